@@ -1,0 +1,57 @@
+//! The integrator HTTP API: routes, authentication, error bodies and the spec.
+//!
+//! One file per resource group; each group is a poem-openapi `#[OpenApi]` struct
+//! joined in [`ApiGroups`]. Handlers parse, call [`crate::service`], and map
+//! the result; they never touch the store.
+
+pub mod auth;
+pub mod errors;
+pub mod spec;
+mod utilities;
+
+use poem::middleware::Tracing;
+use poem::{Endpoint, EndpointExt, Route};
+use poem_openapi::OpenApiService;
+
+use crate::service::Services;
+
+/// Every resource group of the API (a tuple once there are several).
+pub type ApiGroups = utilities::UtilitiesApi;
+
+/// Settings of the HTTP layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiOptions {
+    /// Largest accepted request body in bytes.
+    pub max_body_bytes: usize,
+}
+
+impl Default for ApiOptions {
+    fn default() -> Self {
+        ApiOptions {
+            max_body_bytes: 1024 * 1024,
+        }
+    }
+}
+
+/// The poem-openapi service describing every group.
+pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
+    OpenApiService::new(utilities::UtilitiesApi, "loyalty", env!("CARGO_PKG_VERSION"))
+}
+
+/// The OpenAPI document as served at /openapi.json.
+pub fn openapi_json() -> String {
+    spec::render(openapi_service()).json
+}
+
+/// The complete integrator application over `services`.
+pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
+    let documents = spec::render(openapi_service());
+    Route::new()
+        .at("/openapi.json", spec::json_endpoint(&documents))
+        .at("/docs", spec::ui_endpoint(&documents))
+        .nest("/", openapi_service())
+        .with(errors::BodyLimit::new(options.max_body_bytes))
+        .with(errors::JsonErrors)
+        .with(Tracing)
+        .data(services)
+}

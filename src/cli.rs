@@ -1,0 +1,287 @@
+//! What each command does: `serve`, `keys ...` and `companies ...`.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::admin::OperatorToken;
+use crate::admin::client::BackOffice;
+use crate::api::ApiOptions;
+use crate::config::{BackOfficeArgs, Cli, Command, CompaniesCommand, KeysCommand, LogFormat, ServeArgs};
+use crate::error::{ApiError, ApiResult};
+use crate::model::{ApiKey, Company, CreatedApiKey};
+use crate::secrets::random_hex;
+use crate::server::{self, ServerSettings};
+use crate::service::{Bootstrap, NewCompany, NewKey};
+use crate::store::RemoteAuth;
+
+/// Runs one command line; the process exit code is 0 on `Ok`.
+pub async fn run(cli: Cli) -> ApiResult<()> {
+    match cli.command {
+        Command::Serve(args) => serve(args).await,
+        Command::Keys(command) => keys(command).await,
+        Command::Companies(command) => companies(command).await,
+    }
+}
+
+/// Starts logging to stderr with `filter`.
+pub fn init_logging(filter: &str, format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}
+
+async fn serve(args: ServeArgs) -> ApiResult<()> {
+    init_logging(&args.log_level, args.log_format);
+    let admin_token = match &args.admin_token {
+        Some(token) => token.clone(),
+        None => write_new_token(&args.admin_token_file)?,
+    };
+    let settings = ServerSettings {
+        listen: args.listen,
+        admin_listen: args.admin_listen,
+        admin_token: OperatorToken(admin_token),
+        store_url: args.store.url.clone(),
+        remote_auth: args.store.user.clone().map(|username| RemoteAuth {
+            username,
+            password: args.store.password.clone().unwrap_or_default(),
+        }),
+        serve_environment: args.environment.map(Into::into),
+        api_options: ApiOptions {
+            max_body_bytes: args.max_body_bytes,
+        },
+        shutdown_timeout: Duration::from_secs(args.shutdown_timeout),
+        campaigns: args.campaigns.clone(),
+    };
+    let running = server::start(settings).await?;
+    if let Some(bootstrap) = &running.bootstrap {
+        print_bootstrap(bootstrap, running.api_addr);
+    }
+    wait_for_stop_signal().await;
+    tracing::info!("stopping: finishing in-flight requests");
+    running.shutdown().await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Generates an operator token and writes it, readable by the owner only.
+fn write_new_token(path: &Path) -> ApiResult<String> {
+    let token = random_hex(32);
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| {
+            ApiError::invalid(format!("cannot create {}: {e}", parent.display()))
+        })?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .map_err(|e| ApiError::invalid(format!("cannot write {}: {e}", path.display())))?;
+    file.write_all(token.as_bytes())
+        .map_err(|e| ApiError::invalid(format!("cannot write {}: {e}", path.display())))?;
+    Ok(token)
+}
+
+fn print_bootstrap(bootstrap: &Bootstrap, api_addr: std::net::SocketAddr) {
+    let key = &bootstrap.key;
+    let host = if api_addr.ip().is_unspecified() {
+        format!("127.0.0.1:{}", api_addr.port())
+    } else {
+        api_addr.to_string()
+    };
+    println!(
+        "\nCreated the demo Company (sandbox) and its system API key.\n\
+         The secret is shown only this once; store it safely.\n\n  \
+         X-Api-Key:    {}\n  X-Api-Secret: {}\n\nTry it:\n  \
+         curl -s http://{host}/check -H 'X-Api-Key: {}' -H 'X-Api-Secret: {}' -H 'X-Api-Version: 1'\n",
+        key.key.key, key.secret, key.key.key, key.secret
+    );
+}
+
+async fn wait_for_stop_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}
+
+async fn back_office(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
+    init_logging("warn", LogFormat::Text);
+    BackOffice::connect(args).await
+}
+
+async fn keys(command: KeysCommand) -> ApiResult<()> {
+    match command {
+        KeysCommand::Create {
+            company,
+            description,
+            disabled,
+            back_office: args,
+        } => {
+            let created = back_office(&args)
+                .await?
+                .create_key(NewKey {
+                    company,
+                    description,
+                    enabled: !disabled,
+                })
+                .await?;
+            print_created_key(&created, args.json)
+        }
+        KeysCommand::List {
+            company,
+            back_office: args,
+        } => {
+            let keys = back_office(&args).await?.keys(company.as_deref()).await?;
+            if args.json {
+                print_json(&serde_json::json!({ "keys": keys }))
+            } else {
+                print_key_table(&keys);
+                Ok(())
+            }
+        }
+        KeysCommand::Disable {
+            key,
+            back_office: args,
+        } => set_enabled(&key, false, &args).await,
+        KeysCommand::Enable {
+            key,
+            back_office: args,
+        } => set_enabled(&key, true, &args).await,
+    }
+}
+
+async fn set_enabled(key: &str, enabled: bool, args: &BackOfficeArgs) -> ApiResult<()> {
+    let updated = back_office(args).await?.set_key_enabled(key, enabled).await?;
+    if args.json {
+        print_json(&updated)
+    } else {
+        let state = if updated.enabled { "enabled" } else { "disabled" };
+        println!("API key {} is {state}.", updated.key);
+        Ok(())
+    }
+}
+
+fn print_created_key(created: &CreatedApiKey, json: bool) -> ApiResult<()> {
+    if json {
+        return print_json(created);
+    }
+    let key = &created.key;
+    println!(
+        "Created API key for Company {} ({}){}.\n\n  X-Api-Key:    {}\n  X-Api-Secret: {}\n\n\
+         The secret is shown only now and cannot be recovered; store it safely.",
+        key.company,
+        key.environment,
+        if key.enabled { "" } else { ", disabled" },
+        key.key,
+        created.secret
+    );
+    Ok(())
+}
+
+fn print_key_table(keys: &[ApiKey]) {
+    println!(
+        "{:<36} {:<16} {:<10} {:<8} {:<6} DESCRIPTION",
+        "KEY", "COMPANY", "ENV", "ENABLED", "SYSTEM"
+    );
+    for key in keys {
+        println!(
+            "{:<36} {:<16} {:<10} {:<8} {:<6} {}",
+            key.key,
+            key.company,
+            key.environment,
+            if key.enabled { "yes" } else { "no" },
+            if key.system { "yes" } else { "no" },
+            key.description
+        );
+    }
+}
+
+async fn companies(command: CompaniesCommand) -> ApiResult<()> {
+    match command {
+        CompaniesCommand::Create {
+            slug,
+            environment,
+            language,
+            languages,
+            back_office: args,
+        } => {
+            let company = back_office(&args)
+                .await?
+                .create_company(NewCompany {
+                    slug,
+                    environment: environment.into(),
+                    language: Some(language),
+                    languages,
+                })
+                .await?;
+            if args.json {
+                print_json(&company)
+            } else {
+                println!(
+                    "Created Company {} ({}), languages: {} (default {}).",
+                    company.slug,
+                    company.environment,
+                    company.languages.join(","),
+                    company.default_language
+                );
+                Ok(())
+            }
+        }
+        CompaniesCommand::List { back_office: args } => {
+            let companies = back_office(&args).await?.companies().await?;
+            if args.json {
+                print_json(&serde_json::json!({ "companies": companies }))
+            } else {
+                print_company_table(&companies);
+                Ok(())
+            }
+        }
+    }
+}
+
+fn print_company_table(companies: &[Company]) {
+    println!("{:<24} {:<10} {:<8} LANGUAGES", "SLUG", "ENV", "DEFAULT");
+    for company in companies {
+        println!(
+            "{:<24} {:<10} {:<8} {}",
+            company.slug,
+            company.environment,
+            company.default_language,
+            company.languages.join(",")
+        );
+    }
+}
+
+fn print_json<T: serde::Serialize>(value: &T) -> ApiResult<()> {
+    let text = serde_json::to_string(value).map_err(ApiError::internal)?;
+    println!("{text}");
+    Ok(())
+}

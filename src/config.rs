@@ -1,0 +1,209 @@
+//! Command line and environment settings. Every flag has an environment variable;
+//! nothing is read from global state.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::model::Environment;
+
+/// Default HTTP API address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+/// Default back-office address (loopback only).
+pub const DEFAULT_ADMIN_LISTEN: &str = "127.0.0.1:8081";
+/// Default store: an embedded SurrealKV directory.
+pub const DEFAULT_DB: &str = "surrealkv://data/store";
+/// Default file the server writes its generated operator token to.
+pub const DEFAULT_ADMIN_TOKEN_FILE: &str = "data/admin.token";
+
+/// `loyalty`: self-hostable Customer Loyalty and Data Collection service.
+#[derive(Debug, Parser)]
+#[command(name = "loyalty", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service (and its loopback back-office listener).
+    Serve(ServeArgs),
+    /// Manage API keys (back-office).
+    #[command(subcommand)]
+    Keys(KeysCommand),
+    /// Manage Companies (back-office).
+    #[command(subcommand)]
+    Companies(CompaniesCommand),
+}
+
+/// Where the store is.
+#[derive(Debug, Clone, Args)]
+pub struct StoreArgs {
+    /// Store URL: `mem://`, `surrealkv://PATH` or `ws://HOST:PORT`.
+    #[arg(long = "db", env = "LOYALTY_DB", default_value = DEFAULT_DB)]
+    pub url: String,
+    /// Root user for a remote SurrealDB server (ws://).
+    #[arg(long = "db-user", env = "LOYALTY_DB_USER")]
+    pub user: Option<String>,
+    /// Root password for a remote SurrealDB server (ws://).
+    #[arg(long = "db-pass", env = "LOYALTY_DB_PASS", hide_env_values = true)]
+    pub password: Option<String>,
+}
+
+/// Output format of logs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Settings of `loyalty serve`.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address of the HTTP API.
+    #[arg(long, env = "LOYALTY_LISTEN", default_value = DEFAULT_LISTEN)]
+    pub listen: SocketAddr,
+    /// Address of the back-office listener used by `loyalty keys` and `loyalty companies`.
+    #[arg(long, env = "LOYALTY_ADMIN_LISTEN", default_value = DEFAULT_ADMIN_LISTEN)]
+    pub admin_listen: SocketAddr,
+    /// Operator token for the back-office listener. When unset, a new one is
+    /// generated at every start and written to --admin-token-file.
+    #[arg(long, env = "LOYALTY_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// Where a generated operator token is written (mode 0600).
+    #[arg(long, env = "LOYALTY_ADMIN_TOKEN_FILE", default_value = DEFAULT_ADMIN_TOKEN_FILE)]
+    pub admin_token_file: PathBuf,
+    /// The store.
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Directory of campaign files, one sub-directory per Company.
+    #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+    pub campaigns: PathBuf,
+    /// Accept only keys of Companies in this environment (one deployment per
+    /// environment, each with its own base address).
+    #[arg(long, env = "LOYALTY_ENVIRONMENT")]
+    pub environment: Option<EnvironmentArg>,
+    /// Largest accepted request body, in bytes.
+    #[arg(long, env = "LOYALTY_MAX_BODY_BYTES", default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+    /// Seconds in-flight requests get to finish after SIGTERM or Ctrl-C.
+    #[arg(long, env = "LOYALTY_SHUTDOWN_TIMEOUT", default_value_t = 30)]
+    pub shutdown_timeout: u64,
+    /// Log filter, e.g. `info` or `loyalty=debug,info`.
+    #[arg(long, env = "LOYALTY_LOG", default_value = "info")]
+    pub log_level: String,
+    /// Log line format.
+    #[arg(long, env = "LOYALTY_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// An environment as given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EnvironmentArg {
+    /// Sandbox.
+    Sandbox,
+    /// Production.
+    Production,
+}
+
+impl From<EnvironmentArg> for Environment {
+    fn from(value: EnvironmentArg) -> Self {
+        match value {
+            EnvironmentArg::Sandbox => Environment::Sandbox,
+            EnvironmentArg::Production => Environment::Production,
+        }
+    }
+}
+
+/// How an operator command reaches the store: through a running server's
+/// back-office listener, or (when none answers) by opening the store itself.
+#[derive(Debug, Clone, Args)]
+pub struct BackOfficeArgs {
+    /// Back-office URL of a running server.
+    #[arg(long, env = "LOYALTY_ADMIN_URL", default_value = "http://127.0.0.1:8081")]
+    pub admin_url: String,
+    /// Operator token; read from --admin-token-file when unset.
+    #[arg(long, env = "LOYALTY_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// File holding the operator token written by the server.
+    #[arg(long, env = "LOYALTY_ADMIN_TOKEN_FILE", default_value = DEFAULT_ADMIN_TOKEN_FILE)]
+    pub admin_token_file: PathBuf,
+    /// The store, opened directly when no server answers at --admin-url.
+    #[command(flatten)]
+    pub store: StoreArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `loyalty keys ...`
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key; prints its value and secret (the secret is shown only now).
+    Create {
+        /// Slug of the Company the key belongs to.
+        #[arg(long)]
+        company: String,
+        /// Label of the key, e.g. "POS middleware".
+        #[arg(long)]
+        description: String,
+        /// Create the key disabled.
+        #[arg(long)]
+        disabled: bool,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// List keys (never their secrets).
+    List {
+        /// Only the keys of this Company.
+        #[arg(long)]
+        company: Option<String>,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Disable a key: calls with it get 403; the record is kept.
+    Disable {
+        /// The key value (X-Api-Key).
+        key: String,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Enable a key again.
+    Enable {
+        /// The key value (X-Api-Key).
+        key: String,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+}
+
+/// `loyalty companies ...`
+#[derive(Debug, Subcommand)]
+pub enum CompaniesCommand {
+    /// Create a Company (tenant).
+    Create {
+        /// Unique slug: letters, digits, `_` or `-`.
+        slug: String,
+        /// Sandbox or production.
+        #[arg(long, value_enum)]
+        environment: EnvironmentArg,
+        /// Default language.
+        #[arg(long, default_value = "en")]
+        language: String,
+        /// Languages the Company translates into, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        languages: Vec<String>,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// List Companies.
+    List {
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+}

@@ -1,0 +1,24 @@
+//! `loyalty`: a self-hostable Customer Loyalty and Data Collection service.
+//!
+//! Module map:
+//! - [`config`]: command-line flags and environment variables.
+//! - [`error`]: the one registry of error codes and HTTP statuses; [`error::ApiError`].
+//! - [`model`]: domain records (Company, API key) and their validation.
+//! - [`secrets`]: generating, digesting and comparing credentials.
+//! - [`store`]: SurrealDB connection, schema and every query.
+//! - [`service`]: use-cases (authentication, keys, Companies, first-start bootstrap).
+//! - [`api`]: the integrator HTTP API on poem-openapi, its error bodies and OpenAPI spec.
+//! - [`admin`]: the back-office listener and the client the operator CLI uses.
+//! - [`server`]: starts both listeners and shuts them down gracefully.
+//! - [`cli`]: what each command-line command does.
+
+pub mod admin;
+pub mod api;
+pub mod cli;
+pub mod config;
+pub mod error;
+pub mod model;
+pub mod secrets;
+pub mod server;
+pub mod service;
+pub mod store;

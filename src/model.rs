@@ -1,0 +1,161 @@
+//! Domain records shared by the store, the services and the back-office.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ApiResult};
+
+/// Sandbox and production are separate Companies with separate credentials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    /// Test data; never mixed with production.
+    Sandbox,
+    /// Live data.
+    Production,
+}
+
+impl Environment {
+    /// The lowercase name used in storage, JSON and flags.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Environment::Sandbox => "sandbox",
+            Environment::Production => "production",
+        }
+    }
+}
+
+impl fmt::Display for Environment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl FromStr for Environment {
+    type Err = ApiError;
+
+    fn from_str(value: &str) -> ApiResult<Self> {
+        match value {
+            "sandbox" => Ok(Environment::Sandbox),
+            "production" => Ok(Environment::Production),
+            other => Err(ApiError::invalid(format!(
+                "environment must be `sandbox` or `production`, not `{other}`"
+            ))),
+        }
+    }
+}
+
+/// A retail Company: the tenant every other record belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Company {
+    /// Unique short label, e.g. `demo`.
+    pub slug: String,
+    /// Sandbox or production.
+    pub environment: Environment,
+    /// Language used when a request names none, or one the Company lacks.
+    pub default_language: String,
+    /// Every language the Company translates its content into (includes the default).
+    pub languages: Vec<String>,
+    /// When the Company was created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// An API key as operators see it: never with its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiKey {
+    /// Public identifier sent in `X-Api-Key`.
+    pub key: String,
+    /// Slug of the Company the key belongs to.
+    pub company: String,
+    /// Environment of that Company, copied so a key is judged without a join.
+    pub environment: Environment,
+    /// Operator's label.
+    pub description: String,
+    /// When false the key grants no access.
+    pub enabled: bool,
+    /// Platform-managed keys cannot be edited.
+    pub system: bool,
+    /// When the key was created.
+    pub created_at: DateTime<Utc>,
+    /// When the key was last enabled or disabled.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A key that was just created: the only time its secret is known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedApiKey {
+    /// The stored key record.
+    #[serde(flatten)]
+    pub key: ApiKey,
+    /// The secret for `X-Api-Secret`; shown once, stored only as a digest.
+    pub secret: String,
+}
+
+/// Formats a DateTime as the interface writes it: `YYYY-MM-DDThh:mm:ssZ`.
+pub fn format_datetime(value: DateTime<Utc>) -> String {
+    value.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Checks a Slug: 1 to 64 letters, digits, underscores or hyphens.
+pub fn validate_slug(what: &str, slug: &str) -> ApiResult<()> {
+    let valid = !slug.is_empty()
+        && slug.len() <= 64
+        && slug
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if valid {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(format!(
+            "{what} `{slug}` is not a slug: use 1 to 64 letters, digits, `_` or `-`"
+        )))
+    }
+}
+
+/// Checks a language code such as `es`, `en` or `pt-BR`.
+pub fn validate_language(code: &str) -> ApiResult<()> {
+    let mut parts = code.split('-');
+    let primary_ok = parts
+        .next()
+        .is_some_and(|p| (2..=3).contains(&p.len()) && p.chars().all(|c| c.is_ascii_lowercase()));
+    let rest_ok = parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()));
+    if primary_ok && rest_ok {
+        Ok(())
+    } else {
+        Err(ApiError::invalid(format!(
+            "`{code}` is not a language code (expected e.g. `es`, `en` or `pt-BR`)"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs() {
+        assert!(validate_slug("Company", "demo_1-x").is_ok());
+        assert!(validate_slug("Company", "").is_err());
+        assert!(validate_slug("Company", "with space").is_err());
+        assert!(validate_slug("Company", &"a".repeat(65)).is_err());
+    }
+
+    #[test]
+    fn languages() {
+        for ok in ["es", "en", "pt-BR", "ast"] {
+            assert!(validate_language(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "E", "ES", "english", "es_ES", "es-"] {
+            assert!(validate_language(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn environment_round_trip() {
+        assert_eq!("sandbox".parse::<Environment>().unwrap(), Environment::Sandbox);
+        assert!("prod".parse::<Environment>().is_err());
+    }
+}

@@ -1,0 +1,157 @@
+//! Starting the service: store, schema, first-start bootstrap, the integrator
+//! listener and the back-office listener; and stopping it gracefully.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::{Endpoint, Server};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::admin::{self, OperatorToken};
+use crate::api::{self, ApiOptions};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::Environment;
+use crate::service::{Bootstrap, Services, ensure_demo_company};
+use crate::store::{RemoteAuth, Store};
+
+/// Everything [`start`] needs, already resolved from flags and environment.
+#[derive(Debug, Clone)]
+pub struct ServerSettings {
+    /// Integrator API address (port 0 picks a free port).
+    pub listen: SocketAddr,
+    /// Back-office address.
+    pub admin_listen: SocketAddr,
+    /// Token the back-office accepts.
+    pub admin_token: OperatorToken,
+    /// Store URL.
+    pub store_url: String,
+    /// Credentials for a remote store.
+    pub remote_auth: Option<RemoteAuth>,
+    /// Only keys of this environment are accepted, when set.
+    pub serve_environment: Option<Environment>,
+    /// HTTP-layer settings.
+    pub api_options: ApiOptions,
+    /// Time in-flight requests get to finish on shutdown.
+    pub shutdown_timeout: Duration,
+    /// Directory of campaign files.
+    pub campaigns: PathBuf,
+}
+
+impl ServerSettings {
+    /// Settings for tests and tools: the given store, free loopback ports.
+    pub fn for_store(store_url: &str, admin_token: &str) -> Self {
+        ServerSettings {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            admin_listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            admin_token: OperatorToken(admin_token.to_string()),
+            store_url: store_url.to_string(),
+            remote_auth: None,
+            serve_environment: None,
+            api_options: ApiOptions::default(),
+            shutdown_timeout: Duration::from_secs(5),
+            campaigns: PathBuf::from("campaigns"),
+        }
+    }
+}
+
+/// A started service.
+#[derive(Debug)]
+pub struct RunningServer {
+    /// Where the integrator API listens.
+    pub api_addr: SocketAddr,
+    /// Where the back-office listens.
+    pub admin_addr: SocketAddr,
+    /// What the first start of an empty store created, if this was it.
+    pub bootstrap: Option<Bootstrap>,
+    stop: watch::Sender<bool>,
+    tasks: Vec<JoinHandle<std::io::Result<()>>>,
+}
+
+impl RunningServer {
+    /// Stops accepting connections, lets in-flight requests finish (up to the
+    /// shutdown timeout) and waits until both listeners are closed and the
+    /// store is released.
+    pub async fn shutdown(self) -> ApiResult<()> {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            task.await
+                .map_err(ApiError::internal)?
+                .map_err(ApiError::internal)?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens the store, bootstraps an empty one and starts both listeners.
+pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
+    let store = Store::connect(&settings.store_url, settings.remote_auth.clone()).await?;
+    let services = Services::new(store, settings.serve_environment);
+    let bootstrap = ensure_demo_company(&services).await?;
+    if !settings.campaigns.is_dir() {
+        tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");
+    }
+
+    let (stop, stopped) = watch::channel(false);
+    let (api_addr, api_task) = spawn_listener(
+        settings.listen,
+        api::app(services.clone(), settings.api_options),
+        stopped.clone(),
+        settings.shutdown_timeout,
+    )
+    .await?;
+    let (admin_addr, admin_task) = spawn_listener(
+        settings.admin_listen,
+        admin::app(services, settings.admin_token.clone()),
+        stopped,
+        settings.shutdown_timeout,
+    )
+    .await?;
+    if !settings.admin_listen.ip().is_loopback() {
+        tracing::warn!(%admin_addr, "the back-office listens beyond loopback; keep its token secret");
+    }
+    tracing::info!(%api_addr, %admin_addr, store = %settings.store_url, "loyalty is serving");
+    Ok(RunningServer {
+        api_addr,
+        admin_addr,
+        bootstrap,
+        stop,
+        tasks: vec![api_task, admin_task],
+    })
+}
+
+async fn spawn_listener<E>(
+    addr: SocketAddr,
+    endpoint: E,
+    mut stopped: watch::Receiver<bool>,
+    timeout: Duration,
+) -> ApiResult<(SocketAddr, JoinHandle<std::io::Result<()>>)>
+where
+    E: Endpoint + 'static,
+{
+    let acceptor = TcpListener::bind(addr).into_acceptor().await.map_err(|e| {
+        ApiError::new(
+            ErrorCode::ServerError,
+            format!("cannot listen on {addr}: {e}"),
+        )
+    })?;
+    let bound = acceptor
+        .local_addr()
+        .first()
+        .and_then(|local| local.as_socket_addr().copied())
+        .unwrap_or(addr);
+    let task = tokio::spawn(async move {
+        Server::new_with_acceptor(acceptor)
+            .run_with_graceful_shutdown(
+                endpoint,
+                async move {
+                    let _ = stopped.wait_for(|stop| *stop).await;
+                },
+                Some(timeout),
+            )
+            .await
+    });
+    Ok((bound, task))
+}

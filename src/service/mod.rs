@@ -1,0 +1,41 @@
+//! Use-cases: what the HTTP API, the back-office and the CLI ask the service to do.
+//!
+//! Each use-case validates its input, calls the store, and returns domain
+//! records or an [`crate::error::ApiError`]. Nothing here knows about HTTP.
+
+mod auth;
+mod bootstrap;
+mod companies;
+mod keys;
+
+pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
+pub use bootstrap::{Bootstrap, ensure_demo_company};
+pub use companies::NewCompany;
+pub use keys::NewKey;
+
+use crate::model::Environment;
+use crate::store::Store;
+
+/// The service's use-cases over one store.
+#[derive(Clone, Debug)]
+pub struct Services {
+    store: Store,
+    /// When set, only keys of Companies in this environment are accepted, so a
+    /// production deployment never serves a sandbox key and the reverse.
+    serve_environment: Option<Environment>,
+}
+
+impl Services {
+    /// Use-cases over `store`, accepting keys of `serve_environment` only when set.
+    pub fn new(store: Store, serve_environment: Option<Environment>) -> Self {
+        Services {
+            store,
+            serve_environment,
+        }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}

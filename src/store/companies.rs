@@ -1,0 +1,91 @@
+//! Repository of Companies (tenants).
+
+use chrono::{DateTime, Utc};
+use surrealdb::types::SurrealValue;
+
+use super::{Store, store_error};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::{Company, Environment};
+
+/// A Company as stored; the record id is `company:<slug>`.
+#[derive(Debug, Clone, SurrealValue)]
+#[surreal(crate = "surrealdb::types")]
+struct CompanyRow {
+    slug: String,
+    environment: String,
+    default_language: String,
+    languages: Vec<String>,
+    created_at: DateTime<Utc>,
+}
+
+impl CompanyRow {
+    fn into_company(self) -> ApiResult<Company> {
+        Ok(Company {
+            environment: parse_environment(&self.environment)?,
+            slug: self.slug,
+            default_language: self.default_language,
+            languages: self.languages,
+            created_at: self.created_at,
+        })
+    }
+}
+
+/// Reads an environment back from storage, where the schema guarantees its values.
+pub(super) fn parse_environment(value: &str) -> ApiResult<Environment> {
+    value
+        .parse()
+        .map_err(|_| ApiError::internal(format!("stored environment `{value}` is invalid")))
+}
+
+impl Store {
+    /// Creates `company`; fails with `company_already_exists` if the slug is taken.
+    pub async fn create_company(&self, company: &Company) -> ApiResult<()> {
+        let row = CompanyRow {
+            slug: company.slug.clone(),
+            environment: company.environment.as_str().to_string(),
+            default_language: company.default_language.clone(),
+            languages: company.languages.clone(),
+            created_at: company.created_at,
+        };
+        let result = self
+            .db
+            .query("CREATE type::record('company', $slug) CONTENT $row RETURN NONE")
+            .bind(("slug", company.slug.clone()))
+            .bind(("row", row))
+            .await
+            .and_then(|r| r.check());
+        match result {
+            Ok(_) => Ok(()),
+            Err(error) if error.to_string().contains("already exists") => Err(ApiError::new(
+                ErrorCode::CompanyAlreadyExists,
+                format!("Company `{}` already exists", company.slug),
+            )),
+            Err(error) => Err(store_error(error)),
+        }
+    }
+
+    /// The Company with `slug`, if any.
+    pub async fn company(&self, slug: &str) -> ApiResult<Option<Company>> {
+        let mut response = self
+            .db
+            .query("SELECT * OMIT id FROM ONLY type::record('company', $slug)")
+            .bind(("slug", slug.to_string()))
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        let row: Option<CompanyRow> = response.take(0).map_err(store_error)?;
+        row.map(CompanyRow::into_company).transpose()
+    }
+
+    /// Every Company, ordered by slug.
+    pub async fn companies(&self) -> ApiResult<Vec<Company>> {
+        let mut response = self
+            .db
+            .query("SELECT * OMIT id FROM company ORDER BY slug")
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        let rows: Vec<CompanyRow> = response.take(0).map_err(store_error)?;
+        rows.into_iter().map(CompanyRow::into_company).collect()
+    }
+}

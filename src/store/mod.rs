@@ -1,0 +1,118 @@
+//! SurrealDB: connecting, the schema, and every query the service runs.
+//!
+//! Handlers and services never write SurrealQL; they call the repositories in
+//! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
+
+mod companies;
+mod keys;
+
+use std::path::Path;
+
+use surrealdb::Surreal;
+use surrealdb::engine::any::{self, Any};
+use surrealdb::opt::auth::Root;
+
+use crate::error::{ApiError, ApiResult, ErrorCode};
+
+/// The namespace and database every Company's data lives in.
+const NAMESPACE: &str = "loyalty";
+const DATABASE: &str = "loyalty";
+
+/// The schema, defined once and applied at start.
+const SCHEMA: &str = include_str!("schema.surql");
+
+/// Credentials for a remote SurrealDB server (`ws://`).
+#[derive(Debug, Clone, Default)]
+pub struct RemoteAuth {
+    /// Root user name.
+    pub username: String,
+    /// Root password.
+    pub password: String,
+}
+
+/// A handle on the store; clones share one connection.
+#[derive(Clone, Debug)]
+pub struct Store {
+    db: Surreal<Any>,
+}
+
+impl Store {
+    /// Connects to `url` (`mem://`, `surrealkv://PATH` or `ws://HOST:PORT`) and
+    /// applies the schema.
+    pub async fn connect(url: &str, remote_auth: Option<RemoteAuth>) -> ApiResult<Store> {
+        let url = normalise_url(url)?;
+        if let Some(path) = url.strip_prefix("surrealkv://") {
+            std::fs::create_dir_all(Path::new(path)).map_err(|e| {
+                ApiError::new(
+                    ErrorCode::StoreUnavailable,
+                    format!("cannot create the store directory {path}: {e}"),
+                )
+            })?;
+        }
+        let db = any::connect(url.as_str()).await.map_err(|e| {
+            ApiError::new(
+                ErrorCode::StoreUnavailable,
+                format!("cannot open the store {url}: {e}"),
+            )
+        })?;
+        if let Some(auth) = remote_auth {
+            db.signin(Root {
+                username: auth.username,
+                password: auth.password,
+            })
+            .await
+            .map_err(|e| {
+                ApiError::new(
+                    ErrorCode::StoreUnavailable,
+                    format!("cannot sign in to {url}: {e}"),
+                )
+            })?;
+        }
+        db.query(format!(
+            "DEFINE NAMESPACE IF NOT EXISTS {NAMESPACE}; USE NS {NAMESPACE}; DEFINE DATABASE IF NOT EXISTS {DATABASE};"
+        ))
+        .await
+        .and_then(|r| r.check())
+        .map_err(store_error)?;
+        db.use_ns(NAMESPACE)
+            .use_db(DATABASE)
+            .await
+            .map_err(store_error)?;
+        let store = Store { db };
+        store.apply_schema().await?;
+        Ok(store)
+    }
+
+    async fn apply_schema(&self) -> ApiResult<()> {
+        self.db
+            .query(SCHEMA)
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        Ok(())
+    }
+}
+
+/// Accepts the documented URL forms and rejects anything else with a clear message.
+fn normalise_url(url: &str) -> ApiResult<String> {
+    let supported = ["mem://", "surrealkv://", "ws://", "wss://"];
+    if !supported.iter().any(|prefix| url.starts_with(prefix)) {
+        return Err(ApiError::invalid(format!(
+            "unsupported store `{url}`: use mem://, surrealkv://PATH or ws://HOST:PORT"
+        )));
+    }
+    if url == "surrealkv://" {
+        return Err(ApiError::invalid("surrealkv:// needs a directory, e.g. surrealkv://data/store"));
+    }
+    if url.starts_with("wss://") {
+        return Err(ApiError::invalid(
+            "wss:// is not built in; terminate TLS in front of SurrealDB and use ws://",
+        ));
+    }
+    Ok(url.to_string())
+}
+
+/// Maps an unexpected SurrealDB failure to `server_error`, logging the detail.
+pub(crate) fn store_error(error: surrealdb::Error) -> ApiError {
+    ApiError::internal(format!("store: {error}"))
+}
