@@ -7,7 +7,9 @@ use std::time::Duration;
 use crate::admin::OperatorToken;
 use crate::admin::client::BackOffice;
 use crate::api::ApiOptions;
-use crate::config::{BackOfficeArgs, Cli, Command, CompaniesCommand, KeysCommand, LogFormat, ServeArgs};
+use crate::config::{
+    BackOfficeArgs, Cli, Command, CompaniesCommand, KeysCommand, LogFormat, ServeArgs,
+};
 use crate::error::{ApiError, ApiResult};
 use crate::model::{ApiKey, Company, CreatedApiKey};
 use crate::secrets::random_hex;
@@ -74,9 +76,8 @@ async fn serve(args: ServeArgs) -> ApiResult<()> {
 fn write_new_token(path: &Path) -> ApiResult<String> {
     let token = random_hex(32);
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| {
-            ApiError::invalid(format!("cannot create {}: {e}", parent.display()))
-        })?;
+        std::fs::create_dir_all(parent)
+            .map_err(|e| ApiError::invalid(format!("cannot create {}: {e}", parent.display())))?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create(true).truncate(true);
@@ -179,11 +180,18 @@ async fn keys(command: KeysCommand) -> ApiResult<()> {
 }
 
 async fn set_enabled(key: &str, enabled: bool, args: &BackOfficeArgs) -> ApiResult<()> {
-    let updated = back_office(args).await?.set_key_enabled(key, enabled).await?;
+    let updated = back_office(args)
+        .await?
+        .set_key_enabled(key, enabled)
+        .await?;
     if args.json {
         print_json(&updated)
     } else {
-        let state = if updated.enabled { "enabled" } else { "disabled" };
+        let state = if updated.enabled {
+            "enabled"
+        } else {
+            "disabled"
+        };
         println!("API key {} is {state}.", updated.key);
         Ok(())
     }

@@ -125,7 +125,11 @@ impl From<EnvironmentArg> for Environment {
 #[derive(Debug, Clone, Args)]
 pub struct BackOfficeArgs {
     /// Back-office URL of a running server.
-    #[arg(long, env = "LOYALTY_ADMIN_URL", default_value = "http://127.0.0.1:8081")]
+    #[arg(
+        long,
+        env = "LOYALTY_ADMIN_URL",
+        default_value = "http://127.0.0.1:8081"
+    )]
     pub admin_url: String,
     /// Operator token; read from --admin-token-file when unset.
     #[arg(long, env = "LOYALTY_ADMIN_TOKEN", hide_env_values = true)]

@@ -128,11 +128,13 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "The path exists but not for this HTTP method.",
             ErrorCode::CompanyAlreadyExists => "A Company with this slug already exists.",
             ErrorCode::PayloadTooLarge => "The request body exceeds the size limit.",
-            ErrorCode::UnsupportedMediaType => {
-                "The request body must be sent as application/json."
+            ErrorCode::UnsupportedMediaType => "The request body must be sent as application/json.",
+            ErrorCode::SystemKeyNotEditable => {
+                "System keys are platform-managed and cannot be edited."
             }
-            ErrorCode::SystemKeyNotEditable => "System keys are platform-managed and cannot be edited.",
-            ErrorCode::RateLimited => "Rate limit exceeded; wait for the Retry-After header's seconds.",
+            ErrorCode::RateLimited => {
+                "Rate limit exceeded; wait for the Retry-After header's seconds."
+            }
             ErrorCode::ServerError => {
                 "Unexpected server error. Retry with exponential backoff (1 s up to 32 s)."
             }

@@ -121,7 +121,8 @@ pub fn validate_language(code: &str) -> ApiResult<()> {
     let primary_ok = parts
         .next()
         .is_some_and(|p| (2..=3).contains(&p.len()) && p.chars().all(|c| c.is_ascii_lowercase()));
-    let rest_ok = parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()));
+    let rest_ok =
+        parts.all(|p| (2..=8).contains(&p.len()) && p.chars().all(|c| c.is_ascii_alphanumeric()));
     if primary_ok && rest_ok {
         Ok(())
     } else {
@@ -155,7 +156,10 @@ mod tests {
 
     #[test]
     fn environment_round_trip() {
-        assert_eq!("sandbox".parse::<Environment>().unwrap(), Environment::Sandbox);
+        assert_eq!(
+            "sandbox".parse::<Environment>().unwrap(),
+            Environment::Sandbox
+        );
         assert!("prod".parse::<Environment>().is_err());
     }
 }

@@ -135,5 +135,6 @@ impl BackOfficeApi {
 /// Parses a request body into a use-case input, answering `invalid_request`
 /// with serde's description of what is wrong.
 fn parse<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ErrorResponse> {
-    serde_json::from_value(value).map_err(|e| ApiError::invalid(format!("invalid body: {e}")).into())
+    serde_json::from_value(value)
+        .map_err(|e| ApiError::invalid(format!("invalid body: {e}")).into())
 }

@@ -34,7 +34,11 @@ impl BackOffice {
     pub async fn connect(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
         let base_url = args.admin_url.trim_end_matches('/').to_string();
         let client = reqwest::Client::new();
-        let reachable = client.get(format!("{base_url}/openapi.json")).send().await.is_ok();
+        let reachable = client
+            .get(format!("{base_url}/openapi.json"))
+            .send()
+            .await
+            .is_ok();
         if reachable {
             let token = read_token(args)?;
             return Ok(BackOffice::Remote {
@@ -72,7 +76,9 @@ impl BackOffice {
     pub async fn create_company(&self, new: NewCompany) -> ApiResult<Company> {
         match self {
             BackOffice::Local(services) => services.create_company(new).await,
-            BackOffice::Remote { .. } => self.call("POST", "/companies", Some(to_body(&new)?)).await,
+            BackOffice::Remote { .. } => {
+                self.call("POST", "/companies", Some(to_body(&new)?)).await
+            }
         }
     }
 
@@ -138,7 +144,9 @@ impl BackOffice {
         };
         let url = format!("{base_url}{path}");
         let request = match method {
-            "POST" => client.post(&url).json(&body.unwrap_or(Value::Object(Default::default()))),
+            "POST" => client
+                .post(&url)
+                .json(&body.unwrap_or(Value::Object(Default::default()))),
             _ => client.get(&url),
         };
         let response = request.bearer_auth(token).send().await.map_err(|e| {

@@ -33,7 +33,11 @@ const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The back-office application over `services`, accepting `token`.
 pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static {
-    let service = OpenApiService::new(api::BackOfficeApi, "loyalty back-office", env!("CARGO_PKG_VERSION"));
+    let service = OpenApiService::new(
+        api::BackOfficeApi,
+        "loyalty back-office",
+        env!("CARGO_PKG_VERSION"),
+    );
     let spec_json = spec::join_security_requirements(&service.spec());
     Route::new()
         .at(

@@ -44,8 +44,16 @@ impl<'a> ApiExtractor<'a> for ApiCaller {
 
     fn register(registry: &mut Registry) {
         let schemes = [
-            (SCHEME_NAMES[0], KEY_HEADER, "Public key value of the Company's API key."),
-            (SCHEME_NAMES[1], SECRET_HEADER, "Secret paired with the key; treat it like a password."),
+            (
+                SCHEME_NAMES[0],
+                KEY_HEADER,
+                "Public key value of the Company's API key.",
+            ),
+            (
+                SCHEME_NAMES[1],
+                SECRET_HEADER,
+                "Secret paired with the key; treat it like a password.",
+            ),
             (SCHEME_NAMES[2], VERSION_HEADER, "API version; send `1`."),
         ];
         for (scheme, header, description) in schemes {

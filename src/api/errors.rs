@@ -126,11 +126,7 @@ async fn ensure_json_error(mut response: Response, target: &str) -> Response {
         return response;
     }
     let code = ErrorCode::for_status(status);
-    let text = response
-        .take_body()
-        .into_string()
-        .await
-        .unwrap_or_default();
+    let text = response.take_body().into_string().await.unwrap_or_default();
     let message = match (code, text.trim()) {
         (ErrorCode::RouteNotFound, _) => format!("no endpoint at {target}"),
         (ErrorCode::MethodNotAllowed, _) => format!("{target}: method not allowed on this path"),

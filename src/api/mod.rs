@@ -35,7 +35,11 @@ impl Default for ApiOptions {
 
 /// The poem-openapi service describing every group.
 pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
-    OpenApiService::new(utilities::UtilitiesApi, "loyalty", env!("CARGO_PKG_VERSION"))
+    OpenApiService::new(
+        utilities::UtilitiesApi,
+        "loyalty",
+        env!("CARGO_PKG_VERSION"),
+    )
 }
 
 /// The OpenAPI document as served at /openapi.json.

@@ -34,10 +34,7 @@ pub struct SpecDocuments {
 /// Renders the spec of `service` with the three authentication headers joined
 /// into one requirement and the error table in the description.
 pub fn render<T: OpenApi>(service: OpenApiService<T, ()>) -> SpecDocuments {
-    let service = service.description(format!(
-        "{INTRODUCTION}{}",
-        ErrorCode::markdown_table()
-    ));
+    let service = service.description(format!("{INTRODUCTION}{}", ErrorCode::markdown_table()));
     let generated = service.spec();
     let json = join_security_requirements(&generated);
     let html = service.swagger_ui_html().replace(&generated, &json);

@@ -76,13 +76,13 @@ impl Services {
 
     /// Every key (without secrets), optionally of one Company.
     pub async fn keys(&self, company: Option<&str>) -> ApiResult<Vec<ApiKey>> {
-        if let Some(slug) = company {
-            if self.store.company(slug).await?.is_none() {
-                return Err(ApiError::new(
-                    ErrorCode::CompanyNotFound,
-                    format!("Company `{slug}` does not exist"),
-                ));
-            }
+        if let Some(slug) = company
+            && self.store.company(slug).await?.is_none()
+        {
+            return Err(ApiError::new(
+                ErrorCode::CompanyNotFound,
+                format!("Company `{slug}` does not exist"),
+            ));
         }
         self.store.keys(company).await
     }
@@ -90,7 +90,10 @@ impl Services {
     /// Enables or disables a key. The record is always kept; system keys refuse.
     pub async fn set_key_enabled(&self, key: &str, enabled: bool) -> ApiResult<ApiKey> {
         let stored = self.store.stored_key(key).await?.ok_or_else(|| {
-            ApiError::new(ErrorCode::ApiKeyNotFound, format!("API key `{key}` does not exist"))
+            ApiError::new(
+                ErrorCode::ApiKeyNotFound,
+                format!("API key `{key}` does not exist"),
+            )
         })?;
         if stored.key.system {
             return Err(system_key_refusal(key));
@@ -108,6 +111,8 @@ impl Services {
 fn system_key_refusal(key: &str) -> ApiError {
     ApiError::new(
         ErrorCode::SystemKeyNotEditable,
-        format!("API key `{key}` is a system key: it is managed by the platform and cannot be edited"),
+        format!(
+            "API key `{key}` is a system key: it is managed by the platform and cannot be edited"
+        ),
     )
 }

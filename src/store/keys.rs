@@ -90,7 +90,9 @@ impl Store {
     /// Every key, optionally only those of one Company, oldest first.
     pub async fn keys(&self, company: Option<&str>) -> ApiResult<Vec<ApiKey>> {
         let query = match company {
-            Some(_) => "SELECT * OMIT id FROM api_key WHERE company = $company ORDER BY created_at, key",
+            Some(_) => {
+                "SELECT * OMIT id FROM api_key WHERE company = $company ORDER BY created_at, key"
+            }
             None => "SELECT * OMIT id FROM api_key ORDER BY created_at, key",
         };
         let mut response = self
@@ -123,9 +125,9 @@ impl Store {
             .await
             .and_then(|r| r.check())
             .map_err(store_error)?;
-        let row: Option<ApiKeyRow> = response.take(0).map_err(|e| {
-            ApiError::internal(format!("reading the updated key: {e}"))
-        })?;
+        let row: Option<ApiKeyRow> = response
+            .take(0)
+            .map_err(|e| ApiError::internal(format!("reading the updated key: {e}")))?;
         row.map(|row| row.into_stored().map(|stored| stored.key))
             .transpose()
     }

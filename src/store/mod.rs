@@ -7,6 +7,7 @@ mod companies;
 mod keys;
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::{self, Any};
@@ -49,12 +50,7 @@ impl Store {
                 )
             })?;
         }
-        let db = any::connect(url.as_str()).await.map_err(|e| {
-            ApiError::new(
-                ErrorCode::StoreUnavailable,
-                format!("cannot open the store {url}: {e}"),
-            )
-        })?;
+        let db = open_waiting_for_lock(&url).await?;
         if let Some(auth) = remote_auth {
             db.signin(Root {
                 username: auth.username,
@@ -93,6 +89,39 @@ impl Store {
     }
 }
 
+/// How long a start waits for a SurrealKV directory locked by a process (or an
+/// earlier handle in this process) that is still shutting down.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
+
+/// Opens `url`, retrying while its directory is still locked by a store that is
+/// shutting down: the embedded engine closes asynchronously after its last
+/// handle is dropped, and a restarted service may start before the old one
+/// has released the lock.
+async fn open_waiting_for_lock(url: &str) -> ApiResult<Surreal<Any>> {
+    let deadline = Instant::now() + LOCK_WAIT;
+    let mut announced = false;
+    loop {
+        match any::connect(url).await {
+            Ok(db) => return Ok(db),
+            Err(error)
+                if error.to_string().contains("already locked") && Instant::now() < deadline =>
+            {
+                if !announced {
+                    tracing::warn!(store = %url, "store is locked by another handle; waiting for it to close");
+                    announced = true;
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(error) => {
+                return Err(ApiError::new(
+                    ErrorCode::StoreUnavailable,
+                    format!("cannot open the store {url}: {error}"),
+                ));
+            }
+        }
+    }
+}
+
 /// Accepts the documented URL forms and rejects anything else with a clear message.
 fn normalise_url(url: &str) -> ApiResult<String> {
     let supported = ["mem://", "surrealkv://", "ws://", "wss://"];
@@ -102,7 +131,9 @@ fn normalise_url(url: &str) -> ApiResult<String> {
         )));
     }
     if url == "surrealkv://" {
-        return Err(ApiError::invalid("surrealkv:// needs a directory, e.g. surrealkv://data/store"));
+        return Err(ApiError::invalid(
+            "surrealkv:// needs a directory, e.g. surrealkv://data/store",
+        ));
     }
     if url.starts_with("wss://") {
         return Err(ApiError::invalid(

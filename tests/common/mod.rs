@@ -1,0 +1,117 @@
+//! Helpers shared by the integration tests: a real server on loopback ports.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+
+use loyalty::admin::client::BackOffice;
+use loyalty::config::{BackOfficeArgs, StoreArgs};
+use loyalty::model::CreatedApiKey;
+use loyalty::server::{self, RunningServer, ServerSettings};
+use serde_json::Value;
+
+/// Operator token used by every test server.
+pub const OPERATOR_TOKEN: &str = "test-operator-token";
+
+/// A running service with an HTTP client for it.
+pub struct TestServer {
+    pub running: RunningServer,
+    pub http: reqwest::Client,
+}
+
+impl TestServer {
+    /// A fresh service on an in-memory store.
+    pub async fn start() -> TestServer {
+        Self::start_with(ServerSettings::for_store("mem://", OPERATOR_TOKEN)).await
+    }
+
+    /// A service with custom settings.
+    pub async fn start_with(settings: ServerSettings) -> TestServer {
+        let running = server::start(settings).await.expect("server starts");
+        TestServer {
+            running,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub fn api_addr(&self) -> SocketAddr {
+        self.running.api_addr
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.running.api_addr)
+    }
+
+    pub fn admin_url(&self) -> String {
+        format!("http://{}", self.running.admin_addr)
+    }
+
+    /// The demo Company's system key created on first start.
+    pub fn bootstrap_key(&self) -> CreatedApiKey {
+        self.running
+            .bootstrap
+            .as_ref()
+            .expect("first start bootstraps")
+            .key
+            .clone()
+    }
+
+    /// Arguments pointing the operator client at this server.
+    pub fn back_office_args(&self) -> BackOfficeArgs {
+        BackOfficeArgs {
+            admin_url: self.admin_url(),
+            admin_token: Some(OPERATOR_TOKEN.to_string()),
+            admin_token_file: "does-not-exist".into(),
+            store: StoreArgs {
+                url: "mem://".to_string(),
+                user: None,
+                password: None,
+            },
+            json: true,
+        }
+    }
+
+    /// The operator client for this server.
+    pub async fn back_office(&self) -> BackOffice {
+        BackOffice::connect(&self.back_office_args())
+            .await
+            .expect("back-office reachable")
+    }
+
+    /// GET `path` with the three authentication headers of `key`.
+    pub async fn get_as(&self, path: &str, key: &CreatedApiKey) -> (u16, Value) {
+        let response = self
+            .http
+            .get(self.url(path))
+            .header("X-Api-Key", &key.key.key)
+            .header("X-Api-Secret", &key.secret)
+            .header("X-Api-Version", "1")
+            .send()
+            .await
+            .expect("request sent");
+        read(response).await
+    }
+
+    /// Sends `request` and reads status and JSON body.
+    pub async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
+        read(request.send().await.expect("request sent")).await
+    }
+}
+
+/// Status and JSON body; fails the test if the body is not JSON.
+pub async fn read(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let text = response.text().await.expect("body read");
+    let body = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("status {status}: body is not JSON ({e}): {text:?}"));
+    assert!(
+        content_type.starts_with("application/json"),
+        "status {status}: content-type {content_type:?}"
+    );
+    (status, body)
+}

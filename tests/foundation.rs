@@ -1,0 +1,819 @@
+//! The service foundation over real HTTP on loopback, with a real SurrealDB:
+//! authentication, error bodies, /check, the OpenAPI document, the back-office
+//! and its CLI, and durability across restarts.
+
+mod common;
+
+use common::{OPERATOR_TOKEN, TestServer, read};
+use loyalty::model::Environment;
+use loyalty::server::ServerSettings;
+use loyalty::service::{NewCompany, NewKey};
+use serde_json::{Value, json};
+
+const FORBIDDEN: &str = r#"{"message":"Forbidden"}"#;
+
+/// Sends GET /check with the given headers and returns status and raw body.
+async fn check_with(server: &TestServer, headers: &[(&str, &str)]) -> (u16, String) {
+    let mut request = server.http.get(server.url("/check"));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("request sent");
+    let status = response.status().as_u16();
+    (status, response.text().await.expect("body"))
+}
+
+mod authentication {
+    use super::*;
+
+    #[tokio::test]
+    async fn check_answers_with_the_company_of_the_key() {
+        let server = TestServer::start().await;
+        let (status, body) = server.get_as("/check", &server.bootstrap_key()).await;
+        assert_eq!(status, 200);
+        assert_eq!(body["status"], "ok");
+        assert_eq!(body["company"], "demo");
+        assert_eq!(body["environment"], "sandbox");
+        assert_eq!(body["api_version"], "1");
+        let time = body["time"].as_str().expect("time is a string");
+        assert!(
+            chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%dT%H:%M:%SZ").is_ok(),
+            "time {time} is not YYYY-MM-DDThh:mm:ssZ"
+        );
+    }
+
+    #[tokio::test]
+    async fn every_credential_failure_is_the_same_403() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let k = key.key.key.as_str();
+        let s = key.secret.as_str();
+        let other = server
+            .back_office()
+            .await
+            .create_key(NewKey {
+                company: "demo".into(),
+                description: "other".into(),
+                enabled: true,
+            })
+            .await
+            .expect("key created");
+        let cases: Vec<(&str, Vec<(&str, &str)>)> = vec![
+            ("no headers", vec![]),
+            (
+                "missing key",
+                vec![("X-Api-Secret", s), ("X-Api-Version", "1")],
+            ),
+            (
+                "missing secret",
+                vec![("X-Api-Key", k), ("X-Api-Version", "1")],
+            ),
+            (
+                "missing version",
+                vec![("X-Api-Key", k), ("X-Api-Secret", s)],
+            ),
+            (
+                "wrong secret",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", "ls_wrong"),
+                    ("X-Api-Version", "1"),
+                ],
+            ),
+            (
+                "empty secret",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", ""),
+                    ("X-Api-Version", "1"),
+                ],
+            ),
+            (
+                "unknown key",
+                vec![
+                    ("X-Api-Key", "lk_unknown"),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Version", "1"),
+                ],
+            ),
+            (
+                "secret of another key",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", other.secret.as_str()),
+                    ("X-Api-Version", "1"),
+                ],
+            ),
+            (
+                "version 2",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Version", "2"),
+                ],
+            ),
+            (
+                "version 1.0",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Version", "1.0"),
+                ],
+            ),
+            (
+                "empty version",
+                vec![("X-Api-Key", k), ("X-Api-Secret", s), ("X-Api-Version", "")],
+            ),
+        ];
+        for (case, headers) in cases {
+            let (status, body) = check_with(&server, &headers).await;
+            assert_eq!((status, body.as_str()), (403, FORBIDDEN), "case: {case}");
+        }
+        // The same headers, all correct, pass: the failures above are real.
+        let (status, _) = check_with(
+            &server,
+            &[
+                ("X-Api-Key", k),
+                ("X-Api-Secret", s),
+                ("X-Api-Version", "1"),
+            ],
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+
+    #[tokio::test]
+    async fn a_disabled_key_is_refused_until_enabled_again() {
+        let server = TestServer::start().await;
+        let back_office = server.back_office().await;
+        let created = back_office
+            .create_key(NewKey {
+                company: "demo".into(),
+                description: "till 4".into(),
+                enabled: true,
+            })
+            .await
+            .expect("key created");
+        assert_eq!(server.get_as("/check", &created).await.0, 200);
+
+        let disabled = back_office
+            .set_key_enabled(&created.key.key, false)
+            .await
+            .expect("disabled");
+        assert!(!disabled.enabled);
+        let (status, body) = server.get_as("/check", &created).await;
+        assert_eq!((status, body.to_string().as_str()), (403, FORBIDDEN));
+
+        // The record is kept while disabled.
+        let keys = back_office.keys(Some("demo")).await.expect("listed");
+        assert!(keys.iter().any(|k| k.key == created.key.key && !k.enabled));
+
+        back_office
+            .set_key_enabled(&created.key.key, true)
+            .await
+            .expect("enabled");
+        assert_eq!(server.get_as("/check", &created).await.0, 200);
+    }
+
+    #[tokio::test]
+    async fn a_key_created_disabled_grants_nothing() {
+        let server = TestServer::start().await;
+        let created = server
+            .back_office()
+            .await
+            .create_key(NewKey {
+                company: "demo".into(),
+                description: "not yet".into(),
+                enabled: false,
+            })
+            .await
+            .expect("key created");
+        assert_eq!(server.get_as("/check", &created).await.0, 403);
+    }
+
+    #[tokio::test]
+    async fn keys_act_only_for_their_own_company() {
+        let server = TestServer::start().await;
+        let back_office = server.back_office().await;
+        back_office
+            .create_company(NewCompany {
+                slug: "acme".into(),
+                environment: Environment::Production,
+                language: Some("es".into()),
+                languages: vec!["en".into()],
+            })
+            .await
+            .expect("company created");
+        let acme = back_office
+            .create_key(NewKey {
+                company: "acme".into(),
+                description: "acme POS".into(),
+                enabled: true,
+            })
+            .await
+            .expect("key created");
+        let (status, body) = server.get_as("/check", &acme).await;
+        assert_eq!(status, 200);
+        assert_eq!(body["company"], "acme");
+        assert_eq!(body["environment"], "production");
+        let (_, demo) = server.get_as("/check", &server.bootstrap_key()).await;
+        assert_eq!(demo["company"], "demo");
+    }
+
+    #[tokio::test]
+    async fn a_production_deployment_refuses_sandbox_keys_and_the_reverse() {
+        let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+        settings.serve_environment = Some(Environment::Production);
+        let production = TestServer::start_with(settings).await;
+        let back_office = production.back_office().await;
+        back_office
+            .create_company(NewCompany {
+                slug: "acme".into(),
+                environment: Environment::Production,
+                language: None,
+                languages: vec![],
+            })
+            .await
+            .expect("company created");
+        let acme = back_office
+            .create_key(NewKey {
+                company: "acme".into(),
+                description: "acme".into(),
+                enabled: true,
+            })
+            .await
+            .expect("key created");
+        let sandbox_key = production.bootstrap_key();
+        let (status, body) = production.get_as("/check", &sandbox_key).await;
+        assert_eq!((status, body.to_string().as_str()), (403, FORBIDDEN));
+        assert_eq!(production.get_as("/check", &acme).await.0, 200);
+
+        let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+        settings.serve_environment = Some(Environment::Sandbox);
+        let sandbox = TestServer::start_with(settings).await;
+        assert_eq!(
+            sandbox.get_as("/check", &sandbox.bootstrap_key()).await.0,
+            200
+        );
+    }
+
+    #[tokio::test]
+    async fn many_concurrent_checks_all_authenticate() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let mut calls = tokio::task::JoinSet::new();
+        for _ in 0..40 {
+            let request = server
+                .http
+                .get(server.url("/check"))
+                .header("X-Api-Key", key.key.key.clone())
+                .header("X-Api-Secret", key.secret.clone())
+                .header("X-Api-Version", "1");
+            calls.spawn(async move { read(request.send().await.expect("sent")).await });
+        }
+        let mut answered = 0;
+        while let Some(result) = calls.join_next().await {
+            let (status, body) = result.expect("task ran");
+            assert_eq!(status, 200, "{body}");
+            answered += 1;
+        }
+        assert_eq!(answered, 40);
+    }
+}
+
+mod error_bodies {
+    use super::*;
+
+    fn assert_error_shape(status: u16, body: &Value, expected_status: u16, expected_code: &str) {
+        assert_eq!(status, expected_status, "{body}");
+        assert_eq!(body["code"], expected_code, "{body}");
+        assert!(
+            body["error"].as_str().is_some_and(|m| !m.is_empty()),
+            "error message missing: {body}"
+        );
+        assert_eq!(body.as_object().map(|o| o.len()), Some(2), "{body}");
+    }
+
+    #[tokio::test]
+    async fn unknown_routes_answer_404_json() {
+        let server = TestServer::start().await;
+        let (status, body) = server
+            .send(server.http.get(server.url("/no/such/path")))
+            .await;
+        assert_error_shape(status, &body, 404, "route_not_found");
+        assert!(body["error"].as_str().unwrap().contains("/no/such/path"));
+    }
+
+    #[tokio::test]
+    async fn wrong_methods_answer_405_json() {
+        let server = TestServer::start().await;
+        let (status, body) = server.send(server.http.delete(server.url("/check"))).await;
+        assert_error_shape(status, &body, 405, "method_not_allowed");
+    }
+
+    #[tokio::test]
+    async fn oversized_bodies_answer_413_json_whether_announced_or_streamed() {
+        let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+        settings.api_options.max_body_bytes = 1024;
+        let server = TestServer::start_with(settings).await;
+        let big = vec![b'x'; 4096];
+        let (status, body) = server
+            .send(
+                server
+                    .http
+                    .post(server.url("/check"))
+                    .header("content-type", "application/json")
+                    .body(big.clone()),
+            )
+            .await;
+        assert_error_shape(status, &body, 413, "payload_too_large");
+
+        let chunks: Vec<Result<Vec<u8>, std::io::Error>> =
+            vec![Ok(big[..2048].to_vec()), Ok(big[2048..].to_vec())];
+        let stream = reqwest::Body::wrap_stream(futures_stream(chunks));
+        let (status, body) = server
+            .send(server.http.post(server.url("/check")).body(stream))
+            .await;
+        assert_error_shape(status, &body, 413, "payload_too_large");
+    }
+
+    /// A body stream without a Content-Length header.
+    fn futures_stream(
+        chunks: Vec<Result<Vec<u8>, std::io::Error>>,
+    ) -> impl futures_core::Stream<Item = Result<Vec<u8>, std::io::Error>> + Send + Sync + 'static
+    {
+        tokio_stream::iter(chunks)
+    }
+
+    #[tokio::test]
+    async fn malformed_json_answers_400_json() {
+        let server = TestServer::start().await;
+        let request = server
+            .http
+            .post(format!("{}/keys", server.admin_url()))
+            .bearer_auth(OPERATOR_TOKEN)
+            .header("content-type", "application/json")
+            .body("{\"company\": \"demo\", ");
+        let (status, body) = server.send(request).await;
+        assert_error_shape(status, &body, 400, "invalid_request");
+    }
+
+    #[tokio::test]
+    async fn invalid_fields_answer_400_json_and_change_nothing() {
+        let server = TestServer::start().await;
+        let request = server
+            .http
+            .post(format!("{}/keys", server.admin_url()))
+            .bearer_auth(OPERATOR_TOKEN)
+            .json(&json!({"company": "demo", "description": "   "}));
+        let (status, body) = server.send(request).await;
+        assert_error_shape(status, &body, 400, "invalid_request");
+        let keys = server.back_office().await.keys(None).await.expect("listed");
+        assert_eq!(keys.len(), 1, "only the bootstrap key exists");
+    }
+
+    #[tokio::test]
+    async fn wrong_content_types_answer_415_json() {
+        let server = TestServer::start().await;
+        let request = server
+            .http
+            .post(format!("{}/keys", server.admin_url()))
+            .bearer_auth(OPERATOR_TOKEN)
+            .header("content-type", "text/plain")
+            .body("company=demo");
+        let (status, body) = server.send(request).await;
+        assert_error_shape(status, &body, 415, "unsupported_media_type");
+    }
+
+    #[tokio::test]
+    async fn a_wrong_operator_token_answers_401_json() {
+        let server = TestServer::start().await;
+        let request = server
+            .http
+            .get(format!("{}/keys", server.admin_url()))
+            .bearer_auth("not-the-token");
+        let (status, body) = server.send(request).await;
+        assert_error_shape(status, &body, 401, "operator_unauthorized");
+        let (status, body) = server
+            .send(server.http.get(format!("{}/keys", server.admin_url())))
+            .await;
+        assert_error_shape(status, &body, 401, "operator_unauthorized");
+    }
+
+    #[tokio::test]
+    async fn error_bodies_snapshot() {
+        let server = TestServer::start().await;
+        let (_, not_found) = server.send(server.http.get(server.url("/nope"))).await;
+        let (_, not_allowed) = server.send(server.http.put(server.url("/check"))).await;
+        let (_, forbidden) = server.send(server.http.get(server.url("/check"))).await;
+        insta::assert_json_snapshot!(json!({
+            "unknown route": not_found,
+            "wrong method": not_allowed,
+            "no credentials": forbidden,
+        }));
+    }
+}
+
+mod openapi {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_spec_documents_the_three_header_scheme_and_every_error_code() {
+        let server = TestServer::start().await;
+        let (status, spec) = server
+            .send(server.http.get(server.url("/openapi.json")))
+            .await;
+        assert_eq!(status, 200);
+        let schemes = &spec["components"]["securitySchemes"];
+        for (scheme, header) in [
+            ("ApiKey", "X-Api-Key"),
+            ("ApiSecret", "X-Api-Secret"),
+            ("ApiVersion", "X-Api-Version"),
+        ] {
+            assert_eq!(schemes[scheme]["type"], "apiKey");
+            assert_eq!(schemes[scheme]["in"], "header");
+            assert_eq!(schemes[scheme]["name"], header);
+        }
+        assert_eq!(
+            spec["paths"]["/check"]["get"]["security"],
+            json!([{"ApiKey": [], "ApiSecret": [], "ApiVersion": []}]),
+            "all three headers are required together"
+        );
+        let description = spec["info"]["description"].as_str().expect("description");
+        for code in loyalty::error::ErrorCode::ALL {
+            assert!(
+                description.contains(&format!("`{}` | {}", code.code(), code.status().as_u16())),
+                "{code} missing from the spec's error table"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn the_docs_page_is_served() {
+        let server = TestServer::start().await;
+        let response = server
+            .http
+            .get(server.url("/docs"))
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(response.status().as_u16(), 200);
+        let html = response.text().await.expect("body");
+        assert!(html.contains("SwaggerUIBundle"));
+        assert!(html.contains("X-Api-Secret"));
+    }
+}
+
+mod back_office_cli {
+    use super::*;
+
+    /// Runs the real `loyalty` binary with `args`; returns exit success, stdout, stderr.
+    async fn loyalty(args: &[&str]) -> (bool, String, String) {
+        let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
+            .args(args)
+            .env_remove("LOYALTY_ADMIN_TOKEN")
+            .env_remove("LOYALTY_ADMIN_URL")
+            .env_remove("LOYALTY_DB")
+            .output()
+            .await
+            .expect("binary runs");
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    }
+
+    /// Runs an operator command against `server` and parses its `--json` output.
+    async fn operator_json(server: &TestServer, args: &[&str]) -> Value {
+        let admin_url = server.admin_url();
+        let mut full: Vec<&str> = args.to_vec();
+        full.extend([
+            "--admin-url",
+            &admin_url,
+            "--admin-token",
+            OPERATOR_TOKEN,
+            "--json",
+        ]);
+        let (ok, stdout, stderr) = loyalty(&full).await;
+        assert!(ok, "loyalty {args:?} failed: {stderr}");
+        assert_eq!(
+            stdout.lines().count(),
+            1,
+            "--json prints one object: {stdout}"
+        );
+        serde_json::from_str(&stdout).expect("stdout is JSON")
+    }
+
+    #[tokio::test]
+    async fn operators_manage_companies_and_keys_while_the_server_runs() {
+        let server = TestServer::start().await;
+
+        let company = operator_json(
+            &server,
+            &[
+                "companies",
+                "create",
+                "acme",
+                "--environment",
+                "production",
+                "--language",
+                "es",
+                "--languages",
+                "es,en",
+            ],
+        )
+        .await;
+        assert_eq!(company["slug"], "acme");
+        assert_eq!(company["default_language"], "es");
+        assert_eq!(company["languages"], json!(["es", "en"]));
+        let companies = operator_json(&server, &["companies", "list"]).await;
+        let slugs: Vec<&str> = companies["companies"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .filter_map(|c| c["slug"].as_str())
+            .collect();
+        assert_eq!(slugs, ["acme", "demo"]);
+
+        let created = operator_json(
+            &server,
+            &[
+                "keys",
+                "create",
+                "--company",
+                "acme",
+                "--description",
+                "POS store 12",
+            ],
+        )
+        .await;
+        let key = created["key"].as_str().expect("key").to_string();
+        let secret = created["secret"].as_str().expect("secret").to_string();
+        assert_eq!(created["enabled"], true);
+        assert_eq!(created["system"], false);
+        let check = |expected: u16| {
+            let request = server
+                .http
+                .get(server.url("/check"))
+                .header("X-Api-Key", &key)
+                .header("X-Api-Secret", &secret)
+                .header("X-Api-Version", "1");
+            async move {
+                let status = request.send().await.expect("sent").status().as_u16();
+                assert_eq!(status, expected);
+            }
+        };
+        check(200).await;
+
+        let listed = operator_json(&server, &["keys", "list", "--company", "acme"]).await;
+        let keys = listed["keys"].as_array().expect("keys");
+        assert_eq!(keys.len(), 1);
+        assert_eq!(keys[0]["key"], key.as_str());
+        assert!(keys[0].get("secret").is_none(), "secrets are never listed");
+        assert!(
+            keys[0].get("secret_digest").is_none(),
+            "digests are never listed"
+        );
+        assert!(!listed.to_string().contains(&secret));
+
+        let disabled = operator_json(&server, &["keys", "disable", &key]).await;
+        assert_eq!(disabled["enabled"], false);
+        check(403).await;
+        let enabled = operator_json(&server, &["keys", "enable", &key]).await;
+        assert_eq!(enabled["enabled"], true);
+        check(200).await;
+
+        let disabled_from_start = operator_json(
+            &server,
+            &[
+                "keys",
+                "create",
+                "--company",
+                "acme",
+                "--description",
+                "later",
+                "--disabled",
+            ],
+        )
+        .await;
+        assert_eq!(disabled_from_start["enabled"], false);
+    }
+
+    #[tokio::test]
+    async fn system_keys_cannot_be_edited() {
+        let server = TestServer::start().await;
+        let system_key = server.bootstrap_key().key.key;
+        let admin_url = server.admin_url();
+        for action in ["disable", "enable"] {
+            let (ok, stdout, stderr) = loyalty(&[
+                "keys",
+                action,
+                &system_key,
+                "--admin-url",
+                &admin_url,
+                "--admin-token",
+                OPERATOR_TOKEN,
+            ])
+            .await;
+            assert!(!ok, "{action} of a system key must fail");
+            assert!(stdout.is_empty());
+            assert!(stderr.contains("system key"), "clear message: {stderr}");
+            assert!(stderr.contains("system_key_not_editable"), "{stderr}");
+        }
+        let listed = operator_json(&server, &["keys", "list"]).await;
+        assert_eq!(listed["keys"][0]["system"], true);
+        assert_eq!(
+            listed["keys"][0]["enabled"], true,
+            "the system key is unchanged"
+        );
+        assert_eq!(
+            server.get_as("/check", &server.bootstrap_key()).await.0,
+            200
+        );
+    }
+
+    #[tokio::test]
+    async fn bad_operator_input_fails_clearly_and_changes_nothing() {
+        let server = TestServer::start().await;
+        let admin_url = server.admin_url();
+        let remote = [
+            "--admin-url",
+            admin_url.as_str(),
+            "--admin-token",
+            OPERATOR_TOKEN,
+        ];
+        let attempts: Vec<(Vec<&str>, &str)> = vec![
+            (
+                vec!["keys", "create", "--company", "nope", "--description", "x"],
+                "company_not_found",
+            ),
+            (vec!["keys", "disable", "lk_nope"], "api_key_not_found"),
+            (
+                vec!["companies", "create", "demo", "--environment", "sandbox"],
+                "company_already_exists",
+            ),
+            (
+                vec![
+                    "companies",
+                    "create",
+                    "bad slug",
+                    "--environment",
+                    "sandbox",
+                ],
+                "invalid_request",
+            ),
+            (
+                vec![
+                    "companies",
+                    "create",
+                    "x",
+                    "--environment",
+                    "sandbox",
+                    "--language",
+                    "Spanish",
+                ],
+                "invalid_request",
+            ),
+        ];
+        for (args, code) in attempts {
+            let mut full = args.clone();
+            full.extend(remote);
+            let (ok, _, stderr) = loyalty(&full).await;
+            assert!(!ok, "{args:?} must fail");
+            assert!(stderr.contains(code), "{args:?}: {stderr}");
+        }
+        let (ok, _, stderr) = loyalty(&[
+            "keys",
+            "list",
+            "--admin-url",
+            &admin_url,
+            "--admin-token",
+            "wrong",
+        ])
+        .await;
+        assert!(!ok);
+        assert!(stderr.contains("operator_unauthorized"), "{stderr}");
+
+        let companies = operator_json(&server, &["companies", "list"]).await;
+        assert_eq!(companies["companies"].as_array().map(Vec::len), Some(1));
+        let keys = operator_json(&server, &["keys", "list"]).await;
+        assert_eq!(keys["keys"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[tokio::test]
+    async fn without_a_server_the_commands_open_the_store_directly() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = format!("surrealkv://{}", dir.path().join("store").display());
+        // Nothing listens on this port: bind and drop to find a free one.
+        let free = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let admin_url = format!("http://{}", free.local_addr().expect("addr"));
+        drop(free);
+        let offline = [
+            "--db",
+            db.as_str(),
+            "--admin-url",
+            admin_url.as_str(),
+            "--json",
+        ];
+
+        let mut create_company = vec!["companies", "create", "shop", "--environment", "sandbox"];
+        create_company.extend(offline);
+        let (ok, _, stderr) = loyalty(&create_company).await;
+        assert!(ok, "{stderr}");
+        let mut create_key = vec![
+            "keys",
+            "create",
+            "--company",
+            "shop",
+            "--description",
+            "batch",
+        ];
+        create_key.extend(offline);
+        let (ok, stdout, stderr) = loyalty(&create_key).await;
+        assert!(ok, "{stderr}");
+        let created: Value = serde_json::from_str(&stdout).expect("json");
+
+        // The server then starts on that store and accepts the key.
+        let server = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
+        assert!(
+            server.running.bootstrap.is_none(),
+            "the store already had a Company"
+        );
+        let request = server
+            .http
+            .get(server.url("/check"))
+            .header("X-Api-Key", created["key"].as_str().expect("key"))
+            .header("X-Api-Secret", created["secret"].as_str().expect("secret"))
+            .header("X-Api-Version", "1");
+        let (status, body) = server.send(request).await;
+        assert_eq!(status, 200);
+        assert_eq!(body["company"], "shop");
+        server.running.shutdown().await.expect("shutdown");
+    }
+}
+
+mod durability {
+    use super::*;
+
+    #[tokio::test]
+    async fn keys_survive_a_restart_on_the_same_store() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = format!("surrealkv://{}", dir.path().join("store").display());
+
+        let first = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
+        let bootstrap = first.bootstrap_key();
+        let created = first
+            .back_office()
+            .await
+            .create_key(NewKey {
+                company: "demo".into(),
+                description: "before restart".into(),
+                enabled: true,
+            })
+            .await
+            .expect("key created");
+        first.running.shutdown().await.expect("first shutdown");
+
+        let second = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
+        assert!(
+            second.running.bootstrap.is_none(),
+            "bootstrap runs only once"
+        );
+        assert_eq!(second.get_as("/check", &created).await.0, 200);
+        assert_eq!(second.get_as("/check", &bootstrap).await.0, 200);
+        let keys = second
+            .back_office()
+            .await
+            .keys(Some("demo"))
+            .await
+            .expect("listed");
+        assert_eq!(keys.len(), 2);
+        second.running.shutdown().await.expect("second shutdown");
+
+        // Only digests were written: no file of the store holds a secret.
+        for entry in walk(dir.path()) {
+            let bytes = std::fs::read(&entry).expect("readable");
+            for secret in [&created.secret, &bootstrap.secret] {
+                assert!(
+                    !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+                    "{} contains a secret",
+                    entry.display()
+                );
+            }
+        }
+    }
+
+    fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("readable dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                files.extend(walk(&path));
+            } else {
+                files.push(path);
+            }
+        }
+        files
+    }
+}
