@@ -274,6 +274,16 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_prints_the_registry() {
+        let readme = include_str!("../README.md");
+        let table = ErrorCode::markdown_table();
+        assert!(
+            readme.contains(&table),
+            "README.md must contain the error table exactly as generated:\n{table}"
+        );
+    }
+
+    #[test]
     fn forbidden_body_is_exactly_message() {
         assert_eq!(
             ApiError::forbidden().body().to_string(),
