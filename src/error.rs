@@ -40,6 +40,22 @@ pub enum ErrorCode {
     SystemKeyNotEditable,
     /// The back-office token is missing or wrong.
     OperatorUnauthorized,
+    /// No Customer matches the identifier in this Company.
+    CustomerNotFound,
+    /// A Customer with one of these identifiers already exists.
+    CustomerAlreadyExists,
+    /// An identifier (code, e-mail, phone, card) belongs to another Customer.
+    IdentifierInUse,
+    /// The Customer is inactive (deactivated, anonymized or merged).
+    CustomerInactive,
+    /// The two Customers are not associated.
+    AssociationNotFound,
+    /// The two Customers are already associated.
+    AssociationAlreadyExists,
+    /// The Customer is not merged into another one.
+    MergeNotFound,
+    /// The record changed while the request ran; retrying succeeds.
+    ConcurrentModification,
     /// Too many requests for the caller's rate-limit tier.
     RateLimited,
     /// The service could not complete the request; retry with backoff.
@@ -58,11 +74,19 @@ impl ErrorCode {
         ErrorCode::RouteNotFound,
         ErrorCode::CompanyNotFound,
         ErrorCode::ApiKeyNotFound,
+        ErrorCode::CustomerNotFound,
+        ErrorCode::AssociationNotFound,
+        ErrorCode::MergeNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
+        ErrorCode::CustomerAlreadyExists,
+        ErrorCode::IdentifierInUse,
+        ErrorCode::AssociationAlreadyExists,
+        ErrorCode::ConcurrentModification,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::SystemKeyNotEditable,
+        ErrorCode::CustomerInactive,
         ErrorCode::RateLimited,
         ErrorCode::ServerError,
         ErrorCode::StoreUnavailable,
@@ -83,6 +107,14 @@ impl ErrorCode {
             ErrorCode::ApiKeyNotFound => "api_key_not_found",
             ErrorCode::SystemKeyNotEditable => "system_key_not_editable",
             ErrorCode::OperatorUnauthorized => "operator_unauthorized",
+            ErrorCode::CustomerNotFound => "customer_not_found",
+            ErrorCode::CustomerAlreadyExists => "customer_already_exists",
+            ErrorCode::IdentifierInUse => "identifier_in_use",
+            ErrorCode::CustomerInactive => "customer_inactive",
+            ErrorCode::AssociationNotFound => "association_not_found",
+            ErrorCode::AssociationAlreadyExists => "association_already_exists",
+            ErrorCode::MergeNotFound => "merge_not_found",
+            ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::ServerError => "server_error",
             ErrorCode::StoreUnavailable => "store_unavailable",
@@ -95,14 +127,23 @@ impl ErrorCode {
             ErrorCode::InvalidRequest => StatusCode::BAD_REQUEST,
             ErrorCode::Forbidden | ErrorCode::ForbiddenRequest => StatusCode::FORBIDDEN,
             ErrorCode::OperatorUnauthorized => StatusCode::UNAUTHORIZED,
-            ErrorCode::RouteNotFound | ErrorCode::CompanyNotFound | ErrorCode::ApiKeyNotFound => {
-                StatusCode::NOT_FOUND
-            }
+            ErrorCode::RouteNotFound
+            | ErrorCode::CompanyNotFound
+            | ErrorCode::ApiKeyNotFound
+            | ErrorCode::CustomerNotFound
+            | ErrorCode::AssociationNotFound
+            | ErrorCode::MergeNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            ErrorCode::CompanyAlreadyExists => StatusCode::CONFLICT,
+            ErrorCode::CompanyAlreadyExists
+            | ErrorCode::CustomerAlreadyExists
+            | ErrorCode::IdentifierInUse
+            | ErrorCode::AssociationAlreadyExists
+            | ErrorCode::ConcurrentModification => StatusCode::CONFLICT,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::SystemKeyNotEditable => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::SystemKeyNotEditable | ErrorCode::CustomerInactive => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -131,6 +172,24 @@ impl ErrorCode {
             ErrorCode::UnsupportedMediaType => "The request body must be sent as application/json.",
             ErrorCode::SystemKeyNotEditable => {
                 "System keys are platform-managed and cannot be edited."
+            }
+            ErrorCode::CustomerNotFound => {
+                "No Customer of this Company matches the identifier (or it was deleted)."
+            }
+            ErrorCode::CustomerAlreadyExists => {
+                "A Customer with this code, e-mail, phone or card already exists; the error names it."
+            }
+            ErrorCode::IdentifierInUse => {
+                "The code, e-mail, phone or card number belongs to another Customer."
+            }
+            ErrorCode::CustomerInactive => {
+                "The Customer is inactive (deactivated, anonymized or merged), so the operation cannot run."
+            }
+            ErrorCode::AssociationNotFound => "The two Customers are not associated.",
+            ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
+            ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
+            ErrorCode::ConcurrentModification => {
+                "The record changed while the request ran; retry the request."
             }
             ErrorCode::RateLimited => {
                 "Rate limit exceeded; wait for the Retry-After header's seconds."

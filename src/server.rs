@@ -66,6 +66,8 @@ pub struct RunningServer {
     pub admin_addr: SocketAddr,
     /// What the first start of an empty store created, if this was it.
     pub bootstrap: Option<Bootstrap>,
+    /// The use-cases both listeners serve.
+    pub services: Services,
     stop: watch::Sender<bool>,
     tasks: Vec<JoinHandle<std::io::Result<()>>>,
 }
@@ -104,7 +106,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     .await?;
     let (admin_addr, admin_task) = spawn_listener(
         settings.admin_listen,
-        admin::app(services, settings.admin_token.clone()),
+        admin::app(services.clone(), settings.admin_token.clone()),
         stopped,
         settings.shutdown_timeout,
     )
@@ -117,6 +119,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         api_addr,
         admin_addr,
         bootstrap,
+        services,
         stop,
         tasks: vec![api_task, admin_task],
     })

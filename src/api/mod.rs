@@ -5,6 +5,7 @@
 //! the result; they never touch the store.
 
 pub mod auth;
+mod customers;
 pub mod errors;
 pub mod spec;
 mod utilities;
@@ -13,10 +14,18 @@ use poem::middleware::Tracing;
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
+use crate::error::ApiError;
 use crate::service::Services;
 
+/// The use-cases attached to every request by [`app`].
+pub(crate) fn services(request: &poem::Request) -> Result<&Services, errors::ErrorResponse> {
+    request
+        .data::<Services>()
+        .ok_or_else(|| ApiError::internal("services are not attached to the request").into())
+}
+
 /// Every resource group of the API (a tuple once there are several).
-pub type ApiGroups = utilities::UtilitiesApi;
+pub type ApiGroups = (customers::CustomersApi, utilities::UtilitiesApi);
 
 /// Settings of the HTTP layer.
 #[derive(Debug, Clone, Copy)]
@@ -36,7 +45,7 @@ impl Default for ApiOptions {
 /// The poem-openapi service describing every group.
 pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
     OpenApiService::new(
-        utilities::UtilitiesApi,
+        (customers::CustomersApi, utilities::UtilitiesApi),
         "loyalty",
         env!("CARGO_PKG_VERSION"),
     )

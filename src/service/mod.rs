@@ -6,11 +6,14 @@
 mod auth;
 mod bootstrap;
 mod companies;
+mod customers;
 mod keys;
+pub mod pagination;
 
 pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
 pub use bootstrap::{Bootstrap, ensure_demo_company};
 pub use companies::NewCompany;
+pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use keys::NewKey;
 
 use crate::model::Environment;

@@ -4,14 +4,17 @@
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
 mod companies;
+mod customers;
 mod keys;
+
+pub use customers::StoredCustomer;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use surrealdb::Surreal;
 use surrealdb::engine::any::{self, Any};
 use surrealdb::opt::auth::Root;
+use surrealdb::{IndexedResults, Surreal};
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 
@@ -141,6 +144,81 @@ fn normalise_url(url: &str) -> ApiResult<String> {
         ));
     }
     Ok(url.to_string())
+}
+
+/// Prefix of a refusal raised inside SurrealQL with
+/// `THROW 'REFUSED|<code>|<message>'`; [`Store::transact`] turns it into an
+/// [`ApiError`] with that registered code.
+pub(crate) const REFUSED: &str = "REFUSED|";
+
+/// How many times a conflicting transaction is tried before giving up.
+const MAX_ATTEMPTS: u32 = 8;
+
+impl Store {
+    /// Runs the query built by `build` (one `BEGIN ... COMMIT` transaction) and
+    /// checks every statement. A write conflict is retried with jittered
+    /// backoff, which is safe because the transaction is rebuilt from the same
+    /// inputs; a `REFUSED|code|message` thrown by the query becomes that error.
+    pub(crate) async fn transact<'a, F>(&'a self, build: F) -> ApiResult<IndexedResults>
+    where
+        F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
+    {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut response = build(&self.db).await.map_err(store_error)?;
+            let errors = response.take_errors();
+            if errors.is_empty() {
+                return Ok(response);
+            }
+            let messages: Vec<String> = errors.values().map(ToString::to_string).collect();
+            if let Some(refusal) = messages.iter().find_map(|m| parse_refusal(m)) {
+                return Err(refusal);
+            }
+            let conflicted = messages
+                .iter()
+                .any(|m| m.contains("can be retried") || m.contains("conflict"));
+            if !conflicted || attempt >= MAX_ATTEMPTS {
+                return Err(ApiError::internal(format!(
+                    "store transaction failed after {attempt} attempt(s): {}",
+                    messages.join("; ")
+                )));
+            }
+            let base = 2u64 << attempt.min(6);
+            let jitter = rand::random_range(0..=base);
+            tokio::time::sleep(Duration::from_millis(base + jitter)).await;
+        }
+    }
+}
+
+impl Store {
+    /// Every stored document of `table` belonging to `company`, exactly as
+    /// stored. For diagnostics and for tests that check what is really kept
+    /// (for example that anonymization left no personal data).
+    pub async fn raw_documents(
+        &self,
+        table: &str,
+        company: &str,
+    ) -> ApiResult<Vec<serde_json::Value>> {
+        crate::model::validate_slug("table", table)?;
+        let mut response = self
+            .db
+            .query("SELECT * FROM type::table($table) WHERE company = $company")
+            .bind(("table", table.to_string()))
+            .bind(("company", company.to_string()))
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        response.take(0).map_err(store_error)
+    }
+}
+
+/// Reads `REFUSED|code|message` out of a SurrealDB error text.
+fn parse_refusal(message: &str) -> Option<ApiError> {
+    let rest = &message[message.find(REFUSED)? + REFUSED.len()..];
+    let (code, text) = rest.split_once('|')?;
+    let code = ErrorCode::from_code(code)?;
+    Some(ApiError::new(code, text.trim_end_matches(['\'', '"'])))
 }
 
 /// Maps an unexpected SurrealDB failure to `server_error`, logging the detail.

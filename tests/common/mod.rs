@@ -91,6 +91,49 @@ impl TestServer {
         read(response).await
     }
 
+    /// Sends `method path` with `key`'s headers and an optional JSON body.
+    pub async fn call_as(
+        &self,
+        method: &str,
+        path: &str,
+        key: &CreatedApiKey,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        let mut request = self
+            .http
+            .request(method, self.url(path))
+            .header("X-Api-Key", &key.key.key)
+            .header("X-Api-Secret", &key.secret)
+            .header("X-Api-Version", "1");
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        read(request.send().await.expect("request sent")).await
+    }
+
+    /// Creates a Company and a key for it through the back-office.
+    pub async fn company_with_key(&self, slug: &str) -> CreatedApiKey {
+        let back_office = self.back_office().await;
+        back_office
+            .create_company(loyalty::service::NewCompany {
+                slug: slug.to_string(),
+                environment: loyalty::model::Environment::Sandbox,
+                language: None,
+                languages: vec![],
+            })
+            .await
+            .expect("company created");
+        back_office
+            .create_key(loyalty::service::NewKey {
+                company: slug.to_string(),
+                description: format!("{slug} tests"),
+                enabled: true,
+            })
+            .await
+            .expect("key created")
+    }
+
     /// Sends `request` and reads status and JSON body.
     pub async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
         read(request.send().await.expect("request sent")).await

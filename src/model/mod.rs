@@ -1,4 +1,12 @@
-//! Domain records shared by the store, the services and the back-office.
+//! Domain records shared by the store, the services, the API and the back-office.
+//!
+//! - [`customer`]: Customers, their identifiers, consent and cards.
+//! - [`time`]: [`Timestamp`], the interface's DateTime format.
+
+pub mod customer;
+mod time;
+
+pub use time::Timestamp;
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,0 +1,741 @@
+//! Customers over real HTTP with a real SurrealDB: enrollment, identifiers,
+//! look-ups, updates, cards, search and pagination, anonymization, deletion,
+//! tenancy, and uniqueness under concurrent requests.
+
+mod common;
+
+use common::{TestServer, read};
+use loyalty::model::CreatedApiKey;
+use serde_json::{Value, json};
+
+async fn create(server: &TestServer, key: &CreatedApiKey, body: Value) -> Value {
+    let (status, customer) = server.call_as("POST", "/customers", key, Some(body)).await;
+    assert_eq!(status, 200, "{customer}");
+    customer
+}
+
+fn assert_error(status: u16, body: &Value, expected_status: u16, code: &str) {
+    assert_eq!(status, expected_status, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        body["error"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+}
+
+mod enrollment {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_customer_is_created_enrolled_and_normalised() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let customer = create(
+            &server,
+            &key,
+            json!({
+                "code": " EXT-1 ",
+                "email": "Ana.Garcia@Example.COM",
+                "phone": "+34 600 11 22 33",
+                "first_name": "Ana",
+                "last_name": "García",
+                "birth_date": "1990-01-31",
+                "country": "es",
+                "language": "es",
+                "consents": {"terms": true, "marketing_email": true},
+                "cards": [{"number": "4000-0001", "kind": "physical"}],
+                "attributes": {"favourite_store": "12", "vip": true}
+            }),
+        )
+        .await;
+        assert!(customer["id"].as_str().unwrap().starts_with("cus_"));
+        assert_eq!(customer["code"], "EXT-1");
+        assert_eq!(customer["email"], "ana.garcia@example.com");
+        assert_eq!(customer["phone"], "+34600112233");
+        assert_eq!(customer["country"], "ES");
+        assert_eq!(customer["birth_date"], "1990-01-31");
+        assert_eq!(customer["active"], true);
+        assert_eq!(customer["loyalty_member"], true);
+        assert!(customer["enrolled_at"].as_str().unwrap().ends_with('Z'));
+        assert_eq!(customer["consents"]["terms"], true);
+        assert_eq!(customer["consents"]["marketing_sms"], false);
+        assert!(customer["consents"]["recorded_at"].is_string());
+        assert_eq!(customer["cards"][0]["number"], "4000-0001");
+        assert_eq!(customer["attributes"]["vip"], true);
+    }
+
+    #[tokio::test]
+    async fn a_customer_can_be_created_without_enrolling() {
+        let server = TestServer::start().await;
+        let customer = create(
+            &server,
+            &server.bootstrap_key(),
+            json!({"email": "x@y.es", "enroll": false}),
+        )
+        .await;
+        assert_eq!(customer["loyalty_member"], false);
+        assert!(customer["enrolled_at"].is_null());
+    }
+
+    #[tokio::test]
+    async fn an_existing_customer_is_refused_not_duplicated() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        create(
+            &server,
+            &key,
+            json!({"email": "ana@example.com", "code": "A1", "cards": [{"number": "C1"}]}),
+        )
+        .await;
+        for duplicate in [
+            json!({"email": "ANA@example.com"}),
+            json!({"code": "A1"}),
+            json!({"email": "other@example.com", "cards": [{"number": "C1"}]}),
+        ] {
+            let (status, body) = server
+                .call_as("POST", "/customers", &key, Some(duplicate.clone()))
+                .await;
+            assert_error(status, &body, 409, "customer_already_exists");
+        }
+        let (_, found) = server
+            .call_as("POST", "/customers/search", &key, Some(json!({})))
+            .await;
+        assert_eq!(
+            found["customers"].as_array().unwrap().len(),
+            1,
+            "nothing was created"
+        );
+        // A refused create released nothing and claimed nothing: `other@` is free.
+        create(&server, &key, json!({"email": "other@example.com"})).await;
+    }
+
+    #[tokio::test]
+    async fn invalid_input_is_refused_with_400_and_changes_nothing() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        for bad in [
+            json!({"email": "not-an-email"}),
+            json!({"phone": "12"}),
+            json!({"country": "Spain"}),
+            json!({"language": "Spanish"}),
+            json!({"birth_date": "31/01/1990"}),
+            json!({"cards": [{"number": "has space"}]}),
+            json!({"cards": [{"number": "C9"}, {"number": "C9"}]}),
+            json!({"attributes": {"bad name": 1}}),
+            json!({"email": 42}),
+        ] {
+            let (status, body) = server
+                .call_as("POST", "/customers", &key, Some(bad.clone()))
+                .await;
+            assert_error(status, &body, 400, "invalid_request");
+        }
+        let (_, found) = server
+            .call_as("POST", "/customers/search", &key, Some(json!({})))
+            .await;
+        assert_eq!(found["customers"], json!([]));
+    }
+
+    #[tokio::test]
+    async fn malformed_json_and_wrong_content_types_get_the_error_shape() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let base = |content_type: &str, body: &'static str| {
+            server
+                .http
+                .post(server.url("/customers"))
+                .header("X-Api-Key", &key.key.key)
+                .header("X-Api-Secret", &key.secret)
+                .header("X-Api-Version", "1")
+                .header("content-type", content_type)
+                .body(body)
+        };
+        let (status, body) = read(
+            base("application/json", "{\"email\": ")
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_error(status, &body, 400, "invalid_request");
+        let (status, body) = read(base("text/plain", "email=x").send().await.unwrap()).await;
+        assert_error(status, &body, 415, "unsupported_media_type");
+        // Without credentials the body is never looked at.
+        let (status, body) = read(
+            server
+                .http
+                .post(server.url("/customers"))
+                .header("content-type", "application/json")
+                .body("{")
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!((status, body), (403, json!({"message": "Forbidden"})));
+    }
+}
+
+mod lookups {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_customer_is_found_by_every_identifier() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let customer = create(
+            &server,
+            &key,
+            json!({"code": "EXT-9", "email": "b@example.com", "phone": "+34600000009", "cards": [{"number": "CARD-9"}]}),
+        )
+        .await;
+        let id = customer["id"].as_str().unwrap();
+        for path in [
+            format!("/customers/{id}"),
+            format!("/customers/{id}?search_by=id"),
+            "/customers/EXT-9?search_by=code".to_string(),
+            "/customers/B@EXAMPLE.COM?search_by=email".to_string(),
+            "/customers/%2B34600000009?search_by=phone".to_string(),
+            "/customers/CARD-9?search_by=card".to_string(),
+        ] {
+            let (status, found) = server.call_as("GET", &path, &key, None).await;
+            assert_eq!(status, 200, "{path}: {found}");
+            assert_eq!(found, customer, "{path}");
+        }
+        for path in [
+            "/customers/cus_nope",
+            "/customers/EXT-0?search_by=code",
+            "/customers/nobody@example.com?search_by=email",
+            "/customers/not-an-email?search_by=email",
+        ] {
+            let (status, body) = server.call_as("GET", path, &key, None).await;
+            assert_error(status, &body, 404, "customer_not_found");
+        }
+        let (status, body) = server
+            .call_as("GET", "/customers/x?search_by=shoe_size", &key, None)
+            .await;
+        assert_error(status, &body, 400, "invalid_request");
+    }
+
+    #[tokio::test]
+    async fn customers_are_listed_by_ids_or_phones() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let a = create(&server, &key, json!({"phone": "+34600000001"})).await;
+        let b = create(&server, &key, json!({"phone": "+34600000002"})).await;
+        let c = create(&server, &key, json!({"phone": "+34600000003"})).await;
+        let path = format!(
+            "/customers?ids={},{},cus_unknown&phones=%2B34600000003",
+            a["id"].as_str().unwrap(),
+            b["id"].as_str().unwrap()
+        );
+        let (status, list) = server.call_as("GET", &path, &key, None).await;
+        assert_eq!(status, 200, "{list}");
+        assert_eq!(list["customers"], json!([a, b, c]));
+        let (status, body) = server.call_as("GET", "/customers", &key, None).await;
+        assert_error(status, &body, 400, "invalid_request");
+    }
+
+    #[tokio::test]
+    async fn another_companys_customer_is_a_404() {
+        let server = TestServer::start().await;
+        let demo = server.bootstrap_key();
+        let acme = server.company_with_key("acme").await;
+        let customer = create(
+            &server,
+            &demo,
+            json!({"email": "c@example.com", "code": "C", "cards": [{"number": "K1"}]}),
+        )
+        .await;
+        let id = customer["id"].as_str().unwrap();
+        for (method, path, body) in [
+            ("GET", format!("/customers/{id}"), None),
+            (
+                "GET",
+                "/customers/c@example.com?search_by=email".to_string(),
+                None,
+            ),
+            ("GET", "/customers/K1?search_by=card".to_string(), None),
+            (
+                "PATCH",
+                format!("/customers/{id}"),
+                Some(json!({"first_name": "Mallory"})),
+            ),
+            ("DELETE", format!("/customers/{id}"), None),
+            (
+                "POST",
+                format!("/customers/{id}/cards"),
+                Some(json!({"number": "K2"})),
+            ),
+        ] {
+            let (status, answer) = server.call_as(method, &path, &acme, body).await;
+            assert_error(status, &answer, 404, "customer_not_found");
+        }
+        let (_, listed) = server
+            .call_as("GET", &format!("/customers?ids={id}"), &acme, None)
+            .await;
+        assert_eq!(listed["customers"], json!([]));
+        let (_, searched) = server
+            .call_as(
+                "POST",
+                "/customers/search",
+                &acme,
+                Some(json!({"filters": {"email": "c@example.com"}})),
+            )
+            .await;
+        assert_eq!(searched["customers"], json!([]));
+        // Identifiers are unique per Company, not globally.
+        create(
+            &server,
+            &acme,
+            json!({"email": "c@example.com", "code": "C", "cards": [{"number": "K1"}]}),
+        )
+        .await;
+        let (_, unchanged) = server
+            .call_as("GET", &format!("/customers/{id}"), &demo, None)
+            .await;
+        assert_eq!(unchanged, customer);
+    }
+}
+
+mod updates {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_patch_changes_only_what_it_names() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let customer = create(
+            &server,
+            &key,
+            json!({"email": "old@example.com", "phone": "+34600000100", "first_name": "Ana", "attributes": {"a": 1, "b": 2}}),
+        )
+        .await;
+        let id = customer["id"].as_str().unwrap();
+        let (status, updated) = server
+            .call_as(
+                "PATCH",
+                &format!("/customers/{id}"),
+                &key,
+                Some(json!({"email": "New@Example.com", "phone": null, "attributes": {"a": null, "c": "x"}, "active": false})),
+            )
+            .await;
+        assert_eq!(status, 200, "{updated}");
+        assert_eq!(updated["email"], "new@example.com");
+        assert!(updated["phone"].is_null());
+        assert_eq!(updated["first_name"], "Ana");
+        assert_eq!(updated["attributes"], json!({"b": 2, "c": "x"}));
+        assert_eq!(updated["active"], false);
+        let (status, _) = server
+            .call_as(
+                "GET",
+                "/customers/old@example.com?search_by=email",
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!(status, 404, "the old e-mail no longer finds the Customer");
+        let (status, _) = server
+            .call_as(
+                "GET",
+                "/customers/%2B34600000100?search_by=phone",
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!(status, 404, "the cleared phone is released");
+        let (status, found) = server
+            .call_as(
+                "GET",
+                "/customers/new@example.com?search_by=email",
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!((status, &found["id"]), (200, &customer["id"]));
+        // The released phone can be taken by someone else.
+        create(&server, &key, json!({"phone": "+34600000100"})).await;
+    }
+
+    #[tokio::test]
+    async fn a_patch_cannot_take_another_customers_identifier() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        create(&server, &key, json!({"email": "taken@example.com"})).await;
+        let customer = create(&server, &key, json!({"email": "mine@example.com"})).await;
+        let path = format!("/customers/{}", customer["id"].as_str().unwrap());
+        let (status, body) = server
+            .call_as(
+                "PATCH",
+                &path,
+                &key,
+                Some(json!({"email": "taken@example.com", "first_name": "X"})),
+            )
+            .await;
+        assert_error(status, &body, 409, "identifier_in_use");
+        let (_, unchanged) = server.call_as("GET", &path, &key, None).await;
+        assert_eq!(unchanged, customer, "a refused patch changes nothing");
+        let (status, body) = server
+            .call_as("PATCH", &path, &key, Some(json!({"email": "nope"})))
+            .await;
+        assert_error(status, &body, 400, "invalid_request");
+    }
+
+    #[tokio::test]
+    async fn concurrent_patches_of_one_customer_lose_nothing() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let customer = create(&server, &key, json!({"email": "busy@example.com"})).await;
+        let path = format!("/customers/{}", customer["id"].as_str().unwrap());
+        let mut tasks = tokio::task::JoinSet::new();
+        for n in 0..12 {
+            let request = server
+                .http
+                .patch(server.url(&path))
+                .header("X-Api-Key", key.key.key.clone())
+                .header("X-Api-Secret", key.secret.clone())
+                .header("X-Api-Version", "1")
+                .json(&json!({"attributes": {format!("field_{n}"): n}}));
+            tasks.spawn(async move { read(request.send().await.unwrap()).await });
+        }
+        while let Some(result) = tasks.join_next().await {
+            let (status, body) = result.unwrap();
+            assert_eq!(status, 200, "{body}");
+        }
+        let (_, final_state) = server.call_as("GET", &path, &key, None).await;
+        let attributes = final_state["attributes"].as_object().unwrap();
+        assert_eq!(
+            attributes.len(),
+            12,
+            "every concurrent patch is kept: {attributes:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn cards_are_attached_and_unique_per_company() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let ana = create(&server, &key, json!({"email": "ana@example.com"})).await;
+        let bob = create(
+            &server,
+            &key,
+            json!({"email": "bob@example.com", "cards": [{"number": "B-1"}]}),
+        )
+        .await;
+        let ana_cards = format!("/customers/{}/cards", ana["id"].as_str().unwrap());
+        let (status, with_card) = server
+            .call_as(
+                "POST",
+                &ana_cards,
+                &key,
+                Some(json!({"number": "A-1", "kind": "digital"})),
+            )
+            .await;
+        assert_eq!(status, 200, "{with_card}");
+        assert_eq!(with_card["cards"][0]["number"], "A-1");
+        let (status, with_two) = server
+            .call_as("POST", &ana_cards, &key, Some(json!({"number": "A-2"})))
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(with_two["cards"].as_array().unwrap().len(), 2);
+        let (_, found) = server
+            .call_as("GET", "/customers/A-2?search_by=card", &key, None)
+            .await;
+        assert_eq!(found["id"], ana["id"]);
+
+        let (status, body) = server
+            .call_as("POST", &ana_cards, &key, Some(json!({"number": "B-1"})))
+            .await;
+        assert_error(status, &body, 409, "identifier_in_use");
+        let (status, body) = server
+            .call_as("POST", &ana_cards, &key, Some(json!({"number": "A-1"})))
+            .await;
+        assert_error(status, &body, 409, "identifier_in_use");
+        let (_, bob_now) = server
+            .call_as("GET", "/customers/B-1?search_by=card", &key, None)
+            .await;
+        assert_eq!(bob_now, bob);
+
+        let bob_path = format!("/customers/{}", bob["id"].as_str().unwrap());
+        server
+            .call_as("PATCH", &bob_path, &key, Some(json!({"active": false})))
+            .await;
+        let (status, body) = server
+            .call_as(
+                "POST",
+                &format!("{bob_path}/cards"),
+                &key,
+                Some(json!({"number": "B-2"})),
+            )
+            .await;
+        assert_error(status, &body, 422, "customer_inactive");
+    }
+}
+
+mod search {
+    use super::*;
+
+    #[tokio::test]
+    async fn search_filters_by_fields_and_pages_through_results() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let mut madrid = Vec::new();
+        for n in 0..7 {
+            let customer = create(
+                &server,
+                &key,
+                json!({"email": format!("m{n}@example.com"), "attributes": {"city": "madrid"}, "country": "ES"}),
+            )
+            .await;
+            madrid.push(customer["id"].as_str().unwrap().to_string());
+        }
+        create(
+            &server,
+            &key,
+            json!({"email": "p@example.com", "attributes": {"city": "paris"}, "country": "FR"}),
+        )
+        .await;
+
+        let mut seen = Vec::new();
+        let mut token: Option<String> = None;
+        let mut pages = 0;
+        loop {
+            let mut body =
+                json!({"filters": {"attributes.city": "madrid", "country": "es"}, "per_page": 3});
+            if let Some(token) = &token {
+                body["starting_after"] = json!(token);
+            }
+            let (status, page) = server
+                .call_as("POST", "/customers/search", &key, Some(body))
+                .await;
+            assert_eq!(status, 200, "{page}");
+            pages += 1;
+            for customer in page["customers"].as_array().unwrap() {
+                seen.push(customer["id"].as_str().unwrap().to_string());
+            }
+            match page.get("next_token_starts_after").and_then(Value::as_str) {
+                Some(next) => token = Some(next.to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(pages, 3);
+        assert_eq!(seen, madrid, "every match once, in creation order");
+
+        let (_, by_email) = server
+            .call_as(
+                "POST",
+                "/customers/search",
+                &key,
+                Some(json!({"filters": {"email": "M3@example.com"}})),
+            )
+            .await;
+        assert_eq!(by_email["customers"][0]["id"], madrid[3].as_str());
+    }
+
+    #[tokio::test]
+    async fn bad_search_requests_are_refused() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        for bad in [
+            json!({"per_page": 0}),
+            json!({"per_page": 101}),
+            json!({"filters": {"shoe_size": 42}}),
+            json!({"filters": {"attributes.bad name": 1}}),
+            json!({"filters": {"active": "yes"}}),
+            json!({"filters": {"attributes.x": {"nested": true}}}),
+        ] {
+            let (status, body) = server
+                .call_as("POST", "/customers/search", &key, Some(bad.clone()))
+                .await;
+            assert_error(status, &body, 400, "invalid_request");
+        }
+    }
+}
+
+mod removal {
+    use super::*;
+
+    #[tokio::test]
+    async fn anonymization_erases_personal_data_for_good() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let customer = create(
+            &server,
+            &key,
+            json!({
+                "code": "PII-1", "email": "pii@example.com", "phone": "+34600999999",
+                "first_name": "Secreta", "last_name": "Persona", "birth_date": "1970-05-05",
+                "postal_code": "28001", "cards": [{"number": "PII-CARD"}], "attributes": {"note": "lives at Calle Falsa 123"}
+            }),
+        )
+        .await;
+        let id = customer["id"].as_str().unwrap();
+        let (status, deleted) = server
+            .call_as("DELETE", &format!("/customers/{id}"), &key, None)
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(deleted, json!({"id": id, "result": "anonymized"}));
+
+        for path in [
+            "/customers/PII-1?search_by=code",
+            "/customers/pii@example.com?search_by=email",
+            "/customers/%2B34600999999?search_by=phone",
+            "/customers/PII-CARD?search_by=card",
+        ] {
+            let (status, _) = server.call_as("GET", path, &key, None).await;
+            assert_eq!(status, 404, "{path}");
+        }
+        let (status, shell) = server
+            .call_as("GET", &format!("/customers/{id}"), &key, None)
+            .await;
+        assert_eq!(status, 200);
+        assert!(shell["anonymized_at"].is_string());
+        assert_eq!(shell["active"], false);
+
+        // What is stored, not only what the API shows, holds no personal data.
+        let store = server.running.services.store();
+        let mut stored = store.raw_documents("customer", "demo").await.unwrap();
+        stored.extend(store.raw_documents("customer_claim", "demo").await.unwrap());
+        let text = serde_json::to_string(&stored).unwrap();
+        for personal in [
+            "PII-1",
+            "pii@example.com",
+            "600999999",
+            "Secreta",
+            "Persona",
+            "1970-05-05",
+            "28001",
+            "PII-CARD",
+            "Calle Falsa",
+        ] {
+            assert!(
+                !text.contains(personal),
+                "{personal} is still stored: {text}"
+            );
+        }
+
+        let (status, body) = server
+            .call_as(
+                "PATCH",
+                &format!("/customers/{id}"),
+                &key,
+                Some(json!({"email": "back@example.com"})),
+            )
+            .await;
+        assert_error(status, &body, 422, "customer_inactive");
+        // Its former identifiers are free for a new Customer.
+        create(
+            &server,
+            &key,
+            json!({"email": "pii@example.com", "cards": [{"number": "PII-CARD"}]}),
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn delete_mode_removes_the_customer_outright() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let customer = create(
+            &server,
+            &key,
+            json!({"code": "GONE", "email": "gone@example.com"}),
+        )
+        .await;
+        let (status, deleted) = server
+            .call_as(
+                "DELETE",
+                "/customers/GONE?search_by=code&mode=delete",
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!(status, 200);
+        assert_eq!(deleted, json!({"id": customer["id"], "result": "deleted"}));
+        let (status, body) = server
+            .call_as(
+                "GET",
+                &format!("/customers/{}", customer["id"].as_str().unwrap()),
+                &key,
+                None,
+            )
+            .await;
+        assert_error(status, &body, 404, "customer_not_found");
+        let store = server.running.services.store();
+        assert_eq!(
+            store.raw_documents("customer", "demo").await.unwrap(),
+            Vec::<Value>::new()
+        );
+        assert_eq!(
+            store.raw_documents("customer_claim", "demo").await.unwrap(),
+            Vec::<Value>::new()
+        );
+        let (status, body) = server
+            .call_as("DELETE", "/customers/GONE?search_by=code", &key, None)
+            .await;
+        assert_error(status, &body, 404, "customer_not_found");
+    }
+}
+
+mod concurrency {
+    use super::*;
+
+    async fn concurrent_creates(
+        server: &TestServer,
+        key: &CreatedApiKey,
+        bodies: Vec<Value>,
+    ) -> Vec<(u16, Value)> {
+        let mut tasks = tokio::task::JoinSet::new();
+        for body in bodies {
+            let request = server
+                .http
+                .post(server.url("/customers"))
+                .header("X-Api-Key", key.key.key.clone())
+                .header("X-Api-Secret", key.secret.clone())
+                .header("X-Api-Version", "1")
+                .json(&body);
+            tasks.spawn(async move { read(request.send().await.unwrap()).await });
+        }
+        let mut results = Vec::new();
+        while let Some(result) = tasks.join_next().await {
+            results.push(result.unwrap());
+        }
+        results
+    }
+
+    #[tokio::test]
+    async fn one_identifier_is_claimed_once_under_concurrent_creates() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let bodies = (0..24)
+            .map(|n| match n % 3 {
+                0 => json!({"email": "race@example.com", "first_name": format!("e{n}")}),
+                1 => json!({"code": "RACE", "first_name": format!("c{n}")}),
+                _ => json!({"cards": [{"number": "RACE-CARD"}], "first_name": format!("k{n}")}),
+            })
+            .collect();
+        let results = concurrent_creates(&server, &key, bodies).await;
+        let created = results.iter().filter(|(status, _)| *status == 200).count();
+        assert_eq!(created, 3, "exactly one winner per identifier");
+        for (status, body) in &results {
+            if *status != 200 {
+                assert_error(*status, body, 409, "customer_already_exists");
+            }
+        }
+        let stored = server
+            .running
+            .services
+            .store()
+            .raw_documents("customer", "demo")
+            .await
+            .unwrap();
+        assert_eq!(stored.len(), 3);
+        let claims = server
+            .running
+            .services
+            .store()
+            .raw_documents("customer_claim", "demo")
+            .await
+            .unwrap();
+        assert_eq!(claims.len(), 3);
+    }
+}
