@@ -4,6 +4,7 @@
 //! joined in [`ApiGroups`]. Handlers parse, call [`crate::service`], and map
 //! the result; they never touch the store.
 
+mod associations;
 pub mod auth;
 mod customers;
 pub mod errors;
@@ -25,7 +26,11 @@ pub(crate) fn services(request: &poem::Request) -> Result<&Services, errors::Err
 }
 
 /// Every resource group of the API (a tuple once there are several).
-pub type ApiGroups = (customers::CustomersApi, utilities::UtilitiesApi);
+pub type ApiGroups = (
+    customers::CustomersApi,
+    associations::AssociationsApi,
+    utilities::UtilitiesApi,
+);
 
 /// Settings of the HTTP layer.
 #[derive(Debug, Clone, Copy)]
@@ -45,7 +50,11 @@ impl Default for ApiOptions {
 /// The poem-openapi service describing every group.
 pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
     OpenApiService::new(
-        (customers::CustomersApi, utilities::UtilitiesApi),
+        (
+            customers::CustomersApi,
+            associations::AssociationsApi,
+            utilities::UtilitiesApi,
+        ),
         "loyalty",
         env!("CARGO_PKG_VERSION"),
     )

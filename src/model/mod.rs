@@ -1,8 +1,10 @@
 //! Domain records shared by the store, the services, the API and the back-office.
 //!
+//! - [`association`]: typed links between Customers.
 //! - [`customer`]: Customers, their identifiers, consent and cards.
 //! - [`time`]: [`Timestamp`], the interface's DateTime format.
 
+pub mod association;
 pub mod customer;
 mod time;
 

@@ -3,6 +3,7 @@
 //! Each use-case validates its input, calls the store, and returns domain
 //! records or an [`crate::error::ApiError`]. Nothing here knows about HTTP.
 
+mod associations;
 mod auth;
 mod bootstrap;
 mod companies;
@@ -10,6 +11,7 @@ mod customers;
 mod keys;
 pub mod pagination;
 
+pub use associations::Associate;
 pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
 pub use bootstrap::{Bootstrap, ensure_demo_company};
 pub use companies::NewCompany;

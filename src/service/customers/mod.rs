@@ -79,7 +79,7 @@ fn inactive(customer: &Customer, why: &str) -> ApiError {
 
 /// Refuses changes to a Customer whose personal data is gone or who lives on
 /// inside another Customer.
-fn ensure_editable(customer: &Customer) -> ApiResult<()> {
+pub(in crate::service) fn ensure_editable(customer: &Customer) -> ApiResult<()> {
     if customer.anonymized_at.is_some() {
         return Err(inactive(customer, "anonymized"));
     }
@@ -294,12 +294,19 @@ impl Services {
                         Ok(())
                     })
                     .await?;
+                // The links are personal data too.
+                self.store
+                    .delete_associations_of(company, &customer.id)
+                    .await?;
                 tracing::info!(company, customer = %customer.id, "customer anonymized");
                 Ok(customer)
             }
             DeleteMode::Delete => {
                 let stored = self.find_customer(company, reference).await?;
                 self.store.delete_customer(company, &stored).await?;
+                self.store
+                    .delete_associations_of(company, &stored.customer.id)
+                    .await?;
                 tracing::info!(company, customer = %stored.customer.id, "customer deleted");
                 Ok(stored.customer)
             }
