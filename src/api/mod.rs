@@ -8,6 +8,7 @@ mod associations;
 pub mod auth;
 mod customers;
 pub mod errors;
+mod merges;
 pub mod spec;
 mod utilities;
 
@@ -29,6 +30,7 @@ pub(crate) fn services(request: &poem::Request) -> Result<&Services, errors::Err
 pub type ApiGroups = (
     customers::CustomersApi,
     associations::AssociationsApi,
+    merges::MergesApi,
     utilities::UtilitiesApi,
 );
 
@@ -53,6 +55,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
         (
             customers::CustomersApi,
             associations::AssociationsApi,
+            merges::MergesApi,
             utilities::UtilitiesApi,
         ),
         "loyalty",

@@ -9,6 +9,7 @@ mod bootstrap;
 mod companies;
 mod customers;
 mod keys;
+mod merges;
 pub mod pagination;
 
 pub use associations::Associate;
@@ -17,6 +18,7 @@ pub use bootstrap::{Bootstrap, ensure_demo_company};
 pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use keys::NewKey;
+pub use merges::{MergeOutcome, MergeTarget, UnmergeOutcome};
 
 use crate::model::Environment;
 use crate::store::Store;

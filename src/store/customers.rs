@@ -49,7 +49,7 @@ fn claims_of(customer: &Customer) -> Vec<Claim> {
 }
 
 /// The stored document of `customer`.
-fn document(company: &str, customer: &Customer, revision: u64) -> ApiResult<Value> {
+pub(super) fn document(company: &str, customer: &Customer, revision: u64) -> ApiResult<Value> {
     let mut value = serde_json::to_value(customer).map_err(ApiError::internal)?;
     let object = value
         .as_object_mut()

@@ -7,8 +7,10 @@ mod associations;
 mod companies;
 mod customers;
 mod keys;
+mod merges;
 
 pub use customers::StoredCustomer;
+pub use merges::{ClaimMove, CustomerChanges, CustomerWrite};
 
 use std::path::Path;
 use std::time::{Duration, Instant};

@@ -307,6 +307,9 @@ impl Services {
                 self.store
                     .delete_associations_of(company, &stored.customer.id)
                     .await?;
+                self.store
+                    .delete_merge_records_of(company, &stored.customer.id)
+                    .await?;
                 tracing::info!(company, customer = %stored.customer.id, "customer deleted");
                 Ok(stored.customer)
             }

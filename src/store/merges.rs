@@ -1,0 +1,204 @@
+//! Several Customers changed in one transaction: merges and unmerges.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::customers::document;
+use super::{REFUSED, Store, StoredCustomer, store_error};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::association::{Association, pair_key};
+use crate::model::customer::Customer;
+use crate::model::merge::MergeRecord;
+
+/// A Customer to write: a new one (`before` is `None`) or a replacement of the
+/// version read as `before`.
+#[derive(Debug, Clone)]
+pub struct CustomerWrite<'a> {
+    /// The version read, whose revision must still be current.
+    pub before: Option<&'a StoredCustomer>,
+    /// The version to store.
+    pub after: &'a Customer,
+}
+
+/// An identifier claim changing owner.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimMove {
+    /// `code`, `email`, `phone` or `card`.
+    pub kind: String,
+    /// The identifier.
+    pub value: String,
+    /// Its current owner.
+    pub from: String,
+    /// Its new owner.
+    pub to: String,
+}
+
+/// Everything one merge or unmerge changes, applied in one transaction.
+#[derive(Debug, Clone, Default)]
+pub struct CustomerChanges<'a> {
+    /// Customers to create or replace.
+    pub customers: Vec<CustomerWrite<'a>>,
+    /// Identifier claims to move.
+    pub claim_moves: Vec<ClaimMove>,
+    /// Associations (by pair) to delete.
+    pub association_deletes: Vec<(String, String)>,
+    /// Associations to create; the pair must be free.
+    pub association_creates: Vec<Association>,
+    /// `(customer id, number of associations it had when read)`: refuses if it changed.
+    pub association_guards: Vec<(String, usize)>,
+    /// A merge to record; refuses if the Customer is already merged.
+    pub merge_create: Option<MergeRecord>,
+    /// The merged Customer whose merge record is removed.
+    pub merge_delete: Option<String>,
+}
+
+fn from_document(mut document: Value) -> ApiResult<MergeRecord> {
+    if let Some(object) = document.as_object_mut() {
+        object.remove("id");
+        object.remove("company");
+    }
+    serde_json::from_value(document)
+        .map_err(|e| ApiError::internal(format!("stored merge unreadable: {e}")))
+}
+
+impl Store {
+    /// Applies `changes` atomically. Refuses with `concurrent_modification` when
+    /// anything read to plan them changed in between, so the caller re-plans.
+    pub async fn apply_customer_changes(
+        &self,
+        company: &str,
+        changes: &CustomerChanges<'_>,
+    ) -> ApiResult<()> {
+        let stale = format!(
+            "THROW '{REFUSED}{}|a Customer changed while the request ran; retry';",
+            ErrorCode::ConcurrentModification.code()
+        );
+        let mut writes = Vec::new();
+        for write in &changes.customers {
+            let revision = write.before.map_or(0, |b| b.revision);
+            writes.push(json!({
+                "id": write.after.id,
+                // Revisions start at 1: 0 stands for "must not exist yet".
+                "expected": write.before.map_or(0, |b| b.revision),
+                "doc": document(company, write.after, revision + 1)?,
+            }));
+        }
+        let deletes: Vec<Value> = changes
+            .association_deletes
+            .iter()
+            .map(|(a, b)| {
+                let (low, high) = pair_key(a, b);
+                json!([low, high])
+            })
+            .collect();
+        let mut creates = Vec::new();
+        for association in &changes.association_creates {
+            let (low, high) = pair_key(&association.customer_id, &association.associate_id);
+            let mut doc = serde_json::to_value(association).map_err(ApiError::internal)?;
+            doc["company"] = Value::String(company.to_string());
+            creates.push(json!({"pair": [low, high], "doc": doc}));
+        }
+        let guards: Vec<Value> = changes
+            .association_guards
+            .iter()
+            .map(|(id, count)| json!({"id": id, "count": count}))
+            .collect();
+        let merge_create = match &changes.merge_create {
+            Some(record) => {
+                let mut doc = serde_json::to_value(record).map_err(ApiError::internal)?;
+                doc["company"] = Value::String(company.to_string());
+                doc
+            }
+            None => Value::Null,
+        };
+        let query = format!(
+            "BEGIN TRANSACTION;
+             FOR $guard IN $guards {{
+                 IF count(SELECT * FROM association WHERE company = $company AND (customer_id = $guard.id OR associate_id = $guard.id)) != $guard.count {{ {stale} }};
+             }};
+             FOR $write IN $writes {{
+                 LET $key = type::record('customer', $write.id);
+                 LET $current = (SELECT VALUE revision FROM ONLY $key WHERE company = $company) ?? 0;
+                 IF $current != $write.expected {{ {stale} }};
+                 IF $write.expected == 0 {{ CREATE $key CONTENT $write.doc RETURN NONE; }}
+                 ELSE {{ UPDATE $key CONTENT $write.doc RETURN NONE; }};
+             }};
+             FOR $move IN $claim_moves {{
+                 LET $key = type::record('customer_claim', [$company, $move.kind, $move.value]);
+                 IF (SELECT VALUE customer FROM ONLY $key) != $move.from {{ {stale} }};
+                 UPDATE $key SET customer = $move.to RETURN NONE;
+             }};
+             FOR $pair IN $deletes {{
+                 DELETE type::record('association', [$company, $pair[0], $pair[1]]);
+             }};
+             FOR $create IN $creates {{
+                 LET $key = type::record('association', [$company, $create.pair[0], $create.pair[1]]);
+                 IF record::exists($key) {{ {stale} }};
+                 CREATE $key CONTENT $create.doc RETURN NONE;
+             }};
+             IF $merge_create != NULL {{
+                 LET $key = type::record('merge', [$company, $merge_create.merged_customer_id]);
+                 IF record::exists($key) {{
+                     THROW '{REFUSED}{inactive}|the Customer is already merged';
+                 }};
+                 CREATE $key CONTENT $merge_create RETURN NONE;
+             }};
+             IF $merge_delete != NULL {{
+                 DELETE type::record('merge', [$company, $merge_delete]);
+             }};
+             COMMIT TRANSACTION;",
+            inactive = ErrorCode::CustomerInactive.code()
+        );
+        let claim_moves = serde_json::to_value(&changes.claim_moves).map_err(ApiError::internal)?;
+        let merge_delete = changes
+            .merge_delete
+            .clone()
+            .map_or(Value::Null, Value::String);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("guards", guards.clone()))
+                .bind(("writes", writes.clone()))
+                .bind(("claim_moves", claim_moves.clone()))
+                .bind(("deletes", deletes.clone()))
+                .bind(("creates", creates.clone()))
+                .bind(("merge_create", merge_create.clone()))
+                .bind(("merge_delete", merge_delete.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The record of the merge of `merged_id`, if it is merged.
+    pub async fn merge_record(
+        &self,
+        company: &str,
+        merged_id: &str,
+    ) -> ApiResult<Option<MergeRecord>> {
+        let mut response = self
+            .db
+            .query("SELECT * FROM ONLY type::record('merge', [$company, $id])")
+            .bind(("company", company.to_string()))
+            .bind(("id", merged_id.to_string()))
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        let document: Option<Value> = response.take(0).map_err(store_error)?;
+        document.map(from_document).transpose()
+    }
+
+    /// Deletes every merge record naming `customer_id` on either side (its
+    /// personal data, kept for undoing, goes with the Customer).
+    pub async fn delete_merge_records_of(&self, company: &str, customer_id: &str) -> ApiResult<()> {
+        self.db
+            .query(
+                "DELETE merge WHERE company = $company AND (merged_customer_id = $id OR target_customer_id = $id)",
+            )
+            .bind(("company", company.to_string()))
+            .bind(("id", customer_id.to_string()))
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        Ok(())
+    }
+}
