@@ -5,6 +5,7 @@
 //! - [`error`]: the one registry of error codes and HTTP statuses; [`error::ApiError`].
 //! - [`model`]: domain records (Company, API key) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
+//! - [`rules`]: rhai expressions and the YAML rules of each Company (segments), reloaded on change.
 //! - [`store`]: SurrealDB connection, schema and every query.
 //! - [`service`]: use-cases (authentication, keys, Companies, first-start bootstrap).
 //! - [`api`]: the integrator HTTP API on poem-openapi, its error bodies and OpenAPI spec.
@@ -18,6 +19,7 @@ pub mod cli;
 pub mod config;
 pub mod error;
 pub mod model;
+pub mod rules;
 pub mod secrets;
 pub mod server;
 pub mod service;

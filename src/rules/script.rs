@@ -1,0 +1,356 @@
+//! The rhai layer: expressions compiled once, evaluated under explicit limits,
+//! with errors that name the file and line they came from.
+//!
+//! Conditions and calculated attributes are rhai *expressions* (no statements,
+//! no assignments), evaluated against [`Facts`] about one Customer.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
+use serde_json::Value;
+
+/// Most rhai operations one evaluation may run (stops runaway loops in `map`/`filter`).
+const MAX_OPERATIONS: u64 = 50_000;
+
+/// Where an expression comes from: a file and the line it starts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The YAML file.
+    pub file: PathBuf,
+    /// 1-based line of the expression's first line in that file.
+    pub line: usize,
+}
+
+/// An error in a rule file or in evaluating one of its expressions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line in the file (0 when unknown).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl RuleError {
+    /// An error at `line` of `file`.
+    pub fn new(file: &Path, line: usize, message: impl Into<String>) -> Self {
+        RuleError {
+            file: file.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    fn at(origin: &Origin, position: Position, message: impl Into<String>) -> Self {
+        let line = origin.line + position.line().unwrap_or(1).saturating_sub(1);
+        RuleError::new(&origin.file, line, message)
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file.display(), self.line, self.message)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// A compiled expression and where it came from.
+#[derive(Debug, Clone)]
+pub struct Script {
+    ast: AST,
+    /// The expression's text.
+    pub source: String,
+    /// Its file and line.
+    pub origin: Origin,
+}
+
+/// What an expression can see about one Customer.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The Customer as its API JSON (`customer.email`, `customer.attributes.vip`, ...).
+    pub customer: Value,
+    /// Purchases (time, amount), oldest first.
+    pub purchases: Vec<(DateTime<Utc>, f64)>,
+    /// Current points balance.
+    pub points_balance: i64,
+    /// Associated Customers: `{ "id": ..., "type": ... }`.
+    pub associates: Vec<Value>,
+    /// Attributes calculated so far (authors' attributes see the earlier ones).
+    pub calculated: serde_json::Map<String, Value>,
+    /// The evaluation instant; passed in so evaluation is deterministic.
+    pub now: DateTime<Utc>,
+}
+
+impl Facts {
+    /// Sum of all purchases.
+    pub fn lifetime_spend(&self) -> f64 {
+        self.purchases.iter().map(|(_, amount)| amount).sum()
+    }
+
+    /// Date of the latest purchase.
+    pub fn last_purchase(&self) -> Option<DateTime<Utc>> {
+        self.purchases.iter().map(|(at, _)| *at).max()
+    }
+}
+
+/// The purchase history, offered to expressions as `history`.
+#[derive(Debug, Clone)]
+struct History {
+    purchases: Arc<Vec<(DateTime<Utc>, f64)>>,
+    now: DateTime<Utc>,
+}
+
+impl History {
+    fn within(&self, days: i64) -> impl Iterator<Item = &(DateTime<Utc>, f64)> {
+        let since = self.now - chrono::Duration::days(days.max(0));
+        self.purchases
+            .iter()
+            .filter(move |(at, _)| *at > since && *at <= self.now)
+    }
+
+    fn spent_last_days(&mut self, days: i64) -> f64 {
+        self.within(days).map(|(_, amount)| amount).sum()
+    }
+
+    fn carts_last_days(&mut self, days: i64) -> i64 {
+        self.within(days).count() as i64
+    }
+
+    fn days_since(&mut self, date: ImmutableString) -> Result<i64, Box<EvalAltResult>> {
+        let parsed = DateTime::parse_from_rfc3339(&date)
+            .map(|d| d.with_timezone(&Utc))
+            .or_else(|_| {
+                NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+                    .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc())
+            })
+            .map_err(|_| format!("days_since: `{date}` is not a Date or DateTime"))?;
+        Ok((self.now - parsed).num_days())
+    }
+}
+
+/// A rhai engine configured once: limits, no `eval`, and the `history` type.
+#[derive(Debug)]
+pub struct ScriptEngine {
+    engine: Engine,
+}
+
+impl Default for ScriptEngine {
+    fn default() -> Self {
+        ScriptEngine::new()
+    }
+}
+
+impl ScriptEngine {
+    /// An engine with explicit limits (debug and release builds behave alike).
+    pub fn new() -> Self {
+        let mut engine = Engine::new();
+        engine
+            .set_max_operations(MAX_OPERATIONS)
+            .set_max_expr_depths(64, 32)
+            .set_max_call_levels(16)
+            .set_max_string_size(10_000)
+            .set_max_array_size(10_000)
+            .set_max_map_size(10_000)
+            .set_max_variables(64)
+            .set_strict_variables(true)
+            .disable_symbol("eval");
+        engine
+            .register_type_with_name::<History>("History")
+            .register_fn("spent_last_days", History::spent_last_days)
+            .register_fn("carts_last_days", History::carts_last_days)
+            .register_fn("days_since", History::days_since);
+        ScriptEngine { engine }
+    }
+
+    /// Compiles `source`. Unknown variables are compile errors, so a typo is
+    /// caught when the file loads, not when a Customer first meets it.
+    pub fn compile(&self, source: &str, origin: Origin) -> Result<Script, RuleError> {
+        let scope = Self::scope(&Facts::default());
+        let ast = self
+            .engine
+            .compile_expression_with_scope(&scope, source)
+            .map_err(|e| {
+                RuleError::at(
+                    &origin,
+                    e.position(),
+                    format!("in `{}`: {}", source.trim(), e.err_type()),
+                )
+            })?;
+        Ok(Script {
+            ast,
+            source: source.to_string(),
+            origin,
+        })
+    }
+
+    /// Evaluates a condition; anything but a boolean is an error.
+    pub fn eval_bool(&self, script: &Script, facts: &Facts) -> Result<bool, RuleError> {
+        let value = self.eval(script, facts)?;
+        value.as_bool().map_err(|type_name| {
+            RuleError::at(
+                &script.origin,
+                Position::NONE,
+                format!(
+                    "`{}` must be true or false, not {type_name}",
+                    script.source.trim()
+                ),
+            )
+        })
+    }
+
+    /// Evaluates an expression to JSON.
+    pub fn eval_json(&self, script: &Script, facts: &Facts) -> Result<Value, RuleError> {
+        let value = self.eval(script, facts)?;
+        rhai::serde::from_dynamic(&value).map_err(|e| {
+            RuleError::at(
+                &script.origin,
+                Position::NONE,
+                format!("result is not JSON: {e}"),
+            )
+        })
+    }
+
+    fn eval(&self, script: &Script, facts: &Facts) -> Result<Dynamic, RuleError> {
+        let mut scope = Self::scope(facts);
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+            .map_err(|e| {
+                RuleError::at(
+                    &script.origin,
+                    e.position(),
+                    format!("evaluating `{}`: {e}", script.source.trim()),
+                )
+            })
+    }
+
+    /// The variables every expression sees. They are plain variables, not
+    /// constants: rhai folds constants into the AST at compile time, which
+    /// would bake the compile-time placeholders into every evaluation.
+    /// (Expressions cannot assign, so they stay read-only all the same.)
+    fn scope(facts: &Facts) -> Scope<'static> {
+        let to_dynamic = |value: &Value| rhai::serde::to_dynamic(value).unwrap_or(Dynamic::UNIT);
+        let mut scope = Scope::new();
+        scope.push_dynamic("customer", to_dynamic(&facts.customer));
+        scope.push(
+            "history",
+            History {
+                purchases: Arc::new(facts.purchases.clone()),
+                now: facts.now,
+            },
+        );
+        scope.push("lifetime_spend", facts.lifetime_spend());
+        scope.push("cart_count", facts.purchases.len() as i64);
+        scope.push_dynamic(
+            "last_purchase_date",
+            facts.last_purchase().map_or(Dynamic::UNIT, |at| {
+                Dynamic::from(at.format("%Y-%m-%d").to_string())
+            }),
+        );
+        scope.push("points_balance", facts.points_balance);
+        scope.push_dynamic(
+            "associates",
+            to_dynamic(&Value::Array(facts.associates.clone())),
+        );
+        scope.push_dynamic(
+            "calculated",
+            to_dynamic(&Value::Object(facts.calculated.clone())),
+        );
+        scope.push("now", facts.now.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        scope
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn origin() -> Origin {
+        Origin {
+            file: PathBuf::from("campaigns/demo/segments.yaml"),
+            line: 10,
+        }
+    }
+
+    fn facts() -> Facts {
+        let now: DateTime<Utc> = "2026-06-01T00:00:00Z".parse().unwrap();
+        Facts {
+            customer: json!({"email": "a@b.es", "attributes": {"vip": true}, "birth_date": "1990-06-01"}),
+            purchases: vec![
+                (now - chrono::Duration::days(400), 100.0),
+                (now - chrono::Duration::days(30), 40.0),
+                (now - chrono::Duration::days(2), 10.0),
+            ],
+            points_balance: 250,
+            now,
+            ..Facts::default()
+        }
+    }
+
+    #[test]
+    fn conditions_see_the_customer_and_history() {
+        let engine = ScriptEngine::new();
+        let cases = [
+            ("history.spent_last_days(365) == 50.0", true),
+            ("history.carts_last_days(7) == 1", true),
+            ("lifetime_spend == 150.0 && cart_count == 3", true),
+            ("customer.attributes.vip == true", true),
+            ("history.days_since(customer.birth_date) >= 36 * 365", true),
+            ("points_balance > 1000", false),
+            ("last_purchase_date == \"2026-05-30\"", true),
+        ];
+        for (source, expected) in cases {
+            let script = engine.compile(source, origin()).unwrap();
+            assert_eq!(
+                engine.eval_bool(&script, &facts()).unwrap(),
+                expected,
+                "{source}"
+            );
+        }
+    }
+
+    #[test]
+    fn compile_errors_name_file_and_line() {
+        let engine = ScriptEngine::new();
+        let error = engine.compile("lifetime_spend >", origin()).unwrap_err();
+        assert_eq!(error.line, 10);
+        assert!(
+            error
+                .to_string()
+                .starts_with("campaigns/demo/segments.yaml:10:"),
+            "{error}"
+        );
+        let unknown = engine.compile("lifetime_spnd > 1.0", origin()).unwrap_err();
+        assert!(unknown.message.contains("lifetime_spnd"), "{unknown}");
+        let multi = engine
+            .compile("lifetime_spend > 1.0 &&\n  nope", origin())
+            .unwrap_err();
+        assert_eq!(multi.line, 11, "{multi}");
+    }
+
+    #[test]
+    fn oversized_values_are_stopped_by_the_size_limits() {
+        let engine = ScriptEngine::new();
+        for source in ["blob(100000).len() > 0", "\"ab\".pad(50000, \"c\") == ()"] {
+            let script = engine.compile(source, origin()).unwrap();
+            let error = engine.eval_bool(&script, &facts()).unwrap_err();
+            assert!(
+                error.message.contains("too large") || error.message.contains("exceeds"),
+                "{source}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_condition_must_be_boolean() {
+        let engine = ScriptEngine::new();
+        let script = engine.compile("lifetime_spend", origin()).unwrap();
+        assert!(engine.eval_bool(&script, &facts()).is_err());
+        assert_eq!(engine.eval_json(&script, &facts()).unwrap(), json!(150.0));
+    }
+}
