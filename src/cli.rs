@@ -8,10 +8,12 @@ use crate::admin::OperatorToken;
 use crate::admin::client::BackOffice;
 use crate::api::ApiOptions;
 use crate::config::{
-    BackOfficeArgs, Cli, Command, CompaniesCommand, KeysCommand, LogFormat, ServeArgs,
+    BackOfficeArgs, CampaignsCommand, Cli, Command, CompaniesCommand, KeysCommand, LogFormat,
+    ServeArgs,
 };
 use crate::error::{ApiError, ApiResult};
 use crate::model::{ApiKey, Company, CreatedApiKey};
+use crate::rules::Catalog;
 use crate::secrets::random_hex;
 use crate::server::{self, ServerSettings};
 use crate::service::{Bootstrap, NewCompany, NewKey};
@@ -23,6 +25,35 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Serve(args) => serve(args).await,
         Command::Keys(command) => keys(command).await,
         Command::Companies(command) => companies(command).await,
+        Command::Campaigns(CampaignsCommand::Check { campaigns }) => check_campaigns(&campaigns),
+    }
+}
+
+/// Compiles every rule file under `dir`, printing problems as `FILE:LINE: message`.
+fn check_campaigns(dir: &Path) -> ApiResult<()> {
+    if !dir.is_dir() {
+        return Err(ApiError::invalid(format!(
+            "{} is not a directory",
+            dir.display()
+        )));
+    }
+    let (_, report) = Catalog::load(dir);
+    for error in &report.errors {
+        eprintln!("{error}");
+    }
+    if report.errors.is_empty() {
+        println!(
+            "ok: rules of {} Companies compiled ({})",
+            report.loaded.len(),
+            report.loaded.join(", ")
+        );
+        Ok(())
+    } else {
+        Err(ApiError::invalid(format!(
+            "{} problem(s) in {}",
+            report.errors.len(),
+            dir.display()
+        )))
     }
 }
 

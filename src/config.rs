@@ -37,6 +37,20 @@ pub enum Command {
     /// Manage Companies (back-office).
     #[command(subcommand)]
     Companies(CompaniesCommand),
+    /// Work with campaign files.
+    #[command(subcommand)]
+    Campaigns(CampaignsCommand),
+}
+
+/// `loyalty campaigns ...`
+#[derive(Debug, Subcommand)]
+pub enum CampaignsCommand {
+    /// Load and compile every rule file; print each problem as FILE:LINE: message.
+    Check {
+        /// Directory of campaign files, one sub-directory per Company.
+        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+        campaigns: PathBuf,
+    },
 }
 
 /// Where the store is.

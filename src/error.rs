@@ -54,6 +54,8 @@ pub enum ErrorCode {
     AssociationAlreadyExists,
     /// The Customer is not merged into another one.
     MergeNotFound,
+    /// No audience with that id is defined for the Company.
+    AudienceNotFound,
     /// The record changed while the request ran; retrying succeeds.
     ConcurrentModification,
     /// Too many requests for the caller's rate-limit tier.
@@ -77,6 +79,7 @@ impl ErrorCode {
         ErrorCode::CustomerNotFound,
         ErrorCode::AssociationNotFound,
         ErrorCode::MergeNotFound,
+        ErrorCode::AudienceNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
         ErrorCode::CustomerAlreadyExists,
@@ -114,6 +117,7 @@ impl ErrorCode {
             ErrorCode::AssociationNotFound => "association_not_found",
             ErrorCode::AssociationAlreadyExists => "association_already_exists",
             ErrorCode::MergeNotFound => "merge_not_found",
+            ErrorCode::AudienceNotFound => "audience_not_found",
             ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::ServerError => "server_error",
@@ -132,7 +136,8 @@ impl ErrorCode {
             | ErrorCode::ApiKeyNotFound
             | ErrorCode::CustomerNotFound
             | ErrorCode::AssociationNotFound
-            | ErrorCode::MergeNotFound => StatusCode::NOT_FOUND,
+            | ErrorCode::MergeNotFound
+            | ErrorCode::AudienceNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CompanyAlreadyExists
             | ErrorCode::CustomerAlreadyExists
@@ -188,6 +193,9 @@ impl ErrorCode {
             ErrorCode::AssociationNotFound => "The two Customers are not associated.",
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
+            ErrorCode::AudienceNotFound => {
+                "No audience with this id is defined in the Company's segments.yaml."
+            }
             ErrorCode::ConcurrentModification => {
                 "The record changed while the request ran; retry the request."
             }

@@ -3,6 +3,7 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use poem::listener::{Acceptor, Listener, TcpListener};
@@ -14,6 +15,7 @@ use crate::admin::{self, OperatorToken};
 use crate::api::{self, ApiOptions};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Environment;
+use crate::rules::{Catalog, LoadReport};
 use crate::service::{Bootstrap, Services, ensure_demo_company};
 use crate::store::{RemoteAuth, Store};
 
@@ -90,13 +92,17 @@ impl RunningServer {
 /// Opens the store, bootstraps an empty one and starts both listeners.
 pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let store = Store::connect(&settings.store_url, settings.remote_auth.clone()).await?;
-    let services = Services::new(store, settings.serve_environment);
-    let bootstrap = ensure_demo_company(&services).await?;
     if !settings.campaigns.is_dir() {
         tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");
     }
+    let (catalog, report) = Catalog::load(&settings.campaigns);
+    log_rules_report(&report);
+    let catalog = Arc::new(catalog);
+    let services = Services::new(store, settings.serve_environment, catalog.clone());
+    let bootstrap = ensure_demo_company(&services).await?;
 
     let (stop, stopped) = watch::channel(false);
+    let reload_task = tokio::spawn(reload_rules(catalog, stopped.clone()));
     let (api_addr, api_task) = spawn_listener(
         settings.listen,
         api::app(services.clone(), settings.api_options),
@@ -121,8 +127,38 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         bootstrap,
         services,
         stop,
-        tasks: vec![api_task, admin_task],
+        tasks: vec![api_task, admin_task, reload_task],
     })
+}
+
+/// How often the campaigns directory is checked for changed files.
+const RULES_POLL: Duration = Duration::from_millis(500);
+
+/// Reloads changed rule files until the server stops, so authors see their
+/// edits within a second; a broken file is reported and its previous version kept.
+async fn reload_rules(
+    catalog: Arc<Catalog>,
+    mut stopped: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(RULES_POLL) => {}
+            _ = stopped.wait_for(|stop| *stop) => return Ok(()),
+        }
+        let worker = catalog.clone();
+        if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
+            log_rules_report(&report);
+        }
+    }
+}
+
+fn log_rules_report(report: &LoadReport) {
+    for company in &report.loaded {
+        tracing::info!(company, "rules loaded");
+    }
+    for error in &report.errors {
+        tracing::error!(%error, "rule file not loaded; its previous version stays in force");
+    }
 }
 
 async fn spawn_listener<E>(

@@ -69,7 +69,11 @@ impl BackOffice {
                 ),
             )
         })?;
-        Ok(BackOffice::Local(Services::new(store, None)))
+        Ok(BackOffice::Local(Services::new(
+            store,
+            None,
+            std::sync::Arc::new(crate::rules::Catalog::empty()),
+        )))
     }
 
     /// Creates a Company.

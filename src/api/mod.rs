@@ -9,6 +9,7 @@ pub mod auth;
 mod customers;
 pub mod errors;
 mod merges;
+mod segments;
 pub mod spec;
 mod utilities;
 
@@ -31,6 +32,7 @@ pub type ApiGroups = (
     customers::CustomersApi,
     associations::AssociationsApi,
     merges::MergesApi,
+    segments::SegmentsApi,
     utilities::UtilitiesApi,
 );
 
@@ -56,6 +58,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
             customers::CustomersApi,
             associations::AssociationsApi,
             merges::MergesApi,
+            segments::SegmentsApi,
             utilities::UtilitiesApi,
         ),
         "loyalty",

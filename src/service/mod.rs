@@ -11,6 +11,7 @@ mod customers;
 mod keys;
 mod merges;
 pub mod pagination;
+mod segments;
 
 pub use associations::Associate;
 pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
@@ -19,8 +20,12 @@ pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use keys::NewKey;
 pub use merges::{MergeOutcome, MergeTarget, UnmergeOutcome};
+pub use segments::{CalculatedAttributes, SegmentStanding};
+
+use std::sync::Arc;
 
 use crate::model::Environment;
+use crate::rules::Catalog;
 use crate::store::Store;
 
 /// The service's use-cases over one store.
@@ -30,15 +35,28 @@ pub struct Services {
     /// When set, only keys of Companies in this environment are accepted, so a
     /// production deployment never serves a sandbox key and the reverse.
     serve_environment: Option<Environment>,
+    /// Every Company's rules, reloaded when their files change.
+    catalog: Arc<Catalog>,
 }
 
 impl Services {
-    /// Use-cases over `store`, accepting keys of `serve_environment` only when set.
-    pub fn new(store: Store, serve_environment: Option<Environment>) -> Self {
+    /// Use-cases over `store` with the rules in `catalog`, accepting keys of
+    /// `serve_environment` only when set.
+    pub fn new(
+        store: Store,
+        serve_environment: Option<Environment>,
+        catalog: Arc<Catalog>,
+    ) -> Self {
         Services {
             store,
             serve_environment,
+            catalog,
         }
+    }
+
+    /// The rules of every Company.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
     }
 
     /// The underlying store.

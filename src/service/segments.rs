@@ -1,0 +1,164 @@
+//! Calculated attributes, tiers and audiences of one Customer, evaluated with
+//! the Company's rules from its `segments.yaml`.
+
+use chrono::Utc;
+use serde_json::{Value, json};
+
+use super::Services;
+use super::customers::CustomerRef;
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::customer::Customer;
+use crate::rules::segments::{Segment, Segments};
+use crate::rules::{CompanyRules, Facts};
+
+/// The attributes every Customer has, plus the Company's own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalculatedAttributes {
+    /// The Customer.
+    pub customer_id: String,
+    /// Sum of the Customer's purchases.
+    pub lifetime_spend: f64,
+    /// Number of purchases.
+    pub cart_count: i64,
+    /// Date of the latest purchase (YYYY-MM-DD).
+    pub last_purchase_date: Option<String>,
+    /// Current points balance.
+    pub points_balance: i64,
+    /// The Company's calculated attributes, by id.
+    pub custom: serde_json::Map<String, Value>,
+}
+
+/// A tier or audience and the Customer's standing in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SegmentStanding {
+    /// Identifier.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Whether the Customer belongs (a tier is reached).
+    pub member: bool,
+    /// Why the condition could not be evaluated (file, line, message), if so.
+    pub error: Option<String>,
+}
+
+impl Services {
+    /// What the Company's expressions know about `customer`: the Customer, its
+    /// associates and its purchase and points history.
+    async fn customer_facts(&self, company: &str, customer: &Customer) -> ApiResult<Facts> {
+        let associates = self
+            .store
+            .associations_of(company, &customer.id)
+            .await?
+            .iter()
+            .map(|a| json!({"id": a.other(&customer.id), "type": a.kind}))
+            .collect();
+        Ok(Facts {
+            customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
+            // Carts and the points ledger feed these once they are stored;
+            // until then every Customer has no purchases and no points.
+            purchases: Vec::new(),
+            points_balance: 0,
+            associates,
+            calculated: serde_json::Map::new(),
+            now: Utc::now(),
+        })
+    }
+
+    /// Facts with the Company's calculated attributes filled in.
+    async fn evaluated_facts(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<(Customer, Facts, std::sync::Arc<CompanyRules>)> {
+        let customer = self.find_customer(company, reference).await?.customer;
+        let mut facts = self.customer_facts(company, &customer).await?;
+        let rules = self.catalog.company(company);
+        rules.segments.calculate(self.catalog.engine(), &mut facts);
+        Ok((customer, facts, rules))
+    }
+
+    /// GET /customers/{id}/attributes.
+    pub async fn customer_attributes(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<CalculatedAttributes> {
+        let (customer, facts, _) = self.evaluated_facts(company, reference).await?;
+        Ok(CalculatedAttributes {
+            customer_id: customer.id,
+            lifetime_spend: facts.lifetime_spend(),
+            cart_count: facts.purchases.len() as i64,
+            last_purchase_date: facts
+                .last_purchase()
+                .map(|at| at.format("%Y-%m-%d").to_string()),
+            points_balance: facts.points_balance,
+            custom: facts.calculated,
+        })
+    }
+
+    /// Every tier, lowest first, with whether the Customer reached it.
+    pub async fn customer_tiers(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<(String, Vec<SegmentStanding>)> {
+        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
+        Ok((customer.id, self.standings(&rules.segments.tiers, &facts)))
+    }
+
+    /// Every audience, with whether the Customer belongs to it.
+    pub async fn customer_audiences(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<(String, Vec<SegmentStanding>)> {
+        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
+        Ok((
+            customer.id,
+            self.standings(&rules.segments.audiences, &facts),
+        ))
+    }
+
+    /// Whether the Customer belongs to `audience`.
+    pub async fn audience_validation(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        audience: &str,
+    ) -> ApiResult<(String, SegmentStanding)> {
+        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
+        let segment = rules
+            .segments
+            .audiences
+            .iter()
+            .find(|a| a.id == audience)
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::AudienceNotFound,
+                    format!("no audience `{audience}` is defined"),
+                )
+            })?;
+        let standing = self
+            .standings(std::slice::from_ref(segment), &facts)
+            .remove(0);
+        Ok((customer.id, standing))
+    }
+
+    fn standings(&self, segments: &[Segment], facts: &Facts) -> Vec<SegmentStanding> {
+        segments
+            .iter()
+            .map(|segment| {
+                let verdict = Segments::judge(self.catalog.engine(), segment, facts);
+                SegmentStanding {
+                    id: segment.id.clone(),
+                    name: segment.name.clone(),
+                    description: segment.description.clone(),
+                    member: verdict.member,
+                    error: verdict.error,
+                }
+            })
+            .collect()
+    }
+}
