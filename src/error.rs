@@ -58,6 +58,8 @@ pub enum ErrorCode {
     AudienceNotFound,
     /// The record changed while the request ran; retrying succeeds.
     ConcurrentModification,
+    /// The Customer cannot be deleted outright; anonymize it instead.
+    DeleteNotAllowed,
     /// Too many requests for the caller's rate-limit tier.
     RateLimited,
     /// The service could not complete the request; retry with backoff.
@@ -86,6 +88,7 @@ impl ErrorCode {
         ErrorCode::IdentifierInUse,
         ErrorCode::AssociationAlreadyExists,
         ErrorCode::ConcurrentModification,
+        ErrorCode::DeleteNotAllowed,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::SystemKeyNotEditable,
@@ -119,6 +122,7 @@ impl ErrorCode {
             ErrorCode::MergeNotFound => "merge_not_found",
             ErrorCode::AudienceNotFound => "audience_not_found",
             ErrorCode::ConcurrentModification => "concurrent_modification",
+            ErrorCode::DeleteNotAllowed => "delete_not_allowed",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::ServerError => "server_error",
             ErrorCode::StoreUnavailable => "store_unavailable",
@@ -143,7 +147,8 @@ impl ErrorCode {
             | ErrorCode::CustomerAlreadyExists
             | ErrorCode::IdentifierInUse
             | ErrorCode::AssociationAlreadyExists
-            | ErrorCode::ConcurrentModification => StatusCode::CONFLICT,
+            | ErrorCode::ConcurrentModification
+            | ErrorCode::DeleteNotAllowed => StatusCode::CONFLICT,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::SystemKeyNotEditable | ErrorCode::CustomerInactive => {
@@ -198,6 +203,9 @@ impl ErrorCode {
             }
             ErrorCode::ConcurrentModification => {
                 "The record changed while the request ran; retry the request."
+            }
+            ErrorCode::DeleteNotAllowed => {
+                "The Customer cannot be deleted outright (other Customers are merged into it); anonymize it instead."
             }
             ErrorCode::RateLimited => {
                 "Rate limit exceeded; wait for the Retry-After header's seconds."

@@ -187,6 +187,19 @@ impl Store {
         document.map(from_document).transpose()
     }
 
+    /// The Customers currently merged into `target_id`.
+    pub async fn merged_into(&self, company: &str, target_id: &str) -> ApiResult<Vec<String>> {
+        let mut response = self
+            .db
+            .query("SELECT VALUE merged_customer_id FROM merge WHERE company = $company AND target_customer_id = $id")
+            .bind(("company", company.to_string()))
+            .bind(("id", target_id.to_string()))
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        response.take(0).map_err(store_error)
+    }
+
     /// Deletes every merge record naming `customer_id` on either side (its
     /// personal data, kept for undoing, goes with the Customer).
     pub async fn delete_merge_records_of(&self, company: &str, customer_id: &str) -> ApiResult<()> {

@@ -276,6 +276,21 @@ impl Services {
         .await
     }
 
+    /// Erases the Customer's personal data (idempotent).
+    async fn anonymize_customer(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<Customer> {
+        self.modify_customer(company, reference, |customer| {
+            if customer.anonymized_at.is_none() {
+                anonymize(customer);
+            }
+            Ok(())
+        })
+        .await
+    }
+
     /// Anonymizes (default) or deletes a Customer.
     pub async fn delete_customer(
         &self,
@@ -285,15 +300,15 @@ impl Services {
     ) -> ApiResult<Customer> {
         match mode {
             DeleteMode::Anonymize => {
-                let customer = self
-                    .modify_customer(company, reference, |customer| {
-                        if customer.anonymized_at.is_some() {
-                            return Ok(());
-                        }
-                        anonymize(customer);
-                        Ok(())
-                    })
-                    .await?;
+                let customer = self.anonymize_customer(company, reference).await?;
+                // Customers merged into this one are the same person: their
+                // records are erased with it.
+                for merged in self.store.merged_into(company, &customer.id).await? {
+                    self.anonymize_customer(company, CustomerRef::id(&merged))
+                        .await?;
+                    self.store.delete_associations_of(company, &merged).await?;
+                    self.store.delete_merge_records_of(company, &merged).await?;
+                }
                 // The links are personal data too.
                 self.store
                     .delete_associations_of(company, &customer.id)
@@ -303,6 +318,20 @@ impl Services {
             }
             DeleteMode::Delete => {
                 let stored = self.find_customer(company, reference).await?;
+                if !self
+                    .store
+                    .merged_into(company, &stored.customer.id)
+                    .await?
+                    .is_empty()
+                {
+                    return Err(ApiError::new(
+                        ErrorCode::DeleteNotAllowed,
+                        format!(
+                            "other Customers are merged into {}; unmerge them or anonymize instead",
+                            stored.customer.id
+                        ),
+                    ));
+                }
                 self.store.delete_customer(company, &stored).await?;
                 self.store
                     .delete_associations_of(company, &stored.customer.id)
