@@ -389,11 +389,7 @@ mod updates {
         let mut tasks = tokio::task::JoinSet::new();
         for n in 0..12 {
             let request = server
-                .http
-                .patch(server.url(&path))
-                .header("X-Api-Key", key.key.key.clone())
-                .header("X-Api-Secret", key.secret.clone())
-                .header("X-Api-Version", "1")
+                .request_as("PATCH", &path, &key)
                 .json(&json!({"attributes": {format!("field_{n}"): n}}));
             tasks.spawn(async move { read(request.send().await.unwrap()).await });
         }
@@ -686,13 +682,7 @@ mod concurrency {
     ) -> Vec<(u16, Value)> {
         let mut tasks = tokio::task::JoinSet::new();
         for body in bodies {
-            let request = server
-                .http
-                .post(server.url("/customers"))
-                .header("X-Api-Key", key.key.key.clone())
-                .header("X-Api-Secret", key.secret.clone())
-                .header("X-Api-Version", "1")
-                .json(&body);
+            let request = server.request_as("POST", "/customers", key).json(&body);
             tasks.spawn(async move { read(request.send().await.unwrap()).await });
         }
         let mut results = Vec::new();
@@ -964,15 +954,9 @@ mod associations {
             } else {
                 (&bob, &ana)
             };
-            let request = server
-                .http
-                .post(server.url("/associations"))
-                .header("X-Api-Key", key.key.key.clone())
-                .header("X-Api-Secret", key.secret.clone())
-                .header("X-Api-Version", "1")
-                .json(
-                    &json!({"customer_id": from["id"], "associate_id": to["id"], "type": "family"}),
-                );
+            let request = server.request_as("POST", "/associations", &key).json(
+                &json!({"customer_id": from["id"], "associate_id": to["id"], "type": "family"}),
+            );
             tasks.spawn(async move { read(request.send().await.unwrap()).await });
         }
         let mut created = 0;
@@ -1284,11 +1268,7 @@ mod merges {
         let mut tasks = tokio::task::JoinSet::new();
         for target in &targets {
             let request = server
-                .http
-                .post(server.url("/customers/transfer"))
-                .header("X-Api-Key", key.key.key.clone())
-                .header("X-Api-Secret", key.secret.clone())
-                .header("X-Api-Version", "1")
+                .request_as("POST", "/customers/transfer", &key)
                 .json(&json!({"from_customer_id": dup["id"], "to_customer_id": target["id"]}));
             tasks.spawn(async move { read(request.send().await.unwrap()).await });
         }

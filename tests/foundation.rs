@@ -263,12 +263,7 @@ mod authentication {
         let key = server.bootstrap_key();
         let mut calls = tokio::task::JoinSet::new();
         for _ in 0..40 {
-            let request = server
-                .http
-                .get(server.url("/check"))
-                .header("X-Api-Key", key.key.key.clone())
-                .header("X-Api-Secret", key.secret.clone())
-                .header("X-Api-Version", "1");
+            let request = server.request_as("GET", "/check", &key);
             calls.spawn(async move { read(request.send().await.expect("sent")).await });
         }
         let mut answered = 0;

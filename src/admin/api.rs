@@ -8,10 +8,11 @@ use poem_openapi::{Object, OpenApi, SecurityScheme};
 
 use super::OperatorToken;
 use crate::api::errors::ErrorResponse;
+use crate::api::services;
 use crate::error::{ApiError, ErrorCode};
 use crate::model::{ApiKey, Company, CreatedApiKey};
 use crate::secrets::constant_time_eq;
-use crate::service::{NewCompany, NewKey, Services};
+use crate::service::{NewCompany, NewKey};
 
 /// `Authorization: Bearer <operator token>`.
 #[derive(SecurityScheme)]
@@ -43,12 +44,6 @@ struct KeyList {
 
 fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, ErrorResponse> {
     serde_json::to_value(value).map_err(|e| ApiError::internal(e).into())
-}
-
-fn services(request: &Request) -> Result<&Services, ErrorResponse> {
-    request
-        .data::<Services>()
-        .ok_or_else(|| ApiError::internal("services are not attached").into())
 }
 
 /// Operator-only management of Companies and API keys.

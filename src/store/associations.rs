@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{REFUSED, Store, store_error};
+use super::{REFUSED, Store, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::association::{Association, pair_key};
 
@@ -50,16 +50,12 @@ impl Store {
         b: &str,
     ) -> ApiResult<Option<Association>> {
         let (low, high) = pair_key(a, b);
-        let mut response = self
+        let document: Option<Value> = first(self
             .db
             .query("SELECT * OMIT id, company FROM ONLY type::record('association', [$company, $low, $high])")
             .bind(("company", company.to_string()))
             .bind(("low", low))
-            .bind(("high", high))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let document: Option<Value> = response.take(0).map_err(store_error)?;
+            .bind(("high", high))).await?;
         document.map(from_document).transpose()
     }
 
@@ -73,21 +69,19 @@ impl Store {
         updated_at: &str,
     ) -> ApiResult<Option<Association>> {
         let (low, high) = pair_key(a, b);
-        let mut response = self
-            .db
-            .query(
-                "UPDATE ONLY type::record('association', [$company, $low, $high]) \
+        let document: Option<Value> = first(
+            self.db
+                .query(
+                    "UPDATE ONLY type::record('association', [$company, $low, $high]) \
                  SET type = $kind, updated_at = $updated_at RETURN AFTER",
-            )
-            .bind(("company", company.to_string()))
-            .bind(("low", low))
-            .bind(("high", high))
-            .bind(("kind", kind.to_string()))
-            .bind(("updated_at", updated_at.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let document: Option<Value> = response.take(0).map_err(store_error)?;
+                )
+                .bind(("company", company.to_string()))
+                .bind(("low", low))
+                .bind(("high", high))
+                .bind(("kind", kind.to_string()))
+                .bind(("updated_at", updated_at.to_string())),
+        )
+        .await?;
         document
             .map(|mut d| {
                 if let Some(object) = d.as_object_mut() {
@@ -102,16 +96,12 @@ impl Store {
     /// Deletes the pair's association; false if there was none.
     pub async fn delete_association(&self, company: &str, a: &str, b: &str) -> ApiResult<bool> {
         let (low, high) = pair_key(a, b);
-        let mut response = self
+        let before: Option<Value> = first(self
             .db
             .query("DELETE ONLY type::record('association', [$company, $low, $high]) RETURN BEFORE")
             .bind(("company", company.to_string()))
             .bind(("low", low))
-            .bind(("high", high))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let before: Option<Value> = response.take(0).map_err(store_error)?;
+            .bind(("high", high))).await?;
         Ok(before.is_some())
     }
 
@@ -121,33 +111,28 @@ impl Store {
         company: &str,
         customer_id: &str,
     ) -> ApiResult<Vec<Association>> {
-        let mut response = self
-            .db
-            .query(
-                "SELECT * OMIT id, company FROM association \
+        let documents: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT * OMIT id, company FROM association \
                  WHERE company = $company AND (customer_id = $id OR associate_id = $id) \
                  ORDER BY created_at, customer_id, associate_id",
-            )
-            .bind(("company", company.to_string()))
-            .bind(("id", customer_id.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let documents: Vec<Value> = response.take(0).map_err(store_error)?;
+                )
+                .bind(("company", company.to_string()))
+                .bind(("id", customer_id.to_string())),
+        )
+        .await?;
         documents.into_iter().map(from_document).collect()
     }
 
     /// Deletes every association `customer_id` takes part in.
     pub async fn delete_associations_of(&self, company: &str, customer_id: &str) -> ApiResult<()> {
-        self.db
+        execute(self.db
             .query(
                 "DELETE association WHERE company = $company AND (customer_id = $id OR associate_id = $id)",
             )
             .bind(("company", company.to_string()))
-            .bind(("id", customer_id.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
+            .bind(("id", customer_id.to_string()))).await?;
         Ok(())
     }
 }

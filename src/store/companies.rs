@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use surrealdb::types::SurrealValue;
 
-use super::{Store, store_error};
+use super::{Store, first, store_error};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::{Company, Environment};
 
@@ -66,26 +66,19 @@ impl Store {
 
     /// The Company with `slug`, if any.
     pub async fn company(&self, slug: &str) -> ApiResult<Option<Company>> {
-        let mut response = self
-            .db
-            .query("SELECT * OMIT id FROM ONLY type::record('company', $slug)")
-            .bind(("slug", slug.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let row: Option<CompanyRow> = response.take(0).map_err(store_error)?;
+        let row: Option<CompanyRow> = first(
+            self.db
+                .query("SELECT * OMIT id FROM ONLY type::record('company', $slug)")
+                .bind(("slug", slug.to_string())),
+        )
+        .await?;
         row.map(CompanyRow::into_company).transpose()
     }
 
     /// Every Company, ordered by slug.
     pub async fn companies(&self) -> ApiResult<Vec<Company>> {
-        let mut response = self
-            .db
-            .query("SELECT * OMIT id FROM company ORDER BY slug")
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let rows: Vec<CompanyRow> = response.take(0).map_err(store_error)?;
+        let rows: Vec<CompanyRow> =
+            first(self.db.query("SELECT * OMIT id FROM company ORDER BY slug")).await?;
         rows.into_iter().map(CompanyRow::into_company).collect()
     }
 }

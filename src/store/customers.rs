@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{Store, store_error};
+use super::{Store, first, store_error};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::customer::{Customer, SearchBy};
 
@@ -121,17 +121,13 @@ impl Store {
 
     /// The Customer `id` of `company`, if it exists.
     pub async fn customer(&self, company: &str, id: &str) -> ApiResult<Option<StoredCustomer>> {
-        let mut response = self
+        let document: Option<Value> = first(self
             .db
             .query(
                 "SELECT * OMIT id FROM ONLY type::record('customer', $id) WHERE company = $company",
             )
             .bind(("company", company.to_string()))
-            .bind(("id", id.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let document: Option<Value> = response.take(0).map_err(store_error)?;
+            .bind(("id", id.to_string()))).await?;
         document.map(from_document).transpose()
     }
 
@@ -142,16 +138,12 @@ impl Store {
         kind: SearchBy,
         value: &str,
     ) -> ApiResult<Option<String>> {
-        let mut response = self
+        first(self
             .db
             .query("SELECT VALUE customer FROM ONLY type::record('customer_claim', [$company, $kind, $value])")
             .bind(("company", company.to_string()))
             .bind(("kind", kind.as_str()))
-            .bind(("value", value.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        response.take(0).map_err(store_error)
+            .bind(("value", value.to_string()))).await
     }
 
     /// Replaces the stored Customer read as `before` with `after`, moving
@@ -280,17 +272,13 @@ impl Store {
         company: &str,
         ids: &[String],
     ) -> ApiResult<Vec<Customer>> {
-        let mut response = self
+        let documents: Vec<Value> = first(self
             .db
             .query(
                 "SELECT * OMIT id FROM customer WHERE company = $company AND cid IN $ids ORDER BY cid",
             )
             .bind(("company", company.to_string()))
-            .bind(("ids", ids.to_vec()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let documents: Vec<Value> = response.take(0).map_err(store_error)?;
+            .bind(("ids", ids.to_vec()))).await?;
         documents
             .into_iter()
             .map(|d| from_document(d).map(|s| s.customer))

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use surrealdb::types::SurrealValue;
 
 use super::companies::parse_environment;
-use super::{Store, store_error};
+use super::{Store, execute, first, store_error};
 use crate::error::{ApiError, ApiResult};
 use crate::model::ApiKey;
 
@@ -64,26 +64,24 @@ impl Store {
             created_at: key.created_at,
             updated_at: key.updated_at,
         };
-        self.db
-            .query("CREATE type::record('api_key', $key) CONTENT $row RETURN NONE")
-            .bind(("key", key.key.clone()))
-            .bind(("row", row))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
+        execute(
+            self.db
+                .query("CREATE type::record('api_key', $key) CONTENT $row RETURN NONE")
+                .bind(("key", key.key.clone()))
+                .bind(("row", row)),
+        )
+        .await?;
         Ok(())
     }
 
     /// The key with value `key`, with its secret digest.
     pub async fn stored_key(&self, key: &str) -> ApiResult<Option<StoredKey>> {
-        let mut response = self
-            .db
-            .query("SELECT * OMIT id FROM ONLY type::record('api_key', $key)")
-            .bind(("key", key.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let row: Option<ApiKeyRow> = response.take(0).map_err(store_error)?;
+        let row: Option<ApiKeyRow> = first(
+            self.db
+                .query("SELECT * OMIT id FROM ONLY type::record('api_key', $key)")
+                .bind(("key", key.to_string())),
+        )
+        .await?;
         row.map(ApiKeyRow::into_stored).transpose()
     }
 
@@ -95,14 +93,12 @@ impl Store {
             }
             None => "SELECT * OMIT id FROM api_key ORDER BY created_at, key",
         };
-        let mut response = self
-            .db
-            .query(query)
-            .bind(("company", company.unwrap_or_default().to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let rows: Vec<ApiKeyRow> = response.take(0).map_err(store_error)?;
+        let rows: Vec<ApiKeyRow> = first(
+            self.db
+                .query(query)
+                .bind(("company", company.unwrap_or_default().to_string())),
+        )
+        .await?;
         rows.into_iter()
             .map(|row| row.into_stored().map(|stored| stored.key))
             .collect()

@@ -4,7 +4,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::customers::document;
-use super::{REFUSED, Store, StoredCustomer, store_error};
+use super::{REFUSED, Store, StoredCustomer, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::association::{Association, pair_key};
 use crate::model::customer::Customer;
@@ -175,43 +175,34 @@ impl Store {
         company: &str,
         merged_id: &str,
     ) -> ApiResult<Option<MergeRecord>> {
-        let mut response = self
-            .db
-            .query("SELECT * FROM ONLY type::record('merge', [$company, $id])")
-            .bind(("company", company.to_string()))
-            .bind(("id", merged_id.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let document: Option<Value> = response.take(0).map_err(store_error)?;
+        let document: Option<Value> = first(
+            self.db
+                .query("SELECT * FROM ONLY type::record('merge', [$company, $id])")
+                .bind(("company", company.to_string()))
+                .bind(("id", merged_id.to_string())),
+        )
+        .await?;
         document.map(from_document).transpose()
     }
 
     /// The Customers currently merged into `target_id`.
     pub async fn merged_into(&self, company: &str, target_id: &str) -> ApiResult<Vec<String>> {
-        let mut response = self
+        first(self
             .db
             .query("SELECT VALUE merged_customer_id FROM merge WHERE company = $company AND target_customer_id = $id")
             .bind(("company", company.to_string()))
-            .bind(("id", target_id.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        response.take(0).map_err(store_error)
+            .bind(("id", target_id.to_string()))).await
     }
 
     /// Deletes every merge record naming `customer_id` on either side (its
     /// personal data, kept for undoing, goes with the Customer).
     pub async fn delete_merge_records_of(&self, company: &str, customer_id: &str) -> ApiResult<()> {
-        self.db
+        execute(self.db
             .query(
                 "DELETE merge WHERE company = $company AND (merged_customer_id = $id OR target_customer_id = $id)",
             )
             .bind(("company", company.to_string()))
-            .bind(("id", customer_id.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
+            .bind(("id", customer_id.to_string()))).await?;
         Ok(())
     }
 }

@@ -16,7 +16,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use surrealdb::engine::any::{self, Any};
+use surrealdb::method::Query;
 use surrealdb::opt::auth::Root;
+use surrealdb::types::SurrealValue;
 use surrealdb::{IndexedResults, Surreal};
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -86,11 +88,7 @@ impl Store {
     }
 
     async fn apply_schema(&self) -> ApiResult<()> {
-        self.db
-            .query(SCHEMA)
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
+        execute(self.db.query(SCHEMA)).await?;
         Ok(())
     }
 }
@@ -204,15 +202,13 @@ impl Store {
         company: &str,
     ) -> ApiResult<Vec<serde_json::Value>> {
         crate::model::validate_slug("table", table)?;
-        let mut response = self
-            .db
-            .query("SELECT * FROM type::table($table) WHERE company = $company")
-            .bind(("table", table.to_string()))
-            .bind(("company", company.to_string()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        response.take(0).map_err(store_error)
+        first(
+            self.db
+                .query("SELECT * FROM type::table($table) WHERE company = $company")
+                .bind(("table", table.to_string()))
+                .bind(("company", company.to_string())),
+        )
+        .await
     }
 }
 
@@ -222,6 +218,22 @@ fn parse_refusal(message: &str) -> Option<ApiError> {
     let (code, text) = rest.split_once('|')?;
     let code = ErrorCode::from_code(code)?;
     Some(ApiError::new(code, text.trim_end_matches(['\'', '"'])))
+}
+
+/// Runs `query`, checks every statement, and returns the result of the first.
+pub(crate) async fn first<T>(query: Query<'_, Any>) -> ApiResult<T>
+where
+    T: SurrealValue,
+    usize: surrealdb::opt::QueryResult<T>,
+{
+    let mut response = query.await.and_then(|r| r.check()).map_err(store_error)?;
+    response.take(0).map_err(store_error)
+}
+
+/// Runs `query` and checks every statement.
+pub(crate) async fn execute(query: Query<'_, Any>) -> ApiResult<()> {
+    query.await.and_then(|r| r.check()).map_err(store_error)?;
+    Ok(())
 }
 
 /// Maps an unexpected SurrealDB failure to `server_error`, logging the detail.

@@ -91,6 +91,21 @@ impl TestServer {
         read(response).await
     }
 
+    /// A request to `method path` carrying `key`'s three headers.
+    pub fn request_as(
+        &self,
+        method: &str,
+        path: &str,
+        key: &CreatedApiKey,
+    ) -> reqwest::RequestBuilder {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
+        self.http
+            .request(method, self.url(path))
+            .header("X-Api-Key", &key.key.key)
+            .header("X-Api-Secret", &key.secret)
+            .header("X-Api-Version", "1")
+    }
+
     /// Sends `method path` with `key`'s headers and an optional JSON body.
     pub async fn call_as(
         &self,
@@ -99,13 +114,7 @@ impl TestServer {
         key: &CreatedApiKey,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let method = reqwest::Method::from_bytes(method.as_bytes()).expect("method");
-        let mut request = self
-            .http
-            .request(method, self.url(path))
-            .header("X-Api-Key", &key.key.key)
-            .header("X-Api-Secret", &key.secret)
-            .header("X-Api-Version", "1");
+        let mut request = self.request_as(method, path, key);
         if let Some(body) = body {
             request = request.json(&body);
         }
