@@ -12,7 +12,7 @@ use crate::config::{
     ServeArgs,
 };
 use crate::error::{ApiError, ApiResult};
-use crate::model::{ApiKey, Company, CreatedApiKey};
+use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
 use crate::rules::Catalog;
 use crate::secrets::random_hex;
 use crate::server::{self, ServerSettings};
@@ -270,8 +270,22 @@ async fn companies(command: CompaniesCommand) -> ApiResult<()> {
             environment,
             language,
             languages,
+            rate_limits,
             back_office: args,
         } => {
+            let rate_limits = match rate_limits.as_deref() {
+                None => None,
+                Some([critical, moderate, low]) => Some(RateLimits {
+                    critical: *critical,
+                    moderate: *moderate,
+                    low: *low,
+                }),
+                Some(_) => {
+                    return Err(ApiError::invalid(
+                        "--rate-limits takes three numbers: tier 1, tier 2 and tier 3, e.g. 60,25,10",
+                    ));
+                }
+            };
             let company = back_office(&args)
                 .await?
                 .create_company(NewCompany {
@@ -279,6 +293,7 @@ async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                     environment: environment.into(),
                     language: Some(language),
                     languages,
+                    rate_limits,
                 })
                 .await?;
             if args.json {
@@ -290,6 +305,32 @@ async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                     company.environment,
                     company.languages.join(","),
                     company.default_language
+                );
+                Ok(())
+            }
+        }
+        CompaniesCommand::Limits {
+            slug,
+            critical,
+            moderate,
+            low,
+            back_office: args,
+        } => {
+            let limits = RateLimits {
+                critical,
+                moderate,
+                low,
+            };
+            let company = back_office(&args)
+                .await?
+                .set_rate_limits(&slug, limits)
+                .await?;
+            if args.json {
+                print_json(&company)
+            } else {
+                println!(
+                    "Company {} now allows {}/{}/{} requests per second in tiers 1/2/3.",
+                    company.slug, critical, moderate, low
                 );
                 Ok(())
             }
@@ -307,13 +348,18 @@ async fn companies(command: CompaniesCommand) -> ApiResult<()> {
 }
 
 fn print_company_table(companies: &[Company]) {
-    println!("{:<24} {:<10} {:<8} LANGUAGES", "SLUG", "ENV", "DEFAULT");
+    println!(
+        "{:<24} {:<10} {:<8} {:<12} LANGUAGES",
+        "SLUG", "ENV", "DEFAULT", "RPS T1/T2/T3"
+    );
     for company in companies {
+        let limits = &company.rate_limits;
         println!(
-            "{:<24} {:<10} {:<8} {}",
+            "{:<24} {:<10} {:<8} {:<12} {}",
             company.slug,
             company.environment,
             company.default_language,
+            format!("{}/{}/{}", limits.critical, limits.moderate, limits.low),
             company.languages.join(",")
         );
     }

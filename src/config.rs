@@ -216,6 +216,25 @@ pub enum CompaniesCommand {
         /// Languages the Company translates into, comma-separated.
         #[arg(long, value_delimiter = ',')]
         languages: Vec<String>,
+        /// Requests per second of tiers 1, 2 and 3, e.g. `60,25,10` (the default).
+        #[arg(long, value_delimiter = ',', num_args = 1)]
+        rate_limits: Option<Vec<u32>>,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Set a Company's rate limits (requests per second per tier).
+    Limits {
+        /// The Company.
+        slug: String,
+        /// Tier 1 (critical: events, point-of-sale look-ups).
+        #[arg(long)]
+        critical: u32,
+        /// Tier 2 (moderate).
+        #[arg(long)]
+        moderate: u32,
+        /// Tier 3 (low: management).
+        #[arg(long)]
+        low: u32,
         #[command(flatten)]
         back_office: BackOfficeArgs,
     },

@@ -10,7 +10,7 @@ use super::OperatorToken;
 use crate::api::errors::ErrorResponse;
 use crate::api::services;
 use crate::error::{ApiError, ErrorCode};
-use crate::model::{ApiKey, Company, CreatedApiKey};
+use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
 use crate::secrets::constant_time_eq;
 use crate::service::{NewCompany, NewKey};
 
@@ -73,6 +73,20 @@ impl BackOfficeApi {
     ) -> Result<Json<serde_json::Value>, ErrorResponse> {
         let new: NewCompany = parse(body.0)?;
         let company = services(request)?.create_company(new).await?;
+        Ok(Json(to_json(&company)?))
+    }
+
+    /// Set a Company's rate limits (requests per second of tiers 1, 2 and 3).
+    #[oai(path = "/companies/:slug/rate_limits", method = "post")]
+    async fn set_rate_limits(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        body: Json<serde_json::Value>,
+    ) -> Result<Json<serde_json::Value>, ErrorResponse> {
+        let limits: RateLimits = parse(body.0)?;
+        let company = services(request)?.set_rate_limits(&slug.0, limits).await?;
         Ok(Json(to_json(&company)?))
     }
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::config::BackOfficeArgs;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{ApiKey, Company, CreatedApiKey};
+use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
 use crate::service::{NewCompany, NewKey, Services};
 use crate::store::{RemoteAuth, Store};
 
@@ -82,6 +82,17 @@ impl BackOffice {
             BackOffice::Local(services) => services.create_company(new).await,
             BackOffice::Remote { .. } => {
                 self.call("POST", "/companies", Some(to_body(&new)?)).await
+            }
+        }
+    }
+
+    /// Sets a Company's rate limits.
+    pub async fn set_rate_limits(&self, slug: &str, limits: RateLimits) -> ApiResult<Company> {
+        match self {
+            BackOffice::Local(services) => services.set_rate_limits(slug, limits).await,
+            BackOffice::Remote { .. } => {
+                let path = format!("/companies/{}/rate_limits", encode_component(slug));
+                self.call("POST", &path, Some(to_body(&limits)?)).await
             }
         }
     }

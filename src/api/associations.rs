@@ -4,7 +4,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
-use super::auth::ApiCaller;
+use super::auth::{Tier2, Tier3};
 use super::errors::ErrorResponse;
 use super::services;
 use crate::model::association::{Association, AssociationInput};
@@ -57,10 +57,12 @@ impl AssociationsApi {
     /// Links two active Customers of the Company with a `type` (a slug such as
     /// `family`). A pair is linked at most once, whichever way round:
     /// `association_already_exists` otherwise.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/associations", method = "post")]
     async fn create(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         body: Json<AssociationInput>,
     ) -> Result<Json<Association>, ErrorResponse> {
@@ -71,10 +73,12 @@ impl AssociationsApi {
     }
 
     /// Update a Customer association: change its `type`.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/associations", method = "patch")]
     async fn update(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         body: Json<AssociationInput>,
     ) -> Result<Json<Association>, ErrorResponse> {
@@ -85,10 +89,12 @@ impl AssociationsApi {
     }
 
     /// Delete a Customer association, named by the two Customer ids.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/associations", method = "delete")]
     async fn delete(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         customer_id: Query<String>,
         associate_id: Query<String>,
@@ -104,10 +110,12 @@ impl AssociationsApi {
     }
 
     /// Associated Customers of a Customer.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/customers/:id/associates", method = "get")]
     async fn associates(
         &self,
-        caller: ApiCaller,
+        caller: Tier2,
         request: &poem::Request,
         id: Path<String>,
     ) -> Result<Json<AssociateList>, ErrorResponse> {

@@ -9,7 +9,9 @@ use poem::{Request, RequestBody};
 use poem_openapi::registry::{MetaSecurityScheme, Registry};
 use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 
+use super::rate_limit::{AdmissionSlot, RateLimited};
 use crate::error::ApiError;
+use crate::model::Tier;
 use crate::service::{Caller, Credentials, Services};
 
 /// Header carrying the public key value.
@@ -22,12 +24,31 @@ pub const VERSION_HEADER: &str = "X-Api-Version";
 /// Names of the three schemes in the OpenAPI document.
 pub const SCHEME_NAMES: [&str; 3] = ["ApiKey", "ApiSecret", "ApiVersion"];
 
-/// The authenticated Company calling an endpoint.
+/// The authenticated Company calling an endpoint of rate-limit tier `TIER`
+/// (1 critical, 2 moderate, 3 low).
 ///
-/// Taking it as a handler argument makes the endpoint require the three headers;
-/// a failure answers 403 `{"message":"Forbidden"}` before the body is read.
+/// Taking it as a handler argument makes the endpoint require the three
+/// headers and charges the request to the Company's quota for the tier: a
+/// credential failure answers 403 `{"message":"Forbidden"}` and an exhausted
+/// quota 429, both before the body is read. Unauthenticated requests are never
+/// charged.
 #[derive(Debug, Clone)]
-pub struct ApiCaller(pub Caller);
+pub struct ApiCaller<const TIER: u8>(pub Caller);
+
+/// A caller of a tier-1 (critical) endpoint.
+pub type Tier1 = ApiCaller<1>;
+/// A caller of a tier-2 (moderate) endpoint.
+pub type Tier2 = ApiCaller<2>;
+/// A caller of a tier-3 (low) endpoint.
+pub type Tier3 = ApiCaller<3>;
+
+const fn tier_of(number: u8) -> Tier {
+    match number {
+        1 => Tier::Critical,
+        2 => Tier::Moderate,
+        _ => Tier::Low,
+    }
+}
 
 fn header(request: &Request, name: &str) -> Option<String> {
     request
@@ -37,7 +58,7 @@ fn header(request: &Request, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-impl<'a> ApiExtractor<'a> for ApiCaller {
+impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
     const TYPES: &'static [ApiExtractorType] = &[ApiExtractorType::SecurityScheme];
     type ParamType = ();
     type ParamRawType = ();
@@ -91,6 +112,13 @@ impl<'a> ApiExtractor<'a> for ApiCaller {
             version: header(request, VERSION_HEADER),
         };
         let caller = services.authenticate(&credentials).await?;
+        let admission = services.admit(&caller.company, tier_of(TIER)).await?;
+        if let Some(slot) = request.data::<AdmissionSlot>() {
+            slot.record(admission);
+        }
+        if admission.retry_after.is_some() {
+            return Err(RateLimited(admission).into());
+        }
         Ok(ApiCaller(caller))
     }
 }

@@ -7,7 +7,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi, Tags};
 
-use super::auth::ApiCaller;
+use super::auth::{Tier1, Tier2, Tier3};
 use super::errors::ErrorResponse;
 use super::services;
 use crate::model::customer::{Customer, CustomerPatch, NewCard, NewCustomer, SearchBy};
@@ -94,10 +94,12 @@ impl CustomersApi {
     /// Company: if another Customer holds one, the answer is 409
     /// `customer_already_exists` naming it, and nothing is created.
     /// `enroll` (default true) makes the Customer a loyalty member.
+    ///
+    /// Rate limit: tier 1 (critical).
     #[oai(path = "/customers", method = "post")]
     async fn create(
         &self,
-        caller: ApiCaller,
+        caller: Tier1,
         request: &poem::Request,
         body: Json<NewCustomer>,
     ) -> Result<Json<Customer>, ErrorResponse> {
@@ -111,10 +113,12 @@ impl CustomersApi {
     ///
     /// `ids` and `phones` take up to 100 values each, repeated
     /// (`ids=a&ids=b`) or comma-separated (`ids=a,b`). Unknown values are skipped.
+    ///
+    /// Rate limit: tier 1 (critical).
     #[oai(path = "/customers", method = "get")]
     async fn list(
         &self,
-        caller: ApiCaller,
+        caller: Tier1,
         request: &poem::Request,
         ids: Query<Vec<String>>,
         phones: Query<Vec<String>>,
@@ -133,10 +137,12 @@ impl CustomersApi {
     }
 
     /// Search Customers by any field, one page at a time.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/customers/search", method = "post")]
     async fn search(
         &self,
-        caller: ApiCaller,
+        caller: Tier2,
         request: &poem::Request,
         body: Json<CustomerSearch>,
     ) -> Result<Json<CustomerList>, ErrorResponse> {
@@ -154,10 +160,12 @@ impl CustomersApi {
     ///
     /// `value` is the Customer id, or the identifier named by `search_by`
     /// (`id` by default, `code`, `email`, `phone` or `card`).
+    ///
+    /// Rate limit: tier 1 (critical).
     #[oai(path = "/customers/:value", method = "get")]
     async fn get(
         &self,
-        caller: ApiCaller,
+        caller: Tier1,
         request: &poem::Request,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
@@ -173,10 +181,12 @@ impl CustomersApi {
     /// Absent fields are kept; `null` clears a field. `attributes` are merged
     /// (a `null` attribute is removed). Anonymized or merged Customers refuse
     /// with `customer_inactive`; a taken identifier with `identifier_in_use`.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/customers/:value", method = "patch")]
     async fn update(
         &self,
-        caller: ApiCaller,
+        caller: Tier2,
         request: &poem::Request,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
@@ -194,10 +204,12 @@ impl CustomersApi {
     /// Customer can no longer be found by its former code, e-mail, phone or
     /// cards, while its id, ledger and carts stay for the Company's accounting.
     /// `mode=delete` removes the record and its identifiers outright.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/customers/:value", method = "delete")]
     async fn delete(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
@@ -220,10 +232,12 @@ impl CustomersApi {
     ///
     /// A card number identifies at most one Customer per Company: a number held
     /// by anyone else refuses with `identifier_in_use`.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/customers/:id/cards", method = "post")]
     async fn add_card(
         &self,
-        caller: ApiCaller,
+        caller: Tier2,
         request: &poem::Request,
         id: Path<String>,
         body: Json<NewCard>,

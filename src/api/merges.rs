@@ -5,7 +5,7 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
-use super::auth::ApiCaller;
+use super::auth::Tier3;
 use super::errors::ErrorResponse;
 use super::services;
 use crate::model::customer::Customer;
@@ -79,10 +79,12 @@ impl MergesApi {
     /// Customer is set aside), and the merged Customer becomes inactive with
     /// `merged_into` set. The merge is recorded so that
     /// POST /customers/{associate_id}/unmerge can undo it.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/customers/transfer", method = "post")]
     async fn transfer(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         body: Json<TransferRequest>,
     ) -> Result<Json<MergeBody>, ErrorResponse> {
@@ -100,10 +102,12 @@ impl MergesApi {
     ///
     /// The new Customer takes the merged Customer's personal data, its code,
     /// e-mail, phone, cards and associations.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/customers/transfer-new", method = "post")]
     async fn transfer_new(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         body: Json<TransferNewRequest>,
     ) -> Result<Json<MergeBody>, ErrorResponse> {
@@ -123,10 +127,12 @@ impl MergesApi {
     /// given back and the Customer regains its former active state; anything
     /// consumed, removed or changed since is listed in `not_restored`.
     /// `merge_not_found` if the Customer is not merged.
+    ///
+    /// Rate limit: tier 3 (low).
     #[oai(path = "/customers/:associate_id/unmerge", method = "post")]
     async fn unmerge(
         &self,
-        caller: ApiCaller,
+        caller: Tier3,
         request: &poem::Request,
         associate_id: Path<String>,
     ) -> Result<Json<UnmergeBody>, ErrorResponse> {

@@ -9,6 +9,7 @@ pub mod auth;
 mod customers;
 pub mod errors;
 mod merges;
+mod rate_limit;
 mod segments;
 pub mod spec;
 mod utilities;
@@ -78,6 +79,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .at("/openapi.json", spec::json_endpoint(&documents))
         .at("/docs", spec::ui_endpoint(&documents))
         .nest("/", openapi_service())
+        .with(rate_limit::RateLimitHeaders)
         .with(errors::BodyLimit::new(options.max_body_bytes))
         .with(errors::JsonErrors)
         .with(Tracing)

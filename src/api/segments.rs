@@ -4,7 +4,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
-use super::auth::ApiCaller;
+use super::auth::{Tier1, Tier2};
 use super::errors::ErrorResponse;
 use super::services;
 use crate::service::{CustomerRef, SegmentStanding};
@@ -102,10 +102,12 @@ impl SegmentsApi {
     /// Always: `lifetime_spend`, `cart_count`, `last_purchase_date` and
     /// `points_balance`; plus, under `custom`, every attribute the Company
     /// defines in `campaigns/<company>/segments.yaml`.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/customers/:id/attributes", method = "get")]
     async fn attributes(
         &self,
-        caller: ApiCaller,
+        caller: Tier2,
         request: &poem::Request,
         id: Path<String>,
     ) -> Result<Json<AttributesBody>, ErrorResponse> {
@@ -124,10 +126,12 @@ impl SegmentsApi {
 
     /// Loyalty tiers of a Customer: every tier with whether it is reached, and
     /// the highest one reached as `current_tier`.
+    ///
+    /// Rate limit: tier 1 (critical).
     #[oai(path = "/customers/:id/tiers", method = "get")]
     async fn tiers(
         &self,
-        caller: ApiCaller,
+        caller: Tier1,
         request: &poem::Request,
         id: Path<String>,
     ) -> Result<Json<TiersBody>, ErrorResponse> {
@@ -143,10 +147,12 @@ impl SegmentsApi {
     }
 
     /// All Audiences of a Customer: those whose condition the Customer meets.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/customers/:id/audiences", method = "get")]
     async fn audiences(
         &self,
-        caller: ApiCaller,
+        caller: Tier2,
         request: &poem::Request,
         id: Path<String>,
     ) -> Result<Json<AudiencesBody>, ErrorResponse> {
@@ -164,10 +170,12 @@ impl SegmentsApi {
     }
 
     /// Check whether a Customer belongs to the Audience `audience`.
+    ///
+    /// Rate limit: tier 1 (critical).
     #[oai(path = "/customers/:id/audience_validation", method = "get")]
     async fn audience_validation(
         &self,
-        caller: ApiCaller,
+        caller: Tier1,
         request: &poem::Request,
         id: Path<String>,
         audience: Query<String>,

@@ -4,7 +4,7 @@ use chrono::Utc;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
-use super::auth::ApiCaller;
+use super::auth::Tier2;
 use super::errors::ErrorResponse;
 use crate::model::format_datetime;
 use crate::service::SUPPORTED_API_VERSION;
@@ -40,8 +40,10 @@ impl UtilitiesApi {
     ///
     /// A low-risk call: it reads nothing but the key. 200 means the service is up
     /// and the three headers are valid; the body names the Company they belong to.
+    ///
+    /// Rate limit: tier 2 (moderate).
     #[oai(path = "/check", method = "get", tag = "UtilityTags::Utilities")]
-    async fn check(&self, caller: ApiCaller) -> Result<Json<CheckBody>, ErrorResponse> {
+    async fn check(&self, caller: Tier2) -> Result<Json<CheckBody>, ErrorResponse> {
         let caller = caller.0;
         Ok(Json(CheckBody {
             status: "ok".to_string(),

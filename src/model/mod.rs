@@ -60,6 +60,62 @@ impl FromStr for Environment {
     }
 }
 
+/// Requests per second a Company may make in each rate-limit tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RateLimits {
+    /// Tier 1, critical high-frequency actions (events, point-of-sale look-ups).
+    pub critical: u32,
+    /// Tier 2, moderate supplementary actions.
+    pub moderate: u32,
+    /// Tier 3, low-frequency operational management.
+    pub low: u32,
+}
+
+impl Default for RateLimits {
+    /// The interface's tiers: 60, 25 and 10 requests per second.
+    fn default() -> Self {
+        RateLimits {
+            critical: 60,
+            moderate: 25,
+            low: 10,
+        }
+    }
+}
+
+/// The rate-limit tier of an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// Tier 1: critical, high-frequency.
+    Critical,
+    /// Tier 2: moderate.
+    Moderate,
+    /// Tier 3: low-frequency management.
+    Low,
+}
+
+impl Tier {
+    /// Every tier.
+    pub const ALL: [Tier; 3] = [Tier::Critical, Tier::Moderate, Tier::Low];
+
+    /// The tier's name in RateLimit headers.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Tier::Critical => "tier1",
+            Tier::Moderate => "tier2",
+            Tier::Low => "tier3",
+        }
+    }
+
+    /// This tier's requests per second in `limits`.
+    pub const fn rps(self, limits: &RateLimits) -> u32 {
+        match self {
+            Tier::Critical => limits.critical,
+            Tier::Moderate => limits.moderate,
+            Tier::Low => limits.low,
+        }
+    }
+}
+
 /// A retail Company: the tenant every other record belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Company {
@@ -71,6 +127,9 @@ pub struct Company {
     pub default_language: String,
     /// Every language the Company translates its content into (includes the default).
     pub languages: Vec<String>,
+    /// Requests per second per rate-limit tier.
+    #[serde(default)]
+    pub rate_limits: RateLimits,
     /// When the Company was created.
     pub created_at: DateTime<Utc>,
 }

@@ -29,6 +29,7 @@ pub async fn ensure_demo_company(services: &Services) -> ApiResult<Option<Bootst
             environment: Environment::Sandbox,
             language: Some("en".to_string()),
             languages: vec!["es".to_string()],
+            rate_limits: None,
         })
         .await;
     match created {

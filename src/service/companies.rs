@@ -4,8 +4,8 @@ use chrono::Utc;
 use serde::{Deserialize, Serialize};
 
 use super::Services;
-use crate::error::ApiResult;
-use crate::model::{Company, Environment, validate_language, validate_slug};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::{Company, Environment, RateLimits, Tier, validate_language, validate_slug};
 
 /// What an operator provides to create a Company.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -20,6 +20,25 @@ pub struct NewCompany {
     /// Languages the Company translates into; the default language is added when missing.
     #[serde(default)]
     pub languages: Vec<String>,
+    /// Requests per second per tier; the interface's 60/25/10 when omitted.
+    #[serde(default)]
+    pub rate_limits: Option<RateLimits>,
+}
+
+/// Largest rate a tier may be set to.
+const MAX_RPS: u32 = 100_000;
+
+fn validate_rate_limits(limits: &RateLimits) -> ApiResult<()> {
+    for tier in Tier::ALL {
+        let rps = tier.rps(limits);
+        if !(1..=MAX_RPS).contains(&rps) {
+            return Err(ApiError::invalid(format!(
+                "{} must be between 1 and {MAX_RPS} requests per second",
+                tier.name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl Services {
@@ -35,7 +54,10 @@ impl Services {
                 languages.push(language);
             }
         }
+        let rate_limits = new.rate_limits.unwrap_or_default();
+        validate_rate_limits(&rate_limits)?;
         let company = Company {
+            rate_limits,
             slug: new.slug,
             environment: new.environment,
             default_language,
@@ -44,6 +66,24 @@ impl Services {
         };
         self.store.create_company(&company).await?;
         tracing::info!(company = %company.slug, environment = %company.environment, "company created");
+        Ok(company)
+    }
+
+    /// Changes a Company's rate limits; they apply from the next request.
+    pub async fn set_rate_limits(&self, slug: &str, limits: RateLimits) -> ApiResult<Company> {
+        validate_rate_limits(&limits)?;
+        let company = self
+            .store
+            .set_company_rate_limits(slug, limits)
+            .await?
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::CompanyNotFound,
+                    format!("Company `{slug}` does not exist"),
+                )
+            })?;
+        self.rate_limiters.forget(slug);
+        tracing::info!(company = slug, ?limits, "rate limits changed");
         Ok(company)
     }
 

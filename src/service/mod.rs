@@ -11,6 +11,7 @@ mod customers;
 mod keys;
 mod merges;
 pub mod pagination;
+mod rate_limits;
 mod segments;
 
 pub use associations::Associate;
@@ -20,6 +21,7 @@ pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use keys::NewKey;
 pub use merges::{MergeOutcome, MergeTarget, UnmergeOutcome};
+pub use rate_limits::{Admission, RateLimiters};
 pub use segments::{CalculatedAttributes, SegmentStanding};
 
 use std::sync::Arc;
@@ -37,6 +39,8 @@ pub struct Services {
     serve_environment: Option<Environment>,
     /// Every Company's rules, reloaded when their files change.
     catalog: Arc<Catalog>,
+    /// Per-Company, per-tier request limiters.
+    rate_limiters: Arc<RateLimiters>,
 }
 
 impl Services {
@@ -51,6 +55,7 @@ impl Services {
             store,
             serve_environment,
             catalog,
+            rate_limiters: Arc::default(),
         }
     }
 

@@ -5,7 +5,7 @@ use surrealdb::types::SurrealValue;
 
 use super::{Store, first, store_error};
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::{Company, Environment};
+use crate::model::{Company, Environment, RateLimits};
 
 /// A Company as stored; the record id is `company:<slug>`.
 #[derive(Debug, Clone, SurrealValue)]
@@ -15,7 +15,38 @@ struct CompanyRow {
     environment: String,
     default_language: String,
     languages: Vec<String>,
+    rate_limits: Option<RateLimitsRow>,
     created_at: DateTime<Utc>,
+}
+
+/// Stored rate limits; absent on Companies created before limits existed.
+#[derive(Debug, Clone, SurrealValue)]
+#[surreal(crate = "surrealdb::types")]
+struct RateLimitsRow {
+    critical: i64,
+    moderate: i64,
+    low: i64,
+}
+
+impl From<RateLimits> for RateLimitsRow {
+    fn from(limits: RateLimits) -> Self {
+        RateLimitsRow {
+            critical: i64::from(limits.critical),
+            moderate: i64::from(limits.moderate),
+            low: i64::from(limits.low),
+        }
+    }
+}
+
+impl From<RateLimitsRow> for RateLimits {
+    fn from(row: RateLimitsRow) -> Self {
+        let clamp = |value: i64| u32::try_from(value.max(1)).unwrap_or(u32::MAX);
+        RateLimits {
+            critical: clamp(row.critical),
+            moderate: clamp(row.moderate),
+            low: clamp(row.low),
+        }
+    }
 }
 
 impl CompanyRow {
@@ -25,6 +56,7 @@ impl CompanyRow {
             slug: self.slug,
             default_language: self.default_language,
             languages: self.languages,
+            rate_limits: self.rate_limits.map(Into::into).unwrap_or_default(),
             created_at: self.created_at,
         })
     }
@@ -45,6 +77,7 @@ impl Store {
             environment: company.environment.as_str().to_string(),
             default_language: company.default_language.clone(),
             languages: company.languages.clone(),
+            rate_limits: Some(company.rate_limits.into()),
             created_at: company.created_at,
         };
         let result = self
@@ -70,6 +103,22 @@ impl Store {
             self.db
                 .query("SELECT * OMIT id FROM ONLY type::record('company', $slug)")
                 .bind(("slug", slug.to_string())),
+        )
+        .await?;
+        row.map(CompanyRow::into_company).transpose()
+    }
+
+    /// Sets a Company's rate limits; `None` if it does not exist.
+    pub async fn set_company_rate_limits(
+        &self,
+        slug: &str,
+        limits: RateLimits,
+    ) -> ApiResult<Option<Company>> {
+        let row: Option<CompanyRow> = first(
+            self.db
+                .query("UPDATE ONLY type::record('company', $slug) SET rate_limits = $limits RETURN AFTER")
+                .bind(("slug", slug.to_string()))
+                .bind(("limits", RateLimitsRow::from(limits))),
         )
         .await?;
         row.map(CompanyRow::into_company).transpose()

@@ -24,9 +24,23 @@ impl TestServer {
         Self::start_with(ServerSettings::for_store("mem://", OPERATOR_TOKEN)).await
     }
 
-    /// A service with custom settings.
+    /// A service with custom settings. The demo Company gets generous rate
+    /// limits, so tests of concurrency are not cut short by 429s; the limits
+    /// themselves are tested on Companies of their own.
     pub async fn start_with(settings: ServerSettings) -> TestServer {
         let running = server::start(settings).await.expect("server starts");
+        if running.bootstrap.is_some() {
+            let generous = loyalty::model::RateLimits {
+                critical: 10_000,
+                moderate: 10_000,
+                low: 10_000,
+            };
+            running
+                .services
+                .set_rate_limits("demo", generous)
+                .await
+                .expect("demo limits set");
+        }
         TestServer {
             running,
             http: reqwest::Client::new(),
@@ -123,6 +137,15 @@ impl TestServer {
 
     /// Creates a Company and a key for it through the back-office.
     pub async fn company_with_key(&self, slug: &str) -> CreatedApiKey {
+        self.company_with_limits(slug, None).await
+    }
+
+    /// Creates a Company with the given rate limits and a key for it.
+    pub async fn company_with_limits(
+        &self,
+        slug: &str,
+        rate_limits: Option<loyalty::model::RateLimits>,
+    ) -> CreatedApiKey {
         let back_office = self.back_office().await;
         back_office
             .create_company(loyalty::service::NewCompany {
@@ -130,6 +153,7 @@ impl TestServer {
                 environment: loyalty::model::Environment::Sandbox,
                 language: None,
                 languages: vec![],
+                rate_limits,
             })
             .await
             .expect("company created");

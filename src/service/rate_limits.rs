@@ -1,0 +1,149 @@
+//! Rate limits per Company and tier: GCRA limiters (the `governor` crate), one
+//! per Company and tier, so memory grows with Companies, never with keys or
+//! clients. Only authenticated requests reach them.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::StateInformationMiddleware;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
+
+use super::Services;
+use crate::error::ApiResult;
+use crate::model::{RateLimits, Tier};
+
+/// How long a Company's limits are trusted before they are read again, so a
+/// change made through another server applies within this time.
+const REFRESH: Duration = Duration::from_secs(30);
+
+type Limiter = RateLimiter<NotKeyed, InMemoryState, DefaultClock, StateInformationMiddleware>;
+
+#[derive(Debug)]
+struct CompanyLimiters {
+    limits: RateLimits,
+    limiters: [Limiter; 3],
+    /// When `limits` were last confirmed against the store.
+    confirmed_at: Mutex<Instant>,
+}
+
+impl CompanyLimiters {
+    fn new(limits: RateLimits) -> Self {
+        let limiter = |tier: Tier| {
+            let rps = NonZeroU32::new(tier.rps(&limits)).unwrap_or(NonZeroU32::MIN);
+            RateLimiter::direct(Quota::per_second(rps))
+                .with_middleware::<StateInformationMiddleware>()
+        };
+        CompanyLimiters {
+            limits,
+            limiters: [
+                limiter(Tier::Critical),
+                limiter(Tier::Moderate),
+                limiter(Tier::Low),
+            ],
+            confirmed_at: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn is_fresh(&self) -> bool {
+        self.confirmed_at
+            .lock()
+            .map(|at| at.elapsed() < REFRESH)
+            .unwrap_or(false)
+    }
+}
+
+fn index(tier: Tier) -> usize {
+    match tier {
+        Tier::Critical => 0,
+        Tier::Moderate => 1,
+        Tier::Low => 2,
+    }
+}
+
+/// The limiters of every Company that has made a request.
+#[derive(Debug, Default)]
+pub struct RateLimiters {
+    companies: RwLock<HashMap<String, Arc<CompanyLimiters>>>,
+}
+
+impl RateLimiters {
+    /// Drops a Company's limiters so the next request reads its limits again.
+    pub fn forget(&self, company: &str) {
+        if let Ok(mut companies) = self.companies.write() {
+            companies.remove(company);
+        }
+    }
+
+    fn get(&self, company: &str) -> Option<Arc<CompanyLimiters>> {
+        self.companies.read().ok()?.get(company).cloned()
+    }
+
+    /// Keeps the current limiters (and their state) when the limits did not
+    /// change; installs new ones when they did.
+    fn confirm(&self, company: &str, limits: RateLimits) -> Arc<CompanyLimiters> {
+        if let Some(current) = self.get(company).filter(|c| c.limits == limits) {
+            if let Ok(mut at) = current.confirmed_at.lock() {
+                *at = Instant::now();
+            }
+            return current;
+        }
+        let fresh = Arc::new(CompanyLimiters::new(limits));
+        if let Ok(mut companies) = self.companies.write() {
+            companies.insert(company.to_string(), fresh.clone());
+        }
+        fresh
+    }
+}
+
+/// The answer to "may this request run now?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Admission {
+    /// The tier that was charged.
+    pub tier: Tier,
+    /// Its limit in requests per second.
+    pub limit: u32,
+    /// Requests left in the current burst.
+    pub remaining: u32,
+    /// When refused: whole seconds until a retry succeeds (at least 1).
+    pub retry_after: Option<u64>,
+}
+
+impl Services {
+    /// Charges one request of `tier` to `company`.
+    pub async fn admit(&self, company: &str, tier: Tier) -> ApiResult<Admission> {
+        let limiters = match self.rate_limiters.get(company).filter(|l| l.is_fresh()) {
+            Some(limiters) => limiters,
+            None => {
+                let limits = self
+                    .store
+                    .company(company)
+                    .await?
+                    .map(|c| c.rate_limits)
+                    .unwrap_or_default();
+                self.rate_limiters.confirm(company, limits)
+            }
+        };
+        let limit = tier.rps(&limiters.limits);
+        Ok(match limiters.limiters[index(tier)].check() {
+            Ok(snapshot) => Admission {
+                tier,
+                limit,
+                remaining: snapshot.remaining_burst_capacity(),
+                retry_after: None,
+            },
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
+                Admission {
+                    tier,
+                    limit,
+                    remaining: 0,
+                    retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
+                }
+            }
+        })
+    }
+}
