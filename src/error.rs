@@ -60,6 +60,10 @@ pub enum ErrorCode {
     ConcurrentModification,
     /// The Customer cannot be deleted outright; anonymize it instead.
     DeleteNotAllowed,
+    /// A request with this Idempotency-Key is still being processed.
+    IdempotencyKeyInUse,
+    /// The Idempotency-Key was used with different request parameters.
+    IdempotencyKeyReused,
     /// Too many requests for the caller's rate-limit tier.
     RateLimited,
     /// The service could not complete the request; retry with backoff.
@@ -89,10 +93,12 @@ impl ErrorCode {
         ErrorCode::AssociationAlreadyExists,
         ErrorCode::ConcurrentModification,
         ErrorCode::DeleteNotAllowed,
+        ErrorCode::IdempotencyKeyInUse,
         ErrorCode::PayloadTooLarge,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::SystemKeyNotEditable,
         ErrorCode::CustomerInactive,
+        ErrorCode::IdempotencyKeyReused,
         ErrorCode::RateLimited,
         ErrorCode::ServerError,
         ErrorCode::StoreUnavailable,
@@ -123,6 +129,8 @@ impl ErrorCode {
             ErrorCode::AudienceNotFound => "audience_not_found",
             ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::DeleteNotAllowed => "delete_not_allowed",
+            ErrorCode::IdempotencyKeyInUse => "idempotency_key_in_use",
+            ErrorCode::IdempotencyKeyReused => "idempotency_key_reused",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::ServerError => "server_error",
             ErrorCode::StoreUnavailable => "store_unavailable",
@@ -148,12 +156,13 @@ impl ErrorCode {
             | ErrorCode::IdentifierInUse
             | ErrorCode::AssociationAlreadyExists
             | ErrorCode::ConcurrentModification
-            | ErrorCode::DeleteNotAllowed => StatusCode::CONFLICT,
+            | ErrorCode::DeleteNotAllowed
+            | ErrorCode::IdempotencyKeyInUse => StatusCode::CONFLICT,
             ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::SystemKeyNotEditable | ErrorCode::CustomerInactive => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
+            ErrorCode::SystemKeyNotEditable
+            | ErrorCode::CustomerInactive
+            | ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -203,6 +212,12 @@ impl ErrorCode {
             }
             ErrorCode::ConcurrentModification => {
                 "The record changed while the request ran; retry the request."
+            }
+            ErrorCode::IdempotencyKeyInUse => {
+                "A request with this Idempotency-Key is still being processed; retry shortly."
+            }
+            ErrorCode::IdempotencyKeyReused => {
+                "The Idempotency-Key was already used with different parameters or on another endpoint."
             }
             ErrorCode::DeleteNotAllowed => {
                 "The Customer cannot be deleted outright (other Customers are merged into it); anonymize it instead."

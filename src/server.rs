@@ -103,6 +103,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
 
     let (stop, stopped) = watch::channel(false);
     let reload_task = tokio::spawn(reload_rules(catalog, stopped.clone()));
+    let purge_task = tokio::spawn(purge_idempotency_keys(services.clone(), stopped.clone()));
     let (api_addr, api_task) = spawn_listener(
         settings.listen,
         api::app(services.clone(), settings.api_options),
@@ -127,7 +128,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         bootstrap,
         services,
         stop,
-        tasks: vec![api_task, admin_task, reload_task],
+        tasks: vec![api_task, admin_task, reload_task, purge_task],
     })
 }
 
@@ -148,6 +149,25 @@ async fn reload_rules(
         let worker = catalog.clone();
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
             log_rules_report(&report);
+        }
+    }
+}
+
+/// How often expired Idempotency-Keys are deleted.
+const PURGE_EVERY: Duration = Duration::from_secs(15 * 60);
+
+/// Deletes expired Idempotency-Keys at start and then periodically, until the server stops.
+async fn purge_idempotency_keys(
+    services: Services,
+    mut stopped: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    loop {
+        if let Err(error) = services.purge_idempotency_keys().await {
+            tracing::warn!(%error, "purging expired idempotency keys failed");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(PURGE_EVERY) => {}
+            _ = stopped.wait_for(|stop| *stop) => return Ok(()),
         }
     }
 }

@@ -5,12 +5,12 @@
 //! written by hand. It registers three `apiKey` schemes and the spec writer
 //! (`api::spec`) joins them into one requirement.
 
-use poem::{Request, RequestBody};
+use poem::{Endpoint, Middleware, Request, RequestBody};
 use poem_openapi::registry::{MetaSecurityScheme, Registry};
 use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 
 use super::rate_limit::{AdmissionSlot, RateLimited};
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorCode};
 use crate::model::Tier;
 use crate::service::{Caller, Credentials, Services};
 
@@ -47,6 +47,64 @@ const fn tier_of(number: u8) -> Tier {
         1 => Tier::Critical,
         2 => Tier::Moderate,
         _ => Tier::Low,
+    }
+}
+
+/// The outcome of checking a request's credentials, left in the request by
+/// [`Authenticate`] so that later layers (idempotency, the extractor) use it
+/// without checking twice. `None`: missing or wrong credentials.
+#[derive(Debug, Clone)]
+pub struct Authentication(pub Option<Caller>);
+
+fn credentials(request: &Request) -> Credentials {
+    Credentials {
+        key: header(request, KEY_HEADER),
+        secret: header(request, SECRET_HEADER),
+        version: header(request, VERSION_HEADER),
+    }
+}
+
+/// Authenticates `request` once; a store failure is an error, bad credentials are not.
+async fn authentication(services: &Services, request: &Request) -> poem::Result<Authentication> {
+    match services.authenticate(&credentials(request)).await {
+        Ok(caller) => Ok(Authentication(Some(caller))),
+        Err(error) if error.code == ErrorCode::Forbidden => Ok(Authentication(None)),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// Middleware checking the credentials of every request that carries any,
+/// before idempotency and routing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Authenticate;
+
+impl<E: Endpoint> Middleware<E> for Authenticate {
+    type Output = AuthenticateEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        AuthenticateEndpoint { inner }
+    }
+}
+
+/// The endpoint produced by [`Authenticate`].
+#[derive(Debug)]
+pub struct AuthenticateEndpoint<E> {
+    inner: E,
+}
+
+impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, mut request: Request) -> poem::Result<Self::Output> {
+        let presented = [KEY_HEADER, SECRET_HEADER, VERSION_HEADER]
+            .iter()
+            .any(|name| request.headers().contains_key(*name));
+        let outcome = match (presented, request.data::<Services>()) {
+            (true, Some(services)) => authentication(services, &request).await?,
+            _ => Authentication(None),
+        };
+        request.extensions_mut().insert(outcome);
+        self.inner.call(request).await
     }
 }
 
@@ -106,12 +164,11 @@ impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
         let services = request
             .data::<Services>()
             .ok_or_else(|| ApiError::internal("services are not attached to the request"))?;
-        let credentials = Credentials {
-            key: header(request, KEY_HEADER),
-            secret: header(request, SECRET_HEADER),
-            version: header(request, VERSION_HEADER),
+        let outcome = match request.data::<Authentication>() {
+            Some(outcome) => outcome.clone(),
+            None => authentication(services, request).await?,
         };
-        let caller = services.authenticate(&credentials).await?;
+        let caller = outcome.0.ok_or_else(ApiError::forbidden)?;
         let admission = services.admit(&caller.company, tier_of(TIER)).await?;
         if let Some(slot) = request.data::<AdmissionSlot>() {
             slot.record(admission);

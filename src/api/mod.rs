@@ -8,6 +8,7 @@ mod associations;
 pub mod auth;
 mod customers;
 pub mod errors;
+pub mod idempotency;
 mod merges;
 mod rate_limit;
 mod segments;
@@ -80,6 +81,8 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .at("/docs", spec::ui_endpoint(&documents))
         .nest("/", openapi_service())
         .with(rate_limit::RateLimitHeaders)
+        .with(idempotency::Idempotency)
+        .with(auth::Authenticate)
         .with(errors::BodyLimit::new(options.max_body_bytes))
         .with(errors::JsonErrors)
         .with(Tracing)

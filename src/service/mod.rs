@@ -8,6 +8,7 @@ mod auth;
 mod bootstrap;
 mod companies;
 mod customers;
+mod idempotency;
 mod keys;
 mod merges;
 pub mod pagination;

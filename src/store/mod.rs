@@ -6,10 +6,12 @@
 mod associations;
 mod companies;
 mod customers;
+mod idempotency;
 mod keys;
 mod merges;
 
 pub use customers::StoredCustomer;
+pub use idempotency::{KeyClaim, StoredResponse};
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite};
 
 use std::path::Path;
