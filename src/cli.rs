@@ -88,6 +88,7 @@ async fn serve(args: ServeArgs) -> ApiResult<()> {
         serve_environment: args.environment.map(Into::into),
         api_options: ApiOptions {
             max_body_bytes: args.max_body_bytes,
+            request_timeout: Duration::from_millis(args.request_timeout_ms),
         },
         shutdown_timeout: Duration::from_secs(args.shutdown_timeout),
         campaigns: args.campaigns.clone(),

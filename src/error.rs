@@ -70,6 +70,8 @@ pub enum ErrorCode {
     ServerError,
     /// The store is unreachable or refused the operation; retry with backoff.
     StoreUnavailable,
+    /// The request took longer than the server's limit.
+    RequestTimeout,
 }
 
 impl ErrorCode {
@@ -102,6 +104,7 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::ServerError,
         ErrorCode::StoreUnavailable,
+        ErrorCode::RequestTimeout,
     ];
 
     /// The machine-friendly code sent in the `code` field.
@@ -134,6 +137,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::ServerError => "server_error",
             ErrorCode::StoreUnavailable => "store_unavailable",
+            ErrorCode::RequestTimeout => "request_timeout",
         }
     }
 
@@ -165,7 +169,9 @@ impl ErrorCode {
             | ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::StoreUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ErrorCode::StoreUnavailable | ErrorCode::RequestTimeout => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -230,6 +236,9 @@ impl ErrorCode {
             }
             ErrorCode::StoreUnavailable => {
                 "The store is unavailable. Retry with exponential backoff (1 s up to 32 s)."
+            }
+            ErrorCode::RequestTimeout => {
+                "The request took longer than the server allows. Its effects may or may not have been applied: retry with the same Idempotency-Key."
             }
         }
     }

@@ -229,3 +229,84 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
         self.inner.call(request).await
     }
 }
+
+/// Middleware answering 503 `request_timeout` when a request runs longer than
+/// its limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeout {
+    limit: std::time::Duration,
+}
+
+impl Timeout {
+    /// Requests may run for `limit`.
+    pub fn new(limit: std::time::Duration) -> Self {
+        Timeout { limit }
+    }
+}
+
+impl<E: Endpoint> Middleware<E> for Timeout {
+    type Output = TimeoutEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        TimeoutEndpoint {
+            inner,
+            limit: self.limit,
+        }
+    }
+}
+
+/// The endpoint produced by [`Timeout`].
+#[derive(Debug)]
+pub struct TimeoutEndpoint<E> {
+    inner: E,
+    limit: std::time::Duration,
+}
+
+impl<E: Endpoint> Endpoint for TimeoutEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, request: Request) -> poem::Result<Self::Output> {
+        match tokio::time::timeout(self.limit, self.inner.call(request)).await {
+            Ok(result) => result,
+            Err(_) => Err(ApiError::new(
+                ErrorCode::RequestTimeout,
+                format!(
+                    "the request took longer than {} ms; retry with the same Idempotency-Key",
+                    self.limit.as_millis()
+                ),
+            )
+            .into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poem::EndpointExt;
+    use poem::test::TestClient;
+
+    #[tokio::test]
+    async fn a_request_over_its_time_limit_answers_503_json() {
+        let slow = poem::endpoint::make(|_| async {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            "late"
+        });
+        let app = slow
+            .with(Timeout::new(std::time::Duration::from_millis(10)))
+            .with(JsonErrors);
+        let response = TestClient::new(app).get("/").send().await;
+        response.assert_status(StatusCode::SERVICE_UNAVAILABLE);
+        let body: serde_json::Value = response.json().await.value().deserialize();
+        assert_eq!(body["code"], "request_timeout");
+    }
+
+    #[tokio::test]
+    async fn a_request_within_its_time_limit_is_untouched() {
+        let quick = poem::endpoint::make(|_| async { "on time" });
+        let app = quick.with(Timeout::new(std::time::Duration::from_secs(5)));
+        let response = TestClient::new(app).get("/").send().await;
+        response.assert_status_is_ok();
+        response.assert_text("on time").await;
+    }
+}

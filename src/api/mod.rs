@@ -9,6 +9,7 @@ pub mod auth;
 mod customers;
 pub mod errors;
 pub mod idempotency;
+mod language;
 mod merges;
 mod rate_limit;
 mod segments;
@@ -43,12 +44,15 @@ pub type ApiGroups = (
 pub struct ApiOptions {
     /// Largest accepted request body in bytes.
     pub max_body_bytes: usize,
+    /// Longest a request may run.
+    pub request_timeout: std::time::Duration,
 }
 
 impl Default for ApiOptions {
     fn default() -> Self {
         ApiOptions {
             max_body_bytes: 1024 * 1024,
+            request_timeout: std::time::Duration::from_secs(30),
         }
     }
 }
@@ -81,9 +85,11 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .at("/docs", spec::ui_endpoint(&documents))
         .nest("/", openapi_service())
         .with(rate_limit::RateLimitHeaders)
+        .with(language::Localize)
         .with(idempotency::Idempotency)
         .with(auth::Authenticate)
         .with(errors::BodyLimit::new(options.max_body_bytes))
+        .with(errors::Timeout::new(options.request_timeout))
         .with(errors::JsonErrors)
         .with(Tracing)
         .data(services)

@@ -6,6 +6,7 @@ use poem_openapi::{Object, OpenApi, Tags};
 
 use super::auth::{Tier1, Tier2};
 use super::errors::ErrorResponse;
+use super::language::language;
 use super::services;
 use crate::service::{CustomerRef, SegmentStanding};
 
@@ -37,9 +38,9 @@ pub struct AttributesBody {
 pub struct SegmentBody {
     /// Identifier.
     pub id: String,
-    /// Display name.
+    /// Display name, in the response language (Accept-Language).
     pub name: String,
-    /// Description.
+    /// Description, in the response language.
     pub description: Option<String>,
     /// Whether the Customer belongs to it (for a tier: reached it).
     pub member: bool,
@@ -136,7 +137,11 @@ impl SegmentsApi {
         id: Path<String>,
     ) -> Result<Json<TiersBody>, ErrorResponse> {
         let (customer_id, tiers) = services(request)?
-            .customer_tiers(&caller.0.company, CustomerRef::id(&id.0))
+            .customer_tiers(
+                &caller.0.company,
+                CustomerRef::id(&id.0),
+                language(request)?,
+            )
             .await?;
         let current_tier = tiers.iter().rev().find(|t| t.member).map(|t| t.id.clone());
         Ok(Json(TiersBody {
@@ -157,7 +162,11 @@ impl SegmentsApi {
         id: Path<String>,
     ) -> Result<Json<AudiencesBody>, ErrorResponse> {
         let (customer_id, audiences) = services(request)?
-            .customer_audiences(&caller.0.company, CustomerRef::id(&id.0))
+            .customer_audiences(
+                &caller.0.company,
+                CustomerRef::id(&id.0),
+                language(request)?,
+            )
             .await?;
         Ok(Json(AudiencesBody {
             customer_id,
@@ -181,7 +190,12 @@ impl SegmentsApi {
         audience: Query<String>,
     ) -> Result<Json<AudienceValidationBody>, ErrorResponse> {
         let (customer_id, standing) = services(request)?
-            .audience_validation(&caller.0.company, CustomerRef::id(&id.0), &audience.0)
+            .audience_validation(
+                &caller.0.company,
+                CustomerRef::id(&id.0),
+                &audience.0,
+                language(request)?,
+            )
             .await?;
         Ok(Json(AudienceValidationBody {
             customer_id,

@@ -1,11 +1,12 @@
 //! The rules layer, pure apart from reading its files: rhai expressions
 //! compiled once ([`script`]), the Customer segments authors define in YAML
-//! ([`segments`]), and the per-Company catalog reloaded on change ([`catalog`]).
+//! ([`segments`]) with translatable [`text`], and the per-Company catalog reloaded on change ([`catalog`]).
 //! It does no store I/O and owns no clock: facts and `now` are passed in.
 
 pub mod catalog;
 pub mod script;
 pub mod segments;
+pub mod text;
 
 pub use catalog::{Catalog, CompanyRules, LoadReport};
 pub use script::{Facts, RuleError, ScriptEngine};

@@ -8,7 +8,7 @@
 //!     expression: "if cart_count > 0 { lifetime_spend / cart_count } else { 0.0 }"
 //! tiers:            # in ascending order; the Customer's tier is the last one reached
 //!   - id: silver
-//!     name: Silver
+//!     name: { en: Silver, es: Plata }   # or one plain string
 //!     condition: history.spent_last_days(365) >= 500.0
 //! audiences:
 //!   - id: vip
@@ -23,6 +23,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::script::{Facts, Origin, RuleError, Script, ScriptEngine};
+use super::text::Text;
 use crate::model::validate_slug;
 
 /// The file name, inside a Company's campaign directory.
@@ -52,9 +53,9 @@ struct AttributeSpec {
 #[serde(deny_unknown_fields)]
 struct SegmentSpec {
     id: String,
-    name: String,
+    name: Text,
     #[serde(default)]
-    description: Option<String>,
+    description: Option<Text>,
     condition: String,
 }
 
@@ -74,10 +75,10 @@ pub struct AttributeDefinition {
 pub struct Segment {
     /// Identifier (slug).
     pub id: String,
-    /// Display name.
-    pub name: String,
-    /// Description.
-    pub description: Option<String>,
+    /// Display name, translatable.
+    pub name: Text,
+    /// Description, translatable.
+    pub description: Option<Text>,
     /// Who belongs.
     pub condition: Script,
 }

@@ -83,6 +83,7 @@ impl Services {
                 )
             })?;
         self.rate_limiters.forget(slug);
+        self.companies.forget(slug);
         tracing::info!(company = slug, ?limits, "rate limits changed");
         Ok(company)
     }

@@ -10,6 +10,7 @@ mod companies;
 mod customers;
 mod idempotency;
 mod keys;
+mod languages;
 mod merges;
 pub mod pagination;
 mod rate_limits;
@@ -21,6 +22,7 @@ pub use bootstrap::{Bootstrap, ensure_demo_company};
 pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use keys::NewKey;
+pub use languages::{CompanyCache, Language, negotiate};
 pub use merges::{MergeOutcome, MergeTarget, UnmergeOutcome};
 pub use rate_limits::{Admission, RateLimiters};
 pub use segments::{CalculatedAttributes, SegmentStanding};
@@ -42,6 +44,8 @@ pub struct Services {
     catalog: Arc<Catalog>,
     /// Per-Company, per-tier request limiters.
     rate_limiters: Arc<RateLimiters>,
+    /// Recently read Company settings.
+    companies: Arc<CompanyCache>,
 }
 
 impl Services {
@@ -57,6 +61,7 @@ impl Services {
             serve_environment,
             catalog,
             rate_limiters: Arc::default(),
+            companies: Arc::default(),
         }
     }
 

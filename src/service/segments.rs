@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::Services;
 use super::customers::CustomerRef;
+use super::languages::Language;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::customer::Customer;
 use crate::rules::segments::{Segment, Segments};
@@ -103,9 +104,13 @@ impl Services {
         &self,
         company: &str,
         reference: CustomerRef<'_>,
+        language: &Language,
     ) -> ApiResult<(String, Vec<SegmentStanding>)> {
         let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
-        Ok((customer.id, self.standings(&rules.segments.tiers, &facts)))
+        Ok((
+            customer.id,
+            self.standings(&rules.segments.tiers, &facts, language),
+        ))
     }
 
     /// Every audience, with whether the Customer belongs to it.
@@ -113,11 +118,12 @@ impl Services {
         &self,
         company: &str,
         reference: CustomerRef<'_>,
+        language: &Language,
     ) -> ApiResult<(String, Vec<SegmentStanding>)> {
         let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
         Ok((
             customer.id,
-            self.standings(&rules.segments.audiences, &facts),
+            self.standings(&rules.segments.audiences, &facts, language),
         ))
     }
 
@@ -127,6 +133,7 @@ impl Services {
         company: &str,
         reference: CustomerRef<'_>,
         audience: &str,
+        language: &Language,
     ) -> ApiResult<(String, SegmentStanding)> {
         let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
         let segment = rules
@@ -141,20 +148,28 @@ impl Services {
                 )
             })?;
         let standing = self
-            .standings(std::slice::from_ref(segment), &facts)
+            .standings(std::slice::from_ref(segment), &facts, language)
             .remove(0);
         Ok((customer.id, standing))
     }
 
-    fn standings(&self, segments: &[Segment], facts: &Facts) -> Vec<SegmentStanding> {
+    fn standings(
+        &self,
+        segments: &[Segment],
+        facts: &Facts,
+        language: &Language,
+    ) -> Vec<SegmentStanding> {
         segments
             .iter()
             .map(|segment| {
                 let verdict = Segments::judge(self.catalog.engine(), segment, facts);
                 SegmentStanding {
                     id: segment.id.clone(),
-                    name: segment.name.clone(),
-                    description: segment.description.clone(),
+                    name: segment.name.resolve(&language.chosen, &language.default),
+                    description: segment
+                        .description
+                        .as_ref()
+                        .map(|d| d.resolve(&language.chosen, &language.default)),
                     member: verdict.member,
                     error: verdict.error,
                 }
