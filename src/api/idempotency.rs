@@ -72,6 +72,9 @@ fn replay(stored: StoredResponse) -> Response {
     if let Some(content_type) = &stored.content_type {
         response = response.content_type(content_type.as_str());
     }
+    if let Some(language) = &stored.content_language {
+        response = response.header(poem::http::header::CONTENT_LANGUAGE, language.as_str());
+    }
     response.body(stored.body)
 }
 
@@ -141,17 +144,22 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
             Err(error) => error.into_response(),
         };
         let status = response.status();
-        let content_type = response
-            .headers()
-            .get(poem::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
+        let header = |name| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header(poem::http::header::CONTENT_TYPE);
+        let content_language = header(poem::http::header::CONTENT_LANGUAGE);
         let bytes = response.take_body().into_bytes().await?;
         let body = String::from_utf8_lossy(&bytes).into_owned();
         let outcome = if is_final(status, &body) {
             let stored = StoredResponse {
                 status: status.as_u16(),
                 content_type,
+                content_language,
                 body,
             };
             services

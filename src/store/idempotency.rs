@@ -14,6 +14,9 @@ pub struct StoredResponse {
     pub status: u16,
     /// Content-Type header.
     pub content_type: Option<String>,
+    /// Content-Language header.
+    #[serde(default)]
+    pub content_language: Option<String>,
     /// The body, exactly as sent.
     pub body: String,
 }
