@@ -6,6 +6,7 @@
 
 mod associations;
 pub mod auth;
+pub mod author;
 mod customers;
 pub mod errors;
 pub mod idempotency;
