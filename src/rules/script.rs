@@ -22,6 +22,48 @@ pub struct Origin {
     pub file: PathBuf,
     /// 1-based line of the expression's first line in that file.
     pub line: usize,
+    /// 1-based column where the expression starts on that line (0 when unknown).
+    pub column: usize,
+}
+
+impl Origin {
+    /// Where `source` starts in `text` (the content of `file`), looking from
+    /// the line that defines `anchor` (e.g. `id: gold`) on.
+    pub fn locate(file: &Path, text: &str, anchor: Option<&str>, source: &str) -> Origin {
+        let lines: Vec<&str> = text.lines().collect();
+        let start = anchor
+            .and_then(|anchor| lines.iter().position(|line| line.contains(anchor)))
+            .unwrap_or(0);
+        // Folded YAML scalars join lines, so look for ever shorter prefixes (by
+        // words) of the expression's first line.
+        let first = source
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .unwrap_or("");
+        let words: Vec<&str> = first.split_whitespace().collect();
+        for take in (1..=words.len()).rev() {
+            let prefix = words[..take].join(" ");
+            for (offset, line) in lines[start.min(lines.len())..].iter().enumerate() {
+                if let Some(column) = line.find(&prefix) {
+                    return Origin {
+                        file: file.to_path_buf(),
+                        line: start + offset + 1,
+                        column: column + 1,
+                    };
+                }
+            }
+        }
+        Origin {
+            file: file.to_path_buf(),
+            line: if anchor.is_some() && start < lines.len() {
+                start + 1
+            } else {
+                0
+            },
+            column: 0,
+        }
+    }
 }
 
 /// An error in a rule file or in evaluating one of its expressions.
@@ -31,6 +73,8 @@ pub struct RuleError {
     pub file: PathBuf,
     /// 1-based line in the file (0 when unknown).
     pub line: usize,
+    /// 1-based column in the line (0 when unknown).
+    pub column: usize,
     /// What is wrong.
     pub message: String,
 }
@@ -41,19 +85,36 @@ impl RuleError {
         RuleError {
             file: file.to_path_buf(),
             line,
+            column: 0,
             message: message.into(),
         }
     }
 
+    /// The same error at `column`.
+    pub fn with_column(mut self, column: usize) -> Self {
+        self.column = column;
+        self
+    }
+
     fn at(origin: &Origin, position: Position, message: impl Into<String>) -> Self {
-        let line = origin.line + position.line().unwrap_or(1).saturating_sub(1);
-        RuleError::new(&origin.file, line, message)
+        let script_line = position.line().unwrap_or(1);
+        let line = origin.line + script_line.saturating_sub(1);
+        let column = match (script_line, position.position()) {
+            (1, Some(column)) if origin.column > 0 => origin.column + column - 1,
+            (_, Some(column)) => column,
+            _ => 0,
+        };
+        RuleError::new(&origin.file, line, message).with_column(column)
     }
 }
 
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file.display(), self.line, self.message)
+        write!(f, "{}:{}:", self.file.display(), self.line)?;
+        if self.column > 0 {
+            write!(f, "{}:", self.column)?;
+        }
+        write!(f, " {}", self.message)
     }
 }
 
@@ -82,6 +143,16 @@ pub struct Facts {
     pub associates: Vec<Value>,
     /// Attributes calculated so far (authors' attributes see the earlier ones).
     pub calculated: serde_json::Map<String, Value>,
+    /// The cart being evaluated, when the event is a cart.
+    pub cart: Value,
+    /// The Custom Event being evaluated (`type` and `data`), when it is one.
+    pub event: Value,
+    /// The trigger being evaluated (`type` and `data`), when it is one.
+    pub trigger: Value,
+    /// The Customer's current tier id (`()` when none is reached).
+    pub tier: Value,
+    /// Ids of the audiences the Customer belongs to.
+    pub audiences: Vec<String>,
     /// The evaluation instant; passed in so evaluation is deterministic.
     pub now: DateTime<Utc>,
 }
@@ -156,7 +227,7 @@ impl ScriptEngine {
             .set_max_string_size(10_000)
             .set_max_array_size(10_000)
             .set_max_map_size(10_000)
-            .set_max_variables(64)
+            .set_max_variables(96)
             .set_strict_variables(true)
             .disable_symbol("eval");
         engine
@@ -170,7 +241,21 @@ impl ScriptEngine {
     /// Compiles `source`. Unknown variables are compile errors, so a typo is
     /// caught when the file loads, not when a Customer first meets it.
     pub fn compile(&self, source: &str, origin: Origin) -> Result<Script, RuleError> {
-        let scope = Self::scope(&Facts::default());
+        self.compile_with(source, origin, &[])
+    }
+
+    /// Compiles `source` where, besides the facts, the variables `extra` exist
+    /// (e.g. `line` in a per-line condition).
+    pub fn compile_with(
+        &self,
+        source: &str,
+        origin: Origin,
+        extra: &[&str],
+    ) -> Result<Script, RuleError> {
+        let mut scope = Self::scope(&Facts::default());
+        for name in extra {
+            scope.push_dynamic(name.to_string(), Dynamic::UNIT);
+        }
         let ast = self
             .engine
             .compile_expression_with_scope(&scope, source)
@@ -190,7 +275,17 @@ impl ScriptEngine {
 
     /// Evaluates a condition; anything but a boolean is an error.
     pub fn eval_bool(&self, script: &Script, facts: &Facts) -> Result<bool, RuleError> {
-        let value = self.eval(script, facts)?;
+        self.eval_bool_with(script, facts, &[])
+    }
+
+    /// Evaluates a condition with extra variables (see [`ScriptEngine::compile_with`]).
+    pub fn eval_bool_with(
+        &self,
+        script: &Script,
+        facts: &Facts,
+        extra: &[(&str, &Value)],
+    ) -> Result<bool, RuleError> {
+        let value = self.eval(script, facts, extra)?;
         value.as_bool().map_err(|type_name| {
             RuleError::at(
                 &script.origin,
@@ -205,7 +300,7 @@ impl ScriptEngine {
 
     /// Evaluates an expression to JSON.
     pub fn eval_json(&self, script: &Script, facts: &Facts) -> Result<Value, RuleError> {
-        let value = self.eval(script, facts)?;
+        let value = self.eval(script, facts, &[])?;
         rhai::serde::from_dynamic(&value).map_err(|e| {
             RuleError::at(
                 &script.origin,
@@ -215,8 +310,19 @@ impl ScriptEngine {
         })
     }
 
-    fn eval(&self, script: &Script, facts: &Facts) -> Result<Dynamic, RuleError> {
+    fn eval(
+        &self,
+        script: &Script,
+        facts: &Facts,
+        extra: &[(&str, &Value)],
+    ) -> Result<Dynamic, RuleError> {
         let mut scope = Self::scope(facts);
+        for (name, value) in extra {
+            scope.push_dynamic(
+                name.to_string(),
+                rhai::serde::to_dynamic(value).unwrap_or(Dynamic::UNIT),
+            );
+        }
         self.engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
             .map_err(|e| {
@@ -261,6 +367,19 @@ impl ScriptEngine {
             to_dynamic(&Value::Object(facts.calculated.clone())),
         );
         scope.push("now", facts.now.format("%Y-%m-%dT%H:%M:%SZ").to_string());
+        scope.push("date", facts.now.format("%Y-%m-%d").to_string());
+        scope.push("weekday", facts.now.format("%A").to_string().to_lowercase());
+        scope.push("hour", i64::from(chrono::Timelike::hour(&facts.now)));
+        scope.push_dynamic("cart", to_dynamic(&facts.cart));
+        scope.push_dynamic("event", to_dynamic(&facts.event));
+        scope.push_dynamic("trigger", to_dynamic(&facts.trigger));
+        scope.push_dynamic("tier", to_dynamic(&facts.tier));
+        scope.push_dynamic(
+            "audiences",
+            to_dynamic(&Value::Array(
+                facts.audiences.iter().cloned().map(Value::String).collect(),
+            )),
+        );
         scope
     }
 }
@@ -274,6 +393,7 @@ mod tests {
         Origin {
             file: PathBuf::from("campaigns/demo/segments.yaml"),
             line: 10,
+            column: 0,
         }
     }
 

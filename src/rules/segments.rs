@@ -127,10 +127,7 @@ impl Segments {
         };
         let mut errors = Vec::new();
         let mut compile = |id: &str, source: &str| {
-            let origin = Origin {
-                file: path.to_path_buf(),
-                line: line_of(text, id, source),
-            };
+            let origin = Origin::locate(path, text, Some(&format!("id: {id}")), source);
             engine
                 .compile(source, origin)
                 .map_err(|e| errors.push(e))
@@ -178,7 +175,7 @@ impl Segments {
         for (what, ids) in sections {
             let mut seen = HashSet::new();
             for id in ids {
-                let line = line_of(text, id, "");
+                let line = Origin::locate(path, text, Some(&format!("id: {id}")), "").line;
                 if let Err(e) = validate_slug(&format!("{what} id"), id) {
                     errors.push(RuleError::new(path, line, e.message));
                 }
@@ -233,36 +230,6 @@ impl Segments {
             }
         }
     }
-}
-
-/// The 1-based line where `source` starts, looking after the line that
-/// defines `id`; the `id` line itself when `source` is empty or not found.
-fn line_of(text: &str, id: &str, source: &str) -> usize {
-    let lines: Vec<&str> = text.lines().collect();
-    let id_line = lines.iter().position(|line| {
-        let line = line.trim_start().trim_start_matches("- ").trim_start();
-        line.strip_prefix("id:")
-            .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == id)
-    });
-    let start = id_line.unwrap_or(0);
-    // Folded YAML scalars join lines, so look for ever shorter prefixes (by
-    // words) of the expression's first line.
-    let first = source
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    let words: Vec<&str> = first.split_whitespace().collect();
-    for take in (1..=words.len()).rev() {
-        let prefix = words[..take].join(" ");
-        if let Some(offset) = lines[start..]
-            .iter()
-            .position(|line| line.contains(&prefix))
-        {
-            return start + offset + 1;
-        }
-    }
-    id_line.map_or(0, |line| line + 1)
 }
 
 #[cfg(test)]

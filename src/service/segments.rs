@@ -62,8 +62,8 @@ impl Services {
             purchases: Vec::new(),
             points_balance: 0,
             associates,
-            calculated: serde_json::Map::new(),
             now: Utc::now(),
+            ..Facts::default()
         })
     }
 
