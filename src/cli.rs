@@ -29,7 +29,7 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
     }
 }
 
-/// Compiles every rule file under `dir`, printing problems as `FILE:LINE: message`.
+/// Compiles every rule file under `dir`, printing problems as `FILE:LINE:COLUMN: message`.
 fn check_campaigns(dir: &Path) -> ApiResult<()> {
     if !dir.is_dir() {
         return Err(ApiError::invalid(format!(
@@ -37,16 +37,21 @@ fn check_campaigns(dir: &Path) -> ApiResult<()> {
             dir.display()
         )));
     }
-    let (_, report) = Catalog::load(dir);
+    let (catalog, report) = Catalog::load(dir);
     for error in &report.errors {
         eprintln!("{error}");
     }
     if report.errors.is_empty() {
-        println!(
-            "ok: rules of {} Companies compiled ({})",
-            report.loaded.len(),
-            report.loaded.join(", ")
-        );
+        for company in &report.loaded {
+            let rules = catalog.company(company);
+            println!(
+                "ok: {company}: {} campaigns, {} tiers, {} audiences, {} calculated attributes",
+                rules.campaigns.len(),
+                rules.segments.tiers.len(),
+                rules.segments.audiences.len(),
+                rules.segments.attributes.len()
+            );
+        }
         Ok(())
     } else {
         Err(ApiError::invalid(format!(

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
+use super::campaign::Campaign;
 use super::script::{RuleError, ScriptEngine};
 use super::segments::{SEGMENTS_FILE, Segments};
 
@@ -14,6 +15,8 @@ use super::segments::{SEGMENTS_FILE, Segments};
 pub struct CompanyRules {
     /// Tiers, audiences and calculated attributes.
     pub segments: Segments,
+    /// Campaigns, by ascending id.
+    pub campaigns: Vec<Campaign>,
 }
 
 /// Every Company's rules, swapped atomically on reload.
@@ -27,8 +30,10 @@ pub struct Catalog {
 #[derive(Debug, Default)]
 struct Loaded {
     companies: HashMap<String, Arc<CompanyRules>>,
-    /// Modification time of each file as last read, to notice changes.
-    stamps: HashMap<PathBuf, Option<SystemTime>>,
+    /// Each Company's files and their modification times as last read, to notice changes.
+    stamps: HashMap<String, Vec<(PathBuf, Option<SystemTime>)>>,
+    /// Companies whose rules never loaded, with why.
+    failed: HashMap<String, Vec<RuleError>>,
 }
 
 /// The outcome of a (re)load.
@@ -79,8 +84,14 @@ impl Catalog {
             .unwrap_or_default()
     }
 
-    /// Reloads the files that changed since the last load. A file with errors
-    /// is reported and its previous version stays in force.
+    /// Why the rules of `company` never loaded, if they never did.
+    pub fn failure(&self, company: &str) -> Option<Vec<RuleError>> {
+        self.loaded.read().ok()?.failed.get(company).cloned()
+    }
+
+    /// Reloads every Company whose files changed since the last load. A
+    /// Company's set is replaced whole or not at all: with any error, its
+    /// previous set stays in force.
     pub fn reload(&self) -> LoadReport {
         let mut report = LoadReport::default();
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
@@ -93,36 +104,98 @@ impl Catalog {
             .collect();
         companies.sort();
         for (company, dir) in companies {
-            let path = dir.join(SEGMENTS_FILE);
-            let stamp = modified(&path);
+            let files = yaml_files(&dir);
+            let stamp: Vec<(PathBuf, Option<SystemTime>)> = files
+                .iter()
+                .map(|path| (path.clone(), modified(path)))
+                .collect();
             let unchanged = self
                 .loaded
                 .read()
-                .map(|l| l.stamps.get(&path) == Some(&stamp))
+                .map(|l| l.stamps.get(&company) == Some(&stamp))
                 .unwrap_or(false);
             if unchanged {
                 continue;
             }
-            let segments = match stamp {
-                None => Ok(Segments::default()),
-                Some(_) => Segments::load(&self.engine, &path),
-            };
+            let outcome = self.load_company(&files);
             let Ok(mut loaded) = self.loaded.write() else {
                 continue;
             };
-            loaded.stamps.insert(path.clone(), stamp);
-            match segments {
-                Ok(segments) => {
-                    loaded
-                        .companies
-                        .insert(company.clone(), Arc::new(CompanyRules { segments }));
+            loaded.stamps.insert(company.clone(), stamp);
+            match outcome {
+                Ok(rules) => {
+                    loaded.failed.remove(&company);
+                    loaded.companies.insert(company.clone(), Arc::new(rules));
                     report.loaded.push(company);
                 }
-                Err(errors) => report.errors.extend(errors),
+                Err(errors) => {
+                    if !loaded.companies.contains_key(&company) {
+                        loaded.failed.insert(company.clone(), errors.clone());
+                    }
+                    report.errors.extend(errors);
+                }
             }
         }
         report
     }
+
+    /// Compiles one Company's files; all problems at once.
+    fn load_company(&self, files: &[PathBuf]) -> Result<CompanyRules, Vec<RuleError>> {
+        let mut errors = Vec::new();
+        let mut segments = Segments::default();
+        let mut campaign_files = Vec::new();
+        for path in files {
+            let text = match std::fs::read_to_string(path) {
+                Ok(text) => text,
+                Err(e) => {
+                    errors.push(RuleError::new(path, 0, format!("cannot read: {e}")));
+                    continue;
+                }
+            };
+            if path.file_name().is_some_and(|name| name == SEGMENTS_FILE) {
+                match Segments::parse(&self.engine, path, &text) {
+                    Ok(parsed) => segments = parsed,
+                    Err(mut problems) => errors.append(&mut problems),
+                }
+            } else {
+                campaign_files.push((path.clone(), text));
+            }
+        }
+        let campaigns =
+            Campaign::load_all(&self.engine, &campaign_files).unwrap_or_else(|mut problems| {
+                errors.append(&mut problems);
+                Vec::new()
+            });
+        if errors.is_empty() {
+            Ok(CompanyRules {
+                segments,
+                campaigns,
+            })
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// Every `*.yaml` file under `dir`, recursively, in path order.
+fn yaml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&current) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }
 
 #[cfg(test)]
@@ -164,6 +237,39 @@ mod tests {
         assert!(report.errors.is_empty());
         assert_eq!(catalog.company("shop").segments.tiers.len(), 2);
         assert!(catalog.company("nobody").segments.tiers.is_empty());
+    }
+
+    #[test]
+    fn a_company_whose_set_never_loaded_is_recorded_with_its_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let company = dir.path().join("shop");
+        std::fs::create_dir(&company).unwrap();
+        std::fs::write(
+            company.join("a.yaml"),
+            "id: 1\nkind: points\nname: A\non: cart\npoints: { fixed: 5 }\n",
+        )
+        .unwrap();
+        std::fs::write(
+            company.join("b.yaml"),
+            "id: 1\nkind: points\nname: B\non: cart\npoints: { fixed: 5 }\n",
+        )
+        .unwrap();
+        let (catalog, report) = Catalog::load(dir.path());
+        assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
+        let failure = catalog.failure("shop").expect("recorded");
+        assert!(failure[0].message.contains("already used"));
+        assert!(catalog.company("shop").campaigns.is_empty());
+
+        std::fs::write(
+            company.join("b.yaml"),
+            "id: 2\nkind: points\nname: B\non: cart\npoints: { fixed: 5 }\n",
+        )
+        .unwrap();
+        set_later_mtime(&company.join("b.yaml"), 3);
+        let report = catalog.reload();
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        assert!(catalog.failure("shop").is_none());
+        assert_eq!(catalog.company("shop").campaigns.len(), 2);
     }
 
     /// Filesystems with coarse timestamps could hide a quick rewrite.

@@ -3,6 +3,7 @@
 //! ([`segments`]) with translatable [`text`], and the per-Company catalog reloaded on change ([`catalog`]).
 //! It does no store I/O and owns no clock: facts and `now` are passed in.
 
+pub mod campaign;
 pub mod catalog;
 pub mod script;
 pub mod segments;

@@ -1,0 +1,481 @@
+//! Campaigns: one YAML file each under `campaigns/<company>/`, compiled into
+//! one [`Campaign`] model whose [`CampaignKind`] enum every kind plugs into.
+//!
+//! ```yaml
+//! id: 101                       # unique within the Company; effects report it as rule_id
+//! kind: discount                # discount | points (more kinds plug in here)
+//! name: { en: 10% off coffee, es: 10% en café }
+//! description: Weekday mornings
+//! active: true
+//! available_from: 2026-01-01T00:00:00Z
+//! available_to: 2026-12-31T23:59:59Z
+//! on: cart                      # or { custom_event: signup } or { trigger: birthday }
+//! when: weekday != "sunday" && cart.total >= 10.0
+//! discount:
+//!   applies_to: lines           # cart | lines
+//!   lines: line.product_code == "COFFEE"
+//!   percent: 10                 # or amount: 2.5
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::script::{Origin, RuleError, Script, ScriptEngine};
+use super::text::Text;
+use crate::model::Timestamp;
+
+/// Which events a campaign listens to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listens {
+    /// Carts (POST /carts/realtime and /carts/simulate).
+    Cart,
+    /// Custom Events of this type.
+    CustomEvent(String),
+    /// Triggers of this type.
+    Trigger(String),
+}
+
+/// A discount on the cart or on some of its lines.
+#[derive(Debug, Clone)]
+pub struct Discount {
+    /// Which lines it applies to; `None`: the whole cart.
+    pub lines: Option<Script>,
+    /// Percentage off (0 < percent ≤ 100), or
+    pub percent: Option<f64>,
+    /// a fixed amount off.
+    pub amount: Option<f64>,
+    /// Most the discount may take off.
+    pub max_amount: Option<f64>,
+}
+
+/// Points earned when the campaign applies.
+#[derive(Debug, Clone, Default)]
+pub struct PointsAccrual {
+    /// Points per currency unit of the cart total (rounded down).
+    pub per_amount: Option<f64>,
+    /// Points per unit of these products (product code → points).
+    pub per_product: BTreeMap<String, i64>,
+    /// Flat points.
+    pub fixed: Option<i64>,
+}
+
+/// What a campaign does; one variant per kind.
+#[derive(Debug, Clone)]
+pub enum CampaignKind {
+    /// Money off.
+    Discount(Discount),
+    /// Points into the wallet.
+    Points(PointsAccrual),
+}
+
+impl CampaignKind {
+    /// The `kind` name in files and effects.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CampaignKind::Discount(_) => "discount",
+            CampaignKind::Points(_) => "points",
+        }
+    }
+}
+
+/// A compiled campaign.
+#[derive(Debug, Clone)]
+pub struct Campaign {
+    /// Rule id, unique within the Company.
+    pub id: i64,
+    /// Display name, translatable.
+    pub name: Text,
+    /// Description, translatable.
+    pub description: Option<Text>,
+    /// Inactive campaigns never apply.
+    pub active: bool,
+    /// First instant it applies.
+    pub available_from: Option<Timestamp>,
+    /// Last instant it applies.
+    pub available_to: Option<Timestamp>,
+    /// The events it listens to.
+    pub listens: Listens,
+    /// Its condition; `None`: always.
+    pub when: Option<Script>,
+    /// What it does.
+    pub kind: CampaignKind,
+    /// The file it came from and the line of its `id`.
+    pub origin: Origin,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CampaignFile {
+    id: i64,
+    kind: String,
+    name: Text,
+    #[serde(default)]
+    description: Option<Text>,
+    #[serde(default = "yes")]
+    active: bool,
+    #[serde(default)]
+    available_from: Option<String>,
+    #[serde(default)]
+    available_to: Option<String>,
+    on: OnFile,
+    #[serde(default)]
+    when: Option<String>,
+    #[serde(default)]
+    discount: Option<DiscountFile>,
+    #[serde(default)]
+    points: Option<PointsFile>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OnFile {
+    Named(String),
+    Typed(BTreeMap<String, String>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DiscountFile {
+    applies_to: String,
+    #[serde(default)]
+    lines: Option<String>,
+    #[serde(default)]
+    percent: Option<f64>,
+    #[serde(default)]
+    amount: Option<f64>,
+    #[serde(default)]
+    max_amount: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PointsFile {
+    #[serde(default)]
+    per_amount: Option<f64>,
+    #[serde(default)]
+    per_product: BTreeMap<String, i64>,
+    #[serde(default)]
+    fixed: Option<i64>,
+}
+
+/// Reports problems of one file, each at the line of the key it concerns.
+struct Problems<'a> {
+    path: &'a Path,
+    text: &'a str,
+    errors: Vec<RuleError>,
+}
+
+impl Problems<'_> {
+    fn at_key(&mut self, key: &str, message: impl Into<String>) {
+        let line = key_line(self.text, key);
+        self.errors.push(RuleError::new(self.path, line, message));
+    }
+}
+
+/// The 1-based line where `key:` is first written (0 when absent).
+fn key_line(text: &str, key: &str) -> usize {
+    let prefix = format!("{key}:");
+    text.lines()
+        .position(|line| {
+            line.trim_start()
+                .trim_start_matches("- ")
+                .starts_with(&prefix)
+        })
+        .map_or(0, |index| index + 1)
+}
+
+fn parse_time(problems: &mut Problems<'_>, key: &str, value: Option<String>) -> Option<Timestamp> {
+    let value = value?;
+    match value.parse::<Timestamp>() {
+        Ok(time) => Some(time),
+        Err(_) => {
+            problems.at_key(
+                key,
+                format!("`{value}` is not a DateTime such as 2026-01-31T00:00:00Z"),
+            );
+            None
+        }
+    }
+}
+
+impl Campaign {
+    /// Parses and compiles one campaign file; every problem is reported.
+    pub fn parse(
+        engine: &ScriptEngine,
+        path: &Path,
+        text: &str,
+    ) -> Result<Campaign, Vec<RuleError>> {
+        let file: CampaignFile = serde_yaml::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+            vec![RuleError::new(path, line, e.to_string()).with_column(column)]
+        })?;
+        let mut problems = Problems {
+            path,
+            text,
+            errors: Vec::new(),
+        };
+        let available_from = parse_time(&mut problems, "available_from", file.available_from);
+        let available_to = parse_time(&mut problems, "available_to", file.available_to);
+        if let (Some(from), Some(to)) = (available_from, available_to)
+            && from > to
+        {
+            problems.at_key(
+                "available_to",
+                format!("available_to ({to}) is before available_from ({from})"),
+            );
+        }
+        let listens = match file.on {
+            OnFile::Named(name) if name == "cart" => Some(Listens::Cart),
+            OnFile::Typed(map) if map.len() == 1 => match map.into_iter().next() {
+                Some((key, value)) if key == "custom_event" => Some(Listens::CustomEvent(value)),
+                Some((key, value)) if key == "trigger" => Some(Listens::Trigger(value)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if listens.is_none() {
+            problems.at_key(
+                "on",
+                "`on` is `cart`, `{ custom_event: TYPE }` or `{ trigger: TYPE }`",
+            );
+        }
+        let compile = |problems: &mut Problems<'_>, key: &str, source: &str, extra: &[&str]| {
+            let origin = Origin::locate(path, text, Some(&format!("{key}:")), source);
+            engine
+                .compile_with(source, origin, extra)
+                .map_err(|e| problems.errors.push(e))
+                .ok()
+        };
+        let when = file
+            .when
+            .as_deref()
+            .and_then(|source| compile(&mut problems, "when", source, &[]));
+        let kind = match (file.kind.as_str(), file.discount, file.points) {
+            ("discount", Some(discount), None) => {
+                let lines = match (discount.applies_to.as_str(), discount.lines) {
+                    ("cart", None) => None,
+                    ("lines", Some(source)) => compile(&mut problems, "lines", &source, &["line"]),
+                    ("lines", None) => {
+                        problems.at_key(
+                            "applies_to",
+                            "`applies_to: lines` needs a `lines` condition (it sees `line`)",
+                        );
+                        None
+                    }
+                    ("cart", Some(_)) => {
+                        problems.at_key("lines", "`lines` is only for `applies_to: lines`");
+                        None
+                    }
+                    (other, _) => {
+                        problems.at_key(
+                            "applies_to",
+                            format!("applies_to is `cart` or `lines`, not `{other}`"),
+                        );
+                        None
+                    }
+                };
+                match (discount.percent, discount.amount) {
+                    (Some(p), None) if p > 0.0 && p <= 100.0 => {}
+                    (None, Some(a)) if a > 0.0 => {}
+                    (Some(_), None) => {
+                        problems.at_key("percent", "percent is more than 0 and at most 100")
+                    }
+                    (None, Some(_)) => problems.at_key("amount", "amount is more than 0"),
+                    _ => problems.at_key(
+                        "discount",
+                        "a discount has exactly one of `percent` and `amount`",
+                    ),
+                }
+                if discount.max_amount.is_some_and(|m| m <= 0.0) {
+                    problems.at_key("max_amount", "max_amount is more than 0");
+                }
+                Some(CampaignKind::Discount(Discount {
+                    lines,
+                    percent: discount.percent,
+                    amount: discount.amount,
+                    max_amount: discount.max_amount,
+                }))
+            }
+            ("points", None, Some(points)) => {
+                let nothing = points.per_amount.is_none()
+                    && points.per_product.is_empty()
+                    && points.fixed.is_none();
+                if nothing {
+                    problems.at_key(
+                        "points",
+                        "points needs `per_amount`, `per_product` or `fixed`",
+                    );
+                }
+                if points.per_amount.is_some_and(|p| p <= 0.0)
+                    || points.fixed.is_some_and(|f| f <= 0)
+                    || points.per_product.values().any(|p| *p <= 0)
+                {
+                    problems.at_key("points", "points are more than 0");
+                }
+                Some(CampaignKind::Points(PointsAccrual {
+                    per_amount: points.per_amount,
+                    per_product: points.per_product,
+                    fixed: points.fixed,
+                }))
+            }
+            (kind @ ("discount" | "points"), _, _) => {
+                problems.at_key(
+                    "kind",
+                    format!("a `{kind}` campaign has a `{kind}:` section and no other"),
+                );
+                None
+            }
+            (other, _, _) => {
+                problems.at_key(
+                    "kind",
+                    format!("kind `{other}` is not available; use `discount` or `points`"),
+                );
+                None
+            }
+        };
+        let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));
+        match (problems.errors.is_empty(), listens, kind) {
+            (true, Some(listens), Some(kind)) => Ok(Campaign {
+                id: file.id,
+                name: file.name,
+                description: file.description,
+                active: file.active,
+                available_from,
+                available_to,
+                listens,
+                when,
+                kind,
+                origin,
+            }),
+            _ => Err(problems.errors),
+        }
+    }
+
+    /// Loads every campaign file of a Company directory (recursively, every
+    /// `*.yaml` but `segments.yaml`), reporting all problems at once,
+    /// including ids used twice.
+    pub fn load_all(
+        engine: &ScriptEngine,
+        files: &[(std::path::PathBuf, String)],
+    ) -> Result<Vec<Campaign>, Vec<RuleError>> {
+        let mut campaigns = Vec::new();
+        let mut errors = Vec::new();
+        for (path, text) in files {
+            match Campaign::parse(engine, path, text) {
+                Ok(campaign) => campaigns.push(campaign),
+                Err(mut problems) => errors.append(&mut problems),
+            }
+        }
+        let mut first_use: HashMap<i64, &Campaign> = HashMap::new();
+        for campaign in &campaigns {
+            if let Some(first) = first_use.get(&campaign.id) {
+                errors.push(RuleError::new(
+                    &campaign.origin.file,
+                    campaign.origin.line,
+                    format!(
+                        "campaign id {} is already used by {}:{}",
+                        campaign.id,
+                        first.origin.file.display(),
+                        first.origin.line
+                    ),
+                ));
+            } else {
+                first_use.insert(campaign.id, campaign);
+            }
+        }
+        if errors.is_empty() {
+            campaigns.sort_by_key(|c| c.id);
+            Ok(campaigns)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn parse(text: &str) -> Result<Campaign, Vec<RuleError>> {
+        Campaign::parse(&ScriptEngine::new(), &PathBuf::from("c.yaml"), text)
+    }
+
+    const COFFEE: &str = "id: 101\nkind: discount\nname: { en: Coffee, es: Café }\non: cart\nwhen: cart.total >= 10.0\ndiscount:\n  applies_to: lines\n  lines: line.product_code == \"COFFEE\"\n  percent: 10\n";
+
+    #[test]
+    fn a_valid_campaign_compiles() {
+        let campaign = parse(COFFEE).unwrap();
+        assert_eq!(campaign.id, 101);
+        assert_eq!(campaign.listens, Listens::Cart);
+        assert_eq!(campaign.origin.line, 1);
+        assert!(
+            matches!(campaign.kind, CampaignKind::Discount(Discount { percent: Some(p), .. }) if p == 10.0)
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_line_and_column() {
+        let text = "id: 7\nkind: discount\nname: X\non: { trigger: birthday }\navailable_from: 2026-05-01T00:00:00Z\navailable_to: 2026-04-01T00:00:00Z\nwhen: cart.totl > 1.0 &&\ndiscount:\n  applies_to: cart\n  percent: 150\n";
+        let errors = parse(text).unwrap_err();
+        let described: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(
+            described
+                .iter()
+                .any(|e| e.starts_with("c.yaml:6:") && e.contains("before")),
+            "{described:?}"
+        );
+        assert!(
+            described.iter().any(|e| e.starts_with("c.yaml:7:")),
+            "{described:?}"
+        );
+        assert!(
+            described
+                .iter()
+                .any(|e| e.starts_with("c.yaml:10:") && e.contains("percent")),
+            "{described:?}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_and_wrong_types_are_reported_with_line_and_column() {
+        let errors =
+            parse("id: 1\nkind: points\nname: P\non: cart\npoints:\n  per_amont: 1\n").unwrap_err();
+        assert_eq!(
+            (errors[0].line, errors[0].column > 0),
+            (6, true),
+            "{}",
+            errors[0]
+        );
+        let errors =
+            parse("id: one\nkind: points\nname: P\non: cart\npoints:\n  fixed: 1\n").unwrap_err();
+        assert_eq!(errors[0].line, 1, "{}", errors[0]);
+    }
+
+    #[test]
+    fn ids_used_twice_are_reported() {
+        let files = vec![
+            (PathBuf::from("a.yaml"), COFFEE.to_string()),
+            (PathBuf::from("b.yaml"), COFFEE.to_string()),
+        ];
+        let errors = Campaign::load_all(&ScriptEngine::new(), &files).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].to_string().contains("already used by a.yaml:1"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn kinds_not_yet_available_are_refused_clearly() {
+        let errors = parse("id: 1\nkind: instant_win\nname: P\non: cart\n").unwrap_err();
+        assert!(errors[0].message.contains("instant_win"));
+    }
+}
