@@ -5,6 +5,7 @@
 
 pub mod campaign;
 pub mod catalog;
+pub mod evaluate;
 pub mod script;
 pub mod segments;
 pub mod text;
