@@ -56,6 +56,10 @@ pub enum ErrorCode {
     MergeNotFound,
     /// No audience with that id is defined for the Company.
     AudienceNotFound,
+    /// No cart with that id exists in the Company.
+    CartNotFound,
+    /// A cart with this code was already recorded.
+    CartAlreadyExists,
     /// The record changed while the request ran; retrying succeeds.
     ConcurrentModification,
     /// The Customer cannot be deleted outright; anonymize it instead.
@@ -88,11 +92,13 @@ impl ErrorCode {
         ErrorCode::AssociationNotFound,
         ErrorCode::MergeNotFound,
         ErrorCode::AudienceNotFound,
+        ErrorCode::CartNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
         ErrorCode::CustomerAlreadyExists,
         ErrorCode::IdentifierInUse,
         ErrorCode::AssociationAlreadyExists,
+        ErrorCode::CartAlreadyExists,
         ErrorCode::ConcurrentModification,
         ErrorCode::DeleteNotAllowed,
         ErrorCode::IdempotencyKeyInUse,
@@ -130,6 +136,8 @@ impl ErrorCode {
             ErrorCode::AssociationAlreadyExists => "association_already_exists",
             ErrorCode::MergeNotFound => "merge_not_found",
             ErrorCode::AudienceNotFound => "audience_not_found",
+            ErrorCode::CartNotFound => "cart_not_found",
+            ErrorCode::CartAlreadyExists => "cart_already_exists",
             ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::DeleteNotAllowed => "delete_not_allowed",
             ErrorCode::IdempotencyKeyInUse => "idempotency_key_in_use",
@@ -153,12 +161,14 @@ impl ErrorCode {
             | ErrorCode::CustomerNotFound
             | ErrorCode::AssociationNotFound
             | ErrorCode::MergeNotFound
-            | ErrorCode::AudienceNotFound => StatusCode::NOT_FOUND,
+            | ErrorCode::AudienceNotFound
+            | ErrorCode::CartNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CompanyAlreadyExists
             | ErrorCode::CustomerAlreadyExists
             | ErrorCode::IdentifierInUse
             | ErrorCode::AssociationAlreadyExists
+            | ErrorCode::CartAlreadyExists
             | ErrorCode::ConcurrentModification
             | ErrorCode::DeleteNotAllowed
             | ErrorCode::IdempotencyKeyInUse => StatusCode::CONFLICT,
@@ -213,6 +223,10 @@ impl ErrorCode {
             ErrorCode::AssociationNotFound => "The two Customers are not associated.",
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
+            ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
+            ErrorCode::CartAlreadyExists => {
+                "A cart with this code was already recorded; its effects were applied then."
+            }
             ErrorCode::AudienceNotFound => {
                 "No audience with this id is defined in the Company's segments.yaml."
             }

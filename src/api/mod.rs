@@ -7,6 +7,7 @@
 mod associations;
 pub mod auth;
 pub mod author;
+mod carts;
 mod customers;
 pub mod errors;
 pub mod idempotency;
@@ -37,6 +38,7 @@ pub type ApiGroups = (
     associations::AssociationsApi,
     merges::MergesApi,
     segments::SegmentsApi,
+    carts::CartsApi,
     utilities::UtilitiesApi,
 );
 
@@ -66,6 +68,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
             associations::AssociationsApi,
             merges::MergesApi,
             segments::SegmentsApi,
+            carts::CartsApi,
             utilities::UtilitiesApi,
         ),
         "loyalty",

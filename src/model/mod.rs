@@ -6,6 +6,7 @@
 //! - [`time`]: [`Timestamp`], the interface's DateTime format.
 
 pub mod association;
+pub mod cart;
 pub mod customer;
 pub mod merge;
 mod time;

@@ -5,7 +5,9 @@ use std::fmt;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
-use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
+use poem_openapi::types::{
+    ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON, Type,
+};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A UTC instant, written at second precision with a `Z` suffix.
@@ -95,6 +97,14 @@ impl ParseFromJSON for Timestamp {
             }),
             other => Err(ParseError::expected_type(other)),
         }
+    }
+}
+
+impl ParseFromParameter for Timestamp {
+    fn parse_from_parameter(value: &str) -> ParseResult<Self> {
+        value
+            .parse()
+            .map_err(|_| ParseError::custom("expected a DateTime such as 2024-05-01T10:00:00Z"))
     }
 }
 

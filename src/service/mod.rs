@@ -6,6 +6,7 @@
 mod associations;
 mod auth;
 mod bootstrap;
+mod carts;
 mod companies;
 mod customers;
 mod idempotency;
@@ -19,6 +20,7 @@ mod segments;
 pub use associations::Associate;
 pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
 pub use bootstrap::{Bootstrap, ensure_demo_company};
+pub use carts::{CartOutcome, MAX_CART_LINES};
 pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use keys::NewKey;

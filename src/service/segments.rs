@@ -45,9 +45,14 @@ pub struct SegmentStanding {
 }
 
 impl Services {
-    /// What the Company's expressions know about `customer`: the Customer, its
-    /// associates and its purchase and points history.
-    async fn customer_facts(&self, company: &str, customer: &Customer) -> ApiResult<Facts> {
+    /// What the Company's expressions know about `customer` at `now`: the
+    /// Customer, its associates, its purchases and its points balance.
+    pub(super) async fn customer_facts(
+        &self,
+        company: &str,
+        customer: &Customer,
+        now: chrono::DateTime<Utc>,
+    ) -> ApiResult<Facts> {
         let associates = self
             .store
             .associations_of(company, &customer.id)
@@ -57,14 +62,34 @@ impl Services {
             .collect();
         Ok(Facts {
             customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
-            // Carts and the points ledger feed these once they are stored;
-            // until then every Customer has no purchases and no points.
-            purchases: Vec::new(),
-            points_balance: 0,
+            purchases: self.store.purchases(company, &customer.id).await?,
+            points_balance: self.store.points_balance(company, &customer.id).await?,
             associates,
-            now: Utc::now(),
+            now,
             ..Facts::default()
         })
+    }
+
+    /// Fills in the calculated attributes, the tier and the audiences of `facts`.
+    pub(super) fn segment_facts(&self, rules: &CompanyRules, facts: &mut Facts) {
+        let engine = self.catalog.engine();
+        rules.segments.calculate(engine, facts);
+        facts.tier = rules
+            .segments
+            .tiers
+            .iter()
+            .rev()
+            .find(|tier| Segments::judge(engine, tier, facts).member)
+            .map_or(serde_json::Value::Null, |tier| {
+                serde_json::Value::String(tier.id.clone())
+            });
+        facts.audiences = rules
+            .segments
+            .audiences
+            .iter()
+            .filter(|audience| Segments::judge(engine, audience, facts).member)
+            .map(|audience| audience.id.clone())
+            .collect();
     }
 
     /// Facts with the Company's calculated attributes filled in.
@@ -74,7 +99,7 @@ impl Services {
         reference: CustomerRef<'_>,
     ) -> ApiResult<(Customer, Facts, std::sync::Arc<CompanyRules>)> {
         let customer = self.find_customer(company, reference).await?.customer;
-        let mut facts = self.customer_facts(company, &customer).await?;
+        let mut facts = self.customer_facts(company, &customer, Utc::now()).await?;
         let rules = self.catalog.company(company);
         rules.segments.calculate(self.catalog.engine(), &mut facts);
         Ok((customer, facts, rules))

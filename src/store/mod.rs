@@ -4,12 +4,14 @@
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
 mod associations;
+mod carts;
 mod companies;
 mod customers;
 mod idempotency;
 mod keys;
 mod merges;
 
+pub use carts::LedgerEntry;
 pub use customers::StoredCustomer;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite};

@@ -1,0 +1,189 @@
+//! Carts: evaluated against the Company's campaigns; recorded with their
+//! points in one transaction (realtime) or not at all (simulate).
+
+use super::Services;
+use super::customers::CustomerRef;
+use super::languages::Language;
+use super::pagination::{Page, PageRequest};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::Timestamp;
+use crate::model::cart::{Cart, NewCart};
+use crate::model::customer::{SearchBy, normalise_code};
+use crate::rules::campaign::Listens;
+use crate::rules::evaluate::{Effect, Explanation, evaluate};
+use crate::store::LedgerEntry;
+
+/// Most lines one cart may have.
+pub const MAX_CART_LINES: usize = 500;
+
+/// A cart with what the campaigns made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CartOutcome {
+    /// The cart as recorded (or as it would be, when simulated).
+    pub cart: Cart,
+    /// The effects of the campaigns that applied.
+    pub effects: Vec<Effect>,
+    /// Why each campaign applied or not.
+    pub explanations: Vec<Explanation>,
+}
+
+fn money(field: &str, value: f64) -> ApiResult<f64> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(ApiError::invalid(format!(
+            "{field} must be a number of at least 0"
+        )))
+    }
+}
+
+impl Services {
+    /// Evaluates `new` and, when `record` is true, records the cart, its
+    /// ledger entries and the new balance in one transaction.
+    pub async fn process_cart(
+        &self,
+        company: &str,
+        new: NewCart,
+        language: &Language,
+        record: bool,
+    ) -> ApiResult<CartOutcome> {
+        let code = normalise_code(&new.code)
+            .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?;
+        if new.lines.is_empty() || new.lines.len() > MAX_CART_LINES {
+            return Err(ApiError::invalid(format!(
+                "a cart has 1 to {MAX_CART_LINES} lines"
+            )));
+        }
+        for (index, line) in new.lines.iter().enumerate() {
+            if line.product_code.trim().is_empty() {
+                return Err(ApiError::invalid(format!(
+                    "line {} has no product_code",
+                    index + 1
+                )));
+            }
+            money(&format!("line {} price", index + 1), line.price)?;
+            if !(line.quantity.is_finite() && line.quantity > 0.0) {
+                return Err(ApiError::invalid(format!(
+                    "line {} quantity must be more than 0",
+                    index + 1
+                )));
+            }
+        }
+        let lines_total: f64 = new.lines.iter().map(|l| l.price * l.quantity).sum();
+        let total = money(
+            "total",
+            new.total.unwrap_or((lines_total * 100.0).round() / 100.0),
+        )?;
+        let reference = match (&new.customer_id, &new.customer_code) {
+            (Some(id), None) => CustomerRef::id(id),
+            (None, Some(code)) => CustomerRef {
+                value: code,
+                search_by: SearchBy::Code,
+            },
+            _ => {
+                return Err(ApiError::invalid(
+                    "name the Customer with exactly one of customer_id and customer_code",
+                ));
+            }
+        };
+        let customer = self.find_customer(company, reference).await?.customer;
+        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::CustomerInactive,
+                format!("Customer {} is inactive", customer.id),
+            ));
+        }
+        let date = new.date.unwrap_or_else(Timestamp::now);
+        let mut cart = Cart {
+            id: code,
+            customer_id: customer.id.clone(),
+            date,
+            location_code: new.location_code,
+            lines: new.lines,
+            total,
+            discount_total: 0.0,
+            points_earned: 0,
+            created_at: Timestamp::now(),
+        };
+        let rules = self.catalog.company(company);
+        let mut facts = self
+            .customer_facts(company, &customer, date.as_datetime())
+            .await?;
+        self.segment_facts(&rules, &mut facts);
+        facts.cart = serde_json::json!({
+            "code": cart.id,
+            "total": cart.total,
+            "lines": cart.lines,
+            "location_code": cart.location_code,
+            "coupons_desired": new.coupons_desired,
+            "date": cart.date,
+        });
+        let evaluation = evaluate(
+            self.catalog.engine(),
+            &rules.campaigns,
+            &Listens::Cart,
+            &facts,
+            &|c| c.name.resolve(&language.chosen, &language.default),
+        );
+        cart.discount_total =
+            (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
+        let ledger: Vec<LedgerEntry> = evaluation
+            .effects
+            .iter()
+            .filter_map(|effect| {
+                effect.points.map(|points| LedgerEntry {
+                    customer_id: customer.id.clone(),
+                    points,
+                    rule_id: effect.rule_id,
+                    cart_id: cart.id.clone(),
+                    created_at: cart.created_at,
+                })
+            })
+            .collect();
+        cart.points_earned = ledger.iter().map(|e| e.points).sum();
+        if record {
+            self.store.insert_cart(company, &cart, &ledger).await?;
+            tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluation.effects.len(), "cart recorded");
+        }
+        Ok(CartOutcome {
+            cart,
+            effects: evaluation.effects,
+            explanations: evaluation.explanations,
+        })
+    }
+
+    /// The cart `id`.
+    pub async fn cart(&self, company: &str, id: &str) -> ApiResult<Cart> {
+        self.store
+            .cart(company, id)
+            .await?
+            .ok_or_else(|| ApiError::new(ErrorCode::CartNotFound, format!("no cart `{id}`")))
+    }
+
+    /// Carts, optionally of one Customer and between two instants.
+    pub async fn carts(
+        &self,
+        company: &str,
+        customer: Option<CustomerRef<'_>>,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        page: PageRequest,
+    ) -> ApiResult<Page<Cart>> {
+        let customer_id = match customer {
+            Some(reference) => Some(self.find_customer(company, reference).await?.customer.id),
+            None => None,
+        };
+        let fetched = self
+            .store
+            .carts(
+                company,
+                customer_id.as_deref(),
+                from,
+                to,
+                page.starting_after.as_deref(),
+                page.fetch_limit(),
+            )
+            .await?;
+        Ok(Page::from_fetched(fetched, &page, |cart| cart.id.clone()))
+    }
+}

@@ -1,0 +1,179 @@
+//! Repository of carts and of the points ledger they write to.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::{REFUSED, Store, first};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::Timestamp;
+use crate::model::cart::Cart;
+
+/// One append-only entry of the points ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LedgerEntry {
+    /// The Customer credited (positive) or debited (negative).
+    pub customer_id: String,
+    /// Points.
+    pub points: i64,
+    /// The campaign that earned them.
+    pub rule_id: i64,
+    /// The cart that earned them.
+    pub cart_id: String,
+    /// When.
+    pub created_at: Timestamp,
+}
+
+fn from_document(mut document: Value) -> ApiResult<Cart> {
+    if let Some(object) = document.as_object_mut() {
+        object.remove("id");
+        object.remove("company");
+        if let Some(code) = object.remove("code") {
+            object.insert("id".into(), code);
+        }
+    }
+    serde_json::from_value(document)
+        .map_err(|e| ApiError::internal(format!("stored cart unreadable: {e}")))
+}
+
+impl Store {
+    /// Records a cart, its ledger entries and the Customer's new balance in one
+    /// transaction; `cart_already_exists` if its code was recorded before.
+    pub async fn insert_cart(
+        &self,
+        company: &str,
+        cart: &Cart,
+        ledger: &[LedgerEntry],
+    ) -> ApiResult<()> {
+        let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
+        if let Some(object) = doc.as_object_mut() {
+            object.remove("id");
+            object.insert("code".into(), Value::String(cart.id.clone()));
+            object.insert("company".into(), Value::String(company.to_string()));
+        }
+        let entries: Vec<Value> = ledger
+            .iter()
+            .map(|entry| {
+                let mut value = json!(entry);
+                value["company"] = Value::String(company.to_string());
+                value
+            })
+            .collect();
+        let points: i64 = ledger.iter().map(|e| e.points).sum();
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $key = type::record('cart', [$company, $code]);
+             IF record::exists($key) {{
+                 THROW '{REFUSED}{exists}|cart ' + $code + ' was already recorded';
+             }};
+             CREATE $key CONTENT $doc RETURN NONE;
+             FOR $entry IN $entries {{ CREATE points_ledger CONTENT $entry RETURN NONE; }};
+             IF $points != 0 {{
+                 UPSERT type::record('points_balance', [$company, $customer])
+                     SET company = $company, customer_id = $customer, balance = (balance ?? 0) + $points
+                     RETURN NONE;
+             }};
+             COMMIT TRANSACTION;",
+            exists = ErrorCode::CartAlreadyExists.code()
+        );
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("code", cart.id.clone()))
+                .bind(("customer", cart.customer_id.clone()))
+                .bind(("doc", doc.clone()))
+                .bind(("entries", entries.clone()))
+                .bind(("points", points))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The cart `id` of `company`.
+    pub async fn cart(&self, company: &str, id: &str) -> ApiResult<Option<Cart>> {
+        let document: Option<Value> = first(
+            self.db
+                .query("SELECT * FROM ONLY type::record('cart', [$company, $id])")
+                .bind(("company", company.to_string()))
+                .bind(("id", id.to_string())),
+        )
+        .await?;
+        document.map(from_document).transpose()
+    }
+
+    /// Carts of `company`, optionally of one Customer and within dates, in id
+    /// order after `starting_after`, at most `limit`.
+    pub async fn carts(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<Cart>> {
+        let mut conditions = vec!["company = $company"];
+        if customer_id.is_some() {
+            conditions.push("customer_id = $customer");
+        }
+        if from.is_some() {
+            conditions.push("date >= $from");
+        }
+        if to.is_some() {
+            conditions.push("date <= $to");
+        }
+        if starting_after.is_some() {
+            conditions.push("code > $after");
+        }
+        let query = format!(
+            "SELECT * FROM cart WHERE {} ORDER BY code LIMIT $limit",
+            conditions.join(" AND ")
+        );
+        let documents: Vec<Value> = first(
+            self.db
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.unwrap_or_default().to_string()))
+                .bind(("from", from.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("to", to.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("after", starting_after.unwrap_or_default().to_string()))
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        documents.into_iter().map(from_document).collect()
+    }
+
+    /// Every purchase (date, total) of a Customer, oldest first.
+    pub async fn purchases(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<(DateTime<Utc>, f64)>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT date, total FROM cart WHERE company = $company AND customer_id = $customer ORDER BY date")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let date = row.get("date")?.as_str()?.parse::<Timestamp>().ok()?;
+                Some((date.as_datetime(), row.get("total")?.as_f64()?))
+            })
+            .collect())
+    }
+
+    /// A Customer's points balance.
+    pub async fn points_balance(&self, company: &str, customer_id: &str) -> ApiResult<i64> {
+        let balance: Option<i64> = first(
+            self.db
+                .query("SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer])")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        Ok(balance.unwrap_or(0))
+    }
+}

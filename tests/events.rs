@@ -1,0 +1,316 @@
+//! Carts over real HTTP with a real SurrealDB and the demo campaigns:
+//! realtime and simulate, effects and explanations, the points they record,
+//! one record per cart code under concurrent requests.
+
+mod common;
+
+use common::{TestServer, read};
+use loyalty::model::CreatedApiKey;
+use serde_json::{Value, json};
+
+/// A Monday-morning cart of the demo Company: coffee (discounted) and pastries (points).
+fn morning_cart(customer_id: &str, code: &str) -> Value {
+    json!({
+        "customer_id": customer_id,
+        "code": code,
+        "date": "2026-05-04T09:30:00Z",
+        "location_code": "STORE-1",
+        "lines": [
+            {"product_code": "COFFEE", "quantity": 2, "price": 1.8},
+            {"product_code": "PASTRY", "quantity": 3, "price": 1.5},
+            {"product_code": "COFFEE", "quantity": 1, "price": 4.6}
+        ]
+    })
+}
+
+async fn member(server: &TestServer, key: &CreatedApiKey, email: &str) -> String {
+    let (status, customer) = server
+        .call_as("POST", "/customers", key, Some(json!({"email": email})))
+        .await;
+    assert_eq!(status, 200, "{customer}");
+    customer["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_realtime_cart_returns_effects_and_records_cart_and_points() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let customer = member(&server, &key, "buyer@example.com").await;
+    let (status, answer) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&customer, "T1-0001")),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    insta::assert_json_snapshot!("realtime_morning_cart", answer, {".cart.created_at" => "[created_at]", ".cart.customer_id" => "[customer]"});
+
+    let (status, stored) = server.call_as("GET", "/carts/T1-0001", &key, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(stored, answer["cart"]);
+    let (_, attributes) = server
+        .call_as(
+            "GET",
+            &format!("/customers/{customer}/attributes"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(attributes["points_balance"], 27);
+    assert_eq!(attributes["cart_count"], 1);
+    assert_eq!(attributes["lifetime_spend"], 12.7);
+    assert_eq!(attributes["last_purchase_date"], "2026-05-04");
+}
+
+#[tokio::test]
+async fn simulate_answers_like_realtime_and_records_nothing() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let customer = member(&server, &key, "sim@example.com").await;
+    let (status, simulated) = server
+        .call_as(
+            "POST",
+            "/carts/simulate",
+            &key,
+            Some(morning_cart(&customer, "SIM-1")),
+        )
+        .await;
+    assert_eq!(status, 200, "{simulated}");
+    let (status, _) = server.call_as("GET", "/carts/SIM-1", &key, None).await;
+    assert_eq!(status, 404, "nothing recorded");
+    let (_, attributes) = server
+        .call_as(
+            "GET",
+            &format!("/customers/{customer}/attributes"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(
+        attributes["points_balance"], 0,
+        "nothing consumed or earned"
+    );
+    let (_, real) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&customer, "SIM-1")),
+        )
+        .await;
+    assert_eq!(real["effects"], simulated["effects"], "the same effects");
+}
+
+#[tokio::test]
+async fn explain_says_why_each_campaign_applied_or_not() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let customer = member(&server, &key, "why@example.com").await;
+    let mut afternoon = morning_cart(&customer, "EX-1");
+    afternoon["date"] = json!("2026-05-04T16:00:00Z");
+    let (status, answer) = server
+        .call_as(
+            "POST",
+            "/carts/simulate?explain=true",
+            &key,
+            Some(afternoon),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let explanations = answer["explanations"].as_array().unwrap();
+    assert_eq!(explanations.len(), 3, "one per campaign");
+    assert_eq!(explanations[0]["rule_id"], 101);
+    assert_eq!(explanations[0]["applied"], false);
+    assert!(
+        explanations[0]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("condition is false")
+    );
+    assert_eq!(
+        explanations[0]["source"],
+        "campaigns/demo/campaigns/coffee-mornings.yaml:2"
+    );
+    assert_eq!(explanations[1]["applied"], true);
+    let (_, plain) = server
+        .call_as(
+            "POST",
+            "/carts/simulate",
+            &key,
+            Some(morning_cart(&customer, "EX-2")),
+        )
+        .await;
+    assert!(plain.get("explanations").is_none(), "only when asked");
+}
+
+#[tokio::test]
+async fn a_cart_code_is_recorded_once_even_under_concurrent_requests() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let customer = member(&server, &key, "race@example.com").await;
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..10 {
+        let request = server
+            .request_as("POST", "/carts/realtime", &key)
+            .json(&morning_cart(&customer, "RACE-1"));
+        tasks.spawn(async move { read(request.send().await.unwrap()).await });
+    }
+    let mut recorded = 0;
+    while let Some(result) = tasks.join_next().await {
+        let (status, body) = result.unwrap();
+        match status {
+            200 => recorded += 1,
+            _ => assert_eq!(
+                (status, body["code"].as_str()),
+                (409, Some("cart_already_exists")),
+                "{body}"
+            ),
+        }
+    }
+    assert_eq!(recorded, 1);
+    let (_, attributes) = server
+        .call_as(
+            "GET",
+            &format!("/customers/{customer}/attributes"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(attributes["points_balance"], 27, "points earned once");
+    let ledger = server
+        .running
+        .services
+        .store()
+        .raw_documents("points_ledger", "demo")
+        .await
+        .unwrap();
+    assert_eq!(ledger.len(), 1);
+}
+
+#[tokio::test]
+async fn bad_carts_are_refused_and_change_nothing() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let customer = member(&server, &key, "bad@example.com").await;
+    let mut no_lines = morning_cart(&customer, "B-1");
+    no_lines["lines"] = json!([]);
+    let mut negative = morning_cart(&customer, "B-2");
+    negative["lines"][0]["price"] = json!(-1.0);
+    let mut zero_quantity = morning_cart(&customer, "B-3");
+    zero_quantity["lines"][0]["quantity"] = json!(0);
+    let mut both = morning_cart(&customer, "B-4");
+    both["customer_code"] = json!("X");
+    let cases = [
+        (no_lines, 400, "invalid_request"),
+        (negative, 400, "invalid_request"),
+        (zero_quantity, 400, "invalid_request"),
+        (both, 400, "invalid_request"),
+        (morning_cart("cus_nope", "B-5"), 404, "customer_not_found"),
+    ];
+    for (cart, status_expected, code) in cases {
+        let (status, body) = server
+            .call_as("POST", "/carts/realtime", &key, Some(cart))
+            .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (status_expected, Some(code)),
+            "{body}"
+        );
+    }
+    server
+        .call_as(
+            "PATCH",
+            &format!("/customers/{customer}"),
+            &key,
+            Some(json!({"active": false})),
+        )
+        .await;
+    let (status, body) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&customer, "B-6")),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (422, Some("customer_inactive"))
+    );
+    let carts = server
+        .running
+        .services
+        .store()
+        .raw_documents("cart", "demo")
+        .await
+        .unwrap();
+    assert!(carts.is_empty());
+}
+
+#[tokio::test]
+async fn carts_are_listed_by_customer_and_date_one_page_at_a_time() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let ana = member(&server, &key, "ana@example.com").await;
+    let bob = member(&server, &key, "bob@example.com").await;
+    for n in 0..5 {
+        let mut cart = morning_cart(&ana, &format!("A-{n}"));
+        cart["date"] = json!(format!("2026-05-0{}T09:00:00Z", n + 1));
+        server
+            .call_as("POST", "/carts/realtime", &key, Some(cart))
+            .await;
+    }
+    server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&bob, "B-0")),
+        )
+        .await;
+    let (status, first) = server
+        .call_as(
+            "GET",
+            &format!("/carts?customer_id={ana}&per_page=2"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(first["carts"].as_array().unwrap().len(), 2);
+    let token = first["next_token_starts_after"].as_str().unwrap();
+    let (_, second) = server
+        .call_as(
+            "GET",
+            &format!("/carts?customer_id={ana}&per_page=2&starting_after={token}"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(second["carts"][0]["id"], "A-2");
+    let (_, dated) = server
+        .call_as(
+            "GET",
+            "/carts?from=2026-05-02T00:00:00Z&to=2026-05-03T23:59:59Z",
+            &key,
+            None,
+        )
+        .await;
+    let ids: Vec<&str> = dated["carts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["A-1", "A-2"]);
+    let (status, body) = server.call_as("GET", "/carts/NOPE", &key, None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("cart_not_found"))
+    );
+    let acme = server.company_with_key("acme").await;
+    let (status, _) = server.call_as("GET", "/carts/A-1", &acme, None).await;
+    assert_eq!(status, 404, "another Company's cart");
+}
