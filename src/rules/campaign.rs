@@ -205,6 +205,18 @@ fn parse_time(problems: &mut Problems<'_>, key: &str, value: Option<String>) -> 
 }
 
 impl Campaign {
+    /// The text of every expression of the campaign.
+    pub fn sources(&self) -> impl Iterator<Item = &str> {
+        let lines = match &self.kind {
+            CampaignKind::Discount(discount) => discount.lines.as_ref(),
+            CampaignKind::Points(_) => None,
+        };
+        self.when
+            .iter()
+            .chain(lines)
+            .map(|script| script.source.as_str())
+    }
+
     /// Parses and compiles one campaign file; every problem is reported.
     pub fn parse(
         engine: &ScriptEngine,

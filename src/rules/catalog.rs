@@ -17,6 +17,32 @@ pub struct CompanyRules {
     pub segments: Segments,
     /// Campaigns, by ascending id.
     pub campaigns: Vec<Campaign>,
+    /// How many days of purchases the expressions look back at through
+    /// `history`; `None` when none does, so no purchase list is read.
+    pub history_days: Option<i64>,
+}
+
+/// Longest look-back when an expression's window is not a literal number.
+const MAX_HISTORY_DAYS: i64 = 3650;
+
+/// The look-back, in days, of the `history` calls in `sources`.
+fn history_days<'a>(sources: impl Iterator<Item = &'a str>) -> Option<i64> {
+    let mut days: Option<i64> = None;
+    for source in sources {
+        for (index, _) in source.match_indices("history.") {
+            let call = &source[index + "history.".len()..];
+            let window = if call.starts_with("days_since") {
+                MAX_HISTORY_DAYS
+            } else {
+                call.split_once('(')
+                    .and_then(|(_, rest)| rest.split_once(')'))
+                    .and_then(|(argument, _)| argument.trim().parse::<i64>().ok())
+                    .map_or(MAX_HISTORY_DAYS, |n| n.clamp(0, MAX_HISTORY_DAYS))
+            };
+            days = Some(days.map_or(window, |d| d.max(window)));
+        }
+    }
+    days
 }
 
 /// Every Company's rules, swapped atomically on reload.
@@ -167,9 +193,15 @@ impl Catalog {
                 Vec::new()
             });
         if errors.is_empty() {
+            let history_days = history_days(
+                segments
+                    .sources()
+                    .chain(campaigns.iter().flat_map(Campaign::sources)),
+            );
             Ok(CompanyRules {
                 segments,
                 campaigns,
+                history_days,
             })
         } else {
             Err(errors)
@@ -270,6 +302,22 @@ mod tests {
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         assert!(catalog.failure("shop").is_none());
         assert_eq!(catalog.company("shop").campaigns.len(), 2);
+    }
+
+    #[test]
+    fn the_history_window_is_the_longest_literal_look_back() {
+        assert_eq!(history_days(["lifetime_spend > 1.0"].into_iter()), None);
+        assert_eq!(
+            history_days(
+                ["history.spent_last_days(365) > 1.0 && history.carts_last_days(30) > 2"]
+                    .into_iter()
+            ),
+            Some(365)
+        );
+        assert_eq!(
+            history_days(["history.spent_last_days(calculated.n) > 1.0"].into_iter()),
+            Some(MAX_HISTORY_DAYS)
+        );
     }
 
     /// Filesystems with coarse timestamps could hide a quick rewrite.

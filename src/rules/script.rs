@@ -135,8 +135,10 @@ pub struct Script {
 pub struct Facts {
     /// The Customer as its API JSON (`customer.email`, `customer.attributes.vip`, ...).
     pub customer: Value,
-    /// Purchases (time, amount), oldest first.
+    /// Purchases (time, amount), oldest first; loaded only for rules that use `history`.
     pub purchases: Vec<(DateTime<Utc>, f64)>,
+    /// Totals over every purchase, kept up to date by each recorded cart.
+    pub totals: PurchaseTotals,
     /// Current points balance.
     pub points_balance: i64,
     /// Associated Customers: `{ "id": ..., "type": ... }`.
@@ -157,15 +159,25 @@ pub struct Facts {
     pub now: DateTime<Utc>,
 }
 
-impl Facts {
+/// A Customer's purchase totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PurchaseTotals {
     /// Sum of all purchases.
-    pub fn lifetime_spend(&self) -> f64 {
-        self.purchases.iter().map(|(_, amount)| amount).sum()
-    }
+    pub lifetime_spend: f64,
+    /// Number of purchases.
+    pub cart_count: i64,
+    /// When the latest purchase happened.
+    pub last_purchase: Option<DateTime<Utc>>,
+}
 
-    /// Date of the latest purchase.
-    pub fn last_purchase(&self) -> Option<DateTime<Utc>> {
-        self.purchases.iter().map(|(at, _)| *at).max()
+impl PurchaseTotals {
+    /// The totals of `purchases`.
+    pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
+        PurchaseTotals {
+            lifetime_spend: purchases.iter().map(|(_, amount)| amount).sum(),
+            cart_count: purchases.len() as i64,
+            last_purchase: purchases.iter().map(|(at, _)| *at).max(),
+        }
     }
 }
 
@@ -349,11 +361,11 @@ impl ScriptEngine {
                 now: facts.now,
             },
         );
-        scope.push("lifetime_spend", facts.lifetime_spend());
-        scope.push("cart_count", facts.purchases.len() as i64);
+        scope.push("lifetime_spend", facts.totals.lifetime_spend);
+        scope.push("cart_count", facts.totals.cart_count);
         scope.push_dynamic(
             "last_purchase_date",
-            facts.last_purchase().map_or(Dynamic::UNIT, |at| {
+            facts.totals.last_purchase.map_or(Dynamic::UNIT, |at| {
                 Dynamic::from(at.format("%Y-%m-%d").to_string())
             }),
         );
@@ -399,13 +411,15 @@ mod tests {
 
     fn facts() -> Facts {
         let now: DateTime<Utc> = "2026-06-01T00:00:00Z".parse().unwrap();
+        let purchases = vec![
+            (now - chrono::Duration::days(400), 100.0),
+            (now - chrono::Duration::days(30), 40.0),
+            (now - chrono::Duration::days(2), 10.0),
+        ];
         Facts {
+            totals: PurchaseTotals::of(&purchases),
             customer: json!({"email": "a@b.es", "attributes": {"vip": true}, "birth_date": "1990-06-01"}),
-            purchases: vec![
-                (now - chrono::Duration::days(400), 100.0),
-                (now - chrono::Duration::days(30), 40.0),
-                (now - chrono::Duration::days(2), 10.0),
-            ],
+            purchases,
             points_balance: 250,
             now,
             ..Facts::default()

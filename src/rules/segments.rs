@@ -195,6 +195,19 @@ impl Segments {
         }
     }
 
+    /// The text of every expression.
+    pub fn sources(&self) -> impl Iterator<Item = &str> {
+        self.attributes
+            .iter()
+            .map(|a| a.expression.source.as_str())
+            .chain(
+                self.tiers
+                    .iter()
+                    .chain(&self.audiences)
+                    .map(|s| s.condition.source.as_str()),
+            )
+    }
+
     /// Every author-defined attribute for `facts`; each sees the ones before it
     /// as `calculated.NAME`. An attribute that fails is `null` and logged.
     pub fn calculate(

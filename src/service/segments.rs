@@ -8,6 +8,7 @@ use super::Services;
 use super::customers::CustomerRef;
 use super::languages::Language;
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::Timestamp;
 use crate::model::customer::Customer;
 use crate::rules::segments::{Segment, Segments};
 use crate::rules::{CompanyRules, Facts};
@@ -62,7 +63,14 @@ impl Services {
             .collect();
         Ok(Facts {
             customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
-            purchases: self.store.purchases(company, &customer.id).await?,
+            purchases: match self.catalog.company(company).history_days {
+                Some(days) => {
+                    let since = Timestamp::from(now - chrono::Duration::days(days));
+                    self.store.purchases(company, &customer.id, since).await?
+                }
+                None => Vec::new(),
+            },
+            totals: self.store.purchase_totals(company, &customer.id).await?,
             points_balance: self.store.points_balance(company, &customer.id).await?,
             associates,
             now,
@@ -114,10 +122,11 @@ impl Services {
         let (customer, facts, _) = self.evaluated_facts(company, reference).await?;
         Ok(CalculatedAttributes {
             customer_id: customer.id,
-            lifetime_spend: facts.lifetime_spend(),
-            cart_count: facts.purchases.len() as i64,
+            lifetime_spend: facts.totals.lifetime_spend,
+            cart_count: facts.totals.cart_count,
             last_purchase_date: facts
-                .last_purchase()
+                .totals
+                .last_purchase
                 .map(|at| at.format("%Y-%m-%d").to_string()),
             points_balance: facts.points_balance,
             custom: facts.calculated,

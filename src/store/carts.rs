@@ -8,6 +8,7 @@ use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
 use crate::model::cart::Cart;
+use crate::rules::script::PurchaseTotals;
 
 /// One append-only entry of the points ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -68,6 +69,12 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              FOR $entry IN $entries {{ CREATE points_ledger CONTENT $entry RETURN NONE; }};
+             UPSERT type::record('customer_stats', [$company, $customer])
+                 SET company = $company, customer_id = $customer,
+                     lifetime_spend = (lifetime_spend ?? 0) + $total,
+                     cart_count = (cart_count ?? 0) + 1,
+                     last_purchase = IF last_purchase == NONE OR last_purchase < $date {{ $date }} ELSE {{ last_purchase }}
+                 RETURN NONE;
              IF $points != 0 {{
                  UPSERT type::record('points_balance', [$company, $customer])
                      SET company = $company, customer_id = $customer, balance = (balance ?? 0) + $points
@@ -84,6 +91,8 @@ impl Store {
                 .bind(("doc", doc.clone()))
                 .bind(("entries", entries.clone()))
                 .bind(("points", points))
+                .bind(("total", cart.total))
+                .bind(("date", cart.date.to_string()))
         })
         .await?;
         Ok(())
@@ -143,17 +152,22 @@ impl Store {
         documents.into_iter().map(from_document).collect()
     }
 
-    /// Every purchase (date, total) of a Customer, oldest first.
+    /// The purchases (date, total) of a Customer since `since`, oldest first.
     pub async fn purchases(
         &self,
         company: &str,
         customer_id: &str,
+        since: Timestamp,
     ) -> ApiResult<Vec<(DateTime<Utc>, f64)>> {
         let rows: Vec<Value> = first(
             self.db
-                .query("SELECT date, total FROM cart WHERE company = $company AND customer_id = $customer ORDER BY date")
+                .query(
+                    "SELECT date, total FROM cart WHERE company = $company AND customer_id = $customer \
+                     AND date >= $since ORDER BY date",
+                )
                 .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string())),
+                .bind(("customer", customer_id.to_string()))
+                .bind(("since", since.to_string())),
         )
         .await?;
         Ok(rows
@@ -163,6 +177,39 @@ impl Store {
                 Some((date.as_datetime(), row.get("total")?.as_f64()?))
             })
             .collect())
+    }
+
+    /// A Customer's purchase totals, kept by every recorded cart.
+    pub async fn purchase_totals(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<PurchaseTotals> {
+        let row: Option<Value> = first(
+            self.db
+                .query("SELECT * FROM ONLY type::record('customer_stats', [$company, $customer])")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        let Some(row) = row else {
+            return Ok(PurchaseTotals::default());
+        };
+        Ok(PurchaseTotals {
+            lifetime_spend: (row
+                .get("lifetime_spend")
+                .and_then(Value::as_f64)
+                .unwrap_or(0.0)
+                * 100.0)
+                .round()
+                / 100.0,
+            cart_count: row.get("cart_count").and_then(Value::as_i64).unwrap_or(0),
+            last_purchase: row
+                .get("last_purchase")
+                .and_then(Value::as_str)
+                .and_then(|d| d.parse::<Timestamp>().ok())
+                .map(|t| t.as_datetime()),
+        })
     }
 
     /// A Customer's points balance.
