@@ -2,10 +2,24 @@
 
 use clap::Parser;
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+/// Stack of each runtime thread: SurrealDB runs long transactions (merges,
+/// carts with many lines) recursively, beyond the default 2 MiB.
+const THREAD_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+fn main() -> std::process::ExitCode {
     let cli = loyalty::config::Cli::parse();
-    match loyalty::cli::run(cli).await {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_stack_size(THREAD_STACK_BYTES)
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the runtime: {error}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(loyalty::cli::run(cli)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {} ({})", error.message, error.code);

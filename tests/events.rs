@@ -314,3 +314,76 @@ async fn carts_are_listed_by_customer_and_date_one_page_at_a_time() {
     let (status, _) = server.call_as("GET", "/carts/A-1", &acme, None).await;
     assert_eq!(status, 404, "another Company's cart");
 }
+
+#[tokio::test]
+async fn a_merge_moves_carts_and_points_and_unmerge_gives_them_back() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let dup = member(&server, &key, "dup@example.com").await;
+    let main = member(&server, &key, "main@example.com").await;
+    server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&dup, "D-1")),
+        )
+        .await;
+    server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&main, "M-1")),
+        )
+        .await;
+    let attributes = |id: String| {
+        let server = &server;
+        let key = &key;
+        async move {
+            let (_, body) = server
+                .call_as("GET", &format!("/customers/{id}/attributes"), key, None)
+                .await;
+            (
+                body["points_balance"].as_i64().unwrap(),
+                body["cart_count"].as_i64().unwrap(),
+            )
+        }
+    };
+    assert_eq!(attributes(dup.clone()).await, (27, 1));
+
+    let (status, merged) = server
+        .call_as(
+            "POST",
+            "/customers/transfer",
+            &key,
+            Some(json!({"from_customer_id": dup, "to_customer_id": main})),
+        )
+        .await;
+    assert_eq!(status, 200, "{merged}");
+    assert_eq!(merged["merge"]["points"], 27);
+    assert_eq!(merged["merge"]["carts"], json!(["D-1"]));
+    assert_eq!(attributes(main.clone()).await, (54, 2));
+    assert_eq!(attributes(dup.clone()).await, (0, 0));
+    let (_, cart) = server.call_as("GET", "/carts/D-1", &key, None).await;
+    assert_eq!(cart["customer_id"], main.as_str());
+
+    let (status, unmerged) = server
+        .call_as("POST", &format!("/customers/{dup}/unmerge"), &key, None)
+        .await;
+    assert_eq!(status, 200, "{unmerged}");
+    assert_eq!(unmerged["not_restored"], json!([]));
+    assert_eq!(attributes(main.clone()).await, (27, 1));
+    assert_eq!(attributes(dup.clone()).await, (27, 1));
+    // The ledger is append-only: the moves are entries, the balance their sum.
+    let ledger = server
+        .running
+        .services
+        .store()
+        .raw_documents("points_ledger", "demo")
+        .await
+        .unwrap();
+    assert_eq!(ledger.len(), 2 + 2 + 2);
+    let sum: i64 = ledger.iter().map(|e| e["points"].as_i64().unwrap()).sum();
+    assert_eq!(sum, 54);
+}

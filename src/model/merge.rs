@@ -27,6 +27,12 @@ pub struct MergeRecord {
     /// The merged Customer's associations: moved to the target, or set aside
     /// when the target was that associate or already linked to it.
     pub associations: Vec<MovedAssociation>,
+    /// Ids of the carts moved to the target.
+    #[serde(default)]
+    pub carts: Vec<String>,
+    /// Points moved to the target's balance.
+    #[serde(default)]
+    pub points: i64,
 }
 
 /// A code, e-mail or phone moved by a merge.

@@ -134,8 +134,9 @@ impl Services {
                 effect.points.map(|points| LedgerEntry {
                     customer_id: customer.id.clone(),
                     points,
-                    rule_id: effect.rule_id,
-                    cart_id: cart.id.clone(),
+                    reason: "cart".to_string(),
+                    rule_id: Some(effect.rule_id),
+                    cart_id: Some(cart.id.clone()),
                     created_at: cart.created_at,
                 })
             })

@@ -7,7 +7,7 @@ use crate::model::Timestamp;
 use crate::model::association::Association;
 use crate::model::customer::{Customer, SearchBy, new_customer_id};
 use crate::model::merge::{MergeRecord, MovedAssociation, MovedIdentifier, NotRestored};
-use crate::store::{ClaimMove, CustomerChanges, CustomerWrite};
+use crate::store::{ClaimMove, CustomerChanges, CustomerWrite, LedgerEntry};
 
 /// How often a merge is re-planned when something it read changed meanwhile.
 const PLAN_ATTEMPTS: u32 = 5;
@@ -41,6 +41,27 @@ pub struct UnmergeOutcome {
     pub target: Customer,
     /// What could not be given back, and why.
     pub not_restored: Vec<NotRestored>,
+}
+
+/// Ledger entries moving `points` from one Customer's balance to another's.
+fn points_transfer(
+    from: &str,
+    to: &str,
+    points: i64,
+    reason: &str,
+    now: Timestamp,
+) -> Vec<LedgerEntry> {
+    [(from, -points), (to, points)]
+        .into_iter()
+        .map(|(customer, points)| LedgerEntry {
+            customer_id: customer.to_string(),
+            points,
+            reason: reason.to_string(),
+            rule_id: None,
+            cart_id: None,
+            created_at: now,
+        })
+        .collect()
 }
 
 fn retry_on_conflict(result: &ApiResult<()>, attempt: u32) -> bool {
@@ -178,6 +199,17 @@ impl Services {
                     .push((target_after.id.clone(), target_links.len()));
             }
 
+            let carts = self.store.cart_ids_of(company, &merged.id).await?;
+            let points = self.store.points_balance(company, &merged.id).await?;
+            changes.cart_moves = carts
+                .iter()
+                .map(|id| (id.clone(), merged.id.clone(), target_after.id.clone()))
+                .collect();
+            if points != 0 {
+                changes.ledger =
+                    points_transfer(&merged.id, &target_after.id, points, "merge", now);
+            }
+            changes.restat = vec![merged.id.clone(), target_after.id.clone()];
             let record = MergeRecord {
                 merged_customer_id: merged.id.clone(),
                 target_customer_id: target_after.id.clone(),
@@ -187,6 +219,8 @@ impl Services {
                 cards,
                 identifiers,
                 associations,
+                carts,
+                points,
             };
             merged.active = false;
             merged.merged_into = Some(target_after.id.clone());
@@ -344,6 +378,36 @@ impl Services {
                 .association_guards
                 .push((target.id.clone(), target_links.len()));
 
+            let target_carts = self.store.cart_ids_of(company, &target.id).await?;
+            for cart in &record.carts {
+                if target_carts.contains(cart) {
+                    changes
+                        .cart_moves
+                        .push((cart.clone(), target.id.clone(), customer.id.clone()));
+                } else {
+                    not_restored.push(NotRestored {
+                        kind: "cart".into(),
+                        value: cart.clone(),
+                        reason: "the cart no longer belongs to the target".into(),
+                    });
+                }
+            }
+            if record.points > 0 {
+                let available = self.store.points_balance(company, &target.id).await?.max(0);
+                let back = record.points.min(available);
+                if back > 0 {
+                    changes.ledger =
+                        points_transfer(&target.id, &customer.id, back, "unmerge", now);
+                }
+                if back < record.points {
+                    not_restored.push(NotRestored {
+                        kind: "points".into(),
+                        value: (record.points - back).to_string(),
+                        reason: "the target spent them after the merge".into(),
+                    });
+                }
+            }
+            changes.restat = vec![customer.id.clone(), target.id.clone()];
             customer.active = record.merged_was_active;
             customer.merged_into = None;
             customer.updated_at = now;

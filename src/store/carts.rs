@@ -17,10 +17,12 @@ pub struct LedgerEntry {
     pub customer_id: String,
     /// Points.
     pub points: i64,
+    /// Why: `cart` (earned by a campaign), `merge` or `unmerge` (moved between Customers).
+    pub reason: String,
     /// The campaign that earned them.
-    pub rule_id: i64,
+    pub rule_id: Option<i64>,
     /// The cart that earned them.
-    pub cart_id: String,
+    pub cart_id: Option<String>,
     /// When.
     pub created_at: Timestamp,
 }
@@ -177,6 +179,17 @@ impl Store {
                 Some((date.as_datetime(), row.get("total")?.as_f64()?))
             })
             .collect())
+    }
+
+    /// Ids of every cart of a Customer.
+    pub async fn cart_ids_of(&self, company: &str, customer_id: &str) -> ApiResult<Vec<String>> {
+        first(
+            self.db
+                .query("SELECT VALUE code FROM cart WHERE company = $company AND customer_id = $customer ORDER BY code")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await
     }
 
     /// A Customer's purchase totals, kept by every recorded cart.

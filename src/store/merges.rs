@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::carts::LedgerEntry;
 use super::customers::document;
 use super::{REFUSED, Store, StoredCustomer, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -50,6 +51,12 @@ pub struct CustomerChanges<'a> {
     pub merge_create: Option<MergeRecord>,
     /// The merged Customer whose merge record is removed.
     pub merge_delete: Option<String>,
+    /// Carts changing owner: (cart id, from, to).
+    pub cart_moves: Vec<(String, String, String)>,
+    /// Points ledger entries to append; each moves its Customer's balance.
+    pub ledger: Vec<LedgerEntry>,
+    /// Customers whose purchase totals are recomputed from their carts.
+    pub restat: Vec<String>,
 }
 
 fn from_document(mut document: Value) -> ApiResult<MergeRecord> {
@@ -136,6 +143,25 @@ impl Store {
                  IF record::exists($key) {{ {stale} }};
                  CREATE $key CONTENT $create.doc RETURN NONE;
              }};
+             FOR $move IN $cart_moves {{
+                 UPDATE type::record('cart', [$company, $move[0]]) SET customer_id = $move[2]
+                     WHERE customer_id = $move[1] RETURN NONE;
+             }};
+             FOR $entry IN $ledger {{
+                 CREATE points_ledger CONTENT $entry RETURN NONE;
+                 UPSERT type::record('points_balance', [$company, $entry.customer_id])
+                     SET company = $company, customer_id = $entry.customer_id,
+                         balance = (balance ?? 0) + $entry.points
+                     RETURN NONE;
+             }};
+             FOR $customer IN $restat {{
+                 LET $carts = (SELECT total, date FROM cart WHERE company = $company AND customer_id = $customer);
+                 UPSERT type::record('customer_stats', [$company, $customer])
+                     SET company = $company, customer_id = $customer,
+                         lifetime_spend = math::sum($carts.total), cart_count = count($carts),
+                         last_purchase = array::max($carts.date)
+                     RETURN NONE;
+             }};
              IF $merge_create != NULL {{
                  LET $key = type::record('merge', [$company, $merge_create.merged_customer_id]);
                  IF record::exists($key) {{
@@ -150,6 +176,20 @@ impl Store {
             inactive = ErrorCode::CustomerInactive.code()
         );
         let claim_moves = serde_json::to_value(&changes.claim_moves).map_err(ApiError::internal)?;
+        let cart_moves: Vec<Value> = changes
+            .cart_moves
+            .iter()
+            .map(|(id, from, to)| json!([id, from, to]))
+            .collect();
+        let ledger: Vec<Value> = changes
+            .ledger
+            .iter()
+            .map(|entry| {
+                let mut value = json!(entry);
+                value["company"] = Value::String(company.to_string());
+                value
+            })
+            .collect();
         let merge_delete = changes
             .merge_delete
             .clone()
@@ -164,6 +204,9 @@ impl Store {
                 .bind(("creates", creates.clone()))
                 .bind(("merge_create", merge_create.clone()))
                 .bind(("merge_delete", merge_delete.clone()))
+                .bind(("cart_moves", cart_moves.clone()))
+                .bind(("ledger", ledger.clone()))
+                .bind(("restat", changes.restat.clone()))
         })
         .await?;
         Ok(())
