@@ -1303,10 +1303,11 @@ mod merge_properties {
     use super::*;
     use proptest::prelude::*;
 
-    /// A random Company history: customers with cards, and links between them.
+    /// A random Company history: customers with cards and carts, and links between them.
     #[derive(Debug, Clone)]
     struct History {
         cards: Vec<u8>,
+        carts: Vec<u8>,
         links: Vec<(usize, usize, u8)>,
         from: usize,
         to: usize,
@@ -1317,13 +1318,15 @@ mod merge_properties {
         (3usize..6).prop_flat_map(|customers| {
             (
                 proptest::collection::vec(0u8..3, customers),
+                proptest::collection::vec(0u8..3, customers),
                 proptest::collection::vec((0..customers, 0..customers, 0u8..3), 0..8),
                 0..customers,
                 0..customers,
                 any::<bool>(),
             )
-                .prop_map(|(cards, links, from, to, new_target)| History {
+                .prop_map(|(cards, carts, links, from, to, new_target)| History {
                     cards,
+                    carts,
                     links,
                     from,
                     to,
@@ -1361,7 +1364,14 @@ mod merge_properties {
             .map(|c| c["number"].as_str().unwrap().to_string())
             .collect();
         cards.sort();
-        json!({"active": customer["active"], "merged_into": customer["merged_into"], "email": customer["email"], "cards": cards, "links": links})
+        let (_, attributes) = server
+            .call_as("GET", &format!("/customers/{id}/attributes"), key, None)
+            .await;
+        json!({
+            "active": customer["active"], "merged_into": customer["merged_into"], "email": customer["email"],
+            "cards": cards, "links": links,
+            "points": attributes["points_balance"], "carts": attributes["cart_count"], "spent": attributes["lifetime_spend"],
+        })
     }
 
     async fn merge_then_unmerge_restores(history: History) {
@@ -1378,7 +1388,18 @@ mod merge_properties {
                 json!({"email": format!("c{n}@example.com"), "cards": cards}),
             )
             .await;
-            ids.push(customer["id"].as_str().unwrap().to_string());
+            let id = customer["id"].as_str().unwrap().to_string();
+            for c in 0..history.carts[n] {
+                let cart = json!({
+                    "customer_id": id, "code": format!("K{n}-{c}"), "date": "2026-05-04T18:00:00Z",
+                    "lines": [{"product_code": "PASTRY", "quantity": c + 1, "price": 2.5}]
+                });
+                let (status, body) = server
+                    .call_as("POST", "/carts/realtime", &key, Some(cart))
+                    .await;
+                assert_eq!(status, 200, "{body}");
+            }
+            ids.push(id);
         }
         let kinds = ["family", "friends", "company_account"];
         for (a, b, kind) in &history.links {
