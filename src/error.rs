@@ -76,6 +76,8 @@ pub enum ErrorCode {
     StoreUnavailable,
     /// The request took longer than the server's limit.
     RequestTimeout,
+    /// The Company's campaign files never loaded; events cannot be evaluated.
+    CampaignsUnavailable,
 }
 
 impl ErrorCode {
@@ -111,6 +113,7 @@ impl ErrorCode {
         ErrorCode::ServerError,
         ErrorCode::StoreUnavailable,
         ErrorCode::RequestTimeout,
+        ErrorCode::CampaignsUnavailable,
     ];
 
     /// The machine-friendly code sent in the `code` field.
@@ -146,6 +149,7 @@ impl ErrorCode {
             ErrorCode::ServerError => "server_error",
             ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::CampaignsUnavailable => "campaigns_unavailable",
         }
     }
 
@@ -179,9 +183,9 @@ impl ErrorCode {
             | ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::StoreUnavailable | ErrorCode::RequestTimeout => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ErrorCode::StoreUnavailable
+            | ErrorCode::RequestTimeout
+            | ErrorCode::CampaignsUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -250,6 +254,9 @@ impl ErrorCode {
             }
             ErrorCode::StoreUnavailable => {
                 "The store is unavailable. Retry with exponential backoff (1 s up to 32 s)."
+            }
+            ErrorCode::CampaignsUnavailable => {
+                "The Company's campaign files have errors and never loaded; the message lists them."
             }
             ErrorCode::RequestTimeout => {
                 "The request took longer than the server allows. Its effects may or may not have been applied: retry with the same Idempotency-Key."

@@ -387,3 +387,36 @@ async fn a_merge_moves_carts_and_points_and_unmerge_gives_them_back() {
     let sum: i64 = ledger.iter().map(|e| e["points"].as_i64().unwrap()).sum();
     assert_eq!(sum, 54);
 }
+
+#[tokio::test]
+async fn a_company_whose_campaigns_never_loaded_is_not_served_events() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("demo")).unwrap();
+    std::fs::write(
+        dir.path().join("demo").join("broken.yaml"),
+        "id: 1\nkind: points\nname: Broken\non: cart\nwhen: cart.total >\npoints: { fixed: 5 }\n",
+    )
+    .unwrap();
+    let mut settings = loyalty::server::ServerSettings::for_store("mem://", common::OPERATOR_TOKEN);
+    settings.campaigns = dir.path().to_path_buf();
+    let server = TestServer::start_with(settings).await;
+    let key = server.bootstrap_key();
+    let customer = member(&server, &key, "x@example.com").await;
+    let (status, body) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(morning_cart(&customer, "NO-1")),
+        )
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (503, Some("campaigns_unavailable")),
+        "{body}"
+    );
+    assert!(
+        body["error"].as_str().unwrap().contains("broken.yaml:5:"),
+        "{body}"
+    );
+}

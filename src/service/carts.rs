@@ -105,6 +105,13 @@ impl Services {
             points_earned: 0,
             created_at: Timestamp::now(),
         };
+        if let Some(errors) = self.catalog.failure(company) {
+            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
+            return Err(ApiError::new(
+                ErrorCode::CampaignsUnavailable,
+                format!("the campaign files never loaded: {}", listed.join("; ")),
+            ));
+        }
         let rules = self.catalog.company(company);
         let mut facts = self
             .customer_facts(company, &customer, date.as_datetime())
