@@ -27,6 +27,29 @@ pub struct LedgerEntry {
     pub created_at: Timestamp,
 }
 
+/// SurrealQL appending every entry of `$ledger` (company set) and moving each
+/// Customer's cached balance by its points, inside the caller's transaction.
+pub(super) const APPEND_LEDGER: &str = "
+    FOR $entry IN $ledger {
+        CREATE points_ledger CONTENT $entry RETURN NONE;
+        UPSERT type::record('points_balance', [$company, $entry.customer_id])
+            SET company = $company, customer_id = $entry.customer_id,
+                balance = (balance ?? 0) + $entry.points
+            RETURN NONE;
+    };";
+
+/// The ledger entries of `company` as stored.
+pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Value> {
+    ledger
+        .iter()
+        .map(|entry| {
+            let mut value = json!(entry);
+            value["company"] = Value::String(company.to_string());
+            value
+        })
+        .collect()
+}
+
 fn from_document(mut document: Value) -> ApiResult<Cart> {
     if let Some(object) = document.as_object_mut() {
         object.remove("id");
@@ -54,15 +77,7 @@ impl Store {
             object.insert("code".into(), Value::String(cart.id.clone()));
             object.insert("company".into(), Value::String(company.to_string()));
         }
-        let entries: Vec<Value> = ledger
-            .iter()
-            .map(|entry| {
-                let mut value = json!(entry);
-                value["company"] = Value::String(company.to_string());
-                value
-            })
-            .collect();
-        let points: i64 = ledger.iter().map(|e| e.points).sum();
+        let entries = ledger_documents(company, ledger);
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record('cart', [$company, $code]);
@@ -70,18 +85,13 @@ impl Store {
                  THROW '{REFUSED}{exists}|cart ' + $code + ' was already recorded';
              }};
              CREATE $key CONTENT $doc RETURN NONE;
-             FOR $entry IN $entries {{ CREATE points_ledger CONTENT $entry RETURN NONE; }};
+             {APPEND_LEDGER}
              UPSERT type::record('customer_stats', [$company, $customer])
                  SET company = $company, customer_id = $customer,
                      lifetime_spend = (lifetime_spend ?? 0) + $total,
                      cart_count = (cart_count ?? 0) + 1,
                      last_purchase = IF last_purchase == NONE OR last_purchase < $date {{ $date }} ELSE {{ last_purchase }}
                  RETURN NONE;
-             IF $points != 0 {{
-                 UPSERT type::record('points_balance', [$company, $customer])
-                     SET company = $company, customer_id = $customer, balance = (balance ?? 0) + $points
-                     RETURN NONE;
-             }};
              COMMIT TRANSACTION;",
             exists = ErrorCode::CartAlreadyExists.code()
         );
@@ -91,8 +101,7 @@ impl Store {
                 .bind(("code", cart.id.clone()))
                 .bind(("customer", cart.customer_id.clone()))
                 .bind(("doc", doc.clone()))
-                .bind(("entries", entries.clone()))
-                .bind(("points", points))
+                .bind(("ledger", entries.clone()))
                 .bind(("total", cart.total))
                 .bind(("date", cart.date.to_string()))
         })

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::carts::LedgerEntry;
+use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::customers::document;
 use super::{REFUSED, Store, StoredCustomer, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -147,13 +147,7 @@ impl Store {
                  UPDATE type::record('cart', [$company, $move[0]]) SET customer_id = $move[2]
                      WHERE customer_id = $move[1] RETURN NONE;
              }};
-             FOR $entry IN $ledger {{
-                 CREATE points_ledger CONTENT $entry RETURN NONE;
-                 UPSERT type::record('points_balance', [$company, $entry.customer_id])
-                     SET company = $company, customer_id = $entry.customer_id,
-                         balance = (balance ?? 0) + $entry.points
-                     RETURN NONE;
-             }};
+             {APPEND_LEDGER}
              FOR $customer IN $restat {{
                  LET $carts = (SELECT total, date FROM cart WHERE company = $company AND customer_id = $customer);
                  UPSERT type::record('customer_stats', [$company, $customer])
@@ -181,15 +175,7 @@ impl Store {
             .iter()
             .map(|(id, from, to)| json!([id, from, to]))
             .collect();
-        let ledger: Vec<Value> = changes
-            .ledger
-            .iter()
-            .map(|entry| {
-                let mut value = json!(entry);
-                value["company"] = Value::String(company.to_string());
-                value
-            })
-            .collect();
+        let ledger = ledger_documents(company, &changes.ledger);
         let merge_delete = changes
             .merge_delete
             .clone()
