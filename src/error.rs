@@ -58,6 +58,8 @@ pub enum ErrorCode {
     AudienceNotFound,
     /// No cart with that id exists in the Company.
     CartNotFound,
+    /// No Custom Event with that id exists in the Company.
+    CustomEventNotFound,
     /// A cart with this code was already recorded.
     CartAlreadyExists,
     /// The record changed while the request ran; retrying succeeds.
@@ -95,6 +97,7 @@ impl ErrorCode {
         ErrorCode::MergeNotFound,
         ErrorCode::AudienceNotFound,
         ErrorCode::CartNotFound,
+        ErrorCode::CustomEventNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
         ErrorCode::CustomerAlreadyExists,
@@ -140,6 +143,7 @@ impl ErrorCode {
             ErrorCode::MergeNotFound => "merge_not_found",
             ErrorCode::AudienceNotFound => "audience_not_found",
             ErrorCode::CartNotFound => "cart_not_found",
+            ErrorCode::CustomEventNotFound => "custom_event_not_found",
             ErrorCode::CartAlreadyExists => "cart_already_exists",
             ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::DeleteNotAllowed => "delete_not_allowed",
@@ -166,7 +170,8 @@ impl ErrorCode {
             | ErrorCode::AssociationNotFound
             | ErrorCode::MergeNotFound
             | ErrorCode::AudienceNotFound
-            | ErrorCode::CartNotFound => StatusCode::NOT_FOUND,
+            | ErrorCode::CartNotFound
+            | ErrorCode::CustomEventNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CompanyAlreadyExists
             | ErrorCode::CustomerAlreadyExists
@@ -228,6 +233,7 @@ impl ErrorCode {
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
             ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
+            ErrorCode::CustomEventNotFound => "No Custom Event with this id exists in the Company.",
             ErrorCode::CartAlreadyExists => {
                 "A cart with this code was already recorded; its effects were applied then."
             }

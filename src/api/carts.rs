@@ -96,11 +96,24 @@ pub struct CartResponse {
 }
 
 fn respond(outcome: CartOutcome, explain: bool) -> CartResponse {
+    let (effects, explanations) = bodies(outcome.effects, outcome.explanations, explain);
     CartResponse {
         cart: outcome.cart,
-        effects: outcome.effects.into_iter().map(Into::into).collect(),
-        explanations: explain.then(|| outcome.explanations.into_iter().map(Into::into).collect()),
+        effects,
+        explanations,
     }
+}
+
+/// Effects, and explanations when asked for, as response bodies.
+pub(super) fn bodies(
+    effects: Vec<Effect>,
+    explanations: Vec<Explanation>,
+    explain: bool,
+) -> (Vec<EffectBody>, Option<Vec<ExplanationBody>>) {
+    (
+        effects.into_iter().map(Into::into).collect(),
+        explain.then(|| explanations.into_iter().map(Into::into).collect()),
+    )
 }
 
 /// A page of carts.

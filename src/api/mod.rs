@@ -10,6 +10,7 @@ pub mod author;
 mod carts;
 mod customers;
 pub mod errors;
+mod events;
 pub mod idempotency;
 mod language;
 mod merges;
@@ -39,6 +40,7 @@ pub type ApiGroups = (
     merges::MergesApi,
     segments::SegmentsApi,
     carts::CartsApi,
+    events::EventsApi,
     utilities::UtilitiesApi,
 );
 
@@ -69,6 +71,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
             merges::MergesApi,
             segments::SegmentsApi,
             carts::CartsApi,
+            events::EventsApi,
             utilities::UtilitiesApi,
         ),
         "loyalty",

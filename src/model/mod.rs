@@ -8,6 +8,7 @@
 pub mod association;
 pub mod cart;
 pub mod customer;
+pub mod event;
 pub mod merge;
 mod time;
 

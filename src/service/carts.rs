@@ -8,13 +8,25 @@ use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
 use crate::model::cart::{Cart, NewCart};
-use crate::model::customer::{SearchBy, normalise_code};
+use std::sync::Arc;
+
+use crate::model::customer::{Customer, SearchBy, normalise_code};
 use crate::rules::campaign::Listens;
 use crate::rules::evaluate::{Effect, Explanation, evaluate};
+use crate::rules::{CompanyRules, Facts};
 use crate::store::LedgerEntry;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
+
+/// What the campaigns made of an event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvaluatedEvent {
+    /// The effects of the campaigns that applied.
+    pub effects: Vec<Effect>,
+    /// Why each campaign applied or not.
+    pub explanations: Vec<Explanation>,
+}
 
 /// A cart with what the campaigns made of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +50,58 @@ fn money(field: &str, value: f64) -> ApiResult<f64> {
 }
 
 impl Services {
+    /// The active Customer an event names by id or by code.
+    pub(super) async fn active_customer(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        customer_code: Option<&str>,
+    ) -> ApiResult<Customer> {
+        let reference = match (customer_id, customer_code) {
+            (Some(id), None) => CustomerRef::id(id),
+            (None, Some(code)) => CustomerRef {
+                value: code,
+                search_by: SearchBy::Code,
+            },
+            _ => {
+                return Err(ApiError::invalid(
+                    "name the Customer with exactly one of customer_id and customer_code",
+                ));
+            }
+        };
+        let customer = self.find_customer(company, reference).await?.customer;
+        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::CustomerInactive,
+                format!("Customer {} is inactive", customer.id),
+            ));
+        }
+        Ok(customer)
+    }
+
+    /// The Company's rules and what they know about `customer` at `date`;
+    /// refuses when the Company's campaign files never loaded.
+    pub(super) async fn event_facts(
+        &self,
+        company: &str,
+        customer: &Customer,
+        date: Timestamp,
+    ) -> ApiResult<(Arc<CompanyRules>, Facts)> {
+        if let Some(errors) = self.catalog.failure(company) {
+            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
+            return Err(ApiError::new(
+                ErrorCode::CampaignsUnavailable,
+                format!("the campaign files never loaded: {}", listed.join("; ")),
+            ));
+        }
+        let rules = self.catalog.company(company);
+        let mut facts = self
+            .customer_facts(company, customer, date.as_datetime())
+            .await?;
+        self.segment_facts(&rules, &mut facts);
+        Ok((rules, facts))
+    }
+
     /// Evaluates `new` and, when `record` is true, records the cart, its
     /// ledger entries and the new balance in one transaction.
     pub async fn process_cart(
@@ -74,25 +138,13 @@ impl Services {
             "total",
             new.total.unwrap_or((lines_total * 100.0).round() / 100.0),
         )?;
-        let reference = match (&new.customer_id, &new.customer_code) {
-            (Some(id), None) => CustomerRef::id(id),
-            (None, Some(code)) => CustomerRef {
-                value: code,
-                search_by: SearchBy::Code,
-            },
-            _ => {
-                return Err(ApiError::invalid(
-                    "name the Customer with exactly one of customer_id and customer_code",
-                ));
-            }
-        };
-        let customer = self.find_customer(company, reference).await?.customer;
-        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
-            return Err(ApiError::new(
-                ErrorCode::CustomerInactive,
-                format!("Customer {} is inactive", customer.id),
-            ));
-        }
+        let customer = self
+            .active_customer(
+                company,
+                new.customer_id.as_deref(),
+                new.customer_code.as_deref(),
+            )
+            .await?;
         let date = new.date.unwrap_or_else(Timestamp::now);
         let mut cart = Cart {
             id: code,
@@ -105,18 +157,7 @@ impl Services {
             points_earned: 0,
             created_at: Timestamp::now(),
         };
-        if let Some(errors) = self.catalog.failure(company) {
-            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
-            return Err(ApiError::new(
-                ErrorCode::CampaignsUnavailable,
-                format!("the campaign files never loaded: {}", listed.join("; ")),
-            ));
-        }
-        let rules = self.catalog.company(company);
-        let mut facts = self
-            .customer_facts(company, &customer, date.as_datetime())
-            .await?;
-        self.segment_facts(&rules, &mut facts);
+        let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
         facts.cart = serde_json::json!({
             "code": cart.id,
             "total": cart.total,

@@ -7,6 +7,7 @@ mod associations;
 mod carts;
 mod companies;
 mod customers;
+mod events;
 mod idempotency;
 mod keys;
 mod merges;

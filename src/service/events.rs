@@ -1,0 +1,155 @@
+//! Custom Events and triggers: evaluated against the campaigns that listen to
+//! their type; their points are recorded in one transaction.
+
+use super::Services;
+use super::carts::EvaluatedEvent;
+use super::languages::Language;
+use super::pagination::{Page, PageRequest};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::event::{CustomEvent, NewEvent};
+use crate::model::{Timestamp, validate_slug};
+use crate::rules::campaign::Listens;
+use crate::rules::evaluate::evaluate;
+use crate::secrets::random_hex;
+use crate::store::LedgerEntry;
+
+/// Whether an event is a Custom Event (recorded and listable) or a trigger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// POST /custom_events.
+    CustomEvent,
+    /// POST /trigger.
+    Trigger,
+}
+
+/// A Custom Event or trigger with what the campaigns made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventOutcome {
+    /// The recorded Custom Event (none for triggers).
+    pub event: Option<CustomEvent>,
+    /// Effects and explanations.
+    pub evaluated: EvaluatedEvent,
+}
+
+/// A new, time-ordered Custom Event id.
+fn new_event_id() -> String {
+    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    format!("evt_{millis:012x}{}", random_hex(6))
+}
+
+impl Services {
+    /// Evaluates a Custom Event or trigger and records its points (and the
+    /// Custom Event itself) in one transaction.
+    pub async fn process_event(
+        &self,
+        company: &str,
+        new: NewEvent,
+        kind: EventKind,
+        language: &Language,
+    ) -> ApiResult<EventOutcome> {
+        validate_slug("type", &new.kind)?;
+        let customer = self
+            .active_customer(
+                company,
+                new.customer_id.as_deref(),
+                new.customer_code.as_deref(),
+            )
+            .await?;
+        let date = new.date.unwrap_or_else(Timestamp::now);
+        let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
+        let payload = serde_json::json!({
+            "type": new.kind,
+            "data": new.data,
+            "coupons_desired": new.coupons_desired,
+            "date": date,
+        });
+        let listens = match kind {
+            EventKind::CustomEvent => {
+                facts.event = payload;
+                Listens::CustomEvent(new.kind.clone())
+            }
+            EventKind::Trigger => {
+                facts.trigger = payload;
+                Listens::Trigger(new.kind.clone())
+            }
+        };
+        let evaluation = evaluate(
+            self.catalog.engine(),
+            &rules.campaigns,
+            &listens,
+            &facts,
+            &|c| c.name.resolve(&language.chosen, &language.default),
+        );
+        let now = Timestamp::now();
+        let event_id = (kind == EventKind::CustomEvent).then(new_event_id);
+        let ledger: Vec<LedgerEntry> = evaluation
+            .effects
+            .iter()
+            .filter_map(|effect| {
+                effect.points.map(|points| LedgerEntry {
+                    customer_id: customer.id.clone(),
+                    points,
+                    reason: match kind {
+                        EventKind::CustomEvent => "custom_event".to_string(),
+                        EventKind::Trigger => format!("trigger:{}", new.kind),
+                    },
+                    rule_id: Some(effect.rule_id),
+                    cart_id: None,
+                    created_at: now,
+                })
+            })
+            .collect();
+        let event = event_id.map(|id| CustomEvent {
+            id,
+            customer_id: customer.id.clone(),
+            kind: new.kind.clone(),
+            data: new.data.clone(),
+            date,
+            points_earned: ledger.iter().map(|e| e.points).sum(),
+            created_at: now,
+        });
+        if event.is_some() || !ledger.is_empty() {
+            self.store
+                .insert_event(company, event.as_ref(), &ledger)
+                .await?;
+        }
+        Ok(EventOutcome {
+            event,
+            evaluated: EvaluatedEvent {
+                effects: evaluation.effects,
+                explanations: evaluation.explanations,
+            },
+        })
+    }
+
+    /// The Custom Event `id`.
+    pub async fn custom_event(&self, company: &str, id: &str) -> ApiResult<CustomEvent> {
+        self.store.custom_event(company, id).await?.ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::CustomEventNotFound,
+                format!("no Custom Event `{id}`"),
+            )
+        })
+    }
+
+    /// Custom Events, optionally of one Customer and one type.
+    pub async fn custom_events(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        kind: Option<&str>,
+        page: PageRequest,
+    ) -> ApiResult<Page<CustomEvent>> {
+        let fetched = self
+            .store
+            .custom_events(
+                company,
+                customer_id,
+                kind,
+                page.starting_after.as_deref(),
+                page.fetch_limit(),
+            )
+            .await?;
+        Ok(Page::from_fetched(fetched, &page, |event| event.id.clone()))
+    }
+}

@@ -1,0 +1,108 @@
+//! Repository of Custom Events and of the points triggers earn.
+
+use serde_json::Value;
+
+use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::{Store, first};
+use crate::error::{ApiError, ApiResult};
+use crate::model::event::CustomEvent;
+
+fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
+    if let Some(object) = document.as_object_mut() {
+        object.remove("id");
+        object.remove("company");
+        if let Some(id) = object.remove("eid") {
+            object.insert("id".into(), id);
+        }
+    }
+    serde_json::from_value(document)
+        .map_err(|e| ApiError::internal(format!("stored event unreadable: {e}")))
+}
+
+impl Store {
+    /// Records a Custom Event (when given) and its ledger entries in one transaction.
+    pub async fn insert_event(
+        &self,
+        company: &str,
+        event: Option<&CustomEvent>,
+        ledger: &[LedgerEntry],
+    ) -> ApiResult<()> {
+        let doc = match event {
+            Some(event) => {
+                let mut doc = serde_json::to_value(event).map_err(ApiError::internal)?;
+                if let Some(object) = doc.as_object_mut() {
+                    let id = object.remove("id").unwrap_or(Value::Null);
+                    object.insert("eid".into(), id);
+                    object.insert("company".into(), Value::String(company.to_string()));
+                }
+                doc
+            }
+            None => Value::Null,
+        };
+        let query = format!(
+            "BEGIN TRANSACTION;
+             IF $doc != NULL {{
+                 CREATE type::record('custom_event', [$company, $doc.eid]) CONTENT $doc RETURN NONE;
+             }};
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;"
+        );
+        let entries = ledger_documents(company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("doc", doc.clone()))
+                .bind(("ledger", entries.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The Custom Event `id` of `company`.
+    pub async fn custom_event(&self, company: &str, id: &str) -> ApiResult<Option<CustomEvent>> {
+        let document: Option<Value> = first(
+            self.db
+                .query("SELECT * FROM ONLY type::record('custom_event', [$company, $id])")
+                .bind(("company", company.to_string()))
+                .bind(("id", id.to_string())),
+        )
+        .await?;
+        document.map(from_document).transpose()
+    }
+
+    /// Custom Events of `company`, optionally of one Customer and type, in id order.
+    pub async fn custom_events(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        kind: Option<&str>,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<CustomEvent>> {
+        let mut conditions = vec!["company = $company"];
+        if customer_id.is_some() {
+            conditions.push("customer_id = $customer");
+        }
+        if kind.is_some() {
+            conditions.push("type = $kind");
+        }
+        if starting_after.is_some() {
+            conditions.push("eid > $after");
+        }
+        let query = format!(
+            "SELECT * FROM custom_event WHERE {} ORDER BY eid LIMIT $limit",
+            conditions.join(" AND ")
+        );
+        let documents: Vec<Value> = first(
+            self.db
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.unwrap_or_default().to_string()))
+                .bind(("kind", kind.unwrap_or_default().to_string()))
+                .bind(("after", starting_after.unwrap_or_default().to_string()))
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        documents.into_iter().map(from_document).collect()
+    }
+}
