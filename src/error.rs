@@ -62,6 +62,8 @@ pub enum ErrorCode {
     CustomEventNotFound,
     /// A cart with this code was already recorded.
     CartAlreadyExists,
+    /// The cart was already cancelled.
+    CartAlreadyCancelled,
     /// The record changed while the request ran; retrying succeeds.
     ConcurrentModification,
     /// The Customer cannot be deleted outright; anonymize it instead.
@@ -104,6 +106,7 @@ impl ErrorCode {
         ErrorCode::IdentifierInUse,
         ErrorCode::AssociationAlreadyExists,
         ErrorCode::CartAlreadyExists,
+        ErrorCode::CartAlreadyCancelled,
         ErrorCode::ConcurrentModification,
         ErrorCode::DeleteNotAllowed,
         ErrorCode::IdempotencyKeyInUse,
@@ -145,6 +148,7 @@ impl ErrorCode {
             ErrorCode::CartNotFound => "cart_not_found",
             ErrorCode::CustomEventNotFound => "custom_event_not_found",
             ErrorCode::CartAlreadyExists => "cart_already_exists",
+            ErrorCode::CartAlreadyCancelled => "cart_already_cancelled",
             ErrorCode::ConcurrentModification => "concurrent_modification",
             ErrorCode::DeleteNotAllowed => "delete_not_allowed",
             ErrorCode::IdempotencyKeyInUse => "idempotency_key_in_use",
@@ -178,6 +182,7 @@ impl ErrorCode {
             | ErrorCode::IdentifierInUse
             | ErrorCode::AssociationAlreadyExists
             | ErrorCode::CartAlreadyExists
+            | ErrorCode::CartAlreadyCancelled
             | ErrorCode::ConcurrentModification
             | ErrorCode::DeleteNotAllowed
             | ErrorCode::IdempotencyKeyInUse => StatusCode::CONFLICT,
@@ -234,6 +239,9 @@ impl ErrorCode {
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
             ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
             ErrorCode::CustomEventNotFound => "No Custom Event with this id exists in the Company.",
+            ErrorCode::CartAlreadyCancelled => {
+                "The cart was already cancelled; a cart is cancelled at most once."
+            }
             ErrorCode::CartAlreadyExists => {
                 "A cart with this code was already recorded; its effects were applied then."
             }

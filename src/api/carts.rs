@@ -9,7 +9,7 @@ use super::errors::ErrorResponse;
 use super::language::language;
 use super::services;
 use crate::model::Timestamp;
-use crate::model::cart::{Cart, NewCart};
+use crate::model::cart::{Cart, CartCancellation, NewCart};
 use crate::rules::evaluate::{Effect, Explanation};
 use crate::service::pagination::PageRequest;
 use crate::service::{CartOutcome, CustomerRef};
@@ -170,6 +170,27 @@ impl CartsApi {
             .process_cart(&caller.0.company, body.0, language(request)?, false)
             .await?;
         Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
+    }
+
+    /// Cancel a full cart by creating a new cart with negative amounts.
+    ///
+    /// The cancellation cart mirrors the original with opposite quantities and
+    /// totals, and reverses every point the original earned (its `effects` are
+    /// the reversing points entries). A cart is cancelled at most once
+    /// (`cart_already_cancelled`).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/carts/cancellation", method = "post")]
+    async fn cancel(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        body: Json<CartCancellation>,
+    ) -> Result<Json<CartResponse>, ErrorResponse> {
+        let outcome = services(request)?
+            .cancel_cart(&caller.0.company, body.0)
+            .await?;
+        Ok(Json(respond(outcome, false)))
     }
 
     /// Get a cart.

@@ -56,8 +56,23 @@ pub struct Cart {
     pub total: f64,
     /// Money taken off by discount effects.
     pub discount_total: f64,
-    /// Points earned by points effects.
+    /// Points earned by points effects (negative on a cancellation).
     pub points_earned: i64,
+    /// On a cancellation: the cart it cancels.
+    #[serde(default)]
+    pub cancels: Option<String>,
+    /// On a cancelled cart: the cancellation that reversed it.
+    #[serde(default)]
+    pub cancelled_by: Option<String>,
     /// When the service recorded it.
     pub created_at: Timestamp,
+}
+
+/// Body of POST /carts/cancellation.
+#[derive(Debug, Clone, Serialize, Deserialize, Object)]
+pub struct CartCancellation {
+    /// The id (code) of the cart to cancel.
+    pub cart_id: String,
+    /// The code of the cancellation cart; `<cart_id>-cancellation` when omitted.
+    pub code: Option<String>,
 }

@@ -7,7 +7,7 @@ use super::languages::Language;
 use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
-use crate::model::cart::{Cart, NewCart};
+use crate::model::cart::{Cart, CartCancellation, CartLine, NewCart};
 use std::sync::Arc;
 
 use crate::model::customer::{Customer, SearchBy, normalise_code};
@@ -155,6 +155,8 @@ impl Services {
             total,
             discount_total: 0.0,
             points_earned: 0,
+            cancels: None,
+            cancelled_by: None,
             created_at: Timestamp::now(),
         };
         let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
@@ -198,6 +200,82 @@ impl Services {
             cart,
             effects: evaluation.effects,
             explanations: evaluation.explanations,
+        })
+    }
+
+    /// Cancels a recorded cart: records a cart with the opposite amounts and
+    /// ledger entries reversing every point it earned, at most once.
+    pub async fn cancel_cart(
+        &self,
+        company: &str,
+        request: CartCancellation,
+    ) -> ApiResult<CartOutcome> {
+        let original = self.cart(company, &request.cart_id).await?;
+        if original.cancels.is_some() {
+            return Err(ApiError::invalid(format!(
+                "cart {} is itself a cancellation",
+                original.id
+            )));
+        }
+        let code = match request.code {
+            Some(code) => normalise_code(&code)
+                .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?,
+            None => format!("{}-cancellation", original.id),
+        };
+        let now = Timestamp::now();
+        let earned = self.store.cart_ledger(company, &original.id).await?;
+        let ledger: Vec<LedgerEntry> = earned
+            .iter()
+            .map(|entry| LedgerEntry {
+                customer_id: entry.customer_id.clone(),
+                points: -entry.points,
+                reason: "cancellation".to_string(),
+                rule_id: entry.rule_id,
+                cart_id: Some(code.clone()),
+                created_at: now,
+            })
+            .collect();
+        let cancellation = Cart {
+            id: code,
+            customer_id: original.customer_id.clone(),
+            date: original.date,
+            location_code: original.location_code.clone(),
+            lines: original
+                .lines
+                .iter()
+                .map(|line| CartLine {
+                    quantity: -line.quantity,
+                    ..line.clone()
+                })
+                .collect(),
+            total: -original.total,
+            discount_total: -original.discount_total,
+            points_earned: ledger.iter().map(|e| e.points).sum(),
+            cancels: Some(original.id.clone()),
+            cancelled_by: None,
+            created_at: now,
+        };
+        self.store
+            .insert_cancellation(company, &original.id, &cancellation, &ledger)
+            .await?;
+        let effects = ledger
+            .iter()
+            .map(|entry| Effect {
+                kind: "points",
+                rule_id: entry.rule_id.unwrap_or_default(),
+                rule_name: String::new(),
+                line: 0,
+                value: 0.0,
+                effect_type: "",
+                distribution_type: "",
+                points: Some(entry.points),
+            })
+            .collect();
+        tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");
+        Ok(CartOutcome {
+            cart: cancellation,
+            effects,
+            explanations: Vec::new(),
         })
     }
 

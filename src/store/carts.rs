@@ -11,7 +11,7 @@ use crate::model::cart::Cart;
 use crate::rules::script::PurchaseTotals;
 
 /// One append-only entry of the points ledger.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct LedgerEntry {
     /// The Customer credited (positive) or debited (negative).
     pub customer_id: String,
@@ -37,6 +37,17 @@ pub(super) const APPEND_LEDGER: &str = "
                 balance = (balance ?? 0) + $entry.points
             RETURN NONE;
     };";
+
+/// SurrealQL recomputing the purchase totals of `$customer` from its carts:
+/// spend nets cancellations out; cancelled carts and cancellations do not count.
+pub(super) const RECOUNT_TOTALS: &str = "
+    LET $carts = (SELECT total, date, cancels, cancelled_by FROM cart WHERE company = $company AND customer_id = $customer);
+    UPSERT type::record('customer_stats', [$company, $customer])
+        SET company = $company, customer_id = $customer,
+            lifetime_spend = math::sum($carts.total),
+            cart_count = count($carts[WHERE !cancels AND !cancelled_by]),
+            last_purchase = array::max($carts[WHERE !cancels AND !cancelled_by].date)
+        RETURN NONE;";
 
 /// The ledger entries of `company` as stored.
 pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Value> {
@@ -104,6 +115,55 @@ impl Store {
                 .bind(("ledger", entries.clone()))
                 .bind(("total", cart.total))
                 .bind(("date", cart.date.to_string()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Records `cancellation` of the cart `original` with the reversing
+    /// `ledger`, in one transaction: refuses with `cart_already_cancelled` when
+    /// the original was cancelled before, `cart_already_exists` when the
+    /// cancellation's code is taken.
+    pub async fn insert_cancellation(
+        &self,
+        company: &str,
+        original: &str,
+        cancellation: &Cart,
+        ledger: &[LedgerEntry],
+    ) -> ApiResult<()> {
+        let mut doc = serde_json::to_value(cancellation).map_err(ApiError::internal)?;
+        if let Some(object) = doc.as_object_mut() {
+            object.remove("id");
+            object.insert("code".into(), Value::String(cancellation.id.clone()));
+            object.insert("company".into(), Value::String(company.to_string()));
+        }
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $original = type::record('cart', [$company, $original_code]);
+             IF (SELECT VALUE cancelled_by FROM ONLY $original) {{
+                 THROW '{REFUSED}{cancelled}|cart ' + $original_code + ' was already cancelled';
+             }};
+             LET $key = type::record('cart', [$company, $code]);
+             IF record::exists($key) {{
+                 THROW '{REFUSED}{exists}|cart ' + $code + ' was already recorded';
+             }};
+             CREATE $key CONTENT $doc RETURN NONE;
+             UPDATE $original SET cancelled_by = $code RETURN NONE;
+             {APPEND_LEDGER}
+             {RECOUNT_TOTALS}
+             COMMIT TRANSACTION;",
+            cancelled = ErrorCode::CartAlreadyCancelled.code(),
+            exists = ErrorCode::CartAlreadyExists.code()
+        );
+        let entries = ledger_documents(company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("original_code", original.to_string()))
+                .bind(("code", cancellation.id.clone()))
+                .bind(("customer", cancellation.customer_id.clone()))
+                .bind(("doc", doc.clone()))
+                .bind(("ledger", entries.clone()))
         })
         .await?;
         Ok(())
@@ -188,6 +248,23 @@ impl Store {
                 Some((date.as_datetime(), row.get("total")?.as_f64()?))
             })
             .collect())
+    }
+
+    /// The ledger entries a cart wrote.
+    pub async fn cart_ledger(&self, company: &str, cart_id: &str) -> ApiResult<Vec<LedgerEntry>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT * OMIT id, company FROM points_ledger WHERE company = $company AND cart_id = $cart ORDER BY rule_id")
+                .bind(("company", company.to_string()))
+                .bind(("cart", cart_id.to_string())),
+        )
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                serde_json::from_value(row)
+                    .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
+            })
+            .collect()
     }
 
     /// Ids of every cart of a Customer.

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::carts::{APPEND_LEDGER, LedgerEntry, RECOUNT_TOTALS, ledger_documents};
 use super::customers::document;
 use super::{REFUSED, Store, StoredCustomer, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -148,14 +148,7 @@ impl Store {
                      WHERE customer_id = $move[1] RETURN NONE;
              }};
              {APPEND_LEDGER}
-             FOR $customer IN $restat {{
-                 LET $carts = (SELECT total, date FROM cart WHERE company = $company AND customer_id = $customer);
-                 UPSERT type::record('customer_stats', [$company, $customer])
-                     SET company = $company, customer_id = $customer,
-                         lifetime_spend = math::sum($carts.total), cart_count = count($carts),
-                         last_purchase = array::max($carts.date)
-                     RETURN NONE;
-             }};
+             FOR $customer IN $restat {{ {RECOUNT_TOTALS} }};
              IF $merge_create != NULL {{
                  LET $key = type::record('merge', [$company, $merge_create.merged_customer_id]);
                  IF record::exists($key) {{
