@@ -59,9 +59,11 @@ pub struct Cart {
     /// Points earned by points effects (negative on a cancellation).
     pub points_earned: i64,
     /// On a cancellation: the cart it cancels.
+    #[oai(skip_serializing_if_is_none)]
     #[serde(default)]
     pub cancels: Option<String>,
     /// On a cancelled cart: the cancellation that reversed it.
+    #[oai(skip_serializing_if_is_none)]
     #[serde(default)]
     pub cancelled_by: Option<String>,
     /// When the service recorded it.
