@@ -14,6 +14,14 @@ pub struct CartLine {
     pub quantity: f64,
     /// Unit price.
     pub price: f64,
+    /// Product taxonomies (categories) the line's product belongs to, e.g. `coffee`.
+    #[oai(default)]
+    #[serde(default)]
+    pub taxonomies: Vec<String>,
+    /// Product features, e.g. `{"brand": "Acme", "organic": "yes"}`.
+    #[oai(default)]
+    #[serde(default)]
+    pub features: std::collections::BTreeMap<String, String>,
 }
 
 /// A cart as sent by the till or the shop.

@@ -366,6 +366,28 @@ mod tests {
     }
 
     #[test]
+    fn conditions_see_line_taxonomies_and_features() {
+        let organic = campaign(
+            "id: 7\nkind: discount\nname: Organic\non: cart\nwhen: cart.lines.some(|l| l.taxonomies.contains(\"coffee\"))\ndiscount:\n  applies_to: lines\n  lines: line.features.organic == \"yes\"\n  amount: 1.0\n",
+        );
+        let cart = json!({"total": 10.0, "lines": [
+            {"product_code": "A", "quantity": 1, "price": 4.0, "taxonomies": ["coffee"], "features": {}},
+            {"product_code": "B", "quantity": 1, "price": 6.0, "taxonomies": ["tea"], "features": {"organic": "yes"}}
+        ]});
+        let evaluation = run(
+            &[organic],
+            &Listens::Cart,
+            &cart_facts("2026-05-04T09:00:00Z", cart),
+        );
+        let applied: Vec<(i64, f64)> = evaluation
+            .effects
+            .iter()
+            .map(|e| (e.line, e.value))
+            .collect();
+        assert_eq!(applied, [(2, 1.0)]);
+    }
+
+    #[test]
     fn custom_events_earn_their_points() {
         let campaigns = [campaign(POINTS), campaign(WELCOME)];
         let facts = Facts {
