@@ -48,6 +48,7 @@ pub struct DeletedAssociation {
 }
 
 /// Association endpoints.
+#[derive(Debug, Default)]
 pub struct AssociationsApi;
 
 #[OpenApi(tag = "AssociationTags::Associations")]

@@ -127,6 +127,7 @@ pub struct CartList {
 }
 
 /// Cart endpoints.
+#[derive(Debug, Default)]
 pub struct CartsApi;
 
 #[OpenApi(tag = "CartTags::Carts")]

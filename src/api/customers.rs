@@ -66,6 +66,7 @@ pub struct DeletedCustomer {
 }
 
 /// Customer endpoints.
+#[derive(Debug, Default)]
 pub struct CustomersApi;
 
 fn reference(value: &str, search_by: Option<SearchBy>) -> CustomerRef<'_> {

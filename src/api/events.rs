@@ -57,6 +57,7 @@ pub struct CustomEventList {
 }
 
 /// Event endpoints.
+#[derive(Debug, Default)]
 pub struct EventsApi;
 
 #[OpenApi(tag = "EventTags::Events")]

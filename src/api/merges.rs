@@ -68,6 +68,7 @@ pub struct UnmergeBody {
 }
 
 /// Merge endpoints.
+#[derive(Debug, Default)]
 pub struct MergesApi;
 
 #[OpenApi(tag = "MergeTags::Merges")]

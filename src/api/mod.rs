@@ -33,7 +33,7 @@ pub(crate) fn services(request: &poem::Request) -> Result<&Services, errors::Err
         .ok_or_else(|| ApiError::internal("services are not attached to the request").into())
 }
 
-/// Every resource group of the API (a tuple once there are several).
+/// Every resource group of the API.
 pub type ApiGroups = (
     customers::CustomersApi,
     associations::AssociationsApi,
@@ -64,38 +64,27 @@ impl Default for ApiOptions {
 
 /// The poem-openapi service describing every group.
 pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
-    OpenApiService::new(
-        (
-            customers::CustomersApi,
-            associations::AssociationsApi,
-            merges::MergesApi,
-            segments::SegmentsApi,
-            carts::CartsApi,
-            events::EventsApi,
-            utilities::UtilitiesApi,
-        ),
-        "loyalty",
-        env!("CARGO_PKG_VERSION"),
-    )
-    .extra_request_header::<String, _>(ExtraHeader::new("Idempotency-Key").description(
-        "POST, PATCH and PUT only: a retry with the same key and request gets the first answer \
+    OpenApiService::new(ApiGroups::default(), "loyalty", env!("CARGO_PKG_VERSION"))
+        .extra_request_header::<String, _>(ExtraHeader::new("Idempotency-Key").description(
+            "POST, PATCH and PUT only: a retry with the same key and request gets the first answer \
          again (24 hours, per Company). Refused on GET and DELETE.",
-    ))
-    .extra_request_header::<String, _>(ExtraHeader::new("Accept-Language").description(
-        "Language of translatable content; the Company default when it lacks the language.",
-    ))
-    .extra_response_header::<String, _>(
-        ExtraHeader::new("RateLimit-Policy")
-            .description("The endpoint's tier and its quota, e.g. `\"tier1\";q=60;w=1`."),
-    )
-    .extra_response_header::<String, _>(
-        ExtraHeader::new("RateLimit")
-            .description("Requests left in the tier's current window, e.g. `\"tier1\";r=59;t=1`."),
-    )
-    .extra_response_header::<String, _>(
-        ExtraHeader::new("Content-Language")
-            .description("The language translatable content is in."),
-    )
+        ))
+        .extra_request_header::<String, _>(ExtraHeader::new("Accept-Language").description(
+            "Language of translatable content; the Company default when it lacks the language.",
+        ))
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("RateLimit-Policy")
+                .description("The endpoint's tier and its quota, e.g. `\"tier1\";q=60;w=1`."),
+        )
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("RateLimit").description(
+                "Requests left in the tier's current window, e.g. `\"tier1\";r=59;t=1`.",
+            ),
+        )
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("Content-Language")
+                .description("The language translatable content is in."),
+        )
 }
 
 /// The OpenAPI document as served at /openapi.json.

@@ -94,6 +94,7 @@ pub struct AudienceValidationBody {
 }
 
 /// Segment endpoints.
+#[derive(Debug, Default)]
 pub struct SegmentsApi;
 
 #[OpenApi(tag = "SegmentTags::Segments")]

@@ -32,6 +32,7 @@ pub struct CheckBody {
 }
 
 /// Utility endpoints.
+#[derive(Debug, Default)]
 pub struct UtilitiesApi;
 
 #[OpenApi]

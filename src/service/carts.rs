@@ -39,6 +39,29 @@ pub struct CartOutcome {
     pub explanations: Vec<Explanation>,
 }
 
+/// The ledger entries crediting `customer_id` with the points of `effects`.
+pub(super) fn earned_points(
+    effects: &[Effect],
+    customer_id: &str,
+    reason: &str,
+    cart_id: Option<&str>,
+    at: Timestamp,
+) -> Vec<LedgerEntry> {
+    effects
+        .iter()
+        .filter_map(|effect| {
+            effect.points.map(|points| LedgerEntry {
+                customer_id: customer_id.to_string(),
+                points,
+                reason: reason.to_string(),
+                rule_id: Some(effect.rule_id),
+                cart_id: cart_id.map(str::to_string),
+                created_at: at,
+            })
+        })
+        .collect()
+}
+
 fn money(field: &str, value: f64) -> ApiResult<f64> {
     if value.is_finite() && value >= 0.0 {
         Ok(value)
@@ -177,20 +200,13 @@ impl Services {
         );
         cart.discount_total =
             (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
-        let ledger: Vec<LedgerEntry> = evaluation
-            .effects
-            .iter()
-            .filter_map(|effect| {
-                effect.points.map(|points| LedgerEntry {
-                    customer_id: customer.id.clone(),
-                    points,
-                    reason: "cart".to_string(),
-                    rule_id: Some(effect.rule_id),
-                    cart_id: Some(cart.id.clone()),
-                    created_at: cart.created_at,
-                })
-            })
-            .collect();
+        let ledger = earned_points(
+            &evaluation.effects,
+            &customer.id,
+            "cart",
+            Some(&cart.id),
+            cart.created_at,
+        );
         cart.points_earned = ledger.iter().map(|e| e.points).sum();
         if record {
             self.store.insert_cart(company, &cart, &ledger).await?;

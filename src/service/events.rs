@@ -2,7 +2,7 @@
 //! their type; their points are recorded in one transaction.
 
 use super::Services;
-use super::carts::EvaluatedEvent;
+use super::carts::{EvaluatedEvent, earned_points};
 use super::languages::Language;
 use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -11,7 +11,6 @@ use crate::model::{Timestamp, validate_slug};
 use crate::rules::campaign::Listens;
 use crate::rules::evaluate::evaluate;
 use crate::secrets::random_hex;
-use crate::store::LedgerEntry;
 
 /// Whether an event is a Custom Event (recorded and listable) or a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,23 +81,11 @@ impl Services {
         );
         let now = Timestamp::now();
         let event_id = (kind == EventKind::CustomEvent).then(new_event_id);
-        let ledger: Vec<LedgerEntry> = evaluation
-            .effects
-            .iter()
-            .filter_map(|effect| {
-                effect.points.map(|points| LedgerEntry {
-                    customer_id: customer.id.clone(),
-                    points,
-                    reason: match kind {
-                        EventKind::CustomEvent => "custom_event".to_string(),
-                        EventKind::Trigger => format!("trigger:{}", new.kind),
-                    },
-                    rule_id: Some(effect.rule_id),
-                    cart_id: None,
-                    created_at: now,
-                })
-            })
-            .collect();
+        let reason = match kind {
+            EventKind::CustomEvent => "custom_event".to_string(),
+            EventKind::Trigger => format!("trigger:{}", new.kind),
+        };
+        let ledger = earned_points(&evaluation.effects, &customer.id, &reason, None, now);
         let event = event_id.map(|id| CustomEvent {
             id,
             customer_id: customer.id.clone(),
