@@ -75,10 +75,10 @@ pub struct MergesApi;
 impl MergesApi {
     /// Merge one Customer into another.
     ///
-    /// In one transaction the merged Customer's cards and associations move to
-    /// the target (an association the target already has with the same
-    /// Customer is set aside), and the merged Customer becomes inactive with
-    /// `merged_into` set. The merge is recorded so that
+    /// In one transaction the merged Customer's cards, associations, carts and
+    /// points move to the target (an association the target already has with
+    /// the same Customer is set aside; points move as ledger entries), and the
+    /// merged Customer becomes inactive with `merged_into` set. The merge is recorded so that
     /// POST /customers/{associate_id}/unmerge can undo it.
     ///
     /// Rate limit: tier 3 (low).
@@ -102,7 +102,7 @@ impl MergesApi {
     /// Merge a Customer into a new Customer created with its data.
     ///
     /// The new Customer takes the merged Customer's personal data, its code,
-    /// e-mail, phone, cards and associations.
+    /// e-mail, phone, cards, associations, carts and points.
     ///
     /// Rate limit: tier 3 (low).
     #[oai(path = "/customers/transfer-new", method = "post")]
