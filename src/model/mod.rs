@@ -3,7 +3,7 @@
 //! - [`association`]: typed links between Customers.
 //! - [`customer`]: Customers, their identifiers, consent and cards.
 //! - [`merge`]: merges of one Customer into another, and what they moved.
-//! - [`time`]: [`Timestamp`], the interface's DateTime format.
+//! - `time`: [`Timestamp`], the interface's DateTime format.
 
 pub mod association;
 pub mod cart;
