@@ -3,12 +3,12 @@
 //! Module map:
 //! - [`config`]: command-line flags and environment variables.
 //! - [`error`]: the one registry of error codes and HTTP statuses; [`error::ApiError`].
-//! - [`model`]: domain records (Company, API key) and their validation.
+//! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
-//! - [`rules`]: rhai expressions and the YAML rules of each Company (segments), reloaded on change.
+//! - [`rules`]: the pure rules engine: rhai expressions, campaigns, segments, the interpreter, the per-Company catalog.
 //! - [`store`]: SurrealDB connection, schema and every query.
-//! - [`service`]: use-cases (authentication, keys, Companies, first-start bootstrap).
-//! - [`api`]: the integrator HTTP API on poem-openapi, its error bodies and OpenAPI spec.
+//! - [`service`]: use-cases (authentication, rate limits, idempotency, keys, Companies, Customers, merges, segments, carts, events).
+//! - [`api`]: the integrator HTTP API on poem-openapi: one file per resource group, and the layers every request goes through (auth, rate limits, idempotency, languages, error bodies), and the OpenAPI spec.
 //! - [`admin`]: the back-office listener and the client the operator CLI uses.
 //! - [`server`]: starts both listeners and shuts them down gracefully.
 //! - [`cli`]: what each command-line command does.

@@ -3,6 +3,12 @@
 //! One file per resource group; each group is a poem-openapi `#[OpenApi]` struct
 //! joined in [`ApiGroups`]. Handlers parse, call [`crate::service`], and map
 //! the result; they never touch the store.
+//!
+//! Every request passes, outermost first: tracing, JSON error bodies, the
+//! request timeout, the body limit, authentication ([`auth::Authenticate`]),
+//! Idempotency-Keys ([`idempotency`]), the response language, and the
+//! rate-limit headers; each handler's `Tier1`/`Tier2`/`Tier3` argument checks
+//! the credentials' outcome and charges the Company's quota.
 
 mod associations;
 pub mod auth;

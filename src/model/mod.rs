@@ -1,7 +1,9 @@
 //! Domain records shared by the store, the services, the API and the back-office.
 //!
 //! - [`association`]: typed links between Customers.
+//! - [`cart`]: carts (transactions) and their lines.
 //! - [`customer`]: Customers, their identifiers, consent and cards.
+//! - [`event`]: Custom Events and triggers.
 //! - [`merge`]: merges of one Customer into another, and what they moved.
 //! - `time`: [`Timestamp`], the interface's DateTime format.
 
