@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestServer, read};
+use common::{TestServer, all_at_once, read};
 use loyalty::model::CreatedApiKey;
 use serde_json::{Value, json};
 
@@ -386,15 +386,14 @@ mod updates {
         let key = server.bootstrap_key();
         let customer = create(&server, &key, json!({"email": "busy@example.com"})).await;
         let path = format!("/customers/{}", customer["id"].as_str().unwrap());
-        let mut tasks = tokio::task::JoinSet::new();
+        let mut requests = Vec::new();
         for n in 0..12 {
             let request = server
                 .request_as("PATCH", &path, &key)
                 .json(&json!({"attributes": {format!("field_{n}"): n}}));
-            tasks.spawn(async move { read(request.send().await.unwrap()).await });
+            requests.push(request);
         }
-        while let Some(result) = tasks.join_next().await {
-            let (status, body) = result.unwrap();
+        for (status, body) in all_at_once(requests).await {
             assert_eq!(status, 200, "{body}");
         }
         let (_, final_state) = server.call_as("GET", &path, &key, None).await;
@@ -680,16 +679,11 @@ mod concurrency {
         key: &CreatedApiKey,
         bodies: Vec<Value>,
     ) -> Vec<(u16, Value)> {
-        let mut tasks = tokio::task::JoinSet::new();
-        for body in bodies {
-            let request = server.request_as("POST", "/customers", key).json(&body);
-            tasks.spawn(async move { read(request.send().await.unwrap()).await });
-        }
-        let mut results = Vec::new();
-        while let Some(result) = tasks.join_next().await {
-            results.push(result.unwrap());
-        }
-        results
+        let requests = bodies
+            .iter()
+            .map(|body| server.request_as("POST", "/customers", key).json(body))
+            .collect();
+        all_at_once(requests).await
     }
 
     #[tokio::test]
@@ -947,7 +941,7 @@ mod associations {
         let key = server.bootstrap_key();
         let ana = create(&server, &key, json!({"email": "ana@example.com"})).await;
         let bob = create(&server, &key, json!({"email": "bob@example.com"})).await;
-        let mut tasks = tokio::task::JoinSet::new();
+        let mut requests = Vec::new();
         for n in 0..16 {
             let (from, to) = if n % 2 == 0 {
                 (&ana, &bob)
@@ -957,11 +951,10 @@ mod associations {
             let request = server.request_as("POST", "/associations", &key).json(
                 &json!({"customer_id": from["id"], "associate_id": to["id"], "type": "family"}),
             );
-            tasks.spawn(async move { read(request.send().await.unwrap()).await });
+            requests.push(request);
         }
         let mut created = 0;
-        while let Some(result) = tasks.join_next().await {
-            let (status, body) = result.unwrap();
+        for (status, body) in all_at_once(requests).await {
             match status {
                 200 => created += 1,
                 _ => assert_error(status, &body, 409, "association_already_exists"),
@@ -1265,16 +1258,15 @@ mod merges {
             targets
                 .push(create(&server, &key, json!({"email": format!("t{n}@example.com")})).await);
         }
-        let mut tasks = tokio::task::JoinSet::new();
+        let mut requests = Vec::new();
         for target in &targets {
             let request = server
                 .request_as("POST", "/customers/transfer", &key)
                 .json(&json!({"from_customer_id": dup["id"], "to_customer_id": target["id"]}));
-            tasks.spawn(async move { read(request.send().await.unwrap()).await });
+            requests.push(request);
         }
         let mut merged = 0;
-        while let Some(result) = tasks.join_next().await {
-            let (status, body) = result.unwrap();
+        for (status, body) in all_at_once(requests).await {
             match status {
                 200 => merged += 1,
                 _ => assert!(

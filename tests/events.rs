@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{TestServer, read};
+use common::{TestServer, all_at_once};
 use loyalty::model::CreatedApiKey;
 use serde_json::{Value, json};
 
@@ -150,16 +150,15 @@ async fn a_cart_code_is_recorded_once_even_under_concurrent_requests() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
     let customer = member(&server, &key, "race@example.com").await;
-    let mut tasks = tokio::task::JoinSet::new();
+    let mut requests = Vec::new();
     for _ in 0..10 {
         let request = server
             .request_as("POST", "/carts/realtime", &key)
             .json(&morning_cart(&customer, "RACE-1"));
-        tasks.spawn(async move { read(request.send().await.unwrap()).await });
+        requests.push(request);
     }
     let mut recorded = 0;
-    while let Some(result) = tasks.join_next().await {
-        let (status, body) = result.unwrap();
+    for (status, body) in all_at_once(requests).await {
         match status {
             200 => recorded += 1,
             _ => assert_eq!(
@@ -575,16 +574,15 @@ async fn a_cancellation_reverses_a_cart_exactly_once() {
             Some(morning_cart(&customer, "C-1")),
         )
         .await;
-    let mut tasks = tokio::task::JoinSet::new();
+    let mut requests = Vec::new();
     for _ in 0..6 {
         let request = server
             .request_as("POST", "/carts/cancellation", &key)
             .json(&json!({"cart_id": "C-1"}));
-        tasks.spawn(async move { read(request.send().await.unwrap()).await });
+        requests.push(request);
     }
     let mut cancellations = Vec::new();
-    while let Some(result) = tasks.join_next().await {
-        let (status, body) = result.unwrap();
+    for (status, body) in all_at_once(requests).await {
         match status {
             200 => cancellations.push(body),
             _ => assert!(

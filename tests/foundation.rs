@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{OPERATOR_TOKEN, TestServer, read};
+use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};
 use loyalty::model::Environment;
 use loyalty::server::ServerSettings;
 use loyalty::service::{NewCompany, NewKey};
@@ -263,14 +263,13 @@ mod authentication {
     async fn many_concurrent_checks_all_authenticate() {
         let server = TestServer::start().await;
         let key = server.bootstrap_key();
-        let mut calls = tokio::task::JoinSet::new();
+        let mut requests = Vec::new();
         for _ in 0..40 {
             let request = server.request_as("GET", "/check", &key);
-            calls.spawn(async move { read(request.send().await.expect("sent")).await });
+            requests.push(request);
         }
         let mut answered = 0;
-        while let Some(result) = calls.join_next().await {
-            let (status, body) = result.expect("task ran");
+        for (status, body) in all_at_once(requests).await {
             assert_eq!(status, 200, "{body}");
             answered += 1;
         }

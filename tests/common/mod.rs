@@ -173,6 +173,20 @@ impl TestServer {
     }
 }
 
+/// Sends every request at once and returns each answer (status, JSON body),
+/// in the order they complete.
+pub async fn all_at_once(requests: Vec<reqwest::RequestBuilder>) -> Vec<(u16, Value)> {
+    let mut tasks = tokio::task::JoinSet::new();
+    for request in requests {
+        tasks.spawn(async move { read(request.send().await.expect("request sent")).await });
+    }
+    let mut answers = Vec::new();
+    while let Some(answer) = tasks.join_next().await {
+        answers.push(answer.expect("task ran"));
+    }
+    answers
+}
+
 /// Status and JSON body; fails the test if the body is not JSON.
 pub async fn read(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
