@@ -93,11 +93,6 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
         )
 }
 
-/// The OpenAPI document as served at /openapi.json.
-pub fn openapi_json() -> String {
-    spec::render(openapi_service()).json
-}
-
 /// The complete integrator application over `services`.
 pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
     let documents = spec::render(openapi_service());

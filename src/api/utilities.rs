@@ -1,12 +1,11 @@
 //! Utilities: GET /check.
 
-use chrono::Utc;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
 use super::auth::Tier2;
 use super::errors::ErrorResponse;
-use crate::model::format_datetime;
+use crate::model::Timestamp;
 use crate::service::SUPPORTED_API_VERSION;
 
 /// OpenAPI tags of the utility endpoints.
@@ -51,7 +50,7 @@ impl UtilitiesApi {
             company: caller.company,
             environment: caller.environment.as_str().to_string(),
             api_version: SUPPORTED_API_VERSION.to_string(),
-            time: format_datetime(Utc::now()),
+            time: Timestamp::now().to_string(),
         }))
     }
 }

@@ -169,11 +169,6 @@ pub struct CreatedApiKey {
     pub secret: String,
 }
 
-/// Formats a DateTime as the interface writes it: `YYYY-MM-DDThh:mm:ssZ`.
-pub fn format_datetime(value: DateTime<Utc>) -> String {
-    value.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
 /// Checks a Slug: 1 to 64 letters, digits, underscores or hyphens.
 pub fn validate_slug(what: &str, slug: &str) -> ApiResult<()> {
     let valid = !slug.is_empty()

@@ -104,13 +104,6 @@ pub struct Verdict {
 }
 
 impl Segments {
-    /// Parses and compiles `path`; every problem is reported with its line.
-    pub fn load(engine: &ScriptEngine, path: &Path) -> Result<Segments, Vec<RuleError>> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| vec![RuleError::new(path, 0, format!("cannot read: {e}"))])?;
-        Self::parse(engine, path, &text)
-    }
-
     /// Parses and compiles `text` as the content of `path`.
     pub fn parse(
         engine: &ScriptEngine,
