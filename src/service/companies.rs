@@ -82,7 +82,6 @@ impl Services {
                     format!("Company `{slug}` does not exist"),
                 )
             })?;
-        self.rate_limiters.forget(slug);
         self.companies.forget(slug);
         tracing::info!(company = slug, ?limits, "rate limits changed");
         Ok(company)

@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;
-use std::sync::{Arc, Mutex, RwLock};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, RwLock};
 
 use governor::clock::{Clock, DefaultClock};
 use governor::middleware::StateInformationMiddleware;
@@ -16,18 +15,12 @@ use super::Services;
 use crate::error::ApiResult;
 use crate::model::{RateLimits, Tier};
 
-/// How long a Company's limits are trusted before they are read again, so a
-/// change made through another server applies within this time.
-const REFRESH: Duration = Duration::from_secs(30);
-
 type Limiter = RateLimiter<NotKeyed, InMemoryState, DefaultClock, StateInformationMiddleware>;
 
 #[derive(Debug)]
 struct CompanyLimiters {
     limits: RateLimits,
     limiters: [Limiter; 3],
-    /// When `limits` were last confirmed against the store.
-    confirmed_at: Mutex<Instant>,
 }
 
 impl CompanyLimiters {
@@ -44,15 +37,7 @@ impl CompanyLimiters {
                 limiter(Tier::Moderate),
                 limiter(Tier::Low),
             ],
-            confirmed_at: Mutex::new(Instant::now()),
         }
-    }
-
-    fn is_fresh(&self) -> bool {
-        self.confirmed_at
-            .lock()
-            .map(|at| at.elapsed() < REFRESH)
-            .unwrap_or(false)
     }
 }
 
@@ -71,24 +56,14 @@ pub struct RateLimiters {
 }
 
 impl RateLimiters {
-    /// Drops a Company's limiters so the next request reads its limits again.
-    pub fn forget(&self, company: &str) {
-        if let Ok(mut companies) = self.companies.write() {
-            companies.remove(company);
-        }
-    }
-
     fn get(&self, company: &str) -> Option<Arc<CompanyLimiters>> {
         self.companies.read().ok()?.get(company).cloned()
     }
 
-    /// Keeps the current limiters (and their state) when the limits did not
-    /// change; installs new ones when they did.
-    fn confirm(&self, company: &str, limits: RateLimits) -> Arc<CompanyLimiters> {
+    /// The current limiters (and their state) when the limits did not change;
+    /// new ones when they did.
+    fn for_limits(&self, company: &str, limits: RateLimits) -> Arc<CompanyLimiters> {
         if let Some(current) = self.get(company).filter(|c| c.limits == limits) {
-            if let Ok(mut at) = current.confirmed_at.lock() {
-                *at = Instant::now();
-            }
             return current;
         }
         let fresh = Arc::new(CompanyLimiters::new(limits));
@@ -115,18 +90,10 @@ pub struct Admission {
 impl Services {
     /// Charges one request of `tier` to `company`.
     pub async fn admit(&self, company: &str, tier: Tier) -> ApiResult<Admission> {
-        let limiters = match self.rate_limiters.get(company).filter(|l| l.is_fresh()) {
-            Some(limiters) => limiters,
-            None => {
-                let limits = self
-                    .store
-                    .company(company)
-                    .await?
-                    .map(|c| c.rate_limits)
-                    .unwrap_or_default();
-                self.rate_limiters.confirm(company, limits)
-            }
-        };
+        // The Company's limits come from the shared settings cache, so a change
+        // made through another server applies within its refresh time.
+        let limits = self.company_settings(company).await?.rate_limits;
+        let limiters = self.rate_limiters.for_limits(company, limits);
         let limit = tier.rps(&limiters.limits);
         Ok(match limiters.limiters[index(tier)].check() {
             Ok(snapshot) => Admission {
