@@ -463,6 +463,11 @@ mod openapi {
 mod back_office_cli {
     use super::*;
 
+    /// The key printed by `keys create --json`, as the tests' helpers take it.
+    fn created_key(created: &Value) -> loyalty::model::CreatedApiKey {
+        serde_json::from_value(created.clone()).expect("a created key")
+    }
+
     /// Runs the real `loyalty` binary with `args`; returns exit success, stdout, stderr.
     async fn loyalty(args: &[&str]) -> (bool, String, String) {
         let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
@@ -579,6 +584,39 @@ mod back_office_cli {
         let enabled = operator_json(&server, &["keys", "enable", &key]).await;
         assert_eq!(enabled["enabled"], true);
         check(200).await;
+
+        let limited = operator_json(
+            &server,
+            &[
+                "companies",
+                "limits",
+                "acme",
+                "--critical",
+                "120",
+                "--moderate",
+                "50",
+                "--low",
+                "20",
+            ],
+        )
+        .await;
+        assert_eq!(
+            limited["rate_limits"],
+            json!({"critical": 120, "moderate": 50, "low": 20})
+        );
+        let response = server
+            .request_as("GET", "/check", &created_key(&created))
+            .send()
+            .await
+            .expect("sent");
+        assert_eq!(
+            response
+                .headers()
+                .get("ratelimit-policy")
+                .and_then(|v| v.to_str().ok()),
+            Some("\"tier2\";q=50;w=1"),
+            "the new limit applies to the next request"
+        );
 
         let disabled_from_start = operator_json(
             &server,
