@@ -111,6 +111,14 @@ pub struct ServeArgs {
     /// Seconds in-flight requests get to finish after SIGTERM or Ctrl-C.
     #[arg(long, env = "LOYALTY_SHUTDOWN_TIMEOUT", default_value_t = 30)]
     pub shutdown_timeout: u64,
+    /// Seed Instant Win draws for a reproducible rehearsal (never in
+    /// production: seeded results are predictable). Unset: the OS generator.
+    #[arg(long, env = "LOYALTY_DRAW_SEED")]
+    pub draw_seed: Option<u64>,
+    /// Do not deliver won prizes from this process; they wait in the durable
+    /// outbox and are delivered by the next start without this flag.
+    #[arg(long, env = "LOYALTY_HOLD_PRIZE_DELIVERY")]
+    pub hold_prize_delivery: bool,
     /// Log filter, e.g. `info` or `loyalty=debug,info`.
     #[arg(long, env = "LOYALTY_LOG", default_value = "info")]
     pub log_level: String,

@@ -82,6 +82,10 @@ pub enum ErrorCode {
     RequestTimeout,
     /// The Company's campaign files never loaded; events cannot be evaluated.
     CampaignsUnavailable,
+    /// No Instant Win matches the identifier in this Company.
+    InstantWinNotFound,
+    /// Draws of one Instant Win kept colliding; retrying succeeds.
+    DrawContended,
 }
 
 impl ErrorCode {
@@ -100,6 +104,7 @@ impl ErrorCode {
         ErrorCode::AudienceNotFound,
         ErrorCode::CartNotFound,
         ErrorCode::CustomEventNotFound,
+        ErrorCode::InstantWinNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
         ErrorCode::CustomerAlreadyExists,
@@ -120,6 +125,7 @@ impl ErrorCode {
         ErrorCode::StoreUnavailable,
         ErrorCode::RequestTimeout,
         ErrorCode::CampaignsUnavailable,
+        ErrorCode::DrawContended,
     ];
 
     /// The machine-friendly code sent in the `code` field.
@@ -158,6 +164,8 @@ impl ErrorCode {
             ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::CampaignsUnavailable => "campaigns_unavailable",
+            ErrorCode::InstantWinNotFound => "instant_win_not_found",
+            ErrorCode::DrawContended => "draw_contended",
         }
     }
 
@@ -175,7 +183,8 @@ impl ErrorCode {
             | ErrorCode::MergeNotFound
             | ErrorCode::AudienceNotFound
             | ErrorCode::CartNotFound
-            | ErrorCode::CustomEventNotFound => StatusCode::NOT_FOUND,
+            | ErrorCode::CustomEventNotFound
+            | ErrorCode::InstantWinNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CompanyAlreadyExists
             | ErrorCode::CustomerAlreadyExists
@@ -195,7 +204,8 @@ impl ErrorCode {
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StoreUnavailable
             | ErrorCode::RequestTimeout
-            | ErrorCode::CampaignsUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            | ErrorCode::CampaignsUnavailable
+            | ErrorCode::DrawContended => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -238,6 +248,12 @@ impl ErrorCode {
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
             ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
+            ErrorCode::InstantWinNotFound => {
+                "No Instant Win of the Company matches the identifier (as read by search_by)."
+            }
+            ErrorCode::DrawContended => {
+                "Simultaneous draws of one Instant Win kept colliding (same Customer or last units of a prize); nothing was recorded, retry."
+            }
             ErrorCode::CustomEventNotFound => "No Custom Event with this id exists in the Company.",
             ErrorCode::CartAlreadyCancelled => {
                 "The cart was already cancelled; a cart is cancelled at most once."

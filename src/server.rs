@@ -16,7 +16,7 @@ use crate::api::{self, ApiOptions};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Environment;
 use crate::rules::{Catalog, LoadReport};
-use crate::service::{Bootstrap, Services, ensure_demo_company};
+use crate::service::{Bootstrap, RandomSource, Services, ensure_demo_company};
 use crate::store::{RemoteAuth, Store};
 
 /// Everything [`start`] needs, already resolved from flags and environment.
@@ -40,6 +40,12 @@ pub struct ServerSettings {
     pub shutdown_timeout: Duration,
     /// Directory of campaign files.
     pub campaigns: PathBuf,
+    /// Seed of the Instant Win random source; `None`: the OS generator.
+    /// Only for tests and rehearsals: seeded draws are predictable.
+    pub draw_seed: Option<u64>,
+    /// Whether won prizes are delivered by this process (operators may hold
+    /// delivery, e.g. while a prize catalog is fixed; prizes wait in the outbox).
+    pub deliver_prizes: bool,
 }
 
 impl ServerSettings {
@@ -55,6 +61,8 @@ impl ServerSettings {
             api_options: ApiOptions::default(),
             shutdown_timeout: Duration::from_secs(5),
             campaigns: PathBuf::from("campaigns"),
+            draw_seed: None,
+            deliver_prizes: true,
         }
     }
 }
@@ -98,12 +106,31 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let (catalog, report) = Catalog::load(&settings.campaigns);
     log_rules_report(&report);
     let catalog = Arc::new(catalog);
-    let services = Services::new(store, settings.serve_environment, catalog.clone());
+    let random = match settings.draw_seed {
+        Some(seed) => {
+            tracing::warn!(
+                seed,
+                "Instant Win draws use a seeded generator: results are predictable"
+            );
+            RandomSource::seeded(seed)
+        }
+        None => RandomSource::Os,
+    };
+    let services =
+        Services::new(store, settings.serve_environment, catalog.clone()).with_random(random);
     let bootstrap = ensure_demo_company(&services).await?;
 
     let (stop, stopped) = watch::channel(false);
     let reload_task = tokio::spawn(reload_rules(catalog, stopped.clone()));
     let purge_task = tokio::spawn(purge_idempotency_keys(services.clone(), stopped.clone()));
+    let mut tasks = vec![reload_task, purge_task];
+    if settings.deliver_prizes {
+        tasks.push(tokio::spawn(
+            services.clone().run_prize_delivery(stopped.clone()),
+        ));
+    } else {
+        tracing::warn!("prize delivery is held: won prizes wait in the outbox");
+    }
     let (api_addr, api_task) = spawn_listener(
         settings.listen,
         api::app(services.clone(), settings.api_options),
@@ -128,7 +155,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         bootstrap,
         services,
         stop,
-        tasks: vec![api_task, admin_task, reload_task, purge_task],
+        tasks: [api_task, admin_task].into_iter().chain(tasks).collect(),
     })
 }
 

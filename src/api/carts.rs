@@ -10,6 +10,7 @@ use super::language::language;
 use super::services;
 use crate::model::Timestamp;
 use crate::model::cart::{Cart, CartCancellation, NewCart};
+use crate::model::voucher::CouponInfo;
 use crate::rules::evaluate::{Effect, Explanation};
 use crate::service::pagination::PageRequest;
 use crate::service::{CartOutcome, CustomerRef};
@@ -23,7 +24,7 @@ enum CartTags {
 /// One effect of a campaign on the event.
 #[derive(Debug, Object)]
 pub struct EffectBody {
-    /// `discount` or `points`.
+    /// `discount`, `points` or `instant_win`.
     #[oai(rename = "type")]
     pub kind: String,
     /// The campaign's id.
@@ -41,10 +42,33 @@ pub struct EffectBody {
     /// Points earned (points campaigns).
     #[oai(skip_serializing_if_is_none)]
     pub points: Option<i64>,
+    /// Instant Win: `loyalty` or `targeted`.
+    #[oai(skip_serializing_if_is_none)]
+    pub select_customers: Option<String>,
+    /// Instant Win, targeted only: the Targeted Delivery send that assigned it.
+    #[oai(skip_serializing_if_is_none)]
+    pub campaign_history_id: Option<String>,
+    /// Instant Win, targeted only: the Voucher it took part with.
+    #[oai(skip_serializing_if_is_none)]
+    pub coupon_info: Option<CouponInfo>,
+    /// Instant Win, only on a win: the prize's name.
+    #[oai(skip_serializing_if_is_none)]
+    pub prize_name: Option<String>,
+    /// Instant Win, only on a win: the prize's description.
+    #[oai(skip_serializing_if_is_none)]
+    pub prize_description: Option<String>,
+    /// Instant Win, only on a win: the points campaign, Reward or game given.
+    #[oai(skip_serializing_if_is_none)]
+    pub prize_rule_id: Option<i64>,
+    /// Instant Win: index of the drawn entry (-1: none). Kept for backward
+    /// compatibility; whether the Customer won is told by `prize_name` and `prize_rule_id`.
+    #[oai(skip_serializing_if_is_none)]
+    pub winned_prize_index: Option<i64>,
 }
 
 impl From<Effect> for EffectBody {
     fn from(effect: Effect) -> Self {
+        let draw = effect.instant_win.map(|draw| *draw);
         EffectBody {
             kind: effect.kind.to_string(),
             rule_id: effect.rule_id,
@@ -54,6 +78,13 @@ impl From<Effect> for EffectBody {
             effect_type: effect.effect_type.to_string(),
             distribution_type: effect.distribution_type.to_string(),
             points: effect.points,
+            select_customers: draw.as_ref().map(|d| d.select_customers.to_string()),
+            campaign_history_id: draw.as_ref().and_then(|d| d.campaign_history_id.clone()),
+            coupon_info: draw.as_ref().and_then(|d| d.coupon_info.clone()),
+            prize_name: draw.as_ref().and_then(|d| d.prize_name.clone()),
+            prize_description: draw.as_ref().and_then(|d| d.prize_description.clone()),
+            prize_rule_id: draw.as_ref().and_then(|d| d.prize_rule_id),
+            winned_prize_index: draw.map(|d| d.winned_prize_index),
         }
     }
 }

@@ -18,6 +18,7 @@ mod customers;
 pub mod errors;
 mod events;
 pub mod idempotency;
+mod instant_wins;
 mod language;
 mod merges;
 mod rate_limit;
@@ -47,6 +48,7 @@ pub type ApiGroups = (
     segments::SegmentsApi,
     carts::CartsApi,
     events::EventsApi,
+    instant_wins::InstantWinsApi,
     utilities::UtilitiesApi,
 );
 

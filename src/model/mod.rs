@@ -4,15 +4,19 @@
 //! - [`cart`]: carts (transactions) and their lines.
 //! - [`customer`]: Customers, their identifiers, consent and cards.
 //! - [`event`]: Custom Events and triggers.
+//! - [`instant_win`]: Instant Win campaigns as the API lists them.
 //! - [`merge`]: merges of one Customer into another, and what they moved.
+//! - [`voucher`]: Vouchers, the personal codes of targeted campaigns.
 //! - `time`: [`Timestamp`], the interface's DateTime format.
 
 pub mod association;
 pub mod cart;
 pub mod customer;
 pub mod event;
+pub mod instant_win;
 pub mod merge;
 mod time;
+pub mod voucher;
 
 pub use time::Timestamp;
 

@@ -22,6 +22,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::instant_win::InstantWin;
+use super::instant_win_file::{CouponFile, InstantWinFields, InstantWinFile};
 use super::script::{Origin, RuleError, Script, ScriptEngine};
 use super::text::Text;
 use crate::model::Timestamp;
@@ -35,6 +37,9 @@ pub enum Listens {
     CustomEvent(String),
     /// Triggers of this type.
     Trigger(String),
+    /// No event: the campaign is only given as an Instant Win prize (or, for
+    /// Rewards and games, only redeemed or played).
+    Prize,
 }
 
 /// A discount on the cart or on some of its lines.
@@ -68,6 +73,12 @@ pub enum CampaignKind {
     Discount(Discount),
     /// Points into the wallet.
     Points(PointsAccrual),
+    /// A weighted prize draw.
+    InstantWin(Box<InstantWin>),
+    /// A Reward a Customer can hold (given as a prize).
+    Reward,
+    /// A game a Customer can be given participations in (given as a prize).
+    Game,
 }
 
 impl CampaignKind {
@@ -76,6 +87,9 @@ impl CampaignKind {
         match self {
             CampaignKind::Discount(_) => "discount",
             CampaignKind::Points(_) => "points",
+            CampaignKind::InstantWin(_) => "instant_win",
+            CampaignKind::Reward => "reward",
+            CampaignKind::Game => "game",
         }
     }
 }
@@ -119,13 +133,34 @@ struct CampaignFile {
     available_from: Option<String>,
     #[serde(default)]
     available_to: Option<String>,
-    on: OnFile,
+    #[serde(default)]
+    on: Option<OnFile>,
     #[serde(default)]
     when: Option<String>,
     #[serde(default)]
     discount: Option<DiscountFile>,
     #[serde(default)]
     points: Option<PointsFile>,
+    #[serde(default)]
+    select_customers: Option<String>,
+    #[serde(default)]
+    once: Option<String>,
+    #[serde(default)]
+    once_limit: Option<i64>,
+    #[serde(default)]
+    recurrence_type: Option<String>,
+    #[serde(default)]
+    recurrence_days: Vec<String>,
+    #[serde(default)]
+    coupon: Option<CouponFile>,
+    #[serde(default)]
+    locations: Vec<String>,
+    #[serde(default)]
+    countries: Vec<String>,
+    #[serde(default)]
+    tiers: Vec<String>,
+    #[serde(default)]
+    instant_win: Option<InstantWinFile>,
 }
 
 fn yes() -> bool {
@@ -165,29 +200,54 @@ struct PointsFile {
 }
 
 /// Reports problems of one file, each at the line of the key it concerns.
-struct Problems<'a> {
+pub(super) struct Problems<'a> {
     path: &'a Path,
     text: &'a str,
-    errors: Vec<RuleError>,
+    /// What was found so far.
+    pub errors: Vec<RuleError>,
 }
 
 impl Problems<'_> {
-    fn at_key(&mut self, key: &str, message: impl Into<String>) {
-        let line = key_line(self.text, key);
+    /// A problem at the line where `key:` is first written.
+    pub fn at_key(&mut self, key: &str, message: impl Into<String>) {
+        self.at_key_from(0, key, message);
+    }
+
+    /// A problem at the first line from `line` on where `key:` is written.
+    pub fn at_key_from(&mut self, line: usize, key: &str, message: impl Into<String>) {
+        let line = self.nth_line_from(line, key, 0);
+        self.at_line(line, message);
+    }
+
+    /// A problem at `line`.
+    pub fn at_line(&mut self, line: usize, message: impl Into<String>) {
         self.errors.push(RuleError::new(self.path, line, message));
     }
-}
 
-/// The 1-based line where `key:` is first written (0 when absent).
-fn key_line(text: &str, key: &str) -> usize {
-    let prefix = format!("{key}:");
-    text.lines()
-        .position(|line| {
-            line.trim_start()
-                .trim_start_matches("- ")
-                .starts_with(&prefix)
-        })
-        .map_or(0, |index| index + 1)
+    /// The line where `key:` is first written (0 when absent).
+    pub fn line_of(&self, key: &str) -> usize {
+        self.nth_line_from(0, key, 0)
+    }
+
+    /// The 1-based line of the `n`th (from 0) `key:` at or after line `from`;
+    /// `from` (or 0) when there is none.
+    pub fn nth_line_from(&self, from: usize, key: &str, n: usize) -> usize {
+        let prefix = format!("{key}:");
+        self.text
+            .lines()
+            .enumerate()
+            .skip(from.saturating_sub(1))
+            .filter(|(_, line)| {
+                let line = line.trim_start();
+                line.strip_prefix("- ")
+                    .unwrap_or(line)
+                    .trim_start_matches(['{', ' '])
+                    .starts_with(&prefix)
+                    || line.contains(&format!(" {prefix}")) && line.contains('{')
+            })
+            .nth(n)
+            .map_or(from, |(index, _)| index + 1)
+    }
 }
 
 fn parse_time(problems: &mut Problems<'_>, key: &str, value: Option<String>) -> Option<Timestamp> {
@@ -209,7 +269,7 @@ impl Campaign {
     pub fn sources(&self) -> impl Iterator<Item = &str> {
         let lines = match &self.kind {
             CampaignKind::Discount(discount) => discount.lines.as_ref(),
-            CampaignKind::Points(_) => None,
+            _ => None,
         };
         self.when
             .iter()
@@ -243,8 +303,9 @@ impl Campaign {
             );
         }
         let listens = match file.on {
-            OnFile::Named(name) if name == "cart" => Some(Listens::Cart),
-            OnFile::Typed(map) if map.len() == 1 => match map.into_iter().next() {
+            None => Some(Listens::Prize),
+            Some(OnFile::Named(name)) if name == "cart" => Some(Listens::Cart),
+            Some(OnFile::Typed(map)) if map.len() == 1 => match map.into_iter().next() {
                 Some((key, value)) if key == "custom_event" => Some(Listens::CustomEvent(value)),
                 Some((key, value)) if key == "trigger" => Some(Listens::Trigger(value)),
                 _ => None,
@@ -256,6 +317,44 @@ impl Campaign {
                 "on",
                 "`on` is `cart`, `{ custom_event: TYPE }` or `{ trigger: TYPE }`",
             );
+        }
+        let instant_win_fields = InstantWinFields {
+            select_customers: file.select_customers,
+            once: file.once,
+            once_limit: file.once_limit,
+            recurrence_type: file.recurrence_type,
+            recurrence_days: file.recurrence_days,
+            coupon: file.coupon,
+            locations: file.locations,
+            countries: file.countries,
+            tiers: file.tiers,
+            instant_win: file.instant_win,
+        };
+        if file.kind != "instant_win"
+            && let Some(key) = instant_win_fields.any()
+        {
+            problems.at_key(
+                key,
+                format!("`{key}` belongs to instant_win campaigns only"),
+            );
+        }
+        match (file.kind.as_str(), &listens) {
+            ("reward" | "game", Some(listens)) if *listens != Listens::Prize => {
+                problems.at_key(
+                    "on",
+                    format!("a {} listens to no event: remove `on`", file.kind),
+                );
+            }
+            ("discount" | "instant_win", Some(Listens::Prize)) => {
+                problems.at_key(
+                    "kind",
+                    format!(
+                        "a {} campaign needs `on`: cart, custom_event or trigger",
+                        file.kind
+                    ),
+                );
+            }
+            _ => {}
         }
         let compile = |problems: &mut Problems<'_>, key: &str, source: &str, extra: &[&str]| {
             let origin = Origin::locate(path, text, Some(&format!("{key}:")), source);
@@ -336,6 +435,11 @@ impl Campaign {
                     fixed: points.fixed,
                 }))
             }
+            ("instant_win", None, None) => instant_win_fields
+                .compile(&mut problems)
+                .map(|instant_win| CampaignKind::InstantWin(Box::new(instant_win))),
+            ("reward", None, None) => Some(CampaignKind::Reward),
+            ("game", None, None) => Some(CampaignKind::Game),
             (kind @ ("discount" | "points"), _, _) => {
                 problems.at_key(
                     "kind",
@@ -343,10 +447,19 @@ impl Campaign {
                 );
                 None
             }
+            (kind @ ("instant_win" | "reward" | "game"), _, _) => {
+                problems.at_key(
+                    "kind",
+                    format!("a `{kind}` campaign has no `discount:` or `points:` section"),
+                );
+                None
+            }
             (other, _, _) => {
                 problems.at_key(
                     "kind",
-                    format!("kind `{other}` is not available; use `discount` or `points`"),
+                    format!(
+                        "kind `{other}` is not available; use discount, points, instant_win, reward or game"
+                    ),
                 );
                 None
             }
@@ -401,6 +514,7 @@ impl Campaign {
                 first_use.insert(campaign.id, campaign);
             }
         }
+        errors.extend(dangling_prizes(&campaigns, files));
         if errors.is_empty() {
             campaigns.sort_by_key(|c| c.id);
             Ok(campaigns)
@@ -408,6 +522,46 @@ impl Campaign {
             Err(errors)
         }
     }
+}
+
+/// Prizes whose promotion_id names no campaign of the right kind in the Company.
+fn dangling_prizes(
+    campaigns: &[Campaign],
+    files: &[(std::path::PathBuf, String)],
+) -> Vec<RuleError> {
+    let mut errors = Vec::new();
+    for campaign in campaigns {
+        let CampaignKind::InstantWin(instant_win) = &campaign.kind else {
+            continue;
+        };
+        let text = files
+            .iter()
+            .find(|(path, _)| *path == campaign.origin.file)
+            .map_or("", |(_, text)| text.as_str());
+        for prize in &instant_win.prizes {
+            let (Some(kind), Some(id)) = (prize.promotion_type.campaign_kind(), prize.promotion_id)
+            else {
+                continue;
+            };
+            let target = campaigns.iter().find(|c| c.id == id);
+            if target.is_some_and(|c| c.kind.name() == kind) {
+                continue;
+            }
+            let line = text
+                .lines()
+                .position(|l| l.contains("promotion_id") && l.contains(&id.to_string()))
+                .map_or(campaign.origin.line, |index| index + 1);
+            let found = target.map_or("no campaign has that id".to_string(), |c| {
+                format!("campaign {id} is a {} campaign", c.kind.name())
+            });
+            errors.push(RuleError::new(
+                &campaign.origin.file,
+                line,
+                format!("prize `{}` gives {kind} {id}, but {found}", prize.id),
+            ));
+        }
+    }
+    errors
 }
 
 #[cfg(test)]
@@ -486,8 +640,8 @@ mod tests {
     }
 
     #[test]
-    fn kinds_not_yet_available_are_refused_clearly() {
-        let errors = parse("id: 1\nkind: instant_win\nname: P\non: cart\n").unwrap_err();
-        assert!(errors[0].message.contains("instant_win"));
+    fn unknown_kinds_are_refused_clearly() {
+        let errors = parse("id: 1\nkind: lottery\nname: P\non: cart\n").unwrap_err();
+        assert!(errors[0].message.contains("lottery"), "{}", errors[0]);
     }
 }

@@ -6,12 +6,14 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::campaign::{Campaign, CampaignKind, Discount, Listens, PointsAccrual};
+use super::draws::{DrawRecord, Draws, InstantWinEffect, instant_win_draw};
 use super::script::{Facts, ScriptEngine};
+use super::text::Text;
 
 /// One effect of one campaign, as event responses return it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct Effect {
-    /// `discount` or `points`.
+    /// `discount`, `points` or `instant_win`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     /// The campaign's id.
@@ -29,6 +31,9 @@ pub struct Effect {
     /// Points earned (points campaigns).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<i64>,
+    /// The draw's fields (Instant Win campaigns).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub instant_win: Option<Box<InstantWinEffect>>,
 }
 
 /// Why a campaign applied or not, for `?explain=true`.
@@ -52,6 +57,8 @@ pub struct Evaluation {
     pub effects: Vec<Effect>,
     /// One explanation per campaign of the Company.
     pub explanations: Vec<Explanation>,
+    /// The Instant Win draws made, to be stored with the event.
+    pub draws: Vec<DrawRecord>,
 }
 
 /// Rounds money to cents.
@@ -64,19 +71,36 @@ fn number(value: &Value, key: &str) -> f64 {
 }
 
 /// Evaluates every campaign of a Company against one event of type `event`,
-/// whose data (cart, Custom Event or trigger) is in `facts`. `name` renders
-/// a campaign's translatable name in the response language.
+/// whose data (cart, Custom Event or trigger) is in `facts`; Instant Wins draw
+/// with `draws`. `render` puts translatable text in the response language.
 pub fn evaluate(
     engine: &ScriptEngine,
     campaigns: &[Campaign],
     event: &Listens,
     facts: &Facts,
-    name: &dyn Fn(&Campaign) -> String,
+    draws: &mut Draws<'_>,
+    render: &dyn Fn(&Text) -> String,
 ) -> Evaluation {
     let mut evaluation = Evaluation::default();
     for campaign in campaigns {
-        let outcome = applies(engine, campaign, event, facts)
-            .and_then(|()| effects_of(engine, campaign, facts, name(campaign)));
+        let outcome = applies(engine, campaign, event, facts).and_then(|()| {
+            let rule_name = render(&campaign.name);
+            match &campaign.kind {
+                CampaignKind::InstantWin(instant_win) => {
+                    let (effect, record) =
+                        instant_win_draw(campaign, instant_win, campaigns, facts, draws, render)?;
+                    evaluation.draws.push(record);
+                    Ok(vec![Effect {
+                        kind: "instant_win",
+                        rule_id: campaign.id,
+                        rule_name,
+                        instant_win: Some(Box::new(effect)),
+                        ..Effect::default()
+                    }])
+                }
+                _ => effects_of(engine, campaign, facts, rule_name),
+            }
+        });
         let source = format!(
             "{}:{}",
             campaign.origin.file.display(),
@@ -142,6 +166,7 @@ fn describe(listens: &Listens) -> String {
         Listens::Cart => "carts".into(),
         Listens::CustomEvent(kind) => format!("Custom Events of type `{kind}`"),
         Listens::Trigger(kind) => format!("triggers of type `{kind}`"),
+        Listens::Prize => "no event (it is given as a prize)".into(),
     }
 }
 
@@ -156,6 +181,10 @@ fn effects_of(
             discount_effects(engine, campaign.id, discount, facts, rule_name)
         }
         CampaignKind::Points(points) => points_effects(campaign.id, points, facts, rule_name),
+        CampaignKind::InstantWin(_) | CampaignKind::Reward | CampaignKind::Game => Err(format!(
+            "a {} has no effects of its own",
+            campaign.kind.name()
+        )),
     }
 }
 
@@ -214,7 +243,7 @@ fn discount_effects(
                 value,
                 effect_type,
                 distribution_type: if line == 0 { "cart" } else { "line" },
-                points: None,
+                ..Effect::default()
             });
         }
     }
@@ -224,12 +253,8 @@ fn discount_effects(
     Ok(effects)
 }
 
-fn points_effects(
-    rule_id: i64,
-    accrual: &PointsAccrual,
-    facts: &Facts,
-    rule_name: String,
-) -> Result<Vec<Effect>, String> {
+/// The points `accrual` gives for the event in `facts` (0 or more).
+pub(super) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
     let mut points = accrual.fixed.unwrap_or(0);
     if let Some(per_amount) = accrual.per_amount {
         points += (number(&facts.cart, "total") * per_amount).floor() as i64;
@@ -239,9 +264,9 @@ fn points_effects(
             .cart
             .get("lines")
             .and_then(Value::as_array)
-            .cloned()
+            .map(Vec::as_slice)
             .unwrap_or_default();
-        for line in &lines {
+        for line in lines {
             let code = line
                 .get("product_code")
                 .and_then(Value::as_str)
@@ -251,6 +276,16 @@ fn points_effects(
             }
         }
     }
+    points
+}
+
+fn points_effects(
+    rule_id: i64,
+    accrual: &PointsAccrual,
+    facts: &Facts,
+    rule_name: String,
+) -> Result<Vec<Effect>, String> {
+    let points = accrued_points(accrual, facts);
     if points <= 0 {
         return Err("earns no points for this event".into());
     }
@@ -258,11 +293,8 @@ fn points_effects(
         kind: "points",
         rule_id,
         rule_name,
-        line: 0,
-        value: 0.0,
-        effect_type: "",
-        distribution_type: "",
         points: Some(points),
+        ..Effect::default()
     }])
 }
 
@@ -286,9 +318,20 @@ mod tests {
     }
 
     fn run(campaigns: &[Campaign], event: &Listens, facts: &Facts) -> Evaluation {
-        evaluate(&ScriptEngine::new(), campaigns, event, facts, &|c| {
-            c.name.resolve("en", "en")
-        })
+        let states = std::collections::HashMap::new();
+        let mut random = || 0.5;
+        let mut draws = Draws {
+            states: &states,
+            random: &mut random,
+        };
+        evaluate(
+            &ScriptEngine::new(),
+            campaigns,
+            event,
+            facts,
+            &mut draws,
+            &|text| text.resolve("en", "en"),
+        )
     }
 
     const COFFEE: &str = "id: 101\nkind: discount\nname: Coffee\non: cart\nwhen: hour < 12\ndiscount:\n  applies_to: lines\n  lines: line.product_code == \"COFFEE\"\n  percent: 10\n  max_amount: 0.5\n";
@@ -409,12 +452,19 @@ mod tests {
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         let rules = catalog.company("demo");
         let facts = cart_facts("2026-05-04T09:30:00Z", cart());
+        let states = std::collections::HashMap::new();
+        let mut random = || 0.5;
+        let mut draws = Draws {
+            states: &states,
+            random: &mut random,
+        };
         let evaluation = evaluate(
             catalog.engine(),
             &rules.campaigns,
             &Listens::Cart,
             &facts,
-            &|c| c.name.resolve("es", "en"),
+            &mut draws,
+            &|text| text.resolve("es", "en"),
         );
         insta::assert_json_snapshot!(json!({
             "effects": evaluation.effects,

@@ -1,11 +1,15 @@
 //! The rules layer, pure apart from reading its files: rhai expressions
-//! compiled once ([`script`]), the Customer segments authors define in YAML
+//! compiled once ([`script`]), campaigns ([`campaign`]) and their Instant Win
+//! draws ([`instant_win`]), the interpreter ([`evaluate`]), the Customer segments authors define in YAML
 //! ([`segments`]) with translatable [`text`], and the per-Company catalog reloaded on change ([`catalog`]).
 //! It does no store I/O and owns no clock: facts and `now` are passed in.
 
 pub mod campaign;
 pub mod catalog;
+pub mod draws;
 pub mod evaluate;
+pub mod instant_win;
+mod instant_win_file;
 pub mod script;
 pub mod segments;
 pub mod text;

@@ -10,11 +10,12 @@ use crate::model::Timestamp;
 use crate::model::cart::{Cart, CartCancellation, CartLine, NewCart};
 use std::sync::Arc;
 
+use super::draws::contended;
 use crate::model::customer::{Customer, SearchBy, normalise_code};
 use crate::rules::campaign::Listens;
-use crate::rules::evaluate::{Effect, Explanation, evaluate};
+use crate::rules::evaluate::{Effect, Explanation};
 use crate::rules::{CompanyRules, Facts};
-use crate::store::LedgerEntry;
+use crate::store::{LedgerEntry, draw_documents};
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
@@ -56,6 +57,7 @@ pub(super) fn earned_points(
                 reason: reason.to_string(),
                 rule_id: Some(effect.rule_id),
                 cart_id: cart_id.map(str::to_string),
+                draw_id: None,
                 created_at: at,
             })
         })
@@ -191,32 +193,57 @@ impl Services {
             "coupons_desired": new.coupons_desired,
             "date": cart.date,
         });
-        let evaluation = evaluate(
-            self.catalog.engine(),
-            &rules.campaigns,
-            &Listens::Cart,
-            &facts,
-            &|c| c.name.resolve(&language.chosen, &language.default),
-        );
-        cart.discount_total =
-            (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
-        let ledger = earned_points(
-            &evaluation.effects,
-            &customer.id,
-            "cart",
-            Some(&cart.id),
-            cart.created_at,
-        );
-        cart.points_earned = ledger.iter().map(|e| e.points).sum();
-        if record {
-            self.store.insert_cart(company, &cart, &ledger).await?;
-            tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluation.effects.len(), "cart recorded");
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let drawn = self
+                .evaluate_with_draws(
+                    company,
+                    &customer.id,
+                    &rules,
+                    &Listens::Cart,
+                    &facts,
+                    language,
+                )
+                .await?;
+            let evaluation = &drawn.evaluation;
+            cart.discount_total =
+                (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
+            let ledger = earned_points(
+                &evaluation.effects,
+                &customer.id,
+                "cart",
+                Some(&cart.id),
+                cart.created_at,
+            );
+            cart.points_earned = ledger.iter().map(|e| e.points).sum();
+            if record {
+                let draws = draw_documents(
+                    company,
+                    &customer.id,
+                    &format!("cart:{}", cart.id),
+                    &drawn.draws,
+                    cart.created_at,
+                );
+                let written = self
+                    .store
+                    .insert_cart(company, &cart, &ledger, &draws)
+                    .await;
+                if contended(&written, attempt) {
+                    continue;
+                }
+                written?;
+                if drawn.won_any() {
+                    self.prizes_won();
+                }
+                tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluation.effects.len(), "cart recorded");
+            }
+            return Ok(CartOutcome {
+                cart,
+                effects: drawn.evaluation.effects,
+                explanations: drawn.evaluation.explanations,
+            });
         }
-        Ok(CartOutcome {
-            cart,
-            effects: evaluation.effects,
-            explanations: evaluation.explanations,
-        })
     }
 
     /// Cancels a recorded cart: records a cart with the opposite amounts and
@@ -248,6 +275,7 @@ impl Services {
                 reason: "cancellation".to_string(),
                 rule_id: entry.rule_id,
                 cart_id: Some(code.clone()),
+                draw_id: None,
                 created_at: now,
             })
             .collect();
@@ -279,12 +307,8 @@ impl Services {
             .map(|entry| Effect {
                 kind: "points",
                 rule_id: entry.rule_id.unwrap_or_default(),
-                rule_name: String::new(),
-                line: 0,
-                value: 0.0,
-                effect_type: "",
-                distribution_type: "",
                 points: Some(entry.points),
+                ..Effect::default()
             })
             .collect();
         tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");

@@ -3,14 +3,15 @@
 
 use super::Services;
 use super::carts::{EvaluatedEvent, earned_points};
+use super::draws::contended;
 use super::languages::Language;
 use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::event::{CustomEvent, NewEvent};
 use crate::model::{Timestamp, validate_slug};
 use crate::rules::campaign::Listens;
-use crate::rules::evaluate::evaluate;
 use crate::secrets::random_hex;
+use crate::store::draw_documents;
 
 /// Whether an event is a Custom Event (recorded and listable) or a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,41 +73,54 @@ impl Services {
                 Listens::Trigger(new.kind.clone())
             }
         };
-        let evaluation = evaluate(
-            self.catalog.engine(),
-            &rules.campaigns,
-            &listens,
-            &facts,
-            &|c| c.name.resolve(&language.chosen, &language.default),
-        );
-        let now = Timestamp::now();
-        let event_id = (kind == EventKind::CustomEvent).then(new_event_id);
         let reason = match kind {
             EventKind::CustomEvent => "custom_event".to_string(),
             EventKind::Trigger => format!("trigger:{}", new.kind),
         };
-        let ledger = earned_points(&evaluation.effects, &customer.id, &reason, None, now);
-        let event = event_id.map(|id| CustomEvent {
-            id,
-            customer_id: customer.id.clone(),
-            kind: new.kind.clone(),
-            data: new.data.clone(),
-            date,
-            points_earned: ledger.iter().map(|e| e.points).sum(),
-            created_at: now,
-        });
-        if event.is_some() || !ledger.is_empty() {
-            self.store
-                .insert_event(company, event.as_ref(), &ledger)
+        let event_id = (kind == EventKind::CustomEvent).then(new_event_id);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let drawn = self
+                .evaluate_with_draws(company, &customer.id, &rules, &listens, &facts, language)
                 .await?;
+            let now = Timestamp::now();
+            let ledger = earned_points(&drawn.evaluation.effects, &customer.id, &reason, None, now);
+            let event = event_id.clone().map(|id| CustomEvent {
+                id,
+                customer_id: customer.id.clone(),
+                kind: new.kind.clone(),
+                data: new.data.clone(),
+                date,
+                points_earned: ledger.iter().map(|e| e.points).sum(),
+                created_at: now,
+            });
+            if event.is_some() || !ledger.is_empty() || !drawn.draws.is_empty() {
+                let source = match &event {
+                    Some(event) => format!("custom_event:{}", event.id),
+                    None => format!("trigger:{}", new.kind),
+                };
+                let draws = draw_documents(company, &customer.id, &source, &drawn.draws, now);
+                let written = self
+                    .store
+                    .insert_event(company, event.as_ref(), &ledger, &draws)
+                    .await;
+                if contended(&written, attempt) {
+                    continue;
+                }
+                written?;
+                if drawn.won_any() {
+                    self.prizes_won();
+                }
+            }
+            return Ok(EventOutcome {
+                event,
+                evaluated: EvaluatedEvent {
+                    effects: drawn.evaluation.effects,
+                    explanations: drawn.evaluation.explanations,
+                },
+            });
         }
-        Ok(EventOutcome {
-            event,
-            evaluated: EvaluatedEvent {
-                effects: evaluation.effects,
-                explanations: evaluation.explanations,
-            },
-        })
     }
 
     /// The Custom Event `id`.

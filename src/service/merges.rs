@@ -59,6 +59,7 @@ fn points_transfer(
             reason: reason.to_string(),
             rule_id: None,
             cart_id: None,
+            draw_id: None,
             created_at: now,
         })
         .collect()

@@ -9,12 +9,16 @@ mod bootstrap;
 mod carts;
 mod companies;
 mod customers;
+mod deliveries;
+mod draws;
 mod events;
 mod idempotency;
+mod instant_wins;
 mod keys;
 mod languages;
 mod merges;
 pub mod pagination;
+mod random;
 mod rate_limits;
 mod segments;
 
@@ -25,9 +29,11 @@ pub use carts::{CartOutcome, EvaluatedEvent, MAX_CART_LINES};
 pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use events::{EventKind, EventOutcome};
+pub use instant_wins::{InstantWinFilter, InstantWinSearch, parse_audience};
 pub use keys::NewKey;
 pub use languages::{CompanyCache, Language, negotiate};
 pub use merges::{MergeOutcome, MergeTarget, UnmergeOutcome};
+pub use random::RandomSource;
 pub use rate_limits::{Admission, RateLimiters};
 pub use segments::{CalculatedAttributes, SegmentStanding};
 
@@ -50,6 +56,10 @@ pub struct Services {
     rate_limiters: Arc<RateLimiters>,
     /// Recently read Company settings.
     companies: Arc<CompanyCache>,
+    /// Where Instant Win draws get their random values.
+    random: Arc<RandomSource>,
+    /// Wakes the prize delivery worker when a draw wins.
+    prize_delivery: Arc<tokio::sync::Notify>,
 }
 
 impl Services {
@@ -66,7 +76,15 @@ impl Services {
             catalog,
             rate_limiters: Arc::default(),
             companies: Arc::default(),
+            random: Arc::new(RandomSource::Os),
+            prize_delivery: Arc::default(),
         }
+    }
+
+    /// The same use-cases drawing Instant Wins from `random`.
+    pub fn with_random(mut self, random: RandomSource) -> Self {
+        self.random = Arc::new(random);
+        self
     }
 
     /// The rules of every Company.

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::instant_wins::RECORD_DRAWS;
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
@@ -17,12 +18,16 @@ pub struct LedgerEntry {
     pub customer_id: String,
     /// Points.
     pub points: i64,
-    /// Why: `cart` (earned by a campaign), `merge` or `unmerge` (moved between Customers).
+    /// Why: `cart` (earned by a campaign), `instant_win` (a prize), `merge` or
+    /// `unmerge` (moved between Customers), `cancellation`.
     pub reason: String,
     /// The campaign that earned them.
     pub rule_id: Option<i64>,
     /// The cart that earned them.
     pub cart_id: Option<String>,
+    /// The Instant Win draw whose prize they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_id: Option<String>,
     /// When.
     pub created_at: Timestamp,
 }
@@ -74,13 +79,15 @@ fn from_document(mut document: Value) -> ApiResult<Cart> {
 }
 
 impl Store {
-    /// Records a cart, its ledger entries and the Customer's new balance in one
-    /// transaction; `cart_already_exists` if its code was recorded before.
+    /// Records a cart, its ledger entries, the Customer's new balance and its
+    /// Instant Win draws (documents of `draw_documents`) in one transaction;
+    /// `cart_already_exists` if its code was recorded before.
     pub async fn insert_cart(
         &self,
         company: &str,
         cart: &Cart,
         ledger: &[LedgerEntry],
+        draws: &[Value],
     ) -> ApiResult<()> {
         let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
         if let Some(object) = doc.as_object_mut() {
@@ -97,6 +104,7 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              {APPEND_LEDGER}
+             {RECORD_DRAWS}
              UPSERT type::record('customer_stats', [$company, $customer])
                  SET company = $company, customer_id = $customer,
                      lifetime_spend = (lifetime_spend ?? 0) + $total,
@@ -113,6 +121,7 @@ impl Store {
                 .bind(("customer", cart.customer_id.clone()))
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", entries.clone()))
+                .bind(("draws", draws.to_vec()))
                 .bind(("total", cart.total))
                 .bind(("date", cart.date.to_string()))
         })

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::instant_wins::RECORD_DRAWS;
 use super::{Store, first};
 use crate::error::{ApiError, ApiResult};
 use crate::model::event::CustomEvent;
@@ -20,12 +21,14 @@ fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
 }
 
 impl Store {
-    /// Records a Custom Event (when given) and its ledger entries in one transaction.
+    /// Records a Custom Event (when given), its ledger entries and its Instant
+    /// Win draws in one transaction.
     pub async fn insert_event(
         &self,
         company: &str,
         event: Option<&CustomEvent>,
         ledger: &[LedgerEntry],
+        draws: &[Value],
     ) -> ApiResult<()> {
         let doc = match event {
             Some(event) => {
@@ -45,6 +48,7 @@ impl Store {
                  CREATE type::record('custom_event', [$company, $doc.eid]) CONTENT $doc RETURN NONE;
              }};
              {APPEND_LEDGER}
+             {RECORD_DRAWS}
              COMMIT TRANSACTION;"
         );
         let entries = ledger_documents(company, ledger);
@@ -53,6 +57,7 @@ impl Store {
                 .bind(("company", company.to_string()))
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", entries.clone()))
+                .bind(("draws", draws.to_vec()))
         })
         .await?;
         Ok(())

@@ -9,13 +9,17 @@ mod companies;
 mod customers;
 mod events;
 mod idempotency;
+mod instant_wins;
 mod keys;
 mod merges;
+mod prizes;
 
 pub use carts::LedgerEntry;
 pub use customers::StoredCustomer;
 pub use idempotency::{KeyClaim, StoredResponse};
+pub use instant_wins::{StateQuery, draw_documents};
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite};
+pub use prizes::{PendingPrize, RewardTransaction};
 
 use std::path::Path;
 use std::time::{Duration, Instant};

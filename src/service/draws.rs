@@ -1,0 +1,114 @@
+//! Evaluating an event with its Instant Win draws: the state the draws need is
+//! read first, the pure interpreter draws, and the caller records the draws in
+//! the event's transaction. When a concurrent draw changed that state in the
+//! meantime the transaction refuses with `draw_contended`, and the event is
+//! evaluated again on fresh state, so limits and stock hold however many
+//! events arrive at once.
+
+use std::collections::HashMap;
+
+use super::Services;
+use super::languages::Language;
+use crate::error::{ApiResult, ErrorCode};
+use crate::rules::CompanyRules;
+use crate::rules::Facts;
+use crate::rules::campaign::{CampaignKind, Listens};
+use crate::rules::draws::{DrawRecord, Draws, InstantWinState};
+use crate::rules::evaluate::{Evaluation, evaluate};
+use crate::secrets::random_hex;
+use crate::store::StateQuery;
+
+/// How many times an event is evaluated again after its draws collided with
+/// concurrent ones before `draw_contended` is returned.
+pub(super) const MAX_DRAW_ATTEMPTS: u32 = 6;
+
+/// An evaluation and its draws, each with the id it is stored under.
+pub(super) struct DrawnEvaluation {
+    /// Effects and explanations.
+    pub evaluation: Evaluation,
+    /// Draws to record, with their ids.
+    pub draws: Vec<(String, DrawRecord)>,
+}
+
+impl DrawnEvaluation {
+    /// Whether any draw won a prize to deliver.
+    pub fn won_any(&self) -> bool {
+        self.draws.iter().any(|(_, draw)| draw.prize.is_some())
+    }
+}
+
+/// A new, time-ordered draw id.
+fn new_draw_id() -> String {
+    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    format!("drw_{millis:012x}{}", random_hex(6))
+}
+
+/// The Instant Wins listening to `event`, with the period key at `facts.now`.
+fn state_queries(rules: &CompanyRules, event: &Listens, facts: &Facts) -> Vec<StateQuery> {
+    rules
+        .campaigns
+        .iter()
+        .filter(|campaign| campaign.listens == *event)
+        .filter_map(|campaign| match &campaign.kind {
+            CampaignKind::InstantWin(instant_win) => Some(StateQuery {
+                rule_id: campaign.id,
+                period: instant_win.once.key(facts.now),
+                prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `result` is a collision worth evaluating the event again for.
+pub(super) fn contended<T>(result: &ApiResult<T>, attempt: u32) -> bool {
+    matches!(result, Err(error) if error.code == ErrorCode::DrawContended)
+        && attempt < MAX_DRAW_ATTEMPTS
+}
+
+impl Services {
+    /// Evaluates `event` for `customer_id` with fresh Instant Win state and
+    /// new random values.
+    pub(super) async fn evaluate_with_draws(
+        &self,
+        company: &str,
+        customer_id: &str,
+        rules: &CompanyRules,
+        event: &Listens,
+        facts: &Facts,
+        language: &Language,
+    ) -> ApiResult<DrawnEvaluation> {
+        let queries = state_queries(rules, event, facts);
+        let states: HashMap<i64, InstantWinState> = if queries.is_empty() {
+            HashMap::new()
+        } else {
+            self.store
+                .instant_win_states(company, customer_id, &queries)
+                .await?
+        };
+        let random = self.random.clone();
+        let mut next = move || random.next();
+        let mut draws = Draws {
+            states: &states,
+            random: &mut next,
+        };
+        let mut evaluation = evaluate(
+            self.catalog.engine(),
+            &rules.campaigns,
+            event,
+            facts,
+            &mut draws,
+            &|text| text.resolve(&language.chosen, &language.default),
+        );
+        let draws = std::mem::take(&mut evaluation.draws)
+            .into_iter()
+            .map(|draw| (new_draw_id(), draw))
+            .collect();
+        Ok(DrawnEvaluation { evaluation, draws })
+    }
+
+    /// Wakes the prize delivery worker.
+    pub(super) fn prizes_won(&self) {
+        self.prize_delivery.notify_one();
+    }
+}

@@ -1,0 +1,186 @@
+//! Repository of prize delivery: the outbox the draw's transaction writes,
+//! and what delivering a prize writes (ledger points, a Reward transaction or
+//! a game participation), each delivery at most once.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::{Store, first};
+use crate::error::{ApiError, ApiResult};
+use crate::model::Timestamp;
+
+/// A prize waiting in the outbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingPrize {
+    /// The Company.
+    pub company: String,
+    /// The draw that won it; also the outbox key.
+    pub draw_id: String,
+    /// The winner.
+    pub customer_id: String,
+    /// The Instant Win.
+    pub rule_id: i64,
+    /// The prize within it.
+    pub prize_id: String,
+    /// `points`, `reward` or `game`.
+    pub promotion_type: String,
+    /// The points campaign, Reward or game.
+    pub promotion_id: i64,
+    /// Points to credit (points prizes).
+    #[serde(default)]
+    pub points: Option<i64>,
+    /// When it was won.
+    pub created_at: Timestamp,
+}
+
+/// A Reward a Customer holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Object)]
+pub struct RewardTransaction {
+    /// Transaction identifier (for prizes, the draw's id).
+    pub id: String,
+    /// The Customer.
+    pub customer_id: String,
+    /// The Reward.
+    pub reward_id: i64,
+    /// How it was obtained: `instant_win`.
+    pub source: String,
+    /// The campaign that gave it.
+    pub rule_id: i64,
+    /// `available` until redeemed.
+    pub status: String,
+    /// When it was given.
+    pub created_at: Timestamp,
+}
+
+/// SurrealQL delivering `$prize` (the outbox row `$key`) if it is still
+/// pending, then marking it delivered: a second delivery changes nothing.
+const DELIVER: &str = "
+    BEGIN TRANSACTION;
+    LET $key = type::record('prize_outbox', $id);
+    LET $pending = (SELECT VALUE pending FROM ONLY $key) ?? false;
+    IF $pending {
+        IF $prize.promotion_type == 'points' {
+            __APPEND_LEDGER__
+        };
+        IF $prize.promotion_type == 'reward' {
+            CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
+                company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
+                reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
+                status: 'available', created_at: $now
+            } RETURN NONE;
+        };
+        IF $prize.promotion_type == 'game' {
+            UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
+                SET company = $company, customer_id = $prize.customer_id,
+                    game_id = $prize.promotion_id, available = (available ?? 0) + 1
+                RETURN NONE;
+        };
+        UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;
+    };
+    COMMIT TRANSACTION;";
+
+impl Store {
+    /// Up to `limit` prizes waiting for delivery, oldest first, of every Company.
+    pub async fn pending_prizes(&self, limit: usize) -> ApiResult<Vec<PendingPrize>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT * OMIT id FROM prize_outbox WHERE pending = true ORDER BY created_at LIMIT $limit")
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        rows.into_iter()
+            .map(|row| {
+                serde_json::from_value(row)
+                    .map_err(|e| ApiError::internal(format!("stored outbox row unreadable: {e}")))
+            })
+            .collect()
+    }
+
+    /// Delivers `prize` once: a prize already delivered is left alone.
+    pub async fn deliver_prize(&self, prize: &PendingPrize) -> ApiResult<()> {
+        let now = Timestamp::now();
+        let ledger = match (prize.promotion_type.as_str(), prize.points) {
+            ("points", Some(points)) if points > 0 => vec![LedgerEntry {
+                customer_id: prize.customer_id.clone(),
+                points,
+                reason: "instant_win".to_string(),
+                rule_id: Some(prize.promotion_id),
+                cart_id: None,
+                draw_id: Some(prize.draw_id.clone()),
+                created_at: now,
+            }],
+            _ => Vec::new(),
+        };
+        let entries = ledger_documents(&prize.company, &ledger);
+        let query = DELIVER.replace("__APPEND_LEDGER__", APPEND_LEDGER);
+        let document = json!(prize);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", prize.company.clone()))
+                .bind(("id", prize.draw_id.clone()))
+                .bind(("prize", document.clone()))
+                .bind(("ledger", entries.clone()))
+                .bind(("now", now.to_string()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Whether the prize of `draw_id` is still waiting for delivery.
+    pub async fn prize_pending(&self, draw_id: &str) -> ApiResult<bool> {
+        let pending: Option<bool> = first(
+            self.db
+                .query("SELECT VALUE pending FROM ONLY type::record('prize_outbox', $id)")
+                .bind(("id", draw_id.to_string())),
+        )
+        .await?;
+        Ok(pending.unwrap_or(false))
+    }
+
+    /// The Reward transactions of a Customer, newest first.
+    pub async fn reward_transactions(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<RewardTransaction>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT * OMIT id, company FROM reward_transaction WHERE company = $company AND customer_id = $customer ORDER BY created_at DESC")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        rows.into_iter()
+            .map(|mut row| {
+                if let Some(object) = row.as_object_mut()
+                    && let Some(id) = object.remove("tid")
+                {
+                    object.insert("id".into(), id);
+                }
+                serde_json::from_value(row).map_err(|e| {
+                    ApiError::internal(format!("stored reward transaction unreadable: {e}"))
+                })
+            })
+            .collect()
+    }
+
+    /// Participations a Customer has available in each game (game id → count).
+    pub async fn game_participations(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<(i64, i64)>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT game_id, available FROM game_participation WHERE company = $company AND customer_id = $customer ORDER BY game_id")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| Some((row["game_id"].as_i64()?, row["available"].as_i64()?)))
+            .collect())
+    }
+}
