@@ -8,8 +8,8 @@ use crate::admin::OperatorToken;
 use crate::admin::client::BackOffice;
 use crate::api::ApiOptions;
 use crate::config::{
-    BackOfficeArgs, CampaignsCommand, Cli, Command, CompaniesCommand, KeysCommand, LogFormat,
-    ServeArgs,
+    BackOfficeArgs, CampaignsCommand, Cli, Command, CompaniesCommand, InstantWinsCommand,
+    KeysCommand, LogFormat, ServeArgs,
 };
 use crate::error::{ApiError, ApiResult};
 use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
@@ -25,6 +25,7 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Serve(args) => serve(args).await,
         Command::Keys(command) => keys(command).await,
         Command::Companies(command) => companies(command).await,
+        Command::InstantWins(command) => instant_wins(command).await,
         Command::Campaigns(CampaignsCommand::Check { campaigns }) => check_campaigns(&campaigns),
     }
 }
@@ -353,6 +354,37 @@ async fn companies(command: CompaniesCommand) -> ApiResult<()> {
             }
         }
     }
+}
+
+async fn instant_wins(command: InstantWinsCommand) -> ApiResult<()> {
+    let InstantWinsCommand::Assign {
+        company,
+        rule,
+        customers,
+        campaigns,
+        back_office: args,
+    } = command;
+    let vouchers = BackOffice::connect_with_rules(&args, Some(&campaigns))
+        .await?
+        .assign_instant_win(&company, rule, &customers)
+        .await?;
+    if args.json {
+        return print_json(&serde_json::json!({ "vouchers": vouchers }));
+    }
+    println!(
+        "{:<28} {:<20} {:<22} SEND",
+        "CUSTOMER", "VOUCHER CODE", "ASSIGNMENT"
+    );
+    for voucher in &vouchers {
+        println!(
+            "{:<28} {:<20} {:<22} {}",
+            voucher.customer_id,
+            voucher.code,
+            voucher.loyalty_rule_history_id,
+            voucher.campaign_history_id
+        );
+    }
+    Ok(())
 }
 
 fn print_company_table(companies: &[Company]) {

@@ -40,6 +40,32 @@ pub enum Command {
     /// Work with campaign files.
     #[command(subcommand)]
     Campaigns(CampaignsCommand),
+    /// Targeted Delivery of Instant Wins (back-office).
+    #[command(subcommand)]
+    InstantWins(InstantWinsCommand),
+}
+
+/// `loyalty instant-wins ...`
+#[derive(Debug, Subcommand)]
+pub enum InstantWinsCommand {
+    /// Assign a targeted Instant Win to Customers: each gets a Voucher to take
+    /// part with (a Customer who holds one keeps it). Prints the Vouchers.
+    Assign {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        /// The Instant Win's id (its campaign file's `id`).
+        #[arg(long)]
+        rule: i64,
+        /// Customer ids.
+        #[arg(required = true)]
+        customers: Vec<String>,
+        /// Campaign files, read when no server answers and the store is opened directly.
+        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+        campaigns: PathBuf,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
 }
 
 /// `loyalty campaigns ...`

@@ -10,6 +10,7 @@ use super::OperatorToken;
 use crate::api::errors::ErrorResponse;
 use crate::api::services;
 use crate::error::{ApiError, ErrorCode};
+use crate::model::voucher::Voucher;
 use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
 use crate::secrets::constant_time_eq;
 use crate::service::{NewCompany, NewKey};
@@ -140,6 +141,46 @@ impl BackOfficeApi {
         Ok(Json(to_json(&updated)?))
     }
 }
+
+/// Customers to assign a targeted Instant Win to.
+#[derive(Debug, Object)]
+struct Assignment {
+    /// Customer ids, 1 to 1000.
+    customer_ids: Vec<String>,
+}
+
+/// The Vouchers of an assignment.
+#[derive(Debug, Object)]
+struct AssignedVouchers {
+    /// One per Customer (an existing one when the Customer held it already).
+    vouchers: Vec<Voucher>,
+}
+
+#[OpenApi]
+impl InstantWinAssignments {
+    /// Assign a targeted Instant Win to Customers (one Targeted Delivery
+    /// send): each gets a Voucher they take part with.
+    #[oai(
+        path = "/companies/:slug/instant_wins/:id/assignments",
+        method = "post"
+    )]
+    async fn assign(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        id: Path<i64>,
+        body: Json<Assignment>,
+    ) -> Result<Json<AssignedVouchers>, ErrorResponse> {
+        let vouchers = services(request)?
+            .assign_instant_win(&slug.0, id.0, &body.0.customer_ids)
+            .await?;
+        Ok(Json(AssignedVouchers { vouchers }))
+    }
+}
+
+/// Operator-only Targeted Delivery of Instant Wins.
+pub struct InstantWinAssignments;
 
 /// Parses a request body into a use-case input, answering `invalid_request`
 /// with serde's description of what is wrong.

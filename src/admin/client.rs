@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::config::BackOfficeArgs;
 use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::voucher::Voucher;
 use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
 use crate::service::{NewCompany, NewKey, Services};
 use crate::store::{RemoteAuth, Store};
@@ -32,6 +33,15 @@ impl BackOffice {
     /// Connects as `args` say: the server at `--admin-url` if it answers,
     /// otherwise the store at `--db`.
     pub async fn connect(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
+        Self::connect_with_rules(args, None).await
+    }
+
+    /// Like [`BackOffice::connect`]; when it opens the store itself, it loads
+    /// the campaign files of `campaigns` (for commands that need them).
+    pub async fn connect_with_rules(
+        args: &BackOfficeArgs,
+        campaigns: Option<&Path>,
+    ) -> ApiResult<BackOffice> {
         let base_url = args.admin_url.trim_end_matches('/').to_string();
         let client = reqwest::Client::new();
         let reachable = client
@@ -69,10 +79,22 @@ impl BackOffice {
                 ),
             )
         })?;
+        let catalog = match campaigns {
+            Some(dir) => {
+                let (catalog, report) = crate::rules::Catalog::load(dir);
+                if let Some(error) = report.errors.first() {
+                    return Err(ApiError::invalid(format!(
+                        "the campaign files do not load: {error}"
+                    )));
+                }
+                catalog
+            }
+            None => crate::rules::Catalog::empty(),
+        };
         Ok(BackOffice::Local(Services::new(
             store,
             None,
-            std::sync::Arc::new(crate::rules::Catalog::empty()),
+            std::sync::Arc::new(catalog),
         )))
     }
 
@@ -139,6 +161,32 @@ impl BackOffice {
                 let action = if enabled { "enable" } else { "disable" };
                 let path = format!("/keys/{}/{action}", encode_component(key));
                 self.call("POST", &path, None).await
+            }
+        }
+    }
+
+    /// Assigns the targeted Instant Win `rule_id` of `company` to Customers;
+    /// returns their Vouchers.
+    pub async fn assign_instant_win(
+        &self,
+        company: &str,
+        rule_id: i64,
+        customer_ids: &[String],
+    ) -> ApiResult<Vec<Voucher>> {
+        match self {
+            BackOffice::Local(services) => {
+                services
+                    .assign_instant_win(company, rule_id, customer_ids)
+                    .await
+            }
+            BackOffice::Remote { .. } => {
+                let path = format!(
+                    "/companies/{}/instant_wins/{rule_id}/assignments",
+                    encode_component(company)
+                );
+                let body = serde_json::json!({ "customer_ids": customer_ids });
+                let answer: Value = self.call("POST", &path, Some(body)).await?;
+                from_value(answer["vouchers"].clone())
             }
         }
     }

@@ -34,7 +34,7 @@ const MAX_BODY_BYTES: usize = 64 * 1024;
 /// The back-office application over `services`, accepting `token`.
 pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static {
     let service = OpenApiService::new(
-        api::BackOfficeApi,
+        (api::BackOfficeApi, api::InstantWinAssignments),
         "loyalty back-office",
         env!("CARGO_PKG_VERSION"),
     );

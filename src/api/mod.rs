@@ -25,6 +25,7 @@ mod rate_limit;
 mod segments;
 pub mod spec;
 mod utilities;
+mod wallet;
 
 use poem::middleware::Tracing;
 use poem::{Endpoint, EndpointExt, Route};
@@ -49,6 +50,7 @@ pub type ApiGroups = (
     carts::CartsApi,
     events::EventsApi,
     instant_wins::InstantWinsApi,
+    wallet::WalletApi,
     utilities::UtilitiesApi,
 );
 

@@ -158,7 +158,9 @@ fn may_take_part(
                 return Err(format!("location `{location}` is not one of its locations"));
             }
             None => {
-                return Err("the event names no location and the campaign runs only in some".into());
+                return Err(
+                    "the event names no location and the campaign runs only in some".into(),
+                );
             }
         }
     }

@@ -21,6 +21,7 @@ pub mod pagination;
 mod random;
 mod rate_limits;
 mod segments;
+mod wallet;
 
 pub use associations::Associate;
 pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
@@ -36,6 +37,7 @@ pub use merges::{MergeOutcome, MergeTarget, UnmergeOutcome};
 pub use random::RandomSource;
 pub use rate_limits::{Admission, RateLimiters};
 pub use segments::{CalculatedAttributes, SegmentStanding};
+pub use wallet::GameStanding;
 
 use std::sync::Arc;
 

@@ -1,0 +1,162 @@
+//! What a Customer holds: GET /customers/{value}/points, GET
+//! /rewards/transactions and GET /games (with a Customer, their available
+//! participations). Delivered Instant Win prizes appear here.
+
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi, Tags};
+
+use super::auth::Tier2;
+use super::errors::ErrorResponse;
+use super::language::language;
+use super::services;
+use crate::error::{ApiError, ApiResult};
+use crate::model::customer::SearchBy;
+use crate::service::CustomerRef;
+use crate::store::RewardTransaction;
+
+#[derive(Tags)]
+enum WalletTags {
+    /// Points, Rewards and game participations a Customer holds.
+    Wallet,
+}
+
+/// A Customer's points balance.
+#[derive(Debug, Object)]
+pub struct PointsBalance {
+    /// The Customer's id.
+    pub customer_id: String,
+    /// Points available: the sum of every ledger entry of the Customer.
+    pub balance: i64,
+}
+
+/// Rewards a Customer holds.
+#[derive(Debug, Object)]
+pub struct RewardTransactionList {
+    /// Newest first.
+    pub reward_transactions: Vec<RewardTransaction>,
+}
+
+/// A game campaign.
+#[derive(Debug, Object)]
+pub struct Game {
+    /// The game rule's id.
+    pub id: i64,
+    /// Name in the response language.
+    pub name: String,
+    /// Description in the response language.
+    #[oai(skip_serializing_if_is_none)]
+    pub description: Option<String>,
+    /// With a Customer: the participations they have available.
+    #[oai(skip_serializing_if_is_none)]
+    pub available_participations: Option<i64>,
+}
+
+/// Game campaigns.
+#[derive(Debug, Object)]
+pub struct GameList {
+    /// By ascending id.
+    pub games: Vec<Game>,
+}
+
+/// The Customer named by `customer_id` or `customer_code`, when one is.
+fn named<'a>(
+    id: &'a Option<String>,
+    code: &'a Option<String>,
+) -> ApiResult<Option<CustomerRef<'a>>> {
+    match (id, code) {
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "name the Customer with customer_id or customer_code, not both",
+        )),
+        (Some(id), None) => Ok(Some(CustomerRef::id(id))),
+        (None, Some(code)) => Ok(Some(CustomerRef {
+            value: code,
+            search_by: SearchBy::Code,
+        })),
+        (None, None) => Ok(None),
+    }
+}
+
+/// Wallet endpoints.
+#[derive(Default)]
+pub struct WalletApi;
+
+#[OpenApi(tag = "WalletTags::Wallet")]
+impl WalletApi {
+    /// Total points balance of a Customer.
+    ///
+    /// `search_by` says what `value` is (`id` by default).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/:value/points", method = "get")]
+    async fn points(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+    ) -> Result<Json<PointsBalance>, ErrorResponse> {
+        let reference = CustomerRef {
+            value: &value.0,
+            search_by: search_by.0.unwrap_or_default(),
+        };
+        let (customer_id, balance) = services(request)?
+            .points_of(&caller.0.company, reference)
+            .await?;
+        Ok(Json(PointsBalance {
+            customer_id,
+            balance,
+        }))
+    }
+
+    /// Reward transactions of a Customer (`customer_id` or `customer_code`).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/rewards/transactions", method = "get")]
+    async fn reward_transactions(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+    ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
+        let customer = named(&customer_id.0, &customer_code.0)?.ok_or_else(|| {
+            ApiError::invalid("name the Customer with customer_id or customer_code")
+        })?;
+        let reward_transactions = services(request)?
+            .reward_transactions(&caller.0.company, customer)
+            .await?;
+        Ok(Json(RewardTransactionList {
+            reward_transactions,
+        }))
+    }
+
+    /// List game campaigns; with `customer_id` or `customer_code`, each with
+    /// the participations the Customer has available.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/games", method = "get")]
+    async fn games(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+    ) -> Result<Json<GameList>, ErrorResponse> {
+        let customer = named(&customer_id.0, &customer_code.0)?;
+        let games = services(request)?
+            .games(&caller.0.company, customer, language(request)?)
+            .await?;
+        Ok(Json(GameList {
+            games: games
+                .into_iter()
+                .map(|game| Game {
+                    id: game.id,
+                    name: game.name,
+                    description: game.description,
+                    available_participations: game.available_participations,
+                })
+                .collect(),
+        }))
+    }
+}
