@@ -17,13 +17,14 @@
 //!   percent: 10                 # or amount: 2.5
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::instant_win::InstantWin;
 use super::instant_win_file::{CouponFile, InstantWinFields, InstantWinFile};
+use super::problems::Problems;
 use super::script::{Origin, RuleError, Script, ScriptEngine};
 use super::text::Text;
 use crate::model::Timestamp;
@@ -197,57 +198,6 @@ struct PointsFile {
     per_product: BTreeMap<String, i64>,
     #[serde(default)]
     fixed: Option<i64>,
-}
-
-/// Reports problems of one file, each at the line of the key it concerns.
-pub(super) struct Problems<'a> {
-    path: &'a Path,
-    text: &'a str,
-    /// What was found so far.
-    pub errors: Vec<RuleError>,
-}
-
-impl Problems<'_> {
-    /// A problem at the line where `key:` is first written.
-    pub fn at_key(&mut self, key: &str, message: impl Into<String>) {
-        self.at_key_from(0, key, message);
-    }
-
-    /// A problem at the first line from `line` on where `key:` is written.
-    pub fn at_key_from(&mut self, line: usize, key: &str, message: impl Into<String>) {
-        let line = self.nth_line_from(line, key, 0);
-        self.at_line(line, message);
-    }
-
-    /// A problem at `line`.
-    pub fn at_line(&mut self, line: usize, message: impl Into<String>) {
-        self.errors.push(RuleError::new(self.path, line, message));
-    }
-
-    /// The line where `key:` is first written (0 when absent).
-    pub fn line_of(&self, key: &str) -> usize {
-        self.nth_line_from(0, key, 0)
-    }
-
-    /// The 1-based line of the `n`th (from 0) `key:` at or after line `from`;
-    /// `from` (or 0) when there is none.
-    pub fn nth_line_from(&self, from: usize, key: &str, n: usize) -> usize {
-        let prefix = format!("{key}:");
-        self.text
-            .lines()
-            .enumerate()
-            .skip(from.saturating_sub(1))
-            .filter(|(_, line)| {
-                let line = line.trim_start();
-                line.strip_prefix("- ")
-                    .unwrap_or(line)
-                    .trim_start_matches(['{', ' '])
-                    .starts_with(&prefix)
-                    || line.contains(&format!(" {prefix}")) && line.contains('{')
-            })
-            .nth(n)
-            .map_or(from, |(index, _)| index + 1)
-    }
 }
 
 fn parse_time(problems: &mut Problems<'_>, key: &str, value: Option<String>) -> Option<Timestamp> {
@@ -481,87 +431,6 @@ impl Campaign {
             _ => Err(problems.errors),
         }
     }
-
-    /// Loads every campaign file of a Company directory (recursively, every
-    /// `*.yaml` but `segments.yaml`), reporting all problems at once,
-    /// including ids used twice.
-    pub fn load_all(
-        engine: &ScriptEngine,
-        files: &[(std::path::PathBuf, String)],
-    ) -> Result<Vec<Campaign>, Vec<RuleError>> {
-        let mut campaigns = Vec::new();
-        let mut errors = Vec::new();
-        for (path, text) in files {
-            match Campaign::parse(engine, path, text) {
-                Ok(campaign) => campaigns.push(campaign),
-                Err(mut problems) => errors.append(&mut problems),
-            }
-        }
-        let mut first_use: HashMap<i64, &Campaign> = HashMap::new();
-        for campaign in &campaigns {
-            if let Some(first) = first_use.get(&campaign.id) {
-                errors.push(RuleError::new(
-                    &campaign.origin.file,
-                    campaign.origin.line,
-                    format!(
-                        "campaign id {} is already used by {}:{}",
-                        campaign.id,
-                        first.origin.file.display(),
-                        first.origin.line
-                    ),
-                ));
-            } else {
-                first_use.insert(campaign.id, campaign);
-            }
-        }
-        errors.extend(dangling_prizes(&campaigns, files));
-        if errors.is_empty() {
-            campaigns.sort_by_key(|c| c.id);
-            Ok(campaigns)
-        } else {
-            Err(errors)
-        }
-    }
-}
-
-/// Prizes whose promotion_id names no campaign of the right kind in the Company.
-fn dangling_prizes(
-    campaigns: &[Campaign],
-    files: &[(std::path::PathBuf, String)],
-) -> Vec<RuleError> {
-    let mut errors = Vec::new();
-    for campaign in campaigns {
-        let CampaignKind::InstantWin(instant_win) = &campaign.kind else {
-            continue;
-        };
-        let text = files
-            .iter()
-            .find(|(path, _)| *path == campaign.origin.file)
-            .map_or("", |(_, text)| text.as_str());
-        for prize in &instant_win.prizes {
-            let (Some(kind), Some(id)) = (prize.promotion_type.campaign_kind(), prize.promotion_id)
-            else {
-                continue;
-            };
-            let target = campaigns.iter().find(|c| c.id == id);
-            if target.is_some_and(|c| c.kind.name() == kind) {
-                continue;
-            }
-            let line = text
-                .lines()
-                .position(|l| l.contains("promotion_id") && l.contains(&id.to_string()))
-                .map_or(campaign.origin.line, |index| index + 1);
-            let found = target.map_or("no campaign has that id".to_string(), |c| {
-                format!("campaign {id} is a {} campaign", c.kind.name())
-            });
-            errors.push(RuleError::new(
-                &campaign.origin.file,
-                line,
-                format!("prize `{}` gives {kind} {id}, but {found}", prize.id),
-            ));
-        }
-    }
-    errors
 }
 
 #[cfg(test)]
@@ -622,21 +491,6 @@ mod tests {
         let errors =
             parse("id: one\nkind: points\nname: P\non: cart\npoints:\n  fixed: 1\n").unwrap_err();
         assert_eq!(errors[0].line, 1, "{}", errors[0]);
-    }
-
-    #[test]
-    fn ids_used_twice_are_reported() {
-        let files = vec![
-            (PathBuf::from("a.yaml"), COFFEE.to_string()),
-            (PathBuf::from("b.yaml"), COFFEE.to_string()),
-        ];
-        let errors = Campaign::load_all(&ScriptEngine::new(), &files).unwrap_err();
-        assert_eq!(errors.len(), 1);
-        assert!(
-            errors[0].to_string().contains("already used by a.yaml:1"),
-            "{}",
-            errors[0]
-        );
     }
 
     #[test]

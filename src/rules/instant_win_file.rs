@@ -3,11 +3,11 @@
 
 use serde::Deserialize;
 
-use super::campaign::Problems;
 use super::instant_win::{
     Audience, Coupon, InstantWin, Period, Prize, PromotionType, Recurrence, StockStrategy,
     WEIGHT_TOLERANCE,
 };
+use super::problems::Problems;
 use super::text::Text;
 
 /// The Instant Win fields written at the top level of a campaign file.
@@ -335,4 +335,169 @@ pub(super) struct CouponFile {
 /// The day named `name` (`monday`, `Mon`, ...).
 fn parse_day(name: &str) -> Option<chrono::Weekday> {
     name.trim().to_lowercase().parse::<chrono::Weekday>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use crate::rules::campaign::{Campaign, CampaignKind};
+    use crate::rules::instant_win::{Audience, Period, PromotionType, StockStrategy};
+    use crate::rules::script::{RuleError, ScriptEngine};
+
+    fn parse(text: &str) -> Result<Campaign, Vec<RuleError>> {
+        Campaign::parse(&ScriptEngine::new(), &PathBuf::from("iw.yaml"), text)
+    }
+
+    fn described(text: &str) -> Vec<String> {
+        parse(text)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    const HEAD: &str = "id: 1\nkind: instant_win\nname: Draw\non: cart\nonce: day\nonce_limit: 1\n";
+
+    #[test]
+    fn a_valid_instant_win_compiles_with_its_defaults() {
+        let text = format!(
+            "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: 7\n      name: Gift\n      outcome: {{ promotion_type: reward, promotion_id: 2 }}\n      weight: 0.25\n    - id: none\n      name: None\n      weight: 0.75\n"
+        );
+        let campaign = parse(&text).unwrap();
+        let CampaignKind::InstantWin(instant_win) = campaign.kind else {
+            panic!("not an instant_win");
+        };
+        assert_eq!(instant_win.audience, Audience::Loyalty);
+        assert_eq!(instant_win.once, Period::Day);
+        let gift = &instant_win.prizes[0];
+        assert_eq!(
+            (
+                gift.id.as_str(),
+                gift.stock,
+                gift.strategy,
+                gift.promotion_type
+            ),
+            ("7", -1, StockStrategy::RemovePrize, PromotionType::Reward)
+        );
+        assert_eq!(instant_win.prizes[1].promotion_type, PromotionType::NoPrize);
+    }
+
+    #[test]
+    fn prize_problems_are_reported_at_the_prize_line() {
+        let text = format!(
+            "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      outcome: {{ promotion_type: points, promotion_id: 2 }}\n      weight: 0.5\n    - id: b\n      name: B\n      outcome: {{ promotion_type: coupon, promotion_id: 3 }}\n      weight: 1.5\n      stock: -2\n      stock_management_strategy: shrug\n    - id: a\n      name: C\n      outcome: {{ promotion_type: game }}\n      weight: 0.1\n"
+        );
+        let errors = described(&text);
+        let expect = [
+            "iw.yaml:15:", // promotion_type coupon (line of prize b's outcome)
+            "iw.yaml:16:", // weight 1.5
+            "iw.yaml:17:", // stock -2
+            "iw.yaml:18:", // strategy
+            "iw.yaml:19:", // id a used twice
+        ];
+        for prefix in expect {
+            assert!(
+                errors.iter().any(|e| e.starts_with(prefix)),
+                "{prefix} missing in {errors:#?}"
+            );
+        }
+        assert!(
+            errors.iter().any(|e| e.contains("needs the promotion_id")),
+            "{errors:#?}"
+        );
+        assert!(errors.iter().any(|e| e.contains("sum to")), "{errors:#?}");
+    }
+
+    #[test]
+    fn weights_must_sum_to_one_within_tolerance() {
+        let prizes = |a: f64, b: f64| {
+            format!(
+                "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      weight: {a}\n    - id: b\n      name: B\n      weight: {b}\n"
+            )
+        };
+        assert!(parse(&prizes(0.1, 0.9)).is_ok());
+        assert!(parse(&prizes(0.333_333_333_3, 0.666_666_666_7)).is_ok());
+        let errors = described(&prizes(0.1, 0.8));
+        assert!(errors[0].contains("sum to 0.9"), "{errors:?}");
+    }
+
+    #[test]
+    fn audience_period_and_recurrence_are_checked() {
+        let prizes =
+            "instant_win:\n  instant_win_prizes:\n    - id: n\n      name: N\n      weight: 1\n";
+        let errors = described(&format!(
+            "id: 1\nkind: instant_win\nname: D\non: cart\nselect_customers: targeted\nonce: fortnight\nonce_limit: 0\nrecurrence_type: weekly\nrecurrence_days: [monday, funday]\n{prizes}"
+        ));
+        for needle in ["coupon", "fortnight", "once_limit is at least 1", "funday"] {
+            assert!(
+                errors.iter().any(|e| e.contains(needle)),
+                "{needle} missing in {errors:#?}"
+            );
+        }
+        let errors = described(&format!(
+            "id: 1\nkind: instant_win\nname: D\non: cart\n{prizes}"
+        ));
+        assert!(
+            errors.iter().any(|e| e.contains("needs `once`")),
+            "{errors:?}"
+        );
+        let errors = described(&format!("{HEAD}recurrence_type: weekly\n{prizes}"));
+        assert!(
+            errors.iter().any(|e| e.contains("needs recurrence_days")),
+            "{errors:?}"
+        );
+        let errors = described(&format!(
+            "id: 1\nkind: instant_win\nname: D\nonce: day\nonce_limit: 1\n{prizes}"
+        ));
+        assert!(
+            errors.iter().any(|e| e.contains("needs `on`")),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn instant_win_fields_belong_to_instant_wins_and_rewards_listen_to_nothing() {
+        let errors = described(
+            "id: 1\nkind: points\nname: P\non: cart\nonce_limit: 3\npoints: { fixed: 1 }\n",
+        );
+        assert!(
+            errors[0].starts_with("iw.yaml:5:") && errors[0].contains("instant_win campaigns only"),
+            "{errors:?}"
+        );
+        let errors = described("id: 1\nkind: reward\nname: R\non: cart\n");
+        assert!(errors[0].contains("remove `on`"), "{errors:?}");
+        assert!(parse("id: 1\nkind: game\nname: G\n").is_ok());
+    }
+
+    #[test]
+    fn prizes_must_give_an_existing_campaign_of_their_kind() {
+        let files = vec![
+            (
+                PathBuf::from("iw.yaml"),
+                format!(
+                    "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      outcome: {{ promotion_type: reward, promotion_id: 2 }}\n      weight: 0.5\n    - id: b\n      name: B\n      outcome: {{ promotion_type: points, promotion_id: 99 }}\n      weight: 0.5\n"
+                ),
+            ),
+            (
+                PathBuf::from("game.yaml"),
+                "id: 2\nkind: game\nname: G\n".to_string(),
+            ),
+        ];
+        let errors: Vec<String> = Campaign::load_all(&ScriptEngine::new(), &files)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(
+            errors[0].starts_with("iw.yaml:11:")
+                && errors[0].contains("campaign 2 is a game campaign"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("iw.yaml:15:") && errors[1].contains("no campaign has that id"),
+            "{errors:?}"
+        );
+    }
 }

@@ -5,11 +5,15 @@
 //! It does no store I/O and owns no clock: facts and `now` are passed in.
 
 pub mod campaign;
+mod campaign_set;
 pub mod catalog;
+#[cfg(test)]
+mod draw_properties;
 pub mod draws;
 pub mod evaluate;
 pub mod instant_win;
 mod instant_win_file;
+mod problems;
 pub mod script;
 pub mod segments;
 pub mod text;
