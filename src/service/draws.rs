@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use super::Services;
 use super::languages::Language;
 use crate::error::{ApiResult, ErrorCode};
+use crate::model::Timestamp;
 use crate::rules::CompanyRules;
 use crate::rules::Facts;
 use crate::rules::campaign::{CampaignKind, Listens};
@@ -43,18 +44,34 @@ fn new_draw_id() -> String {
     format!("drw_{millis:012x}{}", random_hex(6))
 }
 
-/// The Instant Wins listening to `event`, with the period key at `facts.now`.
+/// The Instant Wins listening to `event` that could run at `facts.now`, with
+/// their period key. Campaigns that are inactive, out of their dates or off
+/// their recurrence days are left out, so a till's cart costs no state read
+/// for them.
 fn state_queries(rules: &CompanyRules, event: &Listens, facts: &Facts) -> Vec<StateQuery> {
+    let now = Timestamp::from(facts.now);
     rules
         .campaigns
         .iter()
-        .filter(|campaign| campaign.listens == *event)
+        .filter(|campaign| {
+            campaign.listens == *event
+                && campaign.active
+                && campaign.available_from.is_none_or(|from| now >= from)
+                && campaign.available_to.is_none_or(|to| now <= to)
+        })
         .filter_map(|campaign| match &campaign.kind {
-            CampaignKind::InstantWin(instant_win) => Some(StateQuery {
-                rule_id: campaign.id,
-                period: instant_win.once.key(facts.now),
-                prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
-            }),
+            CampaignKind::InstantWin(instant_win)
+                if instant_win
+                    .recurrence
+                    .as_ref()
+                    .is_none_or(|r| r.allows(facts.now)) =>
+            {
+                Some(StateQuery {
+                    rule_id: campaign.id,
+                    period: instant_win.once.key(facts.now),
+                    prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
+                })
+            }
             _ => None,
         })
         .collect()
