@@ -673,7 +673,17 @@ async fn simultaneous_events_of_one_customer_respect_once_limit() {
 #[tokio::test]
 async fn the_list_and_detail_take_every_parameter() {
     let setup = setup().await;
-    let customer = setup.customer("lister@example.com").await;
+    let (status, created) = setup
+        .server
+        .call_as(
+            "POST",
+            "/customers",
+            &setup.key,
+            Some(json!({"email": "lister@example.com", "code": "LIST-1"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let customer = created["id"].as_str().unwrap().to_string();
     let (status, all) = setup.get("/instant_wins").await;
     assert_eq!(status, 200, "{all}");
     let ids = |page: &Value| -> Vec<i64> {
@@ -732,13 +742,10 @@ async fn the_list_and_detail_take_every_parameter() {
         .assign_instant_win("demo", 24, std::slice::from_ref(&customer))
         .await
         .unwrap();
-    let (_, customer_doc) = setup.get(&format!("/customers/{customer}")).await;
-    let code = customer_doc["code"].as_str();
-    let path = match code {
-        Some(code) => format!("/instant_wins?customer_code={code}&campaign_audience=targeted"),
-        None => format!("/instant_wins?customer_id={customer}&campaign_audience=targeted"),
-    };
-    let (_, held) = setup.get(&path).await;
+    assert_eq!(vouchers[0].coupon_name, "VIP ticket", "in the default language");
+    let (_, held) = setup
+        .get("/instant_wins?customer_code=LIST-1&campaign_audience=targeted")
+        .await;
     assert_eq!(ids(&held), [24]);
     assert_eq!(
         held["instant_wins"][0]["loyalty_rule_history_id"],

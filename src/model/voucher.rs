@@ -19,6 +19,8 @@ pub struct Voucher {
     pub rule_id: i64,
     /// The coupon it was issued from.
     pub coupon_id: i64,
+    /// The coupon's name, in the Company's default language.
+    pub coupon_name: String,
     /// The coupon's shared code.
     pub static_code: String,
     /// The Targeted Delivery send that issued it.

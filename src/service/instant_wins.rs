@@ -288,6 +288,8 @@ impl Services {
             None => return Err(not_found(format!("with id {rule_id}"))),
         }
         .ok_or_else(|| ApiError::internal("a targeted Instant Win without a coupon"))?;
+        let language = self.company_settings(company).await?.default_language.clone();
+        let coupon_name = coupon.name.resolve(&language, &language);
         let send = format!("ch_{}", random_hex(8));
         let now = Timestamp::now();
         let mut vouchers = Vec::new();
@@ -302,6 +304,7 @@ impl Services {
                 customer_id: customer.id,
                 rule_id,
                 coupon_id: coupon.id,
+                coupon_name: coupon_name.clone(),
                 static_code: coupon.static_code.clone(),
                 campaign_history_id: send.clone(),
                 loyalty_rule_history_id: format!("lrh_{}", random_hex(8)),
