@@ -742,7 +742,10 @@ async fn the_list_and_detail_take_every_parameter() {
         .assign_instant_win("demo", 24, std::slice::from_ref(&customer))
         .await
         .unwrap();
-    assert_eq!(vouchers[0].coupon_name, "VIP ticket", "in the default language");
+    assert_eq!(
+        vouchers[0].coupon_name, "VIP ticket",
+        "in the default language"
+    );
     let (_, held) = setup
         .get("/instant_wins?customer_code=LIST-1&campaign_audience=targeted")
         .await;
@@ -895,4 +898,58 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
         .await;
     assert_eq!(balance["balance"], 25);
     restarted.running.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_prize_follows_its_winner_into_a_merge_and_is_dropped_for_a_deleted_one() {
+    let setup = setup_with("mem://", |settings| settings.deliver_prizes = false).await;
+    let winner = setup.customer("dup@example.com").await;
+    let survivor = setup.customer("main@example.com").await;
+    let gone = setup.customer("gone@example.com").await;
+    let answer = setup.event(&winner, "visit", json!({})).await;
+    assert!(draw_of(&answer, 20).unwrap().get("prize_name").is_some());
+    let answer = setup.event(&gone, "visit", json!({})).await;
+    assert!(draw_of(&answer, 20).unwrap().get("prize_name").is_some());
+    let (status, merged) = setup
+        .server
+        .call_as(
+            "POST",
+            "/customers/transfer",
+            &setup.key,
+            Some(json!({"from_customer_id": winner, "to_customer_id": survivor})),
+        )
+        .await;
+    assert_eq!(status, 200, "{merged}");
+    let (status, deleted) = setup
+        .server
+        .call_as("DELETE", &format!("/customers/{gone}"), &setup.key, None)
+        .await;
+    assert_eq!(status, 200, "{deleted}");
+
+    let delivered = setup
+        .server
+        .running
+        .services
+        .deliver_pending_prizes()
+        .await
+        .unwrap();
+    assert_eq!(
+        delivered, 1,
+        "the prize of the anonymized Customer is not sent"
+    );
+    let (_, balance) = setup.get(&format!("/customers/{survivor}/points")).await;
+    assert_eq!(
+        balance["balance"], 25,
+        "the survivor of the merge gets the prize"
+    );
+    let (_, balance) = setup.get(&format!("/customers/{gone}/points")).await;
+    assert_eq!(balance["balance"], 0, "an anonymized Customer gets nothing");
+    let again = setup
+        .server
+        .running
+        .services
+        .deliver_pending_prizes()
+        .await
+        .unwrap();
+    assert_eq!(again, 0, "nothing is left pending");
 }

@@ -288,7 +288,11 @@ impl Services {
             None => return Err(not_found(format!("with id {rule_id}"))),
         }
         .ok_or_else(|| ApiError::internal("a targeted Instant Win without a coupon"))?;
-        let language = self.company_settings(company).await?.default_language.clone();
+        let language = self
+            .company_settings(company)
+            .await?
+            .default_language
+            .clone();
         let coupon_name = coupon.name.resolve(&language, &language);
         let send = format!("ch_{}", random_hex(8));
         let now = Timestamp::now();

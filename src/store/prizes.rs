@@ -127,15 +127,16 @@ impl Store {
         Ok(())
     }
 
-    /// Whether the prize of `draw_id` is still waiting for delivery.
-    pub async fn prize_pending(&self, draw_id: &str) -> ApiResult<bool> {
-        let pending: Option<bool> = first(
+    /// Takes the prize of `draw_id` out of the outbox without delivering it,
+    /// recording why.
+    pub async fn abandon_prize(&self, draw_id: &str, reason: &str) -> ApiResult<()> {
+        super::execute(
             self.db
-                .query("SELECT VALUE pending FROM ONLY type::record('prize_outbox', $id)")
-                .bind(("id", draw_id.to_string())),
+                .query("UPDATE type::record('prize_outbox', $id) SET pending = false, abandoned = $reason, delivered_at = NONE RETURN NONE")
+                .bind(("id", draw_id.to_string()))
+                .bind(("reason", reason.to_string())),
         )
-        .await?;
-        Ok(pending.unwrap_or(false))
+        .await
     }
 
     /// The Reward transactions of a Customer, newest first.
