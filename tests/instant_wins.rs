@@ -320,6 +320,13 @@ async fn no_prize_is_an_effect_without_prize_data() {
     );
     assert_eq!(effect["select_customers"], "loyalty");
     assert!(effect.get("coupon_info").is_none() && effect.get("campaign_history_id").is_none());
+    let store = setup.server.running.services.store();
+    let outbox = store.raw_documents("prize_outbox", "demo").await.unwrap();
+    assert!(outbox.is_empty(), "nothing to deliver: {outbox:?}");
+    assert_eq!(
+        store.raw_documents("iw_draw", "demo").await.unwrap().len(),
+        1
+    );
 }
 
 #[tokio::test]

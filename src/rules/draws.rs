@@ -82,8 +82,10 @@ pub struct DrawRecord {
     /// The entry it fell on (-1: the probability passed to No Prize).
     pub drawn_index: i64,
     /// The prize won, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prize: Option<WonPrize>,
     /// The Voucher it took part with (targeted).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub voucher_code: Option<String>,
 }
 

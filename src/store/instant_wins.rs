@@ -48,7 +48,7 @@ pub(super) const RECORD_DRAWS: &str = "
                 THROW 'REFUSED|draw_contended|a prize ran out during the draw';
             };
         };
-        IF $draw.prize != NONE AND $draw.prize.stock >= 0 {
+        IF $draw.prize AND $draw.prize.stock >= 0 {
             LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id]);
             LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
             IF $given >= $draw.prize.stock {
@@ -59,7 +59,7 @@ pub(super) const RECORD_DRAWS: &str = "
                 RETURN NONE;
         };
         CREATE type::record('iw_draw', $draw.draw_id) CONTENT $draw RETURN NONE;
-        IF $draw.prize != NONE {
+        IF $draw.prize {
             CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
                 company: $company,
                 draw_id: $draw.draw_id,

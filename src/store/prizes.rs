@@ -81,7 +81,9 @@ const DELIVER: &str = "
     COMMIT TRANSACTION;";
 
 impl Store {
-    /// Up to `limit` prizes waiting for delivery, oldest first, of every Company.
+    /// Up to `limit` prizes waiting for delivery, oldest first, of every
+    /// Company. A row that cannot be read is taken out of the outbox (and
+    /// logged with its content), so it never blocks the prizes behind it.
     pub async fn pending_prizes(&self, limit: usize) -> ApiResult<Vec<PendingPrize>> {
         let rows: Vec<Value> = first(
             self.db
@@ -89,12 +91,19 @@ impl Store {
                 .bind(("limit", limit as i64)),
         )
         .await?;
-        rows.into_iter()
-            .map(|row| {
-                serde_json::from_value(row)
-                    .map_err(|e| ApiError::internal(format!("stored outbox row unreadable: {e}")))
-            })
-            .collect()
+        let mut prizes = Vec::with_capacity(rows.len());
+        for row in rows {
+            match serde_json::from_value::<PendingPrize>(row.clone()) {
+                Ok(prize) => prizes.push(prize),
+                Err(error) => {
+                    tracing::error!(%error, %row, "unreadable prize in the outbox; set aside");
+                    if let Some(draw_id) = row["draw_id"].as_str() {
+                        self.abandon_prize(draw_id, "unreadable").await?;
+                    }
+                }
+            }
+        }
+        Ok(prizes)
     }
 
     /// Delivers `prize` once: a prize already delivered is left alone.
