@@ -960,3 +960,82 @@ async fn a_prize_follows_its_winner_into_a_merge_and_is_dropped_for_a_deleted_on
         .unwrap();
     assert_eq!(again, 0, "nothing is left pending");
 }
+
+#[tokio::test]
+async fn a_merge_moves_rewards_game_participations_and_vouchers_and_an_unmerge_returns_them() {
+    let setup = setup().await;
+    let dup = setup.customer("dup2@example.com").await;
+    let main = setup.customer("main2@example.com").await;
+    setup.event(&dup, "scratch", json!({})).await;
+    setup.event(&dup, "limited", json!({})).await;
+    setup
+        .server
+        .back_office()
+        .await
+        .assign_instant_win("demo", 24, std::slice::from_ref(&dup))
+        .await
+        .unwrap();
+    let rewards_of = |customer: &str| format!("/rewards/transactions?customer_id={customer}");
+    let games_of = |customer: &str| format!("/games?customer_id={customer}");
+    setup
+        .eventually(&rewards_of(&dup), |b| {
+            b["reward_transactions"].as_array().unwrap().len() == 1
+        })
+        .await;
+    setup
+        .eventually(&games_of(&dup), |b| {
+            b["games"][0]["available_participations"] == 1
+        })
+        .await;
+
+    let (status, merged) = setup
+        .server
+        .call_as(
+            "POST",
+            "/customers/transfer",
+            &setup.key,
+            Some(json!({"from_customer_id": dup, "to_customer_id": main})),
+        )
+        .await;
+    assert_eq!(status, 200, "{merged}");
+    let (_, rewards) = setup.get(&rewards_of(&main)).await;
+    assert_eq!(rewards["reward_transactions"].as_array().unwrap().len(), 1);
+    let (_, rewards) = setup.get(&rewards_of(&dup)).await;
+    assert!(
+        rewards["reward_transactions"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let (_, games) = setup.get(&games_of(&main)).await;
+    assert_eq!(games["games"][0]["available_participations"], 1);
+    let (_, held) = setup
+        .get(&format!(
+            "/instant_wins?customer_id={main}&campaign_audience=targeted"
+        ))
+        .await;
+    assert_eq!(held["instant_wins"][0]["id"], 24, "{held}");
+
+    let (status, unmerged) = setup
+        .server
+        .call_as(
+            "POST",
+            &format!("/customers/{dup}/unmerge"),
+            &setup.key,
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "{unmerged}");
+    let (_, rewards) = setup.get(&rewards_of(&dup)).await;
+    assert_eq!(rewards["reward_transactions"].as_array().unwrap().len(), 1);
+    let (_, games) = setup.get(&games_of(&dup)).await;
+    assert_eq!(games["games"][0]["available_participations"], 1);
+    let (_, games) = setup.get(&games_of(&main)).await;
+    assert_eq!(games["games"][0]["available_participations"], 0);
+    let (_, held) = setup
+        .get(&format!(
+            "/instant_wins?customer_id={dup}&campaign_audience=targeted"
+        ))
+        .await;
+    assert_eq!(held["instant_wins"][0]["id"], 24, "{held}");
+}

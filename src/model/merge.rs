@@ -33,6 +33,34 @@ pub struct MergeRecord {
     /// Points moved to the target's balance.
     #[serde(default)]
     pub points: i64,
+    /// Ids of the Reward transactions moved to the target.
+    #[serde(default)]
+    pub rewards: Vec<String>,
+    /// Game participations moved to the target.
+    #[serde(default)]
+    pub game_participations: Vec<MovedGameParticipations>,
+    /// Vouchers moved to the target (one the target already had a Voucher
+    /// of the same campaign for stays with the merged Customer).
+    #[serde(default)]
+    pub vouchers: Vec<MovedVoucher>,
+}
+
+/// Game participations moved by a merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct MovedGameParticipations {
+    /// The game.
+    pub game_id: i64,
+    /// How many participations.
+    pub count: i64,
+}
+
+/// A Voucher moved by a merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct MovedVoucher {
+    /// The campaign it is for.
+    pub rule_id: i64,
+    /// Its code.
+    pub code: String,
 }
 
 /// A code, e-mail or phone moved by a merge.
@@ -62,7 +90,8 @@ pub struct MovedAssociation {
 /// Something a merge moved that could not be given back on unmerge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
 pub struct NotRestored {
-    /// `card`, `code`, `email`, `phone` or `association`.
+    /// `card`, `code`, `email`, `phone`, `association`, `cart`, `points`,
+    /// `reward`, `game_participations` or `voucher`.
     pub kind: String,
     /// The card number, identifier or associate id.
     pub value: String,

@@ -211,6 +211,10 @@ impl Services {
                     points_transfer(&merged.id, &target_after.id, points, "merge", now);
             }
             changes.restat = vec![merged.id.clone(), target_after.id.clone()];
+            let holdings = self
+                .plan_holdings_merge(company, &merged.id, &target_after.id)
+                .await?;
+            changes.holdings = holdings.moves;
             let record = MergeRecord {
                 merged_customer_id: merged.id.clone(),
                 target_customer_id: target_after.id.clone(),
@@ -222,6 +226,9 @@ impl Services {
                 associations,
                 carts,
                 points,
+                rewards: holdings.rewards,
+                game_participations: holdings.game_participations,
+                vouchers: holdings.vouchers,
             };
             merged.active = false;
             merged.merged_into = Some(target_after.id.clone());
@@ -409,6 +416,11 @@ impl Services {
                 }
             }
             changes.restat = vec![customer.id.clone(), target.id.clone()];
+            let (holdings, mut kept) = self
+                .plan_holdings_unmerge(company, &record, &customer.id, &target.id)
+                .await?;
+            changes.holdings = holdings;
+            not_restored.append(&mut kept);
             customer.active = record.merged_was_active;
             customer.merged_into = None;
             customer.updated_at = now;

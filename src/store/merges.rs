@@ -57,6 +57,35 @@ pub struct CustomerChanges<'a> {
     pub ledger: Vec<LedgerEntry>,
     /// Customers whose purchase totals are recomputed from their carts.
     pub restat: Vec<String>,
+    /// Rewards, game participations and Vouchers changing owner.
+    pub holdings: Vec<HoldingMove>,
+}
+
+/// Something a Customer holds changing owner in a merge or unmerge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HoldingMove {
+    /// A Reward transaction; refuses if `from` no longer holds it.
+    Reward {
+        id: String,
+        from: String,
+        to: String,
+    },
+    /// `count` participations of a game; refuses if `from` has fewer.
+    Game {
+        game_id: i64,
+        from: String,
+        to: String,
+        count: i64,
+    },
+    /// The Voucher of a campaign; refuses if `from` no longer holds the one
+    /// with `code`, or `to` already holds one of the campaign.
+    Voucher {
+        rule_id: i64,
+        code: String,
+        from: String,
+        to: String,
+    },
 }
 
 fn from_document(mut document: Value) -> ApiResult<MergeRecord> {
@@ -147,6 +176,32 @@ impl Store {
                  UPDATE type::record('cart', [$company, $move[0]]) SET customer_id = $move[2]
                      WHERE customer_id = $move[1] RETURN NONE;
              }};
+             FOR $move IN $holdings {{
+                 IF $move.kind == 'reward' {{
+                     LET $key = type::record('reward_transaction', [$company, $move.id]);
+                     IF (SELECT VALUE customer_id FROM ONLY $key) != $move.from {{ {stale} }};
+                     UPDATE $key SET customer_id = $move.to RETURN NONE;
+                 }};
+                 IF $move.kind == 'game' {{
+                     LET $source = type::record('game_participation', [$company, $move.from, $move.game_id]);
+                     LET $have = (SELECT VALUE available FROM ONLY $source) ?? 0;
+                     IF $have < $move.count {{ {stale} }};
+                     UPDATE $source SET available = $have - $move.count RETURN NONE;
+                     UPSERT type::record('game_participation', [$company, $move.to, $move.game_id])
+                         SET company = $company, customer_id = $move.to, game_id = $move.game_id,
+                             available = (available ?? 0) + $move.count
+                         RETURN NONE;
+                 }};
+                 IF $move.kind == 'voucher' {{
+                     LET $source = type::record('voucher', [$company, $move.rule_id, $move.from]);
+                     LET $destination = type::record('voucher', [$company, $move.rule_id, $move.to]);
+                     LET $held = (SELECT * OMIT id FROM ONLY $source);
+                     IF $held.code != $move.code OR record::exists($destination) {{ {stale} }};
+                     DELETE $source;
+                     CREATE $destination CONTENT $held RETURN NONE;
+                     UPDATE $destination SET customer_id = $move.to RETURN NONE;
+                 }};
+             }};
              {APPEND_LEDGER}
              FOR $customer IN $restat {{ {RECOUNT_TOTALS} }};
              IF $merge_create != NULL {{
@@ -169,6 +224,7 @@ impl Store {
             .map(|(id, from, to)| json!([id, from, to]))
             .collect();
         let ledger = ledger_documents(company, &changes.ledger);
+        let holdings = serde_json::to_value(&changes.holdings).map_err(ApiError::internal)?;
         let merge_delete = changes
             .merge_delete
             .clone()
@@ -186,6 +242,7 @@ impl Store {
                 .bind(("cart_moves", cart_moves.clone()))
                 .bind(("ledger", ledger.clone()))
                 .bind(("restat", changes.restat.clone()))
+                .bind(("holdings", holdings.clone()))
         })
         .await?;
         Ok(())

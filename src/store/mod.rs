@@ -18,7 +18,7 @@ pub use carts::LedgerEntry;
 pub use customers::StoredCustomer;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{StateQuery, draw_documents};
-pub use merges::{ClaimMove, CustomerChanges, CustomerWrite};
+pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
 pub use prizes::{PendingPrize, RewardTransaction};
 
 use std::path::Path;
