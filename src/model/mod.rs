@@ -5,6 +5,7 @@
 //! - [`customer`]: Customers, their identifiers, consent and cards.
 //! - [`event`]: Custom Events and triggers.
 //! - [`instant_win`]: Instant Win campaigns as the API lists them.
+//! - [`points`]: points and wallet balances and their ledger entries.
 //! - [`merge`]: merges of one Customer into another, and what they moved.
 //! - [`voucher`]: Vouchers, the personal codes of targeted campaigns.
 //! - `time`: [`Timestamp`], the interface's DateTime format.
@@ -15,6 +16,7 @@ pub mod customer;
 pub mod event;
 pub mod instant_win;
 pub mod merge;
+pub mod points;
 mod time;
 pub mod voucher;
 

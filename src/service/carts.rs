@@ -8,6 +8,7 @@ use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
 use crate::model::cart::{Cart, CartCancellation, CartLine, NewCart};
+use crate::model::points::PointsKind;
 use std::sync::Arc;
 
 use super::draws::contended;
@@ -52,13 +53,9 @@ pub(super) fn earned_points(
         .iter()
         .filter_map(|effect| {
             effect.points.map(|points| LedgerEntry {
-                customer_id: customer_id.to_string(),
-                points,
-                reason: reason.to_string(),
                 rule_id: Some(effect.rule_id),
                 cart_id: cart_id.map(str::to_string),
-                draw_id: None,
-                created_at: at,
+                ..LedgerEntry::new(customer_id, PointsKind::Points, points, reason, at)
             })
         })
         .collect()
@@ -270,13 +267,16 @@ impl Services {
         let ledger: Vec<LedgerEntry> = earned
             .iter()
             .map(|entry| LedgerEntry {
-                customer_id: entry.customer_id.clone(),
-                points: -entry.points,
-                reason: "cancellation".to_string(),
                 rule_id: entry.rule_id,
                 cart_id: Some(code.clone()),
-                draw_id: None,
-                created_at: now,
+                operation_id: entry.operation_id.clone(),
+                ..LedgerEntry::new(
+                    &entry.customer_id,
+                    entry.kind,
+                    -entry.points,
+                    "cancellation",
+                    now,
+                )
             })
             .collect();
         let cancellation = Cart {

@@ -7,6 +7,7 @@ use crate::model::Timestamp;
 use crate::model::association::Association;
 use crate::model::customer::{Customer, SearchBy, new_customer_id};
 use crate::model::merge::{MergeRecord, MovedAssociation, MovedIdentifier, NotRestored};
+use crate::model::points::PointsKind;
 use crate::store::{ClaimMove, CustomerChanges, CustomerWrite, LedgerEntry};
 
 /// How often a merge is re-planned when something it read changed meanwhile.
@@ -53,14 +54,8 @@ fn points_transfer(
 ) -> Vec<LedgerEntry> {
     [(from, -points), (to, points)]
         .into_iter()
-        .map(|(customer, points)| LedgerEntry {
-            customer_id: customer.to_string(),
-            points,
-            reason: reason.to_string(),
-            rule_id: None,
-            cart_id: None,
-            draw_id: None,
-            created_at: now,
+        .map(|(customer, points)| {
+            LedgerEntry::new(customer, PointsKind::Points, points, reason, now)
         })
         .collect()
 }

@@ -1,47 +1,15 @@
-//! Repository of carts and of the points ledger they write to.
+//! Repository of carts; they write to the points ledger ([`super::ledger`]).
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::instant_wins::RECORD_DRAWS;
+use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
 use crate::model::cart::Cart;
 use crate::rules::script::PurchaseTotals;
-
-/// One append-only entry of the points ledger.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct LedgerEntry {
-    /// The Customer credited (positive) or debited (negative).
-    pub customer_id: String,
-    /// Points.
-    pub points: i64,
-    /// Why: `cart` (earned by a campaign), `instant_win` (a prize), `merge` or
-    /// `unmerge` (moved between Customers), `cancellation`.
-    pub reason: String,
-    /// The campaign that earned them.
-    pub rule_id: Option<i64>,
-    /// The cart that earned them.
-    pub cart_id: Option<String>,
-    /// The Instant Win draw whose prize they are.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub draw_id: Option<String>,
-    /// When.
-    pub created_at: Timestamp,
-}
-
-/// SurrealQL appending every entry of `$ledger` (company set) and moving each
-/// Customer's cached balance by its points, inside the caller's transaction.
-pub(super) const APPEND_LEDGER: &str = "
-    FOR $entry IN $ledger {
-        CREATE points_ledger CONTENT $entry RETURN NONE;
-        UPSERT type::record('points_balance', [$company, $entry.customer_id])
-            SET company = $company, customer_id = $entry.customer_id,
-                balance = (balance ?? 0) + $entry.points
-            RETURN NONE;
-    };";
 
 /// SurrealQL recomputing the purchase totals of `$customer` from its carts:
 /// spend nets cancellations out; cancelled carts and cancellations do not count.
@@ -53,18 +21,6 @@ pub(super) const RECOUNT_TOTALS: &str = "
             cart_count = count($carts[WHERE !cancels AND !cancelled_by]),
             last_purchase = array::max($carts[WHERE !cancels AND !cancelled_by].date)
         RETURN NONE;";
-
-/// The ledger entries of `company` as stored.
-pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Value> {
-    ledger
-        .iter()
-        .map(|entry| {
-            let mut value = json!(entry);
-            value["company"] = Value::String(company.to_string());
-            value
-        })
-        .collect()
-}
 
 fn from_document(mut document: Value) -> ApiResult<Cart> {
     if let Some(object) = document.as_object_mut() {
@@ -318,17 +274,5 @@ impl Store {
                 .and_then(|d| d.parse::<Timestamp>().ok())
                 .map(|t| t.as_datetime()),
         })
-    }
-
-    /// A Customer's points balance.
-    pub async fn points_balance(&self, company: &str, customer_id: &str) -> ApiResult<i64> {
-        let balance: Option<i64> = first(
-            self.db
-                .query("SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer])")
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string())),
-        )
-        .await?;
-        Ok(balance.unwrap_or(0))
     }
 }

@@ -2,8 +2,8 @@
 
 use serde_json::Value;
 
-use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::instant_wins::RECORD_DRAWS;
+use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::{Store, first};
 use crate::error::{ApiError, ApiResult};
 use crate::model::event::CustomEvent;

@@ -3,8 +3,9 @@
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::carts::{APPEND_LEDGER, LedgerEntry, RECOUNT_TOTALS, ledger_documents};
+use super::carts::RECOUNT_TOTALS;
 use super::customers::document;
+use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::{REFUSED, Store, StoredCustomer, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::association::{Association, pair_key};

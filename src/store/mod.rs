@@ -11,13 +11,14 @@ mod events;
 mod idempotency;
 mod instant_wins;
 mod keys;
+mod ledger;
 mod merges;
 mod prizes;
 
-pub use carts::LedgerEntry;
 pub use customers::StoredCustomer;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{StateQuery, draw_documents};
+pub use ledger::LedgerEntry;
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
 pub use prizes::{PendingPrize, RewardTransaction};
 

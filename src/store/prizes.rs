@@ -5,10 +5,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::carts::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::{Store, first};
 use crate::error::{ApiError, ApiResult};
 use crate::model::Timestamp;
+use crate::model::points::PointsKind;
 
 /// A prize waiting in the outbox.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,13 +112,15 @@ impl Store {
         let now = Timestamp::now();
         let ledger = match (prize.promotion_type.as_str(), prize.points) {
             ("points", Some(points)) if points > 0 => vec![LedgerEntry {
-                customer_id: prize.customer_id.clone(),
-                points,
-                reason: "instant_win".to_string(),
                 rule_id: Some(prize.promotion_id),
-                cart_id: None,
                 draw_id: Some(prize.draw_id.clone()),
-                created_at: now,
+                ..LedgerEntry::new(
+                    &prize.customer_id,
+                    PointsKind::Points,
+                    points,
+                    "instant_win",
+                    now,
+                )
             }],
             _ => Vec::new(),
         };

@@ -1,0 +1,293 @@
+//! The points ledger: append-only entries, each moving one Customer's balance
+//! of one kind (points or wallet). Balances are cached per Customer and kind
+//! by the transaction that appends, so a balance always equals the sum of its
+//! entries; reversals are new entries, never edits.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{REFUSED, Store, first};
+use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::model::Timestamp;
+use crate::model::points::{PointsKind, PointsTransaction};
+
+/// One append-only entry of the points ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerEntry {
+    /// The Customer credited (positive) or debited (negative).
+    pub customer_id: String,
+    /// The balance it moves.
+    #[serde(default)]
+    pub kind: PointsKind,
+    /// Amount.
+    pub points: i64,
+    /// Why: `cart`, `custom_event`, `trigger:TYPE`, `instant_win`,
+    /// `redemption`, `transfer`, `cancellation`, `merge` or `unmerge`.
+    pub reason: String,
+    /// The campaign that earned them.
+    pub rule_id: Option<i64>,
+    /// The cart that earned or redeemed them.
+    pub cart_id: Option<String>,
+    /// The Instant Win draw whose prize they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_id: Option<String>,
+    /// The redemption or transfer the entry belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    /// Transfers: the other Customer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterpart_id: Option<String>,
+    /// Who asked for it (`X-Author-Email`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author_email: Option<String>,
+    /// A note from the caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// When.
+    pub created_at: Timestamp,
+}
+
+impl LedgerEntry {
+    /// An entry of `points` of `kind` for `customer_id`, with no references.
+    pub fn new(
+        customer_id: &str,
+        kind: PointsKind,
+        points: i64,
+        reason: &str,
+        created_at: Timestamp,
+    ) -> Self {
+        LedgerEntry {
+            customer_id: customer_id.to_string(),
+            kind,
+            points,
+            reason: reason.to_string(),
+            rule_id: None,
+            cart_id: None,
+            draw_id: None,
+            operation_id: None,
+            counterpart_id: None,
+            author_email: None,
+            description: None,
+            created_at,
+        }
+    }
+}
+
+/// SurrealQL appending every entry of `$ledger` (company set) and moving each
+/// Customer's cached balance of the entry's kind, inside the caller's transaction.
+pub(super) const APPEND_LEDGER: &str = "
+    FOR $entry IN $ledger {
+        CREATE type::record('points_ledger', $entry.entry_id) CONTENT $entry RETURN NONE;
+        UPSERT type::record('points_balance', [$company, $entry.customer_id, $entry.kind])
+            SET company = $company, customer_id = $entry.customer_id, kind = $entry.kind,
+                balance = (balance ?? 0) + $entry.points
+            RETURN NONE;
+    };";
+
+/// SurrealQL refusing with `customer_not_enough_score` when a debit of
+/// `$ledger` would take a balance below zero; runs before [`APPEND_LEDGER`]
+/// in the same transaction, so concurrent debits of one balance conflict on
+/// its record and the retried one sees the other's effect.
+pub(super) const GUARD_DEBITS: &str = "
+    FOR $entry IN $ledger[WHERE points < 0] {
+        LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $entry.customer_id, $entry.kind])) ?? 0;
+        IF $have + $entry.points < 0 {
+            THROW 'REFUSED|customer_not_enough_score|Customer ' + $entry.customer_id + ' has ' + <string> $have + ' ' + $entry.kind + ', not ' + <string> (0 - $entry.points);
+        };
+    };";
+
+/// The ledger entries of `company` as stored, each with a new time-ordered
+/// id, so listing by id lists by time.
+pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Value> {
+    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    ledger
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let mut value = json!(entry);
+            value["company"] = Value::String(company.to_string());
+            value["entry_id"] = Value::String(format!(
+                "pt_{millis:012x}{index:03x}{}",
+                crate::secrets::random_hex(5)
+            ));
+            value
+        })
+        .collect()
+}
+
+impl Store {
+    /// A Customer's balance of `kind`.
+    pub async fn balance(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: PointsKind,
+    ) -> ApiResult<i64> {
+        let balance: Option<i64> = first(
+            self.db
+                .query("SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer, $kind])")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.name())),
+        )
+        .await?;
+        Ok(balance.unwrap_or(0))
+    }
+
+    /// A Customer's points balance.
+    pub async fn points_balance(&self, company: &str, customer_id: &str) -> ApiResult<i64> {
+        self.balance(company, customer_id, PointsKind::Points).await
+    }
+
+    /// Appends `ledger` in one transaction, refusing with
+    /// `customer_not_enough_score` (and writing nothing) when a debit would
+    /// take a balance below zero.
+    pub async fn append_ledger(&self, company: &str, ledger: &[LedgerEntry]) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;"
+        );
+        let entries = ledger_documents(company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("ledger", entries.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Appends `ledger`, which redeems for the cart `cart_id`, unless the cart
+    /// was cancelled (`cart_already_cancelled`) or a debit would take a balance
+    /// below zero.
+    pub async fn append_cart_redemption(
+        &self,
+        company: &str,
+        cart_id: &str,
+        ledger: &[LedgerEntry],
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $cart = type::record('cart', [$company, $cart_id]);
+             IF (SELECT VALUE cancelled_by FROM ONLY $cart) {{
+                 THROW '{REFUSED}{cancelled}|cart ' + $cart_id + ' was cancelled';
+             }};
+             UPDATE $cart SET redeemed_at = time::now() RETURN NONE;
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;",
+            cancelled = ErrorCode::CartAlreadyCancelled.code()
+        );
+        let entries = ledger_documents(company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("cart_id", cart_id.to_string()))
+                .bind(("ledger", entries.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Ledger entries of a Customer, newest first, optionally of one kind,
+    /// after the entry `starting_after`, at most `limit`.
+    pub async fn ledger_entries(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: Option<PointsKind>,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<PointsTransaction>> {
+        let mut conditions = vec!["company = $company", "customer_id = $customer"];
+        if kind.is_some() {
+            conditions.push("kind = $kind");
+        }
+        if starting_after.is_some() {
+            conditions.push("entry_id < $after");
+        }
+        let query = format!(
+            "SELECT * OMIT id, company FROM points_ledger WHERE {} ORDER BY entry_id DESC LIMIT $limit",
+            conditions.join(" AND ")
+        );
+        let rows: Vec<Value> = first(
+            self.db
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.map(PointsKind::name).unwrap_or_default()))
+                .bind(("after", starting_after.unwrap_or_default().to_string()))
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        rows.into_iter()
+            .map(|mut row| {
+                if let Some(object) = row.as_object_mut()
+                    && let Some(id) = object.remove("entry_id")
+                {
+                    object.insert("id".into(), id);
+                }
+                serde_json::from_value(row)
+                    .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
+            })
+            .collect()
+    }
+
+    /// The sum of a Customer's ledger entries of `kind`, computed from the
+    /// entries themselves (to check the cached balance).
+    pub async fn ledger_sum(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: PointsKind,
+    ) -> ApiResult<i64> {
+        let sum: Option<i64> = first(
+            self.db
+                .query("RETURN math::sum((SELECT VALUE points FROM points_ledger WHERE company = $company AND customer_id = $customer AND kind = $kind))")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.name())),
+        )
+        .await?;
+        Ok(sum.unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn entries_and_balances_from_before_kinds_are_migrated_once() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        super::super::execute(store.db.query(
+            "CREATE points_ledger CONTENT { company: 'c', customer_id: 'x', points: 5, reason: 'cart', rule_id: 1, cart_id: 'T1', created_at: '2026-01-01T00:00:00Z' };
+             CREATE type::record('points_balance', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', balance: 5 };
+             DELETE migration:ledger_kinds;",
+        ))
+        .await
+        .unwrap();
+        store.apply_schema().await.unwrap();
+        store.apply_schema().await.unwrap();
+        assert_eq!(
+            store.balance("c", "x", PointsKind::Points).await.unwrap(),
+            5
+        );
+        assert_eq!(
+            store
+                .ledger_sum("c", "x", PointsKind::Points)
+                .await
+                .unwrap(),
+            5
+        );
+        let entries = store
+            .ledger_entries("c", "x", Some(PointsKind::Points), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].points, 5);
+        assert!(!entries[0].id.is_empty());
+    }
+}
