@@ -84,6 +84,8 @@ pub enum ErrorCode {
     CampaignsUnavailable,
     /// No Instant Win matches the identifier in this Company.
     InstantWinNotFound,
+    /// The Customer's balance is smaller than the operation needs.
+    CustomerNotEnoughScore,
     /// Draws of one Instant Win kept colliding; retrying succeeds.
     DrawContended,
 }
@@ -119,6 +121,7 @@ impl ErrorCode {
         ErrorCode::UnsupportedMediaType,
         ErrorCode::SystemKeyNotEditable,
         ErrorCode::CustomerInactive,
+        ErrorCode::CustomerNotEnoughScore,
         ErrorCode::IdempotencyKeyReused,
         ErrorCode::RateLimited,
         ErrorCode::ServerError,
@@ -165,6 +168,7 @@ impl ErrorCode {
             ErrorCode::RequestTimeout => "request_timeout",
             ErrorCode::CampaignsUnavailable => "campaigns_unavailable",
             ErrorCode::InstantWinNotFound => "instant_win_not_found",
+            ErrorCode::CustomerNotEnoughScore => "customer_not_enough_score",
             ErrorCode::DrawContended => "draw_contended",
         }
     }
@@ -199,6 +203,7 @@ impl ErrorCode {
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::SystemKeyNotEditable
             | ErrorCode::CustomerInactive
+            | ErrorCode::CustomerNotEnoughScore
             | ErrorCode::IdempotencyKeyReused => StatusCode::UNPROCESSABLE_ENTITY,
             ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
@@ -248,6 +253,9 @@ impl ErrorCode {
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
             ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
+            ErrorCode::CustomerNotEnoughScore => {
+                "The Customer's balance is smaller than the redemption, transfer or debit; nothing was taken."
+            }
             ErrorCode::InstantWinNotFound => {
                 "No Instant Win of the Company matches the identifier (as read by search_by)."
             }

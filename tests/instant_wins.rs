@@ -291,7 +291,7 @@ async fn a_win_returns_the_prize_and_delivers_it_to_the_wallet() {
     );
     let balance = setup
         .eventually(&format!("/customers/{customer}/points"), |b| {
-            b["balance"] == 25
+            b["points"] == 25
         })
         .await;
     assert_eq!(balance["customer_id"], customer.as_str());
@@ -856,7 +856,7 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
     assert_eq!(draw_of(&answer, 20).unwrap()["prize_rule_id"], 10);
     let (_, balance) = held.get(&format!("/customers/{customer}/points")).await;
     assert_eq!(
-        balance["balance"], 0,
+        balance["points"], 0,
         "delivery is held: the prize waits in the outbox"
     );
     let campaigns = held._campaigns;
@@ -883,7 +883,7 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
         let (_, balance) = restarted
             .get_as(&format!("/customers/{customer}/points"), &key)
             .await;
-        if balance["balance"] == 25 {
+        if balance["points"] == 25 {
             delivered = true;
             break;
         }
@@ -903,7 +903,7 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
     let (_, balance) = restarted
         .get_as(&format!("/customers/{customer}/points"), &key)
         .await;
-    assert_eq!(balance["balance"], 25);
+    assert_eq!(balance["points"], 25);
     restarted.running.shutdown().await.unwrap();
 }
 
@@ -946,11 +946,11 @@ async fn a_prize_follows_its_winner_into_a_merge_and_is_dropped_for_a_deleted_on
     );
     let (_, balance) = setup.get(&format!("/customers/{survivor}/points")).await;
     assert_eq!(
-        balance["balance"], 25,
+        balance["points"], 25,
         "the survivor of the merge gets the prize"
     );
     let (_, balance) = setup.get(&format!("/customers/{gone}/points")).await;
-    assert_eq!(balance["balance"], 0, "an anonymized Customer gets nothing");
+    assert_eq!(balance["points"], 0, "an anonymized Customer gets nothing");
     let again = setup
         .server
         .running

@@ -21,6 +21,7 @@ pub mod idempotency;
 mod instant_wins;
 mod language;
 mod merges;
+mod points;
 mod rate_limit;
 mod segments;
 pub mod spec;
@@ -50,6 +51,7 @@ pub type ApiGroups = (
     carts::CartsApi,
     events::EventsApi,
     instant_wins::InstantWinsApi,
+    points::PointsApi,
     wallet::WalletApi,
     utilities::UtilitiesApi,
 );

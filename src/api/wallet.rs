@@ -1,8 +1,8 @@
-//! What a Customer holds: GET /customers/{value}/points, GET
+//! What a Customer holds besides points (see [`super::points`]): GET
 //! /rewards/transactions and GET /games (with a Customer, their available
 //! participations). Delivered Instant Win prizes appear here.
 
-use poem_openapi::param::{Path, Query};
+use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
@@ -19,15 +19,6 @@ use crate::store::RewardTransaction;
 enum WalletTags {
     /// Points, Rewards and game participations a Customer holds.
     Wallet,
-}
-
-/// A Customer's points balance.
-#[derive(Debug, Object)]
-pub struct PointsBalance {
-    /// The Customer's id.
-    pub customer_id: String,
-    /// Points available: the sum of every ledger entry of the Customer.
-    pub balance: i64,
 }
 
 /// Rewards a Customer holds.
@@ -83,32 +74,6 @@ pub struct WalletApi;
 
 #[OpenApi(tag = "WalletTags::Wallet")]
 impl WalletApi {
-    /// Total points balance of a Customer.
-    ///
-    /// `search_by` says what `value` is (`id` by default).
-    ///
-    /// Rate limit: tier 2 (moderate).
-    #[oai(path = "/customers/:value/points", method = "get")]
-    async fn points(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-        value: Path<String>,
-        search_by: Query<Option<SearchBy>>,
-    ) -> Result<Json<PointsBalance>, ErrorResponse> {
-        let reference = CustomerRef {
-            value: &value.0,
-            search_by: search_by.0.unwrap_or_default(),
-        };
-        let (customer_id, balance) = services(request)?
-            .points_of(&caller.0.company, reference)
-            .await?;
-        Ok(Json(PointsBalance {
-            customer_id,
-            balance,
-        }))
-    }
-
     /// Reward transactions of a Customer (`customer_id` or `customer_code`).
     ///
     /// Rate limit: tier 2 (moderate).

@@ -1,4 +1,4 @@
-//! What a Customer holds: points balance, Rewards and game participations
+//! What a Customer holds besides points: Rewards and game participations
 //! (where delivered Instant Win prizes appear).
 
 use super::Services;
@@ -22,17 +22,6 @@ pub struct GameStanding {
 }
 
 impl Services {
-    /// The Customer's id and points balance.
-    pub async fn points_of(
-        &self,
-        company: &str,
-        customer: CustomerRef<'_>,
-    ) -> ApiResult<(String, i64)> {
-        let customer = self.find_customer(company, customer).await?.customer;
-        let balance = self.store.points_balance(company, &customer.id).await?;
-        Ok((customer.id, balance))
-    }
-
     /// The Rewards a Customer holds, newest first.
     pub async fn reward_transactions(
         &self,
