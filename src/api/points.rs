@@ -206,6 +206,7 @@ impl PointsApi {
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/points/transactions", method = "get")]
+    #[allow(clippy::too_many_arguments)]
     async fn transactions(
         &self,
         caller: Tier2,
