@@ -11,12 +11,13 @@ use crate::model::cart::{Cart, CartCancellation, CartLine, NewCart};
 use crate::model::points::PointsKind;
 use std::sync::Arc;
 
-use super::draws::contended;
+use super::draws::{MAX_DRAW_ATTEMPTS, contended};
 use crate::model::customer::{Customer, SearchBy, normalise_code};
 use crate::rules::campaign::Listens;
 use crate::rules::evaluate::{Effect, Explanation};
 use crate::rules::{CompanyRules, Facts};
 use crate::store::{LedgerEntry, draw_documents};
+use std::collections::HashMap;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
@@ -59,6 +60,40 @@ pub(super) fn earned_points(
             })
         })
         .collect()
+}
+
+/// `reversals` of a cancellation, each negative one cut so that no balance
+/// (`balances`, by Customer and kind) goes below zero; positive ones (points
+/// a redemption for the cart took, given back) count first.
+fn cap_to_balances(
+    reversals: &[LedgerEntry],
+    balances: &HashMap<(String, PointsKind), i64>,
+) -> Vec<LedgerEntry> {
+    let mut available: HashMap<(String, PointsKind), i64> = balances.clone();
+    for entry in reversals.iter().filter(|e| e.points > 0) {
+        *available
+            .entry((entry.customer_id.clone(), entry.kind))
+            .or_default() += entry.points;
+    }
+    let mut capped = Vec::new();
+    for entry in reversals {
+        if entry.points > 0 {
+            capped.push(entry.clone());
+            continue;
+        }
+        let left = available
+            .entry((entry.customer_id.clone(), entry.kind))
+            .or_default();
+        let take = (-entry.points).min((*left).max(0));
+        *left -= take;
+        if take > 0 {
+            capped.push(LedgerEntry {
+                points: -take,
+                ..entry.clone()
+            });
+        }
+    }
+    capped
 }
 
 fn money(field: &str, value: f64) -> ApiResult<f64> {
@@ -264,7 +299,7 @@ impl Services {
         };
         let now = Timestamp::now();
         let earned = self.store.cart_ledger(company, &original.id).await?;
-        let ledger: Vec<LedgerEntry> = earned
+        let reversals: Vec<LedgerEntry> = earned
             .iter()
             .map(|entry| LedgerEntry {
                 rule_id: entry.rule_id,
@@ -279,29 +314,57 @@ impl Services {
                 )
             })
             .collect();
-        let cancellation = Cart {
-            id: code,
-            customer_id: original.customer_id.clone(),
-            date: original.date,
-            location_code: original.location_code.clone(),
-            lines: original
-                .lines
-                .iter()
-                .map(|line| CartLine {
-                    quantity: -line.quantity,
-                    ..line.clone()
-                })
-                .collect(),
-            total: -original.total,
-            discount_total: -original.discount_total,
-            points_earned: ledger.iter().map(|e| e.points).sum(),
-            cancels: Some(original.id.clone()),
-            cancelled_by: None,
-            created_at: now,
+        let mut attempt = 0;
+        let (ledger, cancellation) = loop {
+            attempt += 1;
+            // Points the Customer spent since cannot be taken back: a reversal
+            // takes what the balance has (it never goes below zero).
+            let mut balances = HashMap::new();
+            for entry in &reversals {
+                let key = (entry.customer_id.clone(), entry.kind);
+                if !balances.contains_key(&key) {
+                    let balance = self.store.balance(company, &key.0, key.1).await?;
+                    balances.insert(key, balance);
+                }
+            }
+            let ledger = cap_to_balances(&reversals, &balances);
+            let cancellation = Cart {
+                id: code.clone(),
+                customer_id: original.customer_id.clone(),
+                date: original.date,
+                location_code: original.location_code.clone(),
+                lines: original
+                    .lines
+                    .iter()
+                    .map(|line| CartLine {
+                        quantity: -line.quantity,
+                        ..line.clone()
+                    })
+                    .collect(),
+                total: -original.total,
+                discount_total: -original.discount_total,
+                points_earned: ledger.iter().map(|e| e.points).sum(),
+                cancels: Some(original.id.clone()),
+                cancelled_by: None,
+                created_at: now,
+            };
+            let written = self
+                .store
+                .insert_cancellation(company, &original.id, &cancellation, &ledger)
+                .await;
+            match written {
+                // A redemption slipped in between reading the balance and
+                // writing: plan again on the new balance.
+                Err(error)
+                    if error.code == ErrorCode::CustomerNotEnoughScore
+                        && attempt < MAX_DRAW_ATTEMPTS =>
+                {
+                    continue;
+                }
+                written => written?,
+            }
+            break (ledger, cancellation);
         };
-        self.store
-            .insert_cancellation(company, &original.id, &cancellation, &ledger)
-            .await?;
         let effects = ledger
             .iter()
             .map(|entry| Effect {

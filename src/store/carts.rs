@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::instant_wins::RECORD_DRAWS;
-use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::ledger::{APPEND_LEDGER, GUARD_DEBITS, LedgerEntry, ledger_documents};
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
@@ -114,6 +114,7 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              UPDATE $original SET cancelled_by = $code RETURN NONE;
+             {GUARD_DEBITS}
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}
              COMMIT TRANSACTION;",

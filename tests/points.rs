@@ -1,0 +1,513 @@
+//! Points and wallet over HTTP: balances and the ledger, redemptions (also
+//! for a cart, given back by its cancellation), transfers, adjustments with
+//! their author, every error, and balances under concurrent debits.
+
+mod common;
+
+use common::{TestServer, all_at_once};
+use loyalty::model::CreatedApiKey;
+use loyalty::model::points::PointsKind;
+use serde_json::{Value, json};
+
+async fn customer(server: &TestServer, key: &CreatedApiKey, email: &str) -> String {
+    let (status, customer) = server
+        .call_as("POST", "/customers", key, Some(json!({"email": email})))
+        .await;
+    assert_eq!(status, 200, "{customer}");
+    customer["id"].as_str().unwrap().to_string()
+}
+
+async fn post(server: &TestServer, key: &CreatedApiKey, path: &str, body: Value) -> (u16, Value) {
+    server.call_as("POST", path, key, Some(body)).await
+}
+
+async fn credit(server: &TestServer, key: &CreatedApiKey, customer: &str, points: i64) {
+    let (status, body) = post(
+        server,
+        key,
+        "/scores/trigger",
+        json!({"customer_id": customer, "points": points, "description": "welcome gift"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+async fn balances(server: &TestServer, key: &CreatedApiKey, customer: &str) -> (i64, i64) {
+    let (status, body) = server
+        .get_as(&format!("/customers/{customer}/points"), key)
+        .await;
+    assert_eq!(status, 200, "{body}");
+    (
+        body["points"].as_i64().unwrap(),
+        body["wallet"].as_i64().unwrap(),
+    )
+}
+
+fn assert_error(status: u16, body: &Value, expected_status: u16, code: &str) {
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (expected_status, Some(code)),
+        "{body}"
+    );
+    assert!(body["error"].is_string(), "{body}");
+}
+
+/// The cached balance equals the sum of the ledger entries.
+async fn assert_ledger_consistent(server: &TestServer, customer: &str) {
+    let store = server.running.services.store();
+    for kind in [PointsKind::Points, PointsKind::Wallet] {
+        let cached = store.balance("demo", customer, kind).await.unwrap();
+        let summed = store.ledger_sum("demo", customer, kind).await.unwrap();
+        assert_eq!(cached, summed, "{kind:?} of {customer}");
+        assert!(cached >= 0, "{kind:?} of {customer} is {cached}");
+    }
+}
+
+#[tokio::test]
+async fn redemptions_take_from_the_balance_and_are_listed_with_their_cause() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let id = customer(&server, &key, "redeem@example.com").await;
+    credit(&server, &key, &id, 100).await;
+    let (status, redeemed) = post(
+        &server,
+        &key,
+        "/points/redeem",
+        json!({"customer_id": id, "points": 30, "description": "coffee"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{redeemed}");
+    assert_eq!(
+        (&redeemed["points"], &redeemed["balance"], &redeemed["kind"]),
+        (&json!(30), &json!(70), &json!("points"))
+    );
+    let (status, refused) = post(
+        &server,
+        &key,
+        "/points/redeem",
+        json!({"customer_id": id, "points": 71}),
+    )
+    .await;
+    assert_error(status, &refused, 422, "customer_not_enough_score");
+    assert_eq!(balances(&server, &key, &id).await, (70, 0), "nothing taken");
+
+    let (status, page) = server
+        .get_as(&format!("/points/transactions?customer_id={id}"), &key)
+        .await;
+    assert_eq!(status, 200, "{page}");
+    let entries = page["transactions"].as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0]["reason"], "redemption", "newest first");
+    assert_eq!(entries[0]["points"], -30);
+    assert_eq!(entries[0]["operation_id"], redeemed["operation_id"]);
+    assert_eq!(entries[0]["description"], "coffee");
+    assert_eq!(entries[1]["reason"], "adjustment");
+    assert_ledger_consistent(&server, &id).await;
+}
+
+#[tokio::test]
+async fn bad_requests_get_the_documented_errors_and_change_nothing() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let id = customer(&server, &key, "bad@example.com").await;
+    credit(&server, &key, &id, 50).await;
+    for (path, body, status, code) in [
+        (
+            "/points/redeem",
+            json!({"customer_id": id, "points": 0}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": id, "points": -5}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": id, "points": 2_000_000_000i64}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem",
+            json!({"points": 5}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": id, "customer_code": "X", "points": 5}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": id, "points": 5, "kind": "gold"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": "cus_nobody", "points": 5}),
+            404,
+            "customer_not_found",
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": id, "points": 5, "description": "x".repeat(501)}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/redeem_cart",
+            json!({"cart_id": "NO-SUCH-CART", "points": 5}),
+            404,
+            "cart_not_found",
+        ),
+        (
+            "/points/transfer",
+            json!({"from_customer_id": id, "to_customer_id": id, "points": 5}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/points/transfer",
+            json!({"from_customer_id": id, "to_customer_id": "cus_nobody", "points": 5}),
+            404,
+            "customer_not_found",
+        ),
+        (
+            "/points/transfer",
+            json!({"from_customer_id": id, "points": 5}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/scores/trigger",
+            json!({"customer_id": id, "points": 0}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "/scores/trigger",
+            json!({"customer_id": id, "points": -51}),
+            422,
+            "customer_not_enough_score",
+        ),
+    ] {
+        let (got, answer) = post(&server, &key, path, body.clone()).await;
+        assert_eq!(
+            (got, answer["code"].as_str()),
+            (status, Some(code)),
+            "{path} {body}: {answer}"
+        );
+    }
+    let (status, answer) = server.get_as("/points/transactions", &key).await;
+    assert_error(status, &answer, 400, "invalid_request");
+    assert_eq!(balances(&server, &key, &id).await, (50, 0));
+
+    // An inactive Customer cannot redeem.
+    let (status, _) = server
+        .call_as(
+            "PATCH",
+            &format!("/customers/{id}"),
+            &key,
+            Some(json!({"active": false})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, answer) = post(
+        &server,
+        &key,
+        "/points/redeem",
+        json!({"customer_id": id, "points": 5}),
+    )
+    .await;
+    assert_error(status, &answer, 422, "customer_inactive");
+    assert_eq!(balances(&server, &key, &id).await, (50, 0));
+}
+
+#[tokio::test]
+async fn concurrent_redemptions_leave_exactly_the_ones_that_fit() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let id = customer(&server, &key, "rush@example.com").await;
+    credit(&server, &key, &id, 100).await;
+    let requests = (0..25)
+        .map(|_| {
+            server
+                .request_as("POST", "/points/redeem", &key)
+                .json(&json!({"customer_id": id, "points": 10}))
+        })
+        .collect();
+    let answers = all_at_once(requests).await;
+    let accepted = answers.iter().filter(|(status, _)| *status == 200).count();
+    for (status, body) in &answers {
+        assert!(
+            *status == 200 || (*status == 422 && body["code"] == "customer_not_enough_score"),
+            "{status} {body}"
+        );
+    }
+    assert_eq!(
+        accepted, 10,
+        "100 points pay for exactly ten redemptions of 10"
+    );
+    assert_eq!(balances(&server, &key, &id).await, (0, 0));
+    assert_ledger_consistent(&server, &id).await;
+}
+
+#[tokio::test]
+async fn transfers_move_both_legs_or_neither_and_conserve_points_under_concurrency() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let a = customer(&server, &key, "a@example.com").await;
+    let b = customer(&server, &key, "b@example.com").await;
+    credit(&server, &key, &a, 60).await;
+    credit(&server, &key, &b, 40).await;
+    let (status, moved) = post(
+        &server,
+        &key,
+        "/points/transfer",
+        json!({"from_customer_id": a, "to_customer_id": b, "points": 25}),
+    )
+    .await;
+    assert_eq!(status, 200, "{moved}");
+    assert_eq!(
+        (&moved["balance"], &moved["to_balance"]),
+        (&json!(35), &json!(65))
+    );
+    let (status, refused) = post(
+        &server,
+        &key,
+        "/points/transfer",
+        json!({"from_customer_id": a, "to_customer_id": b, "points": 36}),
+    )
+    .await;
+    assert_error(status, &refused, 422, "customer_not_enough_score");
+    assert_eq!(balances(&server, &key, &a).await.0, 35);
+    assert_eq!(balances(&server, &key, &b).await.0, 65);
+
+    // Transfers both ways at once: the total is conserved and nobody goes below zero.
+    let requests = (0..30)
+        .map(|n| {
+            let (from, to) = if n % 2 == 0 { (&a, &b) } else { (&b, &a) };
+            server
+                .request_as("POST", "/points/transfer", &key)
+                .json(&json!({"from_customer_id": from, "to_customer_id": to, "points": 15}))
+        })
+        .collect();
+    for (status, body) in all_at_once(requests).await {
+        assert!(
+            status == 200 || body["code"] == "customer_not_enough_score",
+            "{status} {body}"
+        );
+    }
+    let total = balances(&server, &key, &a).await.0 + balances(&server, &key, &b).await.0;
+    assert_eq!(total, 100, "transfers conserve points");
+    assert_ledger_consistent(&server, &a).await;
+    assert_ledger_consistent(&server, &b).await;
+}
+
+#[tokio::test]
+async fn the_author_header_is_kept_on_transfers_and_adjustments() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let a = customer(&server, &key, "from@example.com").await;
+    let b = customer(&server, &key, "to@example.com").await;
+    let (status, body) = server
+        .send(
+            server
+                .request_as("POST", "/scores/trigger", &key)
+                .header("X-Author-Email", "agent@shop.example")
+                .json(&json!({"customer_id": a, "points": 80, "description": "complaint #42"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = server
+        .send(
+            server
+                .request_as("POST", "/scores/transfer", &key)
+                .header("X-Author-Email", "agent@shop.example")
+                .json(&json!({"from_customer_id": a, "to_customer_id": b, "points": 30})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    for customer in [&a, &b] {
+        let (_, page) = server
+            .get_as(
+                &format!("/points/transactions?customer_id={customer}"),
+                &key,
+            )
+            .await;
+        let newest = &page["transactions"][0];
+        assert_eq!(newest["reason"], "transfer");
+        assert_eq!(newest["author_email"], "agent@shop.example");
+        assert_eq!(newest["operation_id"], body["operation_id"]);
+    }
+    let (status, refused) = server
+        .send(
+            server
+                .request_as("POST", "/scores/trigger", &key)
+                .header("X-Author-Email", "not an email")
+                .json(&json!({"customer_id": a, "points": 1})),
+        )
+        .await;
+    assert_error(status, &refused, 400, "invalid_request");
+    assert_eq!(balances(&server, &key, &a).await.0, 50);
+}
+
+#[tokio::test]
+async fn a_cart_redemption_is_given_back_once_by_the_cancellation() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let id = customer(&server, &key, "cart@example.com").await;
+    credit(&server, &key, &id, 100).await;
+    let cart = json!({
+        "customer_id": id, "code": "RC-1", "date": "2026-05-04T16:00:00Z",
+        "lines": [{"product_code": "TEA", "quantity": 1, "price": 20.0}]
+    });
+    let (status, recorded) = post(&server, &key, "/carts/realtime", cart).await;
+    assert_eq!(status, 200, "{recorded}");
+    let earned = recorded["cart"]["points_earned"].as_i64().unwrap();
+    assert_eq!(earned, 20, "one point per euro");
+    let (status, redeemed) = post(
+        &server,
+        &key,
+        "/points/redeem_cart",
+        json!({"cart_id": "RC-1", "points": 50}),
+    )
+    .await;
+    assert_eq!(status, 200, "{redeemed}");
+    assert_eq!(
+        (&redeemed["cart_id"], &redeemed["balance"]),
+        (&json!("RC-1"), &json!(70))
+    );
+
+    let (status, cancelled) = post(
+        &server,
+        &key,
+        "/carts/cancellation",
+        json!({"cart_id": "RC-1"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{cancelled}");
+    // The 20 earned are taken back, the 50 redeemed given back: 70 - 20 + 50.
+    assert_eq!(balances(&server, &key, &id).await.0, 100);
+    let (status, again) = post(
+        &server,
+        &key,
+        "/carts/cancellation",
+        json!({"cart_id": "RC-1"}),
+    )
+    .await;
+    assert_error(status, &again, 409, "cart_already_cancelled");
+    let (status, late) = post(
+        &server,
+        &key,
+        "/points/redeem_cart",
+        json!({"cart_id": "RC-1", "points": 5}),
+    )
+    .await;
+    assert_error(status, &late, 409, "cart_already_cancelled");
+    assert_eq!(balances(&server, &key, &id).await.0, 100);
+    assert_ledger_consistent(&server, &id).await;
+}
+
+#[tokio::test]
+async fn a_cancellation_takes_back_only_the_points_left() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let id = customer(&server, &key, "spender@example.com").await;
+    let cart = json!({
+        "customer_id": id, "code": "SP-1", "date": "2026-05-04T16:00:00Z",
+        "lines": [{"product_code": "TEA", "quantity": 1, "price": 30.0}]
+    });
+    let (status, _) = post(&server, &key, "/carts/realtime", cart).await;
+    assert_eq!(status, 200);
+    let (status, _) = post(
+        &server,
+        &key,
+        "/points/redeem",
+        json!({"customer_id": id, "points": 25}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, cancelled) = post(
+        &server,
+        &key,
+        "/carts/cancellation",
+        json!({"cart_id": "SP-1"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{cancelled}");
+    assert_eq!(
+        cancelled["cart"]["points_earned"], -5,
+        "only the 5 points left are taken back"
+    );
+    assert_eq!(balances(&server, &key, &id).await.0, 0);
+    assert_ledger_consistent(&server, &id).await;
+}
+
+#[tokio::test]
+async fn wallet_money_is_a_balance_of_its_own_and_transactions_page() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let id = customer(&server, &key, "wallet@example.com").await;
+    let (status, body) = post(
+        &server,
+        &key,
+        "/scores/trigger",
+        json!({"customer_id": id, "points": 500, "kind": "wallet"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    credit(&server, &key, &id, 7).await;
+    let (status, body) = post(
+        &server,
+        &key,
+        "/points/redeem",
+        json!({"customer_id": id, "points": 200, "kind": "wallet"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(balances(&server, &key, &id).await, (7, 300));
+    let (status, refused) = post(
+        &server,
+        &key,
+        "/points/redeem",
+        json!({"customer_id": id, "points": 8}),
+    )
+    .await;
+    assert_error(status, &refused, 422, "customer_not_enough_score");
+
+    let (_, wallet) = server
+        .get_as(
+            &format!("/points/transactions?customer_id={id}&kind=wallet"),
+            &key,
+        )
+        .await;
+    assert_eq!(wallet["transactions"].as_array().unwrap().len(), 2);
+    let (_, first) = server
+        .get_as(
+            &format!("/points/transactions?customer_id={id}&per_page=2"),
+            &key,
+        )
+        .await;
+    assert_eq!(first["transactions"].as_array().unwrap().len(), 2);
+    let token = first["next_token_starts_after"].as_str().unwrap();
+    let (_, rest) = server
+        .get_as(
+            &format!("/points/transactions?customer_id={id}&per_page=2&starting_after={token}"),
+            &key,
+        )
+        .await;
+    assert_eq!(rest["transactions"].as_array().unwrap().len(), 1);
+    assert!(rest.get("next_token_starts_after").is_none());
+    assert_eq!(
+        rest["transactions"][0]["points"], 500,
+        "the oldest comes last"
+    );
+    assert_ledger_consistent(&server, &id).await;
+}
