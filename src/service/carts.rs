@@ -322,9 +322,9 @@ impl Services {
             let mut balances = HashMap::new();
             for entry in &reversals {
                 let key = (entry.customer_id.clone(), entry.kind);
-                if !balances.contains_key(&key) {
-                    let balance = self.store.balance(company, &key.0, key.1).await?;
-                    balances.insert(key, balance);
+                if let std::collections::hash_map::Entry::Vacant(slot) = balances.entry(key) {
+                    let (customer, kind) = slot.key().clone();
+                    slot.insert(self.store.balance(company, &customer, kind).await?);
                 }
             }
             let ledger = cap_to_balances(&reversals, &balances);
