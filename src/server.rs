@@ -123,7 +123,8 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let (stop, stopped) = watch::channel(false);
     let reload_task = tokio::spawn(reload_rules(catalog, stopped.clone()));
     let purge_task = tokio::spawn(purge_idempotency_keys(services.clone(), stopped.clone()));
-    let mut tasks = vec![reload_task, purge_task];
+    let expiry_task = tokio::spawn(expire_points(services.clone(), stopped.clone()));
+    let mut tasks = vec![reload_task, purge_task, expiry_task];
     if settings.deliver_prizes {
         tasks.push(tokio::spawn(
             services.clone().run_prize_delivery(stopped.clone()),
@@ -194,6 +195,26 @@ async fn purge_idempotency_keys(
         }
         tokio::select! {
             _ = tokio::time::sleep(PURGE_EVERY) => {}
+            _ = stopped.wait_for(|stop| *stop) => return Ok(()),
+        }
+    }
+}
+
+/// How often points expiry runs.
+const EXPIRE_EVERY: Duration = Duration::from_secs(60);
+
+/// Expires points whose time has come, at start and then every minute,
+/// until the server stops; each run is idempotent.
+async fn expire_points(
+    services: Services,
+    mut stopped: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    loop {
+        if let Err(error) = services.expire_points(crate::model::Timestamp::now()).await {
+            tracing::warn!(%error, "expiring points failed; the next run retries");
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(EXPIRE_EVERY) => {}
             _ = stopped.wait_for(|stop| *stop) => return Ok(()),
         }
     }

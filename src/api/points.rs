@@ -11,6 +11,7 @@ use super::author::Author;
 use super::errors::ErrorResponse;
 use super::services;
 use crate::error::{ApiError, ApiResult};
+use crate::model::Timestamp;
 use crate::model::customer::SearchBy;
 use crate::model::points::{PointsKind, PointsTransaction};
 use crate::service::pagination::PageRequest;
@@ -105,6 +106,29 @@ pub struct Adjustment {
     pub kind: PointsKind,
     /// Why, kept on the ledger entry.
     pub description: Option<String>,
+    /// Credits only: when what is left of them expires (in the future).
+    pub expires_at: Option<Timestamp>,
+}
+
+/// Points of a balance still to expire.
+#[derive(Debug, Object)]
+pub struct ExpiringPoints {
+    /// The Customer's id.
+    pub customer_id: String,
+    /// The balance.
+    pub kind: PointsKind,
+    /// What expires when, soonest first (first-in-first-out: what the
+    /// Customer spends comes out of the oldest points).
+    pub expiring: Vec<Expiring>,
+}
+
+/// Points expiring at one instant.
+#[derive(Debug, Object)]
+pub struct Expiring {
+    /// When.
+    pub expires_at: Timestamp,
+    /// How many.
+    pub points: i64,
 }
 
 /// What an operation did.
@@ -198,6 +222,39 @@ impl PointsApi {
             customer_id,
             points,
             wallet,
+        }))
+    }
+
+    /// Points about to expire.
+    ///
+    /// `search_by` says what `value` is (`id` by default); `kind` is
+    /// `points` (default) or `wallet`.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/:value/points_expiring", method = "get")]
+    async fn expiring(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+        kind: Query<Option<PointsKind>>,
+    ) -> Result<Json<ExpiringPoints>, ErrorResponse> {
+        let reference = CustomerRef {
+            value: &value.0,
+            search_by: search_by.0.unwrap_or_default(),
+        };
+        let kind = kind.0.unwrap_or_default();
+        let (customer_id, expiring) = services(request)?
+            .points_expiring(&caller.0.company, reference, kind)
+            .await?;
+        Ok(Json(ExpiringPoints {
+            customer_id,
+            kind,
+            expiring: expiring
+                .into_iter()
+                .map(|(expires_at, points)| Expiring { expires_at, points })
+                .collect(),
         }))
     }
 
@@ -343,6 +400,7 @@ impl PointsApi {
                 customer,
                 body.kind,
                 body.points,
+                body.expires_at,
                 body.description,
                 author.0.as_deref(),
             )

@@ -40,8 +40,8 @@ pub struct PointsTransaction {
     /// Amount: points, or wallet cents.
     pub points: i64,
     /// Why: `cart` (earned on a cart), `custom_event`, `trigger:TYPE`,
-    /// `instant_win` (a prize), `redemption`, `transfer`, `cancellation`,
-    /// `merge`, `unmerge`.
+    /// `instant_win` (a prize), `redemption`, `transfer`, `adjustment`,
+    /// `expiry`, `cancellation`, `merge`, `unmerge`.
     pub reason: String,
     /// The campaign that earned them.
     #[oai(skip_serializing_if_is_none)]
@@ -64,6 +64,9 @@ pub struct PointsTransaction {
     /// A note from the caller.
     #[oai(skip_serializing_if_is_none)]
     pub description: Option<String>,
+    /// Credits: when what is left of them expires.
+    #[oai(skip_serializing_if_is_none)]
+    pub expires_at: Option<Timestamp>,
     /// When.
     pub created_at: Timestamp,
 }

@@ -28,6 +28,7 @@ use super::problems::Problems;
 use super::script::{Origin, RuleError, Script, ScriptEngine};
 use super::text::Text;
 use crate::model::Timestamp;
+use crate::model::points::PointsKind;
 
 /// Which events a campaign listens to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,6 +66,31 @@ pub struct PointsAccrual {
     pub per_product: BTreeMap<String, i64>,
     /// Flat points.
     pub fixed: Option<i64>,
+    /// The balance credited: loyalty points (default) or wallet money (cents).
+    pub kind: PointsKind,
+    /// When the points expire; `None`: never.
+    pub expiry: Option<Expiry>,
+}
+
+/// When earned points expire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expiry {
+    /// This many days after they were earned.
+    AfterDays(u32),
+    /// At a fixed instant.
+    At(Timestamp),
+}
+
+impl Expiry {
+    /// The expiry instant of points earned at `earned`.
+    pub fn of(self, earned: Timestamp) -> Timestamp {
+        match self {
+            Expiry::AfterDays(days) => {
+                Timestamp::from(earned.as_datetime() + chrono::Duration::days(i64::from(days)))
+            }
+            Expiry::At(at) => at,
+        }
+    }
 }
 
 /// What a campaign does; one variant per kind.
@@ -198,6 +224,12 @@ struct PointsFile {
     per_product: BTreeMap<String, i64>,
     #[serde(default)]
     fixed: Option<i64>,
+    #[serde(default)]
+    balance: Option<String>,
+    #[serde(default)]
+    expires_after_days: Option<u32>,
+    #[serde(default)]
+    expires_at: Option<String>,
 }
 
 fn parse_time(problems: &mut Problems<'_>, key: &str, value: Option<String>) -> Option<Timestamp> {
@@ -379,10 +411,41 @@ impl Campaign {
                 {
                     problems.at_key("points", "points are more than 0");
                 }
+                let kind = match points.balance.as_deref() {
+                    None | Some("points") => PointsKind::Points,
+                    Some("wallet") => PointsKind::Wallet,
+                    Some(other) => {
+                        problems.at_key(
+                            "balance",
+                            format!("balance is `points` or `wallet`, not `{other}`"),
+                        );
+                        PointsKind::Points
+                    }
+                };
+                let expiry = match (points.expires_after_days, points.expires_at) {
+                    (None, None) => None,
+                    (Some(0), None) => {
+                        problems.at_key("expires_after_days", "expires_after_days is at least 1");
+                        None
+                    }
+                    (Some(days), None) => Some(Expiry::AfterDays(days)),
+                    (None, Some(at)) => {
+                        parse_time(&mut problems, "expires_at", Some(at)).map(Expiry::At)
+                    }
+                    (Some(_), Some(_)) => {
+                        problems.at_key(
+                            "expires_at",
+                            "points expire after `expires_after_days` or at `expires_at`, not both",
+                        );
+                        None
+                    }
+                };
                 Some(CampaignKind::Points(PointsAccrual {
                     per_amount: points.per_amount,
                     per_product: points.per_product,
                     fixed: points.fixed,
+                    kind,
+                    expiry,
                 }))
             }
             ("instant_win", None, None) => instant_win_fields
@@ -491,6 +554,40 @@ mod tests {
         let errors =
             parse("id: one\nkind: points\nname: P\non: cart\npoints:\n  fixed: 1\n").unwrap_err();
         assert_eq!(errors[0].line, 1, "{}", errors[0]);
+    }
+
+    #[test]
+    fn points_name_their_balance_and_expiry() {
+        let campaign = parse(
+            "id: 1\nkind: points\nname: Cashback\non: cart\npoints:\n  per_amount: 2\n  balance: wallet\n  expires_after_days: 30\n",
+        )
+        .unwrap();
+        let CampaignKind::Points(accrual) = campaign.kind else {
+            panic!("not points");
+        };
+        assert_eq!(accrual.kind, PointsKind::Wallet);
+        let earned: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        assert_eq!(
+            accrual.expiry.map(|e| e.of(earned).to_string()).as_deref(),
+            Some("2026-01-31T00:00:00Z")
+        );
+        let errors = parse(
+            "id: 1\nkind: points\nname: P\non: cart\npoints:\n  fixed: 1\n  balance: gold\n  expires_after_days: 3\n  expires_at: 2026-01-01T00:00:00Z\n",
+        )
+        .unwrap_err();
+        let described: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(
+            described
+                .iter()
+                .any(|e| e.starts_with("c.yaml:7:") && e.contains("gold")),
+            "{described:?}"
+        );
+        assert!(
+            described
+                .iter()
+                .any(|e| e.starts_with("c.yaml:9:") && e.contains("not both")),
+            "{described:?}"
+        );
     }
 
     #[test]

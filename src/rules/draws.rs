@@ -8,10 +8,12 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::campaign::{Campaign, CampaignKind};
+use super::campaign::{Campaign, CampaignKind, PointsAccrual};
 use super::instant_win::{Audience, InstantWin, draw};
 use super::script::Facts;
 use super::text::Text;
+use crate::model::Timestamp;
+use crate::model::points::PointsKind;
 use crate::model::voucher::{CouponInfo, Voucher};
 
 /// What the store knows about one Instant Win and one Customer, read before
@@ -46,6 +48,12 @@ pub struct WonPrize {
     pub promotion_id: i64,
     /// Points credited (points prizes): the points campaign's accrual on this event.
     pub points: Option<i64>,
+    /// Points prizes: the balance credited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points_kind: Option<PointsKind>,
+    /// Points prizes: when they expire, as the points campaign says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points_expire_at: Option<Timestamp>,
     /// The prize's configured stock (-1 unlimited): a win takes one unit.
     pub stock: i64,
 }
@@ -195,13 +203,12 @@ fn may_take_part(
     Ok(())
 }
 
-/// The points a points campaign gives as a prize on this event.
-fn prize_points(campaigns: &[Campaign], id: i64, facts: &Facts) -> Option<i64> {
-    let campaign = campaigns.iter().find(|c| c.id == id)?;
-    let CampaignKind::Points(accrual) = &campaign.kind else {
-        return None;
-    };
-    Some(super::evaluate::accrued_points(accrual, facts).max(0))
+/// The points campaign `id` a points prize gives.
+fn points_campaign(campaigns: &[Campaign], id: i64) -> Option<&PointsAccrual> {
+    campaigns.iter().find_map(|c| match &c.kind {
+        CampaignKind::Points(accrual) if c.id == id => Some(accrual),
+        _ => None,
+    })
 }
 
 /// The draw of `campaign` for this event: its effect and its record, or why
@@ -272,12 +279,18 @@ pub(super) fn instant_win_draw(
         drawn_index,
         prize: won.and_then(|prize| {
             let promotion_id = prize.promotion_id?;
+            let accrual = (prize.promotion_type == super::instant_win::PromotionType::Points)
+                .then(|| points_campaign(campaigns, promotion_id))
+                .flatten();
             Some(WonPrize {
                 prize_id: prize.id.clone(),
                 promotion_type: prize.promotion_type.name(),
                 promotion_id,
-                points: (prize.promotion_type == super::instant_win::PromotionType::Points)
-                    .then(|| prize_points(campaigns, promotion_id, facts).unwrap_or(0)),
+                points: accrual.map(|a| super::evaluate::accrued_points(a, facts).max(0)),
+                points_kind: accrual.map(|a| a.kind),
+                points_expire_at: accrual
+                    .and_then(|a| a.expiry)
+                    .map(|e| e.of(Timestamp::from(facts.now))),
                 stock: prize.stock,
             })
         }),

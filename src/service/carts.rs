@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::draws::{MAX_DRAW_ATTEMPTS, contended};
 use crate::model::customer::{Customer, SearchBy, normalise_code};
-use crate::rules::campaign::Listens;
+use crate::rules::campaign::{Campaign, CampaignKind, Listens};
 use crate::rules::evaluate::{Effect, Explanation};
 use crate::rules::{CompanyRules, Facts};
 use crate::store::{LedgerEntry, draw_documents};
@@ -42,9 +42,11 @@ pub struct CartOutcome {
     pub explanations: Vec<Explanation>,
 }
 
-/// The ledger entries crediting `customer_id` with the points of `effects`.
+/// The ledger entries crediting `customer_id` with the points of `effects`,
+/// in the balance and with the expiry their campaign (in `campaigns`) sets.
 pub(super) fn earned_points(
     effects: &[Effect],
+    campaigns: &[Campaign],
     customer_id: &str,
     reason: &str,
     cart_id: Option<&str>,
@@ -53,10 +55,22 @@ pub(super) fn earned_points(
     effects
         .iter()
         .filter_map(|effect| {
-            effect.points.map(|points| LedgerEntry {
+            let points = effect.points?;
+            let accrual = campaigns.iter().find_map(|c| match &c.kind {
+                CampaignKind::Points(accrual) if c.id == effect.rule_id => Some(accrual),
+                _ => None,
+            });
+            Some(LedgerEntry {
                 rule_id: Some(effect.rule_id),
                 cart_id: cart_id.map(str::to_string),
-                ..LedgerEntry::new(customer_id, PointsKind::Points, points, reason, at)
+                expires_at: accrual.and_then(|a| a.expiry).map(|e| e.of(at)),
+                ..LedgerEntry::new(
+                    customer_id,
+                    accrual.map_or(PointsKind::Points, |a| a.kind),
+                    points,
+                    reason,
+                    at,
+                )
             })
         })
         .collect()
@@ -243,6 +257,7 @@ impl Services {
                 (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
             let ledger = earned_points(
                 &evaluation.effects,
+                &rules.campaigns,
                 &customer.id,
                 "cart",
                 Some(&cart.id),

@@ -85,7 +85,14 @@ impl Services {
                 .evaluate_with_draws(company, &customer.id, &rules, &listens, &facts, language)
                 .await?;
             let now = Timestamp::now();
-            let ledger = earned_points(&drawn.evaluation.effects, &customer.id, &reason, None, now);
+            let ledger = earned_points(
+                &drawn.evaluation.effects,
+                &rules.campaigns,
+                &customer.id,
+                &reason,
+                None,
+                now,
+            );
             let event = event_id.clone().map(|id| CustomEvent {
                 id,
                 customer_id: customer.id.clone(),

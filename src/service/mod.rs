@@ -12,6 +12,7 @@ mod customers;
 mod deliveries;
 mod draws;
 mod events;
+mod expiry;
 mod holdings;
 mod idempotency;
 mod instant_wins;

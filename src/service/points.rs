@@ -266,29 +266,45 @@ impl Services {
     }
 
     /// Credits (positive) or debits (negative) a Customer by hand, e.g. a
-    /// goodwill gesture; a debit never takes the balance below zero.
+    /// goodwill gesture; a debit never takes the balance below zero. A credit
+    /// may expire at `expires_at`.
+    #[allow(clippy::too_many_arguments)]
     pub async fn adjust_points(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
         kind: PointsKind,
         points: i64,
+        expires_at: Option<Timestamp>,
         note: Option<String>,
         author: Option<&str>,
     ) -> ApiResult<PointsOperation> {
         let points = amount(points, true)?;
         let note = description(note)?;
+        if let Some(at) = expires_at {
+            if points < 0 {
+                return Err(ApiError::invalid(
+                    "only credits expire: expires_at needs positive points",
+                ));
+            }
+            if at <= Timestamp::now() {
+                return Err(ApiError::invalid("expires_at must be in the future"));
+            }
+        }
         let customer = self.active(company, customer).await?;
         let id = operation_id();
-        let adjustment = entry(
-            &customer,
-            kind,
-            points,
-            "adjustment",
-            &id,
-            author,
-            note.as_deref(),
-        );
+        let adjustment = LedgerEntry {
+            expires_at,
+            ..entry(
+                &customer,
+                kind,
+                points,
+                "adjustment",
+                &id,
+                author,
+                note.as_deref(),
+            )
+        };
         self.store.append_ledger(company, &[adjustment]).await?;
         let balance = self.store.balance(company, &customer.id, kind).await?;
         Ok(PointsOperation {

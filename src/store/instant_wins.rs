@@ -69,6 +69,8 @@ pub(super) const RECORD_DRAWS: &str = "
                 promotion_type: $draw.prize.promotion_type,
                 promotion_id: $draw.prize.promotion_id,
                 points: $draw.prize.points,
+                points_kind: $draw.prize.points_kind,
+                points_expire_at: $draw.prize.points_expire_at,
                 pending: true,
                 created_at: $draw.created_at
             } RETURN NONE;

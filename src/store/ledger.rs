@@ -43,6 +43,9 @@ pub struct LedgerEntry {
     /// A note from the caller.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Credits: when what is left of them expires.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
     /// When.
     pub created_at: Timestamp,
 }
@@ -68,6 +71,7 @@ impl LedgerEntry {
             counterpart_id: None,
             author_email: None,
             description: None,
+            expires_at: None,
             created_at,
         }
     }
@@ -113,6 +117,17 @@ pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Val
             value
         })
         .collect()
+}
+
+/// A stored entry as a transaction: its `entry_id` becomes its `id`.
+fn transaction_from(mut row: Value) -> ApiResult<PointsTransaction> {
+    if let Some(object) = row.as_object_mut()
+        && let Some(id) = object.remove("entry_id")
+    {
+        object.insert("id".into(), id);
+    }
+    serde_json::from_value(row)
+        .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
 }
 
 impl Store {
@@ -233,6 +248,102 @@ impl Store {
                     .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
             })
             .collect()
+    }
+
+    /// Every ledger entry of a Customer's balance of `kind`, oldest first.
+    pub async fn ledger_history(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: PointsKind,
+    ) -> ApiResult<Vec<PointsTransaction>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT * OMIT id, company FROM points_ledger WHERE company = $company AND customer_id = $customer AND kind = $kind ORDER BY entry_id")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.name())),
+        )
+        .await?;
+        rows.into_iter().map(transaction_from).collect()
+    }
+
+    /// Appends `entry` if the balance it moves is still `seen`; otherwise
+    /// refuses with `concurrent_modification` and writes nothing.
+    pub async fn append_if_balance(
+        &self,
+        company: &str,
+        entry: &LedgerEntry,
+        seen: i64,
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $entry = $ledger[0];
+             LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $entry.customer_id, $entry.kind])) ?? 0;
+             IF $have != $seen {{
+                 THROW '{REFUSED}{changed}|the balance changed meanwhile';
+             }};
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;",
+            changed = ErrorCode::ConcurrentModification.code()
+        );
+        let entries = ledger_documents(company, std::slice::from_ref(entry));
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("ledger", entries.clone()))
+                .bind(("seen", seen))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The balances (Company, Customer, kind) with credits whose expiry falls
+    /// in (`since`, `until`].
+    pub async fn expiring_balances(
+        &self,
+        since: Option<Timestamp>,
+        until: Timestamp,
+    ) -> ApiResult<Vec<(String, String, PointsKind)>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT company, customer_id, kind FROM points_ledger WHERE expires_at != NONE AND expires_at <= $until AND expires_at > $since AND points > 0 GROUP BY company, customer_id, kind")
+                .bind(("since", since.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("until", until.to_string())),
+        )
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let kind = serde_json::from_value(row["kind"].clone()).ok()?;
+                Some((
+                    row["company"].as_str()?.to_string(),
+                    row["customer_id"].as_str()?.to_string(),
+                    kind,
+                ))
+            })
+            .collect())
+    }
+
+    /// Until when expiry has run (credits expiring up to it were handled).
+    pub async fn expiry_watermark(&self) -> ApiResult<Option<Timestamp>> {
+        let until: Option<String> = first(
+            self.db
+                .query("SELECT VALUE until FROM ONLY expiry_run:watermark"),
+        )
+        .await?;
+        Ok(until.and_then(|u| u.parse().ok()))
+    }
+
+    /// Records that expiry ran until `until` (never moving it backwards).
+    pub async fn set_expiry_watermark(&self, until: Timestamp) -> ApiResult<()> {
+        super::execute(
+            self.db
+                .query("UPSERT expiry_run:watermark SET until = IF until == NONE OR until < $until { $until } ELSE { until } RETURN NONE")
+                .bind(("until", until.to_string())),
+        )
+        .await
     }
 
     /// The sum of a Customer's ledger entries of `kind`, computed from the

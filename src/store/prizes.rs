@@ -31,6 +31,12 @@ pub struct PendingPrize {
     /// Points to credit (points prizes).
     #[serde(default)]
     pub points: Option<i64>,
+    /// The balance they go to.
+    #[serde(default)]
+    pub points_kind: Option<PointsKind>,
+    /// When they expire.
+    #[serde(default)]
+    pub points_expire_at: Option<Timestamp>,
     /// When it was won.
     pub created_at: Timestamp,
 }
@@ -114,9 +120,10 @@ impl Store {
             ("points", Some(points)) if points > 0 => vec![LedgerEntry {
                 rule_id: Some(prize.promotion_id),
                 draw_id: Some(prize.draw_id.clone()),
+                expires_at: prize.points_expire_at,
                 ..LedgerEntry::new(
                     &prize.customer_id,
-                    PointsKind::Points,
+                    prize.points_kind.unwrap_or_default(),
                     points,
                     "instant_win",
                     now,
