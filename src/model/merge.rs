@@ -33,6 +33,9 @@ pub struct MergeRecord {
     /// Points moved to the target's balance.
     #[serde(default)]
     pub points: i64,
+    /// Wallet money moved to the target's wallet.
+    #[serde(default)]
+    pub wallet: i64,
     /// Ids of the Reward transactions moved to the target.
     #[serde(default)]
     pub rewards: Vec<String>,

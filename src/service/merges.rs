@@ -44,18 +44,20 @@ pub struct UnmergeOutcome {
     pub not_restored: Vec<NotRestored>,
 }
 
-/// Ledger entries moving `points` from one Customer's balance to another's.
+/// Ledger entries moving `points` of `kind` from one Customer's balance to another's.
 fn points_transfer(
     from: &str,
     to: &str,
+    kind: PointsKind,
     points: i64,
     reason: &str,
     now: Timestamp,
 ) -> Vec<LedgerEntry> {
-    [(from, -points), (to, points)]
+    [(from, to, -points), (to, from, points)]
         .into_iter()
-        .map(|(customer, points)| {
-            LedgerEntry::new(customer, PointsKind::Points, points, reason, now)
+        .map(|(customer, other, points)| LedgerEntry {
+            counterpart_id: Some(other.to_string()),
+            ..LedgerEntry::new(customer, kind, points, reason, now)
         })
         .collect()
 }
@@ -197,13 +199,25 @@ impl Services {
 
             let carts = self.store.cart_ids_of(company, &merged.id).await?;
             let points = self.store.points_balance(company, &merged.id).await?;
+            let wallet = self
+                .store
+                .balance(company, &merged.id, PointsKind::Wallet)
+                .await?;
             changes.cart_moves = carts
                 .iter()
                 .map(|id| (id.clone(), merged.id.clone(), target_after.id.clone()))
                 .collect();
-            if points != 0 {
-                changes.ledger =
-                    points_transfer(&merged.id, &target_after.id, points, "merge", now);
+            for (kind, amount) in [(PointsKind::Points, points), (PointsKind::Wallet, wallet)] {
+                if amount != 0 {
+                    changes.ledger.extend(points_transfer(
+                        &merged.id,
+                        &target_after.id,
+                        kind,
+                        amount,
+                        "merge",
+                        now,
+                    ));
+                }
             }
             changes.restat = vec![merged.id.clone(), target_after.id.clone()];
             let holdings = self
@@ -221,6 +235,7 @@ impl Services {
                 associations,
                 carts,
                 points,
+                wallet,
                 rewards: holdings.rewards,
                 game_participations: holdings.game_participations,
                 vouchers: holdings.vouchers,
@@ -395,17 +410,29 @@ impl Services {
                     });
                 }
             }
-            if record.points > 0 {
-                let available = self.store.points_balance(company, &target.id).await?.max(0);
-                let back = record.points.min(available);
-                if back > 0 {
-                    changes.ledger =
-                        points_transfer(&target.id, &customer.id, back, "unmerge", now);
+            for (kind, moved) in [
+                (PointsKind::Points, record.points),
+                (PointsKind::Wallet, record.wallet),
+            ] {
+                if moved <= 0 {
+                    continue;
                 }
-                if back < record.points {
+                let available = self.store.balance(company, &target.id, kind).await?.max(0);
+                let back = moved.min(available);
+                if back > 0 {
+                    changes.ledger.extend(points_transfer(
+                        &target.id,
+                        &customer.id,
+                        kind,
+                        back,
+                        "unmerge",
+                        now,
+                    ));
+                }
+                if back < moved {
                     not_restored.push(NotRestored {
-                        kind: "points".into(),
-                        value: (record.points - back).to_string(),
+                        kind: kind.name().into(),
+                        value: (moved - back).to_string(),
                         reason: "the target spent them after the merge".into(),
                     });
                 }
