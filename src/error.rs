@@ -86,6 +86,8 @@ pub enum ErrorCode {
     InstantWinNotFound,
     /// The Customer's balance is smaller than the operation needs.
     CustomerNotEnoughScore,
+    /// No points-to-wallet exchange exists for the location.
+    ExchangeNotFound,
     /// Draws of one Instant Win kept colliding; retrying succeeds.
     DrawContended,
 }
@@ -107,6 +109,7 @@ impl ErrorCode {
         ErrorCode::CartNotFound,
         ErrorCode::CustomEventNotFound,
         ErrorCode::InstantWinNotFound,
+        ErrorCode::ExchangeNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
         ErrorCode::CustomerAlreadyExists,
@@ -169,6 +172,7 @@ impl ErrorCode {
             ErrorCode::CampaignsUnavailable => "campaigns_unavailable",
             ErrorCode::InstantWinNotFound => "instant_win_not_found",
             ErrorCode::CustomerNotEnoughScore => "customer_not_enough_score",
+            ErrorCode::ExchangeNotFound => "exchange_not_found",
             ErrorCode::DrawContended => "draw_contended",
         }
     }
@@ -188,7 +192,8 @@ impl ErrorCode {
             | ErrorCode::AudienceNotFound
             | ErrorCode::CartNotFound
             | ErrorCode::CustomEventNotFound
-            | ErrorCode::InstantWinNotFound => StatusCode::NOT_FOUND,
+            | ErrorCode::InstantWinNotFound
+            | ErrorCode::ExchangeNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CompanyAlreadyExists
             | ErrorCode::CustomerAlreadyExists
@@ -253,6 +258,9 @@ impl ErrorCode {
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
             ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
+            ErrorCode::ExchangeNotFound => {
+                "No points-to-wallet exchange exists for the location (and no default one)."
+            }
             ErrorCode::CustomerNotEnoughScore => {
                 "The Customer's balance is smaller than the redemption, transfer or debit; nothing was taken."
             }

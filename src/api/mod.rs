@@ -14,6 +14,7 @@ mod associations;
 pub mod auth;
 pub mod author;
 mod carts;
+mod cashbacks;
 mod customers;
 pub mod errors;
 mod events;
@@ -52,6 +53,7 @@ pub type ApiGroups = (
     events::EventsApi,
     instant_wins::InstantWinsApi,
     points::PointsApi,
+    cashbacks::CashbacksApi,
     wallet::WalletApi,
     utilities::UtilitiesApi,
 );

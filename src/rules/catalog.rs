@@ -7,6 +7,7 @@ use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
 use super::campaign::Campaign;
+use super::cashback::{CASHBACK_FILE, Cashback};
 use super::script::{RuleError, ScriptEngine};
 use super::segments::{SEGMENTS_FILE, Segments};
 
@@ -17,6 +18,8 @@ pub struct CompanyRules {
     pub segments: Segments,
     /// Campaigns, by ascending id.
     pub campaigns: Vec<Campaign>,
+    /// Points-to-wallet conversion (`cashback.yaml`).
+    pub cashback: Cashback,
     /// How many days of purchases the expressions look back at through
     /// `history`; `None` when none does, so no purchase list is read.
     pub history_days: Option<i64>,
@@ -169,6 +172,7 @@ impl Catalog {
     fn load_company(&self, files: &[PathBuf]) -> Result<CompanyRules, Vec<RuleError>> {
         let mut errors = Vec::new();
         let mut segments = Segments::default();
+        let mut cashback = Cashback::default();
         let mut campaign_files = Vec::new();
         for path in files {
             let text = match std::fs::read_to_string(path) {
@@ -181,6 +185,11 @@ impl Catalog {
             if path.file_name().is_some_and(|name| name == SEGMENTS_FILE) {
                 match Segments::parse(&self.engine, path, &text) {
                     Ok(parsed) => segments = parsed,
+                    Err(mut problems) => errors.append(&mut problems),
+                }
+            } else if path.file_name().is_some_and(|name| name == CASHBACK_FILE) {
+                match Cashback::parse(path, &text) {
+                    Ok(parsed) => cashback = parsed,
                     Err(mut problems) => errors.append(&mut problems),
                 }
             } else {
@@ -201,6 +210,7 @@ impl Catalog {
             Ok(CompanyRules {
                 segments,
                 campaigns,
+                cashback,
                 history_days,
             })
         } else {

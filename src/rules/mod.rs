@@ -1,11 +1,12 @@
 //! The rules layer, pure apart from reading its files: rhai expressions
 //! compiled once ([`script`]), campaigns ([`campaign`]) and their Instant Win
 //! draws ([`instant_win`]), the interpreter ([`evaluate`]), the Customer segments authors define in YAML
-//! ([`segments`]) with translatable [`text`], and the per-Company catalog reloaded on change ([`catalog`]).
+//! ([`segments`]) with translatable [`text`], points-to-wallet [`cashback`], and the per-Company catalog reloaded on change ([`catalog`]).
 //! It does no store I/O and owns no clock: facts and `now` are passed in.
 
 pub mod campaign;
 mod campaign_set;
+pub mod cashback;
 pub mod catalog;
 #[cfg(test)]
 mod draw_properties;

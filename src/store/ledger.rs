@@ -88,15 +88,17 @@ pub(super) const APPEND_LEDGER: &str = "
             RETURN NONE;
     };";
 
-/// SurrealQL refusing with `customer_not_enough_score` when a debit of
-/// `$ledger` would take a balance below zero; runs before [`APPEND_LEDGER`]
+/// SurrealQL refusing with `customer_not_enough_score` when `$ledger` would
+/// take a balance below zero (its entries for one balance count together, so
+/// points given back offset points taken back); runs before [`APPEND_LEDGER`]
 /// in the same transaction, so concurrent debits of one balance conflict on
 /// its record and the retried one sees the other's effect.
 pub(super) const GUARD_DEBITS: &str = "
     FOR $entry IN $ledger[WHERE points < 0] {
         LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $entry.customer_id, $entry.kind])) ?? 0;
-        IF $have + $entry.points < 0 {
-            THROW 'REFUSED|customer_not_enough_score|Customer ' + $entry.customer_id + ' has ' + <string> $have + ' ' + $entry.kind + ', not ' + <string> (0 - $entry.points);
+        LET $net = math::sum($ledger[WHERE customer_id = $entry.customer_id AND kind = $entry.kind].points);
+        IF $have + $net < 0 {
+            THROW 'REFUSED|customer_not_enough_score|Customer ' + $entry.customer_id + ' has ' + <string> $have + ' ' + $entry.kind + ', not ' + <string> (0 - $net);
         };
     };";
 
