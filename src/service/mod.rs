@@ -19,6 +19,7 @@ mod idempotency;
 mod instant_wins;
 mod keys;
 mod languages;
+mod locks;
 mod merges;
 pub mod pagination;
 mod points;
@@ -68,6 +69,8 @@ pub struct Services {
     random: Arc<RandomSource>,
     /// Wakes the prize delivery worker when a draw wins.
     prize_delivery: Arc<tokio::sync::Notify>,
+    /// Serialises debits of one balance within this process.
+    balance_locks: Arc<locks::BalanceLocks>,
 }
 
 impl Services {
@@ -86,6 +89,7 @@ impl Services {
             companies: Arc::default(),
             random: Arc::new(RandomSource::Os),
             prize_delivery: Arc::default(),
+            balance_locks: Arc::default(),
         }
     }
 

@@ -154,7 +154,12 @@ impl Services {
             author,
             note.as_deref(),
         );
+        let held = self
+            .balance_locks
+            .lock(company, &[&customer.id], kind)
+            .await;
         self.store.append_ledger(company, &[debit]).await?;
+        drop(held);
         let balance = self.store.balance(company, &customer.id, kind).await?;
         tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
         Ok(PointsOperation {
@@ -194,9 +199,14 @@ impl Services {
             cart_id: Some(cart.id.clone()),
             ..entry(&customer, kind, -points, "redemption", &id, author, None)
         };
+        let held = self
+            .balance_locks
+            .lock(company, &[&customer.id], kind)
+            .await;
         self.store
             .append_cart_redemption(company, &cart.id, &[debit])
             .await?;
+        drop(held);
         let balance = self.store.balance(company, &customer.id, kind).await?;
         Ok(PointsOperation {
             id,
@@ -248,7 +258,12 @@ impl Services {
             counterpart_id: Some(from.id.clone()),
             ..entry(&to, kind, points, "transfer", &id, author, note.as_deref())
         };
+        let held = self
+            .balance_locks
+            .lock(company, &[&from.id, &to.id], kind)
+            .await;
         self.store.append_ledger(company, &[debit, credit]).await?;
+        drop(held);
         let (from_balance, to_balance) = tokio::try_join!(
             self.store.balance(company, &from.id, kind),
             self.store.balance(company, &to.id, kind),
@@ -305,7 +320,12 @@ impl Services {
                 note.as_deref(),
             )
         };
+        let held = self
+            .balance_locks
+            .lock(company, &[&customer.id], kind)
+            .await;
         self.store.append_ledger(company, &[adjustment]).await?;
+        drop(held);
         let balance = self.store.balance(company, &customer.id, kind).await?;
         Ok(PointsOperation {
             id,

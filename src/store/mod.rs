@@ -163,7 +163,7 @@ fn normalise_url(url: &str) -> ApiResult<String> {
 pub(crate) const REFUSED: &str = "REFUSED|";
 
 /// How many times a conflicting transaction is tried before giving up.
-const MAX_ATTEMPTS: u32 = 8;
+const MAX_ATTEMPTS: u32 = 12;
 
 impl Store {
     /// Runs the query built by `build` (one `BEGIN ... COMMIT` transaction) and
@@ -189,7 +189,18 @@ impl Store {
             let conflicted = messages
                 .iter()
                 .any(|m| m.contains("can be retried") || m.contains("conflict"));
-            if !conflicted || attempt >= MAX_ATTEMPTS {
+            if conflicted && attempt >= MAX_ATTEMPTS {
+                tracing::warn!(
+                    attempt,
+                    "store transaction kept conflicting: {}",
+                    messages.join("; ")
+                );
+                return Err(ApiError::new(
+                    ErrorCode::ConcurrentModification,
+                    "simultaneous requests kept changing the same records; retry",
+                ));
+            }
+            if !conflicted {
                 return Err(ApiError::internal(format!(
                     "store transaction failed after {attempt} attempt(s): {}",
                     messages.join("; ")
