@@ -88,6 +88,8 @@ pub enum ErrorCode {
     CustomerNotEnoughScore,
     /// No points-to-wallet exchange exists for the location.
     ExchangeNotFound,
+    /// No points campaign matches the identifier in this Company.
+    PointsCampaignNotFound,
     /// Draws of one Instant Win kept colliding; retrying succeeds.
     DrawContended,
 }
@@ -110,6 +112,7 @@ impl ErrorCode {
         ErrorCode::CustomEventNotFound,
         ErrorCode::InstantWinNotFound,
         ErrorCode::ExchangeNotFound,
+        ErrorCode::PointsCampaignNotFound,
         ErrorCode::MethodNotAllowed,
         ErrorCode::CompanyAlreadyExists,
         ErrorCode::CustomerAlreadyExists,
@@ -173,6 +176,7 @@ impl ErrorCode {
             ErrorCode::InstantWinNotFound => "instant_win_not_found",
             ErrorCode::CustomerNotEnoughScore => "customer_not_enough_score",
             ErrorCode::ExchangeNotFound => "exchange_not_found",
+            ErrorCode::PointsCampaignNotFound => "points_campaign_not_found",
             ErrorCode::DrawContended => "draw_contended",
         }
     }
@@ -193,7 +197,8 @@ impl ErrorCode {
             | ErrorCode::CartNotFound
             | ErrorCode::CustomEventNotFound
             | ErrorCode::InstantWinNotFound
-            | ErrorCode::ExchangeNotFound => StatusCode::NOT_FOUND,
+            | ErrorCode::ExchangeNotFound
+            | ErrorCode::PointsCampaignNotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::CompanyAlreadyExists
             | ErrorCode::CustomerAlreadyExists
@@ -258,6 +263,7 @@ impl ErrorCode {
             ErrorCode::AssociationAlreadyExists => "The two Customers are already associated.",
             ErrorCode::MergeNotFound => "The Customer is not merged into another Customer.",
             ErrorCode::CartNotFound => "No cart with this id exists in the Company.",
+            ErrorCode::PointsCampaignNotFound => "No points campaign of the Company has this id.",
             ErrorCode::ExchangeNotFound => {
                 "No points-to-wallet exchange exists for the location (and no default one)."
             }

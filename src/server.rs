@@ -119,9 +119,10 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let services =
         Services::new(store, settings.serve_environment, catalog.clone()).with_random(random);
     let bootstrap = ensure_demo_company(&services).await?;
+    services.refresh_api_campaigns().await?;
 
     let (stop, stopped) = watch::channel(false);
-    let reload_task = tokio::spawn(reload_rules(catalog, stopped.clone()));
+    let reload_task = tokio::spawn(reload_rules(services.clone(), catalog, stopped.clone()));
     let purge_task = tokio::spawn(purge_idempotency_keys(services.clone(), stopped.clone()));
     let expiry_task = tokio::spawn(expire_points(services.clone(), stopped.clone()));
     let mut tasks = vec![reload_task, purge_task, expiry_task];
@@ -166,9 +167,11 @@ const RULES_POLL: Duration = Duration::from_millis(500);
 /// Reloads changed rule files until the server stops, so authors see their
 /// edits within a second; a broken file is reported and its previous version kept.
 async fn reload_rules(
+    services: Services,
     catalog: Arc<Catalog>,
     mut stopped: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
+    let mut ticks: u32 = 0;
     loop {
         tokio::select! {
             _ = tokio::time::sleep(RULES_POLL) => {}
@@ -178,8 +181,19 @@ async fn reload_rules(
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
             log_rules_report(&report);
         }
+        // Campaigns created through the API by another process sharing the
+        // store arrive within a few seconds.
+        ticks = ticks.wrapping_add(1);
+        if ticks.is_multiple_of(API_CAMPAIGNS_EVERY)
+            && let Err(error) = services.refresh_api_campaigns().await
+        {
+            tracing::warn!(%error, "reading the campaigns created through the API failed");
+        }
     }
 }
+
+/// Every how many rule polls the API-created campaigns are read again.
+const API_CAMPAIGNS_EVERY: u32 = 10;
 
 /// How often expired Idempotency-Keys are deleted.
 const PURGE_EVERY: Duration = Duration::from_secs(15 * 60);

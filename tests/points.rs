@@ -846,3 +846,166 @@ async fn cashback_exchanges_and_thresholds_by_location() {
         .await;
     assert_error(status, &body, 400, "invalid_request");
 }
+
+#[tokio::test]
+async fn points_campaigns_are_created_updated_and_evaluated_through_the_api() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let (status, listed) = server.get_as("/points", &key).await;
+    assert_eq!(status, 200, "{listed}");
+    let files: Vec<(i64, String)> = listed["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["id"].as_i64().unwrap(),
+                c["source"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(files.iter().all(|(_, source)| source == "file"));
+    assert!(files.iter().any(|(id, _)| *id == 201));
+
+    let spec = json!({
+        "name": {"en": "Review bonus", "es": "Bonus por reseña"},
+        "on": {"custom_event": "review_written"},
+        "points": {"fixed": 30, "expires_after_days": 90}
+    });
+    let (status, created) = post(&server, &key, "/points", spec).await;
+    assert_eq!(status, 200, "{created}");
+    assert_eq!(
+        (&created["id"], &created["source"]),
+        (&json!(1_000_000), &json!("api"))
+    );
+    assert_eq!(
+        created["points"],
+        json!({"fixed": 30, "expires_after_days": 90})
+    );
+
+    let id = customer(&server, &key, "reviewer@example.com").await;
+    let (status, answer) = post(
+        &server,
+        &key,
+        "/custom_events",
+        json!({"customer_id": id, "type": "review_written"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["effects"][0]["rule_id"], 1_000_000);
+    assert_eq!(answer["effects"][0]["points"], 30);
+    let (_, page) = server
+        .get_as(&format!("/points/transactions?customer_id={id}"), &key)
+        .await;
+    assert!(page["transactions"][0]["expires_at"].is_string(), "{page}");
+
+    let (status, updated) = server
+        .call_as(
+            "PATCH",
+            "/points/1000000",
+            &key,
+            Some(json!({"points": {"fixed": 40}})),
+        )
+        .await;
+    assert_eq!(status, 200, "{updated}");
+    assert_eq!(updated["points"], json!({"fixed": 40}));
+    assert_eq!(updated["name"], "Review bonus", "fields not sent are kept");
+    let (_, answer) = post(
+        &server,
+        &key,
+        "/custom_events",
+        json!({"customer_id": id, "type": "review_written"}),
+    )
+    .await;
+    assert_eq!(
+        answer["effects"][0]["points"], 40,
+        "the update applies at once"
+    );
+    let (status, fetched) = server.get_as("/points/1000000", &key).await;
+    assert_eq!((status, &fetched["points"]["fixed"]), (200, &json!(40)));
+
+    let (status, second) = post(
+        &server,
+        &key,
+        "/points",
+        json!({"name": "Prize points", "points": {"fixed": 5}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(second["id"], 1_000_001);
+    assert!(second.get("on").is_none(), "no `on`: given only as a prize");
+
+    for (method, path, body, status, code) in [
+        (
+            "POST",
+            "/points",
+            json!({"points": {"fixed": 5}}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "POST",
+            "/points",
+            json!({"name": "X", "points": {"fixed": 5}, "on": "sometimes"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "POST",
+            "/points",
+            json!({"name": "X", "points": {"fixed": 5}, "on": "cart", "when": "basket.total > 1.0"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "POST",
+            "/points",
+            json!({"name": "X", "points": {"fixed": 0}}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "POST",
+            "/points",
+            json!({"name": "X", "points": {"fixed": 5}, "colour": "red"}),
+            400,
+            "invalid_request",
+        ),
+        (
+            "PATCH",
+            "/points/201",
+            json!({"active": false}),
+            403,
+            "forbidden_request",
+        ),
+        (
+            "PATCH",
+            "/points/1999999",
+            json!({"active": false}),
+            404,
+            "points_campaign_not_found",
+        ),
+        (
+            "PATCH",
+            "/points/1000000",
+            json!({"points": {"fixed": -3}}),
+            400,
+            "invalid_request",
+        ),
+    ] {
+        let (got, answer) = server.call_as(method, path, &key, Some(body.clone())).await;
+        assert_eq!(
+            (got, answer["code"].as_str()),
+            (status, Some(code)),
+            "{method} {path} {body}: {answer}"
+        );
+    }
+    let (status, body) = server.get_as("/points/abc", &key).await;
+    assert_error(status, &body, 404, "points_campaign_not_found");
+    let (_, listed) = server.get_as("/points", &key).await;
+    assert_eq!(
+        listed["points"].as_array().unwrap().len(),
+        files.len() + 2,
+        "refused requests created nothing"
+    );
+}

@@ -22,11 +22,20 @@ pub struct ErrorBody {
     pub code: String,
 }
 
-/// Body of an authentication failure: always `{"message":"Forbidden"}`.
+/// Body of a 403: `{"message":"Forbidden"}` for an authentication failure;
+/// `{"error": ..., "code": "forbidden_request"}` when the credentials are
+/// good but the resource is forbidden for this request.
 #[derive(Debug, Clone, Object)]
 pub struct ForbiddenBody {
-    /// Always `Forbidden`.
-    pub message: String,
+    /// Authentication failures: always `Forbidden`.
+    #[oai(skip_serializing_if_is_none)]
+    pub message: Option<String>,
+    /// `forbidden_request`: what is forbidden, for humans.
+    #[oai(skip_serializing_if_is_none)]
+    pub error: Option<String>,
+    /// `forbidden_request`.
+    #[oai(skip_serializing_if_is_none)]
+    pub code: Option<String>,
 }
 
 /// The error responses an integrator endpoint can return.
@@ -35,7 +44,8 @@ pub enum ErrorResponse {
     /// `invalid_request`: a parameter is missing or invalid, or the body is not valid JSON.
     #[oai(status = 400)]
     BadRequest(Json<ErrorBody>),
-    /// Authentication failed: missing or wrong key, secret or version, or a disabled key.
+    /// Authentication failed (missing or wrong key, secret or version, or a
+    /// disabled key: `{"message":"Forbidden"}`), or `forbidden_request`.
     #[oai(status = 403)]
     Forbidden(Json<ForbiddenBody>),
     /// A `*_not_found` code.
@@ -68,7 +78,9 @@ impl From<ApiError> for ErrorResponse {
     fn from(error: ApiError) -> Self {
         if error.code == ErrorCode::Forbidden {
             return ErrorResponse::Forbidden(Json(ForbiddenBody {
-                message: "Forbidden".to_string(),
+                message: Some("Forbidden".to_string()),
+                error: None,
+                code: None,
             }));
         }
         let body = Json(ErrorBody {
@@ -77,6 +89,11 @@ impl From<ApiError> for ErrorResponse {
         });
         match error.code.status().as_u16() {
             400 => ErrorResponse::BadRequest(body),
+            403 => ErrorResponse::Forbidden(Json(ForbiddenBody {
+                message: None,
+                error: Some(body.0.error),
+                code: Some(body.0.code),
+            })),
             404 => ErrorResponse::NotFound(body),
             409 => ErrorResponse::Conflict(body),
             413 => ErrorResponse::PayloadTooLarge(body),
@@ -308,5 +325,18 @@ mod tests {
         let response = TestClient::new(app).get("/").send().await;
         response.assert_status_is_ok();
         response.assert_text("on time").await;
+    }
+
+    #[test]
+    fn every_code_answers_with_its_registered_status() {
+        use poem::IntoResponse;
+        for code in ErrorCode::ALL {
+            if matches!(code.status().as_u16(), 401 | 405) {
+                // The back-office's and the router's own answers, not a handler's.
+                continue;
+            }
+            let response = ErrorResponse::from(ApiError::new(*code, "x")).into_response();
+            assert_eq!(response.status(), code.status(), "{}", code.code());
+        }
     }
 }

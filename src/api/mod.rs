@@ -23,6 +23,7 @@ mod instant_wins;
 mod language;
 mod merges;
 mod points;
+mod points_campaigns;
 mod rate_limit;
 mod segments;
 pub mod spec;
@@ -53,6 +54,7 @@ pub type ApiGroups = (
     events::EventsApi,
     instant_wins::InstantWinsApi,
     points::PointsApi,
+    points_campaigns::PointsCampaignsApi,
     cashbacks::CashbacksApi,
     wallet::WalletApi,
     utilities::UtilitiesApi,

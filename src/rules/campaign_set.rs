@@ -8,6 +8,10 @@ use std::path::PathBuf;
 use super::campaign::{Campaign, CampaignKind};
 use super::script::{RuleError, ScriptEngine};
 
+/// Campaigns created through the API get ids from here up, and campaign files
+/// may not use them, so the two can never collide.
+pub const API_IDS_START: i64 = 1_000_000;
+
 impl Campaign {
     /// Loads every campaign file of a Company directory (recursively, every
     /// `*.yaml` but `segments.yaml`), reporting all problems at once,
@@ -22,6 +26,18 @@ impl Campaign {
             match Campaign::parse(engine, path, text) {
                 Ok(campaign) => campaigns.push(campaign),
                 Err(mut problems) => errors.append(&mut problems),
+            }
+        }
+        for campaign in &campaigns {
+            if campaign.id >= API_IDS_START {
+                errors.push(RuleError::new(
+                    &campaign.origin.file,
+                    campaign.origin.line,
+                    format!(
+                        "campaign id {} is in the range kept for campaigns created through the API (from {API_IDS_START})",
+                        campaign.id
+                    ),
+                ));
             }
         }
         let mut first_use: HashMap<i64, &Campaign> = HashMap::new();
@@ -104,6 +120,22 @@ mod tests {
         assert_eq!(errors.len(), 1);
         assert!(
             errors[0].to_string().contains("already used by a.yaml:1"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn files_may_not_use_the_ids_of_api_campaigns() {
+        let files = vec![(
+            PathBuf::from("a.yaml"),
+            COFFEE.replace("id: 101", "id: 1000000"),
+        )];
+        let errors = Campaign::load_all(&ScriptEngine::new(), &files).unwrap_err();
+        assert!(
+            errors[0]
+                .to_string()
+                .contains("kept for campaigns created through the API"),
             "{}",
             errors[0]
         );

@@ -58,7 +58,12 @@ pub struct Catalog {
 
 #[derive(Debug, Default)]
 struct Loaded {
+    /// What evaluation sees: each Company's file rules with its API campaigns.
     companies: HashMap<String, Arc<CompanyRules>>,
+    /// Each Company's rules from its files alone.
+    files: HashMap<String, Arc<CompanyRules>>,
+    /// Campaigns created through the API, per Company.
+    api: HashMap<String, Vec<Campaign>>,
     /// Each Company's files and their modification times as last read, to notice changes.
     stamps: HashMap<String, Vec<(PathBuf, Option<SystemTime>)>>,
     /// Companies whose rules never loaded, with why.
@@ -76,6 +81,30 @@ pub struct LoadReport {
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+impl Loaded {
+    /// Rebuilds what evaluation sees of `company`: its file rules plus its
+    /// API campaigns, by id.
+    fn combine(&mut self, company: &str) {
+        let files = self.files.get(company).cloned().unwrap_or_default();
+        let api = self.api.get(company).map(Vec::as_slice).unwrap_or_default();
+        let combined = if api.is_empty() {
+            files
+        } else {
+            let mut rules = (*files).clone();
+            rules.campaigns.extend(api.iter().cloned());
+            rules.campaigns.sort_by_key(|c| c.id);
+            rules.history_days = history_days(
+                rules
+                    .segments
+                    .sources()
+                    .chain(rules.campaigns.iter().flat_map(Campaign::sources)),
+            );
+            Arc::new(rules)
+        };
+        self.companies.insert(company.to_string(), combined);
+    }
 }
 
 impl Catalog {
@@ -110,6 +139,23 @@ impl Catalog {
             .read()
             .ok()
             .and_then(|loaded| loaded.companies.get(company).cloned())
+            .unwrap_or_default()
+    }
+
+    /// Replaces the campaigns `company` created through the API; evaluation
+    /// sees them with the Company's file campaigns from now on.
+    pub fn set_api_campaigns(&self, company: &str, campaigns: Vec<Campaign>) {
+        if let Ok(mut loaded) = self.loaded.write() {
+            loaded.api.insert(company.to_string(), campaigns);
+            loaded.combine(company);
+        }
+    }
+
+    /// The Companies that have campaigns created through the API.
+    pub fn api_companies(&self) -> Vec<String> {
+        self.loaded
+            .read()
+            .map(|loaded| loaded.api.keys().cloned().collect())
             .unwrap_or_default()
     }
 
@@ -154,7 +200,8 @@ impl Catalog {
             match outcome {
                 Ok(rules) => {
                     loaded.failed.remove(&company);
-                    loaded.companies.insert(company.clone(), Arc::new(rules));
+                    loaded.files.insert(company.clone(), Arc::new(rules));
+                    loaded.combine(&company);
                     report.loaded.push(company);
                 }
                 Err(errors) => {

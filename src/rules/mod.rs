@@ -19,5 +19,6 @@ pub mod script;
 pub mod segments;
 pub mod text;
 
+pub use campaign_set::API_IDS_START;
 pub use catalog::{Catalog, CompanyRules, LoadReport};
 pub use script::{Facts, RuleError, ScriptEngine};

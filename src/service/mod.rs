@@ -23,6 +23,7 @@ mod locks;
 mod merges;
 pub mod pagination;
 mod points;
+mod points_campaigns;
 mod random;
 mod rate_limits;
 mod segments;

@@ -13,6 +13,7 @@ mod instant_wins;
 mod keys;
 mod ledger;
 mod merges;
+mod points_campaigns;
 mod prizes;
 
 pub use customers::StoredCustomer;
@@ -20,6 +21,7 @@ pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{StateQuery, draw_documents};
 pub use ledger::LedgerEntry;
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
+pub use points_campaigns::StoredPointsCampaign;
 pub use prizes::{PendingPrize, RewardTransaction};
 
 use std::path::Path;
