@@ -1009,3 +1009,47 @@ async fn points_campaigns_are_created_updated_and_evaluated_through_the_api() {
         "refused requests created nothing"
     );
 }
+
+#[tokio::test]
+async fn points_campaigns_created_through_the_api_survive_a_restart() {
+    let data = tempfile::tempdir().unwrap();
+    let store = format!("surrealkv://{}", data.path().join("store").display());
+    let settings = || loyalty::server::ServerSettings::for_store(&store, common::OPERATOR_TOKEN);
+    let server = TestServer::start_with(settings()).await;
+    let key = server.bootstrap_key();
+    let spec = json!({"name": "Signup", "on": {"trigger": "signup"}, "points": {"fixed": 15}});
+    let (status, created) = post(&server, &key, "/points", spec).await;
+    assert_eq!(status, 200, "{created}");
+    let id = customer(&server, &key, "durable@example.com").await;
+    server.running.shutdown().await.unwrap();
+
+    let restarted = TestServer::start_with(settings()).await;
+    let (status, fetched) = restarted.get_as("/points/1000000", &key).await;
+    assert_eq!(
+        (status, &fetched["name"]),
+        (200, &json!("Signup")),
+        "{fetched}"
+    );
+    let (status, answer) = post(
+        &restarted,
+        &key,
+        "/trigger",
+        json!({"customer_id": id, "type": "signup"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["effects"][0]["points"], 15);
+    let (status, next) = post(
+        &restarted,
+        &key,
+        "/points",
+        json!({"name": "Next", "points": {"fixed": 1}}),
+    )
+    .await;
+    assert_eq!(
+        (status, &next["id"]),
+        (200, &json!(1_000_001)),
+        "ids continue after a restart"
+    );
+    restarted.running.shutdown().await.unwrap();
+}
