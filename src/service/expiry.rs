@@ -11,7 +11,7 @@ use super::customers::CustomerRef;
 use crate::error::{ApiResult, ErrorCode};
 use crate::model::Timestamp;
 use crate::model::points::{PointsKind, PointsTransaction};
-use crate::store::LedgerEntry;
+use crate::store::{ExpiryWatermark, LedgerEntry};
 
 /// What is left of one credit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,7 +82,10 @@ impl Services {
     /// returns how many entries it wrote. Safe to run any number of times.
     pub async fn expire_points(&self, now: Timestamp) -> ApiResult<usize> {
         let since = self.store.expiry_watermark().await?;
-        let candidates = self.store.expiring_balances(since, now).await?;
+        // Read before looking for candidates: an entry written during the run
+        // is seen by the next one.
+        let last_entry = self.store.newest_entry_id().await?;
+        let candidates = self.store.expiring_balances(&since, now).await?;
         let mut written = 0;
         for (company, customer_id, kind) in candidates {
             written += usize::from(
@@ -90,7 +93,12 @@ impl Services {
                     .await?,
             );
         }
-        self.store.set_expiry_watermark(now).await?;
+        self.store
+            .set_expiry_watermark(&ExpiryWatermark {
+                until: Some(now),
+                last_entry,
+            })
+            .await?;
         Ok(written)
     }
 

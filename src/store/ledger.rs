@@ -50,6 +50,16 @@ pub struct LedgerEntry {
     pub created_at: Timestamp,
 }
 
+/// How far points expiry has run: credits expiring up to `until` and written
+/// up to `last_entry` were handled.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExpiryWatermark {
+    /// The instant the last run expired up to.
+    pub until: Option<Timestamp>,
+    /// The newest entry when the last run started.
+    pub last_entry: Option<String>,
+}
+
 impl LedgerEntry {
     /// An entry of `points` of `kind` for `customer_id`, with no references.
     pub fn new(
@@ -301,17 +311,19 @@ impl Store {
         Ok(())
     }
 
-    /// The balances (Company, Customer, kind) with credits whose expiry falls
-    /// in (`since`, `until`].
+    /// The balances (Company, Customer, kind) with credits expiring by
+    /// `until` that the last run (`since`) did not see: expiring after its
+    /// instant, or written after its last entry.
     pub async fn expiring_balances(
         &self,
-        since: Option<Timestamp>,
+        since: &ExpiryWatermark,
         until: Timestamp,
     ) -> ApiResult<Vec<(String, String, PointsKind)>> {
         let rows: Vec<Value> = first(
             self.db
-                .query("SELECT company, customer_id, kind FROM points_ledger WHERE expires_at != NONE AND expires_at <= $until AND expires_at > $since AND points > 0 GROUP BY company, customer_id, kind")
-                .bind(("since", since.map(|t| t.to_string()).unwrap_or_default()))
+                .query("SELECT company, customer_id, kind FROM points_ledger WHERE expires_at != NONE AND expires_at <= $until AND points > 0 AND (expires_at > $since OR entry_id > $last_entry) GROUP BY company, customer_id, kind")
+                .bind(("since", since.until.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("last_entry", since.last_entry.clone().unwrap_or_default()))
                 .bind(("until", until.to_string())),
         )
         .await?;
@@ -328,22 +340,44 @@ impl Store {
             .collect())
     }
 
-    /// Until when expiry has run (credits expiring up to it were handled).
-    pub async fn expiry_watermark(&self) -> ApiResult<Option<Timestamp>> {
-        let until: Option<String> = first(
-            self.db
-                .query("SELECT VALUE until FROM ONLY expiry_run:watermark"),
-        )
-        .await?;
-        Ok(until.and_then(|u| u.parse().ok()))
+    /// How far expiry has run.
+    pub async fn expiry_watermark(&self) -> ApiResult<ExpiryWatermark> {
+        let row: Option<Value> =
+            first(self.db.query("SELECT * FROM ONLY expiry_run:watermark")).await?;
+        Ok(ExpiryWatermark {
+            until: row
+                .as_ref()
+                .and_then(|r| r["until"].as_str())
+                .and_then(|u| u.parse().ok()),
+            last_entry: row
+                .as_ref()
+                .and_then(|r| r["last_entry"].as_str())
+                .map(str::to_string),
+        })
     }
 
-    /// Records that expiry ran until `until` (never moving it backwards).
-    pub async fn set_expiry_watermark(&self, until: Timestamp) -> ApiResult<()> {
+    /// The newest ledger entry's id (entries are written in id order).
+    pub async fn newest_entry_id(&self) -> ApiResult<Option<String>> {
+        let ids: Vec<String> = first(
+            self.db
+                .query("SELECT VALUE entry_id FROM points_ledger ORDER BY entry_id DESC LIMIT 1"),
+        )
+        .await?;
+        Ok(ids.into_iter().next())
+    }
+
+    /// Records how far expiry ran (never moving it backwards).
+    pub async fn set_expiry_watermark(&self, watermark: &ExpiryWatermark) -> ApiResult<()> {
         super::execute(
             self.db
-                .query("UPSERT expiry_run:watermark SET until = IF until == NONE OR until < $until { $until } ELSE { until } RETURN NONE")
-                .bind(("until", until.to_string())),
+                .query(
+                    "UPSERT expiry_run:watermark SET
+                         until = IF until == NONE OR until < $until { $until } ELSE { until },
+                         last_entry = IF last_entry == NONE OR last_entry < $last_entry { $last_entry } ELSE { last_entry }
+                     RETURN NONE",
+                )
+                .bind(("until", watermark.until.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("last_entry", watermark.last_entry.clone().unwrap_or_default())),
         )
         .await
     }

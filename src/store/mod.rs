@@ -19,7 +19,7 @@ mod prizes;
 pub use customers::StoredCustomer;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{StateQuery, draw_documents};
-pub use ledger::LedgerEntry;
+pub use ledger::{ExpiryWatermark, LedgerEntry};
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
 pub use points_campaigns::StoredPointsCampaign;
 pub use prizes::{PendingPrize, RewardTransaction};
