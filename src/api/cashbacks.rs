@@ -7,10 +7,8 @@ use poem_openapi::{Object, OpenApi, Tags};
 
 use super::auth::Tier2;
 use super::errors::ErrorResponse;
+use super::params::{location, optional_customer};
 use super::services;
-use crate::error::{ApiError, ApiResult};
-use crate::model::customer::SearchBy;
-use crate::service::CustomerRef;
 
 #[derive(Tags)]
 enum CashbackTags {
@@ -69,16 +67,6 @@ pub struct ThresholdList {
     pub cashback_thresholds: Vec<ThresholdBody>,
 }
 
-/// The store named by `location_id` or `location_code` (at most one).
-fn location(id: Option<String>, code: Option<String>) -> ApiResult<Option<String>> {
-    match (id, code) {
-        (Some(_), Some(_)) => Err(ApiError::invalid(
-            "name the store with location_id or location_code, not both",
-        )),
-        (id, code) => Ok(id.or(code)),
-    }
-}
-
 /// Cashback endpoints.
 #[derive(Default)]
 pub struct CashbacksApi;
@@ -104,20 +92,7 @@ impl CashbacksApi {
         customer_code: Query<Option<String>>,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
-        let customer = match (&customer_id.0, &customer_code.0) {
-            (Some(_), Some(_)) => {
-                return Err(ApiError::invalid(
-                    "name the Customer with customer_id or customer_code, not both",
-                )
-                .into());
-            }
-            (Some(id), None) => Some(CustomerRef::id(id)),
-            (None, Some(code)) => Some(CustomerRef {
-                value: code,
-                search_by: SearchBy::Code,
-            }),
-            (None, None) => None,
-        };
+        let customer = optional_customer(&customer_id.0, &customer_code.0, "customer")?;
         let quotes = services(request)?
             .cashbacks(&caller.0.company, location.as_deref(), customer)
             .await?;

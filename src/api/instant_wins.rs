@@ -9,12 +9,11 @@ use poem_openapi::{Object, OpenApi, Tags};
 use super::auth::Tier2;
 use super::errors::ErrorResponse;
 use super::language::language;
+use super::params::{location, optional_customer};
 use super::services;
-use crate::error::{ApiError, ApiResult};
-use crate::model::customer::SearchBy;
 use crate::model::instant_win::InstantWinCampaign;
 use crate::service::pagination::PageRequest;
-use crate::service::{CustomerRef, InstantWinFilter, InstantWinSearch, parse_audience};
+use crate::service::{InstantWinFilter, InstantWinSearch, parse_audience};
 
 #[derive(Tags)]
 enum InstantWinTags {
@@ -30,34 +29,6 @@ pub struct InstantWinList {
     /// Pass as `starting_after` for the next page; absent on the last page.
     #[oai(skip_serializing_if_is_none)]
     pub next_token_starts_after: Option<String>,
-}
-
-/// The Customer named by `customer_id` or `customer_code` (at most one).
-fn customer<'a>(
-    id: &'a Option<String>,
-    code: &'a Option<String>,
-) -> ApiResult<Option<CustomerRef<'a>>> {
-    match (id, code) {
-        (Some(_), Some(_)) => Err(ApiError::invalid(
-            "name the Customer with customer_id or customer_code, not both",
-        )),
-        (Some(id), None) => Ok(Some(CustomerRef::id(id))),
-        (None, Some(code)) => Ok(Some(CustomerRef {
-            value: code,
-            search_by: SearchBy::Code,
-        })),
-        (None, None) => Ok(None),
-    }
-}
-
-/// The store named by `location_id` or `location_code` (at most one).
-fn location(id: Option<String>, code: Option<String>) -> ApiResult<Option<String>> {
-    match (id, code) {
-        (Some(_), Some(_)) => Err(ApiError::invalid(
-            "name the store with location_id or location_code, not both",
-        )),
-        (id, code) => Ok(id.or(code)),
-    }
 }
 
 /// `countries` as a comma-separated list.
@@ -106,7 +77,7 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let filter = InstantWinFilter {
-            customer: customer(&customer_id.0, &customer_code.0)?,
+            customer: optional_customer(&customer_id.0, &customer_code.0, "customer")?,
             audience: parse_audience(campaign_audience.0.as_deref())?,
             location: location(location_id.0, location_code.0)?,
             countries: countries(country_list.0),
@@ -146,7 +117,7 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = InstantWinSearch::parse(search_by.0.as_deref())?;
         let filter = InstantWinFilter {
-            customer: customer(&customer_id.0, &customer_code.0)?,
+            customer: optional_customer(&customer_id.0, &customer_code.0, "customer")?,
             location: location(location_id.0, location_code.0)?,
             countries: countries(country_list.0),
             ..InstantWinFilter::default()

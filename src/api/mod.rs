@@ -22,6 +22,7 @@ pub mod idempotency;
 mod instant_wins;
 mod language;
 mod merges;
+mod params;
 mod points;
 mod points_campaigns;
 mod rate_limit;

@@ -9,8 +9,8 @@ use poem_openapi::{Object, OpenApi, Tags};
 use super::auth::{Tier1, Tier2};
 use super::author::Author;
 use super::errors::ErrorResponse;
+use super::params::required_customer;
 use super::services;
-use crate::error::{ApiError, ApiResult};
 use crate::model::Timestamp;
 use crate::model::customer::SearchBy;
 use crate::model::points::{PointsKind, PointsTransaction};
@@ -174,24 +174,6 @@ impl From<PointsOperation> for OperationResult {
     }
 }
 
-/// The Customer named by an id or a code (exactly one).
-fn named<'a>(
-    id: &'a Option<String>,
-    code: &'a Option<String>,
-    which: &str,
-) -> ApiResult<CustomerRef<'a>> {
-    match (id, code) {
-        (Some(id), None) => Ok(CustomerRef::id(id)),
-        (None, Some(code)) => Ok(CustomerRef {
-            value: code,
-            search_by: SearchBy::Code,
-        }),
-        _ => Err(ApiError::invalid(format!(
-            "name the {which} with exactly one of {which}_id and {which}_code"
-        ))),
-    }
-}
-
 /// Points endpoints.
 #[derive(Default)]
 pub struct PointsApi;
@@ -275,7 +257,7 @@ impl PointsApi {
         starting_after: Query<Option<String>>,
     ) -> Result<Json<PointsTransactionList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
-        let customer = named(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = required_customer(&customer_id.0, &customer_code.0, "customer")?;
         let page = services(request)?
             .points_transactions(&caller.0.company, customer, kind.0, page)
             .await?;
@@ -301,7 +283,7 @@ impl PointsApi {
         body: Json<Redemption>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
-        let customer = named(&body.customer_id, &body.customer_code, "customer")?;
+        let customer = required_customer(&body.customer_id, &body.customer_code, "customer")?;
         let operation = services(request)?
             .redeem_points(
                 &caller.0.company,
@@ -393,7 +375,7 @@ impl PointsApi {
         body: Json<Adjustment>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
-        let customer = named(&body.customer_id, &body.customer_code, "customer")?;
+        let customer = required_customer(&body.customer_id, &body.customer_code, "customer")?;
         let operation = services(request)?
             .adjust_points(
                 &caller.0.company,
@@ -415,12 +397,12 @@ async fn transfer(
     author: Author,
     body: Transfer,
 ) -> Result<Json<OperationResult>, ErrorResponse> {
-    let from = named(
+    let from = required_customer(
         &body.from_customer_id,
         &body.from_customer_code,
         "from_customer",
     )?;
-    let to = named(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
+    let to = required_customer(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
     let operation = services(request)?
         .transfer_points(
             company,

@@ -9,10 +9,8 @@ use poem_openapi::{Object, OpenApi, Tags};
 use super::auth::Tier2;
 use super::errors::ErrorResponse;
 use super::language::language;
+use super::params::{optional_customer, required_customer};
 use super::services;
-use crate::error::{ApiError, ApiResult};
-use crate::model::customer::SearchBy;
-use crate::service::CustomerRef;
 use crate::store::RewardTransaction;
 
 #[derive(Tags)]
@@ -50,24 +48,6 @@ pub struct GameList {
     pub games: Vec<Game>,
 }
 
-/// The Customer named by `customer_id` or `customer_code`, when one is.
-fn named<'a>(
-    id: &'a Option<String>,
-    code: &'a Option<String>,
-) -> ApiResult<Option<CustomerRef<'a>>> {
-    match (id, code) {
-        (Some(_), Some(_)) => Err(ApiError::invalid(
-            "name the Customer with customer_id or customer_code, not both",
-        )),
-        (Some(id), None) => Ok(Some(CustomerRef::id(id))),
-        (None, Some(code)) => Ok(Some(CustomerRef {
-            value: code,
-            search_by: SearchBy::Code,
-        })),
-        (None, None) => Ok(None),
-    }
-}
-
 /// Wallet endpoints.
 #[derive(Default)]
 pub struct WalletApi;
@@ -85,9 +65,7 @@ impl WalletApi {
         customer_id: Query<Option<String>>,
         customer_code: Query<Option<String>>,
     ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
-        let customer = named(&customer_id.0, &customer_code.0)?.ok_or_else(|| {
-            ApiError::invalid("name the Customer with customer_id or customer_code")
-        })?;
+        let customer = required_customer(&customer_id.0, &customer_code.0, "customer")?;
         let reward_transactions = services(request)?
             .reward_transactions(&caller.0.company, customer)
             .await?;
@@ -108,7 +86,7 @@ impl WalletApi {
         customer_id: Query<Option<String>>,
         customer_code: Query<Option<String>>,
     ) -> Result<Json<GameList>, ErrorResponse> {
-        let customer = named(&customer_id.0, &customer_code.0)?;
+        let customer = optional_customer(&customer_id.0, &customer_code.0, "customer")?;
         let games = services(request)?
             .games(&caller.0.company, customer, language(request)?)
             .await?;

@@ -140,6 +140,16 @@ impl Services {
                 ));
             }
         };
+        self.active_customer_by(company, reference).await
+    }
+
+    /// The active Customer `reference` names; `customer_inactive` when it is
+    /// deactivated, anonymized or merged.
+    pub(super) async fn active_customer_by(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<Customer> {
         let customer = self.find_customer(company, reference).await?.customer;
         if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
             return Err(ApiError::new(

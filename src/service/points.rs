@@ -6,7 +6,7 @@
 use super::Services;
 use super::customers::CustomerRef;
 use super::pagination::{Page, PageRequest};
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ApiError, ApiResult};
 use crate::model::Timestamp;
 use crate::model::customer::Customer;
 use crate::model::points::{PointsKind, PointsTransaction};
@@ -92,6 +92,25 @@ fn entry(
 }
 
 impl Services {
+    /// Appends `entries` with the `kind` balances of `customers` locked in
+    /// this process, and returns those balances afterwards.
+    async fn append_locked<const N: usize>(
+        &self,
+        company: &str,
+        customers: [&str; N],
+        kind: PointsKind,
+        entries: &[LedgerEntry],
+    ) -> ApiResult<[i64; N]> {
+        let held = self.balance_locks.lock(company, &customers, kind).await;
+        self.store.append_ledger(company, entries).await?;
+        drop(held);
+        let mut balances = [0; N];
+        for (balance, customer) in balances.iter_mut().zip(customers) {
+            *balance = self.store.balance(company, customer, kind).await?;
+        }
+        Ok(balances)
+    }
+
     /// A Customer's balances: (customer id, points, wallet).
     pub async fn balances(
         &self,
@@ -143,7 +162,7 @@ impl Services {
     ) -> ApiResult<PointsOperation> {
         let points = amount(points, false)?;
         let note = description(note)?;
-        let customer = self.active(company, customer).await?;
+        let customer = self.active_customer_by(company, customer).await?;
         let id = operation_id();
         let debit = entry(
             &customer,
@@ -154,13 +173,9 @@ impl Services {
             author,
             note.as_deref(),
         );
-        let held = self
-            .balance_locks
-            .lock(company, &[&customer.id], kind)
-            .await;
-        self.store.append_ledger(company, &[debit]).await?;
-        drop(held);
-        let balance = self.store.balance(company, &customer.id, kind).await?;
+        let [balance] = self
+            .append_locked(company, [&customer.id], kind, &[debit])
+            .await?;
         tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
         Ok(PointsOperation {
             id,
@@ -192,7 +207,7 @@ impl Services {
             )));
         }
         let customer = self
-            .active(company, CustomerRef::id(&cart.customer_id))
+            .active_customer_by(company, CustomerRef::id(&cart.customer_id))
             .await?;
         let id = operation_id();
         let debit = LedgerEntry {
@@ -234,8 +249,8 @@ impl Services {
     ) -> ApiResult<PointsOperation> {
         let points = amount(points, false)?;
         let note = description(note)?;
-        let from = self.active(company, from).await?;
-        let to = self.active(company, to).await?;
+        let from = self.active_customer_by(company, from).await?;
+        let to = self.active_customer_by(company, to).await?;
         if from.id == to.id {
             return Err(ApiError::invalid(
                 "a transfer needs two different Customers",
@@ -258,16 +273,9 @@ impl Services {
             counterpart_id: Some(from.id.clone()),
             ..entry(&to, kind, points, "transfer", &id, author, note.as_deref())
         };
-        let held = self
-            .balance_locks
-            .lock(company, &[&from.id, &to.id], kind)
-            .await;
-        self.store.append_ledger(company, &[debit, credit]).await?;
-        drop(held);
-        let (from_balance, to_balance) = tokio::try_join!(
-            self.store.balance(company, &from.id, kind),
-            self.store.balance(company, &to.id, kind),
-        )?;
+        let [from_balance, to_balance] = self
+            .append_locked(company, [&from.id, &to.id], kind, &[debit, credit])
+            .await?;
         tracing::info!(company, from = %from.id, to = %to.id, points, kind = kind.name(), operation = %id, "points transferred");
         Ok(PointsOperation {
             id,
@@ -306,7 +314,7 @@ impl Services {
                 return Err(ApiError::invalid("expires_at must be in the future"));
             }
         }
-        let customer = self.active(company, customer).await?;
+        let customer = self.active_customer_by(company, customer).await?;
         let id = operation_id();
         let adjustment = LedgerEntry {
             expires_at,
@@ -320,13 +328,9 @@ impl Services {
                 note.as_deref(),
             )
         };
-        let held = self
-            .balance_locks
-            .lock(company, &[&customer.id], kind)
-            .await;
-        self.store.append_ledger(company, &[adjustment]).await?;
-        drop(held);
-        let balance = self.store.balance(company, &customer.id, kind).await?;
+        let [balance] = self
+            .append_locked(company, [&customer.id], kind, &[adjustment])
+            .await?;
         Ok(PointsOperation {
             id,
             kind,
@@ -336,17 +340,5 @@ impl Services {
             counterpart: None,
             cart_id: None,
         })
-    }
-
-    /// The active Customer `reference` names.
-    async fn active(&self, company: &str, reference: CustomerRef<'_>) -> ApiResult<Customer> {
-        let customer = self.find_customer(company, reference).await?.customer;
-        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
-            return Err(ApiError::new(
-                ErrorCode::CustomerInactive,
-                format!("Customer {} is inactive", customer.id),
-            ));
-        }
-        Ok(customer)
     }
 }
