@@ -27,7 +27,90 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Companies(command) => companies(command).await,
         Command::InstantWins(command) => instant_wins(command).await,
         Command::Campaigns(CampaignsCommand::Check { campaigns }) => check_campaigns(&campaigns),
+        Command::Campaigns(CampaignsCommand::Draws {
+            file,
+            runs,
+            seed,
+            json,
+        }) => simulate_draws(&file, runs, seed, json),
     }
+}
+
+/// Simulates `runs` draws of the Instant Win in `file` and prints how they went.
+fn simulate_draws(file: &Path, runs: usize, seed: u64, json: bool) -> ApiResult<()> {
+    if runs == 0 || runs > 100_000_000 {
+        return Err(ApiError::invalid("--runs is from 1 to 100000000"));
+    }
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
+    let engine = crate::rules::ScriptEngine::new();
+    let campaign =
+        crate::rules::campaign::Campaign::parse(&engine, file, &text).map_err(|errors| {
+            for error in &errors {
+                eprintln!("{error}");
+            }
+            ApiError::invalid(format!(
+                "{} has {} problem(s)",
+                file.display(),
+                errors.len()
+            ))
+        })?;
+    let crate::rules::campaign::CampaignKind::InstantWin(instant_win) = &campaign.kind else {
+        return Err(ApiError::invalid(format!(
+            "{} is a {} campaign, not an instant_win",
+            file.display(),
+            campaign.kind.name()
+        )));
+    };
+    let simulation = crate::rules::fairness::simulate(&instant_win.prizes, runs, seed);
+    if json {
+        return print_json(&simulation);
+    }
+    println!(
+        "{} draws of campaign {} (seed {}):\n",
+        simulation.runs, campaign.id, simulation.seed
+    );
+    println!(
+        "{:<16} {:>8} {:>10} {:>8} {:>8} {:>8}  RAN OUT AT DRAW",
+        "PRIZE", "WEIGHT", "OBSERVED", "DRAWN", "WON", "STOCK"
+    );
+    for prize in &simulation.prizes {
+        println!(
+            "{:<16} {:>8.4} {:>10.4} {:>8} {:>8} {:>8}  {}",
+            prize.id,
+            prize.weight,
+            prize.drawn as f64 / simulation.runs as f64,
+            prize.drawn,
+            prize.won,
+            prize.stock,
+            prize
+                .ran_out_at
+                .map_or("-".to_string(), |at| at.to_string())
+        );
+    }
+    if simulation.nothing > 0 {
+        println!(
+            "{:<16} {:>8} {:>10.4} {:>8}",
+            "(removed)",
+            "",
+            simulation.nothing as f64 / simulation.runs as f64,
+            simulation.nothing
+        );
+    }
+    println!(
+        "\nchi-square over the {} draws before any prize ran out: {:.2} with {} degrees of freedom (critical value {:.2} at significance {}): {}",
+        simulation.tested_runs,
+        simulation.chi_square,
+        simulation.degrees_of_freedom,
+        simulation.critical_value,
+        crate::rules::fairness::SIGNIFICANCE,
+        if simulation.consistent {
+            "consistent with the weights"
+        } else {
+            "NOT consistent with the weights"
+        }
+    );
+    Ok(())
 }
 
 /// Compiles every rule file under `dir`, printing problems as `FILE:LINE:COLUMN: message`.

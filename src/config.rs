@@ -77,6 +77,22 @@ pub enum CampaignsCommand {
         #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
         campaigns: PathBuf,
     },
+    /// Simulate draws of an Instant Win campaign file: observed against
+    /// configured prize frequencies, when stock runs out, and a chi-square
+    /// verdict on the draw's fairness.
+    Draws {
+        /// The Instant Win campaign file.
+        file: PathBuf,
+        /// Draws to simulate.
+        #[arg(long, default_value_t = 10_000)]
+        runs: usize,
+        /// Seed of the generator (the same seed gives the same draws).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Where the store is.

@@ -13,6 +13,7 @@ use serde_json::json;
 use super::campaign::{Campaign, Listens};
 use super::draws::{Draws, InstantWinState};
 use super::evaluate::evaluate;
+use super::fairness::{chi_square, chi_square_critical_at};
 use super::instant_win::{Prize, PromotionType, StockStrategy, draw, effective_weights};
 use super::script::{Facts, ScriptEngine};
 use super::text::Text;
@@ -26,26 +27,9 @@ const FAIRNESS_DRAWS: usize = 20_000;
 /// draw fails a run with probability below 5e-5, so the test is not flaky.
 const SIGNIFICANCE_Z: f64 = 4.753; // one-sided normal quantile of 1e-6
 
-/// Upper critical value of chi-square with `df` degrees of freedom at the
-/// significance of [`SIGNIFICANCE_Z`] (Wilson–Hilferty). In this far tail it
-/// errs a few percent high, so the real significance is below 1e-6.
+/// The critical value at the significance of [`SIGNIFICANCE_Z`].
 fn chi_square_critical(df: usize) -> f64 {
-    let df = df as f64;
-    let h = 2.0 / (9.0 * df);
-    df * (1.0 - h + SIGNIFICANCE_Z * h.sqrt()).powi(3)
-}
-
-/// Chi-square statistic of `observed` counts against `weights` (summing to 1).
-fn chi_square(observed: &[usize], weights: &[f64], total: usize) -> f64 {
-    observed
-        .iter()
-        .zip(weights)
-        .filter(|(_, w)| **w > 0.0)
-        .map(|(o, w)| {
-            let expected = w * total as f64;
-            (*o as f64 - expected).powi(2) / expected
-        })
-        .sum()
+    chi_square_critical_at(df, SIGNIFICANCE_Z)
 }
 
 fn prizes_from(parts: &[u32]) -> Vec<Prize> {

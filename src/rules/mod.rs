@@ -12,6 +12,7 @@ pub mod catalog;
 mod draw_properties;
 pub mod draws;
 pub mod evaluate;
+pub mod fairness;
 pub mod instant_win;
 mod instant_win_file;
 mod problems;
