@@ -9,7 +9,7 @@ use crate::admin::client::BackOffice;
 use crate::api::ApiOptions;
 use crate::config::{
     BackOfficeArgs, CampaignsCommand, Cli, Command, CompaniesCommand, InstantWinsCommand,
-    KeysCommand, LogFormat, ServeArgs,
+    KeysCommand, LogFormat, ScenariosCommand, ServeArgs,
 };
 use crate::error::{ApiError, ApiResult};
 use crate::model::{ApiKey, Company, CreatedApiKey, RateLimits};
@@ -26,6 +26,9 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Keys(command) => keys(command).await,
         Command::Companies(command) => companies(command).await,
         Command::InstantWins(command) => instant_wins(command).await,
+        Command::Scenarios(ScenariosCommand::Run { paths, campaigns }) => {
+            run_scenarios(paths, &campaigns).await
+        }
         Command::Campaigns(CampaignsCommand::Check { campaigns }) => check_campaigns(&campaigns),
         Command::Campaigns(CampaignsCommand::Draws {
             file,
@@ -34,6 +37,69 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
             json,
         }) => simulate_draws(&file, runs, seed, json),
     }
+}
+
+/// Runs the scenarios under `paths` and prints a pass/fail summary.
+async fn run_scenarios(paths: Vec<std::path::PathBuf>, campaigns: &Path) -> ApiResult<()> {
+    let paths = if paths.is_empty() {
+        vec![std::path::PathBuf::from("scenarios")]
+    } else {
+        paths
+    };
+    let files = crate::scenarios::Scenario::files(&paths);
+    if files.is_empty() {
+        return Err(ApiError::invalid("no scenario files found"));
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for file in files {
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
+        let scenario = match crate::scenarios::Scenario::parse(&file, &text) {
+            Ok(scenario) => scenario,
+            Err(errors) => {
+                for error in errors {
+                    println!("FAIL {error}");
+                }
+                failed += 1;
+                continue;
+            }
+        };
+        let report = crate::scenarios::run_scenario(&scenario, campaigns).await?;
+        match &report.failure {
+            None => {
+                passed += 1;
+                println!(
+                    "PASS {}: {} ({} steps)",
+                    file.display(),
+                    report.name,
+                    report.passed
+                );
+            }
+            Some(failure) => {
+                failed += 1;
+                println!(
+                    "FAIL {}:{}: {}: step `{}`: {}",
+                    file.display(),
+                    failure.line,
+                    report.name,
+                    failure.step,
+                    failure.problem
+                );
+                if let Some(expected) = &failure.expected {
+                    println!("  expected: {expected}");
+                }
+                println!("  actual:   {} {}", failure.actual.0, failure.actual.1);
+                if let Some(explanations) = &failure.explanations {
+                    println!("  campaigns: {explanations}");
+                }
+            }
+        }
+    }
+    println!("\n{passed} passed, {failed} failed");
+    if failed > 0 {
+        return Err(ApiError::invalid(format!("{failed} scenario(s) failed")));
+    }
+    Ok(())
 }
 
 /// Simulates `runs` draws of the Instant Win in `file` and prints how they went.

@@ -43,6 +43,23 @@ pub enum Command {
     /// Targeted Delivery of Instant Wins (back-office).
     #[command(subcommand)]
     InstantWins(InstantWinsCommand),
+    /// Scenario files: given/when/then proofs of the campaigns.
+    #[command(subcommand)]
+    Scenarios(ScenariosCommand),
+}
+
+/// `loyalty scenarios ...`
+#[derive(Debug, Subcommand)]
+pub enum ScenariosCommand {
+    /// Run scenario files (default: every one under `scenarios/`) against the
+    /// real service, in-process on an in-memory store; exit 1 if any fails.
+    Run {
+        /// Scenario files or directories.
+        paths: Vec<PathBuf>,
+        /// Directory of campaign files, one sub-directory per Company.
+        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+        campaigns: PathBuf,
+    },
 }
 
 /// `loyalty instant-wins ...`

@@ -3,15 +3,16 @@
 //! Module map:
 //! - [`config`]: command-line flags and environment variables.
 //! - [`error`]: the one registry of error codes and HTTP statuses; [`error::ApiError`].
-//! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event) and their validation.
+//! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event, points, Voucher, Instant Win) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
-//! - [`rules`]: the pure rules engine: rhai expressions, campaigns, segments, the interpreter, the per-Company catalog.
+//! - [`rules`]: the pure rules engine: rhai expressions, campaigns, Instant Win draws and their fairness, cashback, segments, the interpreter, the per-Company catalog.
 //! - [`store`]: SurrealDB connection, schema and every query.
-//! - [`service`]: use-cases (authentication, rate limits, idempotency, keys, Companies, Customers, merges, segments, carts, events).
+//! - [`service`]: use-cases (authentication, rate limits, idempotency, keys, Companies, Customers, merges, segments, carts, events, draws and prize delivery, points and expiry, cashback).
 //! - [`api`]: the integrator HTTP API on poem-openapi: one file per resource group, and the layers every request goes through (auth, rate limits, idempotency, languages, error bodies), and the OpenAPI spec.
 //! - [`admin`]: the back-office listener and the client the operator CLI uses.
 //! - [`server`]: starts both listeners and shuts them down gracefully.
 //! - [`cli`]: what each command-line command does.
+//! - [`scenarios`]: given/when/then scenario files, run against the real service.
 
 pub mod admin;
 pub mod api;
@@ -20,6 +21,7 @@ pub mod config;
 pub mod error;
 pub mod model;
 pub mod rules;
+pub mod scenarios;
 pub mod secrets;
 pub mod server;
 pub mod service;

@@ -1,0 +1,14 @@
+//! Scenarios: given/when/then YAML files that prove a Company's campaigns
+//! without writing Rust. Each runs against the real service (in-process, an
+//! in-memory store, seeded draws, its own clock for event dates) over HTTP.
+//!
+//! - [`format`]: the file format, parsed with the line of every step.
+//! - [`matching`]: partial JSON matching of expectations.
+//! - [`run`]: the runner and its report.
+
+pub mod format;
+pub mod matching;
+pub mod run;
+
+pub use format::Scenario;
+pub use run::{ScenarioReport, StepFailure, run_scenario};

@@ -1,0 +1,335 @@
+//! Running a scenario: a fresh service on an in-memory store with the
+//! scenario's campaigns and seed, its Customers created, then each step sent
+//! over HTTP and its answer matched. Event requests get the scenario's clock
+//! as their date and are explained, so a failure can say why each campaign
+//! did or did not apply.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::format::{Action, Scenario};
+use super::matching::mismatch;
+use crate::error::{ApiError, ApiResult};
+use crate::model::{CreatedApiKey, Environment, Timestamp};
+use crate::secrets::random_hex;
+use crate::server::{self, RunningServer, ServerSettings};
+use crate::service::{NewCompany, NewKey};
+
+/// Why a step failed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepFailure {
+    /// The step's line in its file.
+    pub line: usize,
+    /// The step's name.
+    pub step: String,
+    /// What differed.
+    pub problem: String,
+    /// The expected body, when one was stated.
+    pub expected: Option<Value>,
+    /// The answer's status and body.
+    pub actual: (u16, Value),
+    /// For events: why each campaign applied or not.
+    pub explanations: Option<Value>,
+}
+
+/// The outcome of one scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScenarioReport {
+    /// Its file.
+    pub file: PathBuf,
+    /// Its name.
+    pub name: String,
+    /// Steps that passed.
+    pub passed: usize,
+    /// The first failure, if any (steps after it do not run).
+    pub failure: Option<StepFailure>,
+    /// Every request step's answer (status and body, volatile values
+    /// redacted), for snapshots.
+    pub answers: Vec<(String, u16, Value)>,
+}
+
+/// The event endpoints: they get the clock as `date` and are explained.
+fn is_event(method: &str, path: &str) -> bool {
+    method == "POST"
+        && [
+            "/carts/realtime",
+            "/carts/simulate",
+            "/custom_events",
+            "/trigger",
+        ]
+        .iter()
+        .any(|p| path == *p || path.starts_with(&format!("{p}?")))
+}
+
+/// `value` with every `{{name}}` replaced by that Customer's id.
+fn substitute(value: &Value, ids: &BTreeMap<String, String>) -> Value {
+    match value {
+        Value::String(text) => Value::String(substitute_text(text, ids)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| substitute(v, ids)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), substitute(v, ids)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn substitute_text(text: &str, ids: &BTreeMap<String, String>) -> String {
+    let mut text = text.to_string();
+    for (name, id) in ids {
+        text = text.replace(&format!("{{{{{name}}}}}"), id);
+    }
+    text
+}
+
+/// Identifiers and instants that change from run to run, replaced so
+/// snapshots stay stable: Customer ids by their scenario names, generated
+/// ids by their kind, Voucher codes, and wall-clock times.
+fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
+    const GENERATED: [&str; 9] = [
+        "evt_", "pt_", "op_", "drw_", "vch_", "lrh_", "ch_", "lk_", "ls_",
+    ];
+    match value {
+        Value::String(text) => {
+            let mut text = text.clone();
+            for (name, id) in ids {
+                text = text.replace(id.as_str(), &format!("{{{{{name}}}}}"));
+            }
+            match GENERATED.iter().find(|prefix| text.starts_with(**prefix)) {
+                Some(prefix) => Value::String(format!("[{prefix}]")),
+                None => Value::String(text),
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| redact(v, ids)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, v)| {
+                    let wall_clock = matches!(
+                        key.as_str(),
+                        "created_at" | "updated_at" | "recorded_at" | "delivered_at"
+                    );
+                    let value = if wall_clock && v.is_string() {
+                        Value::String("[time]".into())
+                    } else if key == "voucher_code" && v.is_string() {
+                        Value::String("[voucher_code]".into())
+                    } else {
+                        redact(v, ids)
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A started service and a key of the scenario's Company.
+struct Harness {
+    running: RunningServer,
+    key: CreatedApiKey,
+    http: reqwest::Client,
+}
+
+impl Harness {
+    async fn start(scenario: &Scenario, campaigns: &Path) -> ApiResult<Harness> {
+        let mut settings = ServerSettings::for_store("mem://", &random_hex(16));
+        settings.campaigns = campaigns.to_path_buf();
+        settings.draw_seed = Some(scenario.seed);
+        // Prizes are delivered before each step instead, so reads are deterministic.
+        settings.deliver_prizes = false;
+        let running = server::start(settings).await?;
+        let services = &running.services;
+        let key = if scenario.company == "demo" {
+            running
+                .bootstrap
+                .as_ref()
+                .map(|b| b.key.clone())
+                .ok_or_else(|| ApiError::internal("the demo Company was not bootstrapped"))?
+        } else {
+            services
+                .create_company(NewCompany {
+                    slug: scenario.company.clone(),
+                    environment: Environment::Sandbox,
+                    language: None,
+                    languages: Vec::new(),
+                    rate_limits: None,
+                })
+                .await?;
+            services
+                .create_key(NewKey {
+                    company: scenario.company.clone(),
+                    description: "scenario".into(),
+                    enabled: true,
+                })
+                .await?
+        };
+        let unlimited = crate::model::RateLimits {
+            critical: 100_000,
+            moderate: 100_000,
+            low: 100_000,
+        };
+        services
+            .set_rate_limits(&scenario.company, unlimited)
+            .await?;
+        Ok(Harness {
+            running,
+            key,
+            http: reqwest::Client::new(),
+        })
+    }
+
+    async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        headers: &BTreeMap<String, String>,
+    ) -> ApiResult<(u16, Value)> {
+        let url = format!("http://{}{path}", self.running.api_addr);
+        let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(ApiError::internal)?;
+        let mut request = self
+            .http
+            .request(method, url)
+            .header("X-Api-Key", &self.key.key.key)
+            .header("X-Api-Secret", &self.key.secret)
+            .header("X-Api-Version", "1");
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let response = request.send().await.map_err(ApiError::internal)?;
+        let status = response.status().as_u16();
+        let text = response.text().await.map_err(ApiError::internal)?;
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Ok((status, body))
+    }
+}
+
+/// Runs `scenario` against the campaigns under `campaigns`.
+pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<ScenarioReport> {
+    let harness = Harness::start(scenario, campaigns).await?;
+    let outcome = run_steps(scenario, &harness).await;
+    harness.running.shutdown().await?;
+    outcome
+}
+
+async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<ScenarioReport> {
+    let mut report = ScenarioReport {
+        file: scenario.file.clone(),
+        name: scenario.name.clone(),
+        passed: 0,
+        failure: None,
+        answers: Vec::new(),
+    };
+    let mut ids = BTreeMap::new();
+    for (name, body) in &scenario.customers {
+        let (status, created) = harness
+            .send("POST", "/customers", Some(body), &BTreeMap::new())
+            .await?;
+        match created["id"].as_str() {
+            Some(id) if status == 200 => {
+                ids.insert(name.clone(), id.to_string());
+            }
+            _ => {
+                report.failure = Some(StepFailure {
+                    line: 0,
+                    step: format!("create Customer {name}"),
+                    problem: format!("the Customer was not created ({status})"),
+                    expected: None,
+                    actual: (status, created),
+                    explanations: None,
+                });
+                return Ok(report);
+            }
+        }
+    }
+    let mut clock = scenario.clock;
+    for step in &scenario.steps {
+        let services = &harness.running.services;
+        services.deliver_pending_prizes().await?;
+        match &step.action {
+            Action::Advance(seconds) => {
+                clock = Timestamp::from(clock.as_datetime() + chrono::Duration::seconds(*seconds));
+            }
+            Action::ExpirePoints => {
+                services.expire_points(clock).await?;
+            }
+            Action::AssignInstantWin { rule, customers } => {
+                let mut chosen = Vec::new();
+                for name in customers {
+                    match ids.get(name) {
+                        Some(id) => chosen.push(id.clone()),
+                        None => {
+                            return Err(ApiError::invalid(format!(
+                                "{}:{}: no Customer `{name}` in the scenario",
+                                scenario.file.display(),
+                                step.line
+                            )));
+                        }
+                    }
+                }
+                services
+                    .assign_instant_win(&scenario.company, *rule, &chosen)
+                    .await?;
+            }
+            Action::Request {
+                name,
+                method,
+                path,
+                body,
+                headers,
+                status,
+                expect,
+            } => {
+                let mut path = substitute_text(path, &ids);
+                let mut body = body.as_ref().map(|b| substitute(b, &ids));
+                let event = is_event(method, &path);
+                if event {
+                    if let Some(Value::Object(map)) = body.as_mut() {
+                        map.entry("date").or_insert(json!(clock));
+                    }
+                    path.push_str(if path.contains('?') { "&" } else { "?" });
+                    path.push_str("explain=true");
+                }
+                let (got, mut answer) = harness.send(method, &path, body.as_ref(), headers).await?;
+                let explanations = answer.as_object_mut().and_then(|a| {
+                    let wanted = expect
+                        .as_ref()
+                        .is_some_and(|e| e.get("explanations").is_some());
+                    if wanted {
+                        a.get("explanations").cloned()
+                    } else {
+                        a.remove("explanations")
+                    }
+                });
+                report
+                    .answers
+                    .push((name.clone(), got, redact(&answer, &ids)));
+                let expected = expect.as_ref().map(|e| substitute(e, &ids));
+                let problem = if got != *status {
+                    Some(format!("the status is {got}, not {status}"))
+                } else {
+                    expected.as_ref().and_then(|e| mismatch(e, &answer))
+                };
+                if let Some(problem) = problem {
+                    report.failure = Some(StepFailure {
+                        line: step.line,
+                        step: name.clone(),
+                        problem,
+                        expected,
+                        actual: (got, answer),
+                        explanations: explanations.filter(|_| event),
+                    });
+                    break;
+                }
+            }
+        }
+        report.passed += 1;
+    }
+    Ok(report)
+}

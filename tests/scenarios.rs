@@ -1,0 +1,66 @@
+//! Every scenario under `scenarios/` passes against the real service, and
+//! each scenario's answers are snapshotted, so a change in effects shows up
+//! as a reviewable diff.
+
+use std::path::{Path, PathBuf};
+
+use loyalty::scenarios::{Scenario, run_scenario};
+use serde_json::json;
+
+#[tokio::test]
+async fn every_shipped_scenario_passes_and_its_answers_are_snapshotted() {
+    let files = Scenario::files(&[PathBuf::from("scenarios")]);
+    assert!(files.len() >= 4, "scenarios ship: {files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let scenario = Scenario::parse(&file, &text)
+            .unwrap_or_else(|errors| panic!("{}: {errors:?}", file.display()));
+        let report = run_scenario(&scenario, Path::new("campaigns"))
+            .await
+            .unwrap();
+        if let Some(failure) = &report.failure {
+            panic!(
+                "{}:{}: step `{}`: {}\n  expected: {:?}\n  actual: {} {}\n  campaigns: {:?}",
+                file.display(),
+                failure.line,
+                failure.step,
+                failure.problem,
+                failure.expected,
+                failure.actual.0,
+                failure.actual.1,
+                failure.explanations
+            );
+        }
+        let answers: Vec<_> = report
+            .answers
+            .iter()
+            .map(|(step, status, body)| json!({"step": step, "status": status, "body": body}))
+            .collect();
+        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+        insta::assert_json_snapshot!(format!("scenario_{name}"), answers);
+    }
+}
+
+#[test]
+fn a_failing_scenario_names_its_step_and_line_and_exits_non_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.yaml");
+    std::fs::write(
+        &file,
+        "name: Broken\nclock: 2026-05-04T09:30:00Z\ncustomers:\n  ana: { email: ana@example.com }\nsteps:\n  - name: expects a wrong balance\n    get: /customers/{{ana}}/points\n    expect:\n      body: { points: 5 }\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
+        .args(["scenarios", "run"])
+        .arg(&file)
+        .env("LOYALTY_LOG", "error")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        shown.contains("broken.yaml:6:") && shown.contains(".points is 0, not 5"),
+        "{shown}"
+    );
+    assert!(shown.contains("0 passed, 1 failed"), "{shown}");
+}
