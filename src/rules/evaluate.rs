@@ -61,6 +61,35 @@ pub struct Evaluation {
     pub draws: Vec<DrawRecord>,
 }
 
+/// Caps discounts together, in campaign order: all discounts on a line take
+/// at most what the line is worth, and all discounts at most the cart total,
+/// so stacked campaigns never make a cart pay less than nothing. A discount
+/// left with nothing to take is dropped.
+fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value) {
+    let lines = cart.get("lines").and_then(Value::as_array);
+    let mut line_left: Vec<f64> = lines
+        .map(|lines| {
+            lines
+                .iter()
+                .map(|l| number(l, "price") * number(l, "quantity"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut cart_left = number(cart, "total");
+    for effect in effects.iter_mut().filter(|e| e.kind == "discount") {
+        let mut value = effect.value.min(cart_left);
+        if effect.line > 0
+            && let Some(left) = line_left.get_mut((effect.line - 1) as usize)
+        {
+            value = value.min(*left);
+            *left -= value;
+        }
+        cart_left -= value;
+        effect.value = cents(value.max(0.0));
+    }
+    effects.retain(|e| e.kind != "discount" || e.value > 0.0);
+}
+
 /// Rounds money to cents.
 fn cents(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
@@ -124,6 +153,7 @@ pub fn evaluate(
             }),
         }
     }
+    cap_discounts(&mut evaluation.effects, &facts.cart);
     evaluation
 }
 

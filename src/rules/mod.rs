@@ -12,6 +12,8 @@ pub mod catalog;
 mod draw_properties;
 pub mod draws;
 pub mod evaluate;
+#[cfg(test)]
+mod evaluate_properties;
 pub mod fairness;
 pub mod instant_win;
 mod instant_win_file;
