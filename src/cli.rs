@@ -248,6 +248,7 @@ async fn serve(args: ServeArgs) -> ApiResult<()> {
         shutdown_timeout: Duration::from_secs(args.shutdown_timeout),
         campaigns: args.campaigns.clone(),
         draw_seed: args.draw_seed,
+        clock: std::sync::Arc::default(),
         deliver_prizes: !args.hold_prize_delivery,
     };
     let running = server::start(settings).await?;

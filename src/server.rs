@@ -16,7 +16,7 @@ use crate::api::{self, ApiOptions};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Environment;
 use crate::rules::{Catalog, LoadReport};
-use crate::service::{Bootstrap, RandomSource, Services, ensure_demo_company};
+use crate::service::{Bootstrap, Clock, RandomSource, Services, ensure_demo_company};
 use crate::store::{RemoteAuth, Store};
 
 /// Everything [`start`] needs, already resolved from flags and environment.
@@ -43,6 +43,8 @@ pub struct ServerSettings {
     /// Seed of the Instant Win random source; `None`: the OS generator.
     /// Only for tests and rehearsals: seeded draws are predictable.
     pub draw_seed: Option<u64>,
+    /// Where the service reads the time (the system clock but in scenarios).
+    pub clock: Arc<Clock>,
     /// Whether won prizes are delivered by this process (operators may hold
     /// delivery, e.g. while a prize catalog is fixed; prizes wait in the outbox).
     pub deliver_prizes: bool,
@@ -62,6 +64,7 @@ impl ServerSettings {
             shutdown_timeout: Duration::from_secs(5),
             campaigns: PathBuf::from("campaigns"),
             draw_seed: None,
+            clock: Arc::default(),
             deliver_prizes: true,
         }
     }
@@ -116,8 +119,9 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         }
         None => RandomSource::Os,
     };
-    let services =
-        Services::new(store, settings.serve_environment, catalog.clone()).with_random(random);
+    let services = Services::new(store, settings.serve_environment, catalog.clone())
+        .with_random(random)
+        .with_clock(settings.clock.clone());
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
 
@@ -224,7 +228,7 @@ async fn expire_points(
     mut stopped: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     loop {
-        if let Err(error) = services.expire_points(crate::model::Timestamp::now()).await {
+        if let Err(error) = services.expire_points(services.now()).await {
             tracing::warn!(%error, "expiring points failed; the next run retries");
         }
         tokio::select! {

@@ -3,7 +3,7 @@
 //! ```yaml
 //! name: Coffee mornings take 10% off coffee
 //! company: demo                    # a Company directory of the campaigns folder
-//! clock: 2026-05-04T09:00:00Z      # the date of every event that names none
+//! clock: 2026-05-04T09:00:00Z      # the service's time; moves only on `advance`
 //! seed: 7                          # Instant Win draws
 //! customers:
 //!   ana: { email: ana@example.com }   # created first; "{{ana}}" is their id
@@ -37,7 +37,7 @@ pub struct Scenario {
     pub name: String,
     /// The Company whose campaign directory it runs against.
     pub company: String,
-    /// The date of events that name none, moved by `advance` steps.
+    /// Where the service's clock starts; `advance` steps move it.
     pub clock: Timestamp,
     /// Seed of the Instant Win draws.
     pub seed: u64,

@@ -1,21 +1,21 @@
 //! Running a scenario: a fresh service on an in-memory store with the
-//! scenario's campaigns and seed, its Customers created, then each step sent
-//! over HTTP and its answer matched. Event requests get the scenario's clock
-//! as their date and are explained, so a failure can say why each campaign
-//! did or did not apply.
+//! scenario's campaigns, seed and clock (which moves only on `advance`), its
+//! Customers created, then each step sent over HTTP and its answer matched.
+//! Event requests are explained, so a failure can say why each campaign did
+//! or did not apply.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::format::{Action, Scenario};
 use super::matching::mismatch;
 use crate::error::{ApiError, ApiResult};
-use crate::model::{CreatedApiKey, Environment, Timestamp};
+use crate::model::{CreatedApiKey, Environment};
 use crate::secrets::random_hex;
 use crate::server::{self, RunningServer, ServerSettings};
-use crate::service::{NewCompany, NewKey};
+use crate::service::{Clock, NewCompany, NewKey};
 
 /// Why a step failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +50,7 @@ pub struct ScenarioReport {
     pub answers: Vec<(String, u16, Value)>,
 }
 
-/// The event endpoints: they get the clock as `date` and are explained.
+/// The event endpoints: they are explained.
 fn is_event(method: &str, path: &str) -> bool {
     method == "POST"
         && [
@@ -125,9 +125,10 @@ fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
     }
 }
 
-/// A started service and a key of the scenario's Company.
+/// A started service, its clock and a key of the scenario's Company.
 struct Harness {
     running: RunningServer,
+    clock: std::sync::Arc<Clock>,
     key: CreatedApiKey,
     http: reqwest::Client,
 }
@@ -137,6 +138,8 @@ impl Harness {
         let mut settings = ServerSettings::for_store("mem://", &random_hex(16));
         settings.campaigns = campaigns.to_path_buf();
         settings.draw_seed = Some(scenario.seed);
+        let clock = std::sync::Arc::new(Clock::manual(scenario.clock));
+        settings.clock = clock.clone();
         // Prizes are delivered before each step instead, so reads are deterministic.
         settings.deliver_prizes = false;
         let running = server::start(settings).await?;
@@ -175,6 +178,7 @@ impl Harness {
             .await?;
         Ok(Harness {
             running,
+            clock,
             key,
             http: reqwest::Client::new(),
         })
@@ -247,16 +251,13 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
             }
         }
     }
-    let mut clock = scenario.clock;
     for step in &scenario.steps {
         let services = &harness.running.services;
         services.deliver_pending_prizes().await?;
         match &step.action {
-            Action::Advance(seconds) => {
-                clock = Timestamp::from(clock.as_datetime() + chrono::Duration::seconds(*seconds));
-            }
+            Action::Advance(seconds) => harness.clock.advance(*seconds),
             Action::ExpirePoints => {
-                services.expire_points(clock).await?;
+                services.expire_points(services.now()).await?;
             }
             Action::AssignInstantWin { rule, customers } => {
                 let mut chosen = Vec::new();
@@ -286,12 +287,9 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
                 expect,
             } => {
                 let mut path = substitute_text(path, &ids);
-                let mut body = body.as_ref().map(|b| substitute(b, &ids));
+                let body = body.as_ref().map(|b| substitute(b, &ids));
                 let event = is_event(method, &path);
                 if event {
-                    if let Some(Value::Object(map)) = body.as_mut() {
-                        map.entry("date").or_insert(json!(clock));
-                    }
                     path.push_str(if path.contains('?') { "&" } else { "?" });
                     path.push_str("explain=true");
                 }

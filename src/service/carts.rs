@@ -226,7 +226,7 @@ impl Services {
                 new.customer_code.as_deref(),
             )
             .await?;
-        let date = new.date.unwrap_or_else(Timestamp::now);
+        let date = new.date.unwrap_or_else(|| self.now());
         let mut cart = Cart {
             id: code,
             customer_id: customer.id.clone(),
@@ -238,7 +238,7 @@ impl Services {
             points_earned: 0,
             cancels: None,
             cancelled_by: None,
-            created_at: Timestamp::now(),
+            created_at: self.now(),
         };
         let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
         facts.cart = serde_json::json!({
@@ -322,7 +322,7 @@ impl Services {
                 .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?,
             None => format!("{}-cancellation", original.id),
         };
-        let now = Timestamp::now();
+        let now = self.now();
         let earned = self.store.cart_ledger(company, &original.id).await?;
         let reversals: Vec<LedgerEntry> = earned
             .iter()

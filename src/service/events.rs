@@ -8,7 +8,7 @@ use super::languages::Language;
 use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::event::{CustomEvent, NewEvent};
-use crate::model::{Timestamp, validate_slug};
+use crate::model::validate_slug;
 use crate::rules::campaign::Listens;
 use crate::secrets::random_hex;
 use crate::store::draw_documents;
@@ -55,7 +55,7 @@ impl Services {
                 new.customer_code.as_deref(),
             )
             .await?;
-        let date = new.date.unwrap_or_else(Timestamp::now);
+        let date = new.date.unwrap_or_else(|| self.now());
         let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
         let payload = serde_json::json!({
             "type": new.kind,
@@ -84,7 +84,7 @@ impl Services {
             let drawn = self
                 .evaluate_with_draws(company, &customer.id, &rules, &listens, &facts, language)
                 .await?;
-            let now = Timestamp::now();
+            let now = self.now();
             let ledger = earned_points(
                 &drawn.evaluation.effects,
                 &rules.campaigns,

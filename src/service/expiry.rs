@@ -155,7 +155,7 @@ impl Services {
             .store
             .ledger_history(company, &customer.id, kind)
             .await?;
-        Ok((customer.id, upcoming(&lots(&entries), Timestamp::now())))
+        Ok((customer.id, upcoming(&lots(&entries), self.now())))
     }
 }
 

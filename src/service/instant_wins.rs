@@ -9,7 +9,6 @@ use super::customers::CustomerRef;
 use super::languages::Language;
 use super::pagination::{Page, PageRequest};
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::Timestamp;
 use crate::model::instant_win::{
     InstantWinCampaign, InstantWinPrize, InstantWinPrizes, PrizeOutcome,
 };
@@ -245,7 +244,7 @@ impl Services {
             return Ok(None);
         };
         let customer = self.find_customer(company, reference).await?.customer;
-        let now = Timestamp::now().as_datetime();
+        let now = self.now().as_datetime();
         let periods: Vec<(i64, String)> = campaigns
             .iter()
             .filter_map(|c| instant_win_of(c).map(|iw| (c.id, iw.once.key(now))))
@@ -295,7 +294,7 @@ impl Services {
             .clone();
         let coupon_name = coupon.name.resolve(&language, &language);
         let send = format!("ch_{}", random_hex(8));
-        let now = Timestamp::now();
+        let now = self.now();
         let mut vouchers = Vec::new();
         for customer_id in customer_ids {
             let customer = self

@@ -83,7 +83,7 @@ impl Services {
                 .find_customer(company, CustomerRef::id(merged_id))
                 .await?;
             ensure_editable(&merged_before.customer)?;
-            let now = Timestamp::now();
+            let now = self.now();
             let target_before = match target {
                 MergeTarget::Existing(id) => {
                     if id == merged_id {
@@ -302,7 +302,7 @@ impl Services {
             let target_before = self
                 .find_customer(company, CustomerRef::id(&record.target_customer_id))
                 .await?;
-            let now = Timestamp::now();
+            let now = self.now();
             let mut customer = merged_before.customer.clone();
             let mut target = target_before.customer.clone();
             let mut claim_moves = Vec::new();

@@ -8,6 +8,7 @@ mod auth;
 mod bootstrap;
 mod carts;
 mod cashback;
+mod clock;
 mod companies;
 mod customers;
 mod deliveries;
@@ -34,6 +35,7 @@ pub use auth::{Caller, Credentials, SUPPORTED_API_VERSION};
 pub use bootstrap::{Bootstrap, ensure_demo_company};
 pub use carts::{CartOutcome, EvaluatedEvent, MAX_CART_LINES};
 pub use cashback::CashbackQuote;
+pub use clock::Clock;
 pub use companies::NewCompany;
 pub use customers::{CustomerRef, DeleteMode, MAX_LIST_VALUES};
 pub use events::{EventKind, EventOutcome};
@@ -72,6 +74,8 @@ pub struct Services {
     prize_delivery: Arc<tokio::sync::Notify>,
     /// Serialises debits of one balance within this process.
     balance_locks: Arc<locks::BalanceLocks>,
+    /// Where the time comes from.
+    clock: Arc<Clock>,
 }
 
 impl Services {
@@ -91,7 +95,19 @@ impl Services {
             random: Arc::new(RandomSource::Os),
             prize_delivery: Arc::default(),
             balance_locks: Arc::default(),
+            clock: Arc::default(),
         }
+    }
+
+    /// The same use-cases reading the time from `clock`.
+    pub fn with_clock(mut self, clock: Arc<Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The current instant, from the service's clock.
+    pub fn now(&self) -> crate::model::Timestamp {
+        self.clock.now()
     }
 
     /// The same use-cases drawing Instant Wins from `random`.

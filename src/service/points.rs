@@ -79,16 +79,22 @@ fn entry(
     kind: PointsKind,
     points: i64,
     reason: &str,
-    operation: &str,
-    author: Option<&str>,
-    note: Option<&str>,
+    operation: &Operation<'_>,
 ) -> LedgerEntry {
     LedgerEntry {
-        operation_id: Some(operation.to_string()),
-        author_email: author.map(str::to_string),
-        description: note.map(str::to_string),
-        ..LedgerEntry::new(&customer.id, kind, points, reason, Timestamp::now())
+        operation_id: Some(operation.id.to_string()),
+        author_email: operation.author.map(str::to_string),
+        description: operation.note.map(str::to_string),
+        ..LedgerEntry::new(&customer.id, kind, points, reason, operation.at)
     }
+}
+
+/// What the entries of one operation share.
+struct Operation<'a> {
+    id: &'a str,
+    at: Timestamp,
+    author: Option<&'a str>,
+    note: Option<&'a str>,
 }
 
 impl Services {
@@ -169,9 +175,12 @@ impl Services {
             kind,
             -points,
             "redemption",
-            &id,
-            author,
-            note.as_deref(),
+            &Operation {
+                id: &id,
+                at: self.now(),
+                author,
+                note: note.as_deref(),
+            },
         );
         let [balance] = self
             .append_locked(company, [&customer.id], kind, &[debit])
@@ -212,7 +221,18 @@ impl Services {
         let id = operation_id();
         let debit = LedgerEntry {
             cart_id: Some(cart.id.clone()),
-            ..entry(&customer, kind, -points, "redemption", &id, author, None)
+            ..entry(
+                &customer,
+                kind,
+                -points,
+                "redemption",
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: None,
+                },
+            )
         };
         let held = self
             .balance_locks
@@ -264,14 +284,28 @@ impl Services {
                 kind,
                 -points,
                 "transfer",
-                &id,
-                author,
-                note.as_deref(),
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: note.as_deref(),
+                },
             )
         };
         let credit = LedgerEntry {
             counterpart_id: Some(from.id.clone()),
-            ..entry(&to, kind, points, "transfer", &id, author, note.as_deref())
+            ..entry(
+                &to,
+                kind,
+                points,
+                "transfer",
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: note.as_deref(),
+                },
+            )
         };
         let [from_balance, to_balance] = self
             .append_locked(company, [&from.id, &to.id], kind, &[debit, credit])
@@ -310,7 +344,7 @@ impl Services {
                     "only credits expire: expires_at needs positive points",
                 ));
             }
-            if at <= Timestamp::now() {
+            if at <= self.now() {
                 return Err(ApiError::invalid("expires_at must be in the future"));
             }
         }
@@ -323,9 +357,12 @@ impl Services {
                 kind,
                 points,
                 "adjustment",
-                &id,
-                author,
-                note.as_deref(),
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: note.as_deref(),
+                },
             )
         };
         let [balance] = self

@@ -114,7 +114,9 @@ impl Services {
         reference: CustomerRef<'_>,
     ) -> ApiResult<(Customer, Facts, std::sync::Arc<CompanyRules>)> {
         let customer = self.find_customer(company, reference).await?.customer;
-        let mut facts = self.customer_facts(company, &customer, Utc::now()).await?;
+        let mut facts = self
+            .customer_facts(company, &customer, self.now().as_datetime())
+            .await?;
         let rules = self.catalog.company(company);
         rules.segments.calculate(self.catalog.engine(), &mut facts);
         Ok((customer, facts, rules))
