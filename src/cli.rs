@@ -26,9 +26,12 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Keys(command) => keys(command).await,
         Command::Companies(command) => companies(command).await,
         Command::InstantWins(command) => instant_wins(command).await,
-        Command::Scenarios(ScenariosCommand::Run { paths, campaigns }) => {
-            run_scenarios(paths, &campaigns).await
-        }
+        Command::Scenarios(ScenariosCommand::Run {
+            paths,
+            campaigns,
+            snapshots,
+            update,
+        }) => run_scenarios(paths, &campaigns, &snapshots, update).await,
         Command::Campaigns(CampaignsCommand::Check { campaigns }) => check_campaigns(&campaigns),
         Command::Campaigns(CampaignsCommand::Draws {
             file,
@@ -40,7 +43,13 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
 }
 
 /// Runs the scenarios under `paths` and prints a pass/fail summary.
-async fn run_scenarios(paths: Vec<std::path::PathBuf>, campaigns: &Path) -> ApiResult<()> {
+async fn run_scenarios(
+    paths: Vec<std::path::PathBuf>,
+    campaigns: &Path,
+    snapshots: &Path,
+    update: bool,
+) -> ApiResult<()> {
+    use crate::scenarios::snapshot;
     let paths = if paths.is_empty() {
         vec![std::path::PathBuf::from("scenarios")]
     } else {
@@ -65,9 +74,32 @@ async fn run_scenarios(paths: Vec<std::path::PathBuf>, campaigns: &Path) -> ApiR
             }
         };
         let report = crate::scenarios::run_scenario(&scenario, campaigns).await?;
+        let answers = snapshot::answers(&report);
+        let snapshot_file = snapshot::snapshot_path(snapshots, &file);
+        let changed = match snapshot::read(&snapshot_file) {
+            _ if update || report.failure.is_some() => None,
+            Some(recorded) => snapshot::changes(&recorded, &answers),
+            None => None,
+        };
         match &report.failure {
+            None if changed.is_some() => {
+                failed += 1;
+                println!(
+                    "FAIL {}: {}: the answers changed since {}: {}",
+                    file.display(),
+                    report.name,
+                    snapshot_file.display(),
+                    changed.unwrap_or_default()
+                );
+                println!("  (run with --update to record the new answers)");
+            }
             None => {
                 passed += 1;
+                if update {
+                    std::fs::create_dir_all(snapshots).map_err(ApiError::internal)?;
+                    std::fs::write(&snapshot_file, snapshot::render(&answers))
+                        .map_err(ApiError::internal)?;
+                }
                 println!(
                     "PASS {}: {} ({} steps)",
                     file.display(),

@@ -59,6 +59,12 @@ pub enum ScenariosCommand {
         /// Directory of campaign files, one sub-directory per Company.
         #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
         campaigns: PathBuf,
+        /// Where the scenarios' answer snapshots are (the ones `cargo test` checks).
+        #[arg(long, default_value = "tests/snapshots")]
+        snapshots: PathBuf,
+        /// Rewrite the snapshots with the answers of this run.
+        #[arg(long)]
+        update: bool,
     },
 }
 

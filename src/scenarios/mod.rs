@@ -5,10 +5,12 @@
 //! - [`format`]: the file format, parsed with the line of every step.
 //! - [`matching`]: partial JSON matching of expectations.
 //! - [`run`]: the runner and its report.
+//! - [`snapshot`]: the recorded answers `cargo test` and `--update` share.
 
 pub mod format;
 pub mod matching;
 pub mod run;
+pub mod snapshot;
 
 pub use format::Scenario;
 pub use run::{ScenarioReport, StepFailure, run_scenario};
