@@ -6,7 +6,9 @@
 //! clock: 2026-05-04T09:00:00Z      # the service's time; moves only on `advance`
 //! seed: 7                          # Instant Win draws
 //! customers:
-//!   ana: { email: ana@example.com }   # created first; "{{ana}}" is their id
+//!   ana: { email: ana@example.com, points: 100 }   # created first; "{{ana}}" is their id
+//! campaigns:                       # optional: campaign files inline, instead of the folder
+//!   double-points.yaml: { id: 900, kind: points, name: Double, on: cart, points: { per_amount: 2 } }
 //! steps:
 //!   - name: a morning cart
 //!     post: /carts/realtime
@@ -41,8 +43,12 @@ pub struct Scenario {
     pub clock: Timestamp,
     /// Seed of the Instant Win draws.
     pub seed: u64,
-    /// Customers created before the steps, by the name steps use.
+    /// Customers created before the steps, by the name steps use: the body of
+    /// POST /customers, plus `points` and `wallet` they start with.
     pub customers: BTreeMap<String, Value>,
+    /// Campaign files written inline (file name → content), used instead of
+    /// the Company's directory when given.
+    pub campaigns: Option<BTreeMap<String, Value>>,
     /// The steps, in order.
     pub steps: Vec<Step>,
 }
@@ -101,6 +107,8 @@ struct ScenarioFile {
     seed: u64,
     #[serde(default)]
     customers: BTreeMap<String, Value>,
+    #[serde(default)]
+    campaigns: Option<BTreeMap<String, Value>>,
     steps: Vec<StepFile>,
 }
 
@@ -285,6 +293,7 @@ impl Scenario {
                 clock,
                 seed: parsed.seed,
                 customers: parsed.customers,
+                campaigns: parsed.campaigns,
                 steps,
             })
         } else {

@@ -213,12 +213,53 @@ impl Harness {
     }
 }
 
-/// Runs `scenario` against the campaigns under `campaigns`.
+/// Runs `scenario` against the campaigns under `campaigns` (or its inline ones).
 pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<ScenarioReport> {
-    let harness = Harness::start(scenario, campaigns).await?;
-    let outcome = run_steps(scenario, &harness).await;
+    let inline = match &scenario.campaigns {
+        Some(files) => Some(write_inline(&scenario.company, files)?),
+        None => None,
+    };
+    let root = inline.as_deref().unwrap_or(campaigns);
+    let harness = Harness::start(scenario, root).await?;
+    let outcome = match harness
+        .running
+        .services
+        .catalog()
+        .failure(&scenario.company)
+    {
+        Some(errors) => Err(ApiError::invalid(format!(
+            "{}: the campaigns do not load: {}",
+            scenario.file.display(),
+            errors
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ))),
+        None => run_steps(scenario, &harness).await,
+    };
     harness.running.shutdown().await?;
+    if let Some(dir) = inline {
+        let _ = std::fs::remove_dir_all(dir);
+    }
     outcome
+}
+
+/// Writes inline campaign files into a new temporary campaigns folder.
+fn write_inline(company: &str, files: &BTreeMap<String, Value>) -> ApiResult<PathBuf> {
+    let root = std::env::temp_dir().join(format!("loyalty-scenario-{}", random_hex(8)));
+    let dir = root.join(company);
+    std::fs::create_dir_all(&dir).map_err(ApiError::internal)?;
+    for (name, content) in files {
+        if name.contains('/') || name.contains("..") || !name.ends_with(".yaml") {
+            return Err(ApiError::invalid(format!(
+                "inline campaign file `{name}` must be a plain name ending in .yaml"
+            )));
+        }
+        let text = serde_yaml::to_string(content).map_err(ApiError::internal)?;
+        std::fs::write(dir.join(name), text).map_err(ApiError::internal)?;
+    }
+    Ok(root)
 }
 
 async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<ScenarioReport> {
@@ -231,12 +272,29 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
     };
     let mut ids = BTreeMap::new();
     for (name, body) in &scenario.customers {
+        let mut body = body.clone();
+        let starting: Vec<(&str, Value)> = ["points", "wallet"]
+            .into_iter()
+            .filter_map(|kind| Some((kind, body.as_object_mut()?.remove(kind)?)))
+            .collect();
         let (status, created) = harness
-            .send("POST", "/customers", Some(body), &BTreeMap::new())
+            .send("POST", "/customers", Some(&body), &BTreeMap::new())
             .await?;
         match created["id"].as_str() {
             Some(id) if status == 200 => {
                 ids.insert(name.clone(), id.to_string());
+                for (kind, points) in starting {
+                    let credit = serde_json::json!({"customer_id": id, "points": points, "kind": kind, "description": "scenario start"});
+                    let (status, answer) = harness
+                        .send("POST", "/scores/trigger", Some(&credit), &BTreeMap::new())
+                        .await?;
+                    if status != 200 {
+                        return Err(ApiError::invalid(format!(
+                            "{}: Customer {name} cannot start with {points} {kind}: {answer}",
+                            scenario.file.display()
+                        )));
+                    }
+                }
             }
             _ => {
                 report.failure = Some(StepFailure {
