@@ -76,6 +76,8 @@ pub struct Services {
     balance_locks: Arc<locks::BalanceLocks>,
     /// Where the time comes from.
     clock: Arc<Clock>,
+    /// (Company, id, revision) of the API-created campaigns last applied.
+    api_campaign_revisions: Arc<std::sync::Mutex<Vec<(String, i64, i64)>>>,
 }
 
 impl Services {
@@ -96,6 +98,7 @@ impl Services {
             prize_delivery: Arc::default(),
             balance_locks: Arc::default(),
             clock: Arc::default(),
+            api_campaign_revisions: Arc::default(),
         }
     }
 

@@ -46,9 +46,18 @@ impl Services {
         Campaign::parse(self.catalog.engine(), &path, &text).map_err(invalid)
     }
 
-    /// Loads every stored API campaign into the catalog (at start, and
-    /// periodically so several processes sharing a store agree).
+    /// Loads the stored API campaigns into the catalog when they changed
+    /// since the last time (at start, after each write, and periodically so
+    /// several processes sharing a store agree).
     pub async fn refresh_api_campaigns(&self) -> ApiResult<()> {
+        let revisions = self.store.points_campaign_revisions().await?;
+        if self
+            .api_campaign_revisions
+            .lock()
+            .is_ok_and(|applied| *applied == revisions)
+        {
+            return Ok(());
+        }
         let stored = self.store.all_points_campaigns().await?;
         let mut by_company: std::collections::BTreeMap<String, Vec<Campaign>> =
             std::collections::BTreeMap::new();
@@ -70,17 +79,12 @@ impl Services {
         for (company, campaigns) in by_company {
             self.catalog.set_api_campaigns(&company, campaigns);
         }
-        Ok(())
-    }
-
-    async fn reload_company_api_campaigns(&self, company: &str) -> ApiResult<()> {
-        let stored = self.store.all_points_campaigns().await?;
-        let campaigns = stored
-            .iter()
-            .filter(|c| c.company == company)
-            .filter_map(|c| self.compile_points_campaign(c.id, &c.spec).ok())
-            .collect();
-        self.catalog.set_api_campaigns(company, campaigns);
+        if let Ok(mut applied) = self.api_campaign_revisions.lock() {
+            *applied = stored
+                .iter()
+                .map(|c| (c.company.clone(), c.id, c.revision))
+                .collect();
+        }
         Ok(())
     }
 
@@ -104,7 +108,7 @@ impl Services {
         self.store
             .save_points_campaign(company, id, &spec, 0)
             .await?;
-        self.reload_company_api_campaigns(company).await?;
+        self.refresh_api_campaigns().await?;
         tracing::info!(company, id, "points campaign created");
         Ok(describe(&campaign, "api", language))
     }
@@ -151,7 +155,7 @@ impl Services {
         self.store
             .save_points_campaign(company, rule_id, &merged, revision)
             .await?;
-        self.reload_company_api_campaigns(company).await?;
+        self.refresh_api_campaigns().await?;
         tracing::info!(company, id = rule_id, "points campaign updated");
         Ok(describe(&campaign, "api", language))
     }

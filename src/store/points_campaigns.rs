@@ -100,6 +100,25 @@ impl Store {
         Ok(row.as_ref().and_then(stored_from))
     }
 
+    /// (Company, id, revision) of every stored campaign: cheap to compare
+    /// with what was last applied.
+    pub async fn points_campaign_revisions(&self) -> ApiResult<Vec<(String, i64, i64)>> {
+        let rows: Vec<Value> = first(self.db.query(
+            "SELECT company, rule_id, revision FROM points_campaign ORDER BY company, rule_id",
+        ))
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                Some((
+                    row["company"].as_str()?.to_string(),
+                    row["rule_id"].as_i64()?,
+                    row["revision"].as_i64()?,
+                ))
+            })
+            .collect())
+    }
+
     /// Every stored campaign of every Company.
     pub async fn all_points_campaigns(&self) -> ApiResult<Vec<StoredPointsCampaign>> {
         let rows: Vec<Value> = first(
