@@ -1,0 +1,113 @@
+//! Micro-benchmarks of the pure rules engine, without HTTP or the store:
+//! evaluating a till-sized cart against 1, 10, 50 and 200 campaigns of mixed
+//! kinds with real conditions, and one rhai condition on its own.
+//!
+//! ```sh
+//! cargo bench --bench engine
+//! ```
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use loyalty::rules::campaign::{Campaign, Listens};
+use loyalty::rules::draws::Draws;
+use loyalty::rules::evaluate::evaluate;
+use loyalty::rules::{Facts, ScriptEngine};
+use serde_json::{Value, json};
+
+fn main() {
+    divan::main();
+}
+
+/// The `n`th campaign of a mixed set: line discounts, cart discounts,
+/// points per euro and per product, and Instant Wins, each with a condition
+/// over the cart, the Customer and the clock.
+fn campaign_text(n: usize) -> String {
+    let id = n + 1;
+    match n % 5 {
+        0 => format!(
+            "id: {id}\nkind: discount\nname: Lines {n}\non: cart\nwhen: weekday != \"sunday\" && cart.total >= {min}.0\ndiscount:\n  applies_to: lines\n  lines: line.product_code == \"P{p}\" || line.taxonomies.contains(\"t{t}\")\n  percent: 10\n",
+            min = n % 20,
+            p = n % 40,
+            t = n % 7
+        ),
+        1 => format!(
+            "id: {id}\nkind: discount\nname: Cart {n}\non: cart\nwhen: customer.loyalty_member && cart.lines.len() >= {lines}\ndiscount:\n  applies_to: cart\n  amount: 1.5\n  max_amount: 5.0\n",
+            lines = n % 6
+        ),
+        2 => format!(
+            "id: {id}\nkind: points\nname: Points {n}\non: cart\nwhen: customer.loyalty_member && hour >= {h}\npoints:\n  per_amount: 1\n  per_product: {{ P{p}: 5 }}\n",
+            h = n % 12,
+            p = n % 40
+        ),
+        3 => format!(
+            "id: {id}\nkind: points\nname: Big basket {n}\non: cart\nwhen: cart.total > {t}.0 && customer.attributes.segment == \"regular\"\npoints:\n  fixed: 20\n",
+            t = 20 + n % 30
+        ),
+        _ => format!(
+            "id: {id}\nkind: instant_win\nname: Draw {n}\non: cart\nwhen: cart.total >= 5.0\nonce: day\nonce_limit: 3\ninstant_win:\n  instant_win_prizes:\n    - {{ id: gift, name: Gift, weight: 0.1, stock: 100 }}\n    - {{ id: none, name: None, weight: 0.9 }}\n"
+        ),
+    }
+}
+
+fn campaigns(engine: &ScriptEngine, count: usize) -> Vec<Campaign> {
+    (0..count)
+        .map(|n| {
+            Campaign::parse(engine, &PathBuf::from("bench.yaml"), &campaign_text(n))
+                .unwrap_or_else(|e| panic!("campaign {n}: {e:?}"))
+        })
+        .collect()
+}
+
+/// A till-sized cart: ten lines with taxonomies and features.
+fn facts() -> Facts {
+    let lines: Vec<Value> = (0..10)
+        .map(|i| {
+            json!({
+                "product_code": format!("P{}", i * 3),
+                "quantity": 1 + i % 3,
+                "price": 1.5 + f64::from(i),
+                "taxonomies": [format!("t{}", i % 7)],
+                "features": {"organic": if i % 2 == 0 { "yes" } else { "no" }}
+            })
+        })
+        .collect();
+    Facts {
+        now: "2026-05-04T10:30:00Z".parse().unwrap(),
+        cart: json!({"total": 92.5, "lines": lines, "coupons_desired": []}),
+        customer: json!({"loyalty_member": true, "attributes": {"segment": "regular"}}),
+        ..Facts::default()
+    }
+}
+
+#[divan::bench(args = [1, 10, 50, 200])]
+fn evaluate_cart(bencher: divan::Bencher, count: usize) {
+    let engine = ScriptEngine::new();
+    let campaigns = campaigns(&engine, count);
+    let facts = facts();
+    let states = HashMap::new();
+    bencher.bench_local(|| {
+        let mut random = || 0.5;
+        let mut draws = Draws {
+            states: &states,
+            random: &mut random,
+        };
+        evaluate(
+            &engine,
+            divan::black_box(&campaigns),
+            &Listens::Cart,
+            divan::black_box(&facts),
+            &mut draws,
+            &|text| text.resolve("en", "en"),
+        )
+    });
+}
+
+#[divan::bench]
+fn one_rhai_condition(bencher: divan::Bencher) {
+    let engine = ScriptEngine::new();
+    let campaign = &campaigns(&engine, 1)[0];
+    let condition = campaign.when.as_ref().expect("a condition");
+    let facts = facts();
+    bencher.bench_local(|| engine.eval_bool(condition, divan::black_box(&facts)));
+}
