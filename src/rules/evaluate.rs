@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::campaign::{Campaign, CampaignKind, Discount, Listens, PointsAccrual};
 use super::draws::{DrawRecord, Draws, InstantWinEffect, instant_win_draw};
-use super::script::{Facts, ScriptEngine};
+use super::script::{Facts, PreparedFacts, ScriptEngine};
 use super::text::Text;
 
 /// One effect of one campaign, as event responses return it.
@@ -111,8 +111,9 @@ pub fn evaluate(
     render: &dyn Fn(&Text) -> String,
 ) -> Evaluation {
     let mut evaluation = Evaluation::default();
+    let prepared = engine.prepare(facts);
     for campaign in campaigns {
-        let outcome = applies(engine, campaign, event, facts).and_then(|()| {
+        let outcome = applies(engine, campaign, event, facts, &prepared).and_then(|()| {
             let rule_name = render(&campaign.name);
             match &campaign.kind {
                 CampaignKind::InstantWin(instant_win) => {
@@ -127,7 +128,7 @@ pub fn evaluate(
                         ..Effect::default()
                     }])
                 }
-                _ => effects_of(engine, campaign, facts, rule_name),
+                _ => effects_of(engine, campaign, facts, &prepared, rule_name),
             }
         });
         let source = format!(
@@ -163,6 +164,7 @@ fn applies(
     campaign: &Campaign,
     event: &Listens,
     facts: &Facts,
+    prepared: &PreparedFacts,
 ) -> Result<(), String> {
     if !campaign.active {
         return Err("inactive".into());
@@ -182,7 +184,7 @@ fn applies(
         return Err(format!("listens to {}", describe(&campaign.listens)));
     }
     if let Some(when) = &campaign.when {
-        match engine.eval_bool(when, facts) {
+        match engine.eval_prepared(when, prepared, None) {
             Ok(true) => {}
             Ok(false) => return Err(format!("condition is false: `{}`", when.source.trim())),
             Err(error) => return Err(format!("condition failed: {error}")),
@@ -204,11 +206,12 @@ fn effects_of(
     engine: &ScriptEngine,
     campaign: &Campaign,
     facts: &Facts,
+    prepared: &PreparedFacts,
     rule_name: String,
 ) -> Result<Vec<Effect>, String> {
     match &campaign.kind {
         CampaignKind::Discount(discount) => {
-            discount_effects(engine, campaign.id, discount, facts, rule_name)
+            discount_effects(engine, campaign.id, discount, facts, prepared, rule_name)
         }
         CampaignKind::Points(points) => points_effects(campaign.id, points, facts, rule_name),
         CampaignKind::InstantWin(_) | CampaignKind::Reward | CampaignKind::Game => Err(format!(
@@ -223,6 +226,7 @@ fn discount_effects(
     rule_id: i64,
     discount: &Discount,
     facts: &Facts,
+    prepared: &PreparedFacts,
     rule_name: String,
 ) -> Result<Vec<Effect>, String> {
     let effect_type = if discount.percent.is_some() {
@@ -243,11 +247,11 @@ fn discount_effects(
                 .cart
                 .get("lines")
                 .and_then(Value::as_array)
-                .cloned()
+                .map(Vec::as_slice)
                 .unwrap_or_default();
             for (index, line) in lines.iter().enumerate() {
                 let matches = engine
-                    .eval_bool_with(condition, facts, &[("line", line)])
+                    .eval_prepared(condition, prepared, Some(index))
                     .map_err(|e| format!("lines condition failed: {e}"))?;
                 if matches {
                     let base = number(line, "price") * number(line, "quantity");

@@ -159,6 +159,13 @@ pub struct Facts {
     pub now: DateTime<Utc>,
 }
 
+/// One event's facts as rhai values, converted once (see [`ScriptEngine::prepare`]).
+#[derive(Debug)]
+pub struct PreparedFacts {
+    scope: std::sync::Mutex<Scope<'static>>,
+    lines: Vec<Dynamic>,
+}
+
 /// A Customer's purchase totals.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct PurchaseTotals {
@@ -298,6 +305,69 @@ impl ScriptEngine {
         extra: &[(&str, &Value)],
     ) -> Result<bool, RuleError> {
         let value = self.eval(script, facts, extra)?;
+        value.as_bool().map_err(|type_name| {
+            RuleError::at(
+                &script.origin,
+                Position::NONE,
+                format!(
+                    "`{}` must be true or false, not {type_name}",
+                    script.source.trim()
+                ),
+            )
+        })
+    }
+
+    /// Converts `facts` into rhai values once, for evaluating many
+    /// expressions (every campaign's condition, every line filter) against one
+    /// event.
+    pub fn prepare(&self, facts: &Facts) -> PreparedFacts {
+        let lines = facts
+            .cart
+            .get("lines")
+            .and_then(Value::as_array)
+            .map(|lines| {
+                lines
+                    .iter()
+                    .map(|line| rhai::serde::to_dynamic(line).unwrap_or(Dynamic::UNIT))
+                    .collect()
+            })
+            .unwrap_or_default();
+        PreparedFacts {
+            scope: std::sync::Mutex::new(Self::scope(facts)),
+            lines,
+        }
+    }
+
+    /// Evaluates a condition against prepared facts; with `line`, the cart
+    /// line of that index is the variable `line`.
+    pub fn eval_prepared(
+        &self,
+        script: &Script,
+        prepared: &PreparedFacts,
+        line: Option<usize>,
+    ) -> Result<bool, RuleError> {
+        let mut scope = match prepared.scope.lock() {
+            Ok(scope) => scope,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let base = scope.len();
+        if let Some(index) = line {
+            let value = prepared.lines.get(index).cloned().unwrap_or(Dynamic::UNIT);
+            scope.push_dynamic("line", value);
+        }
+        let value = self
+            .engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast);
+        // Expressions cannot assign, so the facts are as they were: only the
+        // line variable is taken off again.
+        scope.rewind(base);
+        let value = value.map_err(|e| {
+            RuleError::at(
+                &script.origin,
+                e.position(),
+                format!("evaluating `{}`: {e}", script.source.trim()),
+            )
+        })?;
         value.as_bool().map_err(|type_name| {
             RuleError::at(
                 &script.origin,
