@@ -159,6 +159,29 @@ pub struct Facts {
     pub now: DateTime<Utc>,
 }
 
+/// The error of `script` failing to evaluate.
+fn evaluation_error(script: &Script, error: &EvalAltResult) -> RuleError {
+    RuleError::at(
+        &script.origin,
+        error.position(),
+        format!("evaluating `{}`: {error}", script.source.trim()),
+    )
+}
+
+/// `value` as the boolean a condition must give.
+fn as_bool(script: &Script, value: Dynamic) -> Result<bool, RuleError> {
+    value.as_bool().map_err(|type_name| {
+        RuleError::at(
+            &script.origin,
+            Position::NONE,
+            format!(
+                "`{}` must be true or false, not {type_name}",
+                script.source.trim()
+            ),
+        )
+    })
+}
+
 /// One event's facts as rhai values, converted once (see [`ScriptEngine::prepare`]).
 #[derive(Debug)]
 pub struct PreparedFacts {
@@ -294,27 +317,8 @@ impl ScriptEngine {
 
     /// Evaluates a condition; anything but a boolean is an error.
     pub fn eval_bool(&self, script: &Script, facts: &Facts) -> Result<bool, RuleError> {
-        self.eval_bool_with(script, facts, &[])
-    }
-
-    /// Evaluates a condition with extra variables (see [`ScriptEngine::compile_with`]).
-    pub fn eval_bool_with(
-        &self,
-        script: &Script,
-        facts: &Facts,
-        extra: &[(&str, &Value)],
-    ) -> Result<bool, RuleError> {
-        let value = self.eval(script, facts, extra)?;
-        value.as_bool().map_err(|type_name| {
-            RuleError::at(
-                &script.origin,
-                Position::NONE,
-                format!(
-                    "`{}` must be true or false, not {type_name}",
-                    script.source.trim()
-                ),
-            )
-        })
+        let value = self.eval(script, facts)?;
+        as_bool(script, value)
     }
 
     /// Converts `facts` into rhai values once, for evaluating many
@@ -361,28 +365,12 @@ impl ScriptEngine {
         // Expressions cannot assign, so the facts are as they were: only the
         // line variable is taken off again.
         scope.rewind(base);
-        let value = value.map_err(|e| {
-            RuleError::at(
-                &script.origin,
-                e.position(),
-                format!("evaluating `{}`: {e}", script.source.trim()),
-            )
-        })?;
-        value.as_bool().map_err(|type_name| {
-            RuleError::at(
-                &script.origin,
-                Position::NONE,
-                format!(
-                    "`{}` must be true or false, not {type_name}",
-                    script.source.trim()
-                ),
-            )
-        })
+        as_bool(script, value.map_err(|e| evaluation_error(script, &e))?)
     }
 
     /// Evaluates an expression to JSON.
     pub fn eval_json(&self, script: &Script, facts: &Facts) -> Result<Value, RuleError> {
-        let value = self.eval(script, facts, &[])?;
+        let value = self.eval(script, facts)?;
         rhai::serde::from_dynamic(&value).map_err(|e| {
             RuleError::at(
                 &script.origin,
@@ -392,28 +380,11 @@ impl ScriptEngine {
         })
     }
 
-    fn eval(
-        &self,
-        script: &Script,
-        facts: &Facts,
-        extra: &[(&str, &Value)],
-    ) -> Result<Dynamic, RuleError> {
+    fn eval(&self, script: &Script, facts: &Facts) -> Result<Dynamic, RuleError> {
         let mut scope = Self::scope(facts);
-        for (name, value) in extra {
-            scope.push_dynamic(
-                name.to_string(),
-                rhai::serde::to_dynamic(value).unwrap_or(Dynamic::UNIT),
-            );
-        }
         self.engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
-            .map_err(|e| {
-                RuleError::at(
-                    &script.origin,
-                    e.position(),
-                    format!("evaluating `{}`: {e}", script.source.trim()),
-                )
-            })
+            .map_err(|e| evaluation_error(script, &e))
     }
 
     /// The variables every expression sees. They are plain variables, not
