@@ -39,7 +39,45 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
             seed,
             json,
         }) => simulate_draws(&file, runs, seed, json),
+        Command::Bench(args) => bench(args).await,
     }
+}
+
+/// Runs `loyalty bench` and prints its report.
+async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
+    init_logging("warn", LogFormat::Text);
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this is an unoptimised build, 8 to 12 times slower than release; \
+             run `cargo run --release -- bench` for figures worth quoting"
+        );
+    }
+    let options = crate::bench::BenchOptions {
+        customers: args.customers,
+        campaigns: args.campaigns.max(1),
+        products: args.products.max(1),
+        redeemers: args.redeemers,
+        duration: std::time::Duration::from_secs(args.duration.max(1)),
+        warmup: std::time::Duration::from_secs(args.warmup),
+        rates: args.rates.into_iter().filter(|r| *r > 0).collect(),
+        connections: args.connections.max(1),
+        scenarios: if args.only.is_empty() {
+            crate::bench::Scenario::ALL.to_vec()
+        } else {
+            args.only
+        },
+        dir: args.dir,
+        keep: args.keep,
+        seed: args.seed,
+    };
+    let report = crate::bench::run(&options)
+        .await
+        .map_err(|e| ApiError::internal(format!("benchmark: {e:#}")))?;
+    if args.json {
+        return print_json(&report.json());
+    }
+    println!("{}", report.markdown());
+    Ok(())
 }
 
 /// Runs the scenarios under `paths` and prints a pass/fail summary.

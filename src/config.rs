@@ -46,6 +46,55 @@ pub enum Command {
     /// Scenario files: given/when/then proofs of the campaigns.
     #[command(subcommand)]
     Scenarios(ScenariosCommand),
+    /// Measure the service on this machine: starts this binary's server on a
+    /// new durable store with a realistic Company, drives it at saturation
+    /// and at fixed rates, and reports throughput and latency percentiles
+    /// beside the machine's own ceilings (BENCHMARKS.md).
+    Bench(BenchArgs),
+}
+
+/// `loyalty bench`
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Customers seeded before measuring.
+    #[arg(long, default_value_t = 100_000)]
+    pub customers: u64,
+    /// Active campaigns of the benchmark Company.
+    #[arg(long, default_value_t = 50)]
+    pub campaigns: usize,
+    /// Products in the catalogue carts are drawn from.
+    #[arg(long, default_value_t = 2_000)]
+    pub products: usize,
+    /// Customers given points to redeem.
+    #[arg(long, default_value_t = 5_000)]
+    pub redeemers: u64,
+    /// Measured seconds of each run.
+    #[arg(long, default_value_t = 10)]
+    pub duration: u64,
+    /// Unmeasured seconds at the start of each run.
+    #[arg(long, default_value_t = 2)]
+    pub warmup: u64,
+    /// Fixed arrival rates (requests per second) each scenario runs at, besides saturation.
+    #[arg(long, value_delimiter = ',', default_value = "500,1000,2000")]
+    pub rates: Vec<u32>,
+    /// Connections of a saturation run.
+    #[arg(long, default_value_t = 32)]
+    pub connections: usize,
+    /// Scenarios to run (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub only: Vec<crate::bench::Scenario>,
+    /// Directory for the store and campaign files (default: a new temporary one).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Keep the directory afterwards.
+    #[arg(long)]
+    pub keep: bool,
+    /// Seed of the catalogue and the requests.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `loyalty scenarios ...`

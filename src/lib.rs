@@ -13,9 +13,11 @@
 //! - [`server`]: starts both listeners and shuts them down gracefully.
 //! - [`cli`]: what each command-line command does.
 //! - [`scenarios`]: given/when/then scenario files, run against the real service.
+//! - [`bench`]: `loyalty bench`, the load generator and report measuring the service against the machine's ceilings.
 
 pub mod admin;
 pub mod api;
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;

@@ -1,0 +1,361 @@
+//! `loyalty bench`: how fast the service is on this machine, measured against
+//! the machine's own ceiling in the same run.
+//!
+//! - [`company`]: the realistic Company (campaigns, segments, catalogue, carts).
+//! - [`server`]: the release server under test, a child process on a durable store.
+//! - [`load`]: the load generator (fixed arrival rates and saturation) and percentiles.
+//! - [`ceiling`]: the raw store write rate, with no service in front.
+//! - [`report`]: the tables and ratios printed at the end.
+//!
+//! A run writes the Company's campaign files into a fresh directory, measures
+//! the raw store, starts the server there, seeds the Customers over HTTP, and
+//! drives each scenario at saturation and at each fixed rate.
+
+pub mod ceiling;
+pub mod company;
+pub mod load;
+pub mod report;
+pub mod server;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::ValueEnum;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+
+use crate::admin::client::BackOffice;
+use crate::config::{BackOfficeArgs, StoreArgs};
+use crate::model::{Environment, RateLimits};
+use crate::secrets::random_hex;
+use crate::service::{NewCompany, NewKey};
+use company::{APP_EVENT, HOT_PRIZE_EVENT, customer_code};
+use load::{Load, Request, RequestSource, RunResult, Target};
+use report::{Report, ScenarioRun};
+use server::ServerProcess;
+
+/// The longest the raw store is measured: its rate varies little.
+const RAW_STORE_DURATION: Duration = Duration::from_secs(5);
+
+/// The slug of the Company a benchmark creates.
+pub const COMPANY: &str = "bench";
+
+/// What a benchmark measures, one request type each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scenario {
+    /// `GET /check`: the trivial endpoint, the server's own ceiling.
+    Check,
+    /// `GET /customers/{code}?search_by=code`.
+    GetCustomer,
+    /// `POST /carts/simulate`: evaluated, nothing written.
+    CartsSimulate,
+    /// `POST /carts/realtime`: evaluated and recorded with its points.
+    CartsRealtime,
+    /// `POST /custom_events` of a type points campaigns listen to.
+    CustomEvents,
+    /// `POST /points/redeem` of one point.
+    PointsRedeem,
+    /// `POST /custom_events` drawing an Instant Win whose one prize every draw competes for.
+    InstantWinHotPrize,
+}
+
+impl Scenario {
+    /// Every scenario, in the order a run measures them.
+    pub const ALL: [Scenario; 7] = [
+        Scenario::Check,
+        Scenario::GetCustomer,
+        Scenario::CartsSimulate,
+        Scenario::CartsRealtime,
+        Scenario::CustomEvents,
+        Scenario::PointsRedeem,
+        Scenario::InstantWinHotPrize,
+    ];
+
+    /// The request it sends, as a reader knows it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scenario::Check => "GET /check",
+            Scenario::GetCustomer => "GET /customers/{code}",
+            Scenario::CartsSimulate => "POST /carts/simulate",
+            Scenario::CartsRealtime => "POST /carts/realtime",
+            Scenario::CustomEvents => "POST /custom_events",
+            Scenario::PointsRedeem => "POST /points/redeem",
+            Scenario::InstantWinHotPrize => "POST /custom_events (Instant Win, hot prize)",
+        }
+    }
+}
+
+/// How a benchmark runs.
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// Customers seeded before measuring.
+    pub customers: u64,
+    /// Active campaigns of the Company.
+    pub campaigns: usize,
+    /// Products in the catalogue carts are drawn from.
+    pub products: usize,
+    /// Customers given points to redeem.
+    pub redeemers: u64,
+    /// Measured length of each run.
+    pub duration: Duration,
+    /// Unmeasured start of each run.
+    pub warmup: Duration,
+    /// Fixed arrival rates each scenario runs at, besides saturation.
+    pub rates: Vec<u32>,
+    /// Connections of a saturation run (and of seeding).
+    pub connections: usize,
+    /// The scenarios to run.
+    pub scenarios: Vec<Scenario>,
+    /// Where the store and campaign files go (a new temporary directory when `None`).
+    pub dir: Option<PathBuf>,
+    /// Keep the directory afterwards.
+    pub keep: bool,
+    /// Seed of the generated catalogue and requests.
+    pub seed: u64,
+}
+
+/// Runs a benchmark as `options` say, printing progress to stderr; the
+/// report of every run.
+pub async fn run(options: &BenchOptions) -> anyhow::Result<Report> {
+    let dir = match &options.dir {
+        Some(dir) => dir.clone(),
+        None => std::env::temp_dir().join(format!("loyalty-bench-{}", random_hex(4))),
+    };
+    if dir.join("store").exists() {
+        bail!(
+            "{} already holds a store; name an empty directory",
+            dir.display()
+        );
+    }
+    write_company(&dir, options.campaigns)?;
+    let outcome = measure(&dir, options).await;
+    if !options.keep {
+        let _ = std::fs::remove_dir_all(&dir);
+    } else {
+        eprintln!("kept {}", dir.display());
+    }
+    outcome
+}
+
+fn write_company(dir: &std::path::Path, campaigns: usize) -> anyhow::Result<()> {
+    let company = dir.join("campaigns").join(COMPANY);
+    std::fs::create_dir_all(company.join("campaigns"))
+        .with_context(|| format!("cannot create {}", company.display()))?;
+    for (name, text) in company::campaign_files(campaigns) {
+        std::fs::write(company.join("campaigns").join(name), text)?;
+    }
+    std::fs::write(company.join("segments.yaml"), company::SEGMENTS)?;
+    let (_, loaded) = crate::rules::Catalog::load(&dir.join("campaigns"));
+    if let Some(error) = loaded.errors.first() {
+        bail!("the benchmark's campaign files do not load: {error}");
+    }
+    Ok(())
+}
+
+async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Result<Report> {
+    let mut report = Report::new(options);
+    eprintln!("measuring the raw store write rate…");
+    report.raw_store = Some(
+        ceiling::raw_store_writes(
+            &dir.join("raw-store"),
+            options.connections,
+            options.duration.min(RAW_STORE_DURATION),
+        )
+        .await?,
+    );
+    eprintln!("starting the server in {}…", dir.display());
+    let admin_token = random_hex(16);
+    let server = ServerProcess::start(dir, &admin_token).await?;
+    let target = create_company(&server, dir, &admin_token).await?;
+    seed(&target, options).await?;
+    let next = Arc::new(AtomicU64::new(0));
+    let run_tag = random_hex(3);
+    for &scenario in &options.scenarios {
+        let source = requests(scenario, options, &run_tag);
+        let loads = std::iter::once(Load::Saturation(options.connections))
+            .chain(options.rates.iter().map(|&rate| Load::Rate(rate)));
+        for load in loads {
+            let result = load::run(
+                &target,
+                load,
+                options.warmup,
+                options.duration,
+                &next,
+                &source,
+            )
+            .await;
+            let run = ScenarioRun { scenario, result };
+            eprintln!("{}", report::row(&run));
+            report.runs.push(run);
+        }
+    }
+    server.stop().await?;
+    Ok(report)
+}
+
+/// Creates the benchmark Company with limits no run reaches and a key for it.
+async fn create_company(
+    server: &ServerProcess,
+    dir: &std::path::Path,
+    admin_token: &str,
+) -> anyhow::Result<Target> {
+    let args = BackOfficeArgs {
+        admin_url: server.admin_url.clone(),
+        admin_token: Some(admin_token.to_string()),
+        admin_token_file: dir.join("admin.token"),
+        store: StoreArgs {
+            url: "mem://".into(),
+            user: None,
+            password: None,
+        },
+        json: false,
+    };
+    let office = BackOffice::connect(&args).await.map_err(api_error)?;
+    // The highest limit a Company may have: no run comes near it.
+    let unlimited = 100_000;
+    office
+        .create_company(NewCompany {
+            slug: COMPANY.into(),
+            environment: Environment::Sandbox,
+            language: None,
+            languages: Vec::new(),
+            rate_limits: Some(RateLimits {
+                critical: unlimited,
+                moderate: unlimited,
+                low: unlimited,
+            }),
+        })
+        .await
+        .map_err(api_error)?;
+    let key = office
+        .create_key(NewKey {
+            company: COMPANY.into(),
+            description: "benchmark".into(),
+            enabled: true,
+        })
+        .await
+        .map_err(api_error)?;
+    Target::new(&server.api_url, &key.key.key, &key.secret)
+}
+
+fn api_error(error: crate::error::ApiError) -> anyhow::Error {
+    anyhow::anyhow!("{} ({})", error.message, error.code)
+}
+
+/// Seeds the Customers, and the points of those who redeem.
+async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let customers: RequestSource = Arc::new(|n| {
+        Request::post(
+            "/customers",
+            json!({
+                "code": customer_code(n),
+                "email": format!("customer{n}@example.com"),
+                "first_name": "Bench",
+                "consents": { "marketing_email": n % 3 == 0 },
+            })
+            .to_string(),
+        )
+    });
+    let seeded = load::send_all(target, options.connections, options.customers, &customers).await;
+    check_seeding("Customers", &seeded)?;
+    eprintln!(
+        "seeded {} Customers in {:.1} s ({:.0}/s)",
+        options.customers,
+        started.elapsed().as_secs_f64(),
+        options.customers as f64 / started.elapsed().as_secs_f64()
+    );
+    let redeemers = options.redeemers.min(options.customers);
+    let credits: RequestSource = Arc::new(|n| {
+        Request::post(
+            "/scores/trigger",
+            json!({ "customer_code": customer_code(n), "points": 1_000_000, "description": "benchmark" })
+                .to_string(),
+        )
+    });
+    let credited = load::send_all(target, options.connections, redeemers, &credits).await;
+    check_seeding("points", &credited)?;
+    Ok(())
+}
+
+fn check_seeding(what: &str, result: &RunResult) -> anyhow::Result<()> {
+    if result.failures() > 0 {
+        bail!(
+            "seeding {what} failed: statuses {:?}, {} without answer",
+            result.statuses,
+            result.transport_errors
+        );
+    }
+    Ok(())
+}
+
+/// The requests of `scenario`: random Customers, carts from the catalogue.
+fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> RequestSource {
+    let customers = options.customers.max(1);
+    let redeemers = options.redeemers.min(customers).max(1);
+    let seed = options.seed;
+    let catalogue = Arc::new(company::catalogue(
+        options.products.max(1),
+        &mut rand::rngs::StdRng::seed_from_u64(seed),
+    ));
+    let tag = run_tag.to_string();
+    let rng = move |n: u64| rand::rngs::StdRng::seed_from_u64(seed ^ n.rotate_left(17));
+    match scenario {
+        Scenario::Check => Arc::new(|_| Request::get("/check")),
+        Scenario::GetCustomer => Arc::new(move |n| {
+            let code = customer_code(rng(n).random_range(0..customers));
+            Request::get(format!("/customers/{code}?search_by=code"))
+        }),
+        Scenario::CartsSimulate | Scenario::CartsRealtime => {
+            let path = if scenario == Scenario::CartsRealtime {
+                "/carts/realtime"
+            } else {
+                "/carts/simulate"
+            };
+            Arc::new(move |n| {
+                let mut rng = rng(n);
+                let customer = customer_code(rng.random_range(0..customers));
+                let body =
+                    company::cart_body(&catalogue, &customer, &format!("T{tag}-{n}"), &mut rng);
+                Request::post(path, body)
+            })
+        }
+        Scenario::CustomEvents => Arc::new(move |n| {
+            let mut rng = rng(n);
+            let screen = ["home", "offers", "wallet", "profile"][rng.random_range(0..4)];
+            Request::post(
+                "/custom_events",
+                json!({
+                    "customer_code": customer_code(rng.random_range(0..customers)),
+                    "type": APP_EVENT,
+                    "data": { "screen": screen },
+                })
+                .to_string(),
+            )
+        }),
+        Scenario::PointsRedeem => Arc::new(move |n| {
+            Request::post(
+                "/points/redeem",
+                json!({
+                    "customer_code": customer_code(rng(n).random_range(0..redeemers)),
+                    "points": 1,
+                })
+                .to_string(),
+            )
+        }),
+        Scenario::InstantWinHotPrize => Arc::new(move |n| {
+            Request::post(
+                "/custom_events",
+                json!({
+                    "customer_code": customer_code(rng(n).random_range(0..customers)),
+                    "type": HOT_PRIZE_EVENT,
+                })
+                .to_string(),
+            )
+        }),
+    }
+}

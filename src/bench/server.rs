@@ -1,0 +1,99 @@
+//! The server under test: this same binary, started as a child process with
+//! `serve` on a durable store in the benchmark's directory, and killed when
+//! the benchmark ends.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use tokio::process::{Child, Command};
+
+/// A running server; killed when dropped.
+pub struct ServerProcess {
+    child: Child,
+    /// Base URL of its API.
+    pub api_url: String,
+    /// Base URL of its back-office listener.
+    pub admin_url: String,
+}
+
+/// A free loopback port (the operating system picks it).
+fn free_port() -> anyhow::Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    Ok(listener.local_addr()?.port())
+}
+
+impl ServerProcess {
+    /// Starts `serve` with its store and campaigns under `dir`, logging to
+    /// `dir/server.log`, and waits until it answers.
+    pub async fn start(dir: &Path, admin_token: &str) -> anyhow::Result<ServerProcess> {
+        let (api_port, admin_port) = (free_port()?, free_port()?);
+        let log = std::fs::File::create(dir.join("server.log"))?;
+        let mut command = Command::new(std::env::current_exe()?);
+        command
+            .arg("serve")
+            .arg("--listen")
+            .arg(format!("127.0.0.1:{api_port}"))
+            .arg("--admin-listen")
+            .arg(format!("127.0.0.1:{admin_port}"))
+            .arg("--admin-token")
+            .arg(admin_token)
+            .arg("--db")
+            .arg(format!("surrealkv://{}", dir.join("store").display()))
+            .arg("--campaigns")
+            .arg(dir.join("campaigns"))
+            .arg("--admin-token-file")
+            .arg(dir.join("admin.token"))
+            // Capturing a backtrace for every error the store handles
+            // internally would be measured as the service's cost.
+            .env_remove("RUST_BACKTRACE")
+            .env_remove("RUST_LIB_BACKTRACE")
+            .stdin(Stdio::null())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .kill_on_drop(true);
+        let child = command.spawn().context("cannot start the server")?;
+        let mut server = ServerProcess {
+            child,
+            api_url: format!("http://127.0.0.1:{api_port}"),
+            admin_url: format!("http://127.0.0.1:{admin_port}"),
+        };
+        server.wait_until_ready(dir).await?;
+        Ok(server)
+    }
+
+    async fn wait_until_ready(&mut self, dir: &Path) -> anyhow::Result<()> {
+        let client = reqwest::Client::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            if let Some(status) = self.child.try_wait()? {
+                bail!(
+                    "the server exited ({status}); see {}",
+                    dir.join("server.log").display()
+                );
+            }
+            if client
+                .get(format!("{}/openapi.json", self.api_url))
+                .send()
+                .await
+                .is_ok_and(|r| r.status().is_success())
+            {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() > deadline {
+                bail!(
+                    "the server did not answer within 2 minutes; see {}",
+                    dir.join("server.log").display()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Stops the server and waits for it to exit.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        self.child.kill().await?;
+        Ok(())
+    }
+}
