@@ -155,6 +155,23 @@ instant_win:
 ",
     ),
     (
+        "rush.yaml",
+        "id: 28
+kind: instant_win
+name: Rush
+on: { custom_event: rush }
+once: day
+once_limit: 1
+instant_win:
+  instant_win_prizes:
+    - id: spin
+      name: Spin
+      outcome: { promotion_type: game, promotion_id: 12 }
+      weight: 1
+      stock: 20
+",
+    ),
+    (
         "gold.yaml",
         "id: 27
 kind: instant_win
@@ -647,6 +664,42 @@ async fn many_customers_racing_for_the_last_unit_leave_exactly_one_winner() {
     assert_eq!(detail["instant_win"]["instant_win_prizes"][0]["stock"], 0);
 }
 
+/// A stock spread over several counter shards still gives exactly its units
+/// when more Customers than units draw at once, and nothing after.
+#[tokio::test]
+async fn a_sharded_stock_gives_exactly_its_units_to_simultaneous_winners() {
+    let setup = setup().await;
+    let mut customers = Vec::new();
+    for n in 0..45 {
+        customers.push(setup.customer(&format!("rusher{n}@example.com")).await);
+    }
+    let requests = customers[..40]
+        .iter()
+        .map(|customer| {
+            setup
+                .server
+                .request_as("POST", "/custom_events", &setup.key)
+                .json(&json!({"customer_id": customer, "type": "rush"}))
+        })
+        .collect();
+    let answers = all_at_once(requests).await;
+    let mut winners = 0;
+    for (status, answer) in &answers {
+        assert_eq!(*status, 200, "{answer}");
+        if draw_of(answer, 28).is_some_and(|effect| effect.get("prize_name").is_some()) {
+            winners += 1;
+        }
+    }
+    assert_eq!(winners, 20, "stock 20: twenty winners out of 40");
+    for customer in &customers[40..] {
+        let answer = setup.event(customer, "rush", json!({})).await;
+        let effect = draw_of(&answer, 28).expect("takes part");
+        assert!(effect.get("prize_name").is_none(), "{effect}");
+    }
+    let (_, detail) = setup.get("/instant_wins/28").await;
+    assert_eq!(detail["instant_win"]["instant_win_prizes"][0]["stock"], 0);
+}
+
 #[tokio::test]
 async fn simultaneous_events_of_one_customer_respect_once_limit() {
     let setup = setup().await;
@@ -701,7 +754,7 @@ async fn the_list_and_detail_take_every_parameter() {
             .map(|c| c["id"].as_i64().unwrap())
             .collect()
     };
-    assert_eq!(ids(&all), [20, 21, 22, 23, 24, 25, 26, 27]);
+    assert_eq!(ids(&all), [20, 21, 22, 23, 24, 25, 26, 27, 28]);
     assert!(
         all["instant_wins"][0]
             .get("remaining_participations")
@@ -719,7 +772,7 @@ async fn the_list_and_detail_take_every_parameter() {
     let (_, last) = setup
         .get("/instant_wins?per_page=3&starting_after=25")
         .await;
-    assert_eq!(ids(&last), [26, 27]);
+    assert_eq!(ids(&last), [26, 27, 28]);
     assert!(last.get("next_token_starts_after").is_none());
 
     let (_, targeted) = setup.get("/instant_wins?campaign_audience=targeted").await;

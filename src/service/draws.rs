@@ -5,8 +5,6 @@
 //! evaluated again on fresh state, so limits and stock hold however many
 //! events arrive at once.
 
-use std::collections::HashMap;
-
 use super::Services;
 use super::languages::Language;
 use crate::error::{ApiResult, ErrorCode};
@@ -14,27 +12,28 @@ use crate::model::Timestamp;
 use crate::rules::CompanyRules;
 use crate::rules::Facts;
 use crate::rules::campaign::{CampaignKind, Listens};
-use crate::rules::draws::{DrawRecord, Draws, InstantWinState};
+use crate::rules::draws::{DrawRecord, Draws};
 use crate::rules::evaluate::{Evaluation, evaluate};
 use crate::secrets::random_hex;
-use crate::store::StateQuery;
+use crate::store::{DrawState, PlannedDraw, StateQuery, StockShard};
 
 /// How many times an event is evaluated again after its draws collided with
 /// concurrent ones before `draw_contended` is returned.
 pub(super) const MAX_DRAW_ATTEMPTS: u32 = 6;
 
-/// An evaluation and its draws, each with the id it is stored under.
+/// An evaluation and its draws, each with the id it is stored under and the
+/// stock shard a won unit comes from.
 pub(super) struct DrawnEvaluation {
     /// Effects and explanations.
     pub evaluation: Evaluation,
-    /// Draws to record, with their ids.
-    pub draws: Vec<(String, DrawRecord)>,
+    /// Draws to record.
+    pub draws: Vec<PlannedDraw>,
 }
 
 impl DrawnEvaluation {
     /// Whether any draw won a prize to deliver.
     pub fn won_any(&self) -> bool {
-        self.draws.iter().any(|(_, draw)| draw.prize.is_some())
+        self.draws.iter().any(|draw| draw.record.prize.is_some())
     }
 }
 
@@ -96,8 +95,8 @@ impl Services {
         language: &Language,
     ) -> ApiResult<DrawnEvaluation> {
         let queries = state_queries(rules, event, facts);
-        let states: HashMap<i64, InstantWinState> = if queries.is_empty() {
-            HashMap::new()
+        let state = if queries.is_empty() {
+            DrawState::default()
         } else {
             self.store
                 .instant_win_states(company, customer_id, &queries)
@@ -106,7 +105,7 @@ impl Services {
         let random = self.random.clone();
         let mut next = move || random.next();
         let mut draws = Draws {
-            states: &states,
+            states: &state.states,
             random: &mut next,
         };
         let mut evaluation = evaluate(
@@ -119,9 +118,36 @@ impl Services {
         );
         let draws = std::mem::take(&mut evaluation.draws)
             .into_iter()
-            .map(|draw| (new_draw_id(), draw))
+            .map(|record| PlannedDraw {
+                id: new_draw_id(),
+                shard: Self::stock_shard(&state, &record),
+                record,
+            })
             .collect();
         Ok(DrawnEvaluation { evaluation, draws })
+    }
+
+    /// The stock shard the unit `record` won comes from; `None` when it won
+    /// nothing or a prize without a stock limit. A limited prize won with
+    /// every shard full (as read) gets shard 0 with no allowance, which its
+    /// transaction refuses as contended.
+    fn stock_shard(state: &DrawState, record: &DrawRecord) -> Option<StockShard> {
+        let prize = record.prize.as_ref().filter(|prize| prize.stock >= 0)?;
+        let counters = state
+            .counters
+            .get(&(record.rule_id, prize.prize_id.clone()))
+            .cloned()
+            .unwrap_or_default();
+        Some(
+            counters
+                // Not the draw's random source: which shard gives the unit
+                // changes no outcome, and seeded draws stay reproducible.
+                .pick(prize.stock, rand::random::<f64>())
+                .unwrap_or(StockShard {
+                    index: 0,
+                    allowance: 0,
+                }),
+        )
     }
 
     /// Wakes the prize delivery worker.

@@ -1,15 +1,18 @@
 //! Repository of Instant Win state: participations per Customer and period,
 //! units given per prize, the audit record of every draw, and Vouchers.
 //!
-//! Every limit is one counter record changed by the transaction that uses it
-//! ([`RECORD_DRAWS`]): two draws racing for the last unit, or for the last
-//! participation, write the same record, so one of them conflicts and, on
-//! retry, sees the other.
+//! Every limit is a counter record changed by the transaction that uses it
+//! ([`RECORD_DRAWS`]): two draws racing for the last participation, or for the
+//! last unit of a stock shard, write the same record, so one of them
+//! conflicts and, on retry, sees the other. A prize's stock is split over
+//! [`super::STOCK_SHARDS`] counters so that winners of a popular prize seldom
+//! collide ([`super::stock`]).
 
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use super::stock::{PrizeCounters, StockShard};
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
@@ -28,10 +31,10 @@ pub struct StateQuery {
 }
 
 /// SurrealQL recording every draw of `$draws` inside the caller's transaction:
-/// checks the participation limit and the stock the draw saw, takes one unit
-/// of a won prize, stores the draw and, on a win, the prize's delivery in the
-/// outbox. A check that fails throws `draw_contended`: the caller evaluates
-/// the event again on fresh state.
+/// checks the participation limit, takes one unit of a won prize from the
+/// stock shard the draw picked ([`super::stock`]), stores the draw and, on a
+/// win, the prize's delivery in the outbox. A check that fails throws
+/// `draw_contended`: the caller evaluates the event again on fresh state.
 pub(super) const RECORD_DRAWS: &str = "
     FOR $draw IN $draws {
         LET $participation = type::record('iw_participation', [$company, $draw.rule_id, $draw.customer_id, $draw.period]);
@@ -42,20 +45,14 @@ pub(super) const RECORD_DRAWS: &str = "
         UPSERT $participation SET company = $company, rule_id = $draw.rule_id,
             customer_id = $draw.customer_id, period = $draw.period, count = $count + 1
             RETURN NONE;
-        FOR $seen IN $draw.stock_seen {
-            LET $now = (SELECT VALUE given FROM ONLY type::record('iw_given', [$company, $draw.rule_id, $seen.prize_id])) ?? 0;
-            IF ($now < $seen.stock) != ($seen.given < $seen.stock) {
-                THROW 'REFUSED|draw_contended|a prize ran out during the draw';
-            };
-        };
         IF $draw.prize AND $draw.prize.stock >= 0 {
-            LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id]);
+            LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id, $draw.shard.index]);
             LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
-            IF $given >= $draw.prize.stock {
+            IF $given >= $draw.shard.allowance {
                 THROW 'REFUSED|draw_contended|the prize ran out during the draw';
             };
             UPSERT $unit SET company = $company, rule_id = $draw.rule_id,
-                prize_id = $draw.prize.prize_id, given = $given + 1
+                prize_id = $draw.prize.prize_id, shard = $draw.shard.index, given = $given + 1
                 RETURN NONE;
         };
         CREATE type::record('iw_draw', $draw.draw_id) CONTENT $draw RETURN NONE;
@@ -77,19 +74,43 @@ pub(super) const RECORD_DRAWS: &str = "
         };
     };";
 
+/// A draw to record: its id, its audit record, and for a prize with a
+/// limited stock the shard its unit comes from.
+#[derive(Debug, Clone)]
+pub struct PlannedDraw {
+    /// Time-ordered id (`drw_...`).
+    pub id: String,
+    /// What was drawn.
+    pub record: DrawRecord,
+    /// Where the won unit is taken from.
+    pub shard: Option<StockShard>,
+}
+
+/// What the draws of one event need from the store.
+#[derive(Debug, Clone, Default)]
+pub struct DrawState {
+    /// Per Instant Win rule id.
+    pub states: HashMap<i64, InstantWinState>,
+    /// Stock counters per (rule id, prize id).
+    pub counters: HashMap<(i64, String), PrizeCounters>,
+}
+
 /// The documents [`RECORD_DRAWS`] stores for `draws` of one event.
 pub fn draw_documents(
     company: &str,
     customer_id: &str,
     source: &str,
-    draws: &[(String, DrawRecord)],
+    draws: &[PlannedDraw],
     at: Timestamp,
 ) -> Vec<Value> {
     draws
         .iter()
-        .map(|(id, record)| {
-            let mut value = json!(record);
-            value["draw_id"] = Value::String(id.clone());
+        .map(|draw| {
+            let mut value = json!(draw.record);
+            value["draw_id"] = Value::String(draw.id.clone());
+            if let Some(shard) = draw.shard {
+                value["shard"] = json!({"index": shard.index, "allowance": shard.allowance});
+            }
             value["company"] = Value::String(company.to_string());
             value["customer_id"] = Value::String(customer_id.to_string());
             value["source"] = Value::String(source.to_string());
@@ -117,7 +138,7 @@ impl Store {
         company: &str,
         customer_id: &str,
         queries: &[StateQuery],
-    ) -> ApiResult<HashMap<i64, InstantWinState>> {
+    ) -> ApiResult<DrawState> {
         let rules: Vec<i64> = queries.iter().map(|q| q.rule_id).collect();
         let periods: Vec<String> = queries.iter().map(|q| q.period.clone()).collect();
         let mut response = self
@@ -125,7 +146,7 @@ impl Store {
             .query(
                 "SELECT rule_id, period, count FROM iw_participation
                      WHERE company = $company AND customer_id = $customer AND rule_id IN $rules AND period IN $periods;
-                 SELECT rule_id, prize_id, given FROM iw_given WHERE company = $company AND rule_id IN $rules;
+                 SELECT rule_id, prize_id, shard, given FROM iw_given WHERE company = $company AND rule_id IN $rules;
                  SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $rules;",
             )
             .bind(("company", company.to_string()))
@@ -139,7 +160,18 @@ impl Store {
         let given: Vec<Value> = response.take(1).map_err(super::store_error)?;
         let vouchers: Vec<Value> = response.take(2).map_err(super::store_error)?;
         let mut states = HashMap::new();
+        let mut counters = HashMap::new();
         for query in queries {
+            for prize in &query.prize_ids {
+                let rows = given.iter().filter(|row| {
+                    row["rule_id"].as_i64() == Some(query.rule_id)
+                        && row["prize_id"].as_str() == Some(prize.as_str())
+                });
+                counters.insert(
+                    (query.rule_id, prize.clone()),
+                    PrizeCounters::from_rows(rows),
+                );
+            }
             let mut state = InstantWinState {
                 participations: participations
                     .iter()
@@ -152,16 +184,7 @@ impl Store {
                 given: query
                     .prize_ids
                     .iter()
-                    .map(|prize| {
-                        given
-                            .iter()
-                            .find(|row| {
-                                row["rule_id"].as_i64() == Some(query.rule_id)
-                                    && row["prize_id"].as_str() == Some(prize.as_str())
-                            })
-                            .and_then(|row| row["given"].as_i64())
-                            .unwrap_or(0)
-                    })
+                    .map(|prize| counters[&(query.rule_id, prize.clone())].total())
                     .collect(),
                 voucher: None,
             };
@@ -173,10 +196,11 @@ impl Store {
             }
             states.insert(query.rule_id, state);
         }
-        Ok(states)
+        Ok(DrawState { states, counters })
     }
 
-    /// Units given of every prize of `rules` (rule id, prize id → units).
+    /// Units given of every prize of `rules` (rule id, prize id → units), all
+    /// stock shards together.
     pub async fn prizes_given(
         &self,
         company: &str,
@@ -189,18 +213,17 @@ impl Store {
                 .bind(("rules", rules.to_vec())),
         )
         .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                Some((
-                    (
-                        row["rule_id"].as_i64()?,
-                        row["prize_id"].as_str()?.to_string(),
-                    ),
-                    row["given"].as_i64()?,
-                ))
-            })
-            .collect())
+        let mut given = HashMap::new();
+        for row in &rows {
+            if let (Some(rule), Some(prize), Some(units)) = (
+                row["rule_id"].as_i64(),
+                row["prize_id"].as_str(),
+                row["given"].as_i64(),
+            ) {
+                *given.entry((rule, prize.to_string())).or_insert(0) += units;
+            }
+        }
+        Ok(given)
     }
 
     /// The audit records of the draws of `company`, oldest first, optionally

@@ -15,14 +15,16 @@ mod ledger;
 mod merges;
 mod points_campaigns;
 mod prizes;
+mod stock;
 
 pub use customers::StoredCustomer;
 pub use idempotency::{KeyClaim, StoredResponse};
-pub use instant_wins::{StateQuery, draw_documents};
+pub use instant_wins::{DrawState, PlannedDraw, StateQuery, draw_documents};
 pub use ledger::{ExpiryWatermark, LedgerEntry};
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
 pub use points_campaigns::StoredPointsCampaign;
 pub use prizes::{PendingPrize, RewardTransaction};
+pub use stock::{PrizeCounters, STOCK_SHARDS, StockShard};
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -208,7 +210,14 @@ impl Store {
                     messages.join("; ")
                 )));
             }
-            let base = 2u64 << attempt.min(6);
+            if attempt == 1 {
+                // Usually one other transaction has just committed the same
+                // record: trying again at once sees it, without making the
+                // till wait out a backoff.
+                tokio::task::yield_now().await;
+                continue;
+            }
+            let base = 1u64 << attempt.min(7);
             let jitter = rand::random_range(0..=base);
             tokio::time::sleep(Duration::from_millis(base + jitter)).await;
         }
