@@ -54,31 +54,25 @@ impl Services {
         customer: &Customer,
         now: chrono::DateTime<Utc>,
     ) -> ApiResult<Facts> {
-        let purchases = async {
-            match self.catalog.company(company).history_days {
-                Some(days) => {
-                    let since = Timestamp::from(now - chrono::Duration::days(days));
-                    self.store.purchases(company, &customer.id, since).await
-                }
-                None => Ok(Vec::new()),
-            }
-        };
-        // Independent reads, issued together: the till waits on the slowest, not the sum.
-        let (links, purchases, totals, points_balance) = tokio::try_join!(
-            self.store.associations_of(company, &customer.id),
-            purchases,
-            self.store.purchase_totals(company, &customer.id),
-            self.store.points_balance(company, &customer.id),
-        )?;
+        let history_since = self
+            .catalog
+            .company(company)
+            .history_days
+            .map(|days| Timestamp::from(now - chrono::Duration::days(days)));
+        let stored = self
+            .store
+            .customer_facts(company, &customer.id, history_since)
+            .await?;
+        let links = stored.associations;
         let associates = links
             .iter()
             .map(|a| json!({"id": a.other(&customer.id), "type": a.kind}))
             .collect();
         Ok(Facts {
             customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
-            purchases,
-            totals,
-            points_balance,
+            purchases: stored.purchases,
+            totals: stored.totals,
+            points_balance: stored.points_balance,
             associates,
             now,
             ..Facts::default()

@@ -6,7 +6,7 @@ use super::{REFUSED, Store, execute, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::association::{Association, pair_key};
 
-fn from_document(document: Value) -> ApiResult<Association> {
+pub(super) fn from_document(document: Value) -> ApiResult<Association> {
     serde_json::from_value(document)
         .map_err(|e| ApiError::internal(format!("stored association unreadable: {e}")))
 }

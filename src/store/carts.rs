@@ -34,6 +34,38 @@ fn from_document(mut document: Value) -> ApiResult<Cart> {
         .map_err(|e| ApiError::internal(format!("stored cart unreadable: {e}")))
 }
 
+/// (date, total) of stored cart rows, skipping unreadable ones.
+pub(super) fn purchases_from_rows(rows: &[Value]) -> Vec<(DateTime<Utc>, f64)> {
+    rows.iter()
+        .filter_map(|row| {
+            let date = row.get("date")?.as_str()?.parse::<Timestamp>().ok()?;
+            Some((date.as_datetime(), row.get("total")?.as_f64()?))
+        })
+        .collect()
+}
+
+/// The purchase totals of a stored `customer_stats` row (zero when absent).
+pub(super) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
+    let Some(row) = row else {
+        return PurchaseTotals::default();
+    };
+    PurchaseTotals {
+        lifetime_spend: (row
+            .get("lifetime_spend")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0)
+            * 100.0)
+            .round()
+            / 100.0,
+        cart_count: row.get("cart_count").and_then(Value::as_i64).unwrap_or(0),
+        last_purchase: row
+            .get("last_purchase")
+            .and_then(Value::as_str)
+            .and_then(|d| d.parse::<Timestamp>().ok())
+            .map(|t| t.as_datetime()),
+    }
+}
+
 impl Store {
     /// Records a cart, its ledger entries, the Customer's new balance and its
     /// Instant Win draws (documents of `draw_documents`) in one transaction;
@@ -189,33 +221,6 @@ impl Store {
         documents.into_iter().map(from_document).collect()
     }
 
-    /// The purchases (date, total) of a Customer since `since`, oldest first.
-    pub async fn purchases(
-        &self,
-        company: &str,
-        customer_id: &str,
-        since: Timestamp,
-    ) -> ApiResult<Vec<(DateTime<Utc>, f64)>> {
-        let rows: Vec<Value> = first(
-            self.db
-                .query(
-                    "SELECT date, total FROM cart WHERE company = $company AND customer_id = $customer \
-                     AND date >= $since ORDER BY date",
-                )
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("since", since.to_string())),
-        )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                let date = row.get("date")?.as_str()?.parse::<Timestamp>().ok()?;
-                Some((date.as_datetime(), row.get("total")?.as_f64()?))
-            })
-            .collect())
-    }
-
     /// The ledger entries a cart wrote.
     pub async fn cart_ledger(&self, company: &str, cart_id: &str) -> ApiResult<Vec<LedgerEntry>> {
         let rows: Vec<Value> = first(
@@ -242,38 +247,5 @@ impl Store {
                 .bind(("customer", customer_id.to_string())),
         )
         .await
-    }
-
-    /// A Customer's purchase totals, kept by every recorded cart.
-    pub async fn purchase_totals(
-        &self,
-        company: &str,
-        customer_id: &str,
-    ) -> ApiResult<PurchaseTotals> {
-        let row: Option<Value> = first(
-            self.db
-                .query("SELECT * FROM ONLY type::record('customer_stats', [$company, $customer])")
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string())),
-        )
-        .await?;
-        let Some(row) = row else {
-            return Ok(PurchaseTotals::default());
-        };
-        Ok(PurchaseTotals {
-            lifetime_spend: (row
-                .get("lifetime_spend")
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0)
-                * 100.0)
-                .round()
-                / 100.0,
-            cart_count: row.get("cart_count").and_then(Value::as_i64).unwrap_or(0),
-            last_purchase: row
-                .get("last_purchase")
-                .and_then(Value::as_str)
-                .and_then(|d| d.parse::<Timestamp>().ok())
-                .map(|t| t.as_datetime()),
-        })
     }
 }

@@ -131,6 +131,30 @@ impl Store {
         document.map(from_document).transpose()
     }
 
+    /// The Customer of `company` holding identifier `value` of `kind`, found
+    /// and read in one round trip (the till's look-up by code or card).
+    pub async fn customer_by(
+        &self,
+        company: &str,
+        kind: SearchBy,
+        value: &str,
+    ) -> ApiResult<Option<StoredCustomer>> {
+        let mut response = self
+            .db
+            .query(
+                "LET $id = (SELECT VALUE customer FROM ONLY type::record('customer_claim', [$company, $kind, $value]));
+                 IF $id { SELECT * OMIT id FROM ONLY type::record('customer', $id) WHERE company = $company } ELSE { NONE };",
+            )
+            .bind(("company", company.to_string()))
+            .bind(("kind", kind.as_str()))
+            .bind(("value", value.to_string()))
+            .await
+            .and_then(|r| r.check())
+            .map_err(super::store_error)?;
+        let document: Option<Value> = response.take(1).map_err(super::store_error)?;
+        document.map(from_document).transpose()
+    }
+
     /// The id of the Customer of `company` holding identifier `value` of `kind`.
     pub async fn customer_id_by(
         &self,

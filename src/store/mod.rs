@@ -8,6 +8,7 @@ mod carts;
 mod companies;
 mod customers;
 mod events;
+mod facts;
 mod idempotency;
 mod instant_wins;
 mod keys;
@@ -18,6 +19,7 @@ mod prizes;
 mod stock;
 
 pub use customers::StoredCustomer;
+pub use facts::CustomerFacts;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{DrawState, PlannedDraw, StateQuery, draw_documents};
 pub use ledger::{ExpiryWatermark, LedgerEntry};

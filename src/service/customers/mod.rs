@@ -179,17 +179,11 @@ impl Services {
             .search_by
             .normalise(reference.value)
             .map_err(|_| not_found(reference))?;
-        let id = match reference.search_by {
-            SearchBy::Id => Some(value),
-            kind => self.store.customer_id_by(company, kind, &value).await?,
+        let found = match reference.search_by {
+            SearchBy::Id => self.store.customer(company, &value).await?,
+            kind => self.store.customer_by(company, kind, &value).await?,
         };
-        let Some(id) = id else {
-            return Err(not_found(reference));
-        };
-        self.store
-            .customer(company, &id)
-            .await?
-            .ok_or_else(|| not_found(reference))
+        found.ok_or_else(|| not_found(reference))
     }
 
     /// Reads, changes and writes back a Customer, retrying when another request
