@@ -191,11 +191,34 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
             let run = ScenarioRun { scenario, result };
             eprintln!("{}", report::row(&run));
             report.runs.push(run);
+            settle(&target).await;
         }
     }
     server.stop().await?;
     Ok(report)
 }
+
+/// Waits until the server has worked off what an overloaded run left queued
+/// (requests still in flight, prizes still to deliver): `GET /check` answers
+/// fast three times in a row, or two minutes pass. Without it, a run would
+/// pay for its predecessor's backlog.
+async fn settle(target: &Target) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut fast = 0;
+    while fast < 3 && Instant::now() < deadline {
+        let sent = Instant::now();
+        let answered = target.send(&Request::get("/check")).await.is_some();
+        fast = if answered && sent.elapsed() < SETTLED_CHECK {
+            fast + 1
+        } else {
+            0
+        };
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// A `GET /check` this fast means the server is idle again.
+const SETTLED_CHECK: Duration = Duration::from_millis(10);
 
 /// Creates the benchmark Company with limits no run reaches and a key for it.
 async fn create_company(

@@ -90,11 +90,13 @@ impl LedgerEntry {
 /// SurrealQL appending every entry of `$ledger` (company set) and moving each
 /// Customer's cached balance of the entry's kind, inside the caller's transaction.
 pub(super) const APPEND_LEDGER: &str = "
-    FOR $entry IN $ledger {
-        CREATE type::record('points_ledger', $entry.entry_id) CONTENT $entry RETURN NONE;
-        UPSERT type::record('points_balance', [$company, $entry.customer_id, $entry.kind])
-            SET company = $company, customer_id = $entry.customer_id, kind = $entry.kind,
-                balance = (balance ?? 0) + $entry.points
+    IF $ledger {
+        INSERT INTO points_ledger $ledger RETURN NONE;
+    };
+    FOR $balance IN array::distinct($ledger.map(|$entry| [$entry.customer_id, $entry.kind])) {
+        UPSERT type::record('points_balance', [$company, $balance[0], $balance[1]])
+            SET company = $company, customer_id = $balance[0], kind = $balance[1],
+                balance = (balance ?? 0) + math::sum($ledger[WHERE customer_id = $balance[0] AND kind = $balance[1]].points)
             RETURN NONE;
     };";
 
@@ -122,10 +124,13 @@ pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Val
         .map(|(index, entry)| {
             let mut value = json!(entry);
             value["company"] = Value::String(company.to_string());
-            value["entry_id"] = Value::String(format!(
+            let entry_id = format!(
                 "pt_{millis:012x}{index:03x}{}",
                 crate::secrets::random_hex(5)
-            ));
+            );
+            // `id` names the record INSERT creates; `entry_id` is what is read.
+            value["id"] = Value::String(entry_id.clone());
+            value["entry_id"] = Value::String(entry_id);
             value
         })
         .collect()
