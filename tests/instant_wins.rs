@@ -239,6 +239,38 @@ impl Setup {
         customer["id"].as_str().unwrap().to_string()
     }
 
+    /// `count` new Customers, e-mailed `<prefix><n>@example.com`.
+    async fn customers(&self, prefix: &str, count: usize) -> Vec<String> {
+        let mut customers = Vec::new();
+        for n in 0..count {
+            customers.push(self.customer(&format!("{prefix}{n}@example.com")).await);
+        }
+        customers
+    }
+
+    /// Sends a Custom Event of `kind` for every one of `customers` at once;
+    /// every answer is a 200 with a draw of Instant Win `rule_id`. How many won.
+    async fn simultaneous_winners(&self, customers: &[String], kind: &str, rule_id: i64) -> usize {
+        let requests = customers
+            .iter()
+            .map(|customer| {
+                self.server
+                    .request_as("POST", "/custom_events", &self.key)
+                    .json(&json!({"customer_id": customer, "type": kind}))
+            })
+            .collect();
+        let answers = all_at_once(requests).await;
+        let mut winners = 0;
+        for (status, answer) in &answers {
+            assert_eq!(*status, 200, "{answer}");
+            let effect = draw_of(answer, rule_id).expect("everyone takes part");
+            if effect.get("prize_name").is_some() {
+                winners += 1;
+            }
+        }
+        winners
+    }
+
     async fn event(&self, customer: &str, kind: &str, extra: Value) -> Value {
         let mut body = json!({"customer_id": customer, "type": kind});
         merge(&mut body, extra);
@@ -637,28 +669,8 @@ async fn every_draw_is_stored_for_audit() {
 #[tokio::test]
 async fn many_customers_racing_for_the_last_unit_leave_exactly_one_winner() {
     let setup = setup().await;
-    let mut customers = Vec::new();
-    for n in 0..12 {
-        customers.push(setup.customer(&format!("racer{n}@example.com")).await);
-    }
-    let requests = customers
-        .iter()
-        .map(|customer| {
-            setup
-                .server
-                .request_as("POST", "/custom_events", &setup.key)
-                .json(&json!({"customer_id": customer, "type": "scratch"}))
-        })
-        .collect();
-    let answers = all_at_once(requests).await;
-    let mut winners = 0;
-    for (status, answer) in &answers {
-        assert_eq!(*status, 200, "{answer}");
-        let effect = draw_of(answer, 21).expect("everyone takes part");
-        if effect.get("prize_name").is_some() {
-            winners += 1;
-        }
-    }
+    let customers = setup.customers("racer", 12).await;
+    let winners = setup.simultaneous_winners(&customers, "scratch", 21).await;
     assert_eq!(winners, 1, "stock 1: one winner");
     let (_, detail) = setup.get("/instant_wins/21").await;
     assert_eq!(detail["instant_win"]["instant_win_prizes"][0]["stock"], 0);
@@ -669,27 +681,10 @@ async fn many_customers_racing_for_the_last_unit_leave_exactly_one_winner() {
 #[tokio::test]
 async fn a_sharded_stock_gives_exactly_its_units_to_simultaneous_winners() {
     let setup = setup().await;
-    let mut customers = Vec::new();
-    for n in 0..45 {
-        customers.push(setup.customer(&format!("rusher{n}@example.com")).await);
-    }
-    let requests = customers[..40]
-        .iter()
-        .map(|customer| {
-            setup
-                .server
-                .request_as("POST", "/custom_events", &setup.key)
-                .json(&json!({"customer_id": customer, "type": "rush"}))
-        })
-        .collect();
-    let answers = all_at_once(requests).await;
-    let mut winners = 0;
-    for (status, answer) in &answers {
-        assert_eq!(*status, 200, "{answer}");
-        if draw_of(answer, 28).is_some_and(|effect| effect.get("prize_name").is_some()) {
-            winners += 1;
-        }
-    }
+    let customers = setup.customers("rusher", 45).await;
+    let winners = setup
+        .simultaneous_winners(&customers[..40], "rush", 28)
+        .await;
     assert_eq!(winners, 20, "stock 20: twenty winners out of 40");
     for customer in &customers[40..] {
         let answer = setup.event(customer, "rush", json!({})).await;
