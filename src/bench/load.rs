@@ -326,6 +326,74 @@ async fn at_rate(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use poem::{Route, handler, http::StatusCode, listener::TcpListener};
+
+    /// Answers 200, except 503 for paths ending in an odd number.
+    #[handler]
+    fn numbered(request: &poem::Request) -> StatusCode {
+        let odd = request
+            .uri()
+            .path()
+            .rsplit('/')
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+            .is_some_and(|n| n % 2 == 1);
+        if odd {
+            StatusCode::SERVICE_UNAVAILABLE
+        } else {
+            StatusCode::OK
+        }
+    }
+
+    /// A real server on a free loopback port, and a target for it.
+    async fn server() -> Target {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        let address = listener.local_addr().expect("its address");
+        drop(listener);
+        let app = Route::new().at("/n/:n", numbered);
+        tokio::spawn(poem::Server::new(TcpListener::bind(address)).run(app));
+        let target = Target::new(&format!("http://{address}"), "lk_x", "ls_y").expect("a client");
+        for _ in 0..100 {
+            if target.send(&Request::get("/n/0")).await.is_some() {
+                return target;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        panic!("the test server never answered");
+    }
+
+    fn numbered_requests() -> RequestSource {
+        Arc::new(|n| Request::get(format!("/n/{n}")))
+    }
+
+    #[tokio::test]
+    async fn send_all_sends_each_numbered_request_once_and_tallies_statuses() {
+        let target = server().await;
+        let result = send_all(&target, 4, 21, &numbered_requests()).await;
+        assert_eq!(result.statuses.get(&200), Some(&11));
+        assert_eq!(result.statuses.get(&503), Some(&10));
+        assert_eq!(result.successes(), 11);
+        assert_eq!(result.failures(), 10);
+        assert_eq!(result.latencies_us.len(), 21);
+        assert!(result.latencies_us.is_sorted());
+    }
+
+    #[tokio::test]
+    async fn a_fixed_rate_sends_exactly_rate_times_duration_requests() {
+        let target = server().await;
+        let result = run(
+            &target,
+            Load::Rate(40),
+            Duration::ZERO,
+            Duration::from_millis(500),
+            &Arc::new(AtomicU64::new(0)),
+            &numbered_requests(),
+        )
+        .await;
+        assert_eq!(result.statuses.values().sum::<u64>(), 20);
+        assert_eq!(result.transport_errors, 0);
+        assert_eq!(result.load, Load::Rate(40));
+    }
 
     #[test]
     fn percentiles_use_the_nearest_rank() {
