@@ -372,10 +372,7 @@ async fn no_prize_is_an_effect_without_prize_data() {
     let store = setup.server.running.services.store();
     let outbox = store.raw_documents("prize_outbox", "demo").await.unwrap();
     assert!(outbox.is_empty(), "nothing to deliver: {outbox:?}");
-    assert_eq!(
-        store.raw_documents("iw_draw", "demo").await.unwrap().len(),
-        1
-    );
+    assert_eq!(store.draws("demo", None).await.unwrap().len(), 1);
 }
 
 #[tokio::test]
@@ -1166,8 +1163,8 @@ mod simulate_property {
         let tables = [
             "cart",
             "points_ledger",
-            "iw_draw",
-            "iw_participation",
+            "iw_draws",
+            "iw_counts",
             "iw_given",
             "prize_outbox",
         ];

@@ -16,7 +16,7 @@ use crate::model::customer::{Customer, SearchBy, normalise_code};
 use crate::rules::campaign::{Campaign, CampaignKind, Listens};
 use crate::rules::evaluate::{Effect, Explanation};
 use crate::rules::{CompanyRules, Facts};
-use crate::store::{LedgerEntry, draw_documents};
+use crate::store::{LedgerEntry, draw_write};
 use std::collections::HashMap;
 
 /// Most lines one cart may have.
@@ -275,11 +275,12 @@ impl Services {
             );
             cart.points_earned = ledger.iter().map(|e| e.points).sum();
             if record {
-                let draws = draw_documents(
+                let draws = draw_write(
                     company,
                     &customer.id,
                     &format!("cart:{}", cart.id),
                     &drawn.draws,
+                    &drawn.participations,
                     cart.created_at,
                 );
                 let written = self

@@ -14,8 +14,9 @@ use crate::rules::Facts;
 use crate::rules::campaign::{CampaignKind, Listens};
 use crate::rules::draws::{DrawRecord, Draws};
 use crate::rules::evaluate::{Evaluation, evaluate};
+use crate::rules::instant_win::Audience;
 use crate::secrets::random_hex;
-use crate::store::{DrawState, PlannedDraw, StateQuery, StockShard};
+use crate::store::{DrawState, ParticipationCounts, PlannedDraw, StateQuery, StockShard};
 
 /// How many times an event is evaluated again after its draws collided with
 /// concurrent ones before `draw_contended` is returned.
@@ -28,6 +29,8 @@ pub(super) struct DrawnEvaluation {
     pub evaluation: Evaluation,
     /// Draws to record.
     pub draws: Vec<PlannedDraw>,
+    /// The Customer's participation counts the draws were decided on.
+    pub participations: ParticipationCounts,
 }
 
 impl DrawnEvaluation {
@@ -69,6 +72,8 @@ fn state_queries(rules: &CompanyRules, event: &Listens, facts: &Facts) -> Vec<St
                     rule_id: campaign.id,
                     period: instant_win.once.key(facts.now),
                     prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
+                    limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
+                    targeted: instant_win.audience == Audience::Targeted,
                 })
             }
             _ => None,
@@ -124,7 +129,11 @@ impl Services {
                 record,
             })
             .collect();
-        Ok(DrawnEvaluation { evaluation, draws })
+        Ok(DrawnEvaluation {
+            evaluation,
+            draws,
+            participations: state.participations,
+        })
     }
 
     /// The stock shard the unit `record` won comes from; `None` when it won

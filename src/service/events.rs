@@ -11,7 +11,7 @@ use crate::model::event::{CustomEvent, NewEvent};
 use crate::model::validate_slug;
 use crate::rules::campaign::Listens;
 use crate::secrets::random_hex;
-use crate::store::draw_documents;
+use crate::store::draw_write;
 
 /// Whether an event is a Custom Event (recorded and listable) or a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +107,14 @@ impl Services {
                     Some(event) => format!("custom_event:{}", event.id),
                     None => format!("trigger:{}", new.kind),
                 };
-                let draws = draw_documents(company, &customer.id, &source, &drawn.draws, now);
+                let draws = draw_write(
+                    company,
+                    &customer.id,
+                    &source,
+                    &drawn.draws,
+                    &drawn.participations,
+                    now,
+                );
                 let written = self
                     .store
                     .insert_event(company, event.as_ref(), &ledger, &draws)

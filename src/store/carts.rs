@@ -68,14 +68,14 @@ pub(super) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
 
 impl Store {
     /// Records a cart, its ledger entries, the Customer's new balance and its
-    /// Instant Win draws (documents of `draw_documents`) in one transaction;
+    /// Instant Win draws (made by [`super::draw_write`]) in one transaction;
     /// `cart_already_exists` if its code was recorded before.
     pub async fn insert_cart(
         &self,
         company: &str,
         cart: &Cart,
         ledger: &[LedgerEntry],
-        draws: &[Value],
+        draw_write: &Value,
     ) -> ApiResult<()> {
         let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
         if let Some(object) = doc.as_object_mut() {
@@ -109,7 +109,7 @@ impl Store {
                 .bind(("customer", cart.customer_id.clone()))
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", entries.clone()))
-                .bind(("draws", draws.to_vec()))
+                .bind(("draw_write", draw_write.clone()))
                 .bind(("total", cart.total))
                 .bind(("date", cart.date.to_string()))
         })

@@ -28,7 +28,7 @@ impl Store {
         company: &str,
         event: Option<&CustomEvent>,
         ledger: &[LedgerEntry],
-        draws: &[Value],
+        draw_write: &Value,
     ) -> ApiResult<()> {
         let doc = match event {
             Some(event) => {
@@ -57,7 +57,7 @@ impl Store {
                 .bind(("company", company.to_string()))
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", entries.clone()))
-                .bind(("draws", draws.to_vec()))
+                .bind(("draw_write", draw_write.clone()))
         })
         .await?;
         Ok(())

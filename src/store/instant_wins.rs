@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use super::participations::ParticipationCounts;
 use super::stock::{PrizeCounters, StockShard};
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -28,24 +29,29 @@ pub struct StateQuery {
     pub period: String,
     /// The prize ids, in order.
     pub prize_ids: Vec<String>,
+    /// Whether a prize has a limited stock, whose units given are read.
+    pub limited: bool,
+    /// Whether it is targeted, so the Customer's Voucher is read.
+    pub targeted: bool,
 }
 
-/// SurrealQL recording every draw of `$draws` inside the caller's transaction:
-/// checks the participation limit, takes one unit of a won prize from the
-/// stock shard the draw picked ([`super::stock`]), stores the draw and, on a
-/// win, the prize's delivery in the outbox. A check that fails throws
-/// `draw_contended`: the caller evaluates the event again on fresh state.
+/// SurrealQL recording the draws of one event (`$draw_write`, made by
+/// [`draw_write`]; `NULL` when it drew nothing) inside the caller's
+/// transaction: moves the Customer's participation counts only if they are
+/// still the ones the draws were decided on, takes one unit of each won
+/// limited prize from the stock shard the draw picked ([`super::stock`]),
+/// stores the draws for audit and, for each win, the prize's delivery in the
+/// outbox. A check that fails throws `draw_contended`: the caller evaluates
+/// the event again on fresh state.
 pub(super) const RECORD_DRAWS: &str = "
-    FOR $draw IN $draws {
-        LET $participation = type::record('iw_participation', [$company, $draw.rule_id, $draw.customer_id, $draw.period]);
-        LET $count = (SELECT VALUE count FROM ONLY $participation) ?? 0;
-        IF $count >= $draw.once_limit {
+    IF $draw_write {
+        LET $counts = type::record('iw_counts', [$company, $draw_write.customer_id]);
+        IF ((SELECT VALUE rules FROM ONLY $counts) ?? {}) != $draw_write.seen {
             THROW 'REFUSED|draw_contended|participations changed during the draw';
         };
-        UPSERT $participation SET company = $company, rule_id = $draw.rule_id,
-            customer_id = $draw.customer_id, period = $draw.period, count = $count + 1
-            RETURN NONE;
-        IF $draw.prize AND $draw.prize.stock >= 0 {
+        UPSERT $counts SET company = $company, customer_id = $draw_write.customer_id,
+            rules = $draw_write.next RETURN NONE;
+        FOR $draw IN $draw_write.limited {
             LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id, $draw.shard.index]);
             LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
             IF $given >= $draw.shard.allowance {
@@ -55,12 +61,12 @@ pub(super) const RECORD_DRAWS: &str = "
                 prize_id = $draw.prize.prize_id, shard = $draw.shard.index, given = $given + 1
                 RETURN NONE;
         };
-        CREATE type::record('iw_draw', $draw.draw_id) CONTENT $draw RETURN NONE;
-        IF $draw.prize {
+        CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;
+        FOR $draw IN $draw_write.won {
             CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
                 company: $company,
                 draw_id: $draw.draw_id,
-                customer_id: $draw.customer_id,
+                customer_id: $draw_write.customer_id,
                 rule_id: $draw.rule_id,
                 prize_id: $draw.prize.prize_id,
                 promotion_type: $draw.prize.promotion_type,
@@ -69,10 +75,14 @@ pub(super) const RECORD_DRAWS: &str = "
                 points_kind: $draw.prize.points_kind,
                 points_expire_at: $draw.prize.points_expire_at,
                 pending: true,
-                created_at: $draw.created_at
+                created_at: $draw_write.audit.created_at
             } RETURN NONE;
         };
     };";
+
+/// Fields every draw of one event shares, stored once on its audit record
+/// and given back to each draw when read.
+const SHARED_DRAW_FIELDS: [&str; 4] = ["company", "customer_id", "source", "created_at"];
 
 /// A draw to record: its id, its audit record, and for a prize with a
 /// limited stock the shard its unit comes from.
@@ -93,17 +103,24 @@ pub struct DrawState {
     pub states: HashMap<i64, InstantWinState>,
     /// Stock counters per (rule id, prize id).
     pub counters: HashMap<(i64, String), PrizeCounters>,
+    /// The Customer's participation counts, as read.
+    pub participations: ParticipationCounts,
 }
 
-/// The documents [`RECORD_DRAWS`] stores for `draws` of one event.
-pub fn draw_documents(
+/// What [`RECORD_DRAWS`] writes for `draws` of one event of `customer_id`,
+/// decided on the participation counts `seen`; `NULL` when there are none.
+pub fn draw_write(
     company: &str,
     customer_id: &str,
     source: &str,
     draws: &[PlannedDraw],
+    seen: &ParticipationCounts,
     at: Timestamp,
-) -> Vec<Value> {
-    draws
+) -> Value {
+    let Some(first_draw) = draws.first() else {
+        return Value::Null;
+    };
+    let documents: Vec<Value> = draws
         .iter()
         .map(|draw| {
             let mut value = json!(draw.record);
@@ -111,11 +128,50 @@ pub fn draw_documents(
             if let Some(shard) = draw.shard {
                 value["shard"] = json!({"index": shard.index, "allowance": shard.allowance});
             }
-            value["company"] = Value::String(company.to_string());
-            value["customer_id"] = Value::String(customer_id.to_string());
-            value["source"] = Value::String(source.to_string());
-            value["created_at"] = Value::String(at.to_string());
             value
+        })
+        .collect();
+    let limited: Vec<&Value> = documents
+        .iter()
+        .filter(|draw| {
+            draw["prize"]["stock"]
+                .as_i64()
+                .is_some_and(|stock| stock >= 0)
+        })
+        .collect();
+    let won: Vec<&Value> = documents
+        .iter()
+        .filter(|draw| draw["prize"].is_object())
+        .collect();
+    json!({
+        "id": first_draw.id,
+        "customer_id": customer_id,
+        "seen": seen.stored(),
+        "next": seen.after(draws).stored(),
+        "limited": limited,
+        "won": won,
+        "audit": {
+            "company": company,
+            "customer_id": customer_id,
+            "source": source,
+            "created_at": at.to_string(),
+            "draws": documents,
+        },
+    })
+}
+
+/// The draws of a stored audit record, each with the fields they share.
+fn draws_of(mut audit: Value) -> Vec<Value> {
+    let Some(Value::Array(draws)) = audit.get_mut("draws").map(Value::take) else {
+        return Vec::new();
+    };
+    draws
+        .into_iter()
+        .map(|mut draw| {
+            for field in SHARED_DRAW_FIELDS {
+                draw[field] = audit[field].clone();
+            }
+            draw
         })
         .collect()
 }
@@ -139,26 +195,55 @@ impl Store {
         customer_id: &str,
         queries: &[StateQuery],
     ) -> ApiResult<DrawState> {
-        let rules: Vec<i64> = queries.iter().map(|q| q.rule_id).collect();
-        let periods: Vec<String> = queries.iter().map(|q| q.period.clone()).collect();
+        // One round trip; units given and Vouchers only for the rules that
+        // have them, so a cart meeting untargeted unlimited Instant Wins costs
+        // one point read.
+        let limited: Vec<i64> = queries
+            .iter()
+            .filter(|q| q.limited)
+            .map(|q| q.rule_id)
+            .collect();
+        let targeted: Vec<i64> = queries
+            .iter()
+            .filter(|q| q.targeted)
+            .map(|q| q.rule_id)
+            .collect();
+        let mut statements =
+            vec!["SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);"];
+        if !limited.is_empty() {
+            statements.push(
+                "SELECT rule_id, prize_id, shard, given FROM iw_given WHERE company = $company AND rule_id IN $limited;",
+            );
+        }
+        if !targeted.is_empty() {
+            statements.push(
+                "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",
+            );
+        }
         let mut response = self
             .db
-            .query(
-                "SELECT rule_id, period, count FROM iw_participation
-                     WHERE company = $company AND customer_id = $customer AND rule_id IN $rules AND period IN $periods;
-                 SELECT rule_id, prize_id, shard, given FROM iw_given WHERE company = $company AND rule_id IN $rules;
-                 SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $rules;",
-            )
+            .query(statements.concat())
             .bind(("company", company.to_string()))
             .bind(("customer", customer_id.to_string()))
-            .bind(("rules", rules))
-            .bind(("periods", periods))
+            .bind(("limited", limited.clone()))
+            .bind(("targeted", targeted.clone()))
             .await
             .and_then(|r| r.check())
             .map_err(super::store_error)?;
-        let participations: Vec<Value> = response.take(0).map_err(super::store_error)?;
-        let given: Vec<Value> = response.take(1).map_err(super::store_error)?;
-        let vouchers: Vec<Value> = response.take(2).map_err(super::store_error)?;
+        let stored: Option<Value> = response.take(0).map_err(super::store_error)?;
+        let participations = ParticipationCounts::from_stored(stored.as_ref());
+        let given: Vec<Value> = if limited.is_empty() {
+            Vec::new()
+        } else {
+            response.take(1).map_err(super::store_error)?
+        };
+        let vouchers: Vec<Value> = if targeted.is_empty() {
+            Vec::new()
+        } else {
+            response
+                .take(statements.len() - 1)
+                .map_err(super::store_error)?
+        };
         let mut states = HashMap::new();
         let mut counters = HashMap::new();
         for query in queries {
@@ -173,14 +258,7 @@ impl Store {
                 );
             }
             let mut state = InstantWinState {
-                participations: participations
-                    .iter()
-                    .find(|row| {
-                        row["rule_id"].as_i64() == Some(query.rule_id)
-                            && row["period"].as_str() == Some(query.period.as_str())
-                    })
-                    .and_then(|row| row["count"].as_i64())
-                    .unwrap_or(0),
+                participations: participations.count(query.rule_id, &query.period),
                 given: query
                     .prize_ids
                     .iter()
@@ -196,7 +274,11 @@ impl Store {
             }
             states.insert(query.rule_id, state);
         }
-        Ok(DrawState { states, counters })
+        Ok(DrawState {
+            states,
+            counters,
+            participations,
+        })
     }
 
     /// Units given of every prize of `rules` (rule id, prize id → units), all
@@ -234,15 +316,16 @@ impl Store {
         } else {
             ""
         };
-        first(
+        let audits: Vec<Value> = first(
             self.db
                 .query(format!(
-                    "SELECT * OMIT id FROM iw_draw WHERE company = $company {condition} ORDER BY created_at, id"
+                    "SELECT * OMIT id FROM iw_draws WHERE company = $company {condition} ORDER BY created_at, id"
                 ))
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.unwrap_or_default().to_string())),
         )
-        .await
+        .await?;
+        Ok(audits.into_iter().flat_map(draws_of).collect())
     }
 
     /// Issues `vouchers` (one per Customer and campaign); a Customer who
@@ -344,28 +427,126 @@ impl Store {
         customer_id: &str,
         periods: &[(i64, String)],
     ) -> ApiResult<HashMap<i64, i64>> {
-        let rules: Vec<i64> = periods.iter().map(|(rule, _)| *rule).collect();
-        let rows: Vec<Value> = first(
+        let stored: Option<Value> = first(
             self.db
-                .query("SELECT rule_id, period, count FROM iw_participation WHERE company = $company AND customer_id = $customer AND rule_id IN $rules")
+                .query(
+                    "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer])",
+                )
                 .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("rules", rules)),
+                .bind(("customer", customer_id.to_string())),
         )
         .await?;
+        let counts = ParticipationCounts::from_stored(stored.as_ref());
         Ok(periods
             .iter()
-            .map(|(rule, period)| {
-                let count = rows
-                    .iter()
-                    .find(|row| {
-                        row["rule_id"].as_i64() == Some(*rule)
-                            && row["period"].as_str() == Some(period.as_str())
-                    })
-                    .and_then(|row| row["count"].as_i64())
-                    .unwrap_or(0);
-                (*rule, count)
-            })
+            .map(|(rule, period)| (*rule, counts.count(*rule, period)))
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::draws::DrawRecord;
+
+    fn draw(id: &str, rule_id: i64, period: &str) -> PlannedDraw {
+        PlannedDraw {
+            id: id.to_string(),
+            record: DrawRecord {
+                rule_id,
+                period: period.to_string(),
+                once_limit: 3,
+                participations_seen: 0,
+                weights: vec![0.5],
+                stock_seen: vec![],
+                random: 0.75,
+                drawn_index: -1,
+                prize: None,
+                voucher_code: None,
+            },
+            shard: None,
+        }
+    }
+
+    async fn record(store: &Store, write: &Value) -> ApiResult<()> {
+        store
+            .transact(|db| {
+                db.query(format!("BEGIN; {RECORD_DRAWS} COMMIT;"))
+                    .bind(("company", "c"))
+                    .bind(("draw_write", write.clone()))
+            })
+            .await
+            .map(|_| ())
+    }
+
+    #[tokio::test]
+    async fn draws_decided_on_counts_that_changed_since_are_refused() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let seen = ParticipationCounts::default();
+        let first = draw_write(
+            "c",
+            "x",
+            "cart:A",
+            &[draw("drw_a", 7, "2026-11-22")],
+            &seen,
+            at,
+        );
+        let second = draw_write(
+            "c",
+            "x",
+            "cart:B",
+            &[draw("drw_b", 7, "2026-11-22")],
+            &seen,
+            at,
+        );
+        record(&store, &first).await.unwrap();
+        let refused = record(&store, &second).await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::DrawContended);
+        let counts = store
+            .participations("c", "x", &[(7, "2026-11-22".to_string())])
+            .await
+            .unwrap();
+        assert_eq!(counts[&7], 1, "the refused draw counted nothing");
+        let draws = store.draws("c", Some("x")).await.unwrap();
+        assert_eq!(draws.len(), 1);
+        assert_eq!(draws[0]["draw_id"], "drw_a");
+        assert_eq!(draws[0]["source"], "cart:A");
+        assert_eq!(draws[0]["customer_id"], "x");
+    }
+
+    #[tokio::test]
+    async fn participations_and_draws_from_before_per_customer_records_are_migrated_once() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        super::super::execute(store.db.query(
+            "CREATE type::record('iw_participation', ['c', 7, 'x', '2026-11-21']) CONTENT { company: 'c', rule_id: 7, customer_id: 'x', period: '2026-11-21', count: 2 };
+             CREATE type::record('iw_participation', ['c', 7, 'x', '2026-11-22']) CONTENT { company: 'c', rule_id: 7, customer_id: 'x', period: '2026-11-22', count: 1 };
+             CREATE type::record('iw_participation', ['c', 8, 'x', 'campaign']) CONTENT { company: 'c', rule_id: 8, customer_id: 'x', period: 'campaign', count: 4 };
+             CREATE type::record('iw_draw', 'drw_old') CONTENT { company: 'c', customer_id: 'x', draw_id: 'drw_old', rule_id: 7, source: 'cart:T1', created_at: '2026-11-21T09:00:00Z', random: 0.5 };
+             DELETE migration:iw_per_customer;",
+        ))
+        .await
+        .unwrap();
+        store.apply_schema().await.unwrap();
+        store.apply_schema().await.unwrap();
+        let counts = store
+            .participations(
+                "c",
+                "x",
+                &[(7, "2026-11-21".to_string()), (8, "campaign".to_string())],
+            )
+            .await
+            .unwrap();
+        assert_eq!(counts[&7], 2);
+        assert_eq!(counts[&8], 4);
+        let today = store
+            .participations("c", "x", &[(7, "2026-11-22".to_string())])
+            .await
+            .unwrap();
+        assert_eq!(today[&7], 1);
+        let draws = store.draws("c", Some("x")).await.unwrap();
+        assert_eq!(draws.len(), 1);
+        assert_eq!(draws[0]["draw_id"], "drw_old");
+        assert_eq!(draws[0]["source"], "cart:T1");
     }
 }
