@@ -1,6 +1,7 @@
 //! Micro-benchmarks of the pure rules engine, without HTTP or the store:
 //! evaluating a till-sized cart against 1, 10, 50 and 200 campaigns of mixed
-//! kinds with real conditions, and one rhai condition on its own.
+//! kinds with real conditions, and one condition on its own, both on the
+//! fast path and through rhai.
 //!
 //! ```sh
 //! cargo bench --bench engine
@@ -103,11 +104,20 @@ fn evaluate_cart(bencher: divan::Bencher, count: usize) {
     });
 }
 
-#[divan::bench]
-fn one_rhai_condition(bencher: divan::Bencher) {
+/// One condition: a comparison chain the fast path answers, and one with
+/// arithmetic and `history` that rhai evaluates (facts converted each time).
+#[divan::bench(args = [
+    "customer.loyalty_member && cart.total >= 20.0 && weekday != \"sunday\"",
+    "cart.total * 2.0 > 10.0 && history.spent_last_days(30) >= 0.0",
+])]
+fn one_condition(bencher: divan::Bencher, source: &str) {
     let engine = ScriptEngine::new();
-    let campaign = &campaigns(&engine, 1)[0];
-    let condition = campaign.when.as_ref().expect("a condition");
+    let origin = loyalty::rules::script::Origin {
+        file: PathBuf::from("bench.yaml"),
+        line: 1,
+        column: 0,
+    };
+    let condition = engine.compile(source, origin).expect("a condition");
     let facts = facts();
-    bencher.bench_local(|| engine.eval_bool(condition, divan::black_box(&facts)));
+    bencher.bench_local(|| engine.eval_bool(&condition, divan::black_box(&facts)));
 }

@@ -12,6 +12,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 use serde_json::Value;
 
+use super::fast::{FastExpr, FastFacts};
+
 /// Most rhai operations one evaluation may run (stops runaway loops in `map`/`filter`).
 const MAX_OPERATIONS: u64 = 50_000;
 
@@ -124,6 +126,8 @@ impl std::error::Error for RuleError {}
 #[derive(Debug, Clone)]
 pub struct Script {
     ast: AST,
+    /// The same expression on the fast path, when it has one.
+    fast: Option<FastExpr>,
     /// The expression's text.
     pub source: String,
     /// Its file and line.
@@ -182,9 +186,42 @@ fn as_bool(script: &Script, value: Dynamic) -> Result<bool, RuleError> {
     })
 }
 
-/// One event's facts as rhai values, converted once (see [`ScriptEngine::prepare`]).
+/// `value` as a rhai value: objects become maps, arrays arrays, integers
+/// `INT` and other numbers `FLOAT` (as rhai's serde conversion gives them,
+/// without its generic serializer's cost on every event).
+fn to_dynamic(value: &Value) -> Dynamic {
+    match value {
+        Value::Null => Dynamic::UNIT,
+        Value::Bool(flag) => Dynamic::from_bool(*flag),
+        Value::Number(number) => match number.as_i64() {
+            Some(int) => Dynamic::from_int(int),
+            None => Dynamic::from_float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(text) => Dynamic::from(ImmutableString::from(text.as_str())),
+        Value::Array(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        Value::Object(fields) => Dynamic::from_map(
+            fields
+                .iter()
+                .map(|(key, value)| (key.as_str().into(), to_dynamic(value)))
+                .collect(),
+        ),
+    }
+}
+
+/// One event's facts, ready for many expressions (see
+/// [`ScriptEngine::prepare`]): read directly by the fast path, and converted
+/// into rhai values only when an expression needs rhai.
 #[derive(Debug)]
-pub struct PreparedFacts {
+pub struct PreparedFacts<'a> {
+    facts: &'a Facts,
+    fast: FastFacts<'a>,
+    lines: &'a [Value],
+    rhai: std::sync::OnceLock<RhaiFacts>,
+}
+
+/// The facts as rhai values, converted once.
+#[derive(Debug)]
+struct RhaiFacts {
     scope: std::sync::Mutex<Scope<'static>>,
     lines: Vec<Dynamic>,
 }
@@ -246,6 +283,14 @@ impl History {
     }
 }
 
+/// Whether `array` holds the string `text` (other elements never equal it).
+fn array_contains_text(array: &mut rhai::Array, text: ImmutableString) -> bool {
+    array.iter().any(|item| {
+        item.read_lock::<ImmutableString>()
+            .is_some_and(|item| *item == text)
+    })
+}
+
 /// A rhai engine configured once: limits, no `eval`, and the `history` type.
 #[derive(Debug)]
 pub struct ScriptEngine {
@@ -276,7 +321,11 @@ impl ScriptEngine {
             .register_type_with_name::<History>("History")
             .register_fn("spent_last_days", History::spent_last_days)
             .register_fn("carts_last_days", History::carts_last_days)
-            .register_fn("days_since", History::days_since);
+            .register_fn("days_since", History::days_since)
+            // `tags.contains("x")` and `"x" in tags` on arrays of strings are
+            // the commonest line filters; the generic version calls `==`
+            // through the function table for every element.
+            .register_fn("contains", array_contains_text);
         ScriptEngine { engine }
     }
 
@@ -309,6 +358,7 @@ impl ScriptEngine {
                 )
             })?;
         Ok(Script {
+            fast: FastExpr::compile(&ast),
             ast,
             source: source.to_string(),
             origin,
@@ -317,6 +367,11 @@ impl ScriptEngine {
 
     /// Evaluates a condition; anything but a boolean is an error.
     pub fn eval_bool(&self, script: &Script, facts: &Facts) -> Result<bool, RuleError> {
+        if let Some(fast) = &script.fast
+            && let Some(result) = fast.eval_bool(&FastFacts::new(facts), None)
+        {
+            return Ok(result);
+        }
         let value = self.eval(script, facts)?;
         as_bool(script, value)
     }
@@ -324,21 +379,17 @@ impl ScriptEngine {
     /// Converts `facts` into rhai values once, for evaluating many
     /// expressions (every campaign's condition, every line filter) against one
     /// event.
-    pub fn prepare(&self, facts: &Facts) -> PreparedFacts {
-        let lines = facts
-            .cart
-            .get("lines")
-            .and_then(Value::as_array)
-            .map(|lines| {
-                lines
-                    .iter()
-                    .map(|line| rhai::serde::to_dynamic(line).unwrap_or(Dynamic::UNIT))
-                    .collect()
-            })
-            .unwrap_or_default();
+    pub fn prepare<'a>(&self, facts: &'a Facts) -> PreparedFacts<'a> {
         PreparedFacts {
-            scope: std::sync::Mutex::new(Self::scope(facts)),
-            lines,
+            facts,
+            fast: FastFacts::new(facts),
+            lines: facts
+                .cart
+                .get("lines")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+            rhai: std::sync::OnceLock::new(),
         }
     }
 
@@ -347,16 +398,32 @@ impl ScriptEngine {
     pub fn eval_prepared(
         &self,
         script: &Script,
-        prepared: &PreparedFacts,
+        prepared: &PreparedFacts<'_>,
         line: Option<usize>,
     ) -> Result<bool, RuleError> {
-        let mut scope = match prepared.scope.lock() {
+        if let Some(fast) = &script.fast {
+            let line_value = line.and_then(|index| prepared.lines.get(index));
+            if let Some(result) = fast.eval_bool(&prepared.fast, line_value) {
+                return Ok(result);
+            }
+        }
+        let rhai = prepared.rhai.get_or_init(|| RhaiFacts {
+            // Shared, so that giving each line filter its `line` clones a
+            // pointer, not the line's map.
+            lines: prepared
+                .lines
+                .iter()
+                .map(|line| to_dynamic(line).into_shared())
+                .collect(),
+            scope: std::sync::Mutex::new(Self::scope(prepared.facts)),
+        });
+        let mut scope = match rhai.scope.lock() {
             Ok(scope) => scope,
             Err(poisoned) => poisoned.into_inner(),
         };
         let base = scope.len();
         if let Some(index) = line {
-            let value = prepared.lines.get(index).cloned().unwrap_or(Dynamic::UNIT);
+            let value = rhai.lines.get(index).cloned().unwrap_or(Dynamic::UNIT);
             scope.push_dynamic("line", value);
         }
         let value = self
@@ -366,6 +433,45 @@ impl ScriptEngine {
         // line variable is taken off again.
         scope.rewind(base);
         as_bool(script, value.map_err(|e| evaluation_error(script, &e))?)
+    }
+
+    /// Evaluates `script` with rhai only, never on the fast path (to check
+    /// that both agree).
+    #[cfg(test)]
+    pub(crate) fn eval_with_rhai(
+        &self,
+        script: &Script,
+        facts: &Facts,
+        line: Option<&Value>,
+    ) -> Result<Dynamic, RuleError> {
+        let mut scope = Self::scope(facts);
+        if let Some(line) = line {
+            scope.push_dynamic("line", to_dynamic(line));
+        }
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+            .map_err(|e| evaluation_error(script, &e))
+    }
+
+    /// Evaluates `script` on the fast path only; `None` when it has none or
+    /// the fast path leaves this case to rhai.
+    #[cfg(test)]
+    pub(crate) fn eval_fast(
+        &self,
+        script: &Script,
+        facts: &Facts,
+        line: Option<&Value>,
+    ) -> Option<bool> {
+        script
+            .fast
+            .as_ref()?
+            .eval_bool(&FastFacts::new(facts), line)
+    }
+
+    /// Whether `script` has a fast form.
+    #[cfg(test)]
+    pub(crate) fn has_fast_path(script: &Script) -> bool {
+        script.fast.is_some()
     }
 
     /// Evaluates an expression to JSON.
@@ -392,7 +498,6 @@ impl ScriptEngine {
     /// would bake the compile-time placeholders into every evaluation.
     /// (Expressions cannot assign, so they stay read-only all the same.)
     fn scope(facts: &Facts) -> Scope<'static> {
-        let to_dynamic = |value: &Value| rhai::serde::to_dynamic(value).unwrap_or(Dynamic::UNIT);
         let mut scope = Scope::new();
         scope.push_dynamic("customer", to_dynamic(&facts.customer));
         scope.push(
