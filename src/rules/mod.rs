@@ -20,6 +20,7 @@ mod fast;
 mod fast_properties;
 pub mod instant_win;
 mod instant_win_file;
+mod origin;
 mod problems;
 pub mod script;
 pub mod segments;
