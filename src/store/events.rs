@@ -56,7 +56,8 @@ impl Store {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("doc", doc.clone()))
-                .bind(("ledger", entries.clone()))
+                .bind(("ledger", entries.entries.clone()))
+                .bind(("balances", entries.balances.clone()))
                 .bind(("draw_write", draw_write.clone()))
         })
         .await?;

@@ -87,38 +87,49 @@ impl LedgerEntry {
     }
 }
 
-/// SurrealQL appending every entry of `$ledger` (company set) and moving each
-/// Customer's cached balance of the entry's kind, inside the caller's transaction.
+/// SurrealQL appending every entry of `$ledger` and moving each balance of
+/// `$balances` (both from [`ledger_documents`]) inside the caller's
+/// transaction. The moves are summed in Rust: summing them in SurrealQL cost
+/// more than writing the entries.
 pub(super) const APPEND_LEDGER: &str = "
     IF $ledger {
         INSERT INTO points_ledger $ledger RETURN NONE;
     };
-    FOR $balance IN array::distinct($ledger.map(|$entry| [$entry.customer_id, $entry.kind])) {
-        UPSERT type::record('points_balance', [$company, $balance[0], $balance[1]])
-            SET company = $company, customer_id = $balance[0], kind = $balance[1],
-                balance = (balance ?? 0) + math::sum($ledger[WHERE customer_id = $balance[0] AND kind = $balance[1]].points)
+    FOR $balance IN $balances {
+        UPSERT type::record('points_balance', [$company, $balance.customer_id, $balance.kind])
+            SET company = $company, customer_id = $balance.customer_id, kind = $balance.kind,
+                balance = (balance ?? 0) + $balance.delta
             RETURN NONE;
     };";
 
-/// SurrealQL refusing with `customer_not_enough_score` when `$ledger` would
-/// take a balance below zero (its entries for one balance count together, so
-/// points given back offset points taken back); runs before [`APPEND_LEDGER`]
-/// in the same transaction, so concurrent debits of one balance conflict on
-/// its record and the retried one sees the other's effect.
+/// SurrealQL refusing with `customer_not_enough_score` when `$balances`
+/// would take a balance below zero (a balance's entries count together, so
+/// points given back offset points taken back); runs before
+/// [`APPEND_LEDGER`] in the same transaction, so concurrent debits of one
+/// balance conflict on its record and the retried one sees the other's effect.
 pub(super) const GUARD_DEBITS: &str = "
-    FOR $entry IN $ledger[WHERE points < 0] {
-        LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $entry.customer_id, $entry.kind])) ?? 0;
-        LET $net = math::sum($ledger[WHERE customer_id = $entry.customer_id AND kind = $entry.kind].points);
-        IF $have + $net < 0 {
-            THROW 'REFUSED|customer_not_enough_score|Customer ' + $entry.customer_id + ' has ' + <string> $have + ' ' + $entry.kind + ', not ' + <string> (0 - $net);
+    FOR $balance IN $balances[WHERE delta < 0] {
+        LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $balance.customer_id, $balance.kind])) ?? 0;
+        IF $have + $balance.delta < 0 {
+            THROW 'REFUSED|customer_not_enough_score|Customer ' + $balance.customer_id + ' has ' + <string> $have + ' ' + $balance.kind + ', not ' + <string> (0 - $balance.delta);
         };
     };";
 
+/// What appending ledger entries writes: the entries and the move of each
+/// balance they touch.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LedgerWrite {
+    /// The entries as stored (`$ledger`).
+    pub entries: Vec<Value>,
+    /// `{customer_id, kind, delta}` per balance, in first-seen order (`$balances`).
+    pub balances: Vec<Value>,
+}
+
 /// The ledger entries of `company` as stored, each with a new time-ordered
-/// id, so listing by id lists by time.
-pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Value> {
+/// id, so listing by id lists by time, and the balance moves they make.
+pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> LedgerWrite {
     let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
-    ledger
+    let entries: Vec<Value> = ledger
         .iter()
         .enumerate()
         .map(|(index, entry)| {
@@ -133,7 +144,22 @@ pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> Vec<Val
             value["entry_id"] = Value::String(entry_id);
             value
         })
-        .collect()
+        .collect();
+    let mut balances: Vec<Value> = Vec::new();
+    for entry in &entries {
+        let (customer, kind) = (&entry["customer_id"], &entry["kind"]);
+        let points = entry["points"].as_i64().unwrap_or(0);
+        match balances
+            .iter_mut()
+            .find(|b| b["customer_id"] == *customer && b["kind"] == *kind)
+        {
+            Some(balance) => {
+                balance["delta"] = json!(balance["delta"].as_i64().unwrap_or(0) + points);
+            }
+            None => balances.push(json!({"customer_id": customer, "kind": kind, "delta": points})),
+        }
+    }
+    LedgerWrite { entries, balances }
 }
 
 /// A stored entry as a transaction: its `entry_id` becomes its `id`.
@@ -185,7 +211,8 @@ impl Store {
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("ledger", entries.clone()))
+                .bind(("ledger", entries.entries.clone()))
+                .bind(("balances", entries.balances.clone()))
         })
         .await?;
         Ok(())
@@ -217,7 +244,8 @@ impl Store {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("cart_id", cart_id.to_string()))
-                .bind(("ledger", entries.clone()))
+                .bind(("ledger", entries.entries.clone()))
+                .bind(("balances", entries.balances.clone()))
         })
         .await?;
         Ok(())
@@ -309,7 +337,8 @@ impl Store {
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("ledger", entries.clone()))
+                .bind(("ledger", entries.entries.clone()))
+                .bind(("balances", entries.balances.clone()))
                 .bind(("seen", seen))
         })
         .await?;
@@ -410,6 +439,28 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_entries_of_one_balance_move_it_together() {
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let ledger = [
+            LedgerEntry::new("x", PointsKind::Points, 30, "cart", at),
+            LedgerEntry::new("x", PointsKind::Wallet, 5, "cart", at),
+            LedgerEntry::new("y", PointsKind::Points, -4, "transfer", at),
+            LedgerEntry::new("x", PointsKind::Points, -10, "cancellation", at),
+        ];
+        let write = ledger_documents("c", &ledger);
+        assert_eq!(write.entries.len(), 4);
+        assert_eq!(
+            write.balances,
+            vec![
+                json!({"customer_id": "x", "kind": "points", "delta": 20}),
+                json!({"customer_id": "x", "kind": "wallet", "delta": 5}),
+                json!({"customer_id": "y", "kind": "points", "delta": -4}),
+            ]
+        );
+        assert!(ledger_documents("c", &[]).balances.is_empty());
+    }
 
     #[tokio::test]
     async fn entries_and_balances_from_before_kinds_are_migrated_once() {

@@ -139,7 +139,8 @@ impl Store {
                 .bind(("company", prize.company.clone()))
                 .bind(("id", prize.draw_id.clone()))
                 .bind(("prize", document.clone()))
-                .bind(("ledger", entries.clone()))
+                .bind(("ledger", entries.entries.clone()))
+                .bind(("balances", entries.balances.clone()))
                 .bind(("now", now.to_string()))
         })
         .await?;
