@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::instant_wins::RECORD_DRAWS;
+use super::instant_wins::record_draws;
 use super::ledger::{APPEND_LEDGER, GUARD_DEBITS, LedgerEntry, ledger_documents};
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -92,7 +92,7 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              {APPEND_LEDGER}
-             {RECORD_DRAWS}
+             {draws}
              UPSERT type::record('customer_stats', [$company, $customer])
                  SET company = $company, customer_id = $customer,
                      lifetime_spend = (lifetime_spend ?? 0) + $total,
@@ -100,7 +100,8 @@ impl Store {
                      last_purchase = IF last_purchase == NONE OR last_purchase < $date {{ $date }} ELSE {{ last_purchase }}
                  RETURN NONE;
              COMMIT TRANSACTION;",
-            exists = ErrorCode::CartAlreadyExists.code()
+            exists = ErrorCode::CartAlreadyExists.code(),
+            draws = record_draws(draw_write),
         );
         self.transact(|db| {
             db.query(query.as_str())

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::instant_wins::RECORD_DRAWS;
+use super::instant_wins::record_draws;
 use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
 use super::{Store, first};
 use crate::error::{ApiError, ApiResult};
@@ -48,8 +48,9 @@ impl Store {
                  CREATE type::record('custom_event', [$company, $doc.eid]) CONTENT $doc RETURN NONE;
              }};
              {APPEND_LEDGER}
-             {RECORD_DRAWS}
-             COMMIT TRANSACTION;"
+             {draws}
+             COMMIT TRANSACTION;",
+            draws = record_draws(draw_write),
         );
         let entries = ledger_documents(company, ledger);
         self.transact(|db| {

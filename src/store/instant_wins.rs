@@ -2,7 +2,7 @@
 //! units given per prize, the audit record of every draw, and Vouchers.
 //!
 //! Every limit is a counter record changed by the transaction that uses it
-//! ([`RECORD_DRAWS`]): two draws racing for the last participation, or for the
+//! ([`record_draws`]): two draws racing for the last participation, or for the
 //! last unit of a stock shard, write the same record, so one of them
 //! conflicts and, on retry, sees the other. A prize's stock is split over
 //! [`super::STOCK_SHARDS`] counters so that winners of a popular prize seldom
@@ -36,48 +36,76 @@ pub struct StateQuery {
 }
 
 /// SurrealQL recording the draws of one event (`$draw_write`, made by
-/// [`draw_write`]; `NULL` when it drew nothing) inside the caller's
-/// transaction: moves the Customer's participation counts only if they are
-/// still the ones the draws were decided on, takes one unit of each won
-/// limited prize from the stock shard the draw picked ([`super::stock`]),
-/// stores the draws for audit and, for each win, the prize's delivery in the
-/// outbox. A check that fails throws `draw_contended`: the caller evaluates
-/// the event again on fresh state.
-pub(super) const RECORD_DRAWS: &str = "
-    IF $draw_write {
-        LET $counts = type::record('iw_counts', [$company, $draw_write.customer_id]);
-        IF ((SELECT VALUE rules FROM ONLY $counts) ?? {}) != $draw_write.seen {
-            THROW 'REFUSED|draw_contended|participations changed during the draw';
+/// [`draw_write`]) inside the caller's transaction: moves the Customer's
+/// participation counts only if they are still the ones the draws were
+/// decided on, takes one unit of each won limited prize from the stock shard
+/// the draw picked ([`super::stock`]), stores the draws for audit and, for
+/// each win, the prize's delivery in the outbox. A check that fails throws
+/// `draw_contended`: the caller evaluates the event again on fresh state.
+///
+/// Only the parts this event needs are written out, because the store parses
+/// every statement of every transaction: most carts win nothing.
+pub(super) fn record_draws(draw_write: &Value) -> String {
+    if draw_write.is_null() {
+        return String::new();
+    }
+    let mut text = String::from(COUNT_PARTICIPATIONS);
+    if draw_write["limited"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty())
+    {
+        text.push_str(TAKE_STOCK);
+    }
+    text.push_str(STORE_AUDIT);
+    if draw_write["won"].as_array().is_some_and(|w| !w.is_empty()) {
+        text.push_str(QUEUE_DELIVERIES);
+    }
+    text
+}
+
+/// Part of [`record_draws`]: the compare-and-set of the participation counts.
+const COUNT_PARTICIPATIONS: &str = "
+    LET $counts = type::record('iw_counts', [$company, $draw_write.customer_id]);
+    IF ((SELECT VALUE rules FROM ONLY $counts) ?? {}) != $draw_write.seen {
+        THROW 'REFUSED|draw_contended|participations changed during the draw';
+    };
+    UPSERT $counts SET company = $company, customer_id = $draw_write.customer_id,
+        rules = $draw_write.next RETURN NONE;";
+
+/// Part of [`record_draws`]: one unit of each won limited prize.
+const TAKE_STOCK: &str = "
+    FOR $draw IN $draw_write.limited {
+        LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id, $draw.shard.index]);
+        LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
+        IF $given >= $draw.shard.allowance {
+            THROW 'REFUSED|draw_contended|the prize ran out during the draw';
         };
-        UPSERT $counts SET company = $company, customer_id = $draw_write.customer_id,
-            rules = $draw_write.next RETURN NONE;
-        FOR $draw IN $draw_write.limited {
-            LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id, $draw.shard.index]);
-            LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
-            IF $given >= $draw.shard.allowance {
-                THROW 'REFUSED|draw_contended|the prize ran out during the draw';
-            };
-            UPSERT $unit SET company = $company, rule_id = $draw.rule_id,
-                prize_id = $draw.prize.prize_id, shard = $draw.shard.index, given = $given + 1
-                RETURN NONE;
-        };
-        CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;
-        FOR $draw IN $draw_write.won {
-            CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
-                company: $company,
-                draw_id: $draw.draw_id,
-                customer_id: $draw_write.customer_id,
-                rule_id: $draw.rule_id,
-                prize_id: $draw.prize.prize_id,
-                promotion_type: $draw.prize.promotion_type,
-                promotion_id: $draw.prize.promotion_id,
-                points: $draw.prize.points,
-                points_kind: $draw.prize.points_kind,
-                points_expire_at: $draw.prize.points_expire_at,
-                pending: true,
-                created_at: $draw_write.audit.created_at
-            } RETURN NONE;
-        };
+        UPSERT $unit SET company = $company, rule_id = $draw.rule_id,
+            prize_id = $draw.prize.prize_id, shard = $draw.shard.index, given = $given + 1
+            RETURN NONE;
+    };";
+
+/// Part of [`record_draws`]: the audit record.
+const STORE_AUDIT: &str = "
+    CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;";
+
+/// Part of [`record_draws`]: each won prize's delivery, in the outbox.
+const QUEUE_DELIVERIES: &str = "
+    FOR $draw IN $draw_write.won {
+        CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
+            company: $company,
+            draw_id: $draw.draw_id,
+            customer_id: $draw_write.customer_id,
+            rule_id: $draw.rule_id,
+            prize_id: $draw.prize.prize_id,
+            promotion_type: $draw.prize.promotion_type,
+            promotion_id: $draw.prize.promotion_id,
+            points: $draw.prize.points,
+            points_kind: $draw.prize.points_kind,
+            points_expire_at: $draw.prize.points_expire_at,
+            pending: true,
+            created_at: $draw_write.audit.created_at
+        } RETURN NONE;
     };";
 
 /// Fields every draw of one event shares, stored once on its audit record
@@ -107,7 +135,7 @@ pub struct DrawState {
     pub participations: ParticipationCounts,
 }
 
-/// What [`RECORD_DRAWS`] writes for `draws` of one event of `customer_id`,
+/// What [`record_draws`] writes for `draws` of one event of `customer_id`,
 /// decided on the participation counts `seen`; `NULL` when there are none.
 pub fn draw_write(
     company: &str,
@@ -471,7 +499,7 @@ mod tests {
     async fn record(store: &Store, write: &Value) -> ApiResult<()> {
         store
             .transact(|db| {
-                db.query(format!("BEGIN; {RECORD_DRAWS} COMMIT;"))
+                db.query(format!("BEGIN; {} COMMIT;", record_draws(write)))
                     .bind(("company", "c"))
                     .bind(("draw_write", write.clone()))
             })
