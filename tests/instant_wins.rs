@@ -953,6 +953,41 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
 }
 
 #[tokio::test]
+async fn prizes_won_together_are_delivered_together_and_each_exactly_once() {
+    let setup = setup_with("mem://", |settings| settings.deliver_prizes = false).await;
+    let winners = setup.customers("batch", 4).await;
+    for winner in &winners {
+        let answer = setup.event(winner, "visit", json!({})).await;
+        assert!(draw_of(&answer, 20).unwrap().get("prize_name").is_some());
+    }
+    let services = &setup.server.running.services;
+    let store = services.store();
+    let pending = store.pending_prizes(100).await.unwrap();
+    assert_eq!(pending.len(), 4);
+    // Another process delivers one of them meanwhile: delivering the four
+    // together refuses and writes nothing.
+    store.deliver_prize(&pending[0]).await.unwrap();
+    let refused = store.deliver_prizes("demo", &pending).await.unwrap_err();
+    assert_eq!(
+        refused.code,
+        loyalty::error::ErrorCode::ConcurrentModification
+    );
+    for prize in &pending[1..] {
+        let (_, balance) = setup
+            .get(&format!("/customers/{}/points", prize.customer_id))
+            .await;
+        assert_eq!(balance["points"], 0, "the refused batch wrote nothing");
+    }
+    let delivered = services.deliver_pending_prizes().await.unwrap();
+    assert_eq!(delivered, 3, "the three left are delivered");
+    for winner in &winners {
+        let (_, balance) = setup.get(&format!("/customers/{winner}/points")).await;
+        assert_eq!(balance["points"], 25, "{winner}: one prize, once");
+    }
+    assert_eq!(services.deliver_pending_prizes().await.unwrap(), 0);
+}
+
+#[tokio::test]
 async fn a_prize_follows_its_winner_into_a_merge_and_is_dropped_for_a_deleted_one() {
     let setup = setup_with("mem://", |settings| settings.deliver_prizes = false).await;
     let winner = setup.customer("dup@example.com").await;

@@ -3,6 +3,7 @@
 //! once; each delivery is idempotent, so every prize lands exactly once, even
 //! when the process stopped between the response and the delivery.
 
+use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -11,6 +12,22 @@ use super::Services;
 use super::customers::CustomerRef;
 use crate::error::{ApiResult, ErrorCode};
 use crate::store::PendingPrize;
+
+/// What one round of deliveries did.
+#[derive(Debug, Default)]
+struct Round {
+    /// Prizes delivered.
+    delivered: usize,
+    /// Prizes taken out of the outbox (delivered or abandoned).
+    handled: usize,
+    /// Prizes whose delivery failed; they stay in the outbox.
+    failed: usize,
+}
+
+fn delivered_log(prize: &PendingPrize) {
+    tracing::info!(company = %prize.company, draw = %prize.draw_id, customer = %prize.customer_id,
+        promotion_type = %prize.promotion_type, promotion_id = prize.promotion_id, "prize delivered");
+}
 
 /// Prizes read from the outbox at a time.
 const BATCH: usize = 100;
@@ -27,43 +44,90 @@ impl Services {
         let mut delivered = 0;
         loop {
             let batch = self.store.pending_prizes(BATCH).await?;
-            let mut failed = 0;
-            let mut handled = 0;
-            for prize in &batch {
-                let delivery = match self.prize_owner(prize).await {
-                    Ok(Ok(owner)) => {
-                        let mut prize = prize.clone();
-                        prize.customer_id = owner;
-                        self.store.deliver_prize(&prize).await.map(|()| true)
-                    }
-                    Ok(Err(reason)) => {
-                        tracing::warn!(draw = %prize.draw_id, customer = %prize.customer_id, reason,
-                            "the winner is gone; the prize is not delivered");
-                        self.store
-                            .abandon_prize(&prize.draw_id, reason)
-                            .await
-                            .map(|()| false)
-                    }
-                    Err(error) => Err(error),
-                };
-                match delivery {
-                    Ok(false) => handled += 1,
-                    Ok(true) => {
-                        handled += 1;
-                        delivered += 1;
-                        tracing::info!(company = %prize.company, draw = %prize.draw_id, customer = %prize.customer_id,
-                            promotion_type = %prize.promotion_type, promotion_id = prize.promotion_id, "prize delivered");
-                    }
-                    Err(error) => {
-                        failed += 1;
-                        tracing::warn!(draw = %prize.draw_id, %error, "prize delivery failed; it stays in the outbox");
-                    }
-                }
-            }
-            if batch.len() < BATCH || failed > 0 || handled == 0 {
+            let round = self.deliver_batch(&batch).await;
+            delivered += round.delivered;
+            if batch.len() < BATCH || round.failed > 0 || round.handled == 0 {
                 return Ok(delivered);
             }
         }
+    }
+
+    /// Delivers `batch`: the prizes of winners who are still ordinary
+    /// Customers in one transaction per Company (a till's busy minute wins
+    /// many), the others (merged, anonymized or deleted winners, or a group
+    /// whose transaction failed) one by one.
+    async fn deliver_batch(&self, batch: &[PendingPrize]) -> Round {
+        let mut round = Round::default();
+        let mut by_company: BTreeMap<&str, Vec<&PendingPrize>> = BTreeMap::new();
+        for prize in batch {
+            by_company.entry(&prize.company).or_default().push(prize);
+        }
+        let mut one_by_one: Vec<&PendingPrize> = Vec::new();
+        for (company, prizes) in by_company {
+            let mut ids: Vec<String> = prizes.iter().map(|p| p.customer_id.clone()).collect();
+            ids.sort();
+            ids.dedup();
+            let ordinary: HashSet<String> = match self.store.customers_by_ids(company, &ids).await {
+                Ok(customers) => customers
+                    .into_iter()
+                    .filter(|c| c.anonymized_at.is_none() && c.merged_into.is_none())
+                    .map(|c| c.id)
+                    .collect(),
+                Err(_) => HashSet::new(),
+            };
+            let (direct, other): (Vec<&PendingPrize>, Vec<&PendingPrize>) = prizes
+                .into_iter()
+                .partition(|prize| ordinary.contains(&prize.customer_id));
+            one_by_one.extend(other);
+            if direct.is_empty() {
+                continue;
+            }
+            let owned: Vec<PendingPrize> = direct.iter().map(|&p| p.clone()).collect();
+            match self.store.deliver_prizes(company, &owned).await {
+                Ok(()) => {
+                    for prize in &owned {
+                        delivered_log(prize);
+                    }
+                    round.delivered += owned.len();
+                    round.handled += owned.len();
+                }
+                Err(error) => {
+                    tracing::debug!(company, %error, "delivering prizes together failed; delivering them one by one");
+                    one_by_one.extend(direct);
+                }
+            }
+        }
+        for prize in one_by_one {
+            let delivery = match self.prize_owner(prize).await {
+                Ok(Ok(owner)) => {
+                    let mut prize = prize.clone();
+                    prize.customer_id = owner;
+                    self.store.deliver_prize(&prize).await.map(|()| true)
+                }
+                Ok(Err(reason)) => {
+                    tracing::warn!(draw = %prize.draw_id, customer = %prize.customer_id, reason,
+                        "the winner is gone; the prize is not delivered");
+                    self.store
+                        .abandon_prize(&prize.draw_id, reason)
+                        .await
+                        .map(|()| false)
+                }
+                Err(error) => Err(error),
+            };
+            match delivery {
+                Ok(false) => round.handled += 1,
+                Ok(true) => {
+                    round.handled += 1;
+                    round.delivered += 1;
+                    delivered_log(prize);
+                }
+                Err(error) => {
+                    round.failed += 1;
+                    tracing::warn!(draw = %prize.draw_id, %error, "prize delivery failed; it stays in the outbox");
+                }
+            }
+        }
+        round
     }
 
     /// Who receives `prize`: its winner or, when the winner was merged since,

@@ -87,6 +87,53 @@ const DELIVER: &str = "
     };
     COMMIT TRANSACTION;";
 
+/// SurrealQL delivering every prize of `$prizes` (of one Company) in one
+/// transaction, refusing with `concurrent_modification` if any was
+/// delivered meanwhile; the points prizes' entries are `$ledger`.
+const DELIVER_BATCH: &str = "
+    BEGIN TRANSACTION;
+    FOR $prize IN $prizes {
+        LET $key = type::record('prize_outbox', $prize.draw_id);
+        IF !((SELECT VALUE pending FROM ONLY $key) ?? false) {
+            THROW 'REFUSED|concurrent_modification|prize ' + $prize.draw_id + ' was delivered meanwhile';
+        };
+        IF $prize.promotion_type == 'reward' {
+            CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
+                company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
+                reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
+                status: 'available', created_at: $now
+            } RETURN NONE;
+        };
+        IF $prize.promotion_type == 'game' {
+            UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
+                SET company = $company, customer_id = $prize.customer_id,
+                    game_id = $prize.promotion_id, available = (available ?? 0) + 1
+                RETURN NONE;
+        };
+        UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;
+    };
+    __APPEND_LEDGER__
+    COMMIT TRANSACTION;";
+
+/// The ledger entry crediting a points prize (none for other prizes).
+fn prize_ledger(prize: &PendingPrize, now: Timestamp) -> Option<LedgerEntry> {
+    match (prize.promotion_type.as_str(), prize.points) {
+        ("points", Some(points)) if points > 0 => Some(LedgerEntry {
+            rule_id: Some(prize.promotion_id),
+            draw_id: Some(prize.draw_id.clone()),
+            expires_at: prize.points_expire_at,
+            ..LedgerEntry::new(
+                &prize.customer_id,
+                prize.points_kind.unwrap_or_default(),
+                points,
+                "instant_win",
+                now,
+            )
+        }),
+        _ => None,
+    }
+}
+
 impl Store {
     /// Up to `limit` prizes waiting for delivery, oldest first, of every
     /// Company. A row that cannot be read is taken out of the outbox (and
@@ -116,21 +163,7 @@ impl Store {
     /// Delivers `prize` once: a prize already delivered is left alone.
     pub async fn deliver_prize(&self, prize: &PendingPrize) -> ApiResult<()> {
         let now = Timestamp::now();
-        let ledger = match (prize.promotion_type.as_str(), prize.points) {
-            ("points", Some(points)) if points > 0 => vec![LedgerEntry {
-                rule_id: Some(prize.promotion_id),
-                draw_id: Some(prize.draw_id.clone()),
-                expires_at: prize.points_expire_at,
-                ..LedgerEntry::new(
-                    &prize.customer_id,
-                    prize.points_kind.unwrap_or_default(),
-                    points,
-                    "instant_win",
-                    now,
-                )
-            }],
-            _ => Vec::new(),
-        };
+        let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
         let entries = ledger_documents(&prize.company, &ledger);
         let query = DELIVER.replace("__APPEND_LEDGER__", APPEND_LEDGER);
         let document = json!(prize);
@@ -139,6 +172,30 @@ impl Store {
                 .bind(("company", prize.company.clone()))
                 .bind(("id", prize.draw_id.clone()))
                 .bind(("prize", document.clone()))
+                .bind(("ledger", entries.entries.clone()))
+                .bind(("balances", entries.balances.clone()))
+                .bind(("now", now.to_string()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Delivers `prizes`, all of `company`, in one transaction; refuses with
+    /// `concurrent_modification` (and writes nothing) when any of them was
+    /// delivered meanwhile, so the caller can deliver them one by one.
+    pub async fn deliver_prizes(&self, company: &str, prizes: &[PendingPrize]) -> ApiResult<()> {
+        let now = Timestamp::now();
+        let ledger: Vec<LedgerEntry> = prizes
+            .iter()
+            .filter_map(|prize| prize_ledger(prize, now))
+            .collect();
+        let entries = ledger_documents(company, &ledger);
+        let query = DELIVER_BATCH.replace("__APPEND_LEDGER__", APPEND_LEDGER);
+        let documents: Vec<Value> = prizes.iter().map(|prize| json!(prize)).collect();
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("prizes", documents.clone()))
                 .bind(("ledger", entries.entries.clone()))
                 .bind(("balances", entries.balances.clone()))
                 .bind(("now", now.to_string()))
