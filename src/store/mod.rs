@@ -61,7 +61,20 @@ pub struct RemoteAuth {
 #[derive(Clone, Debug)]
 pub struct Store {
     db: Surreal<Any>,
+    /// Admits write transactions ([`Store::transact`]) a few at a time.
+    writers: std::sync::Arc<tokio::sync::Semaphore>,
 }
+
+/// How many write transactions run at once against an embedded store, per
+/// core. More in flight only lengthen each one (they share the cores), so
+/// more of them overlap and conflict: with 32 tills sending 300 carts/s to
+/// 2 cores, unbounded transactions answered 45 of 3,000 carts with 409 and
+/// p50 4.1 s; four at a time, none and 1.0 s.
+const EMBEDDED_WRITERS_PER_CORE: usize = 2;
+
+/// How many write transactions run at once against a remote server, which
+/// has cores of its own.
+const REMOTE_WRITERS: usize = 64;
 
 impl Store {
     /// Connects to `url` (`mem://`, `surrealkv://PATH` or `ws://HOST:PORT`) and
@@ -100,7 +113,16 @@ impl Store {
             .use_db(DATABASE)
             .await
             .map_err(store_error)?;
-        let store = Store { db };
+        let writers = if url.starts_with("ws://") {
+            REMOTE_WRITERS
+        } else {
+            let cores = std::thread::available_parallelism().map_or(2, usize::from);
+            EMBEDDED_WRITERS_PER_CORE * cores
+        };
+        let store = Store {
+            db,
+            writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
+        };
         store.apply_schema().await?;
         Ok(store)
     }
@@ -185,7 +207,11 @@ impl Store {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut response = build(&self.db).await.map_err(store_error)?;
+            let mut response = {
+                // The semaphore is never closed; were it, the write runs unadmitted.
+                let _admitted = self.writers.acquire().await.ok();
+                build(&self.db).await.map_err(store_error)?
+            };
             let errors = response.take_errors();
             if errors.is_empty() {
                 return Ok(response);
