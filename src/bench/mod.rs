@@ -199,26 +199,37 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
 }
 
 /// Waits until the server has worked off what an overloaded run left queued
-/// (requests still in flight, prizes still to deliver): `GET /check` answers
-/// fast three times in a row, or two minutes pass. Without it, a run would
-/// pay for its predecessor's backlog.
+/// (requests still in flight, prizes still to deliver): a read (`GET /check`)
+/// and a write (a Custom Event no campaign listens to) answer fast three times
+/// in a row, or five minutes pass. Without it, a run would pay for its
+/// predecessor's backlog. The write matters: queued writes wait for the
+/// store's admission while reads pass, so `/check` alone answers fast long
+/// before the backlog is gone.
 async fn settle(target: &Target) {
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let write = Request::post(
+        "/custom_events",
+        json!({ "customer_code": customer_code(0), "type": "bench_settle", "data": {} })
+            .to_string(),
+    );
     let mut fast = 0;
     while fast < 3 && Instant::now() < deadline {
         let sent = Instant::now();
-        let answered = target.send(&Request::get("/check")).await.is_some();
-        fast = if answered && sent.elapsed() < SETTLED_CHECK {
-            fast + 1
-        } else {
-            0
-        };
+        let read = target.send(&Request::get("/check")).await.is_some();
+        let read_fast = read && sent.elapsed() < SETTLED_CHECK;
+        let sent = Instant::now();
+        let written = target.send(&write).await.is_some();
+        let write_fast = written && sent.elapsed() < SETTLED_WRITE;
+        fast = if read_fast && write_fast { fast + 1 } else { 0 };
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 }
 
 /// A `GET /check` this fast means the server is idle again.
 const SETTLED_CHECK: Duration = Duration::from_millis(10);
+
+/// A small write this fast means no backlog of writes waits before it.
+const SETTLED_WRITE: Duration = Duration::from_millis(50);
 
 /// Creates the benchmark Company with limits no run reaches and a key for it.
 async fn create_company(

@@ -24,6 +24,7 @@ struct Round {
     failed: usize,
 }
 
+/// Logs one delivered prize.
 fn delivered_log(prize: &PendingPrize) {
     tracing::info!(company = %prize.company, draw = %prize.draw_id, customer = %prize.customer_id,
         promotion_type = %prize.promotion_type, promotion_id = prize.promotion_id, "prize delivered");
