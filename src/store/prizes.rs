@@ -60,6 +60,25 @@ pub struct RewardTransaction {
     pub created_at: Timestamp,
 }
 
+/// SurrealQL giving `$prize` (the outbox row `$key`) when it is a Reward or a
+/// game participation, and marking it delivered; points prizes are ledger
+/// entries, appended by the caller.
+const GIVE: &str = "
+    IF $prize.promotion_type == 'reward' {
+        CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
+            company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
+            reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
+            status: 'available', created_at: $now
+        } RETURN NONE;
+    };
+    IF $prize.promotion_type == 'game' {
+        UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
+            SET company = $company, customer_id = $prize.customer_id,
+                game_id = $prize.promotion_id, available = (available ?? 0) + 1
+            RETURN NONE;
+    };
+    UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;";
+
 /// SurrealQL delivering `$prize` (the outbox row `$key`) if it is still
 /// pending, then marking it delivered: a second delivery changes nothing.
 const DELIVER: &str = "
@@ -70,20 +89,7 @@ const DELIVER: &str = "
         IF $prize.promotion_type == 'points' {
             __APPEND_LEDGER__
         };
-        IF $prize.promotion_type == 'reward' {
-            CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
-                company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
-                reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
-                status: 'available', created_at: $now
-            } RETURN NONE;
-        };
-        IF $prize.promotion_type == 'game' {
-            UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
-                SET company = $company, customer_id = $prize.customer_id,
-                    game_id = $prize.promotion_id, available = (available ?? 0) + 1
-                RETURN NONE;
-        };
-        UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;
+        __GIVE__
     };
     COMMIT TRANSACTION;";
 
@@ -97,20 +103,7 @@ const DELIVER_BATCH: &str = "
         IF !((SELECT VALUE pending FROM ONLY $key) ?? false) {
             THROW 'REFUSED|concurrent_modification|prize ' + $prize.draw_id + ' was delivered meanwhile';
         };
-        IF $prize.promotion_type == 'reward' {
-            CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
-                company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
-                reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
-                status: 'available', created_at: $now
-            } RETURN NONE;
-        };
-        IF $prize.promotion_type == 'game' {
-            UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
-                SET company = $company, customer_id = $prize.customer_id,
-                    game_id = $prize.promotion_id, available = (available ?? 0) + 1
-                RETURN NONE;
-        };
-        UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;
+        __GIVE__
     };
     __APPEND_LEDGER__
     COMMIT TRANSACTION;";
@@ -165,7 +158,9 @@ impl Store {
         let now = Timestamp::now();
         let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
         let entries = ledger_documents(&prize.company, &ledger);
-        let query = DELIVER.replace("__APPEND_LEDGER__", APPEND_LEDGER);
+        let query = DELIVER
+            .replace("__APPEND_LEDGER__", APPEND_LEDGER)
+            .replace("__GIVE__", GIVE);
         let document = json!(prize);
         self.transact(|db| {
             db.query(query.as_str())
@@ -190,7 +185,9 @@ impl Store {
             .filter_map(|prize| prize_ledger(prize, now))
             .collect();
         let entries = ledger_documents(company, &ledger);
-        let query = DELIVER_BATCH.replace("__APPEND_LEDGER__", APPEND_LEDGER);
+        let query = DELIVER_BATCH
+            .replace("__APPEND_LEDGER__", APPEND_LEDGER)
+            .replace("__GIVE__", GIVE);
         let documents: Vec<Value> = prizes.iter().map(|prize| json!(prize)).collect();
         self.transact(|db| {
             db.query(query.as_str())
