@@ -80,6 +80,8 @@ pub enum ErrorCode {
     StoreUnavailable,
     /// The request took longer than the server's limit.
     RequestTimeout,
+    /// Too many writes were waiting for the store; this one never started.
+    ServerBusy,
     /// The Company's campaign files never loaded; events cannot be evaluated.
     CampaignsUnavailable,
     /// No Instant Win matches the identifier in this Company.
@@ -133,6 +135,7 @@ impl ErrorCode {
         ErrorCode::ServerError,
         ErrorCode::StoreUnavailable,
         ErrorCode::RequestTimeout,
+        ErrorCode::ServerBusy,
         ErrorCode::CampaignsUnavailable,
         ErrorCode::DrawContended,
     ];
@@ -172,6 +175,7 @@ impl ErrorCode {
             ErrorCode::ServerError => "server_error",
             ErrorCode::StoreUnavailable => "store_unavailable",
             ErrorCode::RequestTimeout => "request_timeout",
+            ErrorCode::ServerBusy => "server_busy",
             ErrorCode::CampaignsUnavailable => "campaigns_unavailable",
             ErrorCode::InstantWinNotFound => "instant_win_not_found",
             ErrorCode::CustomerNotEnoughScore => "customer_not_enough_score",
@@ -219,6 +223,7 @@ impl ErrorCode {
             ErrorCode::ServerError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::StoreUnavailable
             | ErrorCode::RequestTimeout
+            | ErrorCode::ServerBusy
             | ErrorCode::CampaignsUnavailable
             | ErrorCode::DrawContended => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -312,6 +317,9 @@ impl ErrorCode {
             }
             ErrorCode::RequestTimeout => {
                 "The request took longer than the server allows. Its effects may or may not have been applied: retry with the same Idempotency-Key."
+            }
+            ErrorCode::ServerBusy => {
+                "Too many requests were recording at once; this one was not started and changed nothing. Retry after a moment."
             }
         }
     }

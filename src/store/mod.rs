@@ -63,7 +63,15 @@ pub struct Store {
     db: Surreal<Any>,
     /// Admits write transactions ([`Store::transact`]) a few at a time.
     writers: std::sync::Arc<tokio::sync::Semaphore>,
+    /// How long a write waits for admission before it is refused unstarted.
+    admission_wait: Duration,
 }
+
+/// How long a write waits for admission. A till gives up after a few
+/// seconds; beyond that, queueing only leaves work nobody waits for, so the
+/// write is refused (`server_busy`, nothing changed) and the backlog an
+/// overload leaves behind stays this short.
+const ADMISSION_WAIT: Duration = Duration::from_secs(5);
 
 /// How many write transactions run at once against an embedded store, per
 /// core. More in flight only lengthen each one (they share the cores), so
@@ -122,6 +130,7 @@ impl Store {
         let store = Store {
             db,
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
+            admission_wait: ADMISSION_WAIT,
         };
         store.apply_schema().await?;
         Ok(store)
@@ -208,8 +217,16 @@ impl Store {
         loop {
             attempt += 1;
             let mut response = {
+                let Ok(admitted) =
+                    tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
+                else {
+                    return Err(ApiError::new(
+                        ErrorCode::ServerBusy,
+                        "too many requests are recording at once; nothing was recorded, retry",
+                    ));
+                };
                 // The semaphore is never closed; were it, the write runs unadmitted.
-                let _admitted = self.writers.acquire().await.ok();
+                let _admitted = admitted.ok();
                 build(&self.db).await.map_err(store_error)?
             };
             let errors = response.take_errors();
@@ -301,4 +318,33 @@ pub(crate) async fn execute(query: Query<'_, Any>) -> ApiResult<()> {
 /// Maps an unexpected SurrealDB failure to `server_error`, logging the detail.
 pub(crate) fn store_error(error: surrealdb::Error) -> ApiError {
     ApiError::internal(format!("store: {error}"))
+}
+
+#[cfg(test)]
+mod admission_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_write_not_admitted_in_time_is_refused_and_changes_nothing() {
+        let mut store = Store::connect("mem://", None).await.unwrap();
+        store.writers = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+        store.admission_wait = Duration::from_millis(20);
+        let write =
+            "BEGIN; CREATE type::record('idempotency', ['c', 'k']) SET company = 'c'; COMMIT;";
+        let refused = store.transact(|db| db.query(write)).await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::ServerBusy);
+        assert!(
+            store
+                .raw_documents("idempotency", "c")
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        store.writers.add_permits(1);
+        store.transact(|db| db.query(write)).await.unwrap();
+        assert_eq!(
+            store.raw_documents("idempotency", "c").await.unwrap().len(),
+            1
+        );
+    }
 }
