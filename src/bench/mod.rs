@@ -191,7 +191,7 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
             let run = ScenarioRun { scenario, result };
             eprintln!("{}", report::row(&run));
             report.runs.push(run);
-            settle(&target).await;
+            settle(&target, &server).await;
         }
     }
     server.stop().await?;
@@ -204,8 +204,11 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
 /// in a row, or five minutes pass. Without it, a run would pay for its
 /// predecessor's backlog. The write matters: queued writes wait for the
 /// store's admission while reads pass, so `/check` alone answers fast long
-/// before the backlog is gone.
-async fn settle(target: &Target) {
+/// before the backlog is gone. Where the server's CPU time can be read, it
+/// must also have used less than a tenth of a core over the last probe:
+/// requests the generator gave up on still run, and quick probes can slip
+/// between them.
+async fn settle(target: &Target, server: &ServerProcess) {
     let deadline = Instant::now() + Duration::from_secs(300);
     let write = Request::post(
         "/custom_events",
@@ -213,6 +216,8 @@ async fn settle(target: &Target) {
             .to_string(),
     );
     let mut fast = 0;
+    let mut ticks = server.cpu_ticks();
+    let mut since = Instant::now();
     while fast < 3 && Instant::now() < deadline {
         let sent = Instant::now();
         let read = target.send(&Request::get("/check")).await.is_some();
@@ -220,8 +225,21 @@ async fn settle(target: &Target) {
         let sent = Instant::now();
         let written = target.send(&write).await.is_some();
         let write_fast = written && sent.elapsed() < SETTLED_WRITE;
-        fast = if read_fast && write_fast { fast + 1 } else { 0 };
         tokio::time::sleep(Duration::from_millis(200)).await;
+        let now_ticks = server.cpu_ticks();
+        let idle = match (ticks, now_ticks) {
+            // Clock ticks are 1/100 s on Linux: a tenth of a core is 10 per second.
+            (Some(before), Some(after)) => {
+                (after - before) as f64 <= 10.0 * since.elapsed().as_secs_f64() + 1.0
+            }
+            _ => true,
+        };
+        (ticks, since) = (now_ticks, Instant::now());
+        fast = if read_fast && write_fast && idle {
+            fast + 1
+        } else {
+            0
+        };
     }
 }
 

@@ -18,6 +18,20 @@ pub struct ServerProcess {
     pub admin_url: String,
 }
 
+impl ServerProcess {
+    /// CPU time the server has used so far, in clock ticks; `None` where the
+    /// operating system does not say (only Linux's `/proc` is read).
+    pub fn cpu_ticks(&self) -> Option<u64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()?)).ok()?;
+        // Fields after the command name (which may hold spaces) start after ')':
+        // utime and stime are the 12th and 13th of them.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let user: u64 = fields.get(11)?.parse().ok()?;
+        let system: u64 = fields.get(12)?.parse().ok()?;
+        Some(user + system)
+    }
+}
+
 /// A free loopback port (the operating system picks it).
 fn free_port() -> anyhow::Result<u16> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
