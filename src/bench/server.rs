@@ -23,13 +23,18 @@ impl ServerProcess {
     /// operating system does not say (only Linux's `/proc` is read).
     pub fn cpu_ticks(&self) -> Option<u64> {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()?)).ok()?;
-        // Fields after the command name (which may hold spaces) start after ')':
-        // utime and stime are the 12th and 13th of them.
-        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-        let user: u64 = fields.get(11)?.parse().ok()?;
-        let system: u64 = fields.get(12)?.parse().ok()?;
-        Some(user + system)
+        cpu_ticks_of(&stat)
     }
+}
+
+/// User plus system CPU time in a `/proc/PID/stat` line.
+fn cpu_ticks_of(stat: &str) -> Option<u64> {
+    // Fields after the command name (which may hold spaces) start after ')':
+    // utime and stime are the 12th and 13th of them.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let user: u64 = fields.get(11)?.parse().ok()?;
+    let system: u64 = fields.get(12)?.parse().ok()?;
+    Some(user + system)
 }
 
 /// A free loopback port (the operating system picks it).
@@ -109,5 +114,17 @@ impl ServerProcess {
     pub async fn stop(mut self) -> anyhow::Result<()> {
         self.child.kill().await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cpu_ticks_of;
+
+    #[test]
+    fn cpu_time_is_read_after_a_command_name_with_spaces() {
+        let stat = "4242 (loyalty serve) S 1 4242 4242 0 -1 4194560 1200 0 0 0 350 75 0 0 20 0 9 0 100 0 0";
+        assert_eq!(cpu_ticks_of(stat), Some(425));
+        assert_eq!(cpu_ticks_of("garbage"), None);
     }
 }

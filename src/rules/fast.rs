@@ -138,10 +138,14 @@ impl<'a> Val<'a> {
 #[derive(Debug)]
 pub(crate) struct FastFacts<'a> {
     facts: &'a Facts,
-    weekday: &'static str,
-    date: String,
-    now: String,
-    last_purchase_date: Option<String>,
+    /// `weekday`: `monday` ... `sunday`.
+    pub(super) weekday: &'static str,
+    /// `date`: `YYYY-MM-DD`.
+    pub(super) date: String,
+    /// `now`: `YYYY-MM-DDTHH:MM:SSZ`.
+    pub(super) now: String,
+    /// `last_purchase_date`: `YYYY-MM-DD`, when there is one.
+    pub(super) last_purchase_date: Option<String>,
     audiences: Vec<Value>,
 }
 
@@ -351,28 +355,28 @@ impl FastExpr {
                 Val::Bool(flag) => Val::Bool(!flag),
                 _ => return None,
             },
-            FastExpr::And(operands) => {
-                for operand in operands {
-                    match operand.eval(facts, line)? {
-                        Val::Bool(true) => {}
-                        Val::Bool(false) => return Some(Val::Bool(false)),
-                        _ => return None,
-                    }
-                }
-                Val::Bool(true)
-            }
-            FastExpr::Or(operands) => {
-                for operand in operands {
-                    match operand.eval(facts, line)? {
-                        Val::Bool(false) => {}
-                        Val::Bool(true) => return Some(Val::Bool(true)),
-                        _ => return None,
-                    }
-                }
-                Val::Bool(false)
-            }
+            FastExpr::And(operands) => Val::Bool(short_circuit(operands, false, facts, line)?),
+            FastExpr::Or(operands) => Val::Bool(short_circuit(operands, true, facts, line)?),
         })
     }
+}
+
+/// `&&` (`decisive` false) or `||` (`decisive` true) over `operands`: the
+/// first operand equal to `decisive` decides; every operand must be a boolean.
+fn short_circuit(
+    operands: &[FastExpr],
+    decisive: bool,
+    facts: &FastFacts<'_>,
+    line: Option<&Value>,
+) -> Option<bool> {
+    for operand in operands {
+        match operand.eval(facts, line)? {
+            Val::Bool(flag) if flag == decisive => return Some(decisive),
+            Val::Bool(_) => {}
+            _ => return None,
+        }
+    }
+    Some(!decisive)
 }
 
 /// `lhs comparison rhs` as rhai's built-in operators give it; `None` for

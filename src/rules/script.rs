@@ -403,11 +403,13 @@ impl ScriptEngine {
         );
         scope.push("lifetime_spend", facts.totals.lifetime_spend);
         scope.push("cart_count", facts.totals.cart_count);
+        // The derived strings exactly as the fast path reads them.
+        let derived = FastFacts::new(facts);
         scope.push_dynamic(
             "last_purchase_date",
-            facts.totals.last_purchase.map_or(Dynamic::UNIT, |at| {
-                Dynamic::from(at.format("%Y-%m-%d").to_string())
-            }),
+            derived
+                .last_purchase_date
+                .map_or(Dynamic::UNIT, Dynamic::from),
         );
         scope.push("points_balance", facts.points_balance);
         scope.push_dynamic(
@@ -418,9 +420,9 @@ impl ScriptEngine {
             "calculated",
             to_dynamic(&Value::Object(facts.calculated.clone())),
         );
-        scope.push("now", facts.now.format("%Y-%m-%dT%H:%M:%SZ").to_string());
-        scope.push("date", facts.now.format("%Y-%m-%d").to_string());
-        scope.push("weekday", facts.now.format("%A").to_string().to_lowercase());
+        scope.push("now", derived.now);
+        scope.push("date", derived.date);
+        scope.push("weekday", derived.weekday.to_string());
         scope.push("hour", i64::from(chrono::Timelike::hour(&facts.now)));
         scope.push_dynamic("cart", to_dynamic(&facts.cart));
         scope.push_dynamic("event", to_dynamic(&facts.event));
