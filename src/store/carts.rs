@@ -1,9 +1,8 @@
 //! Repository of carts; they write to the points ledger ([`super::ledger`]).
 
 use chrono::{DateTime, Utc};
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::instant_wins::record_draws;
 use super::ledger::{APPEND_LEDGER, GUARD_DEBITS, LedgerEntry, ledger_documents};
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
@@ -66,9 +65,25 @@ pub(super) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
     }
 }
 
+/// Part of the group commit ([`super::group_commit`]): the cart of `$write`
+/// unless its code was recorded before, and the purchase totals it moves.
+pub(super) const STORE_CART: &str = "
+    LET $key = type::record('cart', [$company, $write.cart.code]);
+    IF record::exists($key) {
+        THROW 'REFUSED|cart_already_exists|cart ' + $write.cart.code + ' was already recorded';
+    };
+    CREATE $key CONTENT $write.cart RETURN NONE;
+    UPSERT type::record('customer_stats', [$company, $customer])
+        SET company = $company, customer_id = $customer,
+            lifetime_spend = (lifetime_spend ?? 0) + $write.total,
+            cart_count = (cart_count ?? 0) + 1,
+            last_purchase = IF last_purchase == NONE OR last_purchase < $write.date { $write.date } ELSE { last_purchase }
+        RETURN NONE;";
+
 impl Store {
     /// Records a cart, its ledger entries, the Customer's new balance and its
-    /// Instant Win draws (made by [`super::draw_write`]) in one transaction;
+    /// Instant Win draws (made by [`super::draw_write`]) in one transaction,
+    /// possibly shared with other events ([`super::group_commit`]);
     /// `cart_already_exists` if its code was recorded before.
     pub async fn insert_cart(
         &self,
@@ -84,39 +99,18 @@ impl Store {
             object.insert("company".into(), Value::String(company.to_string()));
         }
         let entries = ledger_documents(company, ledger);
-        let query = format!(
-            "BEGIN TRANSACTION;
-             LET $key = type::record('cart', [$company, $code]);
-             IF record::exists($key) {{
-                 THROW '{REFUSED}{exists}|cart ' + $code + ' was already recorded';
-             }};
-             CREATE $key CONTENT $doc RETURN NONE;
-             {APPEND_LEDGER}
-             {draws}
-             UPSERT type::record('customer_stats', [$company, $customer])
-                 SET company = $company, customer_id = $customer,
-                     lifetime_spend = (lifetime_spend ?? 0) + $total,
-                     cart_count = (cart_count ?? 0) + 1,
-                     last_purchase = IF last_purchase == NONE OR last_purchase < $date {{ $date }} ELSE {{ last_purchase }}
-                 RETURN NONE;
-             COMMIT TRANSACTION;",
-            exists = ErrorCode::CartAlreadyExists.code(),
-            draws = record_draws(draw_write),
-        );
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("code", cart.id.clone()))
-                .bind(("customer", cart.customer_id.clone()))
-                .bind(("doc", doc.clone()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
-                .bind(("draw_write", draw_write.clone()))
-                .bind(("total", cart.total))
-                .bind(("date", cart.date.to_string()))
-        })
-        .await?;
-        Ok(())
+        self.record_event(json!({
+            "company": company,
+            "customer": cart.customer_id,
+            "cart": doc,
+            "event": null,
+            "total": cart.total,
+            "date": cart.date.to_string(),
+            "ledger": entries.entries,
+            "balances": entries.balances,
+            "draw_write": draw_write,
+        }))
+        .await
     }
 
     /// Records `cancellation` of the cart `original` with the reversing

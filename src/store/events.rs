@@ -1,9 +1,8 @@
 //! Repository of Custom Events and of the points triggers earn.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use super::instant_wins::record_draws;
-use super::ledger::{APPEND_LEDGER, LedgerEntry, ledger_documents};
+use super::ledger::{LedgerEntry, ledger_documents};
 use super::{Store, first};
 use crate::error::{ApiError, ApiResult};
 use crate::model::event::CustomEvent;
@@ -22,7 +21,8 @@ fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
 
 impl Store {
     /// Records a Custom Event (when given), its ledger entries and its Instant
-    /// Win draws in one transaction.
+    /// Win draws in one transaction, possibly shared with other events
+    /// ([`super::group_commit`]).
     pub async fn insert_event(
         &self,
         company: &str,
@@ -42,27 +42,17 @@ impl Store {
             }
             None => Value::Null,
         };
-        let query = format!(
-            "BEGIN TRANSACTION;
-             IF $doc != NULL {{
-                 CREATE type::record('custom_event', [$company, $doc.eid]) CONTENT $doc RETURN NONE;
-             }};
-             {APPEND_LEDGER}
-             {draws}
-             COMMIT TRANSACTION;",
-            draws = record_draws(draw_write),
-        );
         let entries = ledger_documents(company, ledger);
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("doc", doc.clone()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
-                .bind(("draw_write", draw_write.clone()))
-        })
-        .await?;
-        Ok(())
+        self.record_event(json!({
+            "company": company,
+            "customer": Value::Null,
+            "cart": Value::Null,
+            "event": doc,
+            "ledger": entries.entries,
+            "balances": entries.balances,
+            "draw_write": draw_write,
+        }))
+        .await
     }
 
     /// The Custom Event `id` of `company`.

@@ -2,7 +2,7 @@
 //! units given per prize, the audit record of every draw, and Vouchers.
 //!
 //! Every limit is a counter record changed by the transaction that uses it
-//! ([`record_draws`]): two draws racing for the last participation, or for the
+//! ([`super::group_commit`]): two draws racing for the last participation, or for the
 //! last unit of a stock shard, write the same record, so one of them
 //! conflicts and, on retry, sees the other. A prize's stock is split over
 //! [`super::STOCK_SHARDS`] counters so that winners of a popular prize seldom
@@ -35,36 +35,17 @@ pub struct StateQuery {
     pub targeted: bool,
 }
 
-/// SurrealQL recording the draws of one event (`$draw_write`, made by
-/// [`draw_write`]) inside the caller's transaction: moves the Customer's
-/// participation counts only if they are still the ones the draws were
-/// decided on, takes one unit of each won limited prize from the stock shard
-/// the draw picked ([`super::stock`]), stores the draws for audit and, for
-/// each win, the prize's delivery in the outbox. A check that fails throws
-/// `draw_contended`: the caller evaluates the event again on fresh state.
-///
-/// Only the parts this event needs are written out, because the store parses
-/// every statement of every transaction: most carts win nothing.
-pub(super) fn record_draws(draw_write: &Value) -> String {
-    if draw_write.is_null() {
-        return String::new();
-    }
-    let mut text = String::from(COUNT_PARTICIPATIONS);
-    if draw_write["limited"]
-        .as_array()
-        .is_some_and(|l| !l.is_empty())
-    {
-        text.push_str(TAKE_STOCK);
-    }
-    text.push_str(STORE_AUDIT);
-    if draw_write["won"].as_array().is_some_and(|w| !w.is_empty()) {
-        text.push_str(QUEUE_DELIVERIES);
-    }
-    text
-}
+// The draws of one event (`$draw_write`, made by [`draw_write`]) are recorded
+// inside the transaction of their event ([`super::group_commit`]) by the
+// parts below: the Customer's participation counts move only if they are
+// still the ones the draws were decided on, one unit of each won limited
+// prize is taken from the stock shard the draw picked ([`super::stock`]), the
+// draws are stored for audit and, for each win, the prize's delivery is queued
+// in the outbox. A check that fails throws `draw_contended`: the caller
+// evaluates the event again on fresh state.
 
-/// Part of [`record_draws`]: the compare-and-set of the participation counts.
-const COUNT_PARTICIPATIONS: &str = "
+/// Part of the group commit: the compare-and-set of the participation counts.
+pub(super) const COUNT_PARTICIPATIONS: &str = "
     LET $counts = type::record('iw_counts', [$company, $draw_write.customer_id]);
     IF ((SELECT VALUE rules FROM ONLY $counts) ?? {}) != $draw_write.seen {
         THROW 'REFUSED|draw_contended|participations changed during the draw';
@@ -72,8 +53,8 @@ const COUNT_PARTICIPATIONS: &str = "
     UPSERT $counts SET company = $company, customer_id = $draw_write.customer_id,
         rules = $draw_write.next RETURN NONE;";
 
-/// Part of [`record_draws`]: one unit of each won limited prize.
-const TAKE_STOCK: &str = "
+/// Part of the group commit: one unit of each won limited prize.
+pub(super) const TAKE_STOCK: &str = "
     FOR $draw IN $draw_write.limited {
         LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id, $draw.shard.index]);
         LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
@@ -85,12 +66,12 @@ const TAKE_STOCK: &str = "
             RETURN NONE;
     };";
 
-/// Part of [`record_draws`]: the audit record.
-const STORE_AUDIT: &str = "
+/// Part of the group commit: the audit record.
+pub(super) const STORE_AUDIT: &str = "
     CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;";
 
-/// Part of [`record_draws`]: each won prize's delivery, in the outbox.
-const QUEUE_DELIVERIES: &str = "
+/// Part of the group commit: each won prize's delivery, in the outbox.
+pub(super) const QUEUE_DELIVERIES: &str = "
     FOR $draw IN $draw_write.won {
         CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
             company: $company,
@@ -135,7 +116,7 @@ pub struct DrawState {
     pub participations: ParticipationCounts,
 }
 
-/// What [`record_draws`] writes for `draws` of one event of `customer_id`,
+/// What the group commit ([`super::group_commit`]) writes for `draws` of one event of `customer_id`,
 /// decided on the participation counts `seen`; `NULL` when there are none.
 pub fn draw_write(
     company: &str,
@@ -497,14 +478,7 @@ mod tests {
     }
 
     async fn record(store: &Store, write: &Value) -> ApiResult<()> {
-        store
-            .transact(|db| {
-                db.query(format!("BEGIN; {} COMMIT;", record_draws(write)))
-                    .bind(("company", "c"))
-                    .bind(("draw_write", write.clone()))
-            })
-            .await
-            .map(|_| ())
+        store.insert_event("c", None, &[], write).await
     }
 
     #[tokio::test]

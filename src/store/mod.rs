@@ -9,6 +9,7 @@ mod companies;
 mod customers;
 mod events;
 mod facts;
+mod group_commit;
 mod idempotency;
 mod instant_wins;
 mod keys;
@@ -65,6 +66,8 @@ pub struct Store {
     writers: std::sync::Arc<tokio::sync::Semaphore>,
     /// How long a write waits for admission before it is refused unstarted.
     admission_wait: Duration,
+    /// Carts and Custom Events waiting to be recorded together.
+    event_writes: std::sync::Arc<group_commit::WriteQueue>,
 }
 
 /// How long a write waits for admission. A till gives up after a few
@@ -121,16 +124,20 @@ impl Store {
             .use_db(DATABASE)
             .await
             .map_err(store_error)?;
-        let writers = if url.starts_with("ws://") {
-            REMOTE_WRITERS
+        let (writers, batch_writers) = if url.starts_with("ws://") {
+            (REMOTE_WRITERS, group_commit::REMOTE_BATCH_WRITERS)
         } else {
             let cores = std::thread::available_parallelism().map_or(2, usize::from);
-            EMBEDDED_WRITERS_PER_CORE * cores
+            (
+                EMBEDDED_WRITERS_PER_CORE * cores,
+                group_commit::EMBEDDED_BATCH_WRITERS,
+            )
         };
         let store = Store {
             db,
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,
+            event_writes: std::sync::Arc::new(group_commit::WriteQueue::new(batch_writers)),
         };
         store.apply_schema().await?;
         Ok(store)
@@ -204,6 +211,16 @@ pub(crate) const REFUSED: &str = "REFUSED|";
 /// How many times a conflicting transaction is tried before giving up.
 const MAX_ATTEMPTS: u32 = 12;
 
+/// Whether a transaction still has to be admitted among the writers, or
+/// runs under an admission its caller holds.
+#[derive(Clone, Copy)]
+pub(crate) enum Admission {
+    /// Wait for admission before each attempt ([`ADMISSION_WAIT`] at most).
+    Wait,
+    /// Already admitted: the caller holds a writer's permit for every attempt.
+    Held,
+}
+
 impl Store {
     /// Runs the query built by `build` (one `BEGIN ... COMMIT` transaction) and
     /// checks every statement. A write conflict is retried with jittered
@@ -213,21 +230,33 @@ impl Store {
     where
         F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
     {
+        self.transact_admitted(Admission::Wait, build).await
+    }
+
+    /// [`Store::transact`], admitted as `admission` says.
+    pub(crate) async fn transact_admitted<'a, F>(
+        &'a self,
+        admission: Admission,
+        build: F,
+    ) -> ApiResult<IndexedResults>
+    where
+        F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
+    {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let mut response = {
-                let Ok(admitted) =
-                    tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
-                else {
-                    return Err(ApiError::new(
-                        ErrorCode::ServerBusy,
-                        "too many requests are recording at once; nothing was recorded, retry",
-                    ));
-                };
-                // The semaphore is never closed; were it, the write runs unadmitted.
-                let _admitted = admitted.ok();
-                build(&self.db).await.map_err(store_error)?
+            let mut response = match admission {
+                Admission::Held => build(&self.db).await.map_err(store_error)?,
+                Admission::Wait => {
+                    let Ok(admitted) =
+                        tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
+                    else {
+                        return Err(server_busy());
+                    };
+                    // The semaphore is never closed; were it, the write runs unadmitted.
+                    let _admitted = admitted.ok();
+                    build(&self.db).await.map_err(store_error)?
+                }
             };
             let errors = response.take_errors();
             if errors.is_empty() {
@@ -289,6 +318,14 @@ impl Store {
         )
         .await
     }
+}
+
+/// The refusal of a write not admitted within the admission wait.
+fn server_busy() -> ApiError {
+    ApiError::new(
+        ErrorCode::ServerBusy,
+        "too many requests are recording at once; nothing was recorded, retry",
+    )
 }
 
 /// Reads `REFUSED|code|message` out of a SurrealDB error text.

@@ -5,7 +5,7 @@
 //! Instant Wins listening reads and moves these counters: a point read and a
 //! single write cost a fraction of one counter record per draw. The draw's
 //! transaction writes the record only if it still holds exactly what the draw
-//! was decided on ([`super::instant_wins::record_draws`]), so two events of
+//! was decided on ([`super::group_commit`]), so two events of
 //! one Customer racing for the last participation cannot both use it.
 
 use serde_json::{Map, Value, json};
