@@ -2,6 +2,12 @@
 
 use clap::Parser;
 
+/// SurrealDB allocates and frees many small values per statement; with
+/// glibc's allocator a third of a loaded server's CPU went to `malloc`, its
+/// arena locks and consolidation (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Stack of each runtime thread: SurrealDB runs long transactions (merges,
 /// carts with many lines) recursively, beyond the default 2 MiB.
 const THREAD_STACK_BYTES: usize = 16 * 1024 * 1024;
