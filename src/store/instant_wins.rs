@@ -185,6 +185,17 @@ fn draws_of(mut audit: Value) -> Vec<Value> {
         .collect()
 }
 
+/// `iw_given` rows of `$company` whose rule is one of the `count` in
+/// `$param`: one equality per rule, which the planner answers from the
+/// (company, rule_id) index. It answers `rule_id IN $param` by reading every
+/// stock row of the Company and filtering.
+fn of_rules(param: &str, count: usize) -> String {
+    let one: Vec<String> = (0..count)
+        .map(|index| format!("(company = $company AND rule_id = ${param}[{index}])"))
+        .collect();
+    one.join(" OR ")
+}
+
 fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
     if let Some(object) = document.as_object_mut() {
         object.remove("company");
@@ -217,16 +228,20 @@ impl Store {
             .filter(|q| q.targeted)
             .map(|q| q.rule_id)
             .collect();
-        let mut statements =
-            vec!["SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);"];
+        let mut statements = vec![
+            "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);"
+                .to_string(),
+        ];
         if !limited.is_empty() {
-            statements.push(
-                "SELECT rule_id, prize_id, shard, given FROM iw_given WHERE company = $company AND rule_id IN $limited;",
-            );
+            statements.push(format!(
+                "SELECT rule_id, prize_id, shard, given FROM iw_given WHERE {};",
+                of_rules("limited", limited.len())
+            ));
         }
         if !targeted.is_empty() {
             statements.push(
-                "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",
+                "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;"
+                    .to_string(),
             );
         }
         let mut response = self
@@ -299,7 +314,10 @@ impl Store {
     ) -> ApiResult<HashMap<(i64, String), i64>> {
         let rows: Vec<Value> = first(
             self.db
-                .query("SELECT rule_id, prize_id, given FROM iw_given WHERE company = $company AND rule_id IN $rules")
+                .query(format!(
+                    "SELECT rule_id, prize_id, given FROM iw_given WHERE {}",
+                    of_rules("rules", rules.len())
+                ))
                 .bind(("company", company.to_string()))
                 .bind(("rules", rules.to_vec())),
         )
