@@ -179,16 +179,23 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         let loads = std::iter::once(Load::Saturation(options.connections))
             .chain(options.rates.iter().map(|&rate| Load::Rate(rate)));
         for load in loads {
-            let result = load::run(
-                &target,
-                load,
-                options.warmup,
-                options.duration,
-                &next,
-                &source,
-            )
-            .await;
-            let run = ScenarioRun { scenario, result };
+            // The server's CPU time over the measured part, beside the load.
+            let (result, server_cpu) = tokio::join!(
+                load::run(
+                    &target,
+                    load,
+                    options.warmup,
+                    options.duration,
+                    &next,
+                    &source,
+                ),
+                server.cpu_time_over(options.warmup, options.duration)
+            );
+            let run = ScenarioRun {
+                scenario,
+                result,
+                server_cpu,
+            };
             eprintln!("{}", report::row(&run));
             report.runs.push(run);
             settle(&target, &server).await;

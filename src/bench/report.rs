@@ -14,6 +14,19 @@ pub struct ScenarioRun {
     pub scenario: Scenario,
     /// What was measured.
     pub result: RunResult,
+    /// CPU time the server used over the measured part, where it is known.
+    pub server_cpu: Option<std::time::Duration>,
+}
+
+impl ScenarioRun {
+    /// The server's CPU time per answered request, in milliseconds: what a
+    /// request costs whatever else shares the machine (the load generator
+    /// does here).
+    pub fn cpu_ms_per_answer(&self) -> Option<f64> {
+        let answered: u64 = self.result.statuses.values().sum();
+        let cpu = self.server_cpu?;
+        (answered > 0).then(|| cpu.as_secs_f64() * 1000.0 / answered as f64)
+    }
 }
 
 /// Every run of a benchmark and the machine's ceilings.
@@ -122,14 +135,15 @@ impl Report {
             "runs": self.runs.iter().map(|r| {
                 let mut value = run(&r.result);
                 value["scenario"] = json!(r.scenario);
+                value["server_cpu_ms_per_answer"] = json!(r.cpu_ms_per_answer());
                 value
             }).collect::<Vec<_>>(),
         })
     }
 }
 
-const HEADER: &str = "| Request | Load | Answered | Failed | Throughput | p50 | p99 | p99.9 | Max |\n\
-                      |---|---|---|---|---|---|---|---|---|\n";
+const HEADER: &str = "| Request | Load | Answered | Failed | Throughput | p50 | p99 | p99.9 | Max | Server CPU per answer |\n\
+                      |---|---|---|---|---|---|---|---|---|---|\n";
 
 /// One run as a Markdown table row.
 pub fn row(run: &ScenarioRun) -> String {
@@ -149,8 +163,11 @@ pub fn row(run: &ScenarioRun) -> String {
             .collect();
         statuses.join(", ")
     };
+    let cpu = run
+        .cpu_ms_per_answer()
+        .map_or_else(|| "?".to_string(), |ms| format!("{ms:.2} ms"));
     format!(
-        "| {} | {} | {} | {} | {:.0}/s | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms |",
+        "| {} | {} | {} | {} | {:.0}/s | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {cpu} |",
         run.scenario.label(),
         result.load,
         result.statuses.values().sum::<u64>(),

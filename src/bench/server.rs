@@ -25,6 +25,17 @@ impl ServerProcess {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()?)).ok()?;
         cpu_ticks_of(&stat)
     }
+
+    /// CPU time the server uses from `start` after now until `length`
+    /// later; `None` where [`ServerProcess::cpu_ticks`] cannot tell.
+    pub async fn cpu_time_over(&self, start: Duration, length: Duration) -> Option<Duration> {
+        tokio::time::sleep(start).await;
+        let before = self.cpu_ticks()?;
+        tokio::time::sleep(length).await;
+        let after = self.cpu_ticks()?;
+        // Clock ticks are 1/100 s on Linux.
+        Some(Duration::from_millis(after.saturating_sub(before) * 10))
+    }
 }
 
 /// User plus system CPU time in a `/proc/PID/stat` line.
