@@ -16,7 +16,9 @@ use crate::rules::draws::{DrawRecord, Draws};
 use crate::rules::evaluate::{Evaluation, evaluate};
 use crate::rules::instant_win::Audience;
 use crate::secrets::random_hex;
-use crate::store::{DrawState, ParticipationCounts, PlannedDraw, StateQuery, StockShard};
+use crate::store::{
+    DrawState, ParticipationCounts, PlannedDraw, StateQuery, StockShard, WriteLane,
+};
 
 /// How many times an event is evaluated again after its draws collided with
 /// concurrent ones before `draw_contended` is returned.
@@ -121,11 +123,12 @@ impl Services {
             &mut draws,
             &|text| text.resolve(&language.chosen, &language.default),
         );
+        let lane = self.store.write_lane(customer_id);
         let draws = std::mem::take(&mut evaluation.draws)
             .into_iter()
             .map(|record| PlannedDraw {
                 id: new_draw_id(),
-                shard: Self::stock_shard(&state, &record),
+                shard: Self::stock_shard(&state, &record, lane),
                 record,
             })
             .collect();
@@ -136,11 +139,11 @@ impl Services {
         })
     }
 
-    /// The stock shard the unit `record` won comes from; `None` when it won
-    /// nothing or a prize without a stock limit. A limited prize won with
-    /// every shard full (as read) gets shard 0 with no allowance, which its
-    /// transaction refuses as contended.
-    fn stock_shard(state: &DrawState, record: &DrawRecord) -> Option<StockShard> {
+    /// The stock shard the unit `record` won comes from, one of `lane`'s
+    /// while they have room; `None` when it won nothing or a prize without a
+    /// stock limit. A limited prize won with every shard full (as read) gets
+    /// shard 0 with no allowance, which its transaction refuses as contended.
+    fn stock_shard(state: &DrawState, record: &DrawRecord, lane: WriteLane) -> Option<StockShard> {
         let prize = record.prize.as_ref().filter(|prize| prize.stock >= 0)?;
         let counters = state
             .counters
@@ -151,7 +154,7 @@ impl Services {
             counters
                 // Not the draw's random source: which shard gives the unit
                 // changes no outcome, and seeded draws stay reproducible.
-                .pick(prize.stock, rand::random::<f64>())
+                .pick(prize.stock, rand::random::<f64>(), lane)
                 .unwrap_or(StockShard {
                     index: 0,
                     allowance: 0,

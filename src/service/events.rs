@@ -117,7 +117,7 @@ impl Services {
                 );
                 let written = self
                     .store
-                    .insert_event(company, event.as_ref(), &ledger, &draws)
+                    .insert_event(company, &customer.id, event.as_ref(), &ledger, &draws)
                     .await;
                 if contended(&written, attempt) {
                     continue;

@@ -99,17 +99,20 @@ impl Store {
             object.insert("company".into(), Value::String(company.to_string()));
         }
         let entries = ledger_documents(company, ledger);
-        self.record_event(json!({
-            "company": company,
-            "customer": cart.customer_id,
-            "cart": doc,
-            "event": null,
-            "total": cart.total,
-            "date": cart.date.to_string(),
-            "ledger": entries.entries,
-            "balances": entries.balances,
-            "draw_write": draw_write,
-        }))
+        self.record_event(
+            &cart.customer_id,
+            json!({
+                "company": company,
+                "customer": cart.customer_id,
+                "cart": doc,
+                "event": null,
+                "total": cart.total,
+                "date": cart.date.to_string(),
+                "ledger": entries.entries,
+                "balances": entries.balances,
+                "draw_write": draw_write,
+            }),
+        )
         .await
     }
 

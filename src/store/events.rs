@@ -20,12 +20,13 @@ fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
 }
 
 impl Store {
-    /// Records a Custom Event (when given), its ledger entries and its Instant
-    /// Win draws in one transaction, possibly shared with other events
-    /// ([`super::group_commit`]).
+    /// Records a Custom Event (when given) of `customer_id`, its ledger
+    /// entries and its Instant Win draws in one transaction, possibly shared
+    /// with other events ([`super::group_commit`]).
     pub async fn insert_event(
         &self,
         company: &str,
+        customer_id: &str,
         event: Option<&CustomEvent>,
         ledger: &[LedgerEntry],
         draw_write: &Value,
@@ -43,15 +44,18 @@ impl Store {
             None => Value::Null,
         };
         let entries = ledger_documents(company, ledger);
-        self.record_event(json!({
-            "company": company,
-            "customer": Value::Null,
-            "cart": Value::Null,
-            "event": doc,
-            "ledger": entries.entries,
-            "balances": entries.balances,
-            "draw_write": draw_write,
-        }))
+        self.record_event(
+            customer_id,
+            json!({
+                "company": company,
+                "customer": Value::Null,
+                "cart": Value::Null,
+                "event": doc,
+                "ledger": entries.entries,
+                "balances": entries.balances,
+                "draw_write": draw_write,
+            }),
+        )
         .await
     }
 

@@ -7,12 +7,17 @@
 //! that arrive while the writers are busy are recorded together: one text, a
 //! `FOR` loop over the events, parsed and committed once.
 //!
-//! There is no background task. Each request enlists its write in the
-//! [`WriteQueue`] and waits for either its answer or the queue's admission
-//! ([`EMBEDDED_BATCH_WRITERS`] batches at a time); the one admitted takes every write
-//! waiting (up to [`MAX_BATCH`]) and records them in a task of their own, so a
-//! request that goes away does not abort the others. Every write is answered
-//! only after the transaction that holds it has committed.
+//! Events go to one of a few lanes (one per core on an embedded store), by
+//! Customer, and each lane records one batch at a time. Concurrent batches of
+//! one lane would conflict on the records they share (a popular prize's stock
+//! counters) and be retried whole; the lanes take their stock from different
+//! shards ([`WriteLane`]) and their Customers are different, so they seldom do.
+//!
+//! There is no background task. Each request enlists its write in its lane
+//! and waits for either its answer or the lane's admission; the one admitted
+//! takes every write waiting (up to [`MAX_BATCH`]) and records them in a task
+//! of their own, so a request that goes away does not abort the others. Every
+//! write is answered only after the transaction that holds it has committed.
 //!
 //! A batch is all or nothing. When it is refused (a cart code recorded twice,
 //! Instant Win counts that moved since the draw), each
@@ -36,16 +41,10 @@ use crate::error::{ApiError, ApiResult};
 /// shared out; a longer batch only delays the first of its answers.
 pub(super) const MAX_BATCH: usize = 16;
 
-/// Batches recorded at once against an embedded store. One: batches of
-/// concurrent events often touch the same counters (a popular prize's stock
-/// shards), and two batches that conflict are retried whole. Measured with
-/// 32 tills on 2 cores, one batch at a time recorded as many carts per second
-/// as two or four, with a third of the p99 at saturation.
-pub(super) const EMBEDDED_BATCH_WRITERS: usize = 1;
-
-/// Batches recorded at once against a remote server, which has cores of
-/// its own and a round trip to hide.
-pub(super) const REMOTE_BATCH_WRITERS: usize = 4;
+/// Lanes against a remote server, which has cores of its own and a round
+/// trip to hide. Against an embedded store there is one lane per core: a
+/// transaction runs on one thread.
+pub(super) const REMOTE_LANES: usize = 4;
 
 /// One event to record, as bound to the transaction (`$write`): `company`,
 /// `customer`, `ledger` and `balances` (see [`super::ledger::ledger_documents`]),
@@ -93,38 +92,88 @@ struct Waiting {
     answer: oneshot::Sender<ApiResult<()>>,
 }
 
-/// The writes waiting to be recorded, shared by the clones of a [`Store`].
+/// Which of the store's write lanes an event goes to: `index` of `count`.
+/// The lane is decided by the Customer, before the draws, so that the draws
+/// take their units from the lane's own stock shards
+/// ([`super::PrizeCounters::pick`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriteLane {
+    /// This lane.
+    pub index: u32,
+    /// How many lanes there are.
+    pub count: u32,
+}
+
+impl WriteLane {
+    /// The only lane of a store with one.
+    pub const ONLY: WriteLane = WriteLane { index: 0, count: 1 };
+
+    /// Whether the stock shard `shard` belongs to this lane.
+    pub fn owns_shard(self, shard: i64) -> bool {
+        shard.rem_euclid(i64::from(self.count.max(1))) == i64::from(self.index)
+    }
+}
+
+/// The writes waiting to be recorded, shared by the clones of a [`Store`]:
+/// one lane per batch recorded at a time. A Customer's events always go to
+/// the same lane, and the lanes take stock from different shards, so
+/// concurrent batches seldom write the same record.
 pub(super) struct WriteQueue {
+    lanes: Vec<Lane>,
+    query: String,
+}
+
+/// One lane: its waiting writes, recorded one batch at a time.
+struct Lane {
     waiting: Mutex<VecDeque<Waiting>>,
     next_ticket: AtomicU64,
-    query: String,
-    /// Admits batches: a few at a time, because concurrent batches that
-    /// touch one counter conflict and are retried whole.
-    writers: Arc<Semaphore>,
+    /// Admits this lane's one batch at a time.
+    writer: Arc<Semaphore>,
     /// Transactions run, batches and single writes alike.
     transactions: AtomicU64,
 }
 
 impl std::fmt::Debug for WriteQueue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let waiting: Vec<usize> = self.lanes.iter().map(|lane| lane.lock().len()).collect();
         f.debug_struct("WriteQueue")
-            .field("waiting", &self.lock().len())
+            .field("waiting", &waiting)
             .finish_non_exhaustive()
     }
 }
 
 impl WriteQueue {
-    /// A queue recording at most `writers` batches at a time.
-    pub(super) fn new(writers: usize) -> WriteQueue {
+    /// A queue with `lanes` lanes (at least one).
+    pub(super) fn new(lanes: usize) -> WriteQueue {
         WriteQueue {
-            waiting: Mutex::new(VecDeque::new()),
-            next_ticket: AtomicU64::new(0),
+            lanes: (0..lanes.max(1))
+                .map(|_| Lane {
+                    waiting: Mutex::new(VecDeque::new()),
+                    next_ticket: AtomicU64::new(0),
+                    writer: Arc::new(Semaphore::new(1)),
+                    transactions: AtomicU64::new(0),
+                })
+                .collect(),
             query: batch_query(),
-            writers: Arc::new(Semaphore::new(writers)),
-            transactions: AtomicU64::new(0),
         }
     }
 
+    /// The lane of `customer_id`'s events: a stable hash (FNV-1a) of its id.
+    pub(super) fn lane_of(&self, customer_id: &str) -> WriteLane {
+        let hash = customer_id
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+            });
+        let count = self.lanes.len() as u32;
+        WriteLane {
+            index: (hash % u64::from(count)) as u32,
+            count,
+        }
+    }
+}
+
+impl Lane {
     fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Waiting>> {
         // A panic while holding the lock leaves the queue itself consistent
         // (pushes and drains are single calls), so a poisoned lock is usable.
@@ -169,47 +218,54 @@ impl WriteQueue {
 /// Withdraws an enlisted write whose request went away before a transaction
 /// took it, so that nothing is recorded for a request nobody is answered.
 struct Enlisted<'a> {
-    queue: &'a WriteQueue,
+    lane: &'a Lane,
     ticket: u64,
 }
 
 impl Drop for Enlisted<'_> {
     fn drop(&mut self) {
-        self.queue.withdraw(self.ticket);
+        self.lane.withdraw(self.ticket);
     }
 }
 
 impl Store {
-    /// Records `write` in a transaction shared with the writes waiting at
-    /// the same moment, and answers once it has committed: `Ok` when it was
-    /// recorded, or the error it would have had in a transaction of its own.
-    pub(super) async fn record_event(&self, write: EventWrite) -> ApiResult<()> {
+    /// The write lane of `customer_id`'s events.
+    pub fn write_lane(&self, customer_id: &str) -> WriteLane {
+        self.event_writes.lane_of(customer_id)
+    }
+
+    /// Records `write`, an event of `customer_id`, in a transaction shared
+    /// with the writes waiting in its lane at the same moment, and answers
+    /// once it has committed: `Ok` when it was recorded, or the error it would
+    /// have had in a transaction of its own.
+    pub(super) async fn record_event(&self, customer_id: &str, write: EventWrite) -> ApiResult<()> {
         let (answer, mut answered) = oneshot::channel();
-        let queue = &self.event_writes;
+        let index = self.write_lane(customer_id).index as usize;
+        let lane = &self.event_writes.lanes[index];
         let enlisted = Enlisted {
-            queue,
-            ticket: queue.enlist(write, answer),
+            lane,
+            ticket: lane.enlist(write, answer),
         };
         let deadline = tokio::time::Instant::now() + self.admission_wait;
         loop {
             let admitted = tokio::select! {
                 biased;
                 answer = &mut answered => return received(answer),
-                admitted = tokio::time::timeout_at(deadline, queue.writers.clone().acquire_owned()) => admitted,
+                admitted = tokio::time::timeout_at(deadline, lane.writer.clone().acquire_owned()) => admitted,
             };
             match admitted {
                 Ok(Ok(permit)) => {
-                    let batch = queue.take_batch();
+                    let batch = lane.take_batch();
                     if !batch.is_empty() {
-                        tokio::spawn(self.clone().record_batch(batch, permit));
+                        tokio::spawn(self.clone().record_batch(index, batch, permit));
                     }
-                    if !queue.is_waiting(enlisted.ticket) {
+                    if !lane.is_waiting(enlisted.ticket) {
                         return received(answered.await);
                     }
                 }
                 _ => {
                     // Not admitted in time (the semaphore is never closed).
-                    if queue.withdraw(enlisted.ticket) {
+                    if lane.withdraw(enlisted.ticket) {
                         return Err(server_busy());
                     }
                     return received(answered.await);
@@ -218,15 +274,19 @@ impl Store {
         }
     }
 
-    /// Records `batch` in one transaction, or each of its writes on its own
-    /// when the batch is refused, and answers every one.
-    async fn record_batch(self, batch: Vec<Waiting>, _admitted: OwnedSemaphorePermit) {
-        let admission = Admission::Held;
+    /// Records `batch` of lane `index` in one transaction, or each of its
+    /// writes on its own when the batch is refused, and answers every one.
+    async fn record_batch(
+        self,
+        index: usize,
+        batch: Vec<Waiting>,
+        _admitted: OwnedSemaphorePermit,
+    ) {
         let (writes, answers): (Vec<EventWrite>, Vec<_>) = batch
             .into_iter()
             .map(|waiting| (waiting.write, waiting.answer))
             .unzip();
-        let together = self.record_writes(&writes, admission).await;
+        let together = self.record_writes(index, &writes).await;
         if together.is_ok() || writes.len() == 1 {
             for answer in answers {
                 // A request that went away is not waiting for its answer.
@@ -236,18 +296,18 @@ impl Store {
         }
         for (write, answer) in writes.into_iter().zip(answers) {
             let alone = self
-                .record_writes(std::slice::from_ref(&write), admission)
+                .record_writes(index, std::slice::from_ref(&write))
                 .await;
             let _ = answer.send(alone);
         }
     }
 
-    async fn record_writes(&self, writes: &[EventWrite], admission: Admission) -> ApiResult<()> {
-        self.event_writes
+    async fn record_writes(&self, index: usize, writes: &[EventWrite]) -> ApiResult<()> {
+        self.event_writes.lanes[index]
             .transactions
             .fetch_add(1, Ordering::Relaxed);
         let query = self.event_writes.query.as_str();
-        self.transact_admitted(admission, |db| {
+        self.transact_admitted(Admission::Held, |db| {
             db.query(query).bind(("writes", writes.to_vec()))
         })
         .await?;
@@ -295,15 +355,30 @@ mod tests {
         )]
     }
 
-    /// Holds every batch writer of `store` so that writes queue up.
-    async fn hold_writers(store: &Store) -> OwnedSemaphorePermit {
-        let queue = &store.event_writes;
-        let all = EMBEDDED_BATCH_WRITERS as u32;
-        queue.writers.clone().acquire_many_owned(all).await.unwrap()
+    /// Holds the writer of every lane of `store` so that writes queue up.
+    async fn hold_writers(store: &Store) -> Vec<OwnedSemaphorePermit> {
+        let mut held = Vec::new();
+        for lane in &store.event_writes.lanes {
+            held.push(lane.writer.clone().acquire_owned().await.unwrap());
+        }
+        held
+    }
+
+    fn waiting(store: &Store) -> usize {
+        let lanes = &store.event_writes.lanes;
+        lanes.iter().map(|lane| lane.lock().len()).sum()
+    }
+
+    fn transactions(store: &Store) -> u64 {
+        let lanes = &store.event_writes.lanes;
+        lanes
+            .iter()
+            .map(|lane| lane.transactions.load(Ordering::Relaxed))
+            .sum()
     }
 
     async fn until_waiting(store: &Store, count: usize) {
-        while store.event_writes.lock().len() < count {
+        while waiting(store) < count {
             tokio::task::yield_now().await;
         }
     }
@@ -350,8 +425,9 @@ mod tests {
             .collect();
         let answers = record_at_once(&store, &carts).await;
         assert!(answers.iter().all(Result::is_ok), "{answers:?}");
-        // 20 carts waiting: one batch of MAX_BATCH and one of the rest.
-        assert_eq!(store.event_writes.transactions.load(Ordering::Relaxed), 2);
+        // 20 carts waiting: in one lane, a batch of MAX_BATCH and one of the
+        // rest; in two, a batch in each.
+        assert_eq!(transactions(&store), 2);
         assert_eq!(store.raw_documents("cart", "c").await.unwrap().len(), 20);
         for customer in ["a", "b"] {
             assert_eq!(cart_count(&store, customer).await, 10);
@@ -363,13 +439,14 @@ mod tests {
     #[tokio::test]
     async fn a_refused_batch_answers_each_cart_as_it_would_alone() {
         let store = Store::connect("mem://", None).await.unwrap();
+        // One Customer: one lane, so one batch in the order the carts came.
         let answers = record_at_once(
             &store,
             &[
                 ("A", "x", 1.0),
                 ("SAME", "x", 2.0),
-                ("B", "y", 3.0),
-                ("SAME", "y", 4.0),
+                ("B", "x", 3.0),
+                ("SAME", "x", 4.0),
                 ("C", "x", 5.0),
             ],
         )
@@ -383,17 +460,14 @@ mod tests {
             ErrorCode::CartAlreadyExists
         );
         // The refused batch, then each cart on its own.
-        assert_eq!(store.event_writes.transactions.load(Ordering::Relaxed), 6);
+        assert_eq!(transactions(&store), 6);
         let carts = store.raw_documents("cart", "c").await.unwrap();
         assert_eq!(carts.len(), 4);
         let same = carts.iter().find(|c| c["code"] == "SAME").unwrap();
-        assert_eq!(same["customer_id"], "x");
-        assert_eq!(cart_count(&store, "x").await, 3);
-        assert_eq!(cart_count(&store, "y").await, 1);
-        assert_eq!(
-            store.balance("c", "y", PointsKind::Points).await.unwrap(),
-            10
-        );
+        assert_eq!(same["total"], 2.0);
+        assert_eq!(cart_count(&store, "x").await, 4);
+        let balance = store.balance("c", "x", PointsKind::Points).await;
+        assert_eq!(balance.unwrap(), 40);
     }
 
     #[tokio::test]
@@ -405,7 +479,7 @@ mod tests {
             .insert_cart("c", &cart("LATE", "x", 1.0), &points("x"), &Value::Null)
             .await;
         assert_eq!(late.unwrap_err().code, ErrorCode::ServerBusy);
-        assert_eq!(store.event_writes.lock().len(), 0);
+        assert_eq!(waiting(&store), 0);
         drop(held);
         store
             .insert_cart("c", &cart("NEXT", "x", 1.0), &points("x"), &Value::Null)
@@ -430,7 +504,7 @@ mod tests {
         )
         .await;
         assert!(gone.is_err(), "the write should still be waiting");
-        assert_eq!(store.event_writes.lock().len(), 0);
+        assert_eq!(waiting(&store), 0);
         drop(held);
         store
             .insert_cart("c", &cart("KEPT", "x", 1.0), &points("x"), &Value::Null)
@@ -439,6 +513,6 @@ mod tests {
         let carts = store.raw_documents("cart", "c").await.unwrap();
         assert_eq!(carts.len(), 1);
         assert_eq!(carts[0]["code"], "KEPT");
-        assert_eq!(store.event_writes.transactions.load(Ordering::Relaxed), 1);
+        assert_eq!(transactions(&store), 1);
     }
 }

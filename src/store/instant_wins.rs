@@ -496,7 +496,8 @@ mod tests {
     }
 
     async fn record(store: &Store, write: &Value) -> ApiResult<()> {
-        store.insert_event("c", None, &[], write).await
+        let customer = write["customer_id"].as_str().unwrap_or_default();
+        store.insert_event("c", customer, None, &[], write).await
     }
 
     #[tokio::test]

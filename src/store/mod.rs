@@ -22,6 +22,7 @@ mod stock;
 
 pub use customers::StoredCustomer;
 pub use facts::CustomerFacts;
+pub use group_commit::WriteLane;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{DrawState, PlannedDraw, StateQuery, draw_write};
 pub use ledger::{ExpiryWatermark, LedgerEntry};
@@ -124,20 +125,17 @@ impl Store {
             .use_db(DATABASE)
             .await
             .map_err(store_error)?;
-        let (writers, batch_writers) = if url.starts_with("ws://") {
-            (REMOTE_WRITERS, group_commit::REMOTE_BATCH_WRITERS)
+        let (writers, lanes) = if url.starts_with("ws://") {
+            (REMOTE_WRITERS, group_commit::REMOTE_LANES)
         } else {
             let cores = std::thread::available_parallelism().map_or(2, usize::from);
-            (
-                EMBEDDED_WRITERS_PER_CORE * cores,
-                group_commit::EMBEDDED_BATCH_WRITERS,
-            )
+            (EMBEDDED_WRITERS_PER_CORE * cores, cores)
         };
         let store = Store {
             db,
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,
-            event_writes: std::sync::Arc::new(group_commit::WriteQueue::new(batch_writers)),
+            event_writes: std::sync::Arc::new(group_commit::WriteQueue::new(lanes)),
         };
         store.apply_schema().await?;
         Ok(store)

@@ -7,13 +7,17 @@
 //! the meantime. So the units given never exceed the stock, exactly as with
 //! one counter, but concurrent winners of a popular prize write different
 //! records most of the time instead of all colliding on one: a till's cart
-//! does not queue behind every other till's draw.
+//! does not queue behind every other till's draw. Each write lane of the
+//! store ([`WriteLane`]) takes units from shards of its own while they have
+//! room, so that the lanes' concurrent transactions do not collide either.
 //!
 //! Counters written before sharding (one record per prize, with no `shard`)
 //! are kept as they are and never written again; the shards split what stock
 //! they left.
 
 use serde_json::Value;
+
+use super::WriteLane;
 
 /// How many counter records a prize's stock is split into.
 pub const STOCK_SHARDS: i64 = 16;
@@ -70,9 +74,10 @@ impl PrizeCounters {
     }
 
     /// A shard with room left under `stock`, chosen by `random` (in [0, 1))
-    /// among those that have some; `None` when every shard is full.
-    pub fn pick(&self, stock: i64, random: f64) -> Option<StockShard> {
-        let open: Vec<StockShard> = (0..STOCK_SHARDS)
+    /// among those of `lane` that have some, or among all that have some
+    /// when none of the lane's has; `None` when every shard is full.
+    pub fn pick(&self, stock: i64, random: f64, lane: WriteLane) -> Option<StockShard> {
+        let all_open: Vec<StockShard> = (0..STOCK_SHARDS)
             .map(|index| StockShard {
                 index,
                 allowance: allowance(stock, self.frozen, index),
@@ -81,6 +86,16 @@ impl PrizeCounters {
                 self.shards.get(shard.index as usize).copied().unwrap_or(0) < shard.allowance
             })
             .collect();
+        let lanes_open: Vec<StockShard> = all_open
+            .iter()
+            .copied()
+            .filter(|shard| lane.owns_shard(shard.index))
+            .collect();
+        let open = if lanes_open.is_empty() {
+            all_open
+        } else {
+            lanes_open
+        };
         if open.is_empty() {
             return None;
         }
@@ -103,14 +118,27 @@ mod tests {
             prop_assert_eq!(sum, (stock - frozen).max(0));
         }
 
-        /// Taking units wherever `pick` says, one at a time, gives exactly
-        /// the stock and then nothing more.
+        /// Taking units wherever `pick` says, one at a time and from any
+        /// lane, gives exactly the stock and then nothing more; a lane takes
+        /// from its own shards while one of them has room.
         #[test]
-        fn picking_gives_the_stock_and_no_more(stock in 0i64..200, frozen in 0i64..50, randoms in proptest::collection::vec(0.0f64..1.0, 300)) {
+        fn picking_gives_the_stock_and_no_more(
+            stock in 0i64..200,
+            frozen in 0i64..50,
+            lanes in 1u32..5,
+            picks in proptest::collection::vec((0.0f64..1.0, 0u32..4), 300),
+        ) {
             let mut counters = PrizeCounters { frozen, shards: vec![0; STOCK_SHARDS as usize] };
-            for random in randoms {
-                if let Some(shard) = counters.pick(stock, random) {
+            for (random, lane) in picks {
+                let lane = WriteLane { index: lane % lanes, count: lanes };
+                let lane_has_room = (0..STOCK_SHARDS).any(|k| {
+                    lane.owns_shard(k) && counters.shards[k as usize] < allowance(stock, frozen, k)
+                });
+                if let Some(shard) = counters.pick(stock, random, lane) {
                     prop_assert!(counters.shards[shard.index as usize] < shard.allowance);
+                    if lane_has_room {
+                        prop_assert!(lane.owns_shard(shard.index));
+                    }
                     counters.shards[shard.index as usize] += 1;
                 }
             }
@@ -135,13 +163,13 @@ mod tests {
     fn a_single_unit_lives_in_the_first_shard() {
         let counters = PrizeCounters::from_rows([].iter());
         assert_eq!(
-            counters.pick(1, 0.99),
+            counters.pick(1, 0.99, WriteLane::ONLY),
             Some(StockShard {
                 index: 0,
                 allowance: 1
             })
         );
         let taken = PrizeCounters::from_rows([json!({"given": 1, "shard": 0})].iter());
-        assert_eq!(taken.pick(1, 0.5), None);
+        assert_eq!(taken.pick(1, 0.5, WriteLane::ONLY), None);
     }
 }
