@@ -314,6 +314,8 @@ async fn serve(args: ServeArgs) -> ApiResult<()> {
         api_options: ApiOptions {
             max_body_bytes: args.max_body_bytes,
             request_timeout: Duration::from_millis(args.request_timeout_ms),
+            max_in_flight: args.max_in_flight,
+            max_queued: args.max_queued,
         },
         shutdown_timeout: Duration::from_secs(args.shutdown_timeout),
         campaigns: args.campaigns.clone(),

@@ -222,6 +222,13 @@ pub struct ServeArgs {
     /// Longest a request may run, in milliseconds, before it is answered 503 `request_timeout`.
     #[arg(long, env = "LOYALTY_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
     pub request_timeout_ms: u64,
+    /// API requests served at once; more wait for a turn.
+    #[arg(long, env = "LOYALTY_MAX_IN_FLIGHT", default_value_t = crate::api::admission::DEFAULT_IN_FLIGHT)]
+    pub max_in_flight: usize,
+    /// API requests that may wait for a turn; more are answered 503
+    /// `server_busy` at once, having changed nothing.
+    #[arg(long, env = "LOYALTY_MAX_QUEUED", default_value_t = crate::api::admission::DEFAULT_QUEUED)]
+    pub max_queued: usize,
     /// Seconds in-flight requests get to finish after SIGTERM or Ctrl-C.
     #[arg(long, env = "LOYALTY_SHUTDOWN_TIMEOUT", default_value_t = 30)]
     pub shutdown_timeout: u64,

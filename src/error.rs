@@ -319,7 +319,7 @@ impl ErrorCode {
                 "The request took longer than the server allows. Its effects may or may not have been applied: retry with the same Idempotency-Key."
             }
             ErrorCode::ServerBusy => {
-                "Too many requests were recording at once; this one was not started and changed nothing. Retry after a moment."
+                "The server is at capacity (too many requests at once, or recording at once); this one was not started and changed nothing. Retry after a moment."
             }
         }
     }

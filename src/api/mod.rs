@@ -10,6 +10,7 @@
 //! rate-limit headers; each handler's `Tier1`/`Tier2`/`Tier3` argument checks
 //! the credentials' outcome and charges the Company's quota.
 
+pub mod admission;
 mod associations;
 pub mod auth;
 pub mod author;
@@ -68,6 +69,10 @@ pub struct ApiOptions {
     pub max_body_bytes: usize,
     /// Longest a request may run.
     pub request_timeout: std::time::Duration,
+    /// Requests served at once ([`admission`]).
+    pub max_in_flight: usize,
+    /// Requests waiting for a turn; more are answered 503 `server_busy` at once.
+    pub max_queued: usize,
 }
 
 impl Default for ApiOptions {
@@ -75,6 +80,8 @@ impl Default for ApiOptions {
         ApiOptions {
             max_body_bytes: 1024 * 1024,
             request_timeout: std::time::Duration::from_secs(30),
+            max_in_flight: admission::DEFAULT_IN_FLIGHT,
+            max_queued: admission::DEFAULT_QUEUED,
         }
     }
 }
@@ -115,6 +122,10 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .with(language::Localize)
         .with(idempotency::Idempotency)
         .with(auth::Authenticate)
+        .with(admission::Admission::new(
+            options.max_in_flight,
+            options.max_queued,
+        ))
         .with(errors::BodyLimit::new(options.max_body_bytes))
         .with(errors::Timeout::new(options.request_timeout))
         .with(errors::JsonErrors)
