@@ -7,11 +7,10 @@
 //! that arrive while the writers are busy are recorded together: one text, a
 //! `FOR` loop over the events, parsed and committed once.
 //!
-//! Events go to one of a few lanes (one per core on an embedded store), by
-//! Customer, and each lane records one batch at a time. Concurrent batches of
-//! one lane would conflict on the records they share (a popular prize's stock
-//! counters) and be retried whole; the lanes take their stock from different
-//! shards ([`WriteLane`]) and their Customers are different, so they seldom do.
+//! Events go to one of a few lanes ([`super::write_lanes`]), by Customer, and
+//! each lane records one batch at a time: concurrent batches of one lane would
+//! conflict on the records they share (a popular prize's stock counters) and
+//! be retried whole.
 //!
 //! There is no background task. Each request enlists its write in its lane
 //! and waits for either its answer or the lane's admission; the one admitted
@@ -20,20 +19,19 @@
 //! write is answered only after the transaction that holds it has committed.
 //!
 //! A batch is all or nothing. When it is refused (a cart code recorded twice,
-//! Instant Win counts that moved since the draw), each
-//! of its writes is recorded again on its own, so each request gets exactly
-//! the answer it would have had alone.
+//! Instant Win counts that moved since the draw), each of its writes is
+//! recorded again on its own, so each request gets exactly the answer it
+//! would have had alone.
 
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::Ordering;
 
 use serde_json::Value;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, oneshot};
 
 use super::carts::STORE_CART;
 use super::instant_wins::{COUNT_PARTICIPATIONS, QUEUE_DELIVERIES, STORE_AUDIT, TAKE_STOCK};
 use super::ledger::APPEND_LEDGER;
+use super::write_lanes::{Enlisted, Lane, Waiting, WriteLane};
 use super::{Admission, Store, server_busy};
 use crate::error::{ApiError, ApiResult};
 
@@ -85,35 +83,6 @@ fn batch_query() -> String {
     )
 }
 
-/// A write waiting for a transaction, and where its answer goes.
-struct Waiting {
-    ticket: u64,
-    write: EventWrite,
-    answer: oneshot::Sender<ApiResult<()>>,
-}
-
-/// Which of the store's write lanes an event goes to: `index` of `count`.
-/// The lane is decided by the Customer, before the draws, so that the draws
-/// take their units from the lane's own stock shards
-/// ([`super::PrizeCounters::pick`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WriteLane {
-    /// This lane.
-    pub index: u32,
-    /// How many lanes there are.
-    pub count: u32,
-}
-
-impl WriteLane {
-    /// The only lane of a store with one.
-    pub const ONLY: WriteLane = WriteLane { index: 0, count: 1 };
-
-    /// Whether the stock shard `shard` belongs to this lane.
-    pub fn owns_shard(self, shard: i64) -> bool {
-        shard.rem_euclid(i64::from(self.count.max(1))) == i64::from(self.index)
-    }
-}
-
 /// The writes waiting to be recorded, shared by the clones of a [`Store`]:
 /// one lane per batch recorded at a time. A Customer's events always go to
 /// the same lane, and the lanes take stock from different shards, so
@@ -121,16 +90,6 @@ impl WriteLane {
 pub(super) struct WriteQueue {
     lanes: Vec<Lane>,
     query: String,
-}
-
-/// One lane: its waiting writes, recorded one batch at a time.
-struct Lane {
-    waiting: Mutex<VecDeque<Waiting>>,
-    next_ticket: AtomicU64,
-    /// Admits this lane's one batch at a time.
-    writer: Arc<Semaphore>,
-    /// Transactions run, batches and single writes alike.
-    transactions: AtomicU64,
 }
 
 impl std::fmt::Debug for WriteQueue {
@@ -146,92 +105,16 @@ impl WriteQueue {
     /// A queue with `lanes` lanes (at least one).
     pub(super) fn new(lanes: usize) -> WriteQueue {
         WriteQueue {
-            lanes: (0..lanes.max(1))
-                .map(|_| Lane {
-                    waiting: Mutex::new(VecDeque::new()),
-                    next_ticket: AtomicU64::new(0),
-                    writer: Arc::new(Semaphore::new(1)),
-                    transactions: AtomicU64::new(0),
-                })
-                .collect(),
+            lanes: (0..lanes.max(1)).map(|_| Lane::new()).collect(),
             query: batch_query(),
         }
-    }
-
-    /// The lane of `customer_id`'s events: a stable hash (FNV-1a) of its id.
-    pub(super) fn lane_of(&self, customer_id: &str) -> WriteLane {
-        let hash = customer_id
-            .bytes()
-            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-                (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
-            });
-        let count = self.lanes.len() as u32;
-        WriteLane {
-            index: (hash % u64::from(count)) as u32,
-            count,
-        }
-    }
-}
-
-impl Lane {
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Waiting>> {
-        // A panic while holding the lock leaves the queue itself consistent
-        // (pushes and drains are single calls), so a poisoned lock is usable.
-        self.waiting
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn enlist(&self, write: EventWrite, answer: oneshot::Sender<ApiResult<()>>) -> u64 {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::Relaxed);
-        self.lock().push_back(Waiting {
-            ticket,
-            write,
-            answer,
-        });
-        ticket
-    }
-
-    /// Takes `ticket` back if no transaction has taken it yet.
-    fn withdraw(&self, ticket: u64) -> bool {
-        let mut waiting = self.lock();
-        match waiting.iter().position(|w| w.ticket == ticket) {
-            Some(index) => {
-                waiting.remove(index);
-                true
-            }
-            None => false,
-        }
-    }
-
-    fn is_waiting(&self, ticket: u64) -> bool {
-        self.lock().iter().any(|w| w.ticket == ticket)
-    }
-
-    fn take_batch(&self) -> Vec<Waiting> {
-        let mut waiting = self.lock();
-        let count = waiting.len().min(MAX_BATCH);
-        waiting.drain(..count).collect()
-    }
-}
-
-/// Withdraws an enlisted write whose request went away before a transaction
-/// took it, so that nothing is recorded for a request nobody is answered.
-struct Enlisted<'a> {
-    lane: &'a Lane,
-    ticket: u64,
-}
-
-impl Drop for Enlisted<'_> {
-    fn drop(&mut self) {
-        self.lane.withdraw(self.ticket);
     }
 }
 
 impl Store {
     /// The write lane of `customer_id`'s events.
     pub fn write_lane(&self, customer_id: &str) -> WriteLane {
-        self.event_writes.lane_of(customer_id)
+        WriteLane::of(customer_id, self.event_writes.lanes.len())
     }
 
     /// Records `write`, an event of `customer_id`, in a transaction shared

@@ -19,10 +19,10 @@ mod participations;
 mod points_campaigns;
 mod prizes;
 mod stock;
+mod write_lanes;
 
 pub use customers::StoredCustomer;
 pub use facts::CustomerFacts;
-pub use group_commit::WriteLane;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{DrawState, PlannedDraw, StateQuery, draw_write};
 pub use ledger::{ExpiryWatermark, LedgerEntry};
@@ -31,6 +31,7 @@ pub use participations::ParticipationCounts;
 pub use points_campaigns::StoredPointsCampaign;
 pub use prizes::{PendingPrize, RewardTransaction};
 pub use stock::{PrizeCounters, STOCK_SHARDS, StockShard};
+pub use write_lanes::WriteLane;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
