@@ -6,9 +6,9 @@
 //! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event, points, Voucher, Instant Win) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
 //! - [`rules`]: the pure rules engine: rhai expressions, campaigns, Instant Win draws and their fairness, cashback, segments, the interpreter, the per-Company catalog.
-//! - [`store`]: SurrealDB connection, schema and every query.
+//! - [`store`]: SurrealDB connection, schema and every query; carts and Custom Events recorded by group commit in write lanes.
 //! - [`service`]: use-cases (authentication, rate limits, idempotency, keys, Companies, Customers, merges, segments, carts, events, draws and prize delivery, points and expiry, cashback).
-//! - [`api`]: the integrator HTTP API on poem-openapi: one file per resource group, and the layers every request goes through (auth, rate limits, idempotency, languages, error bodies), and the OpenAPI spec.
+//! - [`api`]: the integrator HTTP API on poem-openapi: one file per resource group, and the layers every request goes through (admission, auth, rate limits, idempotency, languages, error bodies), and the OpenAPI spec.
 //! - [`admin`]: the back-office listener and the client the operator CLI uses.
 //! - [`server`]: starts both listeners and shuts them down gracefully.
 //! - [`cli`]: what each command-line command does.
