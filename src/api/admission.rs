@@ -142,16 +142,33 @@ mod tests {
         })
     }
 
-    #[tokio::test]
-    async fn requests_beyond_the_turns_and_the_queue_are_refused_at_once_and_never_started() {
+    /// A client of [`held`] behind an admission of `in_flight` and `queued`
+    /// where a turn is waited for at most `wait`; with the endpoint's release
+    /// and its count of started requests.
+    fn admitted(
+        in_flight: usize,
+        queued: usize,
+        wait: Duration,
+    ) -> (
+        Arc<TestClient<impl Endpoint>>,
+        Arc<Notify>,
+        Arc<AtomicUsize>,
+    ) {
         let (release, started) = (Arc::new(Notify::new()), Arc::new(AtomicUsize::new(0)));
-        let mut admission = Admission::new(2, 3);
-        // Queued requests wait as long as the test needs.
-        Arc::get_mut(&mut admission.limits).unwrap().longest_wait = Duration::from_secs(600);
+        let mut admission = Admission::new(in_flight, queued);
+        Arc::get_mut(&mut admission.limits)
+            .expect("not shared yet")
+            .longest_wait = wait;
         let app = held(release.clone(), started.clone())
             .with(admission)
             .with(crate::api::errors::JsonErrors);
-        let client = Arc::new(TestClient::new(app));
+        (Arc::new(TestClient::new(app)), release, started)
+    }
+
+    #[tokio::test]
+    async fn requests_beyond_the_turns_and_the_queue_are_refused_at_once_and_never_started() {
+        // Queued requests wait as long as the test needs.
+        let (client, release, started) = admitted(2, 3, Duration::from_secs(600));
         let mut tasks = Vec::new();
         for _ in 0..5 {
             let client = client.clone();
@@ -200,13 +217,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_request_that_waits_too_long_for_a_turn_is_refused_and_never_started() {
-        let (release, started) = (Arc::new(Notify::new()), Arc::new(AtomicUsize::new(0)));
-        let mut admission = Admission::new(1, 10);
-        Arc::get_mut(&mut admission.limits).unwrap().longest_wait = Duration::from_millis(20);
-        let app = held(release.clone(), started.clone())
-            .with(admission)
-            .with(crate::api::errors::JsonErrors);
-        let client = Arc::new(TestClient::new(app));
+        let (client, release, started) = admitted(1, 10, Duration::from_millis(20));
         let first = {
             let client = client.clone();
             tokio::spawn(async move { client.get("/x").send().await.0.status() })

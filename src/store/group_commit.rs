@@ -95,8 +95,14 @@ pub(super) struct WriteQueue {
 impl std::fmt::Debug for WriteQueue {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let waiting: Vec<usize> = self.lanes.iter().map(|lane| lane.lock().len()).collect();
+        let transactions: Vec<u64> = self
+            .lanes
+            .iter()
+            .map(|lane| lane.transactions.load(Ordering::Relaxed))
+            .collect();
         f.debug_struct("WriteQueue")
             .field("waiting", &waiting)
+            .field("transactions", &transactions)
             .finish_non_exhaustive()
     }
 }
@@ -288,6 +294,22 @@ mod tests {
         answers
     }
 
+    /// Records the cart `code` of Customer `x` (1.00, 10 points).
+    async fn record_for_x(store: &Store, code: &str) -> ApiResult<()> {
+        store
+            .insert_cart("c", &cart(code, "x", 1.0), &points("x"), &Value::Null)
+            .await
+    }
+
+    /// Lets the writers go, records `code`, and checks it is the only cart stored.
+    async fn release_and_record_only(store: &Store, held: Vec<OwnedSemaphorePermit>, code: &str) {
+        drop(held);
+        record_for_x(store, code).await.unwrap();
+        let carts = store.raw_documents("cart", "c").await.unwrap();
+        assert_eq!(carts.len(), 1);
+        assert_eq!(carts[0]["code"], code);
+    }
+
     async fn cart_count(store: &Store, customer: &str) -> i64 {
         let stats = store.raw_documents("customer_stats", "c").await.unwrap();
         stats
@@ -358,19 +380,10 @@ mod tests {
         let mut store = Store::connect("mem://", None).await.unwrap();
         store.admission_wait = Duration::from_millis(20);
         let held = hold_writers(&store).await;
-        let late = store
-            .insert_cart("c", &cart("LATE", "x", 1.0), &points("x"), &Value::Null)
-            .await;
+        let late = record_for_x(&store, "LATE").await;
         assert_eq!(late.unwrap_err().code, ErrorCode::ServerBusy);
         assert_eq!(waiting(&store), 0);
-        drop(held);
-        store
-            .insert_cart("c", &cart("NEXT", "x", 1.0), &points("x"), &Value::Null)
-            .await
-            .unwrap();
-        let carts = store.raw_documents("cart", "c").await.unwrap();
-        assert_eq!(carts.len(), 1);
-        assert_eq!(carts[0]["code"], "NEXT");
+        release_and_record_only(&store, held, "NEXT").await;
         assert_eq!(
             store.balance("c", "x", PointsKind::Points).await.unwrap(),
             10
@@ -381,21 +394,11 @@ mod tests {
     async fn a_cart_whose_request_went_away_before_its_batch_is_not_recorded() {
         let store = Store::connect("mem://", None).await.unwrap();
         let held = hold_writers(&store).await;
-        let gone = tokio::time::timeout(
-            Duration::from_millis(20),
-            store.insert_cart("c", &cart("GONE", "x", 1.0), &points("x"), &Value::Null),
-        )
-        .await;
+        let gone =
+            tokio::time::timeout(Duration::from_millis(20), record_for_x(&store, "GONE")).await;
         assert!(gone.is_err(), "the write should still be waiting");
         assert_eq!(waiting(&store), 0);
-        drop(held);
-        store
-            .insert_cart("c", &cart("KEPT", "x", 1.0), &points("x"), &Value::Null)
-            .await
-            .unwrap();
-        let carts = store.raw_documents("cart", "c").await.unwrap();
-        assert_eq!(carts.len(), 1);
-        assert_eq!(carts[0]["code"], "KEPT");
+        release_and_record_only(&store, held, "KEPT").await;
         assert_eq!(transactions(&store), 1);
     }
 }
