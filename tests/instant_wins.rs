@@ -1197,7 +1197,7 @@ mod simulate_property {
         let store = setup.server.running.services.store();
         let tables = [
             "cart",
-            "points_ledger",
+            "ledger_write",
             "iw_draws",
             "iw_counts",
             "iw_given",

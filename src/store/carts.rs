@@ -98,7 +98,7 @@ impl Store {
             object.insert("code".into(), Value::String(cart.id.clone()));
             object.insert("company".into(), Value::String(company.to_string()));
         }
-        let entries = ledger_documents(company, ledger);
+        let entries = ledger_documents(&self.ledger_clock, company, ledger);
         self.record_event(
             &cart.customer_id,
             json!({
@@ -152,7 +152,7 @@ impl Store {
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
             exists = ErrorCode::CartAlreadyExists.code()
         );
-        let entries = ledger_documents(company, ledger);
+        let entries = ledger_documents(&self.ledger_clock, company, ledger);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
@@ -219,23 +219,6 @@ impl Store {
         )
         .await?;
         documents.into_iter().map(from_document).collect()
-    }
-
-    /// The ledger entries a cart wrote.
-    pub async fn cart_ledger(&self, company: &str, cart_id: &str) -> ApiResult<Vec<LedgerEntry>> {
-        let rows: Vec<Value> = first(
-            self.db
-                .query("SELECT * OMIT id, company FROM points_ledger WHERE company = $company AND cart_id = $cart ORDER BY rule_id")
-                .bind(("company", company.to_string()))
-                .bind(("cart", cart_id.to_string())),
-        )
-        .await?;
-        rows.into_iter()
-            .map(|row| {
-                serde_json::from_value(row)
-                    .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
-            })
-            .collect()
     }
 
     /// Ids of every cart of a Customer.

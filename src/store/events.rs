@@ -43,7 +43,7 @@ impl Store {
             }
             None => Value::Null,
         };
-        let entries = ledger_documents(company, ledger);
+        let entries = ledger_documents(&self.ledger_clock, company, ledger);
         self.record_event(
             customer_id,
             json!({

@@ -3,13 +3,15 @@
 //! by the transaction that appends, so a balance always equals the sum of its
 //! entries; reversals are new entries, never edits.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{REFUSED, Store, first};
-use crate::error::{ApiError, ApiResult, ErrorCode};
+use crate::error::{ApiResult, ErrorCode};
 use crate::model::Timestamp;
-use crate::model::points::{PointsKind, PointsTransaction};
+use crate::model::points::PointsKind;
 
 /// One append-only entry of the points ledger.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,16 +52,6 @@ pub struct LedgerEntry {
     pub created_at: Timestamp,
 }
 
-/// How far points expiry has run: credits expiring up to `until` and written
-/// up to `last_entry` were handled.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ExpiryWatermark {
-    /// The instant the last run expired up to.
-    pub until: Option<Timestamp>,
-    /// The newest entry when the last run started.
-    pub last_entry: Option<String>,
-}
-
 impl LedgerEntry {
     /// An entry of `points` of `kind` for `customer_id`, with no references.
     pub fn new(
@@ -87,13 +79,13 @@ impl LedgerEntry {
     }
 }
 
-/// SurrealQL appending every entry of `$ledger` and moving each balance of
+/// SurrealQL appending every write of `$ledger` and moving each balance of
 /// `$balances` (both from [`ledger_documents`]) inside the caller's
 /// transaction. The moves are summed in Rust: summing them in SurrealQL cost
 /// more than writing the entries.
 pub(super) const APPEND_LEDGER: &str = "
     IF $ledger {
-        INSERT INTO points_ledger $ledger RETURN NONE;
+        INSERT INTO ledger_write $ledger RETURN NONE;
     };
     FOR $balance IN $balances {
         UPSERT type::record('points_balance', [$company, $balance.customer_id, $balance.kind])
@@ -115,62 +107,145 @@ pub(super) const GUARD_DEBITS: &str = "
         };
     };";
 
-/// What appending ledger entries writes: the entries and the move of each
-/// balance they touch.
+/// What appending ledger entries writes: the entries, grouped, and the move
+/// of each balance they touch.
 #[derive(Debug, Clone, Default)]
 pub(super) struct LedgerWrite {
-    /// The entries as stored (`$ledger`).
+    /// The `ledger_write` records (`$ledger`), see [`ledger_documents`].
     pub entries: Vec<Value>,
     /// `{customer_id, kind, delta}` per balance, in first-seen order (`$balances`).
     pub balances: Vec<Value>,
 }
 
-/// The ledger entries of `company` as stored, each with a new time-ordered
-/// id, so listing by id lists by time, and the balance moves they make.
-pub(super) fn ledger_documents(company: &str, ledger: &[LedgerEntry]) -> LedgerWrite {
-    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
-    let entries: Vec<Value> = ledger
-        .iter()
-        .enumerate()
-        .map(|(index, entry)| {
-            let mut value = json!(entry);
-            value["company"] = Value::String(company.to_string());
-            let entry_id = format!(
-                "pt_{millis:012x}{index:03x}{}",
-                crate::secrets::random_hex(5)
-            );
-            // `id` names the record INSERT creates; `entry_id` is what is read.
-            value["id"] = Value::String(entry_id.clone());
-            value["entry_id"] = Value::String(entry_id);
-            value
-        })
+/// The fields an entry shares with the other entries of its stored write,
+/// kept once on the write.
+const SHARED_FIELDS: [&str; 2] = ["customer_id", "kind"];
+
+/// Issues the time stamps of ledger entry ids: the milliseconds since the
+/// epoch shifted left 12 bits, plus a sequence, so ids issued by one process
+/// in the same millisecond still sort in the order they were issued (replaying
+/// a balance for expiry relies on it). Written in hex, a stamp is the
+/// milliseconds' 12 digits followed by the sequence's 3.
+#[derive(Debug, Default)]
+pub(super) struct LedgerClock {
+    last: AtomicU64,
+}
+
+impl LedgerClock {
+    /// The next stamp: now, or just after the last one when that is later.
+    fn next(&self) -> u64 {
+        let now = (chrono::Utc::now().timestamp_millis().max(0) as u64) << 12;
+        let previous = self
+            .last
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+                Some(now.max(last + 1))
+            })
+            .unwrap_or_default();
+        now.max(previous + 1)
+    }
+}
+
+/// The ledger entries of `company` as stored, and the balance moves they make.
+///
+/// The entries one write appends for one Customer's balance of one kind and
+/// one cart are stored as one `ledger_write` record: a cart's dozen entries
+/// cost one record and its index entries instead of a dozen of each. Each
+/// entry has a new time-ordered id, `pt_` + a stamp of `clock` + random + its
+/// index, so the entries of one record are contiguous in id order and
+/// listing records by their first entry's id (`entry_id`) lists entries by
+/// time. A record also keeps its entries' sum (`points`), its cart (`cart_id`)
+/// and the earliest and latest expiry of its credits (`expires_from`,
+/// `expires_until`), which is what listings, cancellations and expiry look for.
+pub(super) fn ledger_documents(
+    clock: &LedgerClock,
+    company: &str,
+    ledger: &[LedgerEntry],
+) -> LedgerWrite {
+    let mut groups: Vec<(&LedgerEntry, Vec<&LedgerEntry>)> = Vec::new();
+    for entry in ledger {
+        match groups.iter_mut().find(|(key, _)| {
+            key.customer_id == entry.customer_id
+                && key.kind == entry.kind
+                && key.cart_id == entry.cart_id
+        }) {
+            Some((_, members)) => members.push(entry),
+            None => groups.push((entry, vec![entry])),
+        }
+    }
+    let entries = groups
+        .into_iter()
+        .map(|(key, members)| write_document(company, clock.next(), key, &members))
         .collect();
     let mut balances: Vec<Value> = Vec::new();
-    for entry in &entries {
-        let (customer, kind) = (&entry["customer_id"], &entry["kind"]);
-        let points = entry["points"].as_i64().unwrap_or(0);
-        match balances
-            .iter_mut()
-            .find(|b| b["customer_id"] == *customer && b["kind"] == *kind)
-        {
+    for entry in ledger {
+        match balances.iter_mut().find(|b| {
+            b["customer_id"] == entry.customer_id.as_str() && b["kind"] == entry.kind.name()
+        }) {
             Some(balance) => {
-                balance["delta"] = json!(balance["delta"].as_i64().unwrap_or(0) + points);
+                balance["delta"] = json!(balance["delta"].as_i64().unwrap_or(0) + entry.points);
             }
-            None => balances.push(json!({"customer_id": customer, "kind": kind, "delta": points})),
+            None => balances.push(json!({
+                "customer_id": entry.customer_id,
+                "kind": entry.kind,
+                "delta": entry.points,
+            })),
         }
     }
     LedgerWrite { entries, balances }
 }
 
-/// A stored entry as a transaction: its `entry_id` becomes its `id`.
-fn transaction_from(mut row: Value) -> ApiResult<PointsTransaction> {
-    if let Some(object) = row.as_object_mut()
-        && let Some(id) = object.remove("entry_id")
-    {
-        object.insert("id".into(), id);
+/// The `ledger_write` record holding `members`, which share `key`'s
+/// Customer, kind and cart.
+fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&LedgerEntry]) -> Value {
+    // The random part keeps ids of processes sharing a store apart.
+    let prefix = format!("pt_{stamp:015x}{}", crate::secrets::random_hex(5));
+    let first_id = format!("{prefix}000");
+    let credits_expire = members
+        .iter()
+        .filter(|entry| entry.points > 0)
+        .filter_map(|entry| entry.expires_at);
+    let (expires_from, expires_until) = credits_expire.fold((None, None), |(from, until), at| {
+        (
+            Some(from.map_or(at, |from: Timestamp| from.min(at))),
+            Some(until.map_or(at, |until: Timestamp| until.max(at))),
+        )
+    });
+    let entries: Vec<Value> = members
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let mut value = json!(entry);
+            if let Some(object) = value.as_object_mut() {
+                for field in SHARED_FIELDS {
+                    object.remove(field);
+                }
+                object.retain(|_, field| !field.is_null());
+                object.insert("id".into(), Value::String(format!("{prefix}{index:03x}")));
+            }
+            value
+        })
+        .collect();
+    let mut document = json!({
+        // `id` names the record INSERT creates; `entry_id` is what is read.
+        "id": first_id,
+        "entry_id": first_id,
+        "company": company,
+        "customer_id": key.customer_id,
+        "kind": key.kind,
+        "points": members.iter().map(|entry| entry.points).sum::<i64>(),
+        "entries": entries,
+    });
+    let optional = [
+        ("cart_id", key.cart_id.clone()),
+        ("expires_from", expires_from.map(|at| at.to_string())),
+        ("expires_until", expires_until.map(|at| at.to_string())),
+    ];
+    for (field, value) in optional {
+        if let Some(value) = value {
+            document[field] = Value::String(value);
+        }
     }
-    serde_json::from_value(row)
-        .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
+    document
 }
 
 impl Store {
@@ -207,7 +282,7 @@ impl Store {
              {APPEND_LEDGER}
              COMMIT TRANSACTION;"
         );
-        let entries = ledger_documents(company, ledger);
+        let entries = ledger_documents(&self.ledger_clock, company, ledger);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
@@ -239,7 +314,7 @@ impl Store {
              COMMIT TRANSACTION;",
             cancelled = ErrorCode::CartAlreadyCancelled.code()
         );
-        let entries = ledger_documents(company, ledger);
+        let entries = ledger_documents(&self.ledger_clock, company, ledger);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
@@ -249,68 +324,6 @@ impl Store {
         })
         .await?;
         Ok(())
-    }
-
-    /// Ledger entries of a Customer, newest first, optionally of one kind,
-    /// after the entry `starting_after`, at most `limit`.
-    pub async fn ledger_entries(
-        &self,
-        company: &str,
-        customer_id: &str,
-        kind: Option<PointsKind>,
-        starting_after: Option<&str>,
-        limit: usize,
-    ) -> ApiResult<Vec<PointsTransaction>> {
-        let mut conditions = vec!["company = $company", "customer_id = $customer"];
-        if kind.is_some() {
-            conditions.push("kind = $kind");
-        }
-        if starting_after.is_some() {
-            conditions.push("entry_id < $after");
-        }
-        let query = format!(
-            "SELECT * OMIT id, company FROM points_ledger WHERE {} ORDER BY entry_id DESC LIMIT $limit",
-            conditions.join(" AND ")
-        );
-        let rows: Vec<Value> = first(
-            self.db
-                .query(query)
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("kind", kind.map(PointsKind::name).unwrap_or_default()))
-                .bind(("after", starting_after.unwrap_or_default().to_string()))
-                .bind(("limit", limit as i64)),
-        )
-        .await?;
-        rows.into_iter()
-            .map(|mut row| {
-                if let Some(object) = row.as_object_mut()
-                    && let Some(id) = object.remove("entry_id")
-                {
-                    object.insert("id".into(), id);
-                }
-                serde_json::from_value(row)
-                    .map_err(|e| ApiError::internal(format!("stored ledger entry unreadable: {e}")))
-            })
-            .collect()
-    }
-
-    /// Every ledger entry of a Customer's balance of `kind`, oldest first.
-    pub async fn ledger_history(
-        &self,
-        company: &str,
-        customer_id: &str,
-        kind: PointsKind,
-    ) -> ApiResult<Vec<PointsTransaction>> {
-        let rows: Vec<Value> = first(
-            self.db
-                .query("SELECT * OMIT id, company FROM points_ledger WHERE company = $company AND customer_id = $customer AND kind = $kind ORDER BY entry_id")
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("kind", kind.name())),
-        )
-        .await?;
-        rows.into_iter().map(transaction_from).collect()
     }
 
     /// Appends `entry` if the balance it moves is still `seen`; otherwise
@@ -333,7 +346,7 @@ impl Store {
              COMMIT TRANSACTION;",
             changed = ErrorCode::ConcurrentModification.code()
         );
-        let entries = ledger_documents(company, std::slice::from_ref(entry));
+        let entries = ledger_documents(&self.ledger_clock, company, std::slice::from_ref(entry));
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
@@ -343,96 +356,6 @@ impl Store {
         })
         .await?;
         Ok(())
-    }
-
-    /// The balances (Company, Customer, kind) with credits expiring by
-    /// `until` that the last run (`since`) did not see: expiring after its
-    /// instant, or written after its last entry.
-    pub async fn expiring_balances(
-        &self,
-        since: &ExpiryWatermark,
-        until: Timestamp,
-    ) -> ApiResult<Vec<(String, String, PointsKind)>> {
-        let rows: Vec<Value> = first(
-            self.db
-                .query("SELECT company, customer_id, kind FROM points_ledger WHERE expires_at != NONE AND expires_at <= $until AND points > 0 AND (expires_at > $since OR entry_id > $last_entry) GROUP BY company, customer_id, kind")
-                .bind(("since", since.until.map(|t| t.to_string()).unwrap_or_default()))
-                .bind(("last_entry", since.last_entry.clone().unwrap_or_default()))
-                .bind(("until", until.to_string())),
-        )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                let kind = serde_json::from_value(row["kind"].clone()).ok()?;
-                Some((
-                    row["company"].as_str()?.to_string(),
-                    row["customer_id"].as_str()?.to_string(),
-                    kind,
-                ))
-            })
-            .collect())
-    }
-
-    /// How far expiry has run.
-    pub async fn expiry_watermark(&self) -> ApiResult<ExpiryWatermark> {
-        let row: Option<Value> =
-            first(self.db.query("SELECT * FROM ONLY expiry_run:watermark")).await?;
-        Ok(ExpiryWatermark {
-            until: row
-                .as_ref()
-                .and_then(|r| r["until"].as_str())
-                .and_then(|u| u.parse().ok()),
-            last_entry: row
-                .as_ref()
-                .and_then(|r| r["last_entry"].as_str())
-                .map(str::to_string),
-        })
-    }
-
-    /// The newest ledger entry's id (entries are written in id order).
-    pub async fn newest_entry_id(&self) -> ApiResult<Option<String>> {
-        let ids: Vec<String> = first(
-            self.db
-                .query("SELECT VALUE entry_id FROM points_ledger ORDER BY entry_id DESC LIMIT 1"),
-        )
-        .await?;
-        Ok(ids.into_iter().next())
-    }
-
-    /// Records how far expiry ran (never moving it backwards).
-    pub async fn set_expiry_watermark(&self, watermark: &ExpiryWatermark) -> ApiResult<()> {
-        super::execute(
-            self.db
-                .query(
-                    "UPSERT expiry_run:watermark SET
-                         until = IF until == NONE OR until < $until { $until } ELSE { until },
-                         last_entry = IF last_entry == NONE OR last_entry < $last_entry { $last_entry } ELSE { last_entry }
-                     RETURN NONE",
-                )
-                .bind(("until", watermark.until.map(|t| t.to_string()).unwrap_or_default()))
-                .bind(("last_entry", watermark.last_entry.clone().unwrap_or_default())),
-        )
-        .await
-    }
-
-    /// The sum of a Customer's ledger entries of `kind`, computed from the
-    /// entries themselves (to check the cached balance).
-    pub async fn ledger_sum(
-        &self,
-        company: &str,
-        customer_id: &str,
-        kind: PointsKind,
-    ) -> ApiResult<i64> {
-        let sum: Option<i64> = first(
-            self.db
-                .query("RETURN math::sum((SELECT VALUE points FROM points_ledger WHERE company = $company AND customer_id = $customer AND kind = $kind))")
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("kind", kind.name())),
-        )
-        .await?;
-        Ok(sum.unwrap_or(0))
     }
 }
 
@@ -449,8 +372,8 @@ mod tests {
             LedgerEntry::new("y", PointsKind::Points, -4, "transfer", at),
             LedgerEntry::new("x", PointsKind::Points, -10, "cancellation", at),
         ];
-        let write = ledger_documents("c", &ledger);
-        assert_eq!(write.entries.len(), 4);
+        let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+        assert_eq!(write.entries.len(), 3, "one stored write per balance");
         assert_eq!(
             write.balances,
             vec![
@@ -459,38 +382,61 @@ mod tests {
                 json!({"customer_id": "y", "kind": "points", "delta": -4}),
             ]
         );
-        assert!(ledger_documents("c", &[]).balances.is_empty());
+        assert!(
+            ledger_documents(&LedgerClock::default(), "c", &[])
+                .balances
+                .is_empty()
+        );
     }
 
-    #[tokio::test]
-    async fn entries_and_balances_from_before_kinds_are_migrated_once() {
-        let store = Store::connect("mem://", None).await.unwrap();
-        super::super::execute(store.db.query(
-            "CREATE points_ledger CONTENT { company: 'c', customer_id: 'x', points: 5, reason: 'cart', rule_id: 1, cart_id: 'T1', created_at: '2026-01-01T00:00:00Z' };
-             CREATE type::record('points_balance', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', balance: 5 };
-             DELETE migration:ledger_kinds;",
-        ))
-        .await
-        .unwrap();
-        store.apply_schema().await.unwrap();
-        store.apply_schema().await.unwrap();
-        assert_eq!(
-            store.balance("c", "x", PointsKind::Points).await.unwrap(),
-            5
-        );
-        assert_eq!(
-            store
-                .ledger_sum("c", "x", PointsKind::Points)
-                .await
-                .unwrap(),
-            5
-        );
-        let entries = store
-            .ledger_entries("c", "x", Some(PointsKind::Points), None, 10)
-            .await
-            .unwrap();
-        assert_eq!(entries.len(), 1);
-        assert_eq!(entries[0].points, 5);
-        assert!(!entries[0].id.is_empty());
+    #[test]
+    fn a_write_holds_the_entries_of_one_balance_and_cart_in_id_order() {
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let soon: Timestamp = "2027-01-01T00:00:00Z".parse().unwrap();
+        let late: Timestamp = "2027-06-01T00:00:00Z".parse().unwrap();
+        let credit = |points, expires_at, cart: &str| LedgerEntry {
+            expires_at,
+            cart_id: Some(cart.to_string()),
+            ..LedgerEntry::new("x", PointsKind::Points, points, "cart", at)
+        };
+        let ledger = [
+            credit(10, Some(late), "T1"),
+            credit(-3, Some(at), "T1"),
+            credit(5, Some(soon), "T1"),
+            credit(7, None, "T2"),
+        ];
+        let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+        assert_eq!(write.entries.len(), 2, "one stored write per cart");
+        let first = &write.entries[0];
+        assert_eq!(first["cart_id"], "T1");
+        assert_eq!(first["points"], 12);
+        // Only credits expire: the debit's instant is not the earliest.
+        assert_eq!(first["expires_from"], soon.to_string());
+        assert_eq!(first["expires_until"], late.to_string());
+        let ids: Vec<&str> = first["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 3);
+        assert_eq!(first["entry_id"], ids[0]);
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+        // The other write's ids do not fall between them.
+        let other = write.entries[1]["entry_id"].as_str().unwrap();
+        assert!(other < ids[0] || other > ids[2]);
+        assert_eq!(first["entries"][0].get("customer_id"), None);
+        assert_eq!(write.entries[1].get("expires_from"), None);
+    }
+
+    #[test]
+    fn the_clock_issues_increasing_stamps_that_start_with_the_milliseconds() {
+        let clock = LedgerClock::default();
+        let before = chrono::Utc::now().timestamp_millis() as u64;
+        let stamps: Vec<u64> = (0..10_000).map(|_| clock.next()).collect();
+        assert!(stamps.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(stamps[0] >> 12 >= before);
+        let written = format!("{:015x}", stamps[0]);
+        assert_eq!(&written[..12], format!("{:012x}", stamps[0] >> 12));
     }
 }

@@ -224,7 +224,7 @@ impl Store {
             .iter()
             .map(|(id, from, to)| json!([id, from, to]))
             .collect();
-        let ledger = ledger_documents(company, &changes.ledger);
+        let ledger = ledger_documents(&self.ledger_clock, company, &changes.ledger);
         let holdings = serde_json::to_value(&changes.holdings).map_err(ApiError::internal)?;
         let merge_delete = changes
             .merge_delete

@@ -14,6 +14,7 @@ mod idempotency;
 mod instant_wins;
 mod keys;
 mod ledger;
+mod ledger_reads;
 mod merges;
 mod participations;
 mod points_campaigns;
@@ -25,7 +26,8 @@ pub use customers::StoredCustomer;
 pub use facts::CustomerFacts;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{DrawState, PlannedDraw, StateQuery, draw_write};
-pub use ledger::{ExpiryWatermark, LedgerEntry};
+pub use ledger::LedgerEntry;
+pub use ledger_reads::ExpiryWatermark;
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
 pub use participations::ParticipationCounts;
 pub use points_campaigns::StoredPointsCampaign;
@@ -70,6 +72,8 @@ pub struct Store {
     admission_wait: Duration,
     /// Carts and Custom Events waiting to be recorded together.
     event_writes: std::sync::Arc<group_commit::WriteQueue>,
+    /// Issues the ledger's entry ids in the order this process writes them.
+    ledger_clock: std::sync::Arc<ledger::LedgerClock>,
 }
 
 /// How long a write waits for admission. A till gives up after a few
@@ -139,6 +143,7 @@ impl Store {
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,
             event_writes: std::sync::Arc::new(group_commit::WriteQueue::new(lanes)),
+            ledger_clock: Default::default(),
         };
         store.apply_schema().await?;
         Ok(store)

@@ -157,7 +157,7 @@ impl Store {
     pub async fn deliver_prize(&self, prize: &PendingPrize) -> ApiResult<()> {
         let now = Timestamp::now();
         let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
-        let entries = ledger_documents(&prize.company, &ledger);
+        let entries = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
         let query = DELIVER
             .replace("__APPEND_LEDGER__", APPEND_LEDGER)
             .replace("__GIVE__", GIVE);
@@ -184,7 +184,7 @@ impl Store {
             .iter()
             .filter_map(|prize| prize_ledger(prize, now))
             .collect();
-        let entries = ledger_documents(company, &ledger);
+        let entries = ledger_documents(&self.ledger_clock, company, &ledger);
         let query = DELIVER_BATCH
             .replace("__APPEND_LEDGER__", APPEND_LEDGER)
             .replace("__GIVE__", GIVE);
