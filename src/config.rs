@@ -236,8 +236,9 @@ pub struct ServeArgs {
     /// production: seeded results are predictable). Unset: the OS generator.
     #[arg(long, env = "LOYALTY_DRAW_SEED")]
     pub draw_seed: Option<u64>,
-    /// Do not deliver won prizes from this process; they wait in the durable
-    /// outbox and are delivered by the next start without this flag.
+    /// Do not deliver won Rewards and game participations from this process;
+    /// they wait in the durable outbox and are delivered by the next start
+    /// without this flag (points prizes are credited with the draw).
     #[arg(long, env = "LOYALTY_HOLD_PRIZE_DELIVERY")]
     pub hold_prize_delivery: bool,
     /// Log filter, e.g. `info` or `loyalty=debug,info`.

@@ -45,8 +45,9 @@ pub struct ServerSettings {
     pub draw_seed: Option<u64>,
     /// Where the service reads the time (the system clock but in scenarios).
     pub clock: Arc<Clock>,
-    /// Whether won prizes are delivered by this process (operators may hold
-    /// delivery, e.g. while a prize catalog is fixed; prizes wait in the outbox).
+    /// Whether won Rewards and game participations are delivered by this
+    /// process (operators may hold delivery, e.g. while a prize catalog is
+    /// fixed; prizes wait in the outbox).
     pub deliver_prizes: bool,
 }
 

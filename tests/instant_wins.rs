@@ -172,6 +172,22 @@ instant_win:
 ",
     ),
     (
+        "treat.yaml",
+        "id: 29
+kind: instant_win
+name: Treat
+on: { custom_event: treat }
+once: day
+once_limit: 2
+instant_win:
+  instant_win_prizes:
+    - id: coffee
+      name: Coffee
+      outcome: { promotion_type: reward, promotion_id: 11 }
+      weight: 1
+",
+    ),
+    (
         "gold.yaml",
         "id: 27
 kind: instant_win
@@ -327,8 +343,9 @@ fn reason_of(answer: &Value, rule: i64) -> String {
 }
 
 #[tokio::test]
-async fn a_win_returns_the_prize_and_delivers_it_to_the_wallet() {
-    let setup = setup().await;
+async fn a_points_prize_is_in_the_balance_the_response_leaves() {
+    // Held delivery: the points cannot come from the outbox.
+    let setup = setup_with("mem://", |settings| settings.deliver_prizes = false).await;
     let customer = setup.customer("win@example.com").await;
     let answer = setup.event(&customer, "visit", json!({})).await;
     let effect = draw_of(&answer, 20).expect("one instant_win effect");
@@ -338,12 +355,33 @@ async fn a_win_returns_the_prize_and_delivers_it_to_the_wallet() {
         1,
         "exactly one effect"
     );
-    let balance = setup
-        .eventually(&format!("/customers/{customer}/points"), |b| {
-            b["points"] == 25
-        })
+    assert_eq!(
+        answer["custom_event"]["points_earned"], 0,
+        "a prize is not points earned by campaigns"
+    );
+    let (_, balance) = setup.get(&format!("/customers/{customer}/points")).await;
+    assert_eq!(balance["points"], 25);
+    let (_, ledger) = setup
+        .get(&format!("/points/transactions?customer_id={customer}"))
         .await;
-    assert_eq!(balance["customer_id"], customer.as_str());
+    let entry = &ledger["transactions"][0];
+    assert_eq!(
+        (&entry["reason"], &entry["rule_id"], &entry["points"]),
+        (&json!("instant_win"), &json!(10), &json!(25)),
+        "{ledger}"
+    );
+    let draws = setup
+        .server
+        .running
+        .services
+        .store()
+        .draws("demo", None)
+        .await
+        .unwrap();
+    assert_eq!(entry["draw_id"], draws[0]["draw_id"], "{ledger}");
+    let store = setup.server.running.services.store();
+    let outbox = store.raw_documents("prize_outbox", "demo").await.unwrap();
+    assert!(outbox.is_empty(), "nothing to deliver: {outbox:?}");
 }
 
 #[tokio::test]
@@ -746,7 +784,7 @@ async fn the_list_and_detail_take_every_parameter() {
             .map(|c| c["id"].as_i64().unwrap())
             .collect()
     };
-    assert_eq!(ids(&all), [20, 21, 22, 23, 24, 25, 26, 27, 28]);
+    assert_eq!(ids(&all), [20, 21, 22, 23, 24, 25, 26, 27, 28, 29]);
     assert!(
         all["instant_wins"][0]
             .get("remaining_participations")
@@ -761,10 +799,15 @@ async fn the_list_and_detail_take_every_parameter() {
         .get("/instant_wins?per_page=3&starting_after=22")
         .await;
     assert_eq!(ids(&second), [23, 24, 25]);
-    let (_, last) = setup
+    let (_, third) = setup
         .get("/instant_wins?per_page=3&starting_after=25")
         .await;
-    assert_eq!(ids(&last), [26, 27, 28]);
+    assert_eq!(ids(&third), [26, 27, 28]);
+    assert_eq!(third["next_token_starts_after"], "28");
+    let (_, last) = setup
+        .get("/instant_wins?per_page=3&starting_after=28")
+        .await;
+    assert_eq!(ids(&last), [29]);
     assert!(last.get("next_token_starts_after").is_none());
 
     let (_, targeted) = setup.get("/instant_wins?campaign_audience=targeted").await;
@@ -891,17 +934,28 @@ async fn the_list_and_detail_take_every_parameter() {
     }
 }
 
+/// The Reward transactions listed for `customer`.
+fn rewards_of(customer: &str) -> String {
+    format!("/rewards/transactions?customer_id={customer}")
+}
+
+/// How many Reward transactions a listing holds.
+fn reward_count(listing: &Value) -> usize {
+    listing["reward_transactions"].as_array().unwrap().len()
+}
+
 #[tokio::test]
 async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
     let data = tempfile::tempdir().unwrap();
     let store = format!("surrealkv://{}", data.path().join("store").display());
     let held = setup_with(&store, |settings| settings.deliver_prizes = false).await;
     let customer = held.customer("restart@example.com").await;
-    let answer = held.event(&customer, "visit", json!({})).await;
-    assert_eq!(draw_of(&answer, 20).unwrap()["prize_rule_id"], 10);
-    let (_, balance) = held.get(&format!("/customers/{customer}/points")).await;
+    let answer = held.event(&customer, "treat", json!({})).await;
+    assert_eq!(draw_of(&answer, 29).unwrap()["prize_rule_id"], 11);
+    let (_, rewards) = held.get(&rewards_of(&customer)).await;
     assert_eq!(
-        balance["points"], 0,
+        reward_count(&rewards),
+        0,
         "delivery is held: the prize waits in the outbox"
     );
     let campaigns = held._campaigns;
@@ -925,10 +979,8 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
     };
     let mut delivered = false;
     for _ in 0..200 {
-        let (_, balance) = restarted
-            .get_as(&format!("/customers/{customer}/points"), &key)
-            .await;
-        if balance["points"] == 25 {
+        let (_, rewards) = restarted.get_as(&rewards_of(&customer), &key).await;
+        if reward_count(&rewards) == 1 {
             delivered = true;
             break;
         }
@@ -945,10 +997,8 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
         .deliver_pending_prizes()
         .await
         .unwrap();
-    let (_, balance) = restarted
-        .get_as(&format!("/customers/{customer}/points"), &key)
-        .await;
-    assert_eq!(balance["points"], 25);
+    let (_, rewards) = restarted.get_as(&rewards_of(&customer), &key).await;
+    assert_eq!(reward_count(&rewards), 1);
     restarted.running.shutdown().await.unwrap();
 }
 
@@ -957,8 +1007,8 @@ async fn prizes_won_together_are_delivered_together_and_each_exactly_once() {
     let setup = setup_with("mem://", |settings| settings.deliver_prizes = false).await;
     let winners = setup.customers("batch", 4).await;
     for winner in &winners {
-        let answer = setup.event(winner, "visit", json!({})).await;
-        assert!(draw_of(&answer, 20).unwrap().get("prize_name").is_some());
+        let answer = setup.event(winner, "treat", json!({})).await;
+        assert!(draw_of(&answer, 29).unwrap().get("prize_name").is_some());
     }
     let services = &setup.server.running.services;
     let store = services.store();
@@ -973,16 +1023,14 @@ async fn prizes_won_together_are_delivered_together_and_each_exactly_once() {
         loyalty::error::ErrorCode::ConcurrentModification
     );
     for prize in &pending[1..] {
-        let (_, balance) = setup
-            .get(&format!("/customers/{}/points", prize.customer_id))
-            .await;
-        assert_eq!(balance["points"], 0, "the refused batch wrote nothing");
+        let (_, rewards) = setup.get(&rewards_of(&prize.customer_id)).await;
+        assert_eq!(reward_count(&rewards), 0, "the refused batch wrote nothing");
     }
     let delivered = services.deliver_pending_prizes().await.unwrap();
     assert_eq!(delivered, 3, "the three left are delivered");
     for winner in &winners {
-        let (_, balance) = setup.get(&format!("/customers/{winner}/points")).await;
-        assert_eq!(balance["points"], 25, "{winner}: one prize, once");
+        let (_, rewards) = setup.get(&rewards_of(winner)).await;
+        assert_eq!(reward_count(&rewards), 1, "{winner}: one prize, once");
     }
     assert_eq!(services.deliver_pending_prizes().await.unwrap(), 0);
 }
@@ -993,10 +1041,10 @@ async fn a_prize_follows_its_winner_into_a_merge_and_is_dropped_for_a_deleted_on
     let winner = setup.customer("dup@example.com").await;
     let survivor = setup.customer("main@example.com").await;
     let gone = setup.customer("gone@example.com").await;
-    let answer = setup.event(&winner, "visit", json!({})).await;
-    assert!(draw_of(&answer, 20).unwrap().get("prize_name").is_some());
-    let answer = setup.event(&gone, "visit", json!({})).await;
-    assert!(draw_of(&answer, 20).unwrap().get("prize_name").is_some());
+    let answer = setup.event(&winner, "treat", json!({})).await;
+    assert!(draw_of(&answer, 29).unwrap().get("prize_name").is_some());
+    let answer = setup.event(&gone, "treat", json!({})).await;
+    assert!(draw_of(&answer, 29).unwrap().get("prize_name").is_some());
     let (status, merged) = setup
         .server
         .call_as(
@@ -1024,13 +1072,22 @@ async fn a_prize_follows_its_winner_into_a_merge_and_is_dropped_for_a_deleted_on
         delivered, 1,
         "the prize of the anonymized Customer is not sent"
     );
-    let (_, balance) = setup.get(&format!("/customers/{survivor}/points")).await;
+    let (_, rewards) = setup.get(&rewards_of(&survivor)).await;
     assert_eq!(
-        balance["points"], 25,
+        reward_count(&rewards),
+        1,
         "the survivor of the merge gets the prize"
     );
-    let (_, balance) = setup.get(&format!("/customers/{gone}/points")).await;
-    assert_eq!(balance["points"], 0, "an anonymized Customer gets nothing");
+    let given = setup
+        .server
+        .running
+        .services
+        .store()
+        .raw_documents("reward_transaction", "demo")
+        .await
+        .unwrap();
+    assert_eq!(given.len(), 1, "an anonymized Customer gets nothing");
+    assert_eq!(given[0]["customer_id"], survivor.as_str());
     let again = setup
         .server
         .running
@@ -1055,7 +1112,6 @@ async fn a_merge_moves_rewards_game_participations_and_vouchers_and_an_unmerge_r
         .assign_instant_win("demo", 24, std::slice::from_ref(&dup))
         .await
         .unwrap();
-    let rewards_of = |customer: &str| format!("/rewards/transactions?customer_id={customer}");
     let games_of = |customer: &str| format!("/games?customer_id={customer}");
     setup
         .eventually(&rewards_of(&dup), |b| {

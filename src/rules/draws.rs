@@ -37,7 +37,7 @@ pub struct Draws<'a> {
     pub random: &'a mut dyn FnMut() -> f64,
 }
 
-/// A prize won in a draw, to be delivered.
+/// A prize won in a draw, to be credited or delivered.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WonPrize {
     /// The prize's id within its campaign.
@@ -56,6 +56,14 @@ pub struct WonPrize {
     pub points_expire_at: Option<Timestamp>,
     /// The prize's configured stock (-1 unlimited): a win takes one unit.
     pub stock: i64,
+}
+
+impl WonPrize {
+    /// Whether the prize goes through the delivery outbox: Rewards and game
+    /// participations do; points are credited by the draw's own transaction.
+    pub fn needs_delivery(&self) -> bool {
+        self.promotion_type != "points"
+    }
 }
 
 /// The stock of one limited prize as the draw saw it.

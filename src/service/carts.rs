@@ -275,6 +275,8 @@ impl Services {
             );
             cart.points_earned = ledger.iter().map(|e| e.points).sum();
             if record {
+                let mut ledger = ledger;
+                ledger.extend(drawn.prize_points(&customer.id, cart.created_at));
                 let draws = draw_write(
                     company,
                     &customer.id,
@@ -291,7 +293,7 @@ impl Services {
                     continue;
                 }
                 written?;
-                if drawn.won_any() {
+                if drawn.delivers_any() {
                     self.prizes_won();
                 }
                 tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluation.effects.len(), "cart recorded");

@@ -1,7 +1,9 @@
-//! Prize delivery: prizes won in draws wait in a durable outbox written by the
-//! draw's own transaction, and are delivered after the response, at least
-//! once; each delivery is idempotent, so every prize lands exactly once, even
-//! when the process stopped between the response and the delivery.
+//! Prize delivery: Rewards and game participations won in draws wait in a
+//! durable outbox written by the draw's own transaction, and are delivered
+//! after the response, at least once; each delivery is idempotent, so every
+//! prize lands exactly once, even when the process stopped between the
+//! response and the delivery. Points prizes are credited by the draw's
+//! transaction itself; the outbox holds them only in stores written before.
 
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;

@@ -12,12 +12,12 @@ use crate::model::Timestamp;
 use crate::rules::CompanyRules;
 use crate::rules::Facts;
 use crate::rules::campaign::{CampaignKind, Listens};
-use crate::rules::draws::{DrawRecord, Draws};
+use crate::rules::draws::{DrawRecord, Draws, WonPrize};
 use crate::rules::evaluate::{Evaluation, evaluate};
 use crate::rules::instant_win::Audience;
 use crate::secrets::random_hex;
 use crate::store::{
-    DrawState, ParticipationCounts, PlannedDraw, StateQuery, StockShard, WriteLane,
+    DrawState, LedgerEntry, ParticipationCounts, PlannedDraw, StateQuery, StockShard, WriteLane,
 };
 
 /// How many times an event is evaluated again after its draws collided with
@@ -36,9 +36,35 @@ pub(super) struct DrawnEvaluation {
 }
 
 impl DrawnEvaluation {
-    /// Whether any draw won a prize to deliver.
-    pub fn won_any(&self) -> bool {
-        self.draws.iter().any(|draw| draw.record.prize.is_some())
+    /// Whether any draw won a prize the outbox delivers (a Reward or a game).
+    pub fn delivers_any(&self) -> bool {
+        self.draws.iter().any(|draw| {
+            draw.record
+                .prize
+                .as_ref()
+                .is_some_and(WonPrize::needs_delivery)
+        })
+    }
+
+    /// The ledger entries crediting `customer_id` with the points prizes
+    /// won, written by the event's own transaction at `at`.
+    pub fn prize_points(&self, customer_id: &str, at: Timestamp) -> Vec<LedgerEntry> {
+        self.draws
+            .iter()
+            .filter_map(|draw| {
+                let prize = draw.record.prize.as_ref().filter(|p| !p.needs_delivery())?;
+                let points = prize.points.filter(|points| *points > 0)?;
+                Some(LedgerEntry::instant_win_prize(
+                    customer_id,
+                    &draw.id,
+                    prize.promotion_id,
+                    prize.points_kind.unwrap_or_default(),
+                    points,
+                    prize.points_expire_at,
+                    at,
+                ))
+            })
+            .collect()
     }
 }
 

@@ -85,7 +85,7 @@ impl Services {
                 .evaluate_with_draws(company, &customer.id, &rules, &listens, &facts, language)
                 .await?;
             let now = self.now();
-            let ledger = earned_points(
+            let mut ledger = earned_points(
                 &drawn.evaluation.effects,
                 &rules.campaigns,
                 &customer.id,
@@ -93,13 +93,15 @@ impl Services {
                 None,
                 now,
             );
+            let points_earned = ledger.iter().map(|e| e.points).sum();
+            ledger.extend(drawn.prize_points(&customer.id, now));
             let event = event_id.clone().map(|id| CustomEvent {
                 id,
                 customer_id: customer.id.clone(),
                 kind: new.kind.clone(),
                 data: new.data.clone(),
                 date,
-                points_earned: ledger.iter().map(|e| e.points).sum(),
+                points_earned,
                 created_at: now,
             });
             if event.is_some() || !ledger.is_empty() || !drawn.draws.is_empty() {
@@ -123,7 +125,7 @@ impl Services {
                     continue;
                 }
                 written?;
-                if drawn.won_any() {
+                if drawn.delivers_any() {
                     self.prizes_won();
                 }
             }

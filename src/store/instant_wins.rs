@@ -40,8 +40,9 @@ pub struct StateQuery {
 // parts below: the Customer's participation counts move only if they are
 // still the ones the draws were decided on, one unit of each won limited
 // prize is taken from the stock shard the draw picked ([`super::stock`]), the
-// draws are stored for audit and, for each win, the prize's delivery is queued
-// in the outbox. A check that fails throws `draw_contended`: the caller
+// draws are stored for audit and, for each Reward or game won, the prize's
+// delivery is queued in the outbox (points prizes are ledger entries of the
+// event, [`crate::service`] adds them). A check that fails throws `draw_contended`: the caller
 // evaluates the event again on fresh state.
 
 /// Part of the group commit: the compare-and-set of the participation counts.
@@ -70,7 +71,8 @@ pub(super) const TAKE_STOCK: &str = "
 pub(super) const STORE_AUDIT: &str = "
     CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;";
 
-/// Part of the group commit: each won prize's delivery, in the outbox.
+/// Part of the group commit: the delivery of each won Reward or game
+/// participation, in the outbox (points prizes are ledger entries of the event).
 pub(super) const QUEUE_DELIVERIES: &str = "
     FOR $draw IN $draw_write.won {
         CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
@@ -148,9 +150,17 @@ pub fn draw_write(
                 .is_some_and(|stock| stock >= 0)
         })
         .collect();
+    // Points prizes are ledger entries of the event ([`crate::rules::draws::WonPrize::needs_delivery`]).
     let won: Vec<&Value> = documents
         .iter()
-        .filter(|draw| draw["prize"].is_object())
+        .zip(draws)
+        .filter(|(_, draw)| {
+            draw.record
+                .prize
+                .as_ref()
+                .is_some_and(|prize| prize.needs_delivery())
+        })
+        .map(|(document, _)| document)
         .collect();
     json!({
         "id": first_draw.id,

@@ -121,6 +121,27 @@ pub(super) struct LedgerWrite {
 /// kept once on the write.
 const SHARED_FIELDS: [&str; 2] = ["customer_id", "kind"];
 
+impl LedgerEntry {
+    /// The entry crediting `customer_id` with the points prize of draw
+    /// `draw_id`: `points` of `kind` from the points campaign `promotion_id`.
+    pub fn instant_win_prize(
+        customer_id: &str,
+        draw_id: &str,
+        promotion_id: i64,
+        kind: PointsKind,
+        points: i64,
+        expires_at: Option<Timestamp>,
+        at: Timestamp,
+    ) -> Self {
+        LedgerEntry {
+            rule_id: Some(promotion_id),
+            draw_id: Some(draw_id.to_string()),
+            expires_at,
+            ..LedgerEntry::new(customer_id, kind, points, "instant_win", at)
+        }
+    }
+}
+
 /// Issues the time stamps of ledger entry ids: the milliseconds since the
 /// epoch shifted left 12 bits, plus a sequence, so ids issued by one process
 /// in the same millisecond still sort in the order they were issued (replaying

@@ -108,21 +108,20 @@ const DELIVER_BATCH: &str = "
     __APPEND_LEDGER__
     COMMIT TRANSACTION;";
 
-/// The ledger entry crediting a points prize (none for other prizes).
+/// The ledger entry crediting a points prize (none for other prizes). Points
+/// prizes are credited by the draw's transaction; the outbox holds them only
+/// in stores written before that.
 fn prize_ledger(prize: &PendingPrize, now: Timestamp) -> Option<LedgerEntry> {
     match (prize.promotion_type.as_str(), prize.points) {
-        ("points", Some(points)) if points > 0 => Some(LedgerEntry {
-            rule_id: Some(prize.promotion_id),
-            draw_id: Some(prize.draw_id.clone()),
-            expires_at: prize.points_expire_at,
-            ..LedgerEntry::new(
-                &prize.customer_id,
-                prize.points_kind.unwrap_or_default(),
-                points,
-                "instant_win",
-                now,
-            )
-        }),
+        ("points", Some(points)) if points > 0 => Some(LedgerEntry::instant_win_prize(
+            &prize.customer_id,
+            &prize.draw_id,
+            prize.promotion_id,
+            prize.points_kind.unwrap_or_default(),
+            points,
+            prize.points_expire_at,
+            now,
+        )),
         _ => None,
     }
 }
