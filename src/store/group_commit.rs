@@ -31,9 +31,10 @@ use tokio::sync::{OwnedSemaphorePermit, oneshot};
 use super::carts::STORE_CART;
 use super::instant_wins::{COUNT_PARTICIPATIONS, QUEUE_DELIVERIES, STORE_AUDIT, TAKE_STOCK};
 use super::ledger::APPEND_LEDGER;
+use super::stock_view::PrizeKey;
 use super::write_lanes::{Enlisted, Lane, Waiting, WriteLane};
 use super::{Admission, Store, server_busy};
-use crate::error::{ApiError, ApiResult};
+use crate::error::{ApiError, ApiResult, ErrorCode};
 
 /// Most writes one transaction records. Past a handful the fixed cost is
 /// shared out; a longer batch only delays the first of its answers.
@@ -196,12 +197,45 @@ impl Store {
             .transactions
             .fetch_add(1, Ordering::Relaxed);
         let query = self.event_writes.query.as_str();
-        self.transact_admitted(Admission::Held, |db| {
-            db.query(query).bind(("writes", writes.to_vec()))
-        })
-        .await?;
-        Ok(())
+        let recorded = self
+            .transact_admitted(Admission::Held, |db| {
+                db.query(query).bind(("writes", writes.to_vec()))
+            })
+            .await
+            .map(drop);
+        // The stock view learns of units only once they are committed, and
+        // forgets the prizes of draws refused as contended (one may have run
+        // out behind its back).
+        for (key, shard) in writes.iter().flat_map(units_taken) {
+            match &recorded {
+                Ok(()) => self.stock_view.taken(&key, shard),
+                Err(error) if error.code == ErrorCode::DrawContended => {
+                    self.stock_view.forget(&key)
+                }
+                Err(_) => {}
+            }
+        }
+        recorded
     }
+}
+
+/// The units of limited prizes `write` takes: each prize and its shard.
+fn units_taken(write: &EventWrite) -> Vec<(PrizeKey, i64)> {
+    let company = write["company"].as_str().unwrap_or_default();
+    let Some(draws) = write["draw_write"]["limited"].as_array() else {
+        return Vec::new();
+    };
+    draws
+        .iter()
+        .filter_map(|draw| {
+            let key = (
+                company.to_string(),
+                draw["rule_id"].as_i64()?,
+                draw["prize"]["prize_id"].as_str()?.to_string(),
+            );
+            Some((key, draw["shard"]["index"].as_i64()?))
+        })
+        .collect()
 }
 
 /// The answer a batch sent, or an error when it never sent one.

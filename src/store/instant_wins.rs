@@ -9,11 +9,13 @@
 //! collide ([`super::stock`]).
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
 use super::participations::ParticipationCounts;
 use super::stock::{PrizeCounters, StockShard};
+use super::stock_view::PrizeKey;
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
@@ -227,12 +229,29 @@ impl Store {
     ) -> ApiResult<DrawState> {
         // One round trip; units given and Vouchers only for the rules that
         // have them, so a cart meeting untargeted unlimited Instant Wins costs
-        // one point read.
-        let limited: Vec<i64> = queries
+        // one point read. Units given come from the stock view while it has
+        // them all fresh.
+        let limited_prizes: Vec<PrizeKey> = queries
             .iter()
             .filter(|q| q.limited)
-            .map(|q| q.rule_id)
+            .flat_map(|q| {
+                q.prize_ids
+                    .iter()
+                    .map(|prize| (company.to_string(), q.rule_id, prize.clone()))
+            })
             .collect();
+        let read_at = Instant::now();
+        let viewed = self.stock_view.fresh(&limited_prizes, read_at);
+        let (limited, read_start): (Vec<i64>, _) = if viewed.is_some() {
+            (Vec::new(), None)
+        } else {
+            let rules = queries
+                .iter()
+                .filter(|q| q.limited)
+                .map(|q| q.rule_id)
+                .collect();
+            (rules, Some(self.stock_view.read_starts(&limited_prizes)))
+        };
         let targeted: Vec<i64> = queries
             .iter()
             .filter(|q| q.targeted)
@@ -278,18 +297,32 @@ impl Store {
                 .take(statements.len() - 1)
                 .map_err(super::store_error)?
         };
+        let viewed = viewed.unwrap_or_else(|| {
+            let read: HashMap<PrizeKey, PrizeCounters> = limited_prizes
+                .iter()
+                .map(|key| {
+                    let rows = given.iter().filter(|row| {
+                        row["rule_id"].as_i64() == Some(key.1)
+                            && row["prize_id"].as_str() == Some(key.2.as_str())
+                    });
+                    (key.clone(), PrizeCounters::from_rows(rows))
+                })
+                .collect();
+            if let Some(start) = &read_start {
+                self.stock_view.read(start, read.clone(), read_at);
+            }
+            read
+        });
         let mut states = HashMap::new();
         let mut counters = HashMap::new();
         for query in queries {
             for prize in &query.prize_ids {
-                let rows = given.iter().filter(|row| {
-                    row["rule_id"].as_i64() == Some(query.rule_id)
-                        && row["prize_id"].as_str() == Some(prize.as_str())
+                let key = (company.to_string(), query.rule_id, prize.clone());
+                let prize_counters = viewed.get(&key).cloned().unwrap_or_else(|| {
+                    // A prize without a limit: nothing is counted.
+                    PrizeCounters::from_rows(std::iter::empty())
                 });
-                counters.insert(
-                    (query.rule_id, prize.clone()),
-                    PrizeCounters::from_rows(rows),
-                );
+                counters.insert((query.rule_id, prize.clone()), prize_counters);
             }
             let mut state = InstantWinState {
                 participations: participations.count(query.rule_id, &query.period),
@@ -544,6 +577,62 @@ mod tests {
         assert_eq!(draws[0]["draw_id"], "drw_a");
         assert_eq!(draws[0]["source"], "cart:A");
         assert_eq!(draws[0]["customer_id"], "x");
+    }
+
+    /// A draw of rule 7 that won one unit of `gift` (stock 2) from `shard`.
+    fn won_gift(id: &str, shard: i64) -> PlannedDraw {
+        let mut won = draw(id, 7, "campaign");
+        won.record.prize = Some(crate::rules::draws::WonPrize {
+            prize_id: "gift".into(),
+            promotion_type: "reward",
+            promotion_id: 11,
+            points: None,
+            points_kind: None,
+            points_expire_at: None,
+            stock: 2,
+        });
+        won.shard = Some(StockShard {
+            index: shard,
+            allowance: 1,
+        });
+        won
+    }
+
+    async fn gifts_given(store: &Store) -> i64 {
+        let query = StateQuery {
+            rule_id: 7,
+            period: "campaign".into(),
+            prize_ids: vec!["gift".into()],
+            limited: true,
+            targeted: false,
+        };
+        let state = store.instant_win_states("c", "x", &[query]).await.unwrap();
+        state.counters[&(7, "gift".to_string())].total()
+    }
+
+    #[tokio::test]
+    async fn units_given_come_from_the_view_until_a_draw_is_refused_on_them() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let seen = ParticipationCounts::default();
+        assert_eq!(gifts_given(&store).await, 0);
+        let first = draw_write("c", "x", "cart:A", &[won_gift("drw_a", 0)], &seen, at);
+        record(&store, &first).await.unwrap();
+        // Another process sharing the store takes shard 1's unit.
+        super::super::execute(store.db.query(
+            "UPSERT type::record('iw_given', ['c', 7, 'gift', 1]) CONTENT { company: 'c', rule_id: 7, prize_id: 'gift', shard: 1, given: 1 };",
+        ))
+        .await
+        .unwrap();
+        assert_eq!(
+            gifts_given(&store).await,
+            1,
+            "the view counts this process's unit and has not seen the other"
+        );
+        let second = draw_write("c", "y", "cart:B", &[won_gift("drw_b", 1)], &seen, at);
+        let refused = record(&store, &second).await.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::DrawContended);
+        assert_eq!(gifts_given(&store).await, 2, "read again after the refusal");
     }
 
     #[tokio::test]

@@ -20,6 +20,7 @@ mod participations;
 mod points_campaigns;
 mod prizes;
 mod stock;
+mod stock_view;
 mod write_lanes;
 
 pub use customers::StoredCustomer;
@@ -74,6 +75,8 @@ pub struct Store {
     event_writes: std::sync::Arc<group_commit::WriteQueue>,
     /// Issues the ledger's entry ids in the order this process writes them.
     ledger_clock: std::sync::Arc<ledger::LedgerClock>,
+    /// The units given of limited prizes, as far as this process knows.
+    stock_view: std::sync::Arc<stock_view::StockView>,
 }
 
 /// How long a write waits for admission. A till gives up after a few
@@ -144,6 +147,7 @@ impl Store {
             admission_wait: ADMISSION_WAIT,
             event_writes: std::sync::Arc::new(group_commit::WriteQueue::new(lanes)),
             ledger_clock: Default::default(),
+            stock_view: Default::default(),
         };
         store.apply_schema().await?;
         Ok(store)
