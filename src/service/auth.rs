@@ -1,9 +1,49 @@
 //! Authentication of integrator calls by X-Api-Key, X-Api-Secret and X-Api-Version.
 
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
 use super::Services;
 use crate::error::{ApiError, ApiResult};
 use crate::model::Environment;
 use crate::secrets::{constant_time_eq, secret_digest};
+use crate::store::StoredKey;
+
+/// How long a key read from the store is trusted. Keys are disabled through
+/// this process's back office, which forgets them at once; a key disabled by
+/// another process sharing a remote store is refused here within this time.
+const KEY_FRESH_FOR: Duration = Duration::from_secs(1);
+
+/// Keys read in the last second, so that a till's requests cost no store read
+/// to authenticate. Only keys the store holds are kept, so the cache is as
+/// large as the key table at most.
+#[derive(Debug, Default)]
+pub struct KeyCache {
+    entries: RwLock<HashMap<String, (Arc<StoredKey>, Instant)>>,
+}
+
+impl KeyCache {
+    /// `key` as read less than [`KEY_FRESH_FOR`] before `now`.
+    fn fresh(&self, key: &str, now: Instant) -> Option<Arc<StoredKey>> {
+        let entries = self.entries.read().ok()?;
+        let (stored, read_at) = entries.get(key)?;
+        (now.saturating_duration_since(*read_at) < KEY_FRESH_FOR).then(|| stored.clone())
+    }
+
+    fn keep(&self, stored: Arc<StoredKey>, read_at: Instant) {
+        if let Ok(mut entries) = self.entries.write() {
+            entries.insert(stored.key.key.clone(), (stored, read_at));
+        }
+    }
+
+    /// Drops `key`, so its next use reads the store.
+    pub fn forget(&self, key: &str) {
+        if let Ok(mut entries) = self.entries.write() {
+            entries.remove(key);
+        }
+    }
+}
 
 /// The only API version this service implements.
 pub const SUPPORTED_API_VERSION: &str = "1";
@@ -37,16 +77,26 @@ pub struct Caller {
 impl Services {
     /// Checks credentials and returns the calling Company.
     ///
-    /// Every failure is the same `Forbidden` error, and every path does the same
-    /// work (one key lookup, one digest, one constant-time compare), so neither
-    /// the answer nor its timing tells which part was wrong.
+    /// Every failure is the same `Forbidden` error, and every path checks the
+    /// secret the same way (one digest, one constant-time compare, also for
+    /// an unknown key), so neither the answer nor its timing tells how much
+    /// of a secret was right. A key is read from the store at most once a
+    /// second ([`KeyCache`]); key values are public (they are logged), so
+    /// telling a known key by its faster answer gives nothing away.
     pub async fn authenticate(&self, credentials: &Credentials) -> ApiResult<Caller> {
         let key = credentials.key.as_deref().unwrap_or_default();
         let secret = credentials.secret.as_deref().unwrap_or_default();
-        let stored = if key.is_empty() {
-            None
-        } else {
-            self.store.stored_key(key).await?
+        let stored = match self.keys.fresh(key, Instant::now()) {
+            Some(stored) => Some(stored),
+            None if key.is_empty() => None,
+            None => {
+                let read_at = Instant::now();
+                let stored = self.store.stored_key(key).await?.map(Arc::new);
+                if let Some(stored) = &stored {
+                    self.keys.keep(stored.clone(), read_at);
+                }
+                stored
+            }
         };
         let expected = stored
             .as_ref()
@@ -63,12 +113,44 @@ impl Services {
                         .is_none_or(|env| env == stored.key.environment) =>
             {
                 Ok(Caller {
-                    company: stored.key.company,
+                    company: stored.key.company.clone(),
                     environment: stored.key.environment,
-                    key: stored.key.key,
+                    key: stored.key.key.clone(),
                 })
             }
             _ => Err(ApiError::forbidden()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ApiKey;
+
+    fn stored(key: &str) -> Arc<StoredKey> {
+        let key: ApiKey = serde_json::from_value(serde_json::json!({
+            "key": key, "company": "acme", "environment": "sandbox",
+            "description": "till", "enabled": true, "system": false,
+            "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:00Z"
+        }))
+        .unwrap();
+        Arc::new(StoredKey {
+            key,
+            secret_digest: secret_digest("lk_a", "s"),
+        })
+    }
+
+    #[test]
+    fn a_key_is_trusted_for_a_second_after_it_was_read_unless_forgotten() {
+        let cache = KeyCache::default();
+        let at = Instant::now();
+        assert!(cache.fresh("lk_a", at).is_none(), "never read");
+        cache.keep(stored("lk_a"), at);
+        assert!(cache.fresh("lk_a", at + KEY_FRESH_FOR / 2).is_some());
+        assert!(cache.fresh("lk_a", at + KEY_FRESH_FOR).is_none(), "stale");
+        assert!(cache.fresh("lk_b", at).is_none());
+        cache.forget("lk_a");
+        assert!(cache.fresh("lk_a", at).is_none(), "forgotten");
     }
 }

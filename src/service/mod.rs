@@ -68,6 +68,8 @@ pub struct Services {
     rate_limiters: Arc<RateLimiters>,
     /// Recently read Company settings.
     companies: Arc<CompanyCache>,
+    /// Recently read API keys.
+    keys: Arc<auth::KeyCache>,
     /// Where Instant Win draws get their random values.
     random: Arc<RandomSource>,
     /// Wakes the prize delivery worker when a draw wins.
@@ -94,6 +96,7 @@ impl Services {
             catalog,
             rate_limiters: Arc::default(),
             companies: Arc::default(),
+            keys: Arc::default(),
             random: Arc::new(RandomSource::Os),
             prize_delivery: Arc::default(),
             balance_locks: Arc::default(),

@@ -27,6 +27,7 @@ pub use customers::StoredCustomer;
 pub use facts::CustomerFacts;
 pub use idempotency::{KeyClaim, StoredResponse};
 pub use instant_wins::{DrawState, PlannedDraw, StateQuery, draw_write};
+pub use keys::StoredKey;
 pub use ledger::LedgerEntry;
 pub use ledger_reads::ExpiryWatermark;
 pub use merges::{ClaimMove, CustomerChanges, CustomerWrite, HoldingMove};
