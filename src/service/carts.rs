@@ -11,12 +11,12 @@ use crate::model::cart::{Cart, CartCancellation, CartLine, NewCart};
 use crate::model::points::PointsKind;
 use std::sync::Arc;
 
-use super::draws::{MAX_DRAW_ATTEMPTS, contended};
+use super::draws::{MAX_DRAW_ATTEMPTS, contended, state_queries};
 use crate::model::customer::{Customer, SearchBy, normalise_code};
 use crate::rules::campaign::{Campaign, CampaignKind, Listens};
 use crate::rules::evaluate::{Effect, Explanation};
 use crate::rules::{CompanyRules, Facts};
-use crate::store::{LedgerEntry, draw_write};
+use crate::store::{DrawState, LedgerEntry, draw_write};
 use std::collections::HashMap;
 
 /// Most lines one cart may have.
@@ -160,14 +160,16 @@ impl Services {
         Ok(customer)
     }
 
-    /// The Company's rules and what they know about `customer` at `date`;
-    /// refuses when the Company's campaign files never loaded.
+    /// The Company's rules, what they know about `customer` at `date` and the
+    /// state of the Instant Wins listening to `event`, read in one round
+    /// trip; refuses when the Company's campaign files never loaded.
     pub(super) async fn event_facts(
         &self,
         company: &str,
         customer: &Customer,
         date: Timestamp,
-    ) -> ApiResult<(Arc<CompanyRules>, Facts)> {
+        event: &Listens,
+    ) -> ApiResult<(Arc<CompanyRules>, Facts, DrawState)> {
         if let Some(errors) = self.catalog.failure(company) {
             let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
             return Err(ApiError::new(
@@ -176,11 +178,12 @@ impl Services {
             ));
         }
         let rules = self.catalog.company(company);
-        let mut facts = self
-            .customer_facts(company, customer, date.as_datetime())
+        let queries = state_queries(&rules, event, date.as_datetime());
+        let (mut facts, state) = self
+            .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
             .await?;
         self.segment_facts(&rules, &mut facts);
-        Ok((rules, facts))
+        Ok((rules, facts, state))
     }
 
     /// Evaluates `new` and, when `record` is true, records the cart, its
@@ -240,7 +243,9 @@ impl Services {
             cancelled_by: None,
             created_at: self.now(),
         };
-        let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
+        let (rules, mut facts, state) = self
+            .event_facts(company, &customer, date, &Listens::Cart)
+            .await?;
         facts.cart = serde_json::json!({
             "code": cart.id,
             "total": cart.total,
@@ -249,6 +254,7 @@ impl Services {
             "coupons_desired": new.coupons_desired,
             "date": cart.date,
         });
+        let mut state = Some(state);
         let mut attempt = 0;
         loop {
             attempt += 1;
@@ -259,6 +265,7 @@ impl Services {
                     &rules,
                     &Listens::Cart,
                     &facts,
+                    state.take(),
                     language,
                 )
                 .await?;

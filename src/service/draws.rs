@@ -78,8 +78,12 @@ fn new_draw_id() -> String {
 /// their period key. Campaigns that are inactive, out of their dates or off
 /// their recurrence days are left out, so a till's cart costs no state read
 /// for them.
-fn state_queries(rules: &CompanyRules, event: &Listens, facts: &Facts) -> Vec<StateQuery> {
-    let now = Timestamp::from(facts.now);
+pub(super) fn state_queries(
+    rules: &CompanyRules,
+    event: &Listens,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Vec<StateQuery> {
+    let now = Timestamp::from(at);
     rules
         .campaigns
         .iter()
@@ -91,14 +95,11 @@ fn state_queries(rules: &CompanyRules, event: &Listens, facts: &Facts) -> Vec<St
         })
         .filter_map(|campaign| match &campaign.kind {
             CampaignKind::InstantWin(instant_win)
-                if instant_win
-                    .recurrence
-                    .as_ref()
-                    .is_none_or(|r| r.allows(facts.now)) =>
+                if instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) =>
             {
                 Some(StateQuery {
                     rule_id: campaign.id,
-                    period: instant_win.once.key(facts.now),
+                    period: instant_win.once.key(at),
                     prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
                     limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
                     targeted: instant_win.audience == Audience::Targeted,
@@ -116,8 +117,10 @@ pub(super) fn contended<T>(result: &ApiResult<T>, attempt: u32) -> bool {
 }
 
 impl Services {
-    /// Evaluates `event` for `customer_id` with fresh Instant Win state and
-    /// new random values.
+    /// Evaluates `event` for `customer_id` with new random values, on the
+    /// Instant Win state `read` with the facts ([`Services::event_facts`])
+    /// or, when none is given (a retry after a contended draw), read afresh.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn evaluate_with_draws(
         &self,
         company: &str,
@@ -125,15 +128,21 @@ impl Services {
         rules: &CompanyRules,
         event: &Listens,
         facts: &Facts,
+        read: Option<DrawState>,
         language: &Language,
     ) -> ApiResult<DrawnEvaluation> {
-        let queries = state_queries(rules, event, facts);
-        let state = if queries.is_empty() {
-            DrawState::default()
-        } else {
-            self.store
-                .instant_win_states(company, customer_id, &queries)
-                .await?
+        let state = match read {
+            Some(state) => state,
+            None => {
+                let queries = state_queries(rules, event, facts.now);
+                if queries.is_empty() {
+                    DrawState::default()
+                } else {
+                    self.store
+                        .instant_win_states(company, customer_id, &queries)
+                        .await?
+                }
+            }
         };
         let random = self.random.clone();
         let mut next = move || random.next();

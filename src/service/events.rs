@@ -56,33 +56,41 @@ impl Services {
             )
             .await?;
         let date = new.date.unwrap_or_else(|| self.now());
-        let (rules, mut facts) = self.event_facts(company, &customer, date).await?;
+        let listens = match kind {
+            EventKind::CustomEvent => Listens::CustomEvent(new.kind.clone()),
+            EventKind::Trigger => Listens::Trigger(new.kind.clone()),
+        };
+        let (rules, mut facts, state) =
+            self.event_facts(company, &customer, date, &listens).await?;
         let payload = serde_json::json!({
             "type": new.kind,
             "data": new.data,
             "coupons_desired": new.coupons_desired,
             "date": date,
         });
-        let listens = match kind {
-            EventKind::CustomEvent => {
-                facts.event = payload;
-                Listens::CustomEvent(new.kind.clone())
-            }
-            EventKind::Trigger => {
-                facts.trigger = payload;
-                Listens::Trigger(new.kind.clone())
-            }
-        };
+        match kind {
+            EventKind::CustomEvent => facts.event = payload,
+            EventKind::Trigger => facts.trigger = payload,
+        }
         let reason = match kind {
             EventKind::CustomEvent => "custom_event".to_string(),
             EventKind::Trigger => format!("trigger:{}", new.kind),
         };
         let event_id = (kind == EventKind::CustomEvent).then(new_event_id);
+        let mut state = Some(state);
         let mut attempt = 0;
         loop {
             attempt += 1;
             let drawn = self
-                .evaluate_with_draws(company, &customer.id, &rules, &listens, &facts, language)
+                .evaluate_with_draws(
+                    company,
+                    &customer.id,
+                    &rules,
+                    &listens,
+                    &facts,
+                    state.take(),
+                    language,
+                )
                 .await?;
             let now = self.now();
             let mut ledger = earned_points(

@@ -12,6 +12,7 @@ use crate::model::Timestamp;
 use crate::model::customer::Customer;
 use crate::rules::segments::{Segment, Segments};
 use crate::rules::{CompanyRules, Facts};
+use crate::store::{DrawState, StateQuery};
 
 /// The attributes every Customer has, plus the Company's own.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,21 +55,36 @@ impl Services {
         customer: &Customer,
         now: chrono::DateTime<Utc>,
     ) -> ApiResult<Facts> {
+        let (facts, _) = self
+            .customer_facts_and_states(company, customer, now, &[])
+            .await?;
+        Ok(facts)
+    }
+
+    /// [`Services::customer_facts`], and the state of the Instant Wins of
+    /// `queries`, in one round trip.
+    pub(super) async fn customer_facts_and_states(
+        &self,
+        company: &str,
+        customer: &Customer,
+        now: chrono::DateTime<Utc>,
+        queries: &[StateQuery],
+    ) -> ApiResult<(Facts, DrawState)> {
         let history_since = self
             .catalog
             .company(company)
             .history_days
             .map(|days| Timestamp::from(now - chrono::Duration::days(days)));
-        let stored = self
+        let (stored, state) = self
             .store
-            .customer_facts(company, &customer.id, history_since)
+            .customer_facts_and_states(company, &customer.id, history_since, queries)
             .await?;
         let links = stored.associations;
         let associates = links
             .iter()
             .map(|a| json!({"id": a.other(&customer.id), "type": a.kind}))
             .collect();
-        Ok(Facts {
+        let facts = Facts {
             customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
             purchases: stored.purchases,
             totals: stored.totals,
@@ -76,7 +92,8 @@ impl Services {
             associates,
             now,
             ..Facts::default()
-        })
+        };
+        Ok((facts, state))
     }
 
     /// Fills in the calculated attributes, the tier and the audiences of `facts`.

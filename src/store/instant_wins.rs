@@ -9,33 +9,16 @@
 //! collide ([`super::stock`]).
 
 use std::collections::HashMap;
-use std::time::Instant;
 
 use serde_json::{Value, json};
 
 use super::participations::ParticipationCounts;
-use super::stock::{PrizeCounters, StockShard};
-use super::stock_view::PrizeKey;
+use super::stock::StockShard;
 use super::{REFUSED, Store, first};
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::model::Timestamp;
 use crate::model::voucher::Voucher;
-use crate::rules::draws::{DrawRecord, InstantWinState};
-
-/// One Instant Win whose state an event needs.
-#[derive(Debug, Clone)]
-pub struct StateQuery {
-    /// Rule id.
-    pub rule_id: i64,
-    /// Key of the current participation period.
-    pub period: String,
-    /// The prize ids, in order.
-    pub prize_ids: Vec<String>,
-    /// Whether a prize has a limited stock, whose units given are read.
-    pub limited: bool,
-    /// Whether it is targeted, so the Customer's Voucher is read.
-    pub targeted: bool,
-}
+use crate::rules::draws::DrawRecord;
 
 // The draws of one event (`$draw_write`, made by [`draw_write`]) are recorded
 // inside the transaction of their event ([`super::group_commit`]) by the
@@ -107,17 +90,6 @@ pub struct PlannedDraw {
     pub record: DrawRecord,
     /// Where the won unit is taken from.
     pub shard: Option<StockShard>,
-}
-
-/// What the draws of one event need from the store.
-#[derive(Debug, Clone, Default)]
-pub struct DrawState {
-    /// Per Instant Win rule id.
-    pub states: HashMap<i64, InstantWinState>,
-    /// Stock counters per (rule id, prize id).
-    pub counters: HashMap<(i64, String), PrizeCounters>,
-    /// The Customer's participation counts, as read.
-    pub participations: ParticipationCounts,
 }
 
 /// What the group commit ([`super::group_commit`]) writes for `draws` of one event of `customer_id`,
@@ -201,14 +173,14 @@ fn draws_of(mut audit: Value) -> Vec<Value> {
 /// `$param`: one equality per rule, which the planner answers from the
 /// (company, rule_id) index. It answers `rule_id IN $param` by reading every
 /// stock row of the Company and filtering.
-fn of_rules(param: &str, count: usize) -> String {
+pub(super) fn of_rules(param: &str, count: usize) -> String {
     let one: Vec<String> = (0..count)
         .map(|index| format!("(company = $company AND rule_id = ${param}[{index}])"))
         .collect();
     one.join(" OR ")
 }
 
-fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
+pub(super) fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
     if let Some(object) = document.as_object_mut() {
         object.remove("company");
         if let Some(id) = object.remove("vid") {
@@ -220,134 +192,6 @@ fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
 }
 
 impl Store {
-    /// Participations, units given and Vouchers of `customer_id` for `queries`.
-    pub async fn instant_win_states(
-        &self,
-        company: &str,
-        customer_id: &str,
-        queries: &[StateQuery],
-    ) -> ApiResult<DrawState> {
-        // One round trip; units given and Vouchers only for the rules that
-        // have them, so a cart meeting untargeted unlimited Instant Wins costs
-        // one point read. Units given come from the stock view while it has
-        // them all fresh.
-        let limited_prizes: Vec<PrizeKey> = queries
-            .iter()
-            .filter(|q| q.limited)
-            .flat_map(|q| {
-                q.prize_ids
-                    .iter()
-                    .map(|prize| (company.to_string(), q.rule_id, prize.clone()))
-            })
-            .collect();
-        let read_at = Instant::now();
-        let viewed = self.stock_view.fresh(&limited_prizes, read_at);
-        let (limited, read_start): (Vec<i64>, _) = if viewed.is_some() {
-            (Vec::new(), None)
-        } else {
-            let rules = queries
-                .iter()
-                .filter(|q| q.limited)
-                .map(|q| q.rule_id)
-                .collect();
-            (rules, Some(self.stock_view.read_starts(&limited_prizes)))
-        };
-        let targeted: Vec<i64> = queries
-            .iter()
-            .filter(|q| q.targeted)
-            .map(|q| q.rule_id)
-            .collect();
-        let mut statements = vec![
-            "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);"
-                .to_string(),
-        ];
-        if !limited.is_empty() {
-            statements.push(format!(
-                "SELECT rule_id, prize_id, shard, given FROM iw_given WHERE {};",
-                of_rules("limited", limited.len())
-            ));
-        }
-        if !targeted.is_empty() {
-            statements.push(
-                "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;"
-                    .to_string(),
-            );
-        }
-        let mut response = self
-            .db
-            .query(statements.concat())
-            .bind(("company", company.to_string()))
-            .bind(("customer", customer_id.to_string()))
-            .bind(("limited", limited.clone()))
-            .bind(("targeted", targeted.clone()))
-            .await
-            .and_then(|r| r.check())
-            .map_err(super::store_error)?;
-        let stored: Option<Value> = response.take(0).map_err(super::store_error)?;
-        let participations = ParticipationCounts::from_stored(stored.as_ref());
-        let given: Vec<Value> = if limited.is_empty() {
-            Vec::new()
-        } else {
-            response.take(1).map_err(super::store_error)?
-        };
-        let vouchers: Vec<Value> = if targeted.is_empty() {
-            Vec::new()
-        } else {
-            response
-                .take(statements.len() - 1)
-                .map_err(super::store_error)?
-        };
-        let viewed = viewed.unwrap_or_else(|| {
-            let read: HashMap<PrizeKey, PrizeCounters> = limited_prizes
-                .iter()
-                .map(|key| {
-                    let rows = given.iter().filter(|row| {
-                        row["rule_id"].as_i64() == Some(key.1)
-                            && row["prize_id"].as_str() == Some(key.2.as_str())
-                    });
-                    (key.clone(), PrizeCounters::from_rows(rows))
-                })
-                .collect();
-            if let Some(start) = &read_start {
-                self.stock_view.read(start, read.clone(), read_at);
-            }
-            read
-        });
-        let mut states = HashMap::new();
-        let mut counters = HashMap::new();
-        for query in queries {
-            for prize in &query.prize_ids {
-                let key = (company.to_string(), query.rule_id, prize.clone());
-                let prize_counters = viewed.get(&key).cloned().unwrap_or_else(|| {
-                    // A prize without a limit: nothing is counted.
-                    PrizeCounters::from_rows(std::iter::empty())
-                });
-                counters.insert((query.rule_id, prize.clone()), prize_counters);
-            }
-            let mut state = InstantWinState {
-                participations: participations.count(query.rule_id, &query.period),
-                given: query
-                    .prize_ids
-                    .iter()
-                    .map(|prize| counters[&(query.rule_id, prize.clone())].total())
-                    .collect(),
-                voucher: None,
-            };
-            if let Some(document) = vouchers
-                .iter()
-                .find(|row| row["rule_id"].as_i64() == Some(query.rule_id))
-            {
-                state.voucher = Some(voucher_from(document.clone())?);
-            }
-            states.insert(query.rule_id, state);
-        }
-        Ok(DrawState {
-            states,
-            counters,
-            participations,
-        })
-    }
-
     /// Units given of every prize of `rules` (rule id, prize id → units), all
     /// stock shards together.
     pub async fn prizes_given(
@@ -518,6 +362,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::rules::draws::DrawRecord;
+    use crate::store::StateQuery;
 
     fn draw(id: &str, rule_id: i64, period: &str) -> PlannedDraw {
         PlannedDraw {
