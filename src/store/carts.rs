@@ -98,7 +98,7 @@ impl Store {
             object.insert("code".into(), Value::String(cart.id.clone()));
             object.insert("company".into(), Value::String(company.to_string()));
         }
-        let entries = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
         self.record_event(
             &cart.customer_id,
             json!({
@@ -108,8 +108,8 @@ impl Store {
                 "event": null,
                 "total": cart.total,
                 "date": cart.date.to_string(),
-                "ledger": entries.entries,
-                "balances": entries.balances,
+                "ledger": written.records,
+                "balances": written.balances,
                 "draw_write": draw_write,
             }),
         )
@@ -152,7 +152,7 @@ impl Store {
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
             exists = ErrorCode::CartAlreadyExists.code()
         );
-        let entries = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
@@ -160,8 +160,8 @@ impl Store {
                 .bind(("code", cancellation.id.clone()))
                 .bind(("customer", cancellation.customer_id.clone()))
                 .bind(("doc", doc.clone()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
         })
         .await?;
         Ok(())

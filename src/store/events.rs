@@ -43,7 +43,7 @@ impl Store {
             }
             None => Value::Null,
         };
-        let entries = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
         self.record_event(
             customer_id,
             json!({
@@ -51,8 +51,8 @@ impl Store {
                 "customer": Value::Null,
                 "cart": Value::Null,
                 "event": doc,
-                "ledger": entries.entries,
-                "balances": entries.balances,
+                "ledger": written.records,
+                "balances": written.balances,
                 "draw_write": draw_write,
             }),
         )

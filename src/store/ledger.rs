@@ -1,7 +1,9 @@
 //! The points ledger: append-only entries, each moving one Customer's balance
-//! of one kind (points or wallet). Balances are cached per Customer and kind
-//! by the transaction that appends, so a balance always equals the sum of its
-//! entries; reversals are new entries, never edits.
+//! of one kind (points or wallet), stored a write at a time
+//! ([`ledger_documents`]; reading them back is [`super::ledger_reads`]).
+//! Balances are cached per Customer and kind by the transaction that appends,
+//! so a balance always equals the sum of its entries; reversals are new
+//! entries, never edits.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -77,6 +79,25 @@ impl LedgerEntry {
             created_at,
         }
     }
+
+    /// The entry crediting `customer_id` with the points prize of draw
+    /// `draw_id`: `points` of `kind` from the points campaign `promotion_id`.
+    pub fn instant_win_prize(
+        customer_id: &str,
+        draw_id: &str,
+        promotion_id: i64,
+        kind: PointsKind,
+        points: i64,
+        expires_at: Option<Timestamp>,
+        at: Timestamp,
+    ) -> Self {
+        LedgerEntry {
+            rule_id: Some(promotion_id),
+            draw_id: Some(draw_id.to_string()),
+            expires_at,
+            ..LedgerEntry::new(customer_id, kind, points, "instant_win", at)
+        }
+    }
 }
 
 /// SurrealQL appending every write of `$ledger` and moving each balance of
@@ -112,7 +133,7 @@ pub(super) const GUARD_DEBITS: &str = "
 #[derive(Debug, Clone, Default)]
 pub(super) struct LedgerWrite {
     /// The `ledger_write` records (`$ledger`), see [`ledger_documents`].
-    pub entries: Vec<Value>,
+    pub records: Vec<Value>,
     /// `{customer_id, kind, delta}` per balance, in first-seen order (`$balances`).
     pub balances: Vec<Value>,
 }
@@ -120,27 +141,6 @@ pub(super) struct LedgerWrite {
 /// The fields an entry shares with the other entries of its stored write,
 /// kept once on the write.
 const SHARED_FIELDS: [&str; 2] = ["customer_id", "kind"];
-
-impl LedgerEntry {
-    /// The entry crediting `customer_id` with the points prize of draw
-    /// `draw_id`: `points` of `kind` from the points campaign `promotion_id`.
-    pub fn instant_win_prize(
-        customer_id: &str,
-        draw_id: &str,
-        promotion_id: i64,
-        kind: PointsKind,
-        points: i64,
-        expires_at: Option<Timestamp>,
-        at: Timestamp,
-    ) -> Self {
-        LedgerEntry {
-            rule_id: Some(promotion_id),
-            draw_id: Some(draw_id.to_string()),
-            expires_at,
-            ..LedgerEntry::new(customer_id, kind, points, "instant_win", at)
-        }
-    }
-}
 
 /// Issues the time stamps of ledger entry ids: the milliseconds since the
 /// epoch shifted left 12 bits, plus a sequence, so ids issued by one process
@@ -193,7 +193,7 @@ pub(super) fn ledger_documents(
             None => groups.push((entry, vec![entry])),
         }
     }
-    let entries = groups
+    let records = groups
         .into_iter()
         .map(|(key, members)| write_document(company, clock.next(), key, &members))
         .collect();
@@ -212,7 +212,7 @@ pub(super) fn ledger_documents(
             })),
         }
     }
-    LedgerWrite { entries, balances }
+    LedgerWrite { records, balances }
 }
 
 /// The `ledger_write` record holding `members`, which share `key`'s
@@ -303,12 +303,12 @@ impl Store {
              {APPEND_LEDGER}
              COMMIT TRANSACTION;"
         );
-        let entries = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
         })
         .await?;
         Ok(())
@@ -335,13 +335,13 @@ impl Store {
              COMMIT TRANSACTION;",
             cancelled = ErrorCode::CartAlreadyCancelled.code()
         );
-        let entries = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("cart_id", cart_id.to_string()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
         })
         .await?;
         Ok(())
@@ -367,12 +367,12 @@ impl Store {
              COMMIT TRANSACTION;",
             changed = ErrorCode::ConcurrentModification.code()
         );
-        let entries = ledger_documents(&self.ledger_clock, company, std::slice::from_ref(entry));
+        let written = ledger_documents(&self.ledger_clock, company, std::slice::from_ref(entry));
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
                 .bind(("seen", seen))
         })
         .await?;
@@ -394,7 +394,7 @@ mod tests {
             LedgerEntry::new("x", PointsKind::Points, -10, "cancellation", at),
         ];
         let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
-        assert_eq!(write.entries.len(), 3, "one stored write per balance");
+        assert_eq!(write.records.len(), 3, "one stored write per balance");
         assert_eq!(
             write.balances,
             vec![
@@ -427,8 +427,8 @@ mod tests {
             credit(7, None, "T2"),
         ];
         let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
-        assert_eq!(write.entries.len(), 2, "one stored write per cart");
-        let first = &write.entries[0];
+        assert_eq!(write.records.len(), 2, "one stored write per cart");
+        let first = &write.records[0];
         assert_eq!(first["cart_id"], "T1");
         assert_eq!(first["points"], 12);
         // Only credits expire: the debit's instant is not the earliest.
@@ -444,10 +444,10 @@ mod tests {
         assert_eq!(first["entry_id"], ids[0]);
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
         // The other write's ids do not fall between them.
-        let other = write.entries[1]["entry_id"].as_str().unwrap();
+        let other = write.records[1]["entry_id"].as_str().unwrap();
         assert!(other < ids[0] || other > ids[2]);
         assert_eq!(first["entries"][0].get("customer_id"), None);
-        assert_eq!(write.entries[1].get("expires_from"), None);
+        assert_eq!(write.records[1].get("expires_from"), None);
     }
 
     #[test]

@@ -241,7 +241,7 @@ impl Store {
                 .bind(("merge_create", merge_create.clone()))
                 .bind(("merge_delete", merge_delete.clone()))
                 .bind(("cart_moves", cart_moves.clone()))
-                .bind(("ledger", ledger.entries.clone()))
+                .bind(("ledger", ledger.records.clone()))
                 .bind(("balances", ledger.balances.clone()))
                 .bind(("restat", changes.restat.clone()))
                 .bind(("holdings", holdings.clone()))

@@ -156,7 +156,7 @@ impl Store {
     pub async fn deliver_prize(&self, prize: &PendingPrize) -> ApiResult<()> {
         let now = Timestamp::now();
         let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
-        let entries = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
+        let written = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
         let query = DELIVER
             .replace("__APPEND_LEDGER__", APPEND_LEDGER)
             .replace("__GIVE__", GIVE);
@@ -166,8 +166,8 @@ impl Store {
                 .bind(("company", prize.company.clone()))
                 .bind(("id", prize.draw_id.clone()))
                 .bind(("prize", document.clone()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
                 .bind(("now", now.to_string()))
         })
         .await?;
@@ -183,7 +183,7 @@ impl Store {
             .iter()
             .filter_map(|prize| prize_ledger(prize, now))
             .collect();
-        let entries = ledger_documents(&self.ledger_clock, company, &ledger);
+        let written = ledger_documents(&self.ledger_clock, company, &ledger);
         let query = DELIVER_BATCH
             .replace("__APPEND_LEDGER__", APPEND_LEDGER)
             .replace("__GIVE__", GIVE);
@@ -192,8 +192,8 @@ impl Store {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("prizes", documents.clone()))
-                .bind(("ledger", entries.entries.clone()))
-                .bind(("balances", entries.balances.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
                 .bind(("now", now.to_string()))
         })
         .await?;
