@@ -6,7 +6,7 @@
 //! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event, points, Voucher, Instant Win) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
 //! - [`rules`]: the pure rules engine: rhai expressions, campaigns, Instant Win draws and their fairness, cashback, segments, the interpreter, the per-Company catalog.
-//! - [`store`]: SurrealDB connection, schema and every query; carts and Custom Events recorded by group commit in write lanes.
+//! - [`store`]: SurrealDB connection, schema and every query; carts and Custom Events recorded by group commit in write lanes, the points ledger a write at a time, and the units given of limited prizes kept in view between draws.
 //! - [`service`]: use-cases (authentication, rate limits, idempotency, keys, Companies, Customers, merges, segments, carts, events, draws and prize delivery, points and expiry, cashback).
 //! - [`api`]: the integrator HTTP API on poem-openapi: one file per resource group, and the layers every request goes through (admission, auth, rate limits, idempotency, languages, error bodies), and the OpenAPI spec.
 //! - [`admin`]: the back-office listener and the client the operator CLI uses.
