@@ -174,9 +174,9 @@ impl LedgerClock {
 /// entry has a new time-ordered id, `pt_` + a stamp of `clock` + random + its
 /// index, so the entries of one record are contiguous in id order and
 /// listing records by their first entry's id (`entry_id`) lists entries by
-/// time. A record also keeps its entries' sum (`points`), its cart (`cart_id`)
-/// and the earliest and latest expiry of its credits (`expires_from`,
-/// `expires_until`), which is what listings, cancellations and expiry look for.
+/// time. A record also keeps its cart (`cart_id`) and the earliest and latest
+/// expiry of its credits (`expires_from`, `expires_until`), which is what
+/// cancellations and expiry look for.
 pub(super) fn ledger_documents(
     clock: &LedgerClock,
     company: &str,
@@ -253,7 +253,6 @@ fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&Ledg
         "company": company,
         "customer_id": key.customer_id,
         "kind": key.kind,
-        "points": members.iter().map(|entry| entry.points).sum::<i64>(),
         "entries": entries,
     });
     let optional = [
@@ -430,7 +429,13 @@ mod tests {
         assert_eq!(write.records.len(), 2, "one stored write per cart");
         let first = &write.records[0];
         assert_eq!(first["cart_id"], "T1");
-        assert_eq!(first["points"], 12);
+        let stored_points: i64 = first["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["points"].as_i64().unwrap())
+            .sum();
+        assert_eq!(stored_points, 12);
         // Only credits expire: the debit's instant is not the earliest.
         assert_eq!(first["expires_from"], soon.to_string());
         assert_eq!(first["expires_until"], late.to_string());
