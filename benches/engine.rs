@@ -10,10 +10,12 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use loyalty::rules::campaign::{Campaign, Listens};
-use loyalty::rules::draws::Draws;
-use loyalty::rules::evaluate::evaluate;
-use loyalty::rules::{Facts, ScriptEngine};
+use loyalty::engine::campaign::Campaign;
+use loyalty::engine::campaign::Listens;
+use loyalty::engine::evaluate::evaluate;
+use loyalty::engine::script::Facts;
+use loyalty::engine::script::ScriptEngine;
+use loyalty::resources::instant_wins::rules::draws::Draws;
 use serde_json::{Value, json};
 
 fn main() {
@@ -112,7 +114,7 @@ fn evaluate_cart(bencher: divan::Bencher, count: usize) {
 ])]
 fn one_condition(bencher: divan::Bencher, source: &str) {
     let engine = ScriptEngine::new();
-    let origin = loyalty::rules::script::Origin {
+    let origin = loyalty::engine::origin::Origin {
         file: PathBuf::from("bench.yaml"),
         line: 1,
         column: 0,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::model::Environment;
+use crate::resources::companies::model::Environment;
 
 /// Default HTTP API address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -223,11 +223,11 @@ pub struct ServeArgs {
     #[arg(long, env = "LOYALTY_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
     pub request_timeout_ms: u64,
     /// API requests served at once; more wait for a turn.
-    #[arg(long, env = "LOYALTY_MAX_IN_FLIGHT", default_value_t = crate::api::admission::DEFAULT_IN_FLIGHT)]
+    #[arg(long, env = "LOYALTY_MAX_IN_FLIGHT", default_value_t = crate::http::admission::DEFAULT_IN_FLIGHT)]
     pub max_in_flight: usize,
     /// API requests that may wait for a turn; more are answered 503
     /// `server_busy` at once, having changed nothing.
-    #[arg(long, env = "LOYALTY_MAX_QUEUED", default_value_t = crate::api::admission::DEFAULT_QUEUED)]
+    #[arg(long, env = "LOYALTY_MAX_QUEUED", default_value_t = crate::http::admission::DEFAULT_QUEUED)]
     pub max_queued: usize,
     /// Seconds in-flight requests get to finish after SIGTERM or Ctrl-C.
     #[arg(long, env = "LOYALTY_SHUTDOWN_TIMEOUT", default_value_t = 30)]

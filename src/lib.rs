@@ -2,7 +2,7 @@
 //!
 //! Module map:
 //! - [`config`]: command-line flags and environment variables.
-//! - [`error`]: the one registry of error codes and HTTP statuses; [`error::ApiError`].
+//! - [`error`]: the one registry of error codes and HTTP statuses; [`crate::error::ApiError`].
 //! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event, points, Voucher, Instant Win) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
 //! - [`rules`]: the pure rules engine: rhai expressions, campaigns, Instant Win draws and their fairness, cashback, segments, the interpreter, the per-Company catalog.
@@ -15,16 +15,17 @@
 //! - [`scenarios`]: given/when/then scenario files, run against the real service.
 //! - [`bench`]: `loyalty bench`, the load generator and report measuring the service against the machine's ceilings.
 
-pub mod admin;
-pub mod api;
 pub mod bench;
 pub mod cli;
+pub mod common;
 pub mod config;
+pub mod engine;
 pub mod error;
-pub mod model;
-pub mod rules;
+pub mod http;
+pub mod pipeline;
+pub mod resources;
 pub mod scenarios;
 pub mod secrets;
 pub mod server;
-pub mod service;
-pub mod store;
+pub mod services;
+pub mod storage;

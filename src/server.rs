@@ -11,13 +11,23 @@ use poem::{Endpoint, Server};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use crate::admin::{self, OperatorToken};
-use crate::api::{self, ApiOptions};
-use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::model::Environment;
-use crate::rules::{Catalog, LoadReport};
-use crate::service::{Bootstrap, Clock, RandomSource, Services, ensure_demo_company};
-use crate::store::{RemoteAuth, Store};
+use crate::common::clock::Clock;
+use crate::common::random::RandomSource;
+use crate::engine::catalog::Catalog;
+use crate::engine::catalog::LoadReport;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http;
+use crate::http::ApiOptions;
+use crate::http::back_office;
+use crate::http::back_office::OperatorToken;
+use crate::resources::companies::bootstrap::Bootstrap;
+use crate::resources::companies::bootstrap::ensure_demo_company;
+use crate::resources::companies::model::Environment;
+use crate::services::Services;
+use crate::storage::RemoteAuth;
+use crate::storage::Store;
 
 /// Everything [`start`] needs, already resolved from flags and environment.
 #[derive(Debug, Clone)]
@@ -140,14 +150,14 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     }
     let (api_addr, api_task) = spawn_listener(
         settings.listen,
-        api::app(services.clone(), settings.api_options),
+        http::app(services.clone(), settings.api_options),
         stopped.clone(),
         settings.shutdown_timeout,
     )
     .await?;
     let (admin_addr, admin_task) = spawn_listener(
         settings.admin_listen,
-        admin::app(services.clone(), settings.admin_token.clone()),
+        back_office::app(services.clone(), settings.admin_token.clone()),
         stopped,
         settings.shutdown_timeout,
     )

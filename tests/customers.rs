@@ -5,7 +5,7 @@
 mod common;
 
 use common::{TestServer, all_at_once, read};
-use loyalty::model::CreatedApiKey;
+use loyalty::resources::companies::model::CreatedApiKey;
 use serde_json::{Value, json};
 
 async fn create(server: &TestServer, key: &CreatedApiKey, body: Value) -> Value {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{TestServer, all_at_once};
-use loyalty::model::CreatedApiKey;
+use loyalty::resources::companies::model::CreatedApiKey;
 use serde_json::{Value, json};
 
 /// A Monday-morning cart of the demo Company: coffee (discounted) and pastries (points).
@@ -128,7 +128,7 @@ async fn explain_says_why_each_campaign_applied_or_not() {
         .await;
     assert_eq!(status, 200, "{answer}");
     let explanations = answer["explanations"].as_array().unwrap();
-    let demo = loyalty::rules::Catalog::load(std::path::Path::new("campaigns"))
+    let demo = loyalty::engine::catalog::Catalog::load(std::path::Path::new("campaigns"))
         .0
         .company("demo")
         .campaigns

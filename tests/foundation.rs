@@ -5,9 +5,10 @@
 mod common;
 
 use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};
-use loyalty::model::Environment;
+use loyalty::resources::companies::keys::NewKey;
+use loyalty::resources::companies::model::Environment;
+use loyalty::resources::companies::service::NewCompany;
 use loyalty::server::ServerSettings;
-use loyalty::service::{NewCompany, NewKey};
 use serde_json::{Value, json};
 
 const FORBIDDEN: &str = r#"{"message":"Forbidden"}"#;
@@ -464,7 +465,7 @@ mod back_office_cli {
     use super::*;
 
     /// The key printed by `keys create --json`, as the tests' helpers take it.
-    fn created_key(created: &Value) -> loyalty::model::CreatedApiKey {
+    fn created_key(created: &Value) -> loyalty::resources::companies::model::CreatedApiKey {
         serde_json::from_value(created.clone()).expect("a created key")
     }
 
@@ -929,7 +930,8 @@ mod logging {
 
 mod rate_limits {
     use super::*;
-    use loyalty::model::{CreatedApiKey, RateLimits};
+    use loyalty::resources::companies::model::CreatedApiKey;
+    use loyalty::resources::companies::model::RateLimits;
 
     const SMALL: RateLimits = RateLimits {
         critical: 5,
@@ -1109,7 +1111,8 @@ mod rate_limits {
 
 mod idempotency {
     use super::*;
-    use loyalty::model::{CreatedApiKey, Timestamp};
+    use loyalty::common::time::Timestamp;
+    use loyalty::resources::companies::model::CreatedApiKey;
 
     async fn post_with_key(
         server: &TestServer,

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{TestServer, all_at_once};
-use loyalty::model::CreatedApiKey;
+use loyalty::resources::companies::model::CreatedApiKey;
 use loyalty::server::ServerSettings;
 use serde_json::{Value, json};
 
@@ -969,7 +969,7 @@ async fn a_prize_won_before_a_crash_is_delivered_after_the_restart() {
         restarted
             .back_office()
             .await
-            .create_key(loyalty::service::NewKey {
+            .create_key(loyalty::resources::companies::keys::NewKey {
                 company: "demo".into(),
                 description: "after restart".into(),
                 enabled: true,

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{TestServer, all_at_once};
-use loyalty::model::CreatedApiKey;
-use loyalty::model::points::PointsKind;
+use loyalty::resources::companies::model::CreatedApiKey;
+use loyalty::resources::points::model::PointsKind;
 use serde_json::{Value, json};
 
 async fn customer(server: &TestServer, key: &CreatedApiKey, email: &str) -> String {
@@ -578,7 +578,7 @@ mod sequences {
                     model[c] += n;
                 }
                 Op::AccrueExpiring(c, n) => {
-                    let soon = loyalty::model::Timestamp::from(
+                    let soon = loyalty::common::time::Timestamp::from(
                         chrono::Utc::now() + chrono::Duration::days(1),
                     );
                     let (status, body) = post(
@@ -595,7 +595,7 @@ mod sequences {
                     // Everything expiring so far expires; what is left of it is
                     // for the ledger to say, so the model takes the new
                     // balances, which may only have gone down.
-                    let later = loyalty::model::Timestamp::from(
+                    let later = loyalty::common::time::Timestamp::from(
                         chrono::Utc::now() + chrono::Duration::days(2),
                     );
                     server.running.services.expire_points(later).await.unwrap();
@@ -756,7 +756,8 @@ async fn points_expire_first_in_first_out_once() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
     let id = customer(&server, &key, "expiry@example.com").await;
-    let soon = loyalty::model::Timestamp::from(chrono::Utc::now() + chrono::Duration::hours(1));
+    let soon =
+        loyalty::common::time::Timestamp::from(chrono::Utc::now() + chrono::Duration::hours(1));
     let (status, body) = post(
         &server,
         &key,
@@ -784,7 +785,8 @@ async fn points_expire_first_in_first_out_once() {
         "the redemption used the oldest points first"
     );
 
-    let later = loyalty::model::Timestamp::from(soon.as_datetime() + chrono::Duration::seconds(1));
+    let later =
+        loyalty::common::time::Timestamp::from(soon.as_datetime() + chrono::Duration::seconds(1));
     let services = &server.running.services;
     assert_eq!(services.expire_points(later).await.unwrap(), 1);
     assert_eq!(balances(&server, &key, &id).await.0, 50);

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use loyalty::scenarios::{Scenario, run_scenario};
+use loyalty::scenarios::format::Scenario;
+use loyalty::scenarios::run::run_scenario;
 
 #[tokio::test]
 async fn every_shipped_scenario_passes_and_its_answers_are_snapshotted() {

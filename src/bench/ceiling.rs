@@ -10,7 +10,8 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio::time::Instant;
 
-use super::load::{Load, RunResult};
+use crate::bench::load::Load;
+use crate::bench::load::RunResult;
 
 /// Commits one small record per transaction from `writers` concurrent tasks
 /// for `duration`, on a new SurrealKV store at `path` (synced on commit, the

@@ -206,7 +206,7 @@ pub fn customer_code(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Catalog;
+    use crate::engine::catalog::Catalog;
     use rand::SeedableRng;
 
     /// Every generated file compiles: a benchmark never runs against a

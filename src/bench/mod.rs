@@ -27,15 +27,25 @@ use clap::ValueEnum;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 
-use crate::admin::client::BackOffice;
-use crate::config::{BackOfficeArgs, StoreArgs};
-use crate::model::{Environment, RateLimits};
+use crate::bench::company::APP_EVENT;
+use crate::bench::company::HOT_PRIZE_EVENT;
+use crate::bench::company::customer_code;
+use crate::bench::load::Load;
+use crate::bench::load::Request;
+use crate::bench::load::RequestSource;
+use crate::bench::load::RunResult;
+use crate::bench::load::Target;
+use crate::bench::report::Report;
+use crate::bench::report::ScenarioRun;
+use crate::bench::server::ServerProcess;
+use crate::cli::back_office_client::BackOffice;
+use crate::config::BackOfficeArgs;
+use crate::config::StoreArgs;
+use crate::resources::companies::keys::NewKey;
+use crate::resources::companies::model::Environment;
+use crate::resources::companies::model::RateLimits;
+use crate::resources::companies::service::NewCompany;
 use crate::secrets::random_hex;
-use crate::service::{NewCompany, NewKey};
-use company::{APP_EVENT, HOT_PRIZE_EVENT, customer_code};
-use load::{Load, Request, RequestSource, RunResult, Target};
-use report::{Report, ScenarioRun};
-use server::ServerProcess;
 
 /// The longest the raw store is measured: its rate varies little.
 const RAW_STORE_DURATION: Duration = Duration::from_secs(5);
@@ -145,11 +155,14 @@ fn write_company(dir: &std::path::Path, campaigns: usize) -> anyhow::Result<()> 
     let company = dir.join("campaigns").join(COMPANY);
     std::fs::create_dir_all(company.join("campaigns"))
         .with_context(|| format!("cannot create {}", company.display()))?;
-    for (name, text) in company::campaign_files(campaigns) {
+    for (name, text) in crate::bench::company::campaign_files(campaigns) {
         std::fs::write(company.join("campaigns").join(name), text)?;
     }
-    std::fs::write(company.join("segments.yaml"), company::SEGMENTS)?;
-    let (_, loaded) = crate::rules::Catalog::load(&dir.join("campaigns"));
+    std::fs::write(
+        company.join("segments.yaml"),
+        crate::bench::company::SEGMENTS,
+    )?;
+    let (_, loaded) = crate::engine::catalog::Catalog::load(&dir.join("campaigns"));
     if let Some(error) = loaded.errors.first() {
         bail!("the benchmark's campaign files do not load: {error}");
     }
@@ -160,7 +173,7 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
     let mut report = Report::new(options);
     eprintln!("measuring the raw store write rate…");
     report.raw_store = Some(
-        ceiling::raw_store_writes(
+        crate::bench::ceiling::raw_store_writes(
             &dir.join("raw-store"),
             options.connections,
             options.duration.min(RAW_STORE_DURATION),
@@ -181,7 +194,7 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         for load in loads {
             // The server's CPU time over the measured part, beside the load.
             let (result, server_cpu) = tokio::join!(
-                load::run(
+                crate::bench::load::run(
                     &target,
                     load,
                     options.warmup,
@@ -196,7 +209,7 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
                 result,
                 server_cpu,
             };
-            eprintln!("{}", report::row(&run));
+            eprintln!("{}", crate::bench::report::row(&run));
             report.runs.push(run);
             settle(&target, &server).await;
         }
@@ -320,7 +333,9 @@ async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Result<()> {
             .to_string(),
         )
     });
-    let seeded = load::send_all(target, options.connections, options.customers, &customers).await;
+    let seeded =
+        crate::bench::load::send_all(target, options.connections, options.customers, &customers)
+            .await;
     check_seeding("Customers", &seeded)?;
     eprintln!(
         "seeded {} Customers in {:.1} s ({:.0}/s)",
@@ -336,7 +351,8 @@ async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Result<()> {
                 .to_string(),
         )
     });
-    let credited = load::send_all(target, options.connections, redeemers, &credits).await;
+    let credited =
+        crate::bench::load::send_all(target, options.connections, redeemers, &credits).await;
     check_seeding("points", &credited)?;
     Ok(())
 }
@@ -357,7 +373,7 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
     let customers = options.customers.max(1);
     let redeemers = options.redeemers.min(customers).max(1);
     let seed = options.seed;
-    let catalogue = Arc::new(company::catalogue(
+    let catalogue = Arc::new(crate::bench::company::catalogue(
         options.products.max(1),
         &mut rand::rngs::StdRng::seed_from_u64(seed),
     ));
@@ -378,8 +394,12 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
             Arc::new(move |n| {
                 let mut rng = rng(n);
                 let customer = customer_code(rng.random_range(0..customers));
-                let body =
-                    company::cart_body(&catalogue, &customer, &format!("T{tag}-{n}"), &mut rng);
+                let body = crate::bench::company::cart_body(
+                    &catalogue,
+                    &customer,
+                    &format!("T{tag}-{n}"),
+                    &mut rng,
+                );
                 Request::post(path, body)
             })
         }

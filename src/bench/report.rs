@@ -4,8 +4,10 @@
 
 use serde_json::{Value, json};
 
-use super::load::{Load, RunResult};
-use super::{BenchOptions, Scenario};
+use crate::bench::BenchOptions;
+use crate::bench::Scenario;
+use crate::bench::load::Load;
+use crate::bench::load::RunResult;
 
 /// One run of one scenario.
 #[derive(Debug, Clone)]

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::model::Timestamp;
-use crate::rules::RuleError;
+use crate::common::time::Timestamp;
+use crate::engine::script::RuleError;
 
 /// A parsed scenario.
 #[derive(Debug, Clone)]

@@ -11,6 +11,3 @@ pub mod format;
 pub mod matching;
 pub mod run;
 pub mod snapshot;
-
-pub use format::Scenario;
-pub use run::{ScenarioReport, StepFailure, run_scenario};

@@ -9,13 +9,20 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::format::{Action, Scenario};
-use super::matching::mismatch;
-use crate::error::{ApiError, ApiResult};
-use crate::model::{CreatedApiKey, Environment};
+use crate::common::clock::Clock;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::companies::keys::NewKey;
+use crate::resources::companies::model::CreatedApiKey;
+use crate::resources::companies::model::Environment;
+use crate::resources::companies::service::NewCompany;
+use crate::scenarios::format::Action;
+use crate::scenarios::format::Scenario;
+use crate::scenarios::matching::mismatch;
 use crate::secrets::random_hex;
-use crate::server::{self, RunningServer, ServerSettings};
-use crate::service::{Clock, NewCompany, NewKey};
+use crate::server;
+use crate::server::RunningServer;
+use crate::server::ServerSettings;
 
 /// Why a step failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -168,7 +175,7 @@ impl Harness {
                 })
                 .await?
         };
-        let unlimited = crate::model::RateLimits {
+        let unlimited = crate::resources::companies::model::RateLimits {
             critical: 100_000,
             moderate: 100_000,
             low: 100_000,

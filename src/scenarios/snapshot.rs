@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use super::matching::mismatch;
-use super::run::ScenarioReport;
+use crate::scenarios::matching::mismatch;
+use crate::scenarios::run::ScenarioReport;
 
 /// The snapshot file of `scenario` in `dir`.
 pub fn snapshot_path(dir: &Path, scenario: &Path) -> PathBuf {

@@ -3,10 +3,13 @@
 
 use std::net::SocketAddr;
 
-use loyalty::admin::client::BackOffice;
-use loyalty::config::{BackOfficeArgs, StoreArgs};
-use loyalty::model::CreatedApiKey;
-use loyalty::server::{self, RunningServer, ServerSettings};
+use loyalty::cli::back_office_client::BackOffice;
+use loyalty::config::BackOfficeArgs;
+use loyalty::config::StoreArgs;
+use loyalty::resources::companies::model::CreatedApiKey;
+use loyalty::server;
+use loyalty::server::RunningServer;
+use loyalty::server::ServerSettings;
 use serde_json::Value;
 
 /// Operator token used by every test server.
@@ -30,7 +33,7 @@ impl TestServer {
     pub async fn start_with(settings: ServerSettings) -> TestServer {
         let running = server::start(settings).await.expect("server starts");
         if running.bootstrap.is_some() {
-            let generous = loyalty::model::RateLimits {
+            let generous = loyalty::resources::companies::model::RateLimits {
                 critical: 10_000,
                 moderate: 10_000,
                 low: 10_000,
@@ -144,13 +147,13 @@ impl TestServer {
     pub async fn company_with_limits(
         &self,
         slug: &str,
-        rate_limits: Option<loyalty::model::RateLimits>,
+        rate_limits: Option<loyalty::resources::companies::model::RateLimits>,
     ) -> CreatedApiKey {
         let back_office = self.back_office().await;
         back_office
-            .create_company(loyalty::service::NewCompany {
+            .create_company(loyalty::resources::companies::service::NewCompany {
                 slug: slug.to_string(),
-                environment: loyalty::model::Environment::Sandbox,
+                environment: loyalty::resources::companies::model::Environment::Sandbox,
                 language: None,
                 languages: vec![],
                 rate_limits,
@@ -158,7 +161,7 @@ impl TestServer {
             .await
             .expect("company created");
         back_office
-            .create_key(loyalty::service::NewKey {
+            .create_key(loyalty::resources::companies::keys::NewKey {
                 company: slug.to_string(),
                 description: format!("{slug} tests"),
                 enabled: true,

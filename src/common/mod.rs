@@ -1,0 +1,7 @@
+//! Small helpers every resource uses.
+
+pub mod clock;
+pub mod pagination;
+pub mod random;
+pub mod time;
+pub mod validate;

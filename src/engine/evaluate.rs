@@ -1,0 +1,518 @@
+//! The rule interpreter: which campaigns apply to an event, what effects they
+//! return, and why the others did not apply. Pure: the event, the facts and
+//! the clock (`facts.now`) are passed in; nothing is read or written.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::engine::campaign::Campaign;
+use crate::engine::campaign::CampaignKind;
+use crate::engine::campaign::Discount;
+use crate::engine::campaign::Listens;
+use crate::engine::campaign::PointsAccrual;
+use crate::engine::script::Facts;
+use crate::engine::script::PreparedFacts;
+use crate::engine::script::ScriptEngine;
+use crate::engine::text::Text;
+use crate::resources::instant_wins::rules::draws::DrawRecord;
+use crate::resources::instant_wins::rules::draws::Draws;
+use crate::resources::instant_wins::rules::draws::InstantWinEffect;
+use crate::resources::instant_wins::rules::draws::instant_win_draw;
+
+/// One effect of one campaign, as event responses return it.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Effect {
+    /// `discount`, `points` or `instant_win`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// The campaign's name in the response language.
+    pub rule_name: String,
+    /// The 1-based cart line the effect applies to; 0 for the whole cart or event.
+    pub line: i64,
+    /// Money taken off (discounts); 0 for other kinds.
+    pub value: f64,
+    /// `percent` or `amount` for discounts; empty otherwise.
+    pub effect_type: &'static str,
+    /// `cart` or `line` for discounts; empty otherwise.
+    pub distribution_type: &'static str,
+    /// Points earned (points campaigns).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<i64>,
+    /// The draw's fields (Instant Win campaigns).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub instant_win: Option<Box<InstantWinEffect>>,
+}
+
+/// Why a campaign applied or not, for `?explain=true`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// Its file and line.
+    pub source: String,
+    /// Whether it returned effects.
+    pub applied: bool,
+    /// Why not, when it did not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The outcome of evaluating an event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Evaluation {
+    /// Effects, in campaign id order.
+    pub effects: Vec<Effect>,
+    /// One explanation per campaign of the Company.
+    pub explanations: Vec<Explanation>,
+    /// The Instant Win draws made, to be stored with the event.
+    pub draws: Vec<DrawRecord>,
+}
+
+/// Caps discounts together, in campaign order: all discounts on a line take
+/// at most what the line is worth, and all discounts at most the cart total,
+/// so stacked campaigns never make a cart pay less than nothing. A discount
+/// left with nothing to take is dropped.
+fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value) {
+    let lines = cart.get("lines").and_then(Value::as_array);
+    let mut line_left: Vec<f64> = lines
+        .map(|lines| {
+            lines
+                .iter()
+                .map(|l| number(l, "price") * number(l, "quantity"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut cart_left = number(cart, "total");
+    for effect in effects.iter_mut().filter(|e| e.kind == "discount") {
+        let mut value = effect.value.min(cart_left);
+        if effect.line > 0
+            && let Some(left) = line_left.get_mut((effect.line - 1) as usize)
+        {
+            value = value.min(*left);
+            *left -= value;
+        }
+        cart_left -= value;
+        effect.value = cents(value.max(0.0));
+    }
+    effects.retain(|e| e.kind != "discount" || e.value > 0.0);
+}
+
+/// Rounds money to cents.
+fn cents(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
+fn number(value: &Value, key: &str) -> f64 {
+    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// Evaluates every campaign of a Company against one event of type `event`,
+/// whose data (cart, Custom Event or trigger) is in `facts`; Instant Wins draw
+/// with `draws`. `render` puts translatable text in the response language.
+pub fn evaluate(
+    engine: &ScriptEngine,
+    campaigns: &[Campaign],
+    event: &Listens,
+    facts: &Facts,
+    draws: &mut Draws<'_>,
+    render: &dyn Fn(&Text) -> String,
+) -> Evaluation {
+    let mut evaluation = Evaluation::default();
+    let prepared = engine.prepare(facts);
+    for campaign in campaigns {
+        let outcome = applies(engine, campaign, event, facts, &prepared).and_then(|()| {
+            let rule_name = render(&campaign.name);
+            match &campaign.kind {
+                CampaignKind::InstantWin(instant_win) => {
+                    let (effect, record) =
+                        instant_win_draw(campaign, instant_win, campaigns, facts, draws, render)?;
+                    evaluation.draws.push(record);
+                    Ok(vec![Effect {
+                        kind: "instant_win",
+                        rule_id: campaign.id,
+                        rule_name,
+                        instant_win: Some(Box::new(effect)),
+                        ..Effect::default()
+                    }])
+                }
+                _ => effects_of(engine, campaign, facts, &prepared, rule_name),
+            }
+        });
+        let source = format!(
+            "{}:{}",
+            campaign.origin.file.display(),
+            campaign.origin.line
+        );
+        match outcome {
+            Ok(mut effects) => {
+                evaluation.explanations.push(Explanation {
+                    rule_id: campaign.id,
+                    source,
+                    applied: true,
+                    reason: None,
+                });
+                evaluation.effects.append(&mut effects);
+            }
+            Err(reason) => evaluation.explanations.push(Explanation {
+                rule_id: campaign.id,
+                source,
+                applied: false,
+                reason: Some(reason),
+            }),
+        }
+    }
+    cap_discounts(&mut evaluation.effects, &facts.cart);
+    evaluation
+}
+
+/// Whether `campaign` takes part in this event; the reason when it does not.
+fn applies(
+    engine: &ScriptEngine,
+    campaign: &Campaign,
+    event: &Listens,
+    facts: &Facts,
+    prepared: &PreparedFacts,
+) -> Result<(), String> {
+    if !campaign.active {
+        return Err("inactive".into());
+    }
+    let now = crate::common::time::Timestamp::from(facts.now);
+    if let Some(from) = campaign.available_from
+        && now < from
+    {
+        return Err(format!("not available until {from}"));
+    }
+    if let Some(to) = campaign.available_to
+        && now > to
+    {
+        return Err(format!("not available since {to}"));
+    }
+    if &campaign.listens != event {
+        return Err(format!("listens to {}", describe(&campaign.listens)));
+    }
+    if let Some(when) = &campaign.when {
+        match engine.eval_prepared(when, prepared, None) {
+            Ok(true) => {}
+            Ok(false) => return Err(format!("condition is false: `{}`", when.source.trim())),
+            Err(error) => return Err(format!("condition failed: {error}")),
+        }
+    }
+    Ok(())
+}
+
+fn describe(listens: &Listens) -> String {
+    match listens {
+        Listens::Cart => "carts".into(),
+        Listens::CustomEvent(kind) => format!("Custom Events of type `{kind}`"),
+        Listens::Trigger(kind) => format!("triggers of type `{kind}`"),
+        Listens::Prize => "no event (it is given as a prize)".into(),
+    }
+}
+
+fn effects_of(
+    engine: &ScriptEngine,
+    campaign: &Campaign,
+    facts: &Facts,
+    prepared: &PreparedFacts,
+    rule_name: String,
+) -> Result<Vec<Effect>, String> {
+    match &campaign.kind {
+        CampaignKind::Discount(discount) => {
+            discount_effects(engine, campaign.id, discount, facts, prepared, rule_name)
+        }
+        CampaignKind::Points(points) => points_effects(campaign.id, points, facts, rule_name),
+        CampaignKind::InstantWin(_) | CampaignKind::Reward | CampaignKind::Game => Err(format!(
+            "a {} has no effects of its own",
+            campaign.kind.name()
+        )),
+    }
+}
+
+fn discount_effects(
+    engine: &ScriptEngine,
+    rule_id: i64,
+    discount: &Discount,
+    facts: &Facts,
+    prepared: &PreparedFacts,
+    rule_name: String,
+) -> Result<Vec<Effect>, String> {
+    let effect_type = if discount.percent.is_some() {
+        "percent"
+    } else {
+        "amount"
+    };
+    let off = |base: f64| match (discount.percent, discount.amount) {
+        (Some(percent), _) => base * percent / 100.0,
+        (None, Some(amount)) => amount.min(base),
+        _ => 0.0,
+    };
+    let mut targets: Vec<(i64, f64)> = Vec::new();
+    match &discount.lines {
+        None => targets.push((0, off(number(&facts.cart, "total")))),
+        Some(condition) => {
+            let lines = facts
+                .cart
+                .get("lines")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            for (index, line) in lines.iter().enumerate() {
+                let matches = engine
+                    .eval_prepared(condition, prepared, Some(index))
+                    .map_err(|e| format!("lines condition failed: {e}"))?;
+                if matches {
+                    let base = number(line, "price") * number(line, "quantity");
+                    targets.push((index as i64 + 1, off(base)));
+                }
+            }
+            if targets.is_empty() {
+                return Err(format!("no line matches `{}`", condition.source.trim()));
+            }
+        }
+    }
+    let mut left = discount.max_amount.unwrap_or(f64::INFINITY);
+    let mut effects = Vec::new();
+    for (line, value) in targets {
+        let value = cents(value.min(left).max(0.0));
+        left -= value;
+        if value > 0.0 {
+            effects.push(Effect {
+                kind: "discount",
+                rule_id,
+                rule_name: rule_name.clone(),
+                line,
+                value,
+                effect_type,
+                distribution_type: if line == 0 { "cart" } else { "line" },
+                ..Effect::default()
+            });
+        }
+    }
+    if effects.is_empty() {
+        return Err("the discount comes to 0".into());
+    }
+    Ok(effects)
+}
+
+/// The points `accrual` gives for the event in `facts` (0 or more).
+pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
+    let mut points = accrual.fixed.unwrap_or(0);
+    if let Some(per_amount) = accrual.per_amount {
+        points += (number(&facts.cart, "total") * per_amount).floor() as i64;
+    }
+    if !accrual.per_product.is_empty() {
+        let lines = facts
+            .cart
+            .get("lines")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for line in lines {
+            let code = line
+                .get("product_code")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if let Some(per_unit) = accrual.per_product.get(code) {
+                points += (number(line, "quantity") * *per_unit as f64).floor() as i64;
+            }
+        }
+    }
+    points
+}
+
+fn points_effects(
+    rule_id: i64,
+    accrual: &PointsAccrual,
+    facts: &Facts,
+    rule_name: String,
+) -> Result<Vec<Effect>, String> {
+    let points = accrued_points(accrual, facts);
+    if points <= 0 {
+        return Err("earns no points for this event".into());
+    }
+    Ok(vec![Effect {
+        kind: "points",
+        rule_id,
+        rule_name,
+        points: Some(points),
+        ..Effect::default()
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::PathBuf;
+
+    fn campaign(text: &str) -> Campaign {
+        Campaign::parse(&ScriptEngine::new(), &PathBuf::from("demo/c.yaml"), text).unwrap()
+    }
+
+    fn cart_facts(now: &str, cart: Value) -> Facts {
+        Facts {
+            now: now.parse().unwrap(),
+            cart,
+            customer: json!({"loyalty_member": true}),
+            ..Facts::default()
+        }
+    }
+
+    fn run(campaigns: &[Campaign], event: &Listens, facts: &Facts) -> Evaluation {
+        let states = std::collections::HashMap::new();
+        let mut random = || 0.5;
+        let mut draws = Draws {
+            states: &states,
+            random: &mut random,
+        };
+        evaluate(
+            &ScriptEngine::new(),
+            campaigns,
+            event,
+            facts,
+            &mut draws,
+            &|text| text.resolve("en", "en"),
+        )
+    }
+
+    const COFFEE: &str = "id: 101\nkind: discount\nname: Coffee\non: cart\nwhen: hour < 12\ndiscount:\n  applies_to: lines\n  lines: line.product_code == \"COFFEE\"\n  percent: 10\n  max_amount: 0.5\n";
+    const POINTS: &str = "id: 201\nkind: points\nname: Points\non: cart\nwhen: customer.loyalty_member\npoints:\n  per_amount: 1\n  per_product: { PASTRY: 5 }\n";
+    const WELCOME: &str = "id: 202\nkind: points\nname: Welcome\non: { custom_event: profile_completed }\npoints: { fixed: 50 }\n";
+
+    fn cart() -> Value {
+        json!({"total": 12.7, "lines": [
+            {"product_code": "COFFEE", "quantity": 2, "price": 1.8},
+            {"product_code": "PASTRY", "quantity": 3, "price": 1.5},
+            {"product_code": "COFFEE", "quantity": 1, "price": 4.6}
+        ]})
+    }
+
+    #[test]
+    fn discounts_and_points_apply_to_a_morning_cart() {
+        let campaigns = [campaign(COFFEE), campaign(POINTS), campaign(WELCOME)];
+        let facts = cart_facts("2026-05-04T09:30:00Z", cart());
+        let evaluation = run(&campaigns, &Listens::Cart, &facts);
+        let values: Vec<(i64, i64, f64, Option<i64>)> = evaluation
+            .effects
+            .iter()
+            .map(|e| (e.rule_id, e.line, e.value, e.points))
+            .collect();
+        // 10% of 3.60 = 0.36 on line 1; the 0.50 cap leaves 0.14 for line 3.
+        assert_eq!(
+            values,
+            [
+                (101, 1, 0.36, None),
+                (101, 3, 0.14, None),
+                (201, 0, 0.0, Some(12 + 15))
+            ]
+        );
+        let welcome = &evaluation.explanations[2];
+        assert!(!welcome.applied);
+        assert_eq!(
+            welcome.reason.as_deref(),
+            Some("listens to Custom Events of type `profile_completed`")
+        );
+        assert_eq!(welcome.source, "demo/c.yaml:1");
+    }
+
+    #[test]
+    fn explanations_say_why_a_campaign_did_not_fire() {
+        let campaigns = [campaign(COFFEE)];
+        let afternoon = cart_facts("2026-05-04T15:00:00Z", cart());
+        let evaluation = run(&campaigns, &Listens::Cart, &afternoon);
+        assert!(evaluation.effects.is_empty());
+        assert_eq!(
+            evaluation.explanations[0].reason.as_deref(),
+            Some("condition is false: `hour < 12`")
+        );
+
+        let no_coffee = cart_facts(
+            "2026-05-04T09:00:00Z",
+            json!({"total": 3.0, "lines": [{"product_code": "TEA", "quantity": 1, "price": 3.0}]}),
+        );
+        let evaluation = run(&campaigns, &Listens::Cart, &no_coffee);
+        assert!(
+            evaluation.explanations[0]
+                .reason
+                .as_deref()
+                .unwrap()
+                .starts_with("no line matches")
+        );
+
+        let dated = campaign(
+            "id: 5\nkind: points\nname: Later\non: cart\navailable_from: 2030-01-01T00:00:00Z\npoints: { fixed: 1 }\n",
+        );
+        let evaluation = run(&[dated], &Listens::Cart, &no_coffee);
+        assert_eq!(
+            evaluation.explanations[0].reason.as_deref(),
+            Some("not available until 2030-01-01T00:00:00Z")
+        );
+    }
+
+    #[test]
+    fn conditions_see_line_taxonomies_and_features() {
+        let organic = campaign(
+            "id: 7\nkind: discount\nname: Organic\non: cart\nwhen: cart.lines.some(|l| l.taxonomies.contains(\"coffee\"))\ndiscount:\n  applies_to: lines\n  lines: line.features.organic == \"yes\"\n  amount: 1.0\n",
+        );
+        let cart = json!({"total": 10.0, "lines": [
+            {"product_code": "A", "quantity": 1, "price": 4.0, "taxonomies": ["coffee"], "features": {}},
+            {"product_code": "B", "quantity": 1, "price": 6.0, "taxonomies": ["tea"], "features": {"organic": "yes"}}
+        ]});
+        let evaluation = run(
+            &[organic],
+            &Listens::Cart,
+            &cart_facts("2026-05-04T09:00:00Z", cart),
+        );
+        let applied: Vec<(i64, f64)> = evaluation
+            .effects
+            .iter()
+            .map(|e| (e.line, e.value))
+            .collect();
+        assert_eq!(applied, [(2, 1.0)]);
+    }
+
+    #[test]
+    fn custom_events_earn_their_points() {
+        let campaigns = [campaign(POINTS), campaign(WELCOME)];
+        let facts = Facts {
+            event: json!({"type": "profile_completed", "data": {}}),
+            ..cart_facts("2026-05-04T09:00:00Z", Value::Null)
+        };
+        let evaluation = run(
+            &campaigns,
+            &Listens::CustomEvent("profile_completed".into()),
+            &facts,
+        );
+        assert_eq!(evaluation.effects.len(), 1);
+        assert_eq!(evaluation.effects[0].points, Some(50));
+    }
+
+    #[test]
+    fn the_demo_campaigns_on_a_weekday_morning_cart() {
+        let (catalog, report) =
+            crate::engine::catalog::Catalog::load(std::path::Path::new("campaigns"));
+        assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let rules = catalog.company("demo");
+        let facts = cart_facts("2026-05-04T09:30:00Z", cart());
+        let states = std::collections::HashMap::new();
+        let mut random = || 0.5;
+        let mut draws = Draws {
+            states: &states,
+            random: &mut random,
+        };
+        let evaluation = evaluate(
+            catalog.engine(),
+            &rules.campaigns,
+            &Listens::Cart,
+            &facts,
+            &mut draws,
+            &|text| text.resolve("es", "en"),
+        );
+        insta::assert_json_snapshot!(json!({
+            "effects": evaluation.effects,
+            "explanations": evaluation.explanations,
+        }));
+    }
+}

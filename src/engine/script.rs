@@ -1,0 +1,535 @@
+//! The rhai layer: expressions compiled once, evaluated under explicit limits,
+//! with errors that name the file and line they came from.
+//!
+//! Conditions and calculated attributes are rhai *expressions* (no statements,
+//! no assignments), evaluated against [`Facts`] about one Customer.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
+use serde_json::Value;
+
+use crate::engine::fast::FastExpr;
+use crate::engine::fast::FastFacts;
+pub use crate::engine::origin::Origin;
+pub use crate::engine::origin::RuleError;
+
+/// Most rhai operations one evaluation may run (stops runaway loops in `map`/`filter`).
+const MAX_OPERATIONS: u64 = 50_000;
+
+/// A compiled expression and where it came from.
+#[derive(Debug, Clone)]
+pub struct Script {
+    ast: AST,
+    /// The same expression on the fast path, when it has one.
+    fast: Option<FastExpr>,
+    /// The expression's text.
+    pub source: String,
+    /// Its file and line.
+    pub origin: Origin,
+}
+
+/// What an expression can see about one Customer.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The Customer as its API JSON (`customer.email`, `customer.attributes.vip`, ...).
+    pub customer: Value,
+    /// Purchases (time, amount), oldest first; loaded only for rules that use `history`.
+    pub purchases: Vec<(DateTime<Utc>, f64)>,
+    /// Totals over every purchase, kept up to date by each recorded cart.
+    pub totals: PurchaseTotals,
+    /// Current points balance.
+    pub points_balance: i64,
+    /// Associated Customers: `{ "id": ..., "type": ... }`.
+    pub associates: Vec<Value>,
+    /// Attributes calculated so far (authors' attributes see the earlier ones).
+    pub calculated: serde_json::Map<String, Value>,
+    /// The cart being evaluated, when the event is a cart.
+    pub cart: Value,
+    /// The Custom Event being evaluated (`type` and `data`), when it is one.
+    pub event: Value,
+    /// The trigger being evaluated (`type` and `data`), when it is one.
+    pub trigger: Value,
+    /// The Customer's current tier id (`()` when none is reached).
+    pub tier: Value,
+    /// Ids of the audiences the Customer belongs to.
+    pub audiences: Vec<String>,
+    /// The evaluation instant; passed in so evaluation is deterministic.
+    pub now: DateTime<Utc>,
+}
+
+/// The error of `script` failing to evaluate.
+fn evaluation_error(script: &Script, error: &EvalAltResult) -> RuleError {
+    RuleError::at(
+        &script.origin,
+        error.position(),
+        format!("evaluating `{}`: {error}", script.source.trim()),
+    )
+}
+
+/// `value` as the boolean a condition must give.
+fn as_bool(script: &Script, value: Dynamic) -> Result<bool, RuleError> {
+    value.as_bool().map_err(|type_name| {
+        RuleError::at(
+            &script.origin,
+            Position::NONE,
+            format!(
+                "`{}` must be true or false, not {type_name}",
+                script.source.trim()
+            ),
+        )
+    })
+}
+
+/// `value` as a rhai value: objects become maps, arrays arrays, integers
+/// `INT` and other numbers `FLOAT` (as rhai's serde conversion gives them,
+/// without its generic serializer's cost on every event).
+fn to_dynamic(value: &Value) -> Dynamic {
+    match value {
+        Value::Null => Dynamic::UNIT,
+        Value::Bool(flag) => Dynamic::from_bool(*flag),
+        Value::Number(number) => match number.as_i64() {
+            Some(int) => Dynamic::from_int(int),
+            None => Dynamic::from_float(number.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(text) => Dynamic::from(ImmutableString::from(text.as_str())),
+        Value::Array(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        Value::Object(fields) => Dynamic::from_map(
+            fields
+                .iter()
+                .map(|(key, value)| (key.as_str().into(), to_dynamic(value)))
+                .collect(),
+        ),
+    }
+}
+
+/// One event's facts, ready for many expressions (see
+/// [`ScriptEngine::prepare`]): read directly by the fast path, and converted
+/// into rhai values only when an expression needs rhai.
+#[derive(Debug)]
+pub struct PreparedFacts<'a> {
+    facts: &'a Facts,
+    fast: FastFacts<'a>,
+    lines: &'a [Value],
+    rhai: std::sync::OnceLock<RhaiFacts>,
+}
+
+/// The facts as rhai values, converted once.
+#[derive(Debug)]
+struct RhaiFacts {
+    scope: std::sync::Mutex<Scope<'static>>,
+    lines: Vec<Dynamic>,
+}
+
+/// A Customer's purchase totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PurchaseTotals {
+    /// Sum of all purchases.
+    pub lifetime_spend: f64,
+    /// Number of purchases.
+    pub cart_count: i64,
+    /// When the latest purchase happened.
+    pub last_purchase: Option<DateTime<Utc>>,
+}
+
+impl PurchaseTotals {
+    /// The totals of `purchases`.
+    pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
+        PurchaseTotals {
+            lifetime_spend: purchases.iter().map(|(_, amount)| amount).sum(),
+            cart_count: purchases.len() as i64,
+            last_purchase: purchases.iter().map(|(at, _)| *at).max(),
+        }
+    }
+}
+
+/// The purchase history, offered to expressions as `history`.
+#[derive(Debug, Clone)]
+struct History {
+    purchases: Arc<Vec<(DateTime<Utc>, f64)>>,
+    now: DateTime<Utc>,
+}
+
+impl History {
+    fn within(&self, days: i64) -> impl Iterator<Item = &(DateTime<Utc>, f64)> {
+        let since = self.now - chrono::Duration::days(days.max(0));
+        self.purchases
+            .iter()
+            .filter(move |(at, _)| *at > since && *at <= self.now)
+    }
+
+    fn spent_last_days(&mut self, days: i64) -> f64 {
+        self.within(days).map(|(_, amount)| amount).sum()
+    }
+
+    fn carts_last_days(&mut self, days: i64) -> i64 {
+        self.within(days).count() as i64
+    }
+
+    fn days_since(&mut self, date: ImmutableString) -> Result<i64, Box<EvalAltResult>> {
+        let parsed = DateTime::parse_from_rfc3339(&date)
+            .map(|d| d.with_timezone(&Utc))
+            .or_else(|_| {
+                NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+                    .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc())
+            })
+            .map_err(|_| format!("days_since: `{date}` is not a Date or DateTime"))?;
+        Ok((self.now - parsed).num_days())
+    }
+}
+
+/// Whether `array` holds the string `text` (other elements never equal it).
+fn array_contains_text(array: &mut rhai::Array, text: ImmutableString) -> bool {
+    array.iter().any(|item| {
+        item.read_lock::<ImmutableString>()
+            .is_some_and(|item| *item == text)
+    })
+}
+
+/// A rhai engine configured once: limits, no `eval`, and the `history` type.
+#[derive(Debug)]
+pub struct ScriptEngine {
+    engine: Engine,
+}
+
+impl Default for ScriptEngine {
+    fn default() -> Self {
+        ScriptEngine::new()
+    }
+}
+
+impl ScriptEngine {
+    /// An engine with explicit limits (debug and release builds behave alike).
+    pub fn new() -> Self {
+        let mut engine = Engine::new();
+        engine
+            .set_max_operations(MAX_OPERATIONS)
+            .set_max_expr_depths(64, 32)
+            .set_max_call_levels(16)
+            .set_max_string_size(10_000)
+            .set_max_array_size(10_000)
+            .set_max_map_size(10_000)
+            .set_max_variables(96)
+            .set_strict_variables(true)
+            .disable_symbol("eval");
+        engine
+            .register_type_with_name::<History>("History")
+            .register_fn("spent_last_days", History::spent_last_days)
+            .register_fn("carts_last_days", History::carts_last_days)
+            .register_fn("days_since", History::days_since)
+            // `tags.contains("x")` and `"x" in tags` on arrays of strings are
+            // the commonest line filters; the generic version calls `==`
+            // through the function table for every element.
+            .register_fn("contains", array_contains_text);
+        ScriptEngine { engine }
+    }
+
+    /// Compiles `source`. Unknown variables are compile errors, so a typo is
+    /// caught when the file loads, not when a Customer first meets it.
+    pub fn compile(&self, source: &str, origin: Origin) -> Result<Script, RuleError> {
+        self.compile_with(source, origin, &[])
+    }
+
+    /// Compiles `source` where, besides the facts, the variables `extra` exist
+    /// (e.g. `line` in a per-line condition).
+    pub fn compile_with(
+        &self,
+        source: &str,
+        origin: Origin,
+        extra: &[&str],
+    ) -> Result<Script, RuleError> {
+        let mut scope = Self::scope(&Facts::default());
+        for name in extra {
+            scope.push_dynamic(name.to_string(), Dynamic::UNIT);
+        }
+        let ast = self
+            .engine
+            .compile_expression_with_scope(&scope, source)
+            .map_err(|e| {
+                RuleError::at(
+                    &origin,
+                    e.position(),
+                    format!("in `{}`: {}", source.trim(), e.err_type()),
+                )
+            })?;
+        Ok(Script {
+            fast: FastExpr::compile(&ast),
+            ast,
+            source: source.to_string(),
+            origin,
+        })
+    }
+
+    /// Evaluates a condition; anything but a boolean is an error.
+    pub fn eval_bool(&self, script: &Script, facts: &Facts) -> Result<bool, RuleError> {
+        if let Some(fast) = &script.fast
+            && let Some(result) = fast.eval_bool(&FastFacts::new(facts), None)
+        {
+            return Ok(result);
+        }
+        let value = self.eval(script, facts)?;
+        as_bool(script, value)
+    }
+
+    /// Converts `facts` into rhai values once, for evaluating many
+    /// expressions (every campaign's condition, every line filter) against one
+    /// event.
+    pub fn prepare<'a>(&self, facts: &'a Facts) -> PreparedFacts<'a> {
+        PreparedFacts {
+            facts,
+            fast: FastFacts::new(facts),
+            lines: facts
+                .cart
+                .get("lines")
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default(),
+            rhai: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Evaluates a condition against prepared facts; with `line`, the cart
+    /// line of that index is the variable `line`.
+    pub fn eval_prepared(
+        &self,
+        script: &Script,
+        prepared: &PreparedFacts<'_>,
+        line: Option<usize>,
+    ) -> Result<bool, RuleError> {
+        if let Some(fast) = &script.fast {
+            let line_value = line.and_then(|index| prepared.lines.get(index));
+            if let Some(result) = fast.eval_bool(&prepared.fast, line_value) {
+                return Ok(result);
+            }
+        }
+        let rhai = prepared.rhai.get_or_init(|| RhaiFacts {
+            // Shared, so that giving each line filter its `line` clones a
+            // pointer, not the line's map.
+            lines: prepared
+                .lines
+                .iter()
+                .map(|line| to_dynamic(line).into_shared())
+                .collect(),
+            scope: std::sync::Mutex::new(Self::scope(prepared.facts)),
+        });
+        let mut scope = match rhai.scope.lock() {
+            Ok(scope) => scope,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let base = scope.len();
+        if let Some(index) = line {
+            let value = rhai.lines.get(index).cloned().unwrap_or(Dynamic::UNIT);
+            scope.push_dynamic("line", value);
+        }
+        let value = self
+            .engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast);
+        // Expressions cannot assign, so the facts are as they were: only the
+        // line variable is taken off again.
+        scope.rewind(base);
+        as_bool(script, value.map_err(|e| evaluation_error(script, &e))?)
+    }
+
+    /// Evaluates `script` with rhai only, never on the fast path (to check
+    /// that both agree).
+    #[cfg(test)]
+    pub(crate) fn eval_with_rhai(
+        &self,
+        script: &Script,
+        facts: &Facts,
+        line: Option<&Value>,
+    ) -> Result<Dynamic, RuleError> {
+        let mut scope = Self::scope(facts);
+        if let Some(line) = line {
+            scope.push_dynamic("line", to_dynamic(line));
+        }
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+            .map_err(|e| evaluation_error(script, &e))
+    }
+
+    /// Evaluates `script` on the fast path only; `None` when it has none or
+    /// the fast path leaves this case to rhai.
+    #[cfg(test)]
+    pub(crate) fn eval_fast(
+        &self,
+        script: &Script,
+        facts: &Facts,
+        line: Option<&Value>,
+    ) -> Option<bool> {
+        script
+            .fast
+            .as_ref()?
+            .eval_bool(&FastFacts::new(facts), line)
+    }
+
+    /// Whether `script` has a fast form.
+    #[cfg(test)]
+    pub(crate) fn has_fast_path(script: &Script) -> bool {
+        script.fast.is_some()
+    }
+
+    /// Evaluates an expression to JSON.
+    pub fn eval_json(&self, script: &Script, facts: &Facts) -> Result<Value, RuleError> {
+        let value = self.eval(script, facts)?;
+        rhai::serde::from_dynamic(&value).map_err(|e| {
+            RuleError::at(
+                &script.origin,
+                Position::NONE,
+                format!("result is not JSON: {e}"),
+            )
+        })
+    }
+
+    fn eval(&self, script: &Script, facts: &Facts) -> Result<Dynamic, RuleError> {
+        let mut scope = Self::scope(facts);
+        self.engine
+            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+            .map_err(|e| evaluation_error(script, &e))
+    }
+
+    /// The variables every expression sees. They are plain variables, not
+    /// constants: rhai folds constants into the AST at compile time, which
+    /// would bake the compile-time placeholders into every evaluation.
+    /// (Expressions cannot assign, so they stay read-only all the same.)
+    fn scope(facts: &Facts) -> Scope<'static> {
+        let mut scope = Scope::new();
+        scope.push_dynamic("customer", to_dynamic(&facts.customer));
+        scope.push(
+            "history",
+            History {
+                purchases: Arc::new(facts.purchases.clone()),
+                now: facts.now,
+            },
+        );
+        scope.push("lifetime_spend", facts.totals.lifetime_spend);
+        scope.push("cart_count", facts.totals.cart_count);
+        // The derived strings exactly as the fast path reads them.
+        let derived = FastFacts::new(facts);
+        scope.push_dynamic(
+            "last_purchase_date",
+            derived
+                .last_purchase_date
+                .map_or(Dynamic::UNIT, Dynamic::from),
+        );
+        scope.push("points_balance", facts.points_balance);
+        scope.push_dynamic(
+            "associates",
+            to_dynamic(&Value::Array(facts.associates.clone())),
+        );
+        scope.push_dynamic(
+            "calculated",
+            to_dynamic(&Value::Object(facts.calculated.clone())),
+        );
+        scope.push("now", derived.now);
+        scope.push("date", derived.date);
+        scope.push("weekday", derived.weekday.to_string());
+        scope.push("hour", i64::from(chrono::Timelike::hour(&facts.now)));
+        scope.push_dynamic("cart", to_dynamic(&facts.cart));
+        scope.push_dynamic("event", to_dynamic(&facts.event));
+        scope.push_dynamic("trigger", to_dynamic(&facts.trigger));
+        scope.push_dynamic("tier", to_dynamic(&facts.tier));
+        scope.push_dynamic(
+            "audiences",
+            to_dynamic(&Value::Array(
+                facts.audiences.iter().cloned().map(Value::String).collect(),
+            )),
+        );
+        scope
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::path::PathBuf;
+
+    fn origin() -> Origin {
+        Origin {
+            file: PathBuf::from("campaigns/demo/segments.yaml"),
+            line: 10,
+            column: 0,
+        }
+    }
+
+    fn facts() -> Facts {
+        let now: DateTime<Utc> = "2026-06-01T00:00:00Z".parse().unwrap();
+        let purchases = vec![
+            (now - chrono::Duration::days(400), 100.0),
+            (now - chrono::Duration::days(30), 40.0),
+            (now - chrono::Duration::days(2), 10.0),
+        ];
+        Facts {
+            totals: PurchaseTotals::of(&purchases),
+            customer: json!({"email": "a@b.es", "attributes": {"vip": true}, "birth_date": "1990-06-01"}),
+            purchases,
+            points_balance: 250,
+            now,
+            ..Facts::default()
+        }
+    }
+
+    #[test]
+    fn conditions_see_the_customer_and_history() {
+        let engine = ScriptEngine::new();
+        let cases = [
+            ("history.spent_last_days(365) == 50.0", true),
+            ("history.carts_last_days(7) == 1", true),
+            ("lifetime_spend == 150.0 && cart_count == 3", true),
+            ("customer.attributes.vip == true", true),
+            ("history.days_since(customer.birth_date) >= 36 * 365", true),
+            ("points_balance > 1000", false),
+            ("last_purchase_date == \"2026-05-30\"", true),
+        ];
+        for (source, expected) in cases {
+            let script = engine.compile(source, origin()).unwrap();
+            assert_eq!(
+                engine.eval_bool(&script, &facts()).unwrap(),
+                expected,
+                "{source}"
+            );
+        }
+    }
+
+    #[test]
+    fn compile_errors_name_file_and_line() {
+        let engine = ScriptEngine::new();
+        let error = engine.compile("lifetime_spend >", origin()).unwrap_err();
+        assert_eq!(error.line, 10);
+        assert!(
+            error
+                .to_string()
+                .starts_with("campaigns/demo/segments.yaml:10:"),
+            "{error}"
+        );
+        let unknown = engine.compile("lifetime_spnd > 1.0", origin()).unwrap_err();
+        assert!(unknown.message.contains("lifetime_spnd"), "{unknown}");
+        let multi = engine
+            .compile("lifetime_spend > 1.0 &&\n  nope", origin())
+            .unwrap_err();
+        assert_eq!(multi.line, 11, "{multi}");
+    }
+
+    #[test]
+    fn oversized_values_are_stopped_by_the_size_limits() {
+        let engine = ScriptEngine::new();
+        for source in ["blob(100000).len() > 0", "\"ab\".pad(50000, \"c\") == ()"] {
+            let script = engine.compile(source, origin()).unwrap();
+            let error = engine.eval_bool(&script, &facts()).unwrap_err();
+            assert!(
+                error.message.contains("too large") || error.message.contains("exceeds"),
+                "{source}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_condition_must_be_boolean() {
+        let engine = ScriptEngine::new();
+        let script = engine.compile("lifetime_spend", origin()).unwrap();
+        assert!(engine.eval_bool(&script, &facts()).is_err());
+        assert_eq!(engine.eval_json(&script, &facts()).unwrap(), json!(150.0));
+    }
+}

@@ -1,0 +1,158 @@
+//! Authentication of integrator calls by X-Api-Key, X-Api-Secret and X-Api-Version.
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::companies::model::Environment;
+use crate::resources::companies::store::keys::StoredKey;
+use crate::secrets::constant_time_eq;
+use crate::secrets::secret_digest;
+use crate::services::Services;
+
+/// How long a key read from the store is trusted. Keys are disabled through
+/// this process's back office, which forgets them at once; a key disabled by
+/// another process sharing a remote store is refused here within this time.
+const KEY_FRESH_FOR: Duration = Duration::from_secs(1);
+
+/// Keys read in the last second, so that a till's requests cost no store read
+/// to authenticate. Only keys the store holds are kept, so the cache is as
+/// large as the key table at most.
+#[derive(Debug, Default)]
+pub struct KeyCache {
+    entries: RwLock<HashMap<String, (Arc<StoredKey>, Instant)>>,
+}
+
+impl KeyCache {
+    /// `key` as read less than [`KEY_FRESH_FOR`] before `now`.
+    fn fresh(&self, key: &str, now: Instant) -> Option<Arc<StoredKey>> {
+        let entries = self.entries.read().ok()?;
+        let (stored, read_at) = entries.get(key)?;
+        (now.saturating_duration_since(*read_at) < KEY_FRESH_FOR).then(|| stored.clone())
+    }
+
+    fn keep(&self, stored: Arc<StoredKey>, read_at: Instant) {
+        if let Ok(mut entries) = self.entries.write() {
+            entries.insert(stored.key.key.clone(), (stored, read_at));
+        }
+    }
+
+    /// Drops `key`, so its next use reads the store.
+    pub fn forget(&self, key: &str) {
+        if let Ok(mut entries) = self.entries.write() {
+            entries.remove(key);
+        }
+    }
+}
+
+/// The only API version this service implements.
+pub const SUPPORTED_API_VERSION: &str = "1";
+
+/// A digest no real secret produces, compared against when the key is unknown so
+/// that an unknown key costs the same work as a wrong secret.
+const UNKNOWN_KEY_DIGEST: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The three authentication headers as received; any may be missing.
+#[derive(Debug, Clone, Default)]
+pub struct Credentials {
+    /// X-Api-Key.
+    pub key: Option<String>,
+    /// X-Api-Secret.
+    pub secret: Option<String>,
+    /// X-Api-Version.
+    pub version: Option<String>,
+}
+
+/// Who is calling: the Company (tenant) a valid key belongs to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    /// Slug of the Company; every query of the request is scoped to it.
+    pub company: String,
+    /// Environment of the Company.
+    pub environment: Environment,
+    /// The key value used (public, safe to log).
+    pub key: String,
+}
+
+impl Services {
+    /// Checks credentials and returns the calling Company.
+    ///
+    /// Every failure is the same `Forbidden` error, and every path checks the
+    /// secret the same way (one digest, one constant-time compare, also for
+    /// an unknown key), so neither the answer nor its timing tells how much
+    /// of a secret was right. A key is read from the store at most once a
+    /// second ([`KeyCache`]); key values are public (they are logged), so
+    /// telling a known key by its faster answer gives nothing away.
+    pub async fn authenticate(&self, credentials: &Credentials) -> ApiResult<Caller> {
+        let key = credentials.key.as_deref().unwrap_or_default();
+        let secret = credentials.secret.as_deref().unwrap_or_default();
+        let stored = match self.keys.fresh(key, Instant::now()) {
+            Some(stored) => Some(stored),
+            None if key.is_empty() => None,
+            None => {
+                let read_at = Instant::now();
+                let stored = self.store.stored_key(key).await?.map(Arc::new);
+                if let Some(stored) = &stored {
+                    self.keys.keep(stored.clone(), read_at);
+                }
+                stored
+            }
+        };
+        let expected = stored
+            .as_ref()
+            .map_or(UNKNOWN_KEY_DIGEST, |s| s.secret_digest.as_str());
+        let secret_ok = constant_time_eq(expected, &secret_digest(key, secret));
+        let version_ok = credentials.version.as_deref() == Some(SUPPORTED_API_VERSION);
+        match stored {
+            Some(stored)
+                if secret_ok
+                    && version_ok
+                    && stored.key.enabled
+                    && self
+                        .serve_environment
+                        .is_none_or(|env| env == stored.key.environment) =>
+            {
+                Ok(Caller {
+                    company: stored.key.company.clone(),
+                    environment: stored.key.environment,
+                    key: stored.key.key.clone(),
+                })
+            }
+            _ => Err(ApiError::forbidden()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::companies::model::ApiKey;
+
+    fn stored(key: &str) -> Arc<StoredKey> {
+        let key: ApiKey = serde_json::from_value(serde_json::json!({
+            "key": key, "company": "acme", "environment": "sandbox",
+            "description": "till", "enabled": true, "system": false,
+            "created_at": "2026-11-22T10:00:00Z", "updated_at": "2026-11-22T10:00:00Z"
+        }))
+        .unwrap();
+        Arc::new(StoredKey {
+            key,
+            secret_digest: secret_digest("lk_a", "s"),
+        })
+    }
+
+    #[test]
+    fn a_key_is_trusted_for_a_second_after_it_was_read_unless_forgotten() {
+        let cache = KeyCache::default();
+        let at = Instant::now();
+        assert!(cache.fresh("lk_a", at).is_none(), "never read");
+        cache.keep(stored("lk_a"), at);
+        assert!(cache.fresh("lk_a", at + KEY_FRESH_FOR / 2).is_some());
+        assert!(cache.fresh("lk_a", at + KEY_FRESH_FOR).is_none(), "stale");
+        assert!(cache.fresh("lk_b", at).is_none());
+        cache.forget("lk_a");
+        assert!(cache.fresh("lk_a", at).is_none(), "forgotten");
+    }
+}

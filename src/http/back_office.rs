@@ -1,0 +1,58 @@
+//! The back-office: operator-only management of Companies and API keys.
+//!
+//! The interface says keys are managed by operators, not through the integrator
+//! endpoints. SurrealKV locks its directory, so while the server runs no other
+//! process can open the store; the server therefore exposes this small API on a
+//! loopback listener, guarded by an operator token, and the `loyalty keys` and
+//! `loyalty companies` commands call it ([`client`]). When no server answers,
+//! the commands open the store themselves and run the same use-cases.
+
+use poem::middleware::Tracing;
+use poem::{Endpoint, EndpointExt, Route};
+use poem_openapi::OpenApiService;
+
+use crate::http::errors::BodyLimit;
+use crate::http::errors::JsonErrors;
+use crate::http::spec;
+use crate::services::Services;
+
+/// The operator token the back-office accepts, attached to every request.
+#[derive(Clone)]
+pub struct OperatorToken(pub String);
+
+impl std::fmt::Debug for OperatorToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OperatorToken(..)")
+    }
+}
+
+/// Largest back-office request body.
+const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// The back-office application over `services`, accepting `token`.
+pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static {
+    let service = OpenApiService::new(
+        (
+            crate::resources::companies::api::BackOfficeApi,
+            crate::resources::companies::api::InstantWinAssignments,
+        ),
+        "loyalty back-office",
+        env!("CARGO_PKG_VERSION"),
+    );
+    let spec_json = spec::join_security_requirements(&service.spec());
+    Route::new()
+        .at(
+            "/openapi.json",
+            poem::endpoint::make_sync(move |_| {
+                poem::Response::builder()
+                    .content_type("application/json")
+                    .body(spec_json.clone())
+            }),
+        )
+        .nest("/", service)
+        .with(BodyLimit::new(MAX_BODY_BYTES))
+        .with(JsonErrors)
+        .with(Tracing)
+        .data(services)
+        .data(token)
+}

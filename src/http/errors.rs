@@ -1,0 +1,343 @@
+//! Error bodies: every error leaves the service as JSON in the documented shape.
+//!
+//! Handlers return [`ApiError`]s, which render themselves. Failures raised by the
+//! framework (unknown route, wrong method, unreadable JSON, wrong content type)
+//! and by [`BodyLimit`] arrive as plain text; [`JsonErrors`] rewrites them with
+//! the code the registry assigns to their status.
+
+use poem::http::StatusCode;
+use poem::http::header::CONTENT_TYPE;
+use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object};
+
+use crate::error::ApiError;
+use crate::error::ErrorCode;
+
+/// Body of every error except authentication failures.
+#[derive(Debug, Clone, Object)]
+pub struct ErrorBody {
+    /// Human-readable message.
+    pub error: String,
+    /// Machine-friendly code from the registry (see the table in the API description).
+    pub code: String,
+}
+
+/// Body of a 403: `{"message":"Forbidden"}` for an authentication failure;
+/// `{"error": ..., "code": "forbidden_request"}` when the credentials are
+/// good but the resource is forbidden for this request.
+#[derive(Debug, Clone, Object)]
+pub struct ForbiddenBody {
+    /// Authentication failures: always `Forbidden`.
+    #[oai(skip_serializing_if_is_none)]
+    pub message: Option<String>,
+    /// `forbidden_request`: what is forbidden, for humans.
+    #[oai(skip_serializing_if_is_none)]
+    pub error: Option<String>,
+    /// `forbidden_request`.
+    #[oai(skip_serializing_if_is_none)]
+    pub code: Option<String>,
+}
+
+/// The error responses an integrator endpoint can return.
+#[derive(Debug, ApiResponse)]
+pub enum ErrorResponse {
+    /// `invalid_request`: a parameter is missing or invalid, or the body is not valid JSON.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// Authentication failed (missing or wrong key, secret or version, or a
+    /// disabled key: `{"message":"Forbidden"}`), or `forbidden_request`.
+    #[oai(status = 403)]
+    Forbidden(Json<ForbiddenBody>),
+    /// A `*_not_found` code.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorBody>),
+    /// A conflict, e.g. an Idempotency-Key in use.
+    #[oai(status = 409)]
+    Conflict(Json<ErrorBody>),
+    /// `payload_too_large`.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorBody>),
+    /// `unsupported_media_type`: send `Content-Type: application/json`.
+    #[oai(status = 415)]
+    UnsupportedMediaType(Json<ErrorBody>),
+    /// A business refusal (e.g. `customer_not_enough_score`).
+    #[oai(status = 422)]
+    Unprocessable(Json<ErrorBody>),
+    /// `rate_limited`; see the Retry-After header.
+    #[oai(status = 429)]
+    RateLimited(Json<ErrorBody>),
+    /// `server_error`: retry with exponential backoff.
+    #[oai(status = 500)]
+    ServerError(Json<ErrorBody>),
+    /// `store_unavailable`: retry with exponential backoff.
+    #[oai(status = 503)]
+    Unavailable(Json<ErrorBody>),
+}
+
+impl From<ApiError> for ErrorResponse {
+    fn from(error: ApiError) -> Self {
+        if error.code == ErrorCode::Forbidden {
+            return ErrorResponse::Forbidden(Json(ForbiddenBody {
+                message: Some("Forbidden".to_string()),
+                error: None,
+                code: None,
+            }));
+        }
+        let body = Json(ErrorBody {
+            error: error.message,
+            code: error.code.code().to_string(),
+        });
+        match error.code.status().as_u16() {
+            400 => ErrorResponse::BadRequest(body),
+            403 => ErrorResponse::Forbidden(Json(ForbiddenBody {
+                message: None,
+                error: Some(body.0.error),
+                code: Some(body.0.code),
+            })),
+            404 => ErrorResponse::NotFound(body),
+            409 => ErrorResponse::Conflict(body),
+            413 => ErrorResponse::PayloadTooLarge(body),
+            415 => ErrorResponse::UnsupportedMediaType(body),
+            422 => ErrorResponse::Unprocessable(body),
+            429 => ErrorResponse::RateLimited(body),
+            503 => ErrorResponse::Unavailable(body),
+            _ => ErrorResponse::ServerError(body),
+        }
+    }
+}
+
+/// Middleware turning every non-JSON error response into the documented shape.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct JsonErrors;
+
+impl<E: Endpoint> Middleware<E> for JsonErrors {
+    type Output = JsonErrorsEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        JsonErrorsEndpoint { inner }
+    }
+}
+
+/// The endpoint produced by [`JsonErrors`].
+#[derive(Debug)]
+pub struct JsonErrorsEndpoint<E> {
+    inner: E,
+}
+
+impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, request: Request) -> poem::Result<Response> {
+        let target = format!("{} {}", request.method(), request.uri().path());
+        let response = match self.inner.call(request).await {
+            Ok(output) => output.into_response(),
+            Err(error) => error.into_response(),
+        };
+        Ok(ensure_json_error(response, &target).await)
+    }
+}
+
+async fn ensure_json_error(mut response: Response, target: &str) -> Response {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) || is_json(&response) {
+        return response;
+    }
+    let code = ErrorCode::for_status(status);
+    let text = response.take_body().into_string().await.unwrap_or_default();
+    let message = match (code, text.trim()) {
+        (ErrorCode::RouteNotFound, _) => format!("no endpoint at {target}"),
+        (ErrorCode::MethodNotAllowed, _) => format!("{target}: method not allowed on this path"),
+        (_, "") => status.canonical_reason().unwrap_or("error").to_string(),
+        (_, text) => text.to_string(),
+    };
+    let message = if code == ErrorCode::ServerError {
+        tracing::error!(%status, %message, "unhandled error");
+        "The service could not complete the request. Retry with backoff.".to_string()
+    } else {
+        message
+    };
+    let mut rendered = ApiError::new(code, message).as_response_with_status(status);
+    for (name, value) in response.headers() {
+        if name != CONTENT_TYPE && name != poem::http::header::CONTENT_LENGTH {
+            rendered.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rendered
+}
+
+fn is_json(response: &Response) -> bool {
+    response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"))
+}
+
+impl ApiError {
+    /// Renders the error with `status`, which differs from the code's own only
+    /// for framework failures whose status has no code of its own.
+    fn as_response_with_status(&self, status: StatusCode) -> Response {
+        Response::builder()
+            .status(status)
+            .content_type("application/json")
+            .body(self.body().to_string())
+    }
+}
+
+/// Middleware refusing request bodies larger than a limit with 413, whether the
+/// size is announced in Content-Length or only discovered while reading.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimit {
+    max_bytes: usize,
+}
+
+impl BodyLimit {
+    /// Refuse bodies over `max_bytes`.
+    pub fn new(max_bytes: usize) -> Self {
+        BodyLimit { max_bytes }
+    }
+}
+
+impl<E: Endpoint> Middleware<E> for BodyLimit {
+    type Output = BodyLimitEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        BodyLimitEndpoint {
+            inner,
+            max_bytes: self.max_bytes,
+        }
+    }
+}
+
+/// The endpoint produced by [`BodyLimit`].
+#[derive(Debug)]
+pub struct BodyLimitEndpoint<E> {
+    inner: E,
+    max_bytes: usize,
+}
+
+impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, mut request: Request) -> poem::Result<Self::Output> {
+        let too_large = || {
+            ApiError::new(
+                ErrorCode::PayloadTooLarge,
+                format!("the request body exceeds {} bytes", self.max_bytes),
+            )
+        };
+        let announced = request
+            .headers()
+            .get(poem::http::header::CONTENT_LENGTH)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<usize>().ok());
+        if announced.is_some_and(|length| length > self.max_bytes) {
+            return Err(too_large().into());
+        }
+        if announced.is_none() {
+            // Chunked or unannounced body: read it here, up to the limit.
+            let body = request.take_body();
+            let bytes = body
+                .into_bytes_limit(self.max_bytes)
+                .await
+                .map_err(|_| too_large())?;
+            request.set_body(bytes);
+        }
+        self.inner.call(request).await
+    }
+}
+
+/// Middleware answering 503 `request_timeout` when a request runs longer than
+/// its limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeout {
+    limit: std::time::Duration,
+}
+
+impl Timeout {
+    /// Requests may run for `limit`.
+    pub fn new(limit: std::time::Duration) -> Self {
+        Timeout { limit }
+    }
+}
+
+impl<E: Endpoint> Middleware<E> for Timeout {
+    type Output = TimeoutEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        TimeoutEndpoint {
+            inner,
+            limit: self.limit,
+        }
+    }
+}
+
+/// The endpoint produced by [`Timeout`].
+#[derive(Debug)]
+pub struct TimeoutEndpoint<E> {
+    inner: E,
+    limit: std::time::Duration,
+}
+
+impl<E: Endpoint> Endpoint for TimeoutEndpoint<E> {
+    type Output = E::Output;
+
+    async fn call(&self, request: Request) -> poem::Result<Self::Output> {
+        match tokio::time::timeout(self.limit, self.inner.call(request)).await {
+            Ok(result) => result,
+            Err(_) => Err(ApiError::new(
+                ErrorCode::RequestTimeout,
+                format!(
+                    "the request took longer than {} ms; retry with the same Idempotency-Key",
+                    self.limit.as_millis()
+                ),
+            )
+            .into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use poem::EndpointExt;
+    use poem::test::TestClient;
+
+    #[tokio::test]
+    async fn a_request_over_its_time_limit_answers_503_json() {
+        let slow = poem::endpoint::make(|_| async {
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            "late"
+        });
+        let app = slow
+            .with(Timeout::new(std::time::Duration::from_millis(10)))
+            .with(JsonErrors);
+        let response = TestClient::new(app).get("/").send().await;
+        response.assert_status(StatusCode::SERVICE_UNAVAILABLE);
+        let body: serde_json::Value = response.json().await.value().deserialize();
+        assert_eq!(body["code"], "request_timeout");
+    }
+
+    #[tokio::test]
+    async fn a_request_within_its_time_limit_is_untouched() {
+        let quick = poem::endpoint::make(|_| async { "on time" });
+        let app = quick.with(Timeout::new(std::time::Duration::from_secs(5)));
+        let response = TestClient::new(app).get("/").send().await;
+        response.assert_status_is_ok();
+        response.assert_text("on time").await;
+    }
+
+    #[test]
+    fn every_code_answers_with_its_registered_status() {
+        use poem::IntoResponse;
+        for code in ErrorCode::ALL {
+            if matches!(code.status().as_u16(), 401 | 405) {
+                // The back-office's and the router's own answers, not a handler's.
+                continue;
+            }
+            let response = ErrorResponse::from(ApiError::new(*code, "x")).into_response();
+            assert_eq!(response.status(), code.status(), "{}", code.code());
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The Idempotency-Key layer: a retried POST, PATCH or PUT with the same key
+//! and the same request gets the first response again, byte for byte, and
+//! changes nothing; every endpoint gets this by going through [`Idempotency`].
+
+pub mod service;
+pub mod store;
+
+use poem::http::{Method, StatusCode};
+use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
+use sha2::{Digest, Sha256};
+
+use crate::error::ApiError;
+use crate::error::ErrorCode;
+use crate::http::auth::Authentication;
+use crate::http::idempotency::store::KeyClaim;
+use crate::http::idempotency::store::StoredResponse;
+use crate::services::Services;
+
+/// The request header.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+/// Set on replayed responses.
+pub const REPLAYED: &str = "idempotent-replayed";
+
+/// Middleware applying Idempotency-Keys.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Idempotency;
+
+impl<E: Endpoint> Middleware<E> for Idempotency {
+    type Output = IdempotencyEndpoint<E>;
+
+    fn transform(&self, inner: E) -> Self::Output {
+        IdempotencyEndpoint { inner }
+    }
+}
+
+/// The endpoint produced by [`Idempotency`].
+#[derive(Debug)]
+pub struct IdempotencyEndpoint<E> {
+    inner: E,
+}
+
+/// Identifies a request: the same key with another fingerprint is refused.
+fn fingerprint(request: &Request, body: &[u8]) -> String {
+    let mut hasher = Sha256::new();
+    for part in [
+        request.method().as_str().as_bytes(),
+        request.uri().path().as_bytes(),
+        request.uri().query().unwrap_or_default().as_bytes(),
+    ] {
+        hasher.update(part);
+        hasher.update(b"\0");
+    }
+    hasher.update(body);
+    hex::encode(hasher.finalize())
+}
+
+/// Whether a response is final and must be replayed: transient failures
+/// (server errors, rate limits, concurrent modifications) are not.
+fn is_final(status: StatusCode, body: &str) -> bool {
+    if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
+        return false;
+    }
+    let transient = [
+        ErrorCode::ConcurrentModification,
+        ErrorCode::IdempotencyKeyInUse,
+    ];
+    !(status == StatusCode::CONFLICT
+        && transient
+            .iter()
+            .any(|code| body.contains(&format!("\"{}\"", code.code()))))
+}
+
+fn replay(stored: StoredResponse) -> Response {
+    let mut response = Response::builder()
+        .status(StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK))
+        .header(REPLAYED, "true");
+    if let Some(content_type) = &stored.content_type {
+        response = response.content_type(content_type.as_str());
+    }
+    if let Some(language) = &stored.content_language {
+        response = response.header(poem::http::header::CONTENT_LANGUAGE, language.as_str());
+    }
+    response.body(stored.body)
+}
+
+impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
+    type Output = Response;
+
+    async fn call(&self, mut request: Request) -> poem::Result<Response> {
+        let Some(key) = request
+            .headers()
+            .get(IDEMPOTENCY_KEY)
+            .map(|value| value.to_str().map(str::to_string))
+        else {
+            return self
+                .inner
+                .call(request)
+                .await
+                .map(IntoResponse::into_response);
+        };
+        if !matches!(
+            *request.method(),
+            Method::POST | Method::PATCH | Method::PUT
+        ) {
+            return Err(ApiError::invalid(
+                "Idempotency-Key is accepted on POST, PATCH and PUT only, never on GET or DELETE",
+            )
+            .into());
+        }
+        let key = key.map_err(|_| ApiError::invalid("Idempotency-Key must be visible ASCII"))?;
+        let caller = request
+            .data::<Authentication>()
+            .and_then(|auth| auth.0.clone());
+        let (Some(caller), Some(services)) = (caller, request.data::<Services>().cloned()) else {
+            // Unauthenticated: the endpoint answers 403 and nothing is stored.
+            return self
+                .inner
+                .call(request)
+                .await
+                .map(IntoResponse::into_response);
+        };
+        let body = request.take_body().into_bytes().await?;
+        let fingerprint = fingerprint(&request, &body);
+        request.set_body(body);
+        let company = caller.company.as_str();
+        match services
+            .claim_idempotency_key(company, &key, &fingerprint)
+            .await?
+        {
+            KeyClaim::Replay(stored) => return Ok(replay(stored)),
+            KeyClaim::InUse => {
+                return Err(ApiError::new(
+                    ErrorCode::IdempotencyKeyInUse,
+                    "a request with this Idempotency-Key is still being processed; retry shortly",
+                )
+                .into());
+            }
+            KeyClaim::Mismatch => {
+                return Err(ApiError::new(
+                    ErrorCode::IdempotencyKeyReused,
+                    "this Idempotency-Key was used with different parameters or on another endpoint",
+                )
+                .into());
+            }
+            KeyClaim::Run => {}
+        }
+        let mut response = match self.inner.call(request).await {
+            Ok(output) => output.into_response(),
+            Err(error) => error.into_response(),
+        };
+        let status = response.status();
+        let header = |name| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header(poem::http::header::CONTENT_TYPE);
+        let content_language = header(poem::http::header::CONTENT_LANGUAGE);
+        let bytes = response.take_body().into_bytes().await?;
+        let body = String::from_utf8_lossy(&bytes).into_owned();
+        let outcome = if is_final(status, &body) {
+            let stored = StoredResponse {
+                status: status.as_u16(),
+                content_type,
+                content_language,
+                body,
+            };
+            services
+                .complete_idempotency_key(company, &key, &fingerprint, &stored)
+                .await
+        } else {
+            services
+                .release_idempotency_key(company, &key, &fingerprint)
+                .await
+        };
+        if let Err(error) = outcome {
+            tracing::error!(%error, key, "idempotency key not recorded");
+        }
+        response.set_body(bytes);
+        Ok(response)
+    }
+}

@@ -1,0 +1,128 @@
+//! The integrator HTTP API: routes, authentication, error bodies and the spec.
+//!
+//! One file per resource group; each group is a poem-openapi `#[OpenApi]` struct
+//! joined in [`ApiGroups`]. Handlers parse, call [`crate::services`], and map
+//! the result; they never touch the store.
+//!
+//! Every request passes, outermost first: tracing, JSON error bodies, the
+//! request timeout, the body limit, authentication ([`crate::http::auth::Authenticate`]),
+//! Idempotency-Keys ([`idempotency`]), the response language, and the
+//! rate-limit headers; each handler's `Tier1`/`Tier2`/`Tier3` argument checks
+//! the credentials' outcome and charges the Company's quota.
+
+pub mod admission;
+pub mod auth;
+pub mod author;
+pub mod back_office;
+pub mod errors;
+pub mod idempotency;
+pub mod languages;
+pub mod params;
+pub mod rate_limits;
+pub mod spec;
+
+use poem::middleware::Tracing;
+use poem::{Endpoint, EndpointExt, Route};
+use poem_openapi::{ExtraHeader, OpenApiService};
+
+use crate::error::ApiError;
+use crate::services::Services;
+
+/// The use-cases attached to every request by [`app`].
+pub(crate) fn services(
+    request: &poem::Request,
+) -> Result<&Services, crate::http::errors::ErrorResponse> {
+    request
+        .data::<Services>()
+        .ok_or_else(|| ApiError::internal("services are not attached to the request").into())
+}
+
+/// Every resource group of the API.
+pub type ApiGroups = (
+    crate::resources::customers::api::CustomersApi,
+    crate::resources::associations::api::AssociationsApi,
+    crate::resources::merges::api::MergesApi,
+    crate::resources::segments::api::SegmentsApi,
+    crate::resources::carts::api::CartsApi,
+    crate::resources::events::api::EventsApi,
+    crate::resources::instant_wins::api::InstantWinsApi,
+    crate::resources::points::api::PointsApi,
+    crate::resources::points_campaigns::api::PointsCampaignsApi,
+    crate::resources::cashback::api::CashbacksApi,
+    crate::resources::wallet::api::WalletApi,
+    crate::resources::utilities::api::UtilitiesApi,
+);
+
+/// Settings of the HTTP layer.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiOptions {
+    /// Largest accepted request body in bytes.
+    pub max_body_bytes: usize,
+    /// Longest a request may run.
+    pub request_timeout: std::time::Duration,
+    /// Requests served at once ([`admission`]).
+    pub max_in_flight: usize,
+    /// Requests waiting for a turn; more are answered 503 `server_busy` at once.
+    pub max_queued: usize,
+}
+
+impl Default for ApiOptions {
+    fn default() -> Self {
+        ApiOptions {
+            max_body_bytes: 1024 * 1024,
+            request_timeout: std::time::Duration::from_secs(30),
+            max_in_flight: crate::http::admission::DEFAULT_IN_FLIGHT,
+            max_queued: crate::http::admission::DEFAULT_QUEUED,
+        }
+    }
+}
+
+/// The poem-openapi service describing every group.
+pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
+    OpenApiService::new(ApiGroups::default(), "loyalty", env!("CARGO_PKG_VERSION"))
+        .extra_request_header::<String, _>(ExtraHeader::new("Idempotency-Key").description(
+            "POST, PATCH and PUT only: a retry with the same key and request gets the first answer \
+         again (24 hours, per Company). Refused on GET and DELETE.",
+        ))
+        .extra_request_header::<String, _>(ExtraHeader::new("Accept-Language").description(
+            "Language of translatable content; the Company default when it lacks the language.",
+        ))
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("RateLimit-Policy")
+                .description("The endpoint's tier and its quota, e.g. `\"tier1\";q=60;w=1`."),
+        )
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("RateLimit").description(
+                "Requests left in the tier's current window, e.g. `\"tier1\";r=59;t=1`.",
+            ),
+        )
+        .extra_response_header::<String, _>(
+            ExtraHeader::new("Content-Language")
+                .description("The language translatable content is in."),
+        )
+}
+
+/// The complete integrator application over `services`.
+pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
+    let documents = crate::http::spec::render(openapi_service());
+    Route::new()
+        .at(
+            "/openapi.json",
+            crate::http::spec::json_endpoint(&documents),
+        )
+        .at("/docs", crate::http::spec::ui_endpoint(&documents))
+        .nest("/", openapi_service())
+        .with(crate::http::rate_limits::RateLimitHeaders)
+        .with(crate::http::languages::Localize)
+        .with(crate::http::idempotency::Idempotency)
+        .with(crate::http::auth::Authenticate)
+        .with(crate::http::admission::Admission::new(
+            options.max_in_flight,
+            options.max_queued,
+        ))
+        .with(crate::http::errors::BodyLimit::new(options.max_body_bytes))
+        .with(crate::http::errors::Timeout::new(options.request_timeout))
+        .with(crate::http::errors::JsonErrors)
+        .with(Tracing)
+        .data(services)
+}

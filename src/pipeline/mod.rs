@@ -1,0 +1,3 @@
+//! The one event pipeline: carts, simulations, Custom Events and triggers.
+
+pub mod store;

@@ -1,0 +1,144 @@
+//! Repository of associations between Customers.
+
+use serde_json::Value;
+
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::associations::model::Association;
+use crate::resources::associations::model::pair_key;
+use crate::storage::REFUSED;
+use crate::storage::Store;
+use crate::storage::execute;
+use crate::storage::first;
+
+pub(crate) fn from_document(document: Value) -> ApiResult<Association> {
+    serde_json::from_value(document)
+        .map_err(|e| ApiError::internal(format!("stored association unreadable: {e}")))
+}
+
+impl Store {
+    /// Stores a new association; `association_already_exists` if the pair is linked.
+    pub async fn insert_association(
+        &self,
+        company: &str,
+        association: &Association,
+    ) -> ApiResult<()> {
+        let (low, high) = pair_key(&association.customer_id, &association.associate_id);
+        let mut doc = serde_json::to_value(association).map_err(ApiError::internal)?;
+        doc["company"] = Value::String(company.to_string());
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $key = type::record('association', [$company, $low, $high]);
+             IF record::exists($key) {{
+                 THROW '{REFUSED}{code}|the Customers are already associated';
+             }};
+             CREATE $key CONTENT $doc RETURN NONE;
+             COMMIT TRANSACTION;",
+            code = ErrorCode::AssociationAlreadyExists.code()
+        );
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("low", low.clone()))
+                .bind(("high", high.clone()))
+                .bind(("doc", doc.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The association of the pair, if any.
+    pub async fn association(
+        &self,
+        company: &str,
+        a: &str,
+        b: &str,
+    ) -> ApiResult<Option<Association>> {
+        let (low, high) = pair_key(a, b);
+        let document: Option<Value> = first(self
+            .db
+            .query("SELECT * OMIT id, company FROM ONLY type::record('association', [$company, $low, $high])")
+            .bind(("company", company.to_string()))
+            .bind(("low", low))
+            .bind(("high", high))).await?;
+        document.map(from_document).transpose()
+    }
+
+    /// Changes the type of the pair's association; `None` if they are not associated.
+    pub async fn update_association_kind(
+        &self,
+        company: &str,
+        a: &str,
+        b: &str,
+        kind: &str,
+        updated_at: &str,
+    ) -> ApiResult<Option<Association>> {
+        let (low, high) = pair_key(a, b);
+        let document: Option<Value> = first(
+            self.db
+                .query(
+                    "UPDATE ONLY type::record('association', [$company, $low, $high]) \
+                 SET type = $kind, updated_at = $updated_at RETURN AFTER",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("low", low))
+                .bind(("high", high))
+                .bind(("kind", kind.to_string()))
+                .bind(("updated_at", updated_at.to_string())),
+        )
+        .await?;
+        document
+            .map(|mut d| {
+                if let Some(object) = d.as_object_mut() {
+                    object.remove("id");
+                    object.remove("company");
+                }
+                from_document(d)
+            })
+            .transpose()
+    }
+
+    /// Deletes the pair's association; false if there was none.
+    pub async fn delete_association(&self, company: &str, a: &str, b: &str) -> ApiResult<bool> {
+        let (low, high) = pair_key(a, b);
+        let before: Option<Value> = first(self
+            .db
+            .query("DELETE ONLY type::record('association', [$company, $low, $high]) RETURN BEFORE")
+            .bind(("company", company.to_string()))
+            .bind(("low", low))
+            .bind(("high", high))).await?;
+        Ok(before.is_some())
+    }
+
+    /// Every association `customer_id` takes part in, oldest first.
+    pub async fn associations_of(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<Association>> {
+        let documents: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT * OMIT id, company FROM association \
+                 WHERE company = $company AND (customer_id = $id OR associate_id = $id) \
+                 ORDER BY created_at, customer_id, associate_id",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("id", customer_id.to_string())),
+        )
+        .await?;
+        documents.into_iter().map(from_document).collect()
+    }
+
+    /// Deletes every association `customer_id` takes part in.
+    pub async fn delete_associations_of(&self, company: &str, customer_id: &str) -> ApiResult<()> {
+        execute(self.db
+            .query(
+                "DELETE association WHERE company = $company AND (customer_id = $id OR associate_id = $id)",
+            )
+            .bind(("company", company.to_string()))
+            .bind(("id", customer_id.to_string()))).await?;
+        Ok(())
+    }
+}

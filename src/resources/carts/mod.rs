@@ -1,0 +1,7 @@
+//! Carts: POST /carts/realtime and /carts/simulate (through the event
+//! pipeline), POST /carts/cancellation, GET /carts and GET /carts/{id}.
+
+pub mod api;
+pub mod model;
+pub mod service;
+pub mod store;

@@ -1,0 +1,88 @@
+//! Carts: the canonical name for a purchase transaction.
+
+use poem_openapi::Object;
+use serde::{Deserialize, Serialize};
+
+use crate::common::time::Timestamp;
+
+/// A cart line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct CartLine {
+    /// The product's code.
+    pub product_code: String,
+    /// Units (may be fractional, e.g. weight).
+    pub quantity: f64,
+    /// Unit price.
+    pub price: f64,
+    /// Product taxonomies (categories) the line's product belongs to, e.g. `coffee`.
+    #[oai(default)]
+    #[serde(default)]
+    pub taxonomies: Vec<String>,
+    /// Product features, e.g. `{"brand": "Acme", "organic": "yes"}`.
+    #[oai(default)]
+    #[serde(default)]
+    pub features: std::collections::BTreeMap<String, String>,
+}
+
+/// A cart as sent by the till or the shop.
+#[derive(Debug, Clone, Serialize, Deserialize, Object)]
+pub struct NewCart {
+    /// The Customer's id; or name them with `customer_code`.
+    pub customer_id: Option<String>,
+    /// The Customer's code.
+    pub customer_code: Option<String>,
+    /// The cart's own identifier (e.g. the ticket number), unique within the Company.
+    pub code: String,
+    /// When the purchase happened (default: now).
+    pub date: Option<Timestamp>,
+    /// Where it happened.
+    pub location_code: Option<String>,
+    /// The lines (1 to 500).
+    pub lines: Vec<CartLine>,
+    /// The total; the sum of the lines when omitted.
+    pub total: Option<f64>,
+    /// Voucher codes, or `all`, the Customer wants to use.
+    #[oai(default)]
+    #[serde(default)]
+    pub coupons_desired: Vec<String>,
+}
+
+/// A stored cart.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct Cart {
+    /// The cart's identifier (its code).
+    pub id: String,
+    /// The Customer.
+    pub customer_id: String,
+    /// When the purchase happened.
+    pub date: Timestamp,
+    /// Where it happened.
+    pub location_code: Option<String>,
+    /// The lines.
+    pub lines: Vec<CartLine>,
+    /// The total before discounts.
+    pub total: f64,
+    /// Money taken off by discount effects.
+    pub discount_total: f64,
+    /// Points earned by points effects (negative on a cancellation).
+    pub points_earned: i64,
+    /// On a cancellation: the cart it cancels.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default)]
+    pub cancels: Option<String>,
+    /// On a cancelled cart: the cancellation that reversed it.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default)]
+    pub cancelled_by: Option<String>,
+    /// When the service recorded it.
+    pub created_at: Timestamp,
+}
+
+/// Body of POST /carts/cancellation.
+#[derive(Debug, Clone, Serialize, Deserialize, Object)]
+pub struct CartCancellation {
+    /// The id (code) of the cart to cancel.
+    pub cart_id: String,
+    /// The code of the cancellation cart; `<cart_id>-cancellation` when omitted.
+    pub code: Option<String>,
+}

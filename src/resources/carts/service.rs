@@ -1,0 +1,470 @@
+//! Carts: evaluated against the Company's campaigns; recorded with their
+//! points in one transaction (realtime) or not at all (simulate).
+
+use crate::common::pagination::Page;
+use crate::common::pagination::PageRequest;
+use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::languages::negotiate::Language;
+use crate::resources::carts::model::Cart;
+use crate::resources::carts::model::CartCancellation;
+use crate::resources::carts::model::CartLine;
+use crate::resources::carts::model::NewCart;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::model::PointsKind;
+use crate::services::Services;
+use std::sync::Arc;
+
+use crate::engine::campaign::Campaign;
+use crate::engine::campaign::CampaignKind;
+use crate::engine::campaign::Listens;
+use crate::engine::catalog::CompanyRules;
+use crate::engine::evaluate::Effect;
+use crate::engine::evaluate::Explanation;
+use crate::engine::script::Facts;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::model::normalise_code;
+use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
+use crate::resources::instant_wins::draws::contended;
+use crate::resources::instant_wins::draws::state_queries;
+use crate::resources::instant_wins::store::draw_state::DrawState;
+use crate::resources::instant_wins::store::draw_write;
+use crate::resources::points::store::ledger::LedgerEntry;
+use std::collections::HashMap;
+
+/// Most lines one cart may have.
+pub const MAX_CART_LINES: usize = 500;
+
+/// What the campaigns made of an event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvaluatedEvent {
+    /// The effects of the campaigns that applied.
+    pub effects: Vec<Effect>,
+    /// Why each campaign applied or not.
+    pub explanations: Vec<Explanation>,
+}
+
+/// A cart with what the campaigns made of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CartOutcome {
+    /// The cart as recorded (or as it would be, when simulated).
+    pub cart: Cart,
+    /// The effects of the campaigns that applied.
+    pub effects: Vec<Effect>,
+    /// Why each campaign applied or not.
+    pub explanations: Vec<Explanation>,
+}
+
+/// The ledger entries crediting `customer_id` with the points of `effects`,
+/// in the balance and with the expiry their campaign (in `campaigns`) sets.
+pub(crate) fn earned_points(
+    effects: &[Effect],
+    campaigns: &[Campaign],
+    customer_id: &str,
+    reason: &str,
+    cart_id: Option<&str>,
+    at: Timestamp,
+) -> Vec<LedgerEntry> {
+    effects
+        .iter()
+        .filter_map(|effect| {
+            let points = effect.points?;
+            let accrual = campaigns.iter().find_map(|c| match &c.kind {
+                CampaignKind::Points(accrual) if c.id == effect.rule_id => Some(accrual),
+                _ => None,
+            });
+            Some(LedgerEntry {
+                rule_id: Some(effect.rule_id),
+                cart_id: cart_id.map(str::to_string),
+                expires_at: accrual.and_then(|a| a.expiry).map(|e| e.of(at)),
+                ..LedgerEntry::new(
+                    customer_id,
+                    accrual.map_or(PointsKind::Points, |a| a.kind),
+                    points,
+                    reason,
+                    at,
+                )
+            })
+        })
+        .collect()
+}
+
+/// `reversals` of a cancellation, each negative one cut so that no balance
+/// (`balances`, by Customer and kind) goes below zero; positive ones (points
+/// a redemption for the cart took, given back) count first.
+fn cap_to_balances(
+    reversals: &[LedgerEntry],
+    balances: &HashMap<(String, PointsKind), i64>,
+) -> Vec<LedgerEntry> {
+    let mut available: HashMap<(String, PointsKind), i64> = balances.clone();
+    for entry in reversals.iter().filter(|e| e.points > 0) {
+        *available
+            .entry((entry.customer_id.clone(), entry.kind))
+            .or_default() += entry.points;
+    }
+    let mut capped = Vec::new();
+    for entry in reversals {
+        if entry.points > 0 {
+            capped.push(entry.clone());
+            continue;
+        }
+        let left = available
+            .entry((entry.customer_id.clone(), entry.kind))
+            .or_default();
+        let take = (-entry.points).min((*left).max(0));
+        *left -= take;
+        if take > 0 {
+            capped.push(LedgerEntry {
+                points: -take,
+                ..entry.clone()
+            });
+        }
+    }
+    capped
+}
+
+fn money(field: &str, value: f64) -> ApiResult<f64> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(ApiError::invalid(format!(
+            "{field} must be a number of at least 0"
+        )))
+    }
+}
+
+impl Services {
+    /// The active Customer an event names by id or by code.
+    pub(crate) async fn active_customer(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        customer_code: Option<&str>,
+    ) -> ApiResult<Customer> {
+        let reference = match (customer_id, customer_code) {
+            (Some(id), None) => CustomerRef::id(id),
+            (None, Some(code)) => CustomerRef {
+                value: code,
+                search_by: SearchBy::Code,
+            },
+            _ => {
+                return Err(ApiError::invalid(
+                    "name the Customer with exactly one of customer_id and customer_code",
+                ));
+            }
+        };
+        self.active_customer_by(company, reference).await
+    }
+
+    /// The active Customer `reference` names; `customer_inactive` when it is
+    /// deactivated, anonymized or merged.
+    pub(crate) async fn active_customer_by(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<Customer> {
+        let customer = self.find_customer(company, reference).await?.customer;
+        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::CustomerInactive,
+                format!("Customer {} is inactive", customer.id),
+            ));
+        }
+        Ok(customer)
+    }
+
+    /// The Company's rules, what they know about `customer` at `date` and the
+    /// state of the Instant Wins listening to `event`, read in one round
+    /// trip; refuses when the Company's campaign files never loaded.
+    pub(crate) async fn event_facts(
+        &self,
+        company: &str,
+        customer: &Customer,
+        date: Timestamp,
+        event: &Listens,
+    ) -> ApiResult<(Arc<CompanyRules>, Facts, DrawState)> {
+        if let Some(errors) = self.catalog.failure(company) {
+            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
+            return Err(ApiError::new(
+                ErrorCode::CampaignsUnavailable,
+                format!("the campaign files never loaded: {}", listed.join("; ")),
+            ));
+        }
+        let rules = self.catalog.company(company);
+        let queries = state_queries(&rules, event, date.as_datetime());
+        let (mut facts, state) = self
+            .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
+            .await?;
+        self.segment_facts(&rules, &mut facts);
+        Ok((rules, facts, state))
+    }
+
+    /// Evaluates `new` and, when `record` is true, records the cart, its
+    /// ledger entries and the new balance in one transaction.
+    pub async fn process_cart(
+        &self,
+        company: &str,
+        new: NewCart,
+        language: &Language,
+        record: bool,
+    ) -> ApiResult<CartOutcome> {
+        let code = normalise_code(&new.code)
+            .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?;
+        if new.lines.is_empty() || new.lines.len() > MAX_CART_LINES {
+            return Err(ApiError::invalid(format!(
+                "a cart has 1 to {MAX_CART_LINES} lines"
+            )));
+        }
+        for (index, line) in new.lines.iter().enumerate() {
+            if line.product_code.trim().is_empty() {
+                return Err(ApiError::invalid(format!(
+                    "line {} has no product_code",
+                    index + 1
+                )));
+            }
+            money(&format!("line {} price", index + 1), line.price)?;
+            if !(line.quantity.is_finite() && line.quantity > 0.0) {
+                return Err(ApiError::invalid(format!(
+                    "line {} quantity must be more than 0",
+                    index + 1
+                )));
+            }
+        }
+        let lines_total: f64 = new.lines.iter().map(|l| l.price * l.quantity).sum();
+        let total = money(
+            "total",
+            new.total.unwrap_or((lines_total * 100.0).round() / 100.0),
+        )?;
+        let customer = self
+            .active_customer(
+                company,
+                new.customer_id.as_deref(),
+                new.customer_code.as_deref(),
+            )
+            .await?;
+        let date = new.date.unwrap_or_else(|| self.now());
+        let mut cart = Cart {
+            id: code,
+            customer_id: customer.id.clone(),
+            date,
+            location_code: new.location_code,
+            lines: new.lines,
+            total,
+            discount_total: 0.0,
+            points_earned: 0,
+            cancels: None,
+            cancelled_by: None,
+            created_at: self.now(),
+        };
+        let (rules, mut facts, state) = self
+            .event_facts(company, &customer, date, &Listens::Cart)
+            .await?;
+        facts.cart = serde_json::json!({
+            "code": cart.id,
+            "total": cart.total,
+            "lines": cart.lines,
+            "location_code": cart.location_code,
+            "coupons_desired": new.coupons_desired,
+            "date": cart.date,
+        });
+        let mut state = Some(state);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let drawn = self
+                .evaluate_with_draws(
+                    company,
+                    &customer.id,
+                    &rules,
+                    &Listens::Cart,
+                    &facts,
+                    state.take(),
+                    language,
+                )
+                .await?;
+            let evaluation = &drawn.evaluation;
+            cart.discount_total =
+                (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
+            let ledger = earned_points(
+                &evaluation.effects,
+                &rules.campaigns,
+                &customer.id,
+                "cart",
+                Some(&cart.id),
+                cart.created_at,
+            );
+            cart.points_earned = ledger.iter().map(|e| e.points).sum();
+            if record {
+                let mut ledger = ledger;
+                ledger.extend(drawn.prize_points(&customer.id, cart.created_at));
+                let draws = draw_write(
+                    company,
+                    &customer.id,
+                    &format!("cart:{}", cart.id),
+                    &drawn.draws,
+                    &drawn.participations,
+                    cart.created_at,
+                );
+                let written = self
+                    .store
+                    .insert_cart(company, &cart, &ledger, &draws)
+                    .await;
+                if contended(&written, attempt) {
+                    continue;
+                }
+                written?;
+                if drawn.delivers_any() {
+                    self.prizes_won();
+                }
+                tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluation.effects.len(), "cart recorded");
+            }
+            return Ok(CartOutcome {
+                cart,
+                effects: drawn.evaluation.effects,
+                explanations: drawn.evaluation.explanations,
+            });
+        }
+    }
+
+    /// Cancels a recorded cart: records a cart with the opposite amounts and
+    /// ledger entries reversing every point it earned, at most once.
+    pub async fn cancel_cart(
+        &self,
+        company: &str,
+        request: CartCancellation,
+    ) -> ApiResult<CartOutcome> {
+        let original = self.cart(company, &request.cart_id).await?;
+        if original.cancels.is_some() {
+            return Err(ApiError::invalid(format!(
+                "cart {} is itself a cancellation",
+                original.id
+            )));
+        }
+        let code = match request.code {
+            Some(code) => normalise_code(&code)
+                .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?,
+            None => format!("{}-cancellation", original.id),
+        };
+        let now = self.now();
+        let earned = self.store.cart_ledger(company, &original.id).await?;
+        let reversals: Vec<LedgerEntry> = earned
+            .iter()
+            .map(|entry| LedgerEntry {
+                rule_id: entry.rule_id,
+                cart_id: Some(code.clone()),
+                operation_id: entry.operation_id.clone(),
+                ..LedgerEntry::new(
+                    &entry.customer_id,
+                    entry.kind,
+                    -entry.points,
+                    "cancellation",
+                    now,
+                )
+            })
+            .collect();
+        let mut attempt = 0;
+        let (ledger, cancellation) = loop {
+            attempt += 1;
+            // Points the Customer spent since cannot be taken back: a reversal
+            // takes what the balance has (it never goes below zero).
+            let mut balances = HashMap::new();
+            for entry in &reversals {
+                let key = (entry.customer_id.clone(), entry.kind);
+                if let std::collections::hash_map::Entry::Vacant(slot) = balances.entry(key) {
+                    let (customer, kind) = slot.key().clone();
+                    slot.insert(self.store.balance(company, &customer, kind).await?);
+                }
+            }
+            let ledger = cap_to_balances(&reversals, &balances);
+            let cancellation = Cart {
+                id: code.clone(),
+                customer_id: original.customer_id.clone(),
+                date: original.date,
+                location_code: original.location_code.clone(),
+                lines: original
+                    .lines
+                    .iter()
+                    .map(|line| CartLine {
+                        quantity: -line.quantity,
+                        ..line.clone()
+                    })
+                    .collect(),
+                total: -original.total,
+                discount_total: -original.discount_total,
+                points_earned: ledger.iter().map(|e| e.points).sum(),
+                cancels: Some(original.id.clone()),
+                cancelled_by: None,
+                created_at: now,
+            };
+            let written = self
+                .store
+                .insert_cancellation(company, &original.id, &cancellation, &ledger)
+                .await;
+            match written {
+                // A redemption slipped in between reading the balance and
+                // writing: plan again on the new balance.
+                Err(error)
+                    if error.code == ErrorCode::CustomerNotEnoughScore
+                        && attempt < MAX_DRAW_ATTEMPTS =>
+                {
+                    continue;
+                }
+                written => written?,
+            }
+            break (ledger, cancellation);
+        };
+        let effects = ledger
+            .iter()
+            .map(|entry| Effect {
+                kind: "points",
+                rule_id: entry.rule_id.unwrap_or_default(),
+                points: Some(entry.points),
+                ..Effect::default()
+            })
+            .collect();
+        tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");
+        Ok(CartOutcome {
+            cart: cancellation,
+            effects,
+            explanations: Vec::new(),
+        })
+    }
+
+    /// The cart `id`.
+    pub async fn cart(&self, company: &str, id: &str) -> ApiResult<Cart> {
+        self.store
+            .cart(company, id)
+            .await?
+            .ok_or_else(|| ApiError::new(ErrorCode::CartNotFound, format!("no cart `{id}`")))
+    }
+
+    /// Carts, optionally of one Customer and between two instants.
+    pub async fn carts(
+        &self,
+        company: &str,
+        customer: Option<CustomerRef<'_>>,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        page: PageRequest,
+    ) -> ApiResult<Page<Cart>> {
+        let customer_id = match customer {
+            Some(reference) => Some(self.find_customer(company, reference).await?.customer.id),
+            None => None,
+        };
+        let fetched = self
+            .store
+            .carts(
+                company,
+                customer_id.as_deref(),
+                from,
+                to,
+                page.starting_after.as_deref(),
+                page.fetch_limit(),
+            )
+            .await?;
+        Ok(Page::from_fetched(fetched, &page, |cart| cart.id.clone()))
+    }
+}

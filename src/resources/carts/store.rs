@@ -1,0 +1,241 @@
+//! Repository of carts; they write to the points ledger ([`crate::resources::points::store::ledger`]).
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::common::time::Timestamp;
+use crate::engine::script::PurchaseTotals;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::carts::model::Cart;
+use crate::resources::points::store::ledger::APPEND_LEDGER;
+use crate::resources::points::store::ledger::GUARD_DEBITS;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::store::ledger::ledger_documents;
+use crate::storage::REFUSED;
+use crate::storage::Store;
+use crate::storage::first;
+
+/// SurrealQL recomputing the purchase totals of `$customer` from its carts:
+/// spend nets cancellations out; cancelled carts and cancellations do not count.
+pub(crate) const RECOUNT_TOTALS: &str = "
+    LET $carts = (SELECT total, date, cancels, cancelled_by FROM cart WHERE company = $company AND customer_id = $customer);
+    UPSERT type::record('customer_stats', [$company, $customer])
+        SET company = $company, customer_id = $customer,
+            lifetime_spend = math::sum($carts.total),
+            cart_count = count($carts[WHERE !cancels AND !cancelled_by]),
+            last_purchase = array::max($carts[WHERE !cancels AND !cancelled_by].date)
+        RETURN NONE;";
+
+fn from_document(mut document: Value) -> ApiResult<Cart> {
+    if let Some(object) = document.as_object_mut() {
+        object.remove("id");
+        object.remove("company");
+        if let Some(code) = object.remove("code") {
+            object.insert("id".into(), code);
+        }
+    }
+    serde_json::from_value(document)
+        .map_err(|e| ApiError::internal(format!("stored cart unreadable: {e}")))
+}
+
+/// (date, total) of stored cart rows, skipping unreadable ones.
+pub(crate) fn purchases_from_rows(rows: &[Value]) -> Vec<(DateTime<Utc>, f64)> {
+    rows.iter()
+        .filter_map(|row| {
+            let date = row.get("date")?.as_str()?.parse::<Timestamp>().ok()?;
+            Some((date.as_datetime(), row.get("total")?.as_f64()?))
+        })
+        .collect()
+}
+
+/// The purchase totals of a stored `customer_stats` row (zero when absent).
+pub(crate) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
+    let Some(row) = row else {
+        return PurchaseTotals::default();
+    };
+    PurchaseTotals {
+        lifetime_spend: (row
+            .get("lifetime_spend")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.0)
+            * 100.0)
+            .round()
+            / 100.0,
+        cart_count: row.get("cart_count").and_then(Value::as_i64).unwrap_or(0),
+        last_purchase: row
+            .get("last_purchase")
+            .and_then(Value::as_str)
+            .and_then(|d| d.parse::<Timestamp>().ok())
+            .map(|t| t.as_datetime()),
+    }
+}
+
+/// Part of the group commit ([`crate::storage::group_commit`]): the cart of `$write`
+/// unless its code was recorded before, and the purchase totals it moves.
+pub(crate) const STORE_CART: &str = "
+    LET $key = type::record('cart', [$company, $write.cart.code]);
+    IF record::exists($key) {
+        THROW 'REFUSED|cart_already_exists|cart ' + $write.cart.code + ' was already recorded';
+    };
+    CREATE $key CONTENT $write.cart RETURN NONE;
+    UPSERT type::record('customer_stats', [$company, $customer])
+        SET company = $company, customer_id = $customer,
+            lifetime_spend = (lifetime_spend ?? 0) + $write.total,
+            cart_count = (cart_count ?? 0) + 1,
+            last_purchase = IF last_purchase == NONE OR last_purchase < $write.date { $write.date } ELSE { last_purchase }
+        RETURN NONE;";
+
+impl Store {
+    /// Records a cart, its ledger entries, the Customer's new balance and its
+    /// Instant Win draws (made by [`crate::resources::instant_wins::store::draw_write`]) in one transaction,
+    /// possibly shared with other events ([`crate::storage::group_commit`]);
+    /// `cart_already_exists` if its code was recorded before.
+    pub async fn insert_cart(
+        &self,
+        company: &str,
+        cart: &Cart,
+        ledger: &[LedgerEntry],
+        draw_write: &Value,
+    ) -> ApiResult<()> {
+        let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
+        if let Some(object) = doc.as_object_mut() {
+            object.remove("id");
+            object.insert("code".into(), Value::String(cart.id.clone()));
+            object.insert("company".into(), Value::String(company.to_string()));
+        }
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        self.record_event(
+            &cart.customer_id,
+            json!({
+                "company": company,
+                "customer": cart.customer_id,
+                "cart": doc,
+                "event": null,
+                "total": cart.total,
+                "date": cart.date.to_string(),
+                "ledger": written.records,
+                "balances": written.balances,
+                "draw_write": draw_write,
+            }),
+        )
+        .await
+    }
+
+    /// Records `cancellation` of the cart `original` with the reversing
+    /// `ledger`, in one transaction: refuses with `cart_already_cancelled` when
+    /// the original was cancelled before, `cart_already_exists` when the
+    /// cancellation's code is taken.
+    pub async fn insert_cancellation(
+        &self,
+        company: &str,
+        original: &str,
+        cancellation: &Cart,
+        ledger: &[LedgerEntry],
+    ) -> ApiResult<()> {
+        let mut doc = serde_json::to_value(cancellation).map_err(ApiError::internal)?;
+        if let Some(object) = doc.as_object_mut() {
+            object.remove("id");
+            object.insert("code".into(), Value::String(cancellation.id.clone()));
+            object.insert("company".into(), Value::String(company.to_string()));
+        }
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $original = type::record('cart', [$company, $original_code]);
+             IF (SELECT VALUE cancelled_by FROM ONLY $original) {{
+                 THROW '{REFUSED}{cancelled}|cart ' + $original_code + ' was already cancelled';
+             }};
+             LET $key = type::record('cart', [$company, $code]);
+             IF record::exists($key) {{
+                 THROW '{REFUSED}{exists}|cart ' + $code + ' was already recorded';
+             }};
+             CREATE $key CONTENT $doc RETURN NONE;
+             UPDATE $original SET cancelled_by = $code RETURN NONE;
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             {RECOUNT_TOTALS}
+             COMMIT TRANSACTION;",
+            cancelled = ErrorCode::CartAlreadyCancelled.code(),
+            exists = ErrorCode::CartAlreadyExists.code()
+        );
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("original_code", original.to_string()))
+                .bind(("code", cancellation.id.clone()))
+                .bind(("customer", cancellation.customer_id.clone()))
+                .bind(("doc", doc.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The cart `id` of `company`.
+    pub async fn cart(&self, company: &str, id: &str) -> ApiResult<Option<Cart>> {
+        let document: Option<Value> = first(
+            self.db
+                .query("SELECT * FROM ONLY type::record('cart', [$company, $id])")
+                .bind(("company", company.to_string()))
+                .bind(("id", id.to_string())),
+        )
+        .await?;
+        document.map(from_document).transpose()
+    }
+
+    /// Carts of `company`, optionally of one Customer and within dates, in id
+    /// order after `starting_after`, at most `limit`.
+    pub async fn carts(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        from: Option<Timestamp>,
+        to: Option<Timestamp>,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<Cart>> {
+        let mut conditions = vec!["company = $company"];
+        if customer_id.is_some() {
+            conditions.push("customer_id = $customer");
+        }
+        if from.is_some() {
+            conditions.push("date >= $from");
+        }
+        if to.is_some() {
+            conditions.push("date <= $to");
+        }
+        if starting_after.is_some() {
+            conditions.push("code > $after");
+        }
+        let query = format!(
+            "SELECT * FROM cart WHERE {} ORDER BY code LIMIT $limit",
+            conditions.join(" AND ")
+        );
+        let documents: Vec<Value> = first(
+            self.db
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.unwrap_or_default().to_string()))
+                .bind(("from", from.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("to", to.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("after", starting_after.unwrap_or_default().to_string()))
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        documents.into_iter().map(from_document).collect()
+    }
+
+    /// Ids of every cart of a Customer.
+    pub async fn cart_ids_of(&self, company: &str, customer_id: &str) -> ApiResult<Vec<String>> {
+        first(
+            self.db
+                .query("SELECT VALUE code FROM cart WHERE company = $company AND customer_id = $customer ORDER BY code")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await
+    }
+}

@@ -1,0 +1,135 @@
+//! The Companies (tenants) and their API keys, as operators manage them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+use crate::error::ApiResult;
+
+/// Sandbox and production are separate Companies with separate credentials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Environment {
+    /// Test data; never mixed with production.
+    Sandbox,
+    /// Live data.
+    Production,
+}
+
+impl Environment {
+    /// The lowercase name used in storage, JSON and flags.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Environment::Sandbox => "sandbox",
+            Environment::Production => "production",
+        }
+    }
+}
+
+impl fmt::Display for Environment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl FromStr for Environment {
+    type Err = ApiError;
+
+    fn from_str(value: &str) -> ApiResult<Self> {
+        match value {
+            "sandbox" => Ok(Environment::Sandbox),
+            "production" => Ok(Environment::Production),
+            other => Err(ApiError::invalid(format!(
+                "environment must be `sandbox` or `production`, not `{other}`"
+            ))),
+        }
+    }
+}
+
+/// Requests per second a Company may make in each rate-limit tier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RateLimits {
+    /// Tier 1, critical high-frequency actions (events, point-of-sale look-ups).
+    pub critical: u32,
+    /// Tier 2, moderate supplementary actions.
+    pub moderate: u32,
+    /// Tier 3, low-frequency operational management.
+    pub low: u32,
+}
+
+impl Default for RateLimits {
+    /// The interface's tiers: 60, 25 and 10 requests per second.
+    fn default() -> Self {
+        RateLimits {
+            critical: 60,
+            moderate: 25,
+            low: 10,
+        }
+    }
+}
+
+/// A retail Company: the tenant every other record belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Company {
+    /// Unique short label, e.g. `demo`.
+    pub slug: String,
+    /// Sandbox or production.
+    pub environment: Environment,
+    /// Language used when a request names none, or one the Company lacks.
+    pub default_language: String,
+    /// Every language the Company translates its content into (includes the default).
+    pub languages: Vec<String>,
+    /// Requests per second per rate-limit tier.
+    #[serde(default)]
+    pub rate_limits: RateLimits,
+    /// When the Company was created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// An API key as operators see it: never with its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiKey {
+    /// Public identifier sent in `X-Api-Key`.
+    pub key: String,
+    /// Slug of the Company the key belongs to.
+    pub company: String,
+    /// Environment of that Company, copied so a key is judged without a join.
+    pub environment: Environment,
+    /// Operator's label.
+    pub description: String,
+    /// When false the key grants no access.
+    pub enabled: bool,
+    /// Platform-managed keys cannot be edited.
+    pub system: bool,
+    /// When the key was created.
+    pub created_at: DateTime<Utc>,
+    /// When the key was last enabled or disabled.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// A key that was just created: the only time its secret is known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreatedApiKey {
+    /// The stored key record.
+    #[serde(flatten)]
+    pub key: ApiKey,
+    /// The secret for `X-Api-Secret`; shown once, stored only as a digest.
+    pub secret: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_round_trip() {
+        assert_eq!(
+            "sandbox".parse::<Environment>().unwrap(),
+            Environment::Sandbox
+        );
+        assert!("prod".parse::<Environment>().is_err());
+    }
+}

@@ -1,0 +1,4 @@
+//! Company and API key records.
+
+pub mod companies;
+pub mod keys;

@@ -1,0 +1,258 @@
+//! Customers: POST/GET /customers, POST /customers/search,
+//! GET/PATCH/DELETE /customers/{value}, POST /customers/{id}/cards.
+
+use std::collections::BTreeMap;
+
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Enum, Object, OpenApi, Tags};
+
+use crate::common::pagination::PageRequest;
+use crate::http::auth::Tier1;
+use crate::http::auth::Tier2;
+use crate::http::auth::Tier3;
+use crate::http::errors::ErrorResponse;
+use crate::http::services;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::model::CustomerPatch;
+use crate::resources::customers::model::NewCard;
+use crate::resources::customers::model::NewCustomer;
+use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::customers::service::DeleteMode;
+
+#[derive(Tags)]
+enum CustomerTags {
+    /// Customers and their identifiers.
+    Customers,
+}
+
+/// A list of Customers.
+#[derive(Debug, Object)]
+pub struct CustomerList {
+    /// The Customers, in id (creation) order.
+    pub customers: Vec<Customer>,
+    /// Pass as `starting_after` to get the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    pub next_token_starts_after: Option<String>,
+}
+
+/// Body of POST /customers/search.
+#[derive(Debug, Object)]
+pub struct CustomerSearch {
+    /// Field → value; a Customer matches when every field equals its value.
+    /// Fields: `id`, `code`, `email`, `phone`, `card`, `first_name`, `last_name`,
+    /// `birth_date`, `gender`, `language`, `country`, `postal_code`, `active`,
+    /// `loyalty_member`, and `attributes.NAME` for custom attributes.
+    #[oai(default)]
+    pub filters: BTreeMap<String, serde_json::Value>,
+    /// Page size (default 25, maximum 100).
+    pub per_page: Option<u32>,
+    /// The previous page's `next_token_starts_after`.
+    pub starting_after: Option<String>,
+}
+
+/// How DELETE removes the Customer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Enum)]
+#[oai(rename_all = "snake_case")]
+pub enum DeleteModeParam {
+    /// Erase personal data irreversibly; the record, its ledger and carts stay for accounting.
+    #[default]
+    Anonymize,
+    /// Remove the Customer and its identifiers outright.
+    Delete,
+}
+
+/// Answer of DELETE /customers/{value}.
+#[derive(Debug, Object)]
+pub struct DeletedCustomer {
+    /// The Customer's id.
+    pub id: String,
+    /// `anonymized` or `deleted`.
+    pub result: String,
+}
+
+/// Customer endpoints.
+#[derive(Debug, Default)]
+pub struct CustomersApi;
+
+fn reference(value: &str, search_by: Option<SearchBy>) -> CustomerRef<'_> {
+    CustomerRef {
+        value,
+        search_by: search_by.unwrap_or_default(),
+    }
+}
+
+/// Splits repeated and comma-separated query values.
+fn split_values(values: Vec<String>) -> Vec<String> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[OpenApi(tag = "CustomerTags::Customers")]
+impl CustomersApi {
+    /// Create or enroll a Customer.
+    ///
+    /// Identifiers (`code`, `email`, `phone`, card numbers) are unique within the
+    /// Company: if another Customer holds one, the answer is 409
+    /// `customer_already_exists` naming it, and nothing is created.
+    /// `enroll` (default true) makes the Customer a loyalty member.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/customers", method = "post")]
+    async fn create(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: Json<NewCustomer>,
+    ) -> Result<Json<Customer>, ErrorResponse> {
+        let customer = services(request)?
+            .create_customer(&caller.0.company, body.0)
+            .await?;
+        Ok(Json(customer))
+    }
+
+    /// List Customers by ids or phones.
+    ///
+    /// `ids` and `phones` take up to 100 values each, repeated
+    /// (`ids=a&ids=b`) or comma-separated (`ids=a,b`). Unknown values are skipped.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/customers", method = "get")]
+    async fn list(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        ids: Query<Vec<String>>,
+        phones: Query<Vec<String>>,
+    ) -> Result<Json<CustomerList>, ErrorResponse> {
+        let customers = services(request)?
+            .list_customers(
+                &caller.0.company,
+                split_values(ids.0),
+                split_values(phones.0),
+            )
+            .await?;
+        Ok(Json(CustomerList {
+            customers,
+            next_token_starts_after: None,
+        }))
+    }
+
+    /// Search Customers by any field, one page at a time.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/search", method = "post")]
+    async fn search(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        body: Json<CustomerSearch>,
+    ) -> Result<Json<CustomerList>, ErrorResponse> {
+        let page = PageRequest::new(body.0.per_page, body.0.starting_after)?;
+        let page = services(request)?
+            .search_customers(&caller.0.company, body.0.filters, page)
+            .await?;
+        Ok(Json(CustomerList {
+            customers: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
+    }
+
+    /// Get a Customer.
+    ///
+    /// `value` is the Customer id, or the identifier named by `search_by`
+    /// (`id` by default, `code`, `email`, `phone` or `card`).
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/customers/:value", method = "get")]
+    async fn get(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+    ) -> Result<Json<Customer>, ErrorResponse> {
+        let stored = services(request)?
+            .find_customer(&caller.0.company, reference(&value.0, search_by.0))
+            .await?;
+        Ok(Json(stored.customer))
+    }
+
+    /// Update a Customer.
+    ///
+    /// Absent fields are kept; `null` clears a field. `attributes` are merged
+    /// (a `null` attribute is removed). Anonymized or merged Customers refuse
+    /// with `customer_inactive`; a taken identifier with `identifier_in_use`.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/:value", method = "patch")]
+    async fn update(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+        body: Json<CustomerPatch>,
+    ) -> Result<Json<Customer>, ErrorResponse> {
+        let customer = services(request)?
+            .update_customer(&caller.0.company, reference(&value.0, search_by.0), body.0)
+            .await?;
+        Ok(Json(customer))
+    }
+
+    /// Delete or anonymize a Customer.
+    ///
+    /// By default (`mode=anonymize`) personal data is erased irreversibly: the
+    /// Customer can no longer be found by its former code, e-mail, phone or
+    /// cards, while its id, ledger and carts stay for the Company's accounting.
+    /// `mode=delete` removes the record and its identifiers outright.
+    ///
+    /// Rate limit: tier 3 (low).
+    #[oai(path = "/customers/:value", method = "delete")]
+    async fn delete(
+        &self,
+        caller: Tier3,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+        mode: Query<Option<DeleteModeParam>>,
+    ) -> Result<Json<DeletedCustomer>, ErrorResponse> {
+        let (mode, result) = match mode.0.unwrap_or_default() {
+            DeleteModeParam::Anonymize => (DeleteMode::Anonymize, "anonymized"),
+            DeleteModeParam::Delete => (DeleteMode::Delete, "deleted"),
+        };
+        let customer = services(request)?
+            .delete_customer(&caller.0.company, reference(&value.0, search_by.0), mode)
+            .await?;
+        Ok(Json(DeletedCustomer {
+            id: customer.id,
+            result: result.to_string(),
+        }))
+    }
+
+    /// Create a card associated to a Customer.
+    ///
+    /// A card number identifies at most one Customer per Company: a number held
+    /// by anyone else refuses with `identifier_in_use`.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/:id/cards", method = "post")]
+    async fn add_card(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        id: Path<String>,
+        body: Json<NewCard>,
+    ) -> Result<Json<Customer>, ErrorResponse> {
+        let customer = services(request)?
+            .add_card(&caller.0.company, CustomerRef::id(&id.0), body.0)
+            .await?;
+        Ok(Json(customer))
+    }
+}

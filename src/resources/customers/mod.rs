@@ -1,0 +1,7 @@
+//! Customers: created, read, searched, edited, anonymized or deleted by any
+//! of their identifiers (id, code, e-mail, phone, card).
+
+pub mod api;
+pub mod model;
+pub mod service;
+pub mod store;

@@ -1,0 +1,346 @@
+//! The Customer: identifiers, personal data, consent, loyalty membership, cards.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use poem_openapi::types::MaybeUndefined;
+use poem_openapi::{Enum, Object};
+use serde::{Deserialize, Serialize};
+
+use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::secrets::random_hex;
+
+/// A Customer of a Company.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct Customer {
+    /// Service identifier (`cus_...`), assigned at creation.
+    pub id: String,
+    /// The Company's own identifier for the Customer (unique within the Company).
+    pub code: Option<String>,
+    /// E-mail address, stored lowercase (unique within the Company).
+    pub email: Option<String>,
+    /// Phone number in international digits, e.g. `+34600111222` (unique within the Company).
+    pub phone: Option<String>,
+    /// Given name.
+    pub first_name: Option<String>,
+    /// Family name.
+    pub last_name: Option<String>,
+    /// Date of birth (YYYY-MM-DD).
+    pub birth_date: Option<NaiveDate>,
+    /// Gender as the Company records it.
+    pub gender: Option<String>,
+    /// Preferred language code, e.g. `es`.
+    pub language: Option<String>,
+    /// ISO 3166-1 alpha-2 country code.
+    pub country: Option<String>,
+    /// Postal code.
+    pub postal_code: Option<String>,
+    /// Inactive Customers cannot take part in operations that need an active one.
+    pub active: bool,
+    /// Whether the Customer is enrolled in the loyalty programme.
+    pub loyalty_member: bool,
+    /// When the Customer enrolled.
+    pub enrolled_at: Option<Timestamp>,
+    /// Consent the Customer gave.
+    pub consents: Consents,
+    /// Cards the Customer holds.
+    pub cards: Vec<Card>,
+    /// Custom fields of the Company (searchable).
+    pub attributes: BTreeMap<String, serde_json::Value>,
+    /// Set when the Customer was anonymized: personal data is gone for good.
+    pub anonymized_at: Option<Timestamp>,
+    /// Set while the Customer is merged into another one (its id).
+    pub merged_into: Option<String>,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+/// What the Customer agreed to.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct Consents {
+    /// Accepted the programme's terms and conditions.
+    #[oai(default)]
+    #[serde(default)]
+    pub terms: bool,
+    /// Accepts marketing by e-mail.
+    #[oai(default)]
+    #[serde(default)]
+    pub marketing_email: bool,
+    /// Accepts marketing by SMS.
+    #[oai(default)]
+    #[serde(default)]
+    pub marketing_sms: bool,
+    /// Accepts push notifications.
+    #[oai(default)]
+    #[serde(default)]
+    pub marketing_push: bool,
+    /// When consent was last recorded (set by the service).
+    #[oai(read_only)]
+    #[serde(default)]
+    pub recorded_at: Option<Timestamp>,
+}
+
+/// A loyalty card.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct Card {
+    /// Card number (unique within the Company).
+    pub number: String,
+    /// Free label, e.g. `physical` or `digital`.
+    pub kind: Option<String>,
+    /// When the card was attached.
+    pub created_at: Timestamp,
+}
+
+/// The fields an integrator sends to create a Customer.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+pub struct NewCustomer {
+    /// The Company's own identifier.
+    pub code: Option<String>,
+    /// E-mail address.
+    pub email: Option<String>,
+    /// Phone number; spaces, dots, dashes and brackets are ignored.
+    pub phone: Option<String>,
+    /// Given name.
+    pub first_name: Option<String>,
+    /// Family name.
+    pub last_name: Option<String>,
+    /// Date of birth (YYYY-MM-DD).
+    pub birth_date: Option<NaiveDate>,
+    /// Gender.
+    pub gender: Option<String>,
+    /// Preferred language code.
+    pub language: Option<String>,
+    /// ISO 3166-1 alpha-2 country code.
+    pub country: Option<String>,
+    /// Postal code.
+    pub postal_code: Option<String>,
+    /// Enroll in the loyalty programme (default true).
+    pub enroll: Option<bool>,
+    /// Consent given at enrollment.
+    pub consents: Option<Consents>,
+    /// Cards to attach.
+    pub cards: Option<Vec<NewCard>>,
+    /// Custom fields.
+    pub attributes: Option<BTreeMap<String, serde_json::Value>>,
+}
+
+/// A card to attach.
+#[derive(Debug, Clone, Serialize, Deserialize, Object)]
+pub struct NewCard {
+    /// Card number.
+    pub number: String,
+    /// Free label, e.g. `physical` or `digital`.
+    pub kind: Option<String>,
+}
+
+/// A partial update: absent fields are kept, `null` clears a field.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+pub struct CustomerPatch {
+    /// New code, or null to clear.
+    pub code: MaybeUndefined<String>,
+    /// New e-mail, or null to clear.
+    pub email: MaybeUndefined<String>,
+    /// New phone, or null to clear.
+    pub phone: MaybeUndefined<String>,
+    /// Given name.
+    pub first_name: MaybeUndefined<String>,
+    /// Family name.
+    pub last_name: MaybeUndefined<String>,
+    /// Date of birth.
+    pub birth_date: MaybeUndefined<NaiveDate>,
+    /// Gender.
+    pub gender: MaybeUndefined<String>,
+    /// Preferred language.
+    pub language: MaybeUndefined<String>,
+    /// Country.
+    pub country: MaybeUndefined<String>,
+    /// Postal code.
+    pub postal_code: MaybeUndefined<String>,
+    /// Activate or deactivate.
+    pub active: Option<bool>,
+    /// Enroll (true) or leave (false) the loyalty programme.
+    pub loyalty_member: Option<bool>,
+    /// Replace the recorded consent.
+    pub consents: Option<Consents>,
+    /// Custom fields to set; a null value removes that field.
+    pub attributes: Option<BTreeMap<String, serde_json::Value>>,
+}
+
+/// Which identifier a `{value}` path parameter is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, Enum)]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum SearchBy {
+    /// The service id (`cus_...`).
+    #[default]
+    Id,
+    /// The Company's code.
+    Code,
+    /// E-mail address.
+    Email,
+    /// Phone number.
+    Phone,
+    /// A card number.
+    Card,
+}
+
+impl SearchBy {
+    /// The name used in storage keys and messages.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SearchBy::Id => "id",
+            SearchBy::Code => "code",
+            SearchBy::Email => "email",
+            SearchBy::Phone => "phone",
+            SearchBy::Card => "card",
+        }
+    }
+
+    /// Normalises `value` the way the identifier is stored.
+    pub fn normalise(self, value: &str) -> ApiResult<String> {
+        match self {
+            SearchBy::Id => Ok(value.trim().to_string()),
+            SearchBy::Code => normalise_code(value),
+            SearchBy::Email => normalise_email(value),
+            SearchBy::Phone => normalise_phone(value),
+            SearchBy::Card => normalise_card(value),
+        }
+    }
+}
+
+/// A new Customer id: time-ordered, so ids sort in creation order.
+pub fn new_customer_id() -> String {
+    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    format!("cus_{millis:012x}{}", random_hex(6))
+}
+
+/// Trims a code and checks its length and characters.
+pub fn normalise_code(value: &str) -> ApiResult<String> {
+    let code = value.trim();
+    if code.is_empty() || code.chars().count() > 128 || code.chars().any(char::is_control) {
+        return Err(ApiError::invalid(
+            "code must be 1 to 128 printable characters",
+        ));
+    }
+    Ok(code.to_string())
+}
+
+/// Lowercases and checks an e-mail address.
+pub fn normalise_email(value: &str) -> ApiResult<String> {
+    let email = value.trim().to_lowercase();
+    let valid = email.len() <= 254
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty()
+                && !domain.contains('@')
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+        });
+    if valid {
+        Ok(email)
+    } else {
+        Err(ApiError::invalid(format!(
+            "`{}` is not an e-mail address",
+            value.trim()
+        )))
+    }
+}
+
+/// Strips separators from a phone number and checks it has 6 to 15 digits.
+pub fn normalise_phone(value: &str) -> ApiResult<String> {
+    let trimmed = value.trim();
+    let (plus, rest) = match trimmed.strip_prefix('+') {
+        Some(rest) => ("+", rest),
+        None => ("", trimmed),
+    };
+    let digits: String = rest
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '.' | '(' | ')'))
+        .collect();
+    if (6..=15).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) {
+        Ok(format!("{plus}{digits}"))
+    } else {
+        Err(ApiError::invalid(format!(
+            "`{trimmed}` is not a phone number (6 to 15 digits, optional leading +)"
+        )))
+    }
+}
+
+/// Trims a card number and checks its characters.
+pub fn normalise_card(value: &str) -> ApiResult<String> {
+    let number = value.trim();
+    let valid = !number.is_empty()
+        && number.len() <= 64
+        && number
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if valid {
+        Ok(number.to_string())
+    } else {
+        Err(ApiError::invalid(format!(
+            "`{number}` is not a card number (1 to 64 letters, digits or `-`)"
+        )))
+    }
+}
+
+/// Trims a free-text field; empty means absent. Rejects overly long text.
+pub fn clean_text(field: &str, value: Option<String>) -> ApiResult<Option<String>> {
+    let Some(value) = value else { return Ok(None) };
+    let value = value.trim().to_string();
+    if value.chars().count() > 200 {
+        return Err(ApiError::invalid(format!(
+            "{field} has at most 200 characters"
+        )));
+    }
+    Ok((!value.is_empty()).then_some(value))
+}
+
+/// Checks an ISO 3166-1 alpha-2 country code, returned uppercase.
+pub fn normalise_country(value: &str) -> ApiResult<String> {
+    let country = value.trim().to_uppercase();
+    if country.len() == 2 && country.chars().all(|c| c.is_ascii_uppercase()) {
+        Ok(country)
+    } else {
+        Err(ApiError::invalid(format!(
+            "`{value}` is not an ISO 3166-1 alpha-2 country code"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_normalise() {
+        assert_eq!(
+            normalise_email(" Ana@Example.COM ").unwrap(),
+            "ana@example.com"
+        );
+        assert!(normalise_email("ana@example").is_err());
+        assert!(normalise_email("a b@example.com").is_err());
+        assert_eq!(
+            normalise_phone("+34 600-11.22 (33)").unwrap(),
+            "+34600112233"
+        );
+        assert!(normalise_phone("12345").is_err());
+        assert!(normalise_phone("+34 600 abc").is_err());
+        assert_eq!(normalise_card(" 4000-11 ".trim()).unwrap(), "4000-11");
+        assert!(normalise_card("40 00").is_err());
+        assert!(normalise_code("").is_err());
+        assert_eq!(normalise_country("es").unwrap(), "ES");
+    }
+
+    #[test]
+    fn ids_sort_in_creation_order() {
+        let a = new_customer_id();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        let b = new_customer_id();
+        assert!(a < b);
+    }
+}

@@ -1,0 +1,354 @@
+//! Customer use-cases: creation, look-up by any identifier, edits and deletion.
+//! anonymization and deletion.
+
+pub mod edits;
+pub mod search;
+
+use crate::resources::customers::service::edits::anonymize;
+use crate::resources::customers::service::edits::apply_patch;
+use crate::resources::customers::service::edits::clean_patch;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::common::time::Timestamp;
+use crate::common::validate::validate_language;
+use crate::common::validate::validate_slug;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::customers::model::Card;
+use crate::resources::customers::model::Consents;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::model::CustomerPatch;
+use crate::resources::customers::model::NewCard;
+use crate::resources::customers::model::NewCustomer;
+use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::model::clean_text;
+use crate::resources::customers::model::new_customer_id;
+use crate::resources::customers::model::normalise_card;
+use crate::resources::customers::model::normalise_code;
+use crate::resources::customers::model::normalise_country;
+use crate::resources::customers::model::normalise_email;
+use crate::resources::customers::model::normalise_phone;
+use crate::resources::customers::store::StoredCustomer;
+use crate::services::Services;
+
+/// Most cards one Customer may hold.
+const MAX_CARDS: usize = 20;
+/// Most custom attributes one Customer may carry.
+const MAX_ATTRIBUTES: usize = 100;
+/// How often a read-modify-write is retried when another request changed the
+/// Customer in between.
+const MODIFY_ATTEMPTS: u32 = 5;
+
+/// How DELETE /customers/{value} removes a Customer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum DeleteMode {
+    /// Erase personal data irreversibly; keep the record for accounting.
+    #[default]
+    Anonymize,
+    /// Remove the record and its identifiers outright.
+    Delete,
+}
+
+/// How a Customer is named in a request: a value and what it is.
+#[derive(Debug, Clone, Copy)]
+pub struct CustomerRef<'a> {
+    /// The value from the path or body.
+    pub value: &'a str,
+    /// Which identifier the value is.
+    pub search_by: SearchBy,
+}
+
+impl<'a> CustomerRef<'a> {
+    /// A reference by service id.
+    pub fn id(value: &'a str) -> Self {
+        CustomerRef {
+            value,
+            search_by: SearchBy::Id,
+        }
+    }
+}
+
+fn not_found(reference: CustomerRef<'_>) -> ApiError {
+    ApiError::new(
+        ErrorCode::CustomerNotFound,
+        format!(
+            "no Customer with {} `{}`",
+            reference.search_by.as_str(),
+            reference.value
+        ),
+    )
+}
+
+fn inactive(customer: &Customer, why: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::CustomerInactive,
+        format!("Customer {} is {why}", customer.id),
+    )
+}
+
+/// Refuses changes to a Customer whose personal data is gone or who lives on
+/// inside another Customer.
+pub(crate) fn ensure_editable(customer: &Customer) -> ApiResult<()> {
+    if customer.anonymized_at.is_some() {
+        return Err(inactive(customer, "anonymized"));
+    }
+    if let Some(target) = &customer.merged_into {
+        return Err(inactive(customer, &format!("merged into {target}")));
+    }
+    Ok(())
+}
+
+fn clean_attributes(attributes: BTreeMap<String, Value>) -> ApiResult<BTreeMap<String, Value>> {
+    if attributes.len() > MAX_ATTRIBUTES {
+        return Err(ApiError::invalid(format!(
+            "a Customer has at most {MAX_ATTRIBUTES} attributes"
+        )));
+    }
+    for name in attributes.keys() {
+        validate_slug("attribute name", name)?;
+    }
+    Ok(attributes)
+}
+
+fn clean_card(card: NewCard, now: Timestamp) -> ApiResult<Card> {
+    Ok(Card {
+        number: normalise_card(&card.number)?,
+        kind: clean_text("card kind", card.kind)?,
+        created_at: now,
+    })
+}
+
+impl Services {
+    /// Creates (and by default enrolls) a Customer. An identifier already held
+    /// by another Customer refuses with `customer_already_exists`.
+    pub async fn create_customer(&self, company: &str, new: NewCustomer) -> ApiResult<Customer> {
+        let now = Timestamp::now();
+        let enroll = new.enroll.unwrap_or(true);
+        let mut cards: Vec<Card> = Vec::new();
+        for card in new.cards.unwrap_or_default() {
+            let card = clean_card(card, now)?;
+            if cards.iter().any(|c| c.number == card.number) {
+                return Err(ApiError::invalid(format!(
+                    "card {} is listed twice",
+                    card.number
+                )));
+            }
+            cards.push(card);
+        }
+        if cards.len() > MAX_CARDS {
+            return Err(ApiError::invalid(format!(
+                "a Customer holds at most {MAX_CARDS} cards"
+            )));
+        }
+        let language = new.language.map(|l| l.trim().to_string());
+        if let Some(language) = &language {
+            validate_language(language)?;
+        }
+        let customer = Customer {
+            id: new_customer_id(),
+            code: new.code.as_deref().map(normalise_code).transpose()?,
+            email: new.email.as_deref().map(normalise_email).transpose()?,
+            phone: new.phone.as_deref().map(normalise_phone).transpose()?,
+            first_name: clean_text("first_name", new.first_name)?,
+            last_name: clean_text("last_name", new.last_name)?,
+            birth_date: new.birth_date,
+            gender: clean_text("gender", new.gender)?,
+            language,
+            country: new.country.as_deref().map(normalise_country).transpose()?,
+            postal_code: clean_text("postal_code", new.postal_code)?,
+            active: true,
+            loyalty_member: enroll,
+            enrolled_at: enroll.then_some(now),
+            consents: new
+                .consents
+                .map(|c| Consents {
+                    recorded_at: Some(now),
+                    ..c
+                })
+                .unwrap_or_default(),
+            cards,
+            attributes: clean_attributes(new.attributes.unwrap_or_default())?,
+            anonymized_at: None,
+            merged_into: None,
+            created_at: now,
+            updated_at: now,
+        };
+        self.store.insert_customer(company, &customer).await?;
+        tracing::info!(company, customer = %customer.id, "customer created");
+        Ok(customer)
+    }
+
+    /// The Customer named by `reference`, with its stored revision.
+    pub async fn find_customer(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<StoredCustomer> {
+        let value = reference
+            .search_by
+            .normalise(reference.value)
+            .map_err(|_| not_found(reference))?;
+        let found = match reference.search_by {
+            SearchBy::Id => self.store.customer(company, &value).await?,
+            kind => self.store.customer_by(company, kind, &value).await?,
+        };
+        found.ok_or_else(|| not_found(reference))
+    }
+
+    /// Reads, changes and writes back a Customer, retrying when another request
+    /// changed it in between, so no concurrent update is lost.
+    pub(crate) async fn modify_customer<F>(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        change: F,
+    ) -> ApiResult<Customer>
+    where
+        F: Fn(&mut Customer) -> ApiResult<()>,
+    {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let stored = self.find_customer(company, reference).await?;
+            let mut customer = stored.customer.clone();
+            change(&mut customer)?;
+            customer.updated_at = Timestamp::now();
+            match self
+                .store
+                .replace_customer(company, &stored, &customer)
+                .await
+            {
+                Ok(()) => return Ok(customer),
+                Err(error)
+                    if error.code == ErrorCode::ConcurrentModification
+                        && attempt < MODIFY_ATTEMPTS => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    /// Applies a partial update.
+    pub async fn update_customer(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        patch: CustomerPatch,
+    ) -> ApiResult<Customer> {
+        let patch = clean_patch(patch)?;
+        let customer = self
+            .modify_customer(company, reference, |customer| {
+                ensure_editable(customer)?;
+                apply_patch(customer, &patch);
+                Ok(())
+            })
+            .await?;
+        tracing::info!(company, customer = %customer.id, "customer updated");
+        Ok(customer)
+    }
+
+    /// Attaches a card to an active Customer.
+    pub async fn add_card(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        card: NewCard,
+    ) -> ApiResult<Customer> {
+        let card = clean_card(card, Timestamp::now())?;
+        self.modify_customer(company, reference, |customer| {
+            ensure_editable(customer)?;
+            if !customer.active {
+                return Err(inactive(customer, "inactive"));
+            }
+            if customer.cards.iter().any(|c| c.number == card.number) {
+                return Err(ApiError::new(
+                    ErrorCode::IdentifierInUse,
+                    format!(
+                        "Customer {} already holds card {}",
+                        customer.id, card.number
+                    ),
+                ));
+            }
+            if customer.cards.len() >= MAX_CARDS {
+                return Err(ApiError::invalid(format!(
+                    "a Customer holds at most {MAX_CARDS} cards"
+                )));
+            }
+            customer.cards.push(card.clone());
+            Ok(())
+        })
+        .await
+    }
+
+    /// Erases the Customer's personal data (idempotent).
+    async fn anonymize_customer(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<Customer> {
+        self.modify_customer(company, reference, |customer| {
+            if customer.anonymized_at.is_none() {
+                anonymize(customer);
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// Anonymizes (default) or deletes a Customer.
+    pub async fn delete_customer(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        mode: DeleteMode,
+    ) -> ApiResult<Customer> {
+        match mode {
+            DeleteMode::Anonymize => {
+                let customer = self.anonymize_customer(company, reference).await?;
+                // Customers merged into this one are the same person: their
+                // records are erased with it.
+                for merged in self.store.merged_into(company, &customer.id).await? {
+                    self.anonymize_customer(company, CustomerRef::id(&merged))
+                        .await?;
+                    self.store.delete_associations_of(company, &merged).await?;
+                    self.store.delete_merge_records_of(company, &merged).await?;
+                }
+                // The links are personal data too.
+                self.store
+                    .delete_associations_of(company, &customer.id)
+                    .await?;
+                tracing::info!(company, customer = %customer.id, "customer anonymized");
+                Ok(customer)
+            }
+            DeleteMode::Delete => {
+                let stored = self.find_customer(company, reference).await?;
+                if !self
+                    .store
+                    .merged_into(company, &stored.customer.id)
+                    .await?
+                    .is_empty()
+                {
+                    return Err(ApiError::new(
+                        ErrorCode::DeleteNotAllowed,
+                        format!(
+                            "other Customers are merged into {}; unmerge them or anonymize instead",
+                            stored.customer.id
+                        ),
+                    ));
+                }
+                self.store.delete_customer(company, &stored).await?;
+                self.store
+                    .delete_associations_of(company, &stored.customer.id)
+                    .await?;
+                self.store
+                    .delete_merge_records_of(company, &stored.customer.id)
+                    .await?;
+                tracing::info!(company, customer = %stored.customer.id, "customer deleted");
+                Ok(stored.customer)
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! Custom Events and triggers: things a Customer did, sent by the integrator.
+
+use std::collections::BTreeMap;
+
+use poem_openapi::Object;
+use serde::{Deserialize, Serialize};
+
+use crate::common::time::Timestamp;
+
+/// A Custom Event or trigger as sent.
+#[derive(Debug, Clone, Serialize, Deserialize, Object)]
+pub struct NewEvent {
+    /// The Customer's id; or name them with `customer_code`.
+    pub customer_id: Option<String>,
+    /// The Customer's code.
+    pub customer_code: Option<String>,
+    /// The type, a slug campaigns listen to with `on: { custom_event: TYPE }` (or `trigger:`).
+    #[oai(rename = "type")]
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Free data; conditions see it as `event.data` (or `trigger.data`).
+    #[oai(default)]
+    #[serde(default)]
+    pub data: BTreeMap<String, serde_json::Value>,
+    /// When it happened (default: now).
+    pub date: Option<Timestamp>,
+    /// Voucher codes, or `all`, the Customer wants to use.
+    #[oai(default)]
+    #[serde(default)]
+    pub coupons_desired: Vec<String>,
+}
+
+/// A recorded Custom Event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct CustomEvent {
+    /// Identifier (`evt_...`).
+    pub id: String,
+    /// The Customer.
+    pub customer_id: String,
+    /// The type.
+    #[oai(rename = "type")]
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The data sent.
+    pub data: BTreeMap<String, serde_json::Value>,
+    /// When it happened.
+    pub date: Timestamp,
+    /// Points earned by its effects.
+    pub points_earned: i64,
+    /// When the service recorded it.
+    pub created_at: Timestamp,
+}

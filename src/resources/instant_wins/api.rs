@@ -1,0 +1,140 @@
+//! Instant Win: GET /instant_wins and GET /instant_wins/{id}. There is no call
+//! to play: draws happen on the events the campaigns listen to, and their
+//! results are the `instant_win` effects of those events' responses.
+
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi, Tags};
+
+use crate::common::pagination::PageRequest;
+use crate::http::auth::Tier2;
+use crate::http::errors::ErrorResponse;
+use crate::http::languages::language;
+use crate::http::params::location;
+use crate::http::params::optional_customer;
+use crate::http::services;
+use crate::resources::instant_wins::model::InstantWinCampaign;
+use crate::resources::instant_wins::service::InstantWinFilter;
+use crate::resources::instant_wins::service::InstantWinSearch;
+use crate::resources::instant_wins::service::parse_audience;
+
+#[derive(Tags)]
+enum InstantWinTags {
+    /// Instant Win campaigns: weighted prize draws on carts, Custom Events and triggers.
+    InstantWin,
+}
+
+/// A page of Instant Win campaigns.
+#[derive(Debug, Object)]
+pub struct InstantWinList {
+    /// The campaigns, by ascending id.
+    pub instant_wins: Vec<InstantWinCampaign>,
+    /// Pass as `starting_after` for the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    pub next_token_starts_after: Option<String>,
+}
+
+/// `countries` as a comma-separated list.
+fn countries(value: Option<String>) -> Vec<String> {
+    value
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_uppercase)
+        .collect()
+}
+
+/// Instant Win endpoints.
+#[derive(Default)]
+pub struct InstantWinsApi;
+
+#[OpenApi(tag = "InstantWinTags::InstantWin")]
+impl InstantWinsApi {
+    /// List Instant Win campaigns, optionally for a Customer.
+    ///
+    /// Without a Customer: every Instant Win of the Company. With
+    /// `customer_id` or `customer_code`: the loyalty Instant Wins and the
+    /// targeted ones the Customer holds a Voucher for, each with
+    /// `remaining_participations` in the current period (and, targeted, the
+    /// Customer's `loyalty_rule_history_id`). `location_id` and
+    /// `location_code` both name a store by the code campaign files list
+    /// under `locations`; `countries` is comma-separated.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/instant_wins", method = "get")]
+    #[allow(clippy::too_many_arguments)]
+    async fn list(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+        campaign_audience: Query<Option<String>>,
+        location_id: Query<Option<String>>,
+        location_code: Query<Option<String>>,
+        #[oai(name = "countries")] country_list: Query<Option<String>>,
+        tier_id: Query<Option<String>>,
+        per_page: Query<Option<u32>>,
+        starting_after: Query<Option<String>>,
+    ) -> Result<Json<InstantWinList>, ErrorResponse> {
+        let page = PageRequest::new(per_page.0, starting_after.0)?;
+        let filter = InstantWinFilter {
+            customer: optional_customer(&customer_id.0, &customer_code.0, "customer")?,
+            audience: parse_audience(campaign_audience.0.as_deref())?,
+            location: location(location_id.0, location_code.0)?,
+            countries: countries(country_list.0),
+            tier: tier_id.0,
+        };
+        let page = services(request)?
+            .instant_wins(&caller.0.company, filter, page, language(request)?)
+            .await?;
+        Ok(Json(InstantWinList {
+            instant_wins: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
+    }
+
+    /// Get one Instant Win campaign.
+    ///
+    /// `search_by` says what `id` is: `loyalty_rule_id` (default),
+    /// `loyalty_rule_history_id` (a Customer's assignment; implies that
+    /// Customer), `campaign_history_id` (a Targeted Delivery send) or
+    /// `static_code` (the coupon's shared code). With a location or countries,
+    /// an Instant Win that does not run there is `instant_win_not_found`.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/instant_wins/:id", method = "get")]
+    #[allow(clippy::too_many_arguments)]
+    async fn get(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        id: Path<String>,
+        search_by: Query<Option<String>>,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+        location_id: Query<Option<String>>,
+        location_code: Query<Option<String>>,
+        #[oai(name = "countries")] country_list: Query<Option<String>>,
+    ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
+        let search_by = InstantWinSearch::parse(search_by.0.as_deref())?;
+        let filter = InstantWinFilter {
+            customer: optional_customer(&customer_id.0, &customer_code.0, "customer")?,
+            location: location(location_id.0, location_code.0)?,
+            countries: countries(country_list.0),
+            ..InstantWinFilter::default()
+        };
+        Ok(Json(
+            services(request)?
+                .instant_win(
+                    &caller.0.company,
+                    &id.0,
+                    search_by,
+                    filter,
+                    language(request)?,
+                )
+                .await?,
+        ))
+    }
+}

@@ -1,0 +1,213 @@
+//! Evaluating an event with its Instant Win draws: the state the draws need is
+//! read first, the pure interpreter draws, and the caller records the draws in
+//! the event's transaction. When a concurrent draw changed that state in the
+//! meantime the transaction refuses with `draw_contended`, and the event is
+//! evaluated again on fresh state, so limits and stock hold however many
+//! events arrive at once.
+
+use crate::common::time::Timestamp;
+use crate::engine::campaign::CampaignKind;
+use crate::engine::campaign::Listens;
+use crate::engine::catalog::CompanyRules;
+use crate::engine::evaluate::Evaluation;
+use crate::engine::evaluate::evaluate;
+use crate::engine::script::Facts;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::languages::negotiate::Language;
+use crate::resources::instant_wins::rules::Audience;
+use crate::resources::instant_wins::rules::draws::DrawRecord;
+use crate::resources::instant_wins::rules::draws::Draws;
+use crate::resources::instant_wins::rules::draws::WonPrize;
+use crate::resources::instant_wins::store::PlannedDraw;
+use crate::resources::instant_wins::store::draw_state::DrawState;
+use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::instant_wins::store::participations::ParticipationCounts;
+use crate::resources::instant_wins::store::stock::StockShard;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::secrets::random_hex;
+use crate::services::Services;
+use crate::storage::write_lanes::WriteLane;
+
+/// How many times an event is evaluated again after its draws collided with
+/// concurrent ones before `draw_contended` is returned.
+pub(crate) const MAX_DRAW_ATTEMPTS: u32 = 6;
+
+/// An evaluation and its draws, each with the id it is stored under and the
+/// stock shard a won unit comes from.
+pub(crate) struct DrawnEvaluation {
+    /// Effects and explanations.
+    pub evaluation: Evaluation,
+    /// Draws to record.
+    pub draws: Vec<PlannedDraw>,
+    /// The Customer's participation counts the draws were decided on.
+    pub participations: ParticipationCounts,
+}
+
+impl DrawnEvaluation {
+    /// Whether any draw won a prize the outbox delivers (a Reward or a game).
+    pub fn delivers_any(&self) -> bool {
+        self.draws.iter().any(|draw| {
+            draw.record
+                .prize
+                .as_ref()
+                .is_some_and(WonPrize::needs_delivery)
+        })
+    }
+
+    /// The ledger entries crediting `customer_id` with the points prizes
+    /// won, written by the event's own transaction at `at`.
+    pub fn prize_points(&self, customer_id: &str, at: Timestamp) -> Vec<LedgerEntry> {
+        self.draws
+            .iter()
+            .filter_map(|draw| {
+                let prize = draw.record.prize.as_ref().filter(|p| !p.needs_delivery())?;
+                let points = prize.points.filter(|points| *points > 0)?;
+                Some(LedgerEntry::instant_win_prize(
+                    customer_id,
+                    &draw.id,
+                    prize.promotion_id,
+                    prize.points_kind.unwrap_or_default(),
+                    points,
+                    prize.points_expire_at,
+                    at,
+                ))
+            })
+            .collect()
+    }
+}
+
+/// A new, time-ordered draw id.
+fn new_draw_id() -> String {
+    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    format!("drw_{millis:012x}{}", random_hex(6))
+}
+
+/// The Instant Wins listening to `event` that could run at `facts.now`, with
+/// their period key. Campaigns that are inactive, out of their dates or off
+/// their recurrence days are left out, so a till's cart costs no state read
+/// for them.
+pub(crate) fn state_queries(
+    rules: &CompanyRules,
+    event: &Listens,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Vec<StateQuery> {
+    let now = Timestamp::from(at);
+    rules
+        .campaigns
+        .iter()
+        .filter(|campaign| {
+            campaign.listens == *event
+                && campaign.active
+                && campaign.available_from.is_none_or(|from| now >= from)
+                && campaign.available_to.is_none_or(|to| now <= to)
+        })
+        .filter_map(|campaign| match &campaign.kind {
+            CampaignKind::InstantWin(instant_win)
+                if instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) =>
+            {
+                Some(StateQuery {
+                    rule_id: campaign.id,
+                    period: instant_win.once.key(at),
+                    prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
+                    limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
+                    targeted: instant_win.audience == Audience::Targeted,
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `result` is a collision worth evaluating the event again for.
+pub(crate) fn contended<T>(result: &ApiResult<T>, attempt: u32) -> bool {
+    matches!(result, Err(error) if error.code == ErrorCode::DrawContended)
+        && attempt < MAX_DRAW_ATTEMPTS
+}
+
+impl Services {
+    /// Evaluates `event` for `customer_id` with new random values, on the
+    /// Instant Win state `read` with the facts ([`Services::event_facts`])
+    /// or, when none is given (a retry after a contended draw), read afresh.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) async fn evaluate_with_draws(
+        &self,
+        company: &str,
+        customer_id: &str,
+        rules: &CompanyRules,
+        event: &Listens,
+        facts: &Facts,
+        read: Option<DrawState>,
+        language: &Language,
+    ) -> ApiResult<DrawnEvaluation> {
+        let state = match read {
+            Some(state) => state,
+            None => {
+                let queries = state_queries(rules, event, facts.now);
+                if queries.is_empty() {
+                    DrawState::default()
+                } else {
+                    self.store
+                        .instant_win_states(company, customer_id, &queries)
+                        .await?
+                }
+            }
+        };
+        let random = self.random.clone();
+        let mut next = move || random.next();
+        let mut draws = Draws {
+            states: &state.states,
+            random: &mut next,
+        };
+        let mut evaluation = evaluate(
+            self.catalog.engine(),
+            &rules.campaigns,
+            event,
+            facts,
+            &mut draws,
+            &|text| text.resolve(&language.chosen, &language.default),
+        );
+        let lane = self.store.write_lane(customer_id);
+        let draws = std::mem::take(&mut evaluation.draws)
+            .into_iter()
+            .map(|record| PlannedDraw {
+                id: new_draw_id(),
+                shard: Self::stock_shard(&state, &record, lane),
+                record,
+            })
+            .collect();
+        Ok(DrawnEvaluation {
+            evaluation,
+            draws,
+            participations: state.participations,
+        })
+    }
+
+    /// The stock shard the unit `record` won comes from, one of `lane`'s
+    /// while they have room; `None` when it won nothing or a prize without a
+    /// stock limit. A limited prize won with every shard full (as read) gets
+    /// shard 0 with no allowance, which its transaction refuses as contended.
+    fn stock_shard(state: &DrawState, record: &DrawRecord, lane: WriteLane) -> Option<StockShard> {
+        let prize = record.prize.as_ref().filter(|prize| prize.stock >= 0)?;
+        let counters = state
+            .counters
+            .get(&(record.rule_id, prize.prize_id.clone()))
+            .cloned()
+            .unwrap_or_default();
+        Some(
+            counters
+                // Not the draw's random source: which shard gives the unit
+                // changes no outcome, and seeded draws stay reproducible.
+                .pick(prize.stock, rand::random::<f64>(), lane)
+                .unwrap_or(StockShard {
+                    index: 0,
+                    allowance: 0,
+                }),
+        )
+    }
+
+    /// Wakes the prize delivery worker.
+    pub(crate) fn prizes_won(&self) {
+        self.prize_delivery.notify_one();
+    }
+}

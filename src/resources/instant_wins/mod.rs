@@ -1,0 +1,12 @@
+//! Instant Win: the campaign kind that draws a weighted prize when an event
+//! it listens to arrives; its file fields and draws ([`rules`]), the state the
+//! draws read and write ([`store`]), prize delivery through the outbox
+//! ([`deliveries`]), and GET /instant_wins.
+
+pub mod api;
+pub mod deliveries;
+pub mod draws;
+pub mod model;
+pub mod rules;
+pub mod service;
+pub mod store;

@@ -1,0 +1,314 @@
+//! Instant Win in the interpreter: whether the Customer takes part in a draw,
+//! the draw itself, the `instant_win` effect it returns and the record of it
+//! the service stores. Pure: participations, stock, the Customer's Voucher and
+//! the random source are passed in.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Campaign;
+use crate::engine::campaign::CampaignKind;
+use crate::engine::campaign::PointsAccrual;
+use crate::engine::script::Facts;
+use crate::engine::text::Text;
+use crate::resources::instant_wins::rules::Audience;
+use crate::resources::instant_wins::rules::InstantWin;
+use crate::resources::instant_wins::rules::draw;
+use crate::resources::points::model::PointsKind;
+use crate::resources::vouchers::model::CouponInfo;
+use crate::resources::vouchers::model::Voucher;
+
+/// What the store knows about one Instant Win and one Customer, read before
+/// the event is evaluated.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InstantWinState {
+    /// The Customer's participations in the current period.
+    pub participations: i64,
+    /// Units of each prize given so far, in prize order.
+    pub given: Vec<i64>,
+    /// The Customer's Voucher for the campaign (targeted campaigns).
+    pub voucher: Option<Voucher>,
+}
+
+/// The inputs of the draws of one event.
+pub struct Draws<'a> {
+    /// State per Instant Win rule id; a campaign missing here has no
+    /// participations, no prize given and no Voucher.
+    pub states: &'a HashMap<i64, InstantWinState>,
+    /// Values in [0, 1): seeded in tests and scenarios, the OS generator in production.
+    pub random: &'a mut dyn FnMut() -> f64,
+}
+
+/// A prize won in a draw, to be credited or delivered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WonPrize {
+    /// The prize's id within its campaign.
+    pub prize_id: String,
+    /// `points`, `reward` or `game`.
+    pub promotion_type: &'static str,
+    /// The points campaign, Reward or game given.
+    pub promotion_id: i64,
+    /// Points credited (points prizes): the points campaign's accrual on this event.
+    pub points: Option<i64>,
+    /// Points prizes: the balance credited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points_kind: Option<PointsKind>,
+    /// Points prizes: when they expire, as the points campaign says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points_expire_at: Option<Timestamp>,
+    /// The prize's configured stock (-1 unlimited): a win takes one unit.
+    pub stock: i64,
+}
+
+impl WonPrize {
+    /// Whether the prize goes through the delivery outbox: Rewards and game
+    /// participations do; points are credited by the draw's own transaction.
+    pub fn needs_delivery(&self) -> bool {
+        self.promotion_type != "points"
+    }
+}
+
+/// The stock of one limited prize as the draw saw it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StockSeen {
+    /// The prize's id.
+    pub prize_id: String,
+    /// Its configured stock.
+    pub stock: i64,
+    /// Units given before this draw.
+    pub given: i64,
+}
+
+/// Everything about one draw: what the store must check and write, and what
+/// an auditor needs to explain it afterwards.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DrawRecord {
+    /// The Instant Win's rule id.
+    pub rule_id: i64,
+    /// Key of the participation period (`2026-11-22`, `2026-W47`, `campaign`, ...).
+    pub period: String,
+    /// The campaign's limit per period.
+    pub once_limit: i64,
+    /// Participations in the period before this one.
+    pub participations_seen: i64,
+    /// Probability of each prize in this draw.
+    pub weights: Vec<f64>,
+    /// Stock of each limited prize as seen.
+    pub stock_seen: Vec<StockSeen>,
+    /// The random value drawn, in [0, 1).
+    pub random: f64,
+    /// The entry it fell on (-1: the probability passed to No Prize).
+    pub drawn_index: i64,
+    /// The prize won, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prize: Option<WonPrize>,
+    /// The Voucher it took part with (targeted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub voucher_code: Option<String>,
+}
+
+/// The Instant Win fields of an `instant_win` effect.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InstantWinEffect {
+    /// `loyalty` or `targeted`.
+    pub select_customers: &'static str,
+    /// Targeted only: the Targeted Delivery send that assigned it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub campaign_history_id: Option<String>,
+    /// Targeted only: the Voucher.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coupon_info: Option<CouponInfo>,
+    /// Only on a win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prize_name: Option<String>,
+    /// Only on a win.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prize_description: Option<String>,
+    /// Only on a win: the points campaign, Reward or game given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prize_rule_id: Option<i64>,
+    /// Index of the drawn entry (-1: none); not by itself a win.
+    pub winned_prize_index: i64,
+}
+
+/// The event's location code (a cart's, or `location_code` in a Custom
+/// Event's or trigger's data).
+fn event_location(facts: &Facts) -> Option<&str> {
+    [
+        facts.cart.get("location_code"),
+        facts.event.pointer("/data/location_code"),
+        facts.trigger.pointer("/data/location_code"),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(Value::as_str)
+}
+
+/// The event's `coupons_desired`.
+fn coupons_desired(facts: &Facts) -> Vec<&str> {
+    [&facts.cart, &facts.event, &facts.trigger]
+        .into_iter()
+        .filter_map(|value| value.get("coupons_desired").and_then(Value::as_array))
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
+}
+
+/// Whether the Customer may take part; the reason when not.
+fn may_take_part(
+    instant_win: &InstantWin,
+    state: &InstantWinState,
+    facts: &Facts,
+) -> Result<(), String> {
+    if let Some(recurrence) = &instant_win.recurrence
+        && !recurrence.allows(facts.now)
+    {
+        return Err(format!(
+            "runs only on {}",
+            match recurrence.days().as_slice() {
+                [] => "its recurrence days".to_string(),
+                days => days.join(", "),
+            }
+        ));
+    }
+    if !instant_win.locations.is_empty() {
+        match event_location(facts) {
+            Some(location) if instant_win.locations.iter().any(|l| l == location) => {}
+            Some(location) => {
+                return Err(format!("location `{location}` is not one of its locations"));
+            }
+            None => {
+                return Err(
+                    "the event names no location and the campaign runs only in some".into(),
+                );
+            }
+        }
+    }
+    if !instant_win.tiers.is_empty() {
+        let tier = facts.tier.as_str().unwrap_or_default();
+        if !instant_win.tiers.iter().any(|t| t == tier) {
+            return Err(format!("for tiers {} only", instant_win.tiers.join(", ")));
+        }
+    }
+    if instant_win.audience == Audience::Targeted {
+        let Some(voucher) = &state.voucher else {
+            return Err("targeted: the Customer holds no Voucher of this Instant Win".into());
+        };
+        let desired = coupons_desired(facts);
+        if !desired.iter().any(|c| *c == "all" || *c == voucher.code) {
+            return Err(
+                "targeted: coupons_desired names neither `all` nor the Customer's Voucher code"
+                    .into(),
+            );
+        }
+    }
+    if state.participations >= instant_win.once_limit {
+        return Err(format!(
+            "participation limit reached: {} of {} per {}",
+            state.participations,
+            instant_win.once_limit,
+            instant_win.once.name()
+        ));
+    }
+    Ok(())
+}
+
+/// The points campaign `id` a points prize gives.
+fn points_campaign(campaigns: &[Campaign], id: i64) -> Option<&PointsAccrual> {
+    campaigns.iter().find_map(|c| match &c.kind {
+        CampaignKind::Points(accrual) if c.id == id => Some(accrual),
+        _ => None,
+    })
+}
+
+/// The draw of `campaign` for this event: its effect and its record, or why
+/// the Customer did not take part.
+pub(crate) fn instant_win_draw(
+    campaign: &Campaign,
+    instant_win: &InstantWin,
+    campaigns: &[Campaign],
+    facts: &Facts,
+    draws: &mut Draws<'_>,
+    render: &dyn Fn(&Text) -> String,
+) -> Result<(InstantWinEffect, DrawRecord), String> {
+    let empty = InstantWinState::default();
+    let state = draws.states.get(&campaign.id).unwrap_or(&empty);
+    may_take_part(instant_win, state, facts)?;
+    let given: Vec<i64> = (0..instant_win.prizes.len())
+        .map(|i| state.given.get(i).copied().unwrap_or(0))
+        .collect();
+    let random = (draws.random)();
+    let drawn = draw(&instant_win.prizes, &given, random);
+    let won = drawn
+        .index
+        .filter(|_| drawn.won)
+        .map(|i| &instant_win.prizes[i]);
+    let coupon_info = match (&instant_win.coupon, &state.voucher) {
+        (Some(coupon), Some(voucher)) if instant_win.audience == Audience::Targeted => {
+            Some(CouponInfo {
+                voucher_id: voucher.id.clone(),
+                voucher_code: voucher.code.clone(),
+                coupon_id: coupon.id,
+                coupon_name: render(&coupon.name),
+                static_code: coupon.static_code.clone(),
+            })
+        }
+        _ => None,
+    };
+    let drawn_index = drawn.index.map_or(-1, |i| i as i64);
+    let effect = InstantWinEffect {
+        select_customers: instant_win.audience.name(),
+        campaign_history_id: coupon_info
+            .as_ref()
+            .and(state.voucher.as_ref())
+            .map(|v| v.campaign_history_id.clone()),
+        coupon_info,
+        prize_name: won.map(|p| render(&p.name)),
+        prize_description: won.map(|p| p.description.as_ref().map(render).unwrap_or_default()),
+        prize_rule_id: won.and_then(|p| p.promotion_id),
+        winned_prize_index: drawn_index,
+    };
+    let record = DrawRecord {
+        rule_id: campaign.id,
+        period: instant_win.once.key(facts.now),
+        once_limit: instant_win.once_limit,
+        participations_seen: state.participations,
+        weights: drawn.weights,
+        stock_seen: instant_win
+            .prizes
+            .iter()
+            .zip(&given)
+            .filter(|(prize, _)| prize.stock >= 0)
+            .map(|(prize, given)| StockSeen {
+                prize_id: prize.id.clone(),
+                stock: prize.stock,
+                given: *given,
+            })
+            .collect(),
+        random,
+        drawn_index,
+        prize: won.and_then(|prize| {
+            let promotion_id = prize.promotion_id?;
+            let accrual = (prize.promotion_type
+                == crate::resources::instant_wins::rules::PromotionType::Points)
+                .then(|| points_campaign(campaigns, promotion_id))
+                .flatten();
+            Some(WonPrize {
+                prize_id: prize.id.clone(),
+                promotion_type: prize.promotion_type.name(),
+                promotion_id,
+                points: accrual.map(|a| crate::engine::evaluate::accrued_points(a, facts).max(0)),
+                points_kind: accrual.map(|a| a.kind),
+                points_expire_at: accrual
+                    .and_then(|a| a.expiry)
+                    .map(|e| e.of(Timestamp::from(facts.now))),
+                stock: prize.stock,
+            })
+        }),
+        voucher_code: state.voucher.as_ref().map(|v| v.code.clone()),
+    };
+    Ok((effect, record))
+}

@@ -1,0 +1,513 @@
+//! The Instant Win fields of a campaign file, checked and compiled into an
+//! [`InstantWin`]; every problem is reported at the line it concerns.
+
+use serde::Deserialize;
+
+use crate::engine::problems::Problems;
+use crate::engine::text::Text;
+use crate::resources::instant_wins::rules::Audience;
+use crate::resources::instant_wins::rules::Coupon;
+use crate::resources::instant_wins::rules::InstantWin;
+use crate::resources::instant_wins::rules::Period;
+use crate::resources::instant_wins::rules::Prize;
+use crate::resources::instant_wins::rules::PromotionType;
+use crate::resources::instant_wins::rules::Recurrence;
+use crate::resources::instant_wins::rules::StockStrategy;
+use crate::resources::instant_wins::rules::WEIGHT_TOLERANCE;
+
+/// The Instant Win fields written at the top level of a campaign file.
+#[derive(Debug, Default)]
+pub(crate) struct InstantWinFields {
+    pub select_customers: Option<String>,
+    pub once: Option<String>,
+    pub once_limit: Option<i64>,
+    pub recurrence_type: Option<String>,
+    pub recurrence_days: Vec<String>,
+    pub coupon: Option<CouponFile>,
+    pub locations: Vec<String>,
+    pub countries: Vec<String>,
+    pub tiers: Vec<String>,
+    pub instant_win: Option<InstantWinFile>,
+}
+
+impl InstantWinFields {
+    /// Whether any Instant Win field is written (they belong to `kind: instant_win` only).
+    pub fn any(&self) -> Option<&'static str> {
+        [
+            (self.select_customers.is_some(), "select_customers"),
+            (self.once.is_some(), "once"),
+            (self.once_limit.is_some(), "once_limit"),
+            (self.recurrence_type.is_some(), "recurrence_type"),
+            (!self.recurrence_days.is_empty(), "recurrence_days"),
+            (self.coupon.is_some(), "coupon"),
+            (!self.locations.is_empty(), "locations"),
+            (!self.countries.is_empty(), "countries"),
+            (!self.tiers.is_empty(), "tiers"),
+            (self.instant_win.is_some(), "instant_win"),
+        ]
+        .into_iter()
+        .find_map(|(written, key)| written.then_some(key))
+    }
+
+    /// Checks every field and compiles them; `None` when any is wrong.
+    pub fn compile(self, problems: &mut Problems<'_>) -> Option<InstantWin> {
+        let before = problems.errors.len();
+        let audience = match self.select_customers.as_deref() {
+            None | Some("loyalty") => Audience::Loyalty,
+            Some("targeted") => Audience::Targeted,
+            Some(other) => {
+                problems.at_key(
+                    "select_customers",
+                    format!("select_customers is `loyalty` or `targeted`, not `{other}`"),
+                );
+                Audience::Loyalty
+            }
+        };
+        let once = match self.once.as_deref() {
+            Some(name) => Period::parse(name).unwrap_or_else(|| {
+                problems.at_key(
+                    "once",
+                    format!("once is day, week, month, year or campaign, not `{name}`"),
+                );
+                Period::Campaign
+            }),
+            None => {
+                problems.at_key(
+                    "kind",
+                    "an instant_win campaign needs `once` (day, week, month, year or campaign)",
+                );
+                Period::Campaign
+            }
+        };
+        let once_limit = match self.once_limit {
+            Some(limit) if limit >= 1 => limit,
+            Some(_) => {
+                problems.at_key("once_limit", "once_limit is at least 1");
+                1
+            }
+            None => {
+                problems.at_key("kind", "an instant_win campaign needs `once_limit`");
+                1
+            }
+        };
+        let recurrence = match (
+            self.recurrence_type.as_deref(),
+            self.recurrence_days.is_empty(),
+        ) {
+            (None, true) => None,
+            (None, false) => {
+                problems.at_key(
+                    "recurrence_days",
+                    "recurrence_days needs `recurrence_type: weekly`",
+                );
+                None
+            }
+            (Some("daily"), true) => Some(Recurrence::Daily),
+            (Some("daily"), false) => {
+                problems.at_key(
+                    "recurrence_days",
+                    "a daily recurrence has no recurrence_days",
+                );
+                None
+            }
+            (Some("weekly"), true) => {
+                problems.at_key(
+                    "recurrence_type",
+                    "a weekly recurrence needs recurrence_days, e.g. [monday, friday]",
+                );
+                None
+            }
+            (Some("weekly"), false) => {
+                let mut days = Vec::new();
+                for name in &self.recurrence_days {
+                    match parse_day(name) {
+                        Some(day) if !days.contains(&day) => days.push(day),
+                        Some(_) => {}
+                        None => problems.at_key(
+                            "recurrence_days",
+                            format!("`{name}` is not a day of the week"),
+                        ),
+                    }
+                }
+                Some(Recurrence::Weekly(days))
+            }
+            (Some(other), _) => {
+                problems.at_key(
+                    "recurrence_type",
+                    format!("recurrence_type is `daily` or `weekly`, not `{other}`"),
+                );
+                None
+            }
+        };
+        let coupon = match (audience, self.coupon) {
+            (Audience::Targeted, Some(coupon)) => {
+                if coupon.static_code.trim().is_empty() {
+                    problems.at_key("static_code", "static_code is not empty");
+                }
+                Some(Coupon {
+                    id: coupon.id,
+                    name: coupon.name,
+                    static_code: coupon.static_code,
+                })
+            }
+            (Audience::Targeted, None) => {
+                problems.at_key(
+                    "select_customers",
+                    "a targeted Instant Win needs `coupon: { id, name, static_code }` for its Vouchers",
+                );
+                None
+            }
+            (Audience::Loyalty, Some(_)) => {
+                problems.at_key("coupon", "only a targeted Instant Win has a coupon");
+                None
+            }
+            (Audience::Loyalty, None) => None,
+        };
+        let prizes = match self.instant_win {
+            Some(section) => compile_prizes(problems, section.instant_win_prizes),
+            None => {
+                problems.at_key(
+                    "kind",
+                    "an instant_win campaign needs `instant_win: { instant_win_prizes: [...] }`",
+                );
+                Vec::new()
+            }
+        };
+        (problems.errors.len() == before).then_some(InstantWin {
+            audience,
+            once,
+            once_limit,
+            recurrence,
+            coupon,
+            locations: self.locations,
+            countries: self.countries.iter().map(|c| c.to_uppercase()).collect(),
+            tiers: self.tiers,
+            prizes,
+        })
+    }
+}
+
+fn compile_prizes(problems: &mut Problems<'_>, files: Vec<PrizeFile>) -> Vec<Prize> {
+    let start = problems.line_of("instant_win_prizes");
+    if files.is_empty() {
+        problems.at_key(
+            "instant_win_prizes",
+            "an Instant Win has at least one prize",
+        );
+    }
+    let mut prizes: Vec<Prize> = Vec::new();
+    for (index, file) in files.into_iter().enumerate() {
+        let line = problems.nth_line_from(start, "id", index);
+        let id = file.id.text();
+        if id.trim().is_empty() {
+            problems.at_line(line, "a prize id is not empty");
+        }
+        if prizes.iter().any(|p| p.id == id) {
+            problems.at_line(line, format!("prize id `{id}` is used twice"));
+        }
+        if !(0.0..=1.0).contains(&file.weight) || !file.weight.is_finite() {
+            problems.at_key_from(line, "weight", "a weight is a fraction from 0 to 1");
+        }
+        if file.stock < -1 {
+            problems.at_key_from(line, "stock", "stock is -1 (unlimited) or at least 0");
+        }
+        let promotion_type =
+            PromotionType::parse(&file.outcome.promotion_type).unwrap_or_else(|| {
+                problems.at_key_from(
+                    line,
+                    "promotion_type",
+                    format!(
+                        "promotion_type is points, reward, game or empty (No Prize), not `{}`",
+                        file.outcome.promotion_type
+                    ),
+                );
+                PromotionType::NoPrize
+            });
+        match (promotion_type, file.outcome.promotion_id) {
+            (PromotionType::NoPrize, Some(_)) if !file.outcome.promotion_type.is_empty() => {}
+            (PromotionType::NoPrize, Some(_)) => problems.at_key_from(
+                line,
+                "promotion_id",
+                "a No Prize entry (empty promotion_type) has no promotion_id",
+            ),
+            (PromotionType::NoPrize, None) => {}
+            (_, None) => problems.at_key_from(
+                line,
+                "promotion_type",
+                "a prize needs the promotion_id of the points campaign, reward or game it gives",
+            ),
+            (_, Some(_)) => {}
+        }
+        let strategy = match file.stock_management_strategy.as_deref() {
+            None => StockStrategy::RemovePrize,
+            Some(name) => StockStrategy::parse(name).unwrap_or_else(|| {
+                problems.at_key_from(
+                    line,
+                    "stock_management_strategy",
+                    format!("stock_management_strategy is remove_prize or keep_probabilities, not `{name}`"),
+                );
+                StockStrategy::RemovePrize
+            }),
+        };
+        prizes.push(Prize {
+            id,
+            name: file.name,
+            description: file.description,
+            promotion_type,
+            promotion_id: file
+                .outcome
+                .promotion_id
+                .filter(|_| promotion_type != PromotionType::NoPrize),
+            weight: file.weight,
+            stock: file.stock,
+            strategy,
+        });
+    }
+    let sum: f64 = prizes.iter().map(|p| p.weight).sum();
+    if !prizes.is_empty() && (sum - 1.0).abs() > WEIGHT_TOLERANCE {
+        problems.at_key(
+            "instant_win_prizes",
+            format!("the prize weights sum to {sum}, not 1 (add a No Prize entry with the rest)"),
+        );
+    }
+    prizes
+}
+
+/// The `instant_win:` section of a campaign file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct InstantWinFile {
+    pub instant_win_prizes: Vec<PrizeFile>,
+}
+
+/// A prize as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PrizeFile {
+    pub id: PrizeId,
+    pub name: Text,
+    #[serde(default)]
+    pub description: Option<Text>,
+    #[serde(default)]
+    pub outcome: OutcomeFile,
+    pub weight: f64,
+    #[serde(default = "unlimited")]
+    pub stock: i64,
+    #[serde(default)]
+    pub stock_management_strategy: Option<String>,
+}
+
+fn unlimited() -> i64 {
+    -1
+}
+
+/// A prize id written as text or as a number.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum PrizeId {
+    Text(String),
+    Number(i64),
+}
+
+impl PrizeId {
+    pub fn text(&self) -> String {
+        match self {
+            PrizeId::Text(text) => text.clone(),
+            PrizeId::Number(number) => number.to_string(),
+        }
+    }
+}
+
+/// A prize's `outcome`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OutcomeFile {
+    #[serde(default)]
+    pub promotion_type: String,
+    #[serde(default)]
+    pub promotion_id: Option<i64>,
+}
+
+/// The `coupon:` of a targeted Instant Win.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CouponFile {
+    pub id: i64,
+    pub name: Text,
+    pub static_code: String,
+}
+
+/// The day named `name` (`monday`, `Mon`, ...).
+fn parse_day(name: &str) -> Option<chrono::Weekday> {
+    name.trim().to_lowercase().parse::<chrono::Weekday>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use crate::engine::campaign::Campaign;
+    use crate::engine::campaign::CampaignKind;
+    use crate::engine::script::RuleError;
+    use crate::engine::script::ScriptEngine;
+    use crate::resources::instant_wins::rules::Audience;
+    use crate::resources::instant_wins::rules::Period;
+    use crate::resources::instant_wins::rules::PromotionType;
+    use crate::resources::instant_wins::rules::StockStrategy;
+
+    fn parse(text: &str) -> Result<Campaign, Vec<RuleError>> {
+        Campaign::parse(&ScriptEngine::new(), &PathBuf::from("iw.yaml"), text)
+    }
+
+    fn described(text: &str) -> Vec<String> {
+        parse(text)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    const HEAD: &str = "id: 1\nkind: instant_win\nname: Draw\non: cart\nonce: day\nonce_limit: 1\n";
+
+    #[test]
+    fn a_valid_instant_win_compiles_with_its_defaults() {
+        let text = format!(
+            "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: 7\n      name: Gift\n      outcome: {{ promotion_type: reward, promotion_id: 2 }}\n      weight: 0.25\n    - id: none\n      name: None\n      weight: 0.75\n"
+        );
+        let campaign = parse(&text).unwrap();
+        let CampaignKind::InstantWin(instant_win) = campaign.kind else {
+            panic!("not an instant_win");
+        };
+        assert_eq!(instant_win.audience, Audience::Loyalty);
+        assert_eq!(instant_win.once, Period::Day);
+        let gift = &instant_win.prizes[0];
+        assert_eq!(
+            (
+                gift.id.as_str(),
+                gift.stock,
+                gift.strategy,
+                gift.promotion_type
+            ),
+            ("7", -1, StockStrategy::RemovePrize, PromotionType::Reward)
+        );
+        assert_eq!(instant_win.prizes[1].promotion_type, PromotionType::NoPrize);
+    }
+
+    #[test]
+    fn prize_problems_are_reported_at_the_prize_line() {
+        let text = format!(
+            "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      outcome: {{ promotion_type: points, promotion_id: 2 }}\n      weight: 0.5\n    - id: b\n      name: B\n      outcome: {{ promotion_type: coupon, promotion_id: 3 }}\n      weight: 1.5\n      stock: -2\n      stock_management_strategy: shrug\n    - id: a\n      name: C\n      outcome: {{ promotion_type: game }}\n      weight: 0.1\n"
+        );
+        let errors = described(&text);
+        let expect = [
+            "iw.yaml:15:", // promotion_type coupon (line of prize b's outcome)
+            "iw.yaml:16:", // weight 1.5
+            "iw.yaml:17:", // stock -2
+            "iw.yaml:18:", // strategy
+            "iw.yaml:19:", // id a used twice
+        ];
+        for prefix in expect {
+            assert!(
+                errors.iter().any(|e| e.starts_with(prefix)),
+                "{prefix} missing in {errors:#?}"
+            );
+        }
+        assert!(
+            errors.iter().any(|e| e.contains("needs the promotion_id")),
+            "{errors:#?}"
+        );
+        assert!(errors.iter().any(|e| e.contains("sum to")), "{errors:#?}");
+    }
+
+    #[test]
+    fn weights_must_sum_to_one_within_tolerance() {
+        let prizes = |a: f64, b: f64| {
+            format!(
+                "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      weight: {a}\n    - id: b\n      name: B\n      weight: {b}\n"
+            )
+        };
+        assert!(parse(&prizes(0.1, 0.9)).is_ok());
+        assert!(parse(&prizes(0.333_333_333_3, 0.666_666_666_7)).is_ok());
+        let errors = described(&prizes(0.1, 0.8));
+        assert!(errors[0].contains("sum to 0.9"), "{errors:?}");
+    }
+
+    #[test]
+    fn audience_period_and_recurrence_are_checked() {
+        let prizes =
+            "instant_win:\n  instant_win_prizes:\n    - id: n\n      name: N\n      weight: 1\n";
+        let errors = described(&format!(
+            "id: 1\nkind: instant_win\nname: D\non: cart\nselect_customers: targeted\nonce: fortnight\nonce_limit: 0\nrecurrence_type: weekly\nrecurrence_days: [monday, funday]\n{prizes}"
+        ));
+        for needle in ["coupon", "fortnight", "once_limit is at least 1", "funday"] {
+            assert!(
+                errors.iter().any(|e| e.contains(needle)),
+                "{needle} missing in {errors:#?}"
+            );
+        }
+        let errors = described(&format!(
+            "id: 1\nkind: instant_win\nname: D\non: cart\n{prizes}"
+        ));
+        assert!(
+            errors.iter().any(|e| e.contains("needs `once`")),
+            "{errors:?}"
+        );
+        let errors = described(&format!("{HEAD}recurrence_type: weekly\n{prizes}"));
+        assert!(
+            errors.iter().any(|e| e.contains("needs recurrence_days")),
+            "{errors:?}"
+        );
+        let errors = described(&format!(
+            "id: 1\nkind: instant_win\nname: D\nonce: day\nonce_limit: 1\n{prizes}"
+        ));
+        assert!(
+            errors.iter().any(|e| e.contains("needs `on`")),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn instant_win_fields_belong_to_instant_wins_and_rewards_listen_to_nothing() {
+        let errors = described(
+            "id: 1\nkind: points\nname: P\non: cart\nonce_limit: 3\npoints: { fixed: 1 }\n",
+        );
+        assert!(
+            errors[0].starts_with("iw.yaml:5:") && errors[0].contains("instant_win campaigns only"),
+            "{errors:?}"
+        );
+        let errors = described("id: 1\nkind: reward\nname: R\non: cart\n");
+        assert!(errors[0].contains("remove `on`"), "{errors:?}");
+        assert!(parse("id: 1\nkind: game\nname: G\n").is_ok());
+    }
+
+    #[test]
+    fn prizes_must_give_an_existing_campaign_of_their_kind() {
+        let files = vec![
+            (
+                PathBuf::from("iw.yaml"),
+                format!(
+                    "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      outcome: {{ promotion_type: reward, promotion_id: 2 }}\n      weight: 0.5\n    - id: b\n      name: B\n      outcome: {{ promotion_type: points, promotion_id: 99 }}\n      weight: 0.5\n"
+                ),
+            ),
+            (
+                PathBuf::from("game.yaml"),
+                "id: 2\nkind: game\nname: G\n".to_string(),
+            ),
+        ];
+        let errors: Vec<String> = Campaign::load_all(&ScriptEngine::new(), &files)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(
+            errors[0].starts_with("iw.yaml:11:")
+                && errors[0].contains("campaign 2 is a game campaign"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("iw.yaml:15:") && errors[1].contains("no campaign has that id"),
+            "{errors:?}"
+        );
+    }
+}

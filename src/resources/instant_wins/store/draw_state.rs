@@ -1,0 +1,305 @@
+//! Reading what an event's Instant Win draws need: the Customer's
+//! participations, the units given of limited prizes (from the stock view
+//! while it has them all fresh, [`crate::resources::instant_wins::store::stock_view`]) and the Customer's
+//! Vouchers of targeted campaigns.
+//!
+//! A read is planned first ([`StateRead`]) and its statements can run on
+//! their own ([`Store::instant_win_states`]) or after other statements of the
+//! same round trip ([`Store::customer_facts_and_states`]): a cart's facts and
+//! its draw state cost one query.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use serde_json::Value;
+use surrealdb::IndexedResults;
+use surrealdb::engine::any::Any;
+use surrealdb::method::Query;
+
+use crate::error::ApiResult;
+use crate::resources::instant_wins::rules::draws::InstantWinState;
+use crate::resources::instant_wins::store::of_rules;
+use crate::resources::instant_wins::store::participations::ParticipationCounts;
+use crate::resources::instant_wins::store::stock::PrizeCounters;
+use crate::resources::instant_wins::store::stock_view::PrizeKey;
+use crate::resources::instant_wins::store::stock_view::ReadStart;
+use crate::resources::instant_wins::store::voucher_from;
+use crate::storage::Store;
+use crate::storage::store_error;
+
+/// One Instant Win whose state an event needs.
+#[derive(Debug, Clone)]
+pub struct StateQuery {
+    /// Rule id.
+    pub rule_id: i64,
+    /// Key of the current participation period.
+    pub period: String,
+    /// The prize ids, in order.
+    pub prize_ids: Vec<String>,
+    /// Whether a prize has a limited stock, whose units given are read.
+    pub limited: bool,
+    /// Whether it is targeted, so the Customer's Voucher is read.
+    pub targeted: bool,
+}
+
+/// What the draws of one event need from the store.
+#[derive(Debug, Clone, Default)]
+pub struct DrawState {
+    /// Per Instant Win rule id.
+    pub states: HashMap<i64, InstantWinState>,
+    /// Stock counters per (rule id, prize id).
+    pub counters: HashMap<(i64, String), PrizeCounters>,
+    /// The Customer's participation counts, as read.
+    pub participations: ParticipationCounts,
+}
+
+/// A planned read of the draw state of `queries`: the statements to run and
+/// how to turn their results into a [`DrawState`]. Units given and Vouchers
+/// are read only for the rules that have them, so a cart meeting untargeted
+/// unlimited Instant Wins costs one point read.
+pub(crate) struct StateRead<'a> {
+    company: &'a str,
+    queries: &'a [StateQuery],
+    /// Every prize of the rules with a limited stock.
+    limited_prizes: Vec<PrizeKey>,
+    /// Their units given, when the stock view had them all fresh.
+    viewed: Option<HashMap<PrizeKey, PrizeCounters>>,
+    /// Otherwise: what the view had added when the read started, and the
+    /// rules whose units are read.
+    read_start: Option<ReadStart>,
+    read_at: Instant,
+    limited: Vec<i64>,
+    targeted: Vec<i64>,
+}
+
+impl<'a> StateRead<'a> {
+    /// The statements to run, in order; they read `$company`, `$customer`
+    /// and what [`StateRead::bind`] binds.
+    pub(crate) fn statements(&self) -> String {
+        let mut statements = String::from(
+            "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);",
+        );
+        if !self.limited.is_empty() {
+            statements.push_str(&format!(
+                "SELECT rule_id, prize_id, shard, given FROM iw_given WHERE {};",
+                of_rules("limited", self.limited.len())
+            ));
+        }
+        if !self.targeted.is_empty() {
+            statements.push_str(
+                "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",
+            );
+        }
+        statements
+    }
+
+    /// `query` with the parameters of the statements bound.
+    pub(crate) fn bind<'q>(&self, query: Query<'q, Any>) -> Query<'q, Any> {
+        query
+            .bind(("limited", self.limited.clone()))
+            .bind(("targeted", self.targeted.clone()))
+    }
+
+    /// The state, from `response` whose statement `first` is the first of
+    /// [`StateRead::statements`].
+    pub(crate) fn read(
+        self,
+        store: &Store,
+        response: &mut IndexedResults,
+        first: usize,
+    ) -> ApiResult<DrawState> {
+        let stored: Option<Value> = response.take(first).map_err(store_error)?;
+        let participations = ParticipationCounts::from_stored(stored.as_ref());
+        let mut next = first + 1;
+        let given: Vec<Value> = if self.limited.is_empty() {
+            Vec::new()
+        } else {
+            next += 1;
+            response.take(next - 1).map_err(store_error)?
+        };
+        let vouchers: Vec<Value> = if self.targeted.is_empty() {
+            Vec::new()
+        } else {
+            response.take(next).map_err(store_error)?
+        };
+        let viewed = match self.viewed {
+            Some(viewed) => viewed,
+            None => {
+                let read: HashMap<PrizeKey, PrizeCounters> = self
+                    .limited_prizes
+                    .iter()
+                    .map(|key| {
+                        let rows = given.iter().filter(|row| {
+                            row["rule_id"].as_i64() == Some(key.1)
+                                && row["prize_id"].as_str() == Some(key.2.as_str())
+                        });
+                        (key.clone(), PrizeCounters::from_rows(rows))
+                    })
+                    .collect();
+                if let Some(start) = &self.read_start {
+                    store.stock_view.read(start, read.clone(), self.read_at);
+                }
+                read
+            }
+        };
+        let mut states = HashMap::new();
+        let mut counters = HashMap::new();
+        for query in self.queries {
+            for prize in &query.prize_ids {
+                let key = (self.company.to_string(), query.rule_id, prize.clone());
+                let prize_counters = viewed.get(&key).cloned().unwrap_or_else(|| {
+                    // A prize without a limit: nothing is counted.
+                    PrizeCounters::from_rows(std::iter::empty())
+                });
+                counters.insert((query.rule_id, prize.clone()), prize_counters);
+            }
+            let mut state = InstantWinState {
+                participations: participations.count(query.rule_id, &query.period),
+                given: query
+                    .prize_ids
+                    .iter()
+                    .map(|prize| counters[&(query.rule_id, prize.clone())].total())
+                    .collect(),
+                voucher: None,
+            };
+            if let Some(document) = vouchers
+                .iter()
+                .find(|row| row["rule_id"].as_i64() == Some(query.rule_id))
+            {
+                state.voucher = Some(voucher_from(document.clone())?);
+            }
+            states.insert(query.rule_id, state);
+        }
+        Ok(DrawState {
+            states,
+            counters,
+            participations,
+        })
+    }
+}
+
+impl Store {
+    /// Plans reading the draw state of `queries` for a Customer of `company`.
+    pub(crate) fn plan_state_read<'a>(
+        &self,
+        company: &'a str,
+        queries: &'a [StateQuery],
+    ) -> StateRead<'a> {
+        let limited_prizes: Vec<PrizeKey> = queries
+            .iter()
+            .filter(|q| q.limited)
+            .flat_map(|q| {
+                q.prize_ids
+                    .iter()
+                    .map(|prize| (company.to_string(), q.rule_id, prize.clone()))
+            })
+            .collect();
+        let read_at = Instant::now();
+        let viewed = self.stock_view.fresh(&limited_prizes, read_at);
+        let (limited, read_start) = if viewed.is_some() {
+            (Vec::new(), None)
+        } else {
+            let rules = queries
+                .iter()
+                .filter(|q| q.limited)
+                .map(|q| q.rule_id)
+                .collect();
+            (rules, Some(self.stock_view.read_starts(&limited_prizes)))
+        };
+        let targeted = queries
+            .iter()
+            .filter(|q| q.targeted)
+            .map(|q| q.rule_id)
+            .collect();
+        StateRead {
+            company,
+            queries,
+            limited_prizes,
+            viewed,
+            read_start,
+            read_at,
+            limited,
+            targeted,
+        }
+    }
+
+    /// Participations, units given and Vouchers of `customer_id` for `queries`.
+    pub async fn instant_win_states(
+        &self,
+        company: &str,
+        customer_id: &str,
+        queries: &[StateQuery],
+    ) -> ApiResult<DrawState> {
+        let read = self.plan_state_read(company, queries);
+        let query = self
+            .db
+            .query(read.statements())
+            .bind(("company", company.to_string()))
+            .bind(("customer", customer_id.to_string()));
+        let mut response = read
+            .bind(query)
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        read.read(self, &mut response, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::execute;
+
+    fn queries() -> Vec<StateQuery> {
+        vec![
+            StateQuery {
+                rule_id: 7,
+                period: "2026-11-22".into(),
+                prize_ids: vec!["gift".into(), "none".into()],
+                limited: true,
+                targeted: false,
+            },
+            StateQuery {
+                rule_id: 8,
+                period: "campaign".into(),
+                prize_ids: vec!["coffee".into()],
+                limited: false,
+                targeted: true,
+            },
+        ]
+    }
+
+    #[tokio::test]
+    async fn facts_and_draw_state_read_together_are_what_each_read_alone_gives() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        execute(store.db.query(
+            "UPSERT type::record('iw_counts', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', rules: { '7': { '2026-11-22': 2 } } };
+             UPSERT type::record('iw_given', ['c', 7, 'gift', 3]) CONTENT { company: 'c', rule_id: 7, prize_id: 'gift', shard: 3, given: 4 };
+             UPSERT type::record('voucher', ['c', 8, 'x']) CONTENT { company: 'c', vid: 'v1', code: 'VC1', customer_id: 'x', rule_id: 8, coupon_id: 9, coupon_name: 'Ticket', static_code: 'T', campaign_history_id: 'ch', loyalty_rule_history_id: 'lh', created_at: '2026-11-22T10:00:00Z' };
+             UPSERT type::record('points_balance', ['c', 'x', 'points']) CONTENT { company: 'c', customer_id: 'x', kind: 'points', balance: 12 };",
+        ))
+        .await
+        .unwrap();
+        let queries = queries();
+        let (facts, together) = store
+            .customer_facts_and_states("c", "x", None, &queries)
+            .await
+            .unwrap();
+        assert_eq!(facts.points_balance, 12);
+        assert_eq!(together.states[&7].participations, 2);
+        assert_eq!(together.states[&7].given, vec![4, 0]);
+        assert_eq!(
+            together.states[&8]
+                .voucher
+                .as_ref()
+                .map(|v| v.code.as_str()),
+            Some("VC1")
+        );
+        // The units given now come from the stock view; the same read alone
+        // gives the same state.
+        let alone = store.instant_win_states("c", "x", &queries).await.unwrap();
+        assert_eq!(alone.states, together.states);
+        assert_eq!(alone.counters, together.counters);
+        assert_eq!(alone.participations, together.participations);
+    }
+}

@@ -1,0 +1,264 @@
+//! Repository of prize delivery: the outbox the draw's transaction writes,
+//! and what delivering a prize writes (ledger points, a Reward transaction or
+//! a game participation), each delivery at most once.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::points::model::PointsKind;
+use crate::resources::points::store::ledger::APPEND_LEDGER;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::store::ledger::ledger_documents;
+use crate::storage::Store;
+use crate::storage::first;
+
+/// A prize waiting in the outbox.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingPrize {
+    /// The Company.
+    pub company: String,
+    /// The draw that won it; also the outbox key.
+    pub draw_id: String,
+    /// The winner.
+    pub customer_id: String,
+    /// The Instant Win.
+    pub rule_id: i64,
+    /// The prize within it.
+    pub prize_id: String,
+    /// `points`, `reward` or `game`.
+    pub promotion_type: String,
+    /// The points campaign, Reward or game.
+    pub promotion_id: i64,
+    /// Points to credit (points prizes).
+    #[serde(default)]
+    pub points: Option<i64>,
+    /// The balance they go to.
+    #[serde(default)]
+    pub points_kind: Option<PointsKind>,
+    /// When they expire.
+    #[serde(default)]
+    pub points_expire_at: Option<Timestamp>,
+    /// When it was won.
+    pub created_at: Timestamp,
+}
+
+/// A Reward a Customer holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Object)]
+pub struct RewardTransaction {
+    /// Transaction identifier (for prizes, the draw's id).
+    pub id: String,
+    /// The Customer.
+    pub customer_id: String,
+    /// The Reward.
+    pub reward_id: i64,
+    /// How it was obtained: `instant_win`.
+    pub source: String,
+    /// The campaign that gave it.
+    pub rule_id: i64,
+    /// `available` until redeemed.
+    pub status: String,
+    /// When it was given.
+    pub created_at: Timestamp,
+}
+
+/// SurrealQL giving `$prize` (the outbox row `$key`) when it is a Reward or a
+/// game participation, and marking it delivered; points prizes are ledger
+/// entries, appended by the caller.
+const GIVE: &str = "
+    IF $prize.promotion_type == 'reward' {
+        CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
+            company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
+            reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
+            status: 'available', created_at: $now
+        } RETURN NONE;
+    };
+    IF $prize.promotion_type == 'game' {
+        UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
+            SET company = $company, customer_id = $prize.customer_id,
+                game_id = $prize.promotion_id, available = (available ?? 0) + 1
+            RETURN NONE;
+    };
+    UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;";
+
+/// SurrealQL delivering `$prize` (the outbox row `$key`) if it is still
+/// pending, then marking it delivered: a second delivery changes nothing.
+const DELIVER: &str = "
+    BEGIN TRANSACTION;
+    LET $key = type::record('prize_outbox', $id);
+    LET $pending = (SELECT VALUE pending FROM ONLY $key) ?? false;
+    IF $pending {
+        IF $prize.promotion_type == 'points' {
+            __APPEND_LEDGER__
+        };
+        __GIVE__
+    };
+    COMMIT TRANSACTION;";
+
+/// SurrealQL delivering every prize of `$prizes` (of one Company) in one
+/// transaction, refusing with `concurrent_modification` if any was
+/// delivered meanwhile; the points prizes' entries are `$ledger`.
+const DELIVER_BATCH: &str = "
+    BEGIN TRANSACTION;
+    FOR $prize IN $prizes {
+        LET $key = type::record('prize_outbox', $prize.draw_id);
+        IF !((SELECT VALUE pending FROM ONLY $key) ?? false) {
+            THROW 'REFUSED|concurrent_modification|prize ' + $prize.draw_id + ' was delivered meanwhile';
+        };
+        __GIVE__
+    };
+    __APPEND_LEDGER__
+    COMMIT TRANSACTION;";
+
+/// The ledger entry crediting a points prize (none for other prizes). Points
+/// prizes are credited by the draw's transaction; the outbox holds them only
+/// in stores written before that.
+fn prize_ledger(prize: &PendingPrize, now: Timestamp) -> Option<LedgerEntry> {
+    match (prize.promotion_type.as_str(), prize.points) {
+        ("points", Some(points)) if points > 0 => Some(LedgerEntry::instant_win_prize(
+            &prize.customer_id,
+            &prize.draw_id,
+            prize.promotion_id,
+            prize.points_kind.unwrap_or_default(),
+            points,
+            prize.points_expire_at,
+            now,
+        )),
+        _ => None,
+    }
+}
+
+impl Store {
+    /// Up to `limit` prizes waiting for delivery, oldest first, of every
+    /// Company. A row that cannot be read is taken out of the outbox (and
+    /// logged with its content), so it never blocks the prizes behind it.
+    pub async fn pending_prizes(&self, limit: usize) -> ApiResult<Vec<PendingPrize>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT * OMIT id FROM prize_outbox WHERE pending = true ORDER BY created_at LIMIT $limit")
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        let mut prizes = Vec::with_capacity(rows.len());
+        for row in rows {
+            match serde_json::from_value::<PendingPrize>(row.clone()) {
+                Ok(prize) => prizes.push(prize),
+                Err(error) => {
+                    tracing::error!(%error, %row, "unreadable prize in the outbox; set aside");
+                    if let Some(draw_id) = row["draw_id"].as_str() {
+                        self.abandon_prize(draw_id, "unreadable").await?;
+                    }
+                }
+            }
+        }
+        Ok(prizes)
+    }
+
+    /// Delivers `prize` once: a prize already delivered is left alone.
+    pub async fn deliver_prize(&self, prize: &PendingPrize) -> ApiResult<()> {
+        let now = Timestamp::now();
+        let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
+        let written = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
+        let query = DELIVER
+            .replace("__APPEND_LEDGER__", APPEND_LEDGER)
+            .replace("__GIVE__", GIVE);
+        let document = json!(prize);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", prize.company.clone()))
+                .bind(("id", prize.draw_id.clone()))
+                .bind(("prize", document.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
+                .bind(("now", now.to_string()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Delivers `prizes`, all of `company`, in one transaction; refuses with
+    /// `concurrent_modification` (and writes nothing) when any of them was
+    /// delivered meanwhile, so the caller can deliver them one by one.
+    pub async fn deliver_prizes(&self, company: &str, prizes: &[PendingPrize]) -> ApiResult<()> {
+        let now = Timestamp::now();
+        let ledger: Vec<LedgerEntry> = prizes
+            .iter()
+            .filter_map(|prize| prize_ledger(prize, now))
+            .collect();
+        let written = ledger_documents(&self.ledger_clock, company, &ledger);
+        let query = DELIVER_BATCH
+            .replace("__APPEND_LEDGER__", APPEND_LEDGER)
+            .replace("__GIVE__", GIVE);
+        let documents: Vec<Value> = prizes.iter().map(|prize| json!(prize)).collect();
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("prizes", documents.clone()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
+                .bind(("now", now.to_string()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Takes the prize of `draw_id` out of the outbox without delivering it,
+    /// recording why.
+    pub async fn abandon_prize(&self, draw_id: &str, reason: &str) -> ApiResult<()> {
+        crate::storage::execute(
+            self.db
+                .query("UPDATE type::record('prize_outbox', $id) SET pending = false, abandoned = $reason, delivered_at = NONE RETURN NONE")
+                .bind(("id", draw_id.to_string()))
+                .bind(("reason", reason.to_string())),
+        )
+        .await
+    }
+
+    /// The Reward transactions of a Customer, newest first.
+    pub async fn reward_transactions(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<RewardTransaction>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT * OMIT id, company FROM reward_transaction WHERE company = $company AND customer_id = $customer ORDER BY created_at DESC")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        rows.into_iter()
+            .map(|mut row| {
+                if let Some(object) = row.as_object_mut()
+                    && let Some(id) = object.remove("tid")
+                {
+                    object.insert("id".into(), id);
+                }
+                serde_json::from_value(row).map_err(|e| {
+                    ApiError::internal(format!("stored reward transaction unreadable: {e}"))
+                })
+            })
+            .collect()
+    }
+
+    /// Participations a Customer has available in each game (game id → count).
+    pub async fn game_participations(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<(i64, i64)>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT game_id, available FROM game_participation WHERE company = $company AND customer_id = $customer ORDER BY game_id")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| Some((row["game_id"].as_i64()?, row["available"].as_i64()?)))
+            .collect())
+    }
+}

@@ -1,0 +1,155 @@
+//! What a merge moves, and an unmerge gives back, of what a Customer holds
+//! beyond points and carts: Rewards, game participations and Vouchers.
+
+use crate::error::ApiResult;
+use crate::resources::merges::model::MergeRecord;
+use crate::resources::merges::model::MovedGameParticipations;
+use crate::resources::merges::model::MovedVoucher;
+use crate::resources::merges::model::NotRestored;
+use crate::resources::merges::store::HoldingMove;
+use crate::services::Services;
+
+/// The holdings part of a merge.
+#[derive(Debug, Default)]
+pub(crate) struct HoldingsPlan {
+    /// Changes of owner, applied in the merge's transaction.
+    pub moves: Vec<HoldingMove>,
+    /// Reward transactions moved (for the merge record).
+    pub rewards: Vec<String>,
+    /// Game participations moved (for the merge record).
+    pub game_participations: Vec<MovedGameParticipations>,
+    /// Vouchers moved (for the merge record).
+    pub vouchers: Vec<MovedVoucher>,
+}
+
+impl Services {
+    /// Moves everything `merged` holds to `target`: its available Rewards, its
+    /// game participations, and its Vouchers of campaigns the target holds no
+    /// Voucher for (a Customer holds one Voucher per campaign).
+    pub(crate) async fn plan_holdings_merge(
+        &self,
+        company: &str,
+        merged: &str,
+        target: &str,
+    ) -> ApiResult<HoldingsPlan> {
+        let (rewards, games, vouchers, target_vouchers) = tokio::try_join!(
+            self.store.reward_transactions(company, merged),
+            self.store.game_participations(company, merged),
+            self.store.vouchers_by(company, "customer_id", merged),
+            self.store.vouchers_by(company, "customer_id", target),
+        )?;
+        let mut plan = HoldingsPlan::default();
+        for reward in rewards.iter().filter(|r| r.status == "available") {
+            plan.rewards.push(reward.id.clone());
+            plan.moves.push(HoldingMove::Reward {
+                id: reward.id.clone(),
+                from: merged.to_string(),
+                to: target.to_string(),
+            });
+        }
+        for (game_id, count) in games.into_iter().filter(|(_, count)| *count > 0) {
+            plan.game_participations
+                .push(MovedGameParticipations { game_id, count });
+            plan.moves.push(HoldingMove::Game {
+                game_id,
+                from: merged.to_string(),
+                to: target.to_string(),
+                count,
+            });
+        }
+        for voucher in vouchers
+            .iter()
+            .filter(|v| !target_vouchers.iter().any(|t| t.rule_id == v.rule_id))
+        {
+            plan.vouchers.push(MovedVoucher {
+                rule_id: voucher.rule_id,
+                code: voucher.code.clone(),
+            });
+            plan.moves.push(HoldingMove::Voucher {
+                rule_id: voucher.rule_id,
+                code: voucher.code.clone(),
+                from: merged.to_string(),
+                to: target.to_string(),
+            });
+        }
+        Ok(plan)
+    }
+
+    /// Gives back to `customer` what the merge in `record` moved to `target`,
+    /// as far as the target still holds it; says what stays and why.
+    pub(crate) async fn plan_holdings_unmerge(
+        &self,
+        company: &str,
+        record: &MergeRecord,
+        customer: &str,
+        target: &str,
+    ) -> ApiResult<(Vec<HoldingMove>, Vec<NotRestored>)> {
+        let (rewards, games, vouchers) = tokio::try_join!(
+            self.store.reward_transactions(company, target),
+            self.store.game_participations(company, target),
+            self.store.vouchers_by(company, "customer_id", target),
+        )?;
+        let mut moves = Vec::new();
+        let mut not_restored = Vec::new();
+        for id in &record.rewards {
+            if rewards
+                .iter()
+                .any(|r| &r.id == id && r.status == "available")
+            {
+                moves.push(HoldingMove::Reward {
+                    id: id.clone(),
+                    from: target.to_string(),
+                    to: customer.to_string(),
+                });
+            } else {
+                not_restored.push(NotRestored {
+                    kind: "reward".into(),
+                    value: id.clone(),
+                    reason: "the target used it after the merge".into(),
+                });
+            }
+        }
+        for moved in &record.game_participations {
+            let available = games
+                .iter()
+                .find(|(game, _)| *game == moved.game_id)
+                .map_or(0, |(_, count)| *count);
+            let back = moved.count.min(available);
+            if back > 0 {
+                moves.push(HoldingMove::Game {
+                    game_id: moved.game_id,
+                    from: target.to_string(),
+                    to: customer.to_string(),
+                    count: back,
+                });
+            }
+            if back < moved.count {
+                not_restored.push(NotRestored {
+                    kind: "game_participations".into(),
+                    value: format!("{} of game {}", moved.count - back, moved.game_id),
+                    reason: "the target played them after the merge".into(),
+                });
+            }
+        }
+        for moved in &record.vouchers {
+            if vouchers
+                .iter()
+                .any(|v| v.rule_id == moved.rule_id && v.code == moved.code)
+            {
+                moves.push(HoldingMove::Voucher {
+                    rule_id: moved.rule_id,
+                    code: moved.code.clone(),
+                    from: target.to_string(),
+                    to: customer.to_string(),
+                });
+            } else {
+                not_restored.push(NotRestored {
+                    kind: "voucher".into(),
+                    value: moved.code.clone(),
+                    reason: "the target no longer holds it".into(),
+                });
+            }
+        }
+        Ok((moves, not_restored))
+    }
+}

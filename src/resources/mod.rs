@@ -1,0 +1,16 @@
+//! Everything of one resource of the interface, one folder each.
+
+pub mod associations;
+pub mod carts;
+pub mod cashback;
+pub mod companies;
+pub mod customers;
+pub mod events;
+pub mod instant_wins;
+pub mod merges;
+pub mod points;
+pub mod points_campaigns;
+pub mod segments;
+pub mod utilities;
+pub mod vouchers;
+pub mod wallet;

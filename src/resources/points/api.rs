@@ -1,0 +1,421 @@
+//! Points and wallet: GET /customers/{value}/points, GET /points/transactions,
+//! POST /points/redeem, POST /points/redeem_cart, POST /points/transfer, and
+//! the author-recording POST /scores/transfer and POST /scores/trigger.
+
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi, Tags};
+
+use crate::common::pagination::PageRequest;
+use crate::common::time::Timestamp;
+use crate::http::auth::Tier1;
+use crate::http::auth::Tier2;
+use crate::http::author::Author;
+use crate::http::errors::ErrorResponse;
+use crate::http::params::required_customer;
+use crate::http::services;
+use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::model::PointsKind;
+use crate::resources::points::model::PointsTransaction;
+use crate::resources::points::service::PointsOperation;
+
+#[derive(Tags)]
+enum PointsTags {
+    /// Points and wallet balances, redemptions and transfers.
+    Points,
+}
+
+/// A Customer's balances.
+#[derive(Debug, Object)]
+pub struct Balances {
+    /// The Customer's id.
+    pub customer_id: String,
+    /// Loyalty points: the sum of the Customer's points entries.
+    pub points: i64,
+    /// Wallet money, in cents: the sum of the Customer's wallet entries.
+    pub wallet: i64,
+}
+
+/// A page of ledger entries.
+#[derive(Debug, Object)]
+pub struct PointsTransactionList {
+    /// Newest first.
+    pub transactions: Vec<PointsTransaction>,
+    /// Pass as `starting_after` for the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    pub next_token_starts_after: Option<String>,
+}
+
+/// A redemption from a Customer's balance.
+#[derive(Debug, Object)]
+pub struct Redemption {
+    /// The Customer, by id (or `customer_code`).
+    pub customer_id: Option<String>,
+    /// The Customer, by code.
+    pub customer_code: Option<String>,
+    /// Amount to take, 1 to 1,000,000,000.
+    pub points: i64,
+    /// `points` (default) or `wallet`.
+    #[oai(default)]
+    pub kind: PointsKind,
+    /// A note kept on the ledger entry.
+    pub description: Option<String>,
+}
+
+/// A redemption for a recorded cart.
+#[derive(Debug, Object)]
+pub struct CartRedemption {
+    /// The cart (its code); its Customer pays.
+    pub cart_id: String,
+    /// Amount to take.
+    pub points: i64,
+    /// `points` (default) or `wallet`.
+    #[oai(default)]
+    pub kind: PointsKind,
+}
+
+/// A transfer between two Customers of the Company.
+#[derive(Debug, Object)]
+pub struct Transfer {
+    /// The Customer giving, by id.
+    pub from_customer_id: Option<String>,
+    /// The Customer giving, by code.
+    pub from_customer_code: Option<String>,
+    /// The Customer receiving, by id.
+    pub to_customer_id: Option<String>,
+    /// The Customer receiving, by code.
+    pub to_customer_code: Option<String>,
+    /// Amount to move.
+    pub points: i64,
+    /// `points` (default) or `wallet`.
+    #[oai(default)]
+    pub kind: PointsKind,
+    /// A note kept on both ledger entries.
+    pub description: Option<String>,
+}
+
+/// A manual credit or debit.
+#[derive(Debug, Object)]
+pub struct Adjustment {
+    /// The Customer, by id.
+    pub customer_id: Option<String>,
+    /// The Customer, by code.
+    pub customer_code: Option<String>,
+    /// Amount: positive credits, negative debits (never below a zero balance).
+    pub points: i64,
+    /// `points` (default) or `wallet`.
+    #[oai(default)]
+    pub kind: PointsKind,
+    /// Why, kept on the ledger entry.
+    pub description: Option<String>,
+    /// Credits only: when what is left of them expires (in the future).
+    pub expires_at: Option<Timestamp>,
+}
+
+/// Points of a balance still to expire.
+#[derive(Debug, Object)]
+pub struct ExpiringPoints {
+    /// The Customer's id.
+    pub customer_id: String,
+    /// The balance.
+    pub kind: PointsKind,
+    /// What expires when, soonest first (first-in-first-out: what the
+    /// Customer spends comes out of the oldest points).
+    pub expiring: Vec<Expiring>,
+}
+
+/// Points expiring at one instant.
+#[derive(Debug, Object)]
+pub struct Expiring {
+    /// When.
+    pub expires_at: Timestamp,
+    /// How many.
+    pub points: i64,
+}
+
+/// What an operation did.
+#[derive(Debug, Object)]
+pub struct OperationResult {
+    /// The operation; its ledger entries carry it as `operation_id`.
+    pub operation_id: String,
+    /// The balance moved.
+    pub kind: PointsKind,
+    /// Amount moved.
+    pub points: i64,
+    /// The Customer debited, credited or adjusted.
+    pub customer_id: String,
+    /// Their balance afterwards.
+    pub balance: i64,
+    /// Transfers: the Customer credited.
+    #[oai(skip_serializing_if_is_none)]
+    pub to_customer_id: Option<String>,
+    /// Transfers: their balance afterwards.
+    #[oai(skip_serializing_if_is_none)]
+    pub to_balance: Option<i64>,
+    /// Cart redemptions: the cart.
+    #[oai(skip_serializing_if_is_none)]
+    pub cart_id: Option<String>,
+}
+
+impl From<PointsOperation> for OperationResult {
+    fn from(operation: PointsOperation) -> Self {
+        let (to_customer_id, to_balance) = match operation.counterpart {
+            Some((id, balance)) => (Some(id), Some(balance)),
+            None => (None, None),
+        };
+        OperationResult {
+            operation_id: operation.id,
+            kind: operation.kind,
+            points: operation.points,
+            customer_id: operation.customer_id,
+            balance: operation.balance,
+            to_customer_id,
+            to_balance,
+            cart_id: operation.cart_id,
+        }
+    }
+}
+
+/// Points endpoints.
+#[derive(Default)]
+pub struct PointsApi;
+
+#[OpenApi(tag = "PointsTags::Points")]
+impl PointsApi {
+    /// Total points and wallet balance of a Customer.
+    ///
+    /// `search_by` says what `value` is (`id` by default).
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/customers/:value/points", method = "get")]
+    async fn balances(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+    ) -> Result<Json<Balances>, ErrorResponse> {
+        let reference = CustomerRef {
+            value: &value.0,
+            search_by: search_by.0.unwrap_or_default(),
+        };
+        let (customer_id, points, wallet) = services(request)?
+            .balances(&caller.0.company, reference)
+            .await?;
+        Ok(Json(Balances {
+            customer_id,
+            points,
+            wallet,
+        }))
+    }
+
+    /// Points about to expire.
+    ///
+    /// `search_by` says what `value` is (`id` by default); `kind` is
+    /// `points` (default) or `wallet`.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/:value/points_expiring", method = "get")]
+    async fn expiring(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        value: Path<String>,
+        search_by: Query<Option<SearchBy>>,
+        kind: Query<Option<PointsKind>>,
+    ) -> Result<Json<ExpiringPoints>, ErrorResponse> {
+        let reference = CustomerRef {
+            value: &value.0,
+            search_by: search_by.0.unwrap_or_default(),
+        };
+        let kind = kind.0.unwrap_or_default();
+        let (customer_id, expiring) = services(request)?
+            .points_expiring(&caller.0.company, reference, kind)
+            .await?;
+        Ok(Json(ExpiringPoints {
+            customer_id,
+            kind,
+            expiring: expiring
+                .into_iter()
+                .map(|(expires_at, points)| Expiring { expires_at, points })
+                .collect(),
+        }))
+    }
+
+    /// Points transactions of a Customer: every ledger entry, newest first,
+    /// with its cause (cart, campaign, prize, redemption, transfer, author).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/points/transactions", method = "get")]
+    #[allow(clippy::too_many_arguments)]
+    async fn transactions(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+        kind: Query<Option<PointsKind>>,
+        per_page: Query<Option<u32>>,
+        starting_after: Query<Option<String>>,
+    ) -> Result<Json<PointsTransactionList>, ErrorResponse> {
+        let page = PageRequest::new(per_page.0, starting_after.0)?;
+        let customer = required_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let page = services(request)?
+            .points_transactions(&caller.0.company, customer, kind.0, page)
+            .await?;
+        Ok(Json(PointsTransactionList {
+            transactions: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
+    }
+
+    /// Redeem points from the balance.
+    ///
+    /// Takes `points` from the Customer's `kind` balance, or refuses with 422
+    /// `customer_not_enough_score` and takes nothing: concurrent redemptions
+    /// that together exceed the balance leave exactly the ones that fit.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/points/redeem", method = "post")]
+    async fn redeem(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        #[oai(name = "X-Author-Email")] author: Author,
+        body: Json<Redemption>,
+    ) -> Result<Json<OperationResult>, ErrorResponse> {
+        let body = body.0;
+        let customer = required_customer(&body.customer_id, &body.customer_code, "customer")?;
+        let operation = services(request)?
+            .redeem_points(
+                &caller.0.company,
+                customer,
+                body.kind,
+                body.points,
+                body.description,
+                author.0.as_deref(),
+            )
+            .await?;
+        Ok(Json(operation.into()))
+    }
+
+    /// Redeem points from the balance for a specific cart.
+    ///
+    /// The cart's Customer pays. Cancelling the cart (POST
+    /// /carts/cancellation) gives the points back, once; a cancelled cart
+    /// cannot be redeemed for (`cart_already_cancelled`).
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/points/redeem_cart", method = "post")]
+    async fn redeem_cart(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        #[oai(name = "X-Author-Email")] author: Author,
+        body: Json<CartRedemption>,
+    ) -> Result<Json<OperationResult>, ErrorResponse> {
+        let body = body.0;
+        let operation = services(request)?
+            .redeem_points_for_cart(
+                &caller.0.company,
+                &body.cart_id,
+                body.kind,
+                body.points,
+                author.0.as_deref(),
+            )
+            .await?;
+        Ok(Json(operation.into()))
+    }
+
+    /// Transfer points from one Customer to another.
+    ///
+    /// Both legs are written in one transaction, or neither
+    /// (`customer_not_enough_score` when the giver has too few).
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/points/transfer", method = "post")]
+    async fn transfer(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        #[oai(name = "X-Author-Email")] author: Author,
+        body: Json<Transfer>,
+    ) -> Result<Json<OperationResult>, ErrorResponse> {
+        transfer(&caller.0.company, request, author, body.0).await
+    }
+
+    /// Transfer points between Customers, recording the author.
+    ///
+    /// The same operation as POST /points/transfer; the `X-Author-Email`
+    /// header is kept on both ledger entries.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/scores/transfer", method = "post")]
+    async fn scores_transfer(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        #[oai(name = "X-Author-Email")] author: Author,
+        body: Json<Transfer>,
+    ) -> Result<Json<OperationResult>, ErrorResponse> {
+        transfer(&caller.0.company, request, author, body.0).await
+    }
+
+    /// Credit or debit a Customer's balance by hand, recording the author.
+    ///
+    /// Positive `points` credit, negative debit (never below a zero balance:
+    /// `customer_not_enough_score`). The `X-Author-Email` header and the
+    /// description are kept on the ledger entry (reason `adjustment`).
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/scores/trigger", method = "post")]
+    async fn scores_trigger(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        #[oai(name = "X-Author-Email")] author: Author,
+        body: Json<Adjustment>,
+    ) -> Result<Json<OperationResult>, ErrorResponse> {
+        let body = body.0;
+        let customer = required_customer(&body.customer_id, &body.customer_code, "customer")?;
+        let operation = services(request)?
+            .adjust_points(
+                &caller.0.company,
+                customer,
+                body.kind,
+                body.points,
+                body.expires_at,
+                body.description,
+                author.0.as_deref(),
+            )
+            .await?;
+        Ok(Json(operation.into()))
+    }
+}
+
+async fn transfer(
+    company: &str,
+    request: &poem::Request,
+    author: Author,
+    body: Transfer,
+) -> Result<Json<OperationResult>, ErrorResponse> {
+    let from = required_customer(
+        &body.from_customer_id,
+        &body.from_customer_code,
+        "from_customer",
+    )?;
+    let to = required_customer(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
+    let operation = services(request)?
+        .transfer_points(
+            company,
+            from,
+            to,
+            body.kind,
+            body.points,
+            body.description,
+            author.0.as_deref(),
+        )
+        .await?;
+    Ok(Json(operation.into()))
+}

@@ -1,0 +1,9 @@
+//! Points and wallet: the append-only ledger, balances, redemptions,
+//! transfers, manual credits and debits, and expiry.
+
+pub mod api;
+pub mod expiry;
+pub mod locks;
+pub mod model;
+pub mod service;
+pub mod store;

@@ -1,0 +1,173 @@
+//! Points and wallet: the balances a Customer holds, each fed by its own
+//! entries of the append-only ledger.
+
+use poem_openapi::{Enum, Object};
+use serde::{Deserialize, Serialize};
+
+use crate::common::time::Timestamp;
+
+/// Which balance an entry moves: loyalty points, or wallet money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
+#[serde(rename_all = "lowercase")]
+#[oai(rename_all = "lowercase")]
+pub enum PointsKind {
+    /// Loyalty points.
+    #[default]
+    Points,
+    /// Wallet money, in the Company's currency (in cents).
+    Wallet,
+}
+
+impl PointsKind {
+    /// The kind's name in requests, responses and storage.
+    pub fn name(self) -> &'static str {
+        match self {
+            PointsKind::Points => "points",
+            PointsKind::Wallet => "wallet",
+        }
+    }
+}
+
+/// One ledger entry as GET /points/transactions returns it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct PointsTransaction {
+    /// Entry identifier.
+    pub id: String,
+    /// The Customer credited (positive) or debited (negative).
+    pub customer_id: String,
+    /// The balance moved.
+    pub kind: PointsKind,
+    /// Amount: points, or wallet cents.
+    pub points: i64,
+    /// Why: `cart` (earned on a cart), `custom_event`, `trigger:TYPE`,
+    /// `instant_win` (a prize), `redemption`, `transfer`, `adjustment`,
+    /// `expiry`, `cancellation`, `merge`, `unmerge`.
+    pub reason: String,
+    /// The campaign that earned them.
+    #[oai(skip_serializing_if_is_none)]
+    pub rule_id: Option<i64>,
+    /// The cart that earned or redeemed them.
+    #[oai(skip_serializing_if_is_none)]
+    pub cart_id: Option<String>,
+    /// The Instant Win draw whose prize they are.
+    #[oai(skip_serializing_if_is_none)]
+    pub draw_id: Option<String>,
+    /// Redemptions and transfers: the operation both of its entries share.
+    #[oai(skip_serializing_if_is_none)]
+    pub operation_id: Option<String>,
+    /// Transfers: the other Customer.
+    #[oai(skip_serializing_if_is_none)]
+    pub counterpart_id: Option<String>,
+    /// Who asked for it (the `X-Author-Email` header), when given.
+    #[oai(skip_serializing_if_is_none)]
+    pub author_email: Option<String>,
+    /// A note from the caller.
+    #[oai(skip_serializing_if_is_none)]
+    pub description: Option<String>,
+    /// Credits: when what is left of them expires.
+    #[oai(skip_serializing_if_is_none)]
+    pub expires_at: Option<Timestamp>,
+    /// When.
+    pub created_at: Timestamp,
+}
+
+/// How a points campaign earns (the `points:` section of a campaign file).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
+pub struct PointsRules {
+    /// Points per currency unit of the cart total, rounded down.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_amount: Option<f64>,
+    /// Points per unit of these products (product code → points).
+    #[oai(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub per_product: std::collections::BTreeMap<String, i64>,
+    /// Flat points.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<i64>,
+    /// `points` (default) or `wallet` (money, in cents).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<PointsKind>,
+    /// The points expire this many days after they are earned ...
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_after_days: Option<u32>,
+    /// ... or at this instant.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+}
+
+/// A points campaign as written: the fields of a campaign file of kind
+/// `points`. On create every field but `name` and `points` is optional; on
+/// update every field is, and the ones sent replace the stored ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
+pub struct PointsCampaignSpec {
+    /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<serde_json::Value>,
+    /// Description, translatable like `name`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<serde_json::Value>,
+    /// Whether it applies (default true).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// First instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_from: Option<Timestamp>,
+    /// Last instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_to: Option<Timestamp>,
+    /// The events it listens to: `"cart"`, `{"custom_event": TYPE}` or
+    /// `{"trigger": TYPE}`; absent: none (given only as an Instant Win prize).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on: Option<serde_json::Value>,
+    /// Its rhai condition (see the campaign file reference).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// How it earns.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointsRules>,
+}
+
+/// A points campaign as GET /points returns it.
+#[derive(Debug, Clone, PartialEq, Serialize, Object)]
+pub struct PointsCampaign {
+    /// Its rule id (`rule_id` of its effects); from 1000000 when created through the API.
+    pub id: i64,
+    /// `file` (a campaign file: read-only here) or `api`.
+    pub source: String,
+    /// Name in the response language.
+    pub name: String,
+    /// Description in the response language.
+    #[oai(skip_serializing_if_is_none)]
+    pub description: Option<String>,
+    /// Whether it applies.
+    pub active: bool,
+    /// First instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    pub available_from: Option<Timestamp>,
+    /// Last instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    pub available_to: Option<Timestamp>,
+    /// The events it listens to; absent: given only as a prize.
+    #[oai(skip_serializing_if_is_none)]
+    pub on: Option<serde_json::Value>,
+    /// Its condition.
+    #[oai(skip_serializing_if_is_none)]
+    pub when: Option<String>,
+    /// How it earns.
+    pub points: PointsRules,
+}

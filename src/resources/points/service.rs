@@ -1,0 +1,384 @@
+//! Points and wallet operations: balances, the ledger of a Customer,
+//! redemptions (alone or for a cart), transfers between Customers and manual
+//! adjustments. Every operation is one transaction of ledger entries; a debit
+//! never takes a balance below zero, however many arrive at once.
+
+use crate::common::pagination::Page;
+use crate::common::pagination::PageRequest;
+use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::model::PointsKind;
+use crate::resources::points::model::PointsTransaction;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::secrets::random_hex;
+use crate::services::Services;
+
+/// Largest amount one operation may move.
+pub const MAX_POINTS: i64 = 1_000_000_000;
+
+/// Longest description of an operation.
+const MAX_DESCRIPTION: usize = 500;
+
+/// What a redemption, transfer or adjustment did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointsOperation {
+    /// Identifier shared by the operation's ledger entries.
+    pub id: String,
+    /// The balance moved.
+    pub kind: PointsKind,
+    /// Amount moved.
+    pub points: i64,
+    /// The Customer debited (redemption, transfer) or adjusted.
+    pub customer_id: String,
+    /// Their balance afterwards.
+    pub balance: i64,
+    /// Transfers: the Customer credited, and their balance afterwards.
+    pub counterpart: Option<(String, i64)>,
+    /// Cart redemptions: the cart.
+    pub cart_id: Option<String>,
+}
+
+/// Checks an amount given by a caller; `signed` allows negative ones.
+fn amount(points: i64, signed: bool) -> ApiResult<i64> {
+    let valid = if signed {
+        points != 0 && points.abs() <= MAX_POINTS
+    } else {
+        (1..=MAX_POINTS).contains(&points)
+    };
+    if valid {
+        Ok(points)
+    } else if signed {
+        Err(ApiError::invalid(format!(
+            "points must be a whole number other than 0, from -{MAX_POINTS} to {MAX_POINTS}"
+        )))
+    } else {
+        Err(ApiError::invalid(format!(
+            "points must be a whole number from 1 to {MAX_POINTS}"
+        )))
+    }
+}
+
+fn description(text: Option<String>) -> ApiResult<Option<String>> {
+    match text {
+        Some(text) if text.chars().count() > MAX_DESCRIPTION => Err(ApiError::invalid(format!(
+            "description is at most {MAX_DESCRIPTION} characters"
+        ))),
+        Some(text) if text.trim().is_empty() => Ok(None),
+        other => Ok(other),
+    }
+}
+
+fn operation_id() -> String {
+    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    format!("op_{millis:012x}{}", random_hex(6))
+}
+
+/// The entry debiting or crediting `customer` in an operation.
+fn entry(
+    customer: &Customer,
+    kind: PointsKind,
+    points: i64,
+    reason: &str,
+    operation: &Operation<'_>,
+) -> LedgerEntry {
+    LedgerEntry {
+        operation_id: Some(operation.id.to_string()),
+        author_email: operation.author.map(str::to_string),
+        description: operation.note.map(str::to_string),
+        ..LedgerEntry::new(&customer.id, kind, points, reason, operation.at)
+    }
+}
+
+/// What the entries of one operation share.
+struct Operation<'a> {
+    id: &'a str,
+    at: Timestamp,
+    author: Option<&'a str>,
+    note: Option<&'a str>,
+}
+
+impl Services {
+    /// Appends `entries` with the `kind` balances of `customers` locked in
+    /// this process, and returns those balances afterwards.
+    async fn append_locked<const N: usize>(
+        &self,
+        company: &str,
+        customers: [&str; N],
+        kind: PointsKind,
+        entries: &[LedgerEntry],
+    ) -> ApiResult<[i64; N]> {
+        let held = self.balance_locks.lock(company, &customers, kind).await;
+        self.store.append_ledger(company, entries).await?;
+        drop(held);
+        let mut balances = [0; N];
+        for (balance, customer) in balances.iter_mut().zip(customers) {
+            *balance = self.store.balance(company, customer, kind).await?;
+        }
+        Ok(balances)
+    }
+
+    /// A Customer's balances: (customer id, points, wallet).
+    pub async fn balances(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+    ) -> ApiResult<(String, i64, i64)> {
+        let customer = self.find_customer(company, customer).await?.customer;
+        let (points, wallet) = tokio::try_join!(
+            self.store
+                .balance(company, &customer.id, PointsKind::Points),
+            self.store
+                .balance(company, &customer.id, PointsKind::Wallet),
+        )?;
+        Ok((customer.id, points, wallet))
+    }
+
+    /// A Customer's ledger entries, newest first.
+    pub async fn points_transactions(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        kind: Option<PointsKind>,
+        page: PageRequest,
+    ) -> ApiResult<Page<PointsTransaction>> {
+        let customer = self.find_customer(company, customer).await?.customer;
+        let fetched = self
+            .store
+            .ledger_entries(
+                company,
+                &customer.id,
+                kind,
+                page.starting_after.as_deref(),
+                page.fetch_limit(),
+            )
+            .await?;
+        Ok(Page::from_fetched(fetched, &page, |entry| entry.id.clone()))
+    }
+
+    /// Redeems `points` of `kind` from an active Customer's balance;
+    /// `customer_not_enough_score` when the balance is smaller.
+    pub async fn redeem_points(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        kind: PointsKind,
+        points: i64,
+        note: Option<String>,
+        author: Option<&str>,
+    ) -> ApiResult<PointsOperation> {
+        let points = amount(points, false)?;
+        let note = description(note)?;
+        let customer = self.active_customer_by(company, customer).await?;
+        let id = operation_id();
+        let debit = entry(
+            &customer,
+            kind,
+            -points,
+            "redemption",
+            &Operation {
+                id: &id,
+                at: self.now(),
+                author,
+                note: note.as_deref(),
+            },
+        );
+        let [balance] = self
+            .append_locked(company, [&customer.id], kind, &[debit])
+            .await?;
+        tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
+        Ok(PointsOperation {
+            id,
+            kind,
+            points,
+            customer_id: customer.id,
+            balance,
+            counterpart: None,
+            cart_id: None,
+        })
+    }
+
+    /// Redeems `points` for the recorded cart `cart_id` from its Customer's
+    /// balance; the cart's cancellation gives them back, once.
+    pub async fn redeem_points_for_cart(
+        &self,
+        company: &str,
+        cart_id: &str,
+        kind: PointsKind,
+        points: i64,
+        author: Option<&str>,
+    ) -> ApiResult<PointsOperation> {
+        let points = amount(points, false)?;
+        let cart = self.cart(company, cart_id).await?;
+        if cart.cancels.is_some() {
+            return Err(ApiError::invalid(format!(
+                "cart {} is a cancellation",
+                cart.id
+            )));
+        }
+        let customer = self
+            .active_customer_by(company, CustomerRef::id(&cart.customer_id))
+            .await?;
+        let id = operation_id();
+        let debit = LedgerEntry {
+            cart_id: Some(cart.id.clone()),
+            ..entry(
+                &customer,
+                kind,
+                -points,
+                "redemption",
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: None,
+                },
+            )
+        };
+        let held = self
+            .balance_locks
+            .lock(company, &[&customer.id], kind)
+            .await;
+        self.store
+            .append_cart_redemption(company, &cart.id, &[debit])
+            .await?;
+        drop(held);
+        let balance = self.store.balance(company, &customer.id, kind).await?;
+        Ok(PointsOperation {
+            id,
+            kind,
+            points,
+            customer_id: customer.id,
+            balance,
+            counterpart: None,
+            cart_id: Some(cart.id),
+        })
+    }
+
+    /// Moves `points` of `kind` from one Customer to another of the same
+    /// Company: both legs or neither.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn transfer_points(
+        &self,
+        company: &str,
+        from: CustomerRef<'_>,
+        to: CustomerRef<'_>,
+        kind: PointsKind,
+        points: i64,
+        note: Option<String>,
+        author: Option<&str>,
+    ) -> ApiResult<PointsOperation> {
+        let points = amount(points, false)?;
+        let note = description(note)?;
+        let from = self.active_customer_by(company, from).await?;
+        let to = self.active_customer_by(company, to).await?;
+        if from.id == to.id {
+            return Err(ApiError::invalid(
+                "a transfer needs two different Customers",
+            ));
+        }
+        let id = operation_id();
+        let debit = LedgerEntry {
+            counterpart_id: Some(to.id.clone()),
+            ..entry(
+                &from,
+                kind,
+                -points,
+                "transfer",
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: note.as_deref(),
+                },
+            )
+        };
+        let credit = LedgerEntry {
+            counterpart_id: Some(from.id.clone()),
+            ..entry(
+                &to,
+                kind,
+                points,
+                "transfer",
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: note.as_deref(),
+                },
+            )
+        };
+        let [from_balance, to_balance] = self
+            .append_locked(company, [&from.id, &to.id], kind, &[debit, credit])
+            .await?;
+        tracing::info!(company, from = %from.id, to = %to.id, points, kind = kind.name(), operation = %id, "points transferred");
+        Ok(PointsOperation {
+            id,
+            kind,
+            points,
+            customer_id: from.id,
+            balance: from_balance,
+            counterpart: Some((to.id, to_balance)),
+            cart_id: None,
+        })
+    }
+
+    /// Credits (positive) or debits (negative) a Customer by hand, e.g. a
+    /// goodwill gesture; a debit never takes the balance below zero. A credit
+    /// may expire at `expires_at`.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn adjust_points(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        kind: PointsKind,
+        points: i64,
+        expires_at: Option<Timestamp>,
+        note: Option<String>,
+        author: Option<&str>,
+    ) -> ApiResult<PointsOperation> {
+        let points = amount(points, true)?;
+        let note = description(note)?;
+        if let Some(at) = expires_at {
+            if points < 0 {
+                return Err(ApiError::invalid(
+                    "only credits expire: expires_at needs positive points",
+                ));
+            }
+            if at <= self.now() {
+                return Err(ApiError::invalid("expires_at must be in the future"));
+            }
+        }
+        let customer = self.active_customer_by(company, customer).await?;
+        let id = operation_id();
+        let adjustment = LedgerEntry {
+            expires_at,
+            ..entry(
+                &customer,
+                kind,
+                points,
+                "adjustment",
+                &Operation {
+                    id: &id,
+                    at: self.now(),
+                    author,
+                    note: note.as_deref(),
+                },
+            )
+        };
+        let [balance] = self
+            .append_locked(company, [&customer.id], kind, &[adjustment])
+            .await?;
+        Ok(PointsOperation {
+            id,
+            kind,
+            points,
+            customer_id: customer.id,
+            balance,
+            counterpart: None,
+            cart_id: None,
+        })
+    }
+}

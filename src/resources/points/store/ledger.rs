@@ -1,0 +1,471 @@
+//! The points ledger: append-only entries, each moving one Customer's balance
+//! of one kind (points or wallet), stored a write at a time
+//! ([`ledger_documents`]; reading them back is [`crate::resources::points::store::ledger_reads`]).
+//! Balances are cached per Customer and kind by the transaction that appends,
+//! so a balance always equals the sum of its entries; reversals are new
+//! entries, never edits.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::common::time::Timestamp;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::points::model::PointsKind;
+use crate::storage::REFUSED;
+use crate::storage::Store;
+use crate::storage::first;
+
+/// One append-only entry of the points ledger.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LedgerEntry {
+    /// The Customer credited (positive) or debited (negative).
+    pub customer_id: String,
+    /// The balance it moves.
+    #[serde(default)]
+    pub kind: PointsKind,
+    /// Amount.
+    pub points: i64,
+    /// Why: `cart`, `custom_event`, `trigger:TYPE`, `instant_win`,
+    /// `redemption`, `transfer`, `cancellation`, `merge` or `unmerge`.
+    pub reason: String,
+    /// The campaign that earned them.
+    pub rule_id: Option<i64>,
+    /// The cart that earned or redeemed them.
+    pub cart_id: Option<String>,
+    /// The Instant Win draw whose prize they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw_id: Option<String>,
+    /// The redemption or transfer the entry belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    /// Transfers: the other Customer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counterpart_id: Option<String>,
+    /// Who asked for it (`X-Author-Email`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author_email: Option<String>,
+    /// A note from the caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Credits: when what is left of them expires.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+    /// When.
+    pub created_at: Timestamp,
+}
+
+impl LedgerEntry {
+    /// An entry of `points` of `kind` for `customer_id`, with no references.
+    pub fn new(
+        customer_id: &str,
+        kind: PointsKind,
+        points: i64,
+        reason: &str,
+        created_at: Timestamp,
+    ) -> Self {
+        LedgerEntry {
+            customer_id: customer_id.to_string(),
+            kind,
+            points,
+            reason: reason.to_string(),
+            rule_id: None,
+            cart_id: None,
+            draw_id: None,
+            operation_id: None,
+            counterpart_id: None,
+            author_email: None,
+            description: None,
+            expires_at: None,
+            created_at,
+        }
+    }
+
+    /// The entry crediting `customer_id` with the points prize of draw
+    /// `draw_id`: `points` of `kind` from the points campaign `promotion_id`.
+    pub fn instant_win_prize(
+        customer_id: &str,
+        draw_id: &str,
+        promotion_id: i64,
+        kind: PointsKind,
+        points: i64,
+        expires_at: Option<Timestamp>,
+        at: Timestamp,
+    ) -> Self {
+        LedgerEntry {
+            rule_id: Some(promotion_id),
+            draw_id: Some(draw_id.to_string()),
+            expires_at,
+            ..LedgerEntry::new(customer_id, kind, points, "instant_win", at)
+        }
+    }
+}
+
+/// SurrealQL appending every write of `$ledger` and moving each balance of
+/// `$balances` (both from [`ledger_documents`]) inside the caller's
+/// transaction. The moves are summed in Rust: summing them in SurrealQL cost
+/// more than writing the entries.
+pub(crate) const APPEND_LEDGER: &str = "
+    IF $ledger {
+        INSERT INTO ledger_write $ledger RETURN NONE;
+    };
+    FOR $balance IN $balances {
+        UPSERT type::record('points_balance', [$company, $balance.customer_id, $balance.kind])
+            SET company = $company, customer_id = $balance.customer_id, kind = $balance.kind,
+                balance = (balance ?? 0) + $balance.delta
+            RETURN NONE;
+    };";
+
+/// SurrealQL refusing with `customer_not_enough_score` when `$balances`
+/// would take a balance below zero (a balance's entries count together, so
+/// points given back offset points taken back); runs before
+/// [`APPEND_LEDGER`] in the same transaction, so concurrent debits of one
+/// balance conflict on its record and the retried one sees the other's effect.
+pub(crate) const GUARD_DEBITS: &str = "
+    FOR $balance IN $balances[WHERE delta < 0] {
+        LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $balance.customer_id, $balance.kind])) ?? 0;
+        IF $have + $balance.delta < 0 {
+            THROW 'REFUSED|customer_not_enough_score|Customer ' + $balance.customer_id + ' has ' + <string> $have + ' ' + $balance.kind + ', not ' + <string> (0 - $balance.delta);
+        };
+    };";
+
+/// What appending ledger entries writes: the entries, grouped, and the move
+/// of each balance they touch.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LedgerWrite {
+    /// The `ledger_write` records (`$ledger`), see [`ledger_documents`].
+    pub records: Vec<Value>,
+    /// `{customer_id, kind, delta}` per balance, in first-seen order (`$balances`).
+    pub balances: Vec<Value>,
+}
+
+/// The fields an entry shares with the other entries of its stored write,
+/// kept once on the write.
+const SHARED_FIELDS: [&str; 2] = ["customer_id", "kind"];
+
+/// Issues the time stamps of ledger entry ids: the milliseconds since the
+/// epoch shifted left 12 bits, plus a sequence, so ids issued by one process
+/// in the same millisecond still sort in the order they were issued (replaying
+/// a balance for expiry relies on it). Written in hex, a stamp is the
+/// milliseconds' 12 digits followed by the sequence's 3.
+#[derive(Debug, Default)]
+pub(crate) struct LedgerClock {
+    last: AtomicU64,
+}
+
+impl LedgerClock {
+    /// The next stamp: now, or just after the last one when that is later.
+    fn next(&self) -> u64 {
+        let now = (chrono::Utc::now().timestamp_millis().max(0) as u64) << 12;
+        let previous = self
+            .last
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
+                Some(now.max(last + 1))
+            })
+            .unwrap_or_default();
+        now.max(previous + 1)
+    }
+}
+
+/// The ledger entries of `company` as stored, and the balance moves they make.
+///
+/// The entries one write appends for one Customer's balance of one kind and
+/// one cart are stored as one `ledger_write` record: a cart's dozen entries
+/// cost one record and its index entries instead of a dozen of each. Each
+/// entry has a new time-ordered id, `pt_` + a stamp of `clock` + random + its
+/// index, so the entries of one record are contiguous in id order and
+/// listing records by their first entry's id (`entry_id`) lists entries by
+/// time. A record also keeps its cart (`cart_id`) and the earliest and latest
+/// expiry of its credits (`expires_from`, `expires_until`), which is what
+/// cancellations and expiry look for.
+pub(crate) fn ledger_documents(
+    clock: &LedgerClock,
+    company: &str,
+    ledger: &[LedgerEntry],
+) -> LedgerWrite {
+    let mut groups: Vec<(&LedgerEntry, Vec<&LedgerEntry>)> = Vec::new();
+    for entry in ledger {
+        match groups.iter_mut().find(|(key, _)| {
+            key.customer_id == entry.customer_id
+                && key.kind == entry.kind
+                && key.cart_id == entry.cart_id
+        }) {
+            Some((_, members)) => members.push(entry),
+            None => groups.push((entry, vec![entry])),
+        }
+    }
+    let records = groups
+        .into_iter()
+        .map(|(key, members)| write_document(company, clock.next(), key, &members))
+        .collect();
+    let mut balances: Vec<Value> = Vec::new();
+    for entry in ledger {
+        match balances.iter_mut().find(|b| {
+            b["customer_id"] == entry.customer_id.as_str() && b["kind"] == entry.kind.name()
+        }) {
+            Some(balance) => {
+                balance["delta"] = json!(balance["delta"].as_i64().unwrap_or(0) + entry.points);
+            }
+            None => balances.push(json!({
+                "customer_id": entry.customer_id,
+                "kind": entry.kind,
+                "delta": entry.points,
+            })),
+        }
+    }
+    LedgerWrite { records, balances }
+}
+
+/// The `ledger_write` record holding `members`, which share `key`'s
+/// Customer, kind and cart.
+fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&LedgerEntry]) -> Value {
+    // The random part keeps ids of processes sharing a store apart.
+    let prefix = format!("pt_{stamp:015x}{}", crate::secrets::random_hex(5));
+    let first_id = format!("{prefix}000");
+    let credits_expire = members
+        .iter()
+        .filter(|entry| entry.points > 0)
+        .filter_map(|entry| entry.expires_at);
+    let (expires_from, expires_until) = credits_expire.fold((None, None), |(from, until), at| {
+        (
+            Some(from.map_or(at, |from: Timestamp| from.min(at))),
+            Some(until.map_or(at, |until: Timestamp| until.max(at))),
+        )
+    });
+    let entries: Vec<Value> = members
+        .iter()
+        .enumerate()
+        .map(|(index, entry)| {
+            let mut value = json!(entry);
+            if let Some(object) = value.as_object_mut() {
+                for field in SHARED_FIELDS {
+                    object.remove(field);
+                }
+                object.retain(|_, field| !field.is_null());
+                object.insert("id".into(), Value::String(format!("{prefix}{index:03x}")));
+            }
+            value
+        })
+        .collect();
+    let mut document = json!({
+        // `id` names the record INSERT creates; `entry_id` is what is read.
+        "id": first_id,
+        "entry_id": first_id,
+        "company": company,
+        "customer_id": key.customer_id,
+        "kind": key.kind,
+        "entries": entries,
+    });
+    let optional = [
+        ("cart_id", key.cart_id.clone()),
+        ("expires_from", expires_from.map(|at| at.to_string())),
+        ("expires_until", expires_until.map(|at| at.to_string())),
+    ];
+    for (field, value) in optional {
+        if let Some(value) = value {
+            document[field] = Value::String(value);
+        }
+    }
+    document
+}
+
+impl Store {
+    /// A Customer's balance of `kind`.
+    pub async fn balance(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: PointsKind,
+    ) -> ApiResult<i64> {
+        let balance: Option<i64> = first(
+            self.db
+                .query("SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer, $kind])")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.name())),
+        )
+        .await?;
+        Ok(balance.unwrap_or(0))
+    }
+
+    /// A Customer's points balance.
+    pub async fn points_balance(&self, company: &str, customer_id: &str) -> ApiResult<i64> {
+        self.balance(company, customer_id, PointsKind::Points).await
+    }
+
+    /// Appends `ledger` in one transaction, refusing with
+    /// `customer_not_enough_score` (and writing nothing) when a debit would
+    /// take a balance below zero.
+    pub async fn append_ledger(&self, company: &str, ledger: &[LedgerEntry]) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;"
+        );
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Appends `ledger`, which redeems for the cart `cart_id`, unless the cart
+    /// was cancelled (`cart_already_cancelled`) or a debit would take a balance
+    /// below zero.
+    pub async fn append_cart_redemption(
+        &self,
+        company: &str,
+        cart_id: &str,
+        ledger: &[LedgerEntry],
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $cart = type::record('cart', [$company, $cart_id]);
+             IF (SELECT VALUE cancelled_by FROM ONLY $cart) {{
+                 THROW '{REFUSED}{cancelled}|cart ' + $cart_id + ' was cancelled';
+             }};
+             UPDATE $cart SET redeemed_at = time::now() RETURN NONE;
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;",
+            cancelled = ErrorCode::CartAlreadyCancelled.code()
+        );
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("cart_id", cart_id.to_string()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Appends `entry` if the balance it moves is still `seen`; otherwise
+    /// refuses with `concurrent_modification` and writes nothing.
+    pub async fn append_if_balance(
+        &self,
+        company: &str,
+        entry: &LedgerEntry,
+        seen: i64,
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $entry = $ledger[0];
+             LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $entry.customer_id, $entry.kind])) ?? 0;
+             IF $have != $seen {{
+                 THROW '{REFUSED}{changed}|the balance changed meanwhile';
+             }};
+             {GUARD_DEBITS}
+             {APPEND_LEDGER}
+             COMMIT TRANSACTION;",
+            changed = ErrorCode::ConcurrentModification.code()
+        );
+        let written = ledger_documents(&self.ledger_clock, company, std::slice::from_ref(entry));
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("ledger", written.records.clone()))
+                .bind(("balances", written.balances.clone()))
+                .bind(("seen", seen))
+        })
+        .await?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entries_of_one_balance_move_it_together() {
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let ledger = [
+            LedgerEntry::new("x", PointsKind::Points, 30, "cart", at),
+            LedgerEntry::new("x", PointsKind::Wallet, 5, "cart", at),
+            LedgerEntry::new("y", PointsKind::Points, -4, "transfer", at),
+            LedgerEntry::new("x", PointsKind::Points, -10, "cancellation", at),
+        ];
+        let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+        assert_eq!(write.records.len(), 3, "one stored write per balance");
+        assert_eq!(
+            write.balances,
+            vec![
+                json!({"customer_id": "x", "kind": "points", "delta": 20}),
+                json!({"customer_id": "x", "kind": "wallet", "delta": 5}),
+                json!({"customer_id": "y", "kind": "points", "delta": -4}),
+            ]
+        );
+        assert!(
+            ledger_documents(&LedgerClock::default(), "c", &[])
+                .balances
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_write_holds_the_entries_of_one_balance_and_cart_in_id_order() {
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let soon: Timestamp = "2027-01-01T00:00:00Z".parse().unwrap();
+        let late: Timestamp = "2027-06-01T00:00:00Z".parse().unwrap();
+        let credit = |points, expires_at, cart: &str| LedgerEntry {
+            expires_at,
+            cart_id: Some(cart.to_string()),
+            ..LedgerEntry::new("x", PointsKind::Points, points, "cart", at)
+        };
+        let ledger = [
+            credit(10, Some(late), "T1"),
+            credit(-3, Some(at), "T1"),
+            credit(5, Some(soon), "T1"),
+            credit(7, None, "T2"),
+        ];
+        let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+        assert_eq!(write.records.len(), 2, "one stored write per cart");
+        let first = &write.records[0];
+        assert_eq!(first["cart_id"], "T1");
+        let stored_points: i64 = first["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["points"].as_i64().unwrap())
+            .sum();
+        assert_eq!(stored_points, 12);
+        // Only credits expire: the debit's instant is not the earliest.
+        assert_eq!(first["expires_from"], soon.to_string());
+        assert_eq!(first["expires_until"], late.to_string());
+        let ids: Vec<&str> = first["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(ids.len(), 3);
+        assert_eq!(first["entry_id"], ids[0]);
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+        // The other write's ids do not fall between them.
+        let other = write.records[1]["entry_id"].as_str().unwrap();
+        assert!(other < ids[0] || other > ids[2]);
+        assert_eq!(first["entries"][0].get("customer_id"), None);
+        assert_eq!(write.records[1].get("expires_from"), None);
+    }
+
+    #[test]
+    fn the_clock_issues_increasing_stamps_that_start_with_the_milliseconds() {
+        let clock = LedgerClock::default();
+        let before = chrono::Utc::now().timestamp_millis() as u64;
+        let stamps: Vec<u64> = (0..10_000).map(|_| clock.next()).collect();
+        assert!(stamps.windows(2).all(|pair| pair[0] < pair[1]));
+        assert!(stamps[0] >> 12 >= before);
+        let written = format!("{:015x}", stamps[0]);
+        assert_eq!(&written[..12], format!("{:012x}", stamps[0] >> 12));
+    }
+}

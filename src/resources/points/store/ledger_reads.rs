@@ -1,0 +1,377 @@
+//! Reading the points ledger: a Customer's entries (listed, or replayed for
+//! expiry), a cart's entries (for its cancellation), the balances with
+//! credits expiring, and the sum that checks a cached balance.
+//!
+//! Entries are stored a write at a time ([`crate::resources::points::store::ledger::ledger_documents`]):
+//! each `ledger_write` record holds the entries one write appended to one
+//! balance for one cart. Reads select records and flatten their entries; the
+//! entries of a record are contiguous in id order, so records ordered by their
+//! first entry's id give the entries in order.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::points::model::PointsKind;
+use crate::resources::points::model::PointsTransaction;
+use crate::storage::Store;
+use crate::storage::first;
+
+use crate::resources::points::store::ledger::LedgerEntry;
+
+/// How far points expiry has run: credits expiring up to `until` and written
+/// up to `last_entry` were handled.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExpiryWatermark {
+    /// The instant the last run expired up to.
+    pub until: Option<Timestamp>,
+    /// The first entry of the newest stored write when the last run started.
+    pub last_entry: Option<String>,
+}
+
+/// The entries of one stored write, in order, each given back the fields it
+/// shares with the others (Customer and kind).
+fn entries_of<T: DeserializeOwned>(write: Value) -> ApiResult<Vec<T>> {
+    let unreadable =
+        |detail: String| ApiError::internal(format!("stored ledger entry unreadable: {detail}"));
+    let Value::Object(mut write) = write else {
+        return Err(unreadable(format!("not an object: {write}")));
+    };
+    let customer_id = write.remove("customer_id").unwrap_or(Value::Null);
+    let kind = write.remove("kind").unwrap_or(Value::Null);
+    let Some(Value::Array(entries)) = write.remove("entries") else {
+        return Err(unreadable("a stored write without entries".into()));
+    };
+    entries
+        .into_iter()
+        .map(|mut entry| {
+            if let Some(object) = entry.as_object_mut() {
+                object.insert("customer_id".into(), customer_id.clone());
+                object.insert("kind".into(), kind.clone());
+            }
+            serde_json::from_value(entry).map_err(|e| unreadable(e.to_string()))
+        })
+        .collect()
+}
+
+/// The entries of `writes`, in the order given.
+fn flatten<T: DeserializeOwned>(writes: Vec<Value>) -> ApiResult<Vec<T>> {
+    let mut entries = Vec::new();
+    for write in writes {
+        entries.extend(entries_of(write)?);
+    }
+    Ok(entries)
+}
+
+impl Store {
+    /// Ledger entries of a Customer, newest first, optionally of one kind,
+    /// after the entry `starting_after`, at most `limit`.
+    pub async fn ledger_entries(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: Option<PointsKind>,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<PointsTransaction>> {
+        let mut conditions = vec!["company = $company", "customer_id = $customer"];
+        if kind.is_some() {
+            conditions.push("kind = $kind");
+        }
+        if starting_after.is_some() {
+            // A write whose first entry is older holds every entry older
+            // than `after` that a newer write does not.
+            conditions.push("entry_id < $after");
+        }
+        // Every write holds at least one entry: `limit` writes are enough.
+        let query = format!(
+            "SELECT customer_id, kind, entries, entry_id FROM ledger_write WHERE {} ORDER BY entry_id DESC LIMIT $limit",
+            conditions.join(" AND ")
+        );
+        let writes: Vec<Value> = first(
+            self.db
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.map(PointsKind::name).unwrap_or_default()))
+                .bind(("after", starting_after.unwrap_or_default().to_string()))
+                .bind(("limit", limit as i64)),
+        )
+        .await?;
+        let mut entries = Vec::with_capacity(limit);
+        for write in writes {
+            let mut newest_first: Vec<PointsTransaction> = entries_of(write)?;
+            newest_first.reverse();
+            entries.extend(
+                newest_first
+                    .into_iter()
+                    .filter(|entry| starting_after.is_none_or(|after| entry.id.as_str() < after)),
+            );
+            if entries.len() >= limit {
+                break;
+            }
+        }
+        entries.truncate(limit);
+        Ok(entries)
+    }
+
+    /// Every ledger entry of a Customer's balance of `kind`, oldest first.
+    pub async fn ledger_history(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: PointsKind,
+    ) -> ApiResult<Vec<PointsTransaction>> {
+        let writes: Vec<Value> = first(
+            self.db
+                .query("SELECT customer_id, kind, entries, entry_id FROM ledger_write WHERE company = $company AND customer_id = $customer AND kind = $kind ORDER BY entry_id")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.name())),
+        )
+        .await?;
+        flatten(writes)
+    }
+
+    /// The ledger entries written for the cart `cart_id` (what it earned and
+    /// redeemed), by campaign.
+    pub async fn cart_ledger(&self, company: &str, cart_id: &str) -> ApiResult<Vec<LedgerEntry>> {
+        let writes: Vec<Value> = first(
+            self.db
+                .query("SELECT customer_id, kind, entries, entry_id FROM ledger_write WHERE company = $company AND cart_id = $cart ORDER BY entry_id")
+                .bind(("company", company.to_string()))
+                .bind(("cart", cart_id.to_string())),
+        )
+        .await?;
+        let mut entries: Vec<LedgerEntry> = flatten(writes)?;
+        // Stable: entries of one campaign stay in the order written.
+        entries.sort_by_key(|entry| entry.rule_id);
+        Ok(entries)
+    }
+
+    /// The balances (Company, Customer, kind) with credits expiring by
+    /// `until` that the last run (`since`) did not see: expiring after its
+    /// instant, or written after its last entry. A write whose credits expire
+    /// both before `since` and after `until` is found too; replaying its
+    /// balance then finds nothing to expire.
+    pub async fn expiring_balances(
+        &self,
+        since: &ExpiryWatermark,
+        until: Timestamp,
+    ) -> ApiResult<Vec<(String, String, PointsKind)>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT company, customer_id, kind FROM ledger_write WHERE expires_from != NONE AND expires_from <= $until AND (expires_until > $since OR entry_id > $last_entry) GROUP BY company, customer_id, kind")
+                .bind(("since", since.until.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("last_entry", since.last_entry.clone().unwrap_or_default()))
+                .bind(("until", until.to_string())),
+        )
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                let kind = serde_json::from_value(row["kind"].clone()).ok()?;
+                Some((
+                    row["company"].as_str()?.to_string(),
+                    row["customer_id"].as_str()?.to_string(),
+                    kind,
+                ))
+            })
+            .collect())
+    }
+
+    /// How far expiry has run.
+    pub async fn expiry_watermark(&self) -> ApiResult<ExpiryWatermark> {
+        let row: Option<Value> =
+            first(self.db.query("SELECT * FROM ONLY expiry_run:watermark")).await?;
+        Ok(ExpiryWatermark {
+            until: row
+                .as_ref()
+                .and_then(|r| r["until"].as_str())
+                .and_then(|u| u.parse().ok()),
+            last_entry: row
+                .as_ref()
+                .and_then(|r| r["last_entry"].as_str())
+                .map(str::to_string),
+        })
+    }
+
+    /// The first entry id of the newest stored write (writes are stored in
+    /// id order).
+    pub async fn newest_entry_id(&self) -> ApiResult<Option<String>> {
+        let ids: Vec<String> = first(
+            self.db
+                .query("SELECT VALUE entry_id FROM ledger_write ORDER BY entry_id DESC LIMIT 1"),
+        )
+        .await?;
+        Ok(ids.into_iter().next())
+    }
+
+    /// Records how far expiry ran (never moving it backwards).
+    pub async fn set_expiry_watermark(&self, watermark: &ExpiryWatermark) -> ApiResult<()> {
+        crate::storage::execute(
+            self.db
+                .query(
+                    "UPSERT expiry_run:watermark SET
+                         until = IF until == NONE OR until < $until { $until } ELSE { until },
+                         last_entry = IF last_entry == NONE OR last_entry < $last_entry { $last_entry } ELSE { last_entry }
+                     RETURN NONE",
+                )
+                .bind(("until", watermark.until.map(|t| t.to_string()).unwrap_or_default()))
+                .bind(("last_entry", watermark.last_entry.clone().unwrap_or_default())),
+        )
+        .await
+    }
+
+    /// The sum of a Customer's ledger entries of `kind`, added up from the
+    /// entries themselves (to check the cached balance).
+    pub async fn ledger_sum(
+        &self,
+        company: &str,
+        customer_id: &str,
+        kind: PointsKind,
+    ) -> ApiResult<i64> {
+        let sum: Option<i64> = first(
+            self.db
+                .query("RETURN math::sum((SELECT VALUE math::sum(entries.points) FROM ledger_write WHERE company = $company AND customer_id = $customer AND kind = $kind))")
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("kind", kind.name())),
+        )
+        .await?;
+        Ok(sum.unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::execute;
+
+    /// Writes an old-style `points_ledger` record and forgets the migrations
+    /// from `since` on, as a store from before them.
+    async fn store_from_before(records: &str, forget: &str) -> Store {
+        let store = Store::connect("mem://", None).await.unwrap();
+        execute(store.db.query(format!(
+            "DEFINE TABLE IF NOT EXISTS points_ledger SCHEMALESS; {records} {forget}"
+        )))
+        .await
+        .unwrap();
+        store.apply_schema().await.unwrap();
+        store.apply_schema().await.unwrap();
+        store
+    }
+
+    #[tokio::test]
+    async fn entries_and_balances_from_before_kinds_are_migrated_once() {
+        let store = store_from_before(
+            "CREATE points_ledger CONTENT { company: 'c', customer_id: 'x', points: 5, reason: 'cart', rule_id: 1, cart_id: 'T1', created_at: '2026-01-01T00:00:00Z' };
+             CREATE type::record('points_balance', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', balance: 5 };",
+            "DELETE migration:ledger_kinds; DELETE migration:ledger_writes;",
+        )
+        .await;
+        assert_eq!(
+            store.balance("c", "x", PointsKind::Points).await.unwrap(),
+            5
+        );
+        assert_eq!(
+            store
+                .ledger_sum("c", "x", PointsKind::Points)
+                .await
+                .unwrap(),
+            5
+        );
+        let entries = store
+            .ledger_entries("c", "x", Some(PointsKind::Points), None, 10)
+            .await
+            .unwrap();
+        assert_eq!(entries.len(), 1);
+        assert_eq!(entries[0].points, 5);
+        assert!(!entries[0].id.is_empty());
+    }
+
+    #[tokio::test]
+    async fn entries_from_before_writes_are_read_like_new_ones() {
+        let store = store_from_before(
+            "CREATE points_ledger:pt_000000000001000aaaaaaaaaa CONTENT { company: 'c', customer_id: 'x', kind: 'points', entry_id: 'pt_000000000001000aaaaaaaaaa', points: 8, reason: 'cart', rule_id: 2, cart_id: 'T1', expires_at: '2026-03-01T00:00:00Z', created_at: '2026-01-01T00:00:00Z' };
+             CREATE points_ledger:pt_000000000002000aaaaaaaaaa CONTENT { company: 'c', customer_id: 'x', kind: 'points', entry_id: 'pt_000000000002000aaaaaaaaaa', points: -3, reason: 'redemption', rule_id: NULL, cart_id: NULL, created_at: '2026-01-02T00:00:00Z' };",
+            "DELETE migration:ledger_writes;",
+        )
+        .await;
+        let newest_first = store
+            .ledger_entries("c", "x", None, None, 10)
+            .await
+            .unwrap();
+        let ids: Vec<&str> = newest_first.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "pt_000000000002000aaaaaaaaaa",
+                "pt_000000000001000aaaaaaaaaa"
+            ]
+        );
+        assert_eq!(newest_first[0].cart_id, None);
+        assert_eq!(
+            newest_first[1].expires_at.unwrap().to_string(),
+            "2026-03-01T00:00:00Z"
+        );
+        assert_eq!(store.cart_ledger("c", "T1").await.unwrap().len(), 1);
+        assert_eq!(
+            store
+                .ledger_sum("c", "x", PointsKind::Points)
+                .await
+                .unwrap(),
+            5
+        );
+        let expiring = store
+            .expiring_balances(
+                &ExpiryWatermark::default(),
+                "2026-04-01T00:00:00Z".parse().unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(expiring, [("c".into(), "x".into(), PointsKind::Points)]);
+        assert_eq!(
+            store.newest_entry_id().await.unwrap().as_deref(),
+            Some("pt_000000000002000aaaaaaaaaa")
+        );
+    }
+
+    #[tokio::test]
+    async fn listing_pages_through_the_entries_of_many_writes_in_order() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        for write in 0..4 {
+            let ledger: Vec<LedgerEntry> = (0..3)
+                .map(|entry| {
+                    LedgerEntry::new("x", PointsKind::Points, write * 10 + entry, "cart", at)
+                })
+                .collect();
+            store.append_ledger("c", &ledger).await.unwrap();
+        }
+        let all = store
+            .ledger_history("c", "x", PointsKind::Points)
+            .await
+            .unwrap();
+        let points: Vec<i64> = all.iter().map(|entry| entry.points).collect();
+        assert_eq!(points, [0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32]);
+        let mut paged = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let page = store
+                .ledger_entries("c", "x", Some(PointsKind::Points), after.as_deref(), 5)
+                .await
+                .unwrap();
+            if page.is_empty() {
+                break;
+            }
+            assert!(page.len() <= 5);
+            after = page.last().map(|entry| entry.id.clone());
+            paged.extend(page.into_iter().map(|entry| entry.points));
+        }
+        let newest_first: Vec<i64> = points.iter().rev().copied().collect();
+        assert_eq!(paged, newest_first);
+    }
+}

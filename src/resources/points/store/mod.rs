@@ -1,0 +1,4 @@
+//! The points ledger: appended a write at a time, read as entries and balances.
+
+pub mod ledger;
+pub mod ledger_reads;

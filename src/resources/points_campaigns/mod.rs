@@ -1,0 +1,6 @@
+//! Points campaigns: GET /points_campaigns and the points campaigns created
+//! through the API.
+
+pub mod api;
+pub mod service;
+pub mod store;

@@ -1,0 +1,7 @@
+//! Segments: calculated attributes, tiers and audiences defined in each
+//! Company's `segments.yaml`, read by GET /customers/{id}/attributes, /tiers,
+//! /audiences and /audience_validation.
+
+pub mod api;
+pub mod rules;
+pub mod service;

@@ -1,0 +1,238 @@
+//! Calculated attributes, tiers and audiences of one Customer, evaluated with
+//! the Company's rules from its `segments.yaml`.
+
+use chrono::Utc;
+use serde_json::{Value, json};
+
+use crate::common::time::Timestamp;
+use crate::engine::catalog::CompanyRules;
+use crate::engine::script::Facts;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::languages::negotiate::Language;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::instant_wins::store::draw_state::DrawState;
+use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::segments::rules::Segment;
+use crate::resources::segments::rules::Segments;
+use crate::services::Services;
+
+/// The attributes every Customer has, plus the Company's own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalculatedAttributes {
+    /// The Customer.
+    pub customer_id: String,
+    /// Sum of the Customer's purchases.
+    pub lifetime_spend: f64,
+    /// Number of purchases.
+    pub cart_count: i64,
+    /// Date of the latest purchase (YYYY-MM-DD).
+    pub last_purchase_date: Option<String>,
+    /// Current points balance.
+    pub points_balance: i64,
+    /// The Company's calculated attributes, by id.
+    pub custom: serde_json::Map<String, Value>,
+}
+
+/// A tier or audience and the Customer's standing in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SegmentStanding {
+    /// Identifier.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Whether the Customer belongs (a tier is reached).
+    pub member: bool,
+    /// Why the condition could not be evaluated (file, line, message), if so.
+    pub error: Option<String>,
+}
+
+impl Services {
+    /// What the Company's expressions know about `customer` at `now`: the
+    /// Customer, its associates, its purchases and its points balance.
+    pub(crate) async fn customer_facts(
+        &self,
+        company: &str,
+        customer: &Customer,
+        now: chrono::DateTime<Utc>,
+    ) -> ApiResult<Facts> {
+        let (facts, _) = self
+            .customer_facts_and_states(company, customer, now, &[])
+            .await?;
+        Ok(facts)
+    }
+
+    /// [`Services::customer_facts`], and the state of the Instant Wins of
+    /// `queries`, in one round trip.
+    pub(crate) async fn customer_facts_and_states(
+        &self,
+        company: &str,
+        customer: &Customer,
+        now: chrono::DateTime<Utc>,
+        queries: &[StateQuery],
+    ) -> ApiResult<(Facts, DrawState)> {
+        let history_since = self
+            .catalog
+            .company(company)
+            .history_days
+            .map(|days| Timestamp::from(now - chrono::Duration::days(days)));
+        let (stored, state) = self
+            .store
+            .customer_facts_and_states(company, &customer.id, history_since, queries)
+            .await?;
+        let links = stored.associations;
+        let associates = links
+            .iter()
+            .map(|a| json!({"id": a.other(&customer.id), "type": a.kind}))
+            .collect();
+        let facts = Facts {
+            customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
+            purchases: stored.purchases,
+            totals: stored.totals,
+            points_balance: stored.points_balance,
+            associates,
+            now,
+            ..Facts::default()
+        };
+        Ok((facts, state))
+    }
+
+    /// Fills in the calculated attributes, the tier and the audiences of `facts`.
+    pub(crate) fn segment_facts(&self, rules: &CompanyRules, facts: &mut Facts) {
+        let engine = self.catalog.engine();
+        rules.segments.calculate(engine, facts);
+        facts.tier = rules
+            .segments
+            .tiers
+            .iter()
+            .rev()
+            .find(|tier| Segments::judge(engine, tier, facts).member)
+            .map_or(serde_json::Value::Null, |tier| {
+                serde_json::Value::String(tier.id.clone())
+            });
+        facts.audiences = rules
+            .segments
+            .audiences
+            .iter()
+            .filter(|audience| Segments::judge(engine, audience, facts).member)
+            .map(|audience| audience.id.clone())
+            .collect();
+    }
+
+    /// Facts with the Company's calculated attributes filled in.
+    async fn evaluated_facts(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<(Customer, Facts, std::sync::Arc<CompanyRules>)> {
+        let customer = self.find_customer(company, reference).await?.customer;
+        let mut facts = self
+            .customer_facts(company, &customer, self.now().as_datetime())
+            .await?;
+        let rules = self.catalog.company(company);
+        rules.segments.calculate(self.catalog.engine(), &mut facts);
+        Ok((customer, facts, rules))
+    }
+
+    /// GET /customers/{id}/attributes.
+    pub async fn customer_attributes(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<CalculatedAttributes> {
+        let (customer, facts, _) = self.evaluated_facts(company, reference).await?;
+        Ok(CalculatedAttributes {
+            customer_id: customer.id,
+            lifetime_spend: facts.totals.lifetime_spend,
+            cart_count: facts.totals.cart_count,
+            last_purchase_date: facts
+                .totals
+                .last_purchase
+                .map(|at| at.format("%Y-%m-%d").to_string()),
+            points_balance: facts.points_balance,
+            custom: facts.calculated,
+        })
+    }
+
+    /// Every tier, lowest first, with whether the Customer reached it.
+    pub async fn customer_tiers(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        language: &Language,
+    ) -> ApiResult<(String, Vec<SegmentStanding>)> {
+        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
+        Ok((
+            customer.id,
+            self.standings(&rules.segments.tiers, &facts, language),
+        ))
+    }
+
+    /// Every audience, with whether the Customer belongs to it.
+    pub async fn customer_audiences(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        language: &Language,
+    ) -> ApiResult<(String, Vec<SegmentStanding>)> {
+        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
+        Ok((
+            customer.id,
+            self.standings(&rules.segments.audiences, &facts, language),
+        ))
+    }
+
+    /// Whether the Customer belongs to `audience`.
+    pub async fn audience_validation(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+        audience: &str,
+        language: &Language,
+    ) -> ApiResult<(String, SegmentStanding)> {
+        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
+        let segment = rules
+            .segments
+            .audiences
+            .iter()
+            .find(|a| a.id == audience)
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::AudienceNotFound,
+                    format!("no audience `{audience}` is defined"),
+                )
+            })?;
+        let standing = self
+            .standings(std::slice::from_ref(segment), &facts, language)
+            .remove(0);
+        Ok((customer.id, standing))
+    }
+
+    fn standings(
+        &self,
+        segments: &[Segment],
+        facts: &Facts,
+        language: &Language,
+    ) -> Vec<SegmentStanding> {
+        segments
+            .iter()
+            .map(|segment| {
+                let verdict = Segments::judge(self.catalog.engine(), segment, facts);
+                SegmentStanding {
+                    id: segment.id.clone(),
+                    name: segment.name.resolve(&language.chosen, &language.default),
+                    description: segment
+                        .description
+                        .as_ref()
+                        .map(|d| d.resolve(&language.chosen, &language.default)),
+                    member: verdict.member,
+                    error: verdict.error,
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,3 @@
+//! Utilities: GET /check.
+
+pub mod api;

@@ -1,0 +1,3 @@
+//! Vouchers: the personal codes through which targeted campaigns reach one Customer.
+
+pub mod model;

@@ -1,0 +1,106 @@
+//! What a Customer holds besides points (see [`crate::resources::points::api`]): GET
+//! /rewards/transactions and GET /games (with a Customer, their available
+//! participations). Delivered Instant Win prizes appear here.
+
+use poem_openapi::param::Query;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi, Tags};
+
+use crate::http::auth::Tier2;
+use crate::http::errors::ErrorResponse;
+use crate::http::languages::language;
+use crate::http::params::optional_customer;
+use crate::http::params::required_customer;
+use crate::http::services;
+use crate::resources::instant_wins::store::prizes::RewardTransaction;
+
+#[derive(Tags)]
+enum WalletTags {
+    /// Points, Rewards and game participations a Customer holds.
+    Wallet,
+}
+
+/// Rewards a Customer holds.
+#[derive(Debug, Object)]
+pub struct RewardTransactionList {
+    /// Newest first.
+    pub reward_transactions: Vec<RewardTransaction>,
+}
+
+/// A game campaign.
+#[derive(Debug, Object)]
+pub struct Game {
+    /// The game rule's id.
+    pub id: i64,
+    /// Name in the response language.
+    pub name: String,
+    /// Description in the response language.
+    #[oai(skip_serializing_if_is_none)]
+    pub description: Option<String>,
+    /// With a Customer: the participations they have available.
+    #[oai(skip_serializing_if_is_none)]
+    pub available_participations: Option<i64>,
+}
+
+/// Game campaigns.
+#[derive(Debug, Object)]
+pub struct GameList {
+    /// By ascending id.
+    pub games: Vec<Game>,
+}
+
+/// Wallet endpoints.
+#[derive(Default)]
+pub struct WalletApi;
+
+#[OpenApi(tag = "WalletTags::Wallet")]
+impl WalletApi {
+    /// Reward transactions of a Customer (`customer_id` or `customer_code`).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/rewards/transactions", method = "get")]
+    async fn reward_transactions(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+    ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
+        let customer = required_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let reward_transactions = services(request)?
+            .reward_transactions(&caller.0.company, customer)
+            .await?;
+        Ok(Json(RewardTransactionList {
+            reward_transactions,
+        }))
+    }
+
+    /// List game campaigns; with `customer_id` or `customer_code`, each with
+    /// the participations the Customer has available.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/games", method = "get")]
+    async fn games(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        customer_id: Query<Option<String>>,
+        customer_code: Query<Option<String>>,
+    ) -> Result<Json<GameList>, ErrorResponse> {
+        let customer = optional_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let games = services(request)?
+            .games(&caller.0.company, customer, language(request)?)
+            .await?;
+        Ok(Json(GameList {
+            games: games
+                .into_iter()
+                .map(|game| Game {
+                    id: game.id,
+                    name: game.name,
+                    description: game.description,
+                    available_participations: game.available_participations,
+                })
+                .collect(),
+        }))
+    }
+}

@@ -1,0 +1,92 @@
+//! Use-cases: what the HTTP API, the back-office and the CLI ask the service to do.
+//!
+//! Each use-case validates its input, calls the store, and returns domain
+//! records or an [`crate::error::ApiError`]. Nothing here knows about HTTP.
+
+use std::sync::Arc;
+
+use crate::common::clock::Clock;
+use crate::common::random::RandomSource;
+use crate::engine::catalog::Catalog;
+use crate::http::languages::negotiate::CompanyCache;
+use crate::http::rate_limits::limiters::RateLimiters;
+use crate::resources::companies::model::Environment;
+use crate::storage::Store;
+
+/// The service's use-cases over one store.
+#[derive(Clone, Debug)]
+pub struct Services {
+    pub(crate) store: Store,
+    /// When set, only keys of Companies in this environment are accepted, so a
+    /// production deployment never serves a sandbox key and the reverse.
+    pub(crate) serve_environment: Option<Environment>,
+    /// Every Company's rules, reloaded when their files change.
+    pub(crate) catalog: Arc<Catalog>,
+    /// Per-Company, per-tier request limiters.
+    pub(crate) rate_limiters: Arc<RateLimiters>,
+    /// Recently read Company settings.
+    pub(crate) companies: Arc<CompanyCache>,
+    /// Recently read API keys.
+    pub(crate) keys: Arc<crate::http::auth::credentials::KeyCache>,
+    /// Where Instant Win draws get their random values.
+    pub(crate) random: Arc<RandomSource>,
+    /// Wakes the prize delivery worker when a draw wins.
+    pub(crate) prize_delivery: Arc<tokio::sync::Notify>,
+    /// Serialises debits of one balance within this process.
+    pub(crate) balance_locks: Arc<crate::resources::points::locks::BalanceLocks>,
+    /// Where the time comes from.
+    pub(crate) clock: Arc<Clock>,
+    /// (Company, id, revision) of the API-created campaigns last applied.
+    pub(crate) api_campaign_revisions: Arc<std::sync::Mutex<Vec<(String, i64, i64)>>>,
+}
+
+impl Services {
+    /// Use-cases over `store` with the rules in `catalog`, accepting keys of
+    /// `serve_environment` only when set.
+    pub fn new(
+        store: Store,
+        serve_environment: Option<Environment>,
+        catalog: Arc<Catalog>,
+    ) -> Self {
+        Services {
+            store,
+            serve_environment,
+            catalog,
+            rate_limiters: Arc::default(),
+            companies: Arc::default(),
+            keys: Arc::default(),
+            random: Arc::new(RandomSource::Os),
+            prize_delivery: Arc::default(),
+            balance_locks: Arc::default(),
+            clock: Arc::default(),
+            api_campaign_revisions: Arc::default(),
+        }
+    }
+
+    /// The same use-cases reading the time from `clock`.
+    pub fn with_clock(mut self, clock: Arc<Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// The current instant, from the service's clock.
+    pub fn now(&self) -> crate::common::time::Timestamp {
+        self.clock.now()
+    }
+
+    /// The same use-cases drawing Instant Wins from `random`.
+    pub fn with_random(mut self, random: RandomSource) -> Self {
+        self.random = Arc::new(random);
+        self
+    }
+
+    /// The rules of every Company.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}
