@@ -1,6 +1,7 @@
 //! Small helpers every resource uses.
 
 pub mod clock;
+pub mod ids;
 pub mod pagination;
 pub mod random;
 pub mod time;

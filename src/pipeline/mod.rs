@@ -1,3 +1,16 @@
-//! The one event pipeline: carts, simulations, Custom Events and triggers.
+//! The one event pipeline: carts (realtime and simulated), Custom Events and
+//! triggers are each an [`occurrence::Occurrence`], and go through the same
+//! use-case ([`crate::services::Services::run_pipeline`]): name the active
+//! Customer, read the facts and Instant Win state in one round trip,
+//! evaluate the campaigns, write the occurrence with its points and draws in
+//! one transaction, retry on contention and wake prize delivery.
+//!
+//! - [`facts`]: the active Customer, the Company's rules, facts and state.
+//! - [`occurrence`]: what each kind of occurrence contributes.
+//! - [`run`]: the evaluate-write-retry loop.
+//! - [`store`]: the one query reading a Customer's facts and draw state.
 
+pub mod facts;
+pub mod occurrence;
+pub mod run;
 pub mod store;

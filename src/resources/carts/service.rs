@@ -8,6 +8,8 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::occurrence::Occurrence;
+use crate::pipeline::run::Mode;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
@@ -15,37 +17,20 @@ use crate::resources::carts::model::NewCart;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
 use crate::services::Services;
-use std::sync::Arc;
+use crate::storage::Store;
+use serde_json::Value;
 
-use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
 use crate::engine::campaign::Listens;
-use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::engine::script::Facts;
-use crate::resources::customers::model::Customer;
-use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
-use crate::resources::instant_wins::draws::contended;
-use crate::resources::instant_wins::draws::state_queries;
-use crate::resources::instant_wins::store::draw_state::DrawState;
-use crate::resources::instant_wins::store::draw_write;
 use crate::resources::points::store::ledger::LedgerEntry;
 use std::collections::HashMap;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
-
-/// What the campaigns made of an event.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EvaluatedEvent {
-    /// The effects of the campaigns that applied.
-    pub effects: Vec<Effect>,
-    /// Why each campaign applied or not.
-    pub explanations: Vec<Explanation>,
-}
 
 /// A cart with what the campaigns made of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,38 +43,70 @@ pub struct CartOutcome {
     pub explanations: Vec<Explanation>,
 }
 
-/// The ledger entries crediting `customer_id` with the points of `effects`,
-/// in the balance and with the expiry their campaign (in `campaigns`) sets.
-pub(crate) fn earned_points(
-    effects: &[Effect],
-    campaigns: &[Campaign],
-    customer_id: &str,
-    reason: &str,
-    cart_id: Option<&str>,
-    at: Timestamp,
-) -> Vec<LedgerEntry> {
-    effects
-        .iter()
-        .filter_map(|effect| {
-            let points = effect.points?;
-            let accrual = campaigns.iter().find_map(|c| match &c.kind {
-                CampaignKind::Points(accrual) if c.id == effect.rule_id => Some(accrual),
-                _ => None,
-            });
-            Some(LedgerEntry {
-                rule_id: Some(effect.rule_id),
-                cart_id: cart_id.map(str::to_string),
-                expires_at: accrual.and_then(|a| a.expiry).map(|e| e.of(at)),
-                ..LedgerEntry::new(
-                    customer_id,
-                    accrual.map_or(PointsKind::Points, |a| a.kind),
-                    points,
-                    reason,
-                    at,
-                )
-            })
-        })
-        .collect()
+/// A cart going through the event pipeline.
+struct CartOccurrence {
+    /// The cart, completed by each evaluation.
+    cart: Cart,
+    /// The coupon codes the till asked to redeem.
+    coupons_desired: Vec<String>,
+}
+
+impl Occurrence for CartOccurrence {
+    fn listens(&self) -> Listens {
+        Listens::Cart
+    }
+
+    fn date(&self) -> Timestamp {
+        self.cart.date
+    }
+
+    fn describe(&self, facts: &mut Facts) {
+        let cart = &self.cart;
+        facts.cart = serde_json::json!({
+            "code": cart.id,
+            "total": cart.total,
+            "lines": cart.lines,
+            "location_code": cart.location_code,
+            "coupons_desired": self.coupons_desired,
+            "date": cart.date,
+        });
+    }
+
+    fn points_reason(&self) -> String {
+        "cart".to_string()
+    }
+
+    fn cart_id(&self) -> Option<&str> {
+        Some(&self.cart.id)
+    }
+
+    fn draw_source(&self) -> String {
+        format!("cart:{}", self.cart.id)
+    }
+
+    fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp) {
+        self.cart.discount_total =
+            (effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
+        self.cart.points_earned = points_earned;
+        self.cart.created_at = at;
+    }
+
+    fn always_written(&self) -> bool {
+        true
+    }
+
+    async fn write(
+        &self,
+        store: &Store,
+        company: &str,
+        _customer_id: &str,
+        ledger: &[LedgerEntry],
+        draw_write: &Value,
+    ) -> ApiResult<()> {
+        store
+            .insert_cart(company, &self.cart, ledger, draw_write)
+            .await
+    }
 }
 
 /// `reversals` of a cancellation, each negative one cut so that no balance
@@ -137,71 +154,6 @@ fn money(field: &str, value: f64) -> ApiResult<f64> {
 }
 
 impl Services {
-    /// The active Customer an event names by id or by code.
-    pub(crate) async fn active_customer(
-        &self,
-        company: &str,
-        customer_id: Option<&str>,
-        customer_code: Option<&str>,
-    ) -> ApiResult<Customer> {
-        let reference = match (customer_id, customer_code) {
-            (Some(id), None) => CustomerRef::id(id),
-            (None, Some(code)) => CustomerRef {
-                value: code,
-                search_by: SearchBy::Code,
-            },
-            _ => {
-                return Err(ApiError::invalid(
-                    "name the Customer with exactly one of customer_id and customer_code",
-                ));
-            }
-        };
-        self.active_customer_by(company, reference).await
-    }
-
-    /// The active Customer `reference` names; `customer_inactive` when it is
-    /// deactivated, anonymized or merged.
-    pub(crate) async fn active_customer_by(
-        &self,
-        company: &str,
-        reference: CustomerRef<'_>,
-    ) -> ApiResult<Customer> {
-        let customer = self.find_customer(company, reference).await?.customer;
-        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
-            return Err(ApiError::new(
-                ErrorCode::CustomerInactive,
-                format!("Customer {} is inactive", customer.id),
-            ));
-        }
-        Ok(customer)
-    }
-
-    /// The Company's rules, what they know about `customer` at `date` and the
-    /// state of the Instant Wins listening to `event`, read in one round
-    /// trip; refuses when the Company's campaign files never loaded.
-    pub(crate) async fn event_facts(
-        &self,
-        company: &str,
-        customer: &Customer,
-        date: Timestamp,
-        event: &Listens,
-    ) -> ApiResult<(Arc<CompanyRules>, Facts, DrawState)> {
-        if let Some(errors) = self.catalog.failure(company) {
-            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
-            return Err(ApiError::new(
-                ErrorCode::CampaignsUnavailable,
-                format!("the campaign files never loaded: {}", listed.join("; ")),
-            ));
-        }
-        let rules = self.catalog.company(company);
-        let queries = state_queries(&rules, event, date.as_datetime());
-        let (mut facts, state) = self
-            .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
-            .await?;
-        self.segment_facts(&rules, &mut facts);
-        Ok((rules, facts, state))
-    }
-
     /// Evaluates `new` and, when `record` is true, records the cart, its
     /// ledger entries and the new balance in one transaction.
     pub async fn process_cart(
@@ -239,94 +191,38 @@ impl Services {
             new.total.unwrap_or((lines_total * 100.0).round() / 100.0),
         )?;
         let customer = self
-            .active_customer(
-                company,
-                new.customer_id.as_deref(),
-                new.customer_code.as_deref(),
-            )
+            .active_customer(company, &new.customer_id, &new.customer_code)
             .await?;
         let date = new.date.unwrap_or_else(|| self.now());
-        let mut cart = Cart {
-            id: code,
-            customer_id: customer.id.clone(),
-            date,
-            location_code: new.location_code,
-            lines: new.lines,
-            total,
-            discount_total: 0.0,
-            points_earned: 0,
-            cancels: None,
-            cancelled_by: None,
-            created_at: self.now(),
+        let mut occurrence = CartOccurrence {
+            cart: Cart {
+                id: code,
+                customer_id: customer.id.clone(),
+                date,
+                location_code: new.location_code,
+                lines: new.lines,
+                total,
+                discount_total: 0.0,
+                points_earned: 0,
+                cancels: None,
+                cancelled_by: None,
+                created_at: self.now(),
+            },
+            coupons_desired: new.coupons_desired,
         };
-        let (rules, mut facts, state) = self
-            .event_facts(company, &customer, date, &Listens::Cart)
+        let mode = if record { Mode::Record } else { Mode::Simulate };
+        let evaluated = self
+            .run_pipeline(company, &customer, &mut occurrence, language, mode)
             .await?;
-        facts.cart = serde_json::json!({
-            "code": cart.id,
-            "total": cart.total,
-            "lines": cart.lines,
-            "location_code": cart.location_code,
-            "coupons_desired": new.coupons_desired,
-            "date": cart.date,
-        });
-        let mut state = Some(state);
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let drawn = self
-                .evaluate_with_draws(
-                    company,
-                    &customer.id,
-                    &rules,
-                    &Listens::Cart,
-                    &facts,
-                    state.take(),
-                    language,
-                )
-                .await?;
-            let evaluation = &drawn.evaluation;
-            cart.discount_total =
-                (evaluation.effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
-            let ledger = earned_points(
-                &evaluation.effects,
-                &rules.campaigns,
-                &customer.id,
-                "cart",
-                Some(&cart.id),
-                cart.created_at,
-            );
-            cart.points_earned = ledger.iter().map(|e| e.points).sum();
-            if record {
-                let mut ledger = ledger;
-                ledger.extend(drawn.prize_points(&customer.id, cart.created_at));
-                let draws = draw_write(
-                    company,
-                    &customer.id,
-                    &format!("cart:{}", cart.id),
-                    &drawn.draws,
-                    &drawn.participations,
-                    cart.created_at,
-                );
-                let written = self
-                    .store
-                    .insert_cart(company, &cart, &ledger, &draws)
-                    .await;
-                if contended(&written, attempt) {
-                    continue;
-                }
-                written?;
-                if drawn.delivers_any() {
-                    self.prizes_won();
-                }
-                tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluation.effects.len(), "cart recorded");
-            }
-            return Ok(CartOutcome {
-                cart,
-                effects: drawn.evaluation.effects,
-                explanations: drawn.evaluation.explanations,
-            });
+        if record {
+            let cart = &occurrence.cart;
+            tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluated.effects.len(), "cart recorded");
         }
+        Ok(CartOutcome {
+            cart: occurrence.cart,
+            effects: evaluated.effects,
+            explanations: evaluated.explanations,
+        })
     }
 
     /// Cancels a recorded cart: records a cart with the opposite amounts and

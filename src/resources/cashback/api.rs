@@ -1,6 +1,7 @@
 //! Cashback: GET /cashbacks and GET /cashback_thresholds, read from the
 //! Company's `cashback.yaml`.
 
+use crate::resources::customers::service::CustomerRef;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -8,7 +9,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::params::location;
-use crate::http::params::optional_customer;
 use crate::http::services;
 
 #[derive(Tags)]
@@ -93,7 +93,7 @@ impl CashbacksApi {
         customer_code: Query<Option<String>>,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
-        let customer = optional_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
         let quotes = services(request)?
             .cashbacks(&caller.0.company, location.as_deref(), customer)
             .await?;

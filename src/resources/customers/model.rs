@@ -10,7 +10,6 @@ use serde::{Deserialize, Serialize};
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::secrets::random_hex;
 
 /// A Customer of a Company.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
@@ -214,8 +213,7 @@ impl SearchBy {
 
 /// A new Customer id: time-ordered, so ids sort in creation order.
 pub fn new_customer_id() -> String {
-    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
-    format!("cus_{millis:012x}{}", random_hex(6))
+    crate::common::ids::time_ordered_id("cus")
 }
 
 /// Trims a code and checks its length and characters.

@@ -1,22 +1,27 @@
 //! Custom Events and triggers: evaluated against the campaigns that listen to
 //! their type; their points are recorded in one transaction.
 
+use crate::common::ids::time_ordered_id;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
+use crate::common::time::Timestamp;
 use crate::common::validate::validate_slug;
 use crate::engine::campaign::Listens;
+use crate::engine::evaluate::Effect;
+use crate::engine::script::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
-use crate::resources::carts::service::EvaluatedEvent;
-use crate::resources::carts::service::earned_points;
+use crate::pipeline::occurrence::Occurrence;
+use crate::pipeline::run::EvaluatedEvent;
+use crate::pipeline::run::Mode;
 use crate::resources::events::model::CustomEvent;
 use crate::resources::events::model::NewEvent;
-use crate::resources::instant_wins::draws::contended;
-use crate::resources::instant_wins::store::draw_write;
-use crate::secrets::random_hex;
+use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
+use crate::storage::Store;
+use serde_json::Value;
 
 /// Whether an event is a Custom Event (recorded and listable) or a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,10 +41,93 @@ pub struct EventOutcome {
     pub evaluated: EvaluatedEvent,
 }
 
-/// A new, time-ordered Custom Event id.
-fn new_event_id() -> String {
-    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
-    format!("evt_{millis:012x}{}", random_hex(6))
+/// A Custom Event or trigger going through the event pipeline.
+struct EventOccurrence {
+    kind: EventKind,
+    /// The Customer it is for.
+    customer_id: String,
+    new: NewEvent,
+    /// When it happened.
+    date: Timestamp,
+    /// The id a Custom Event is recorded under (none for a trigger).
+    id: Option<String>,
+    /// The Custom Event as the last evaluation would record it.
+    recorded: Option<CustomEvent>,
+}
+
+impl Occurrence for EventOccurrence {
+    fn listens(&self) -> Listens {
+        match self.kind {
+            EventKind::CustomEvent => Listens::CustomEvent(self.new.kind.clone()),
+            EventKind::Trigger => Listens::Trigger(self.new.kind.clone()),
+        }
+    }
+
+    fn date(&self) -> Timestamp {
+        self.date
+    }
+
+    fn describe(&self, facts: &mut Facts) {
+        let payload = serde_json::json!({
+            "type": self.new.kind,
+            "data": self.new.data,
+            "coupons_desired": self.new.coupons_desired,
+            "date": self.date,
+        });
+        match self.kind {
+            EventKind::CustomEvent => facts.event = payload,
+            EventKind::Trigger => facts.trigger = payload,
+        }
+    }
+
+    fn points_reason(&self) -> String {
+        match self.kind {
+            EventKind::CustomEvent => "custom_event".to_string(),
+            EventKind::Trigger => format!("trigger:{}", self.new.kind),
+        }
+    }
+
+    fn draw_source(&self) -> String {
+        match &self.id {
+            Some(id) => format!("custom_event:{id}"),
+            None => format!("trigger:{}", self.new.kind),
+        }
+    }
+
+    fn settle(&mut self, _effects: &[Effect], points_earned: i64, at: Timestamp) {
+        self.recorded = self.id.clone().map(|id| CustomEvent {
+            id,
+            customer_id: self.customer_id.clone(),
+            kind: self.new.kind.clone(),
+            data: self.new.data.clone(),
+            date: self.date,
+            points_earned,
+            created_at: at,
+        });
+    }
+
+    fn always_written(&self) -> bool {
+        self.kind == EventKind::CustomEvent
+    }
+
+    async fn write(
+        &self,
+        store: &Store,
+        company: &str,
+        customer_id: &str,
+        ledger: &[LedgerEntry],
+        draw_write: &Value,
+    ) -> ApiResult<()> {
+        store
+            .insert_event(
+                company,
+                customer_id,
+                self.recorded.as_ref(),
+                ledger,
+                draw_write,
+            )
+            .await
+    }
 }
 
 impl Services {
@@ -54,102 +142,23 @@ impl Services {
     ) -> ApiResult<EventOutcome> {
         validate_slug("type", &new.kind)?;
         let customer = self
-            .active_customer(
-                company,
-                new.customer_id.as_deref(),
-                new.customer_code.as_deref(),
-            )
+            .active_customer(company, &new.customer_id, &new.customer_code)
             .await?;
-        let date = new.date.unwrap_or_else(|| self.now());
-        let listens = match kind {
-            EventKind::CustomEvent => Listens::CustomEvent(new.kind.clone()),
-            EventKind::Trigger => Listens::Trigger(new.kind.clone()),
+        let mut occurrence = EventOccurrence {
+            kind,
+            customer_id: customer.id.clone(),
+            date: new.date.unwrap_or_else(|| self.now()),
+            id: (kind == EventKind::CustomEvent).then(|| time_ordered_id("evt")),
+            new,
+            recorded: None,
         };
-        let (rules, mut facts, state) =
-            self.event_facts(company, &customer, date, &listens).await?;
-        let payload = serde_json::json!({
-            "type": new.kind,
-            "data": new.data,
-            "coupons_desired": new.coupons_desired,
-            "date": date,
-        });
-        match kind {
-            EventKind::CustomEvent => facts.event = payload,
-            EventKind::Trigger => facts.trigger = payload,
-        }
-        let reason = match kind {
-            EventKind::CustomEvent => "custom_event".to_string(),
-            EventKind::Trigger => format!("trigger:{}", new.kind),
-        };
-        let event_id = (kind == EventKind::CustomEvent).then(new_event_id);
-        let mut state = Some(state);
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let drawn = self
-                .evaluate_with_draws(
-                    company,
-                    &customer.id,
-                    &rules,
-                    &listens,
-                    &facts,
-                    state.take(),
-                    language,
-                )
-                .await?;
-            let now = self.now();
-            let mut ledger = earned_points(
-                &drawn.evaluation.effects,
-                &rules.campaigns,
-                &customer.id,
-                &reason,
-                None,
-                now,
-            );
-            let points_earned = ledger.iter().map(|e| e.points).sum();
-            ledger.extend(drawn.prize_points(&customer.id, now));
-            let event = event_id.clone().map(|id| CustomEvent {
-                id,
-                customer_id: customer.id.clone(),
-                kind: new.kind.clone(),
-                data: new.data.clone(),
-                date,
-                points_earned,
-                created_at: now,
-            });
-            if event.is_some() || !ledger.is_empty() || !drawn.draws.is_empty() {
-                let source = match &event {
-                    Some(event) => format!("custom_event:{}", event.id),
-                    None => format!("trigger:{}", new.kind),
-                };
-                let draws = draw_write(
-                    company,
-                    &customer.id,
-                    &source,
-                    &drawn.draws,
-                    &drawn.participations,
-                    now,
-                );
-                let written = self
-                    .store
-                    .insert_event(company, &customer.id, event.as_ref(), &ledger, &draws)
-                    .await;
-                if contended(&written, attempt) {
-                    continue;
-                }
-                written?;
-                if drawn.delivers_any() {
-                    self.prizes_won();
-                }
-            }
-            return Ok(EventOutcome {
-                event,
-                evaluated: EvaluatedEvent {
-                    effects: drawn.evaluation.effects,
-                    explanations: drawn.evaluation.explanations,
-                },
-            });
-        }
+        let evaluated = self
+            .run_pipeline(company, &customer, &mut occurrence, language, Mode::Record)
+            .await?;
+        Ok(EventOutcome {
+            event: occurrence.recorded,
+            evaluated,
+        })
     }
 
     /// The Custom Event `id`.

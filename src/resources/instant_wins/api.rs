@@ -2,6 +2,7 @@
 //! to play: draws happen on the events the campaigns listen to, and their
 //! results are the `instant_win` effects of those events' responses.
 
+use crate::resources::customers::service::CustomerRef;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -11,7 +12,6 @@ use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::languages::language;
 use crate::http::params::location;
-use crate::http::params::optional_customer;
 use crate::http::services;
 use crate::resources::instant_wins::model::InstantWinCampaign;
 use crate::resources::instant_wins::service::InstantWinFilter;
@@ -80,7 +80,7 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let filter = InstantWinFilter {
-            customer: optional_customer(&customer_id.0, &customer_code.0, "customer")?,
+            customer: CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?,
             audience: parse_audience(campaign_audience.0.as_deref())?,
             location: location(location_id.0, location_code.0)?,
             countries: countries(country_list.0),
@@ -120,7 +120,7 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = InstantWinSearch::parse(search_by.0.as_deref())?;
         let filter = InstantWinFilter {
-            customer: optional_customer(&customer_id.0, &customer_code.0, "customer")?,
+            customer: CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?,
             location: location(location_id.0, location_code.0)?,
             countries: countries(country_list.0),
             ..InstantWinFilter::default()

@@ -25,7 +25,6 @@ use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::StockShard;
 use crate::resources::points::store::ledger::LedgerEntry;
-use crate::secrets::random_hex;
 use crate::services::Services;
 use crate::storage::write_lanes::WriteLane;
 
@@ -79,8 +78,7 @@ impl DrawnEvaluation {
 
 /// A new, time-ordered draw id.
 fn new_draw_id() -> String {
-    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
-    format!("drw_{millis:012x}{}", random_hex(6))
+    crate::common::ids::time_ordered_id("drw")
 }
 
 /// The Instant Wins listening to `event` that could run at `facts.now`, with

@@ -12,7 +12,6 @@ use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::author::Author;
 use crate::http::errors::ErrorResponse;
-use crate::http::params::required_customer;
 use crate::http::services;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::service::CustomerRef;
@@ -260,7 +259,7 @@ impl PointsApi {
         starting_after: Query<Option<String>>,
     ) -> Result<Json<PointsTransactionList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
-        let customer = required_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
         let page = services(request)?
             .points_transactions(&caller.0.company, customer, kind.0, page)
             .await?;
@@ -286,7 +285,7 @@ impl PointsApi {
         body: Json<Redemption>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
-        let customer = required_customer(&body.customer_id, &body.customer_code, "customer")?;
+        let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         let operation = services(request)?
             .redeem_points(
                 &caller.0.company,
@@ -378,7 +377,7 @@ impl PointsApi {
         body: Json<Adjustment>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
-        let customer = required_customer(&body.customer_id, &body.customer_code, "customer")?;
+        let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         let operation = services(request)?
             .adjust_points(
                 &caller.0.company,
@@ -400,12 +399,12 @@ async fn transfer(
     author: Author,
     body: Transfer,
 ) -> Result<Json<OperationResult>, ErrorResponse> {
-    let from = required_customer(
+    let from = CustomerRef::required(
         &body.from_customer_id,
         &body.from_customer_code,
         "from_customer",
     )?;
-    let to = required_customer(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
+    let to = CustomerRef::required(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
     let operation = services(request)?
         .transfer_points(
             company,

@@ -2,6 +2,7 @@
 //! transfers, manual credits and debits, and expiry.
 
 pub mod api;
+pub mod earned;
 pub mod expiry;
 pub mod locks;
 pub mod model;

@@ -13,7 +13,6 @@ use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
 use crate::resources::points::store::ledger::LedgerEntry;
-use crate::secrets::random_hex;
 use crate::services::Services;
 
 /// Largest amount one operation may move.
@@ -72,8 +71,7 @@ fn description(text: Option<String>) -> ApiResult<Option<String>> {
 }
 
 fn operation_id() -> String {
-    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
-    format!("op_{millis:012x}{}", random_hex(6))
+    crate::common::ids::time_ordered_id("op")
 }
 
 /// The entry debiting or crediting `customer` in an operation.

@@ -2,6 +2,7 @@
 //! /rewards/transactions and GET /games (with a Customer, their available
 //! participations). Delivered Instant Win prizes appear here.
 
+use crate::resources::customers::service::CustomerRef;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -9,8 +10,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::languages::language;
-use crate::http::params::optional_customer;
-use crate::http::params::required_customer;
 use crate::http::services;
 use crate::resources::instant_wins::store::prizes::RewardTransaction;
 
@@ -66,7 +65,7 @@ impl WalletApi {
         customer_id: Query<Option<String>>,
         customer_code: Query<Option<String>>,
     ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
-        let customer = required_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
         let reward_transactions = services(request)?
             .reward_transactions(&caller.0.company, customer)
             .await?;
@@ -87,7 +86,7 @@ impl WalletApi {
         customer_id: Query<Option<String>>,
         customer_code: Query<Option<String>>,
     ) -> Result<Json<GameList>, ErrorResponse> {
-        let customer = optional_customer(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
         let games = services(request)?
             .games(&caller.0.company, customer, language(request)?)
             .await?;

@@ -70,6 +70,39 @@ impl<'a> CustomerRef<'a> {
             search_by: SearchBy::Id,
         }
     }
+
+    /// The Customer named by `{prefix}_id` or `{prefix}_code` (at most one);
+    /// `None` when neither is given.
+    pub fn optional(
+        id: &'a Option<String>,
+        code: &'a Option<String>,
+        prefix: &str,
+    ) -> ApiResult<Option<Self>> {
+        match (id, code) {
+            (Some(_), Some(_)) => Err(ApiError::invalid(format!(
+                "name the Customer with {prefix}_id or {prefix}_code, not both"
+            ))),
+            (Some(id), None) => Ok(Some(CustomerRef::id(id))),
+            (None, Some(code)) => Ok(Some(CustomerRef {
+                value: code,
+                search_by: SearchBy::Code,
+            })),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The Customer named by exactly one of `{prefix}_id` and `{prefix}_code`.
+    pub fn required(
+        id: &'a Option<String>,
+        code: &'a Option<String>,
+        prefix: &str,
+    ) -> ApiResult<Self> {
+        Self::optional(id, code, prefix)?.ok_or_else(|| {
+            ApiError::invalid(format!(
+                "name the Customer with exactly one of {prefix}_id and {prefix}_code"
+            ))
+        })
+    }
 }
 
 fn not_found(reference: CustomerRef<'_>) -> ApiError {

@@ -1,0 +1,74 @@
+//! The pipeline's reads: the active Customer an occurrence names, and the
+//! facts and Instant Win state it is evaluated on.
+
+use std::sync::Arc;
+
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Listens;
+use crate::engine::catalog::CompanyRules;
+use crate::engine::script::Facts;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::instant_wins::draws::state_queries;
+use crate::resources::instant_wins::store::draw_state::DrawState;
+use crate::services::Services;
+
+impl Services {
+    /// The active Customer named by exactly one of `customer_id` and
+    /// `customer_code`.
+    pub(crate) async fn active_customer(
+        &self,
+        company: &str,
+        customer_id: &Option<String>,
+        customer_code: &Option<String>,
+    ) -> ApiResult<Customer> {
+        let reference = CustomerRef::required(customer_id, customer_code, "customer")?;
+        self.active_customer_by(company, reference).await
+    }
+
+    /// The active Customer `reference` names; `customer_inactive` when it is
+    /// deactivated, anonymized or merged.
+    pub(crate) async fn active_customer_by(
+        &self,
+        company: &str,
+        reference: CustomerRef<'_>,
+    ) -> ApiResult<Customer> {
+        let customer = self.find_customer(company, reference).await?.customer;
+        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::CustomerInactive,
+                format!("Customer {} is inactive", customer.id),
+            ));
+        }
+        Ok(customer)
+    }
+
+    /// The Company's rules, what they know about `customer` at `date` and the
+    /// state of the Instant Wins listening to `event`, read in one round
+    /// trip; refuses when the Company's campaign files never loaded.
+    pub(crate) async fn event_facts(
+        &self,
+        company: &str,
+        customer: &Customer,
+        date: Timestamp,
+        event: &Listens,
+    ) -> ApiResult<(Arc<CompanyRules>, Facts, DrawState)> {
+        if let Some(errors) = self.catalog.failure(company) {
+            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
+            return Err(ApiError::new(
+                ErrorCode::CampaignsUnavailable,
+                format!("the campaign files never loaded: {}", listed.join("; ")),
+            ));
+        }
+        let rules = self.catalog.company(company);
+        let queries = state_queries(&rules, event, date.as_datetime());
+        let (mut facts, state) = self
+            .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
+            .await?;
+        self.segment_facts(&rules, &mut facts);
+        Ok((rules, facts, state))
+    }
+}

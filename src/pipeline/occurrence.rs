@@ -1,0 +1,58 @@
+//! What the pipeline asks of each kind of occurrence (a cart, a Custom Event,
+//! a trigger): which campaigns listen, what conditions see of it, what it
+//! keeps of an evaluation and how it is written.
+
+use std::future::Future;
+
+use serde_json::Value;
+
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Listens;
+use crate::engine::evaluate::Effect;
+use crate::engine::script::Facts;
+use crate::error::ApiResult;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::storage::Store;
+
+/// One kind of occurrence the campaigns are evaluated against. The pipeline
+/// ([`crate::services::Services::run_pipeline`]) does the rest: facts and
+/// state, evaluation, draws, points, the write and its retries.
+pub(crate) trait Occurrence: Send + Sync {
+    /// The campaigns that listen to it.
+    fn listens(&self) -> Listens;
+
+    /// When it happened (what conditions and history see as its date).
+    fn date(&self) -> Timestamp;
+
+    /// Puts what conditions see of it into `facts`.
+    fn describe(&self, facts: &mut Facts);
+
+    /// The reason of the ledger entries crediting the points it earns.
+    fn points_reason(&self) -> String;
+
+    /// The cart the points it earns are for, when it is one.
+    fn cart_id(&self) -> Option<&str> {
+        None
+    }
+
+    /// The source its Instant Win draws are recorded under.
+    fn draw_source(&self) -> String;
+
+    /// Takes in one evaluation of it at `at`: the `effects` that applied and
+    /// the campaign points (`points_earned`) they credit.
+    fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp);
+
+    /// Whether it is written even when it earned and drew nothing (a cart or a
+    /// Custom Event is; a trigger leaves no record of its own).
+    fn always_written(&self) -> bool;
+
+    /// Writes it with `ledger` and the draws' `draw_write`, in one transaction.
+    fn write(
+        &self,
+        store: &Store,
+        company: &str,
+        customer_id: &str,
+        ledger: &[LedgerEntry],
+        draw_write: &Value,
+    ) -> impl Future<Output = ApiResult<()>> + Send;
+}

@@ -1,0 +1,108 @@
+//! The pipeline's loop: evaluate, write, and on a contended draw evaluate
+//! again on fresh state, then wake the prize delivery.
+
+use crate::engine::evaluate::Effect;
+use crate::engine::evaluate::Explanation;
+use crate::error::ApiResult;
+use crate::http::languages::negotiate::Language;
+use crate::pipeline::occurrence::Occurrence;
+use crate::resources::customers::model::Customer;
+use crate::resources::instant_wins::draws::contended;
+use crate::resources::instant_wins::store::draw_write;
+use crate::resources::points::earned::earned_points;
+use crate::services::Services;
+
+/// What the campaigns made of an occurrence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvaluatedEvent {
+    /// The effects of the campaigns that applied.
+    pub effects: Vec<Effect>,
+    /// Why each campaign applied or not.
+    pub explanations: Vec<Explanation>,
+}
+
+/// Whether the pipeline writes what it evaluated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Evaluate and write (realtime carts, Custom Events, triggers).
+    Record,
+    /// Evaluate only: nothing is written and no draw is kept (simulations).
+    Simulate,
+}
+
+impl Services {
+    /// Runs `occurrence` of `customer` through the Company's campaigns: reads
+    /// the facts and Instant Win state, evaluates (drawing), and in
+    /// [`Mode::Record`] writes the occurrence, its points and its draws in
+    /// one transaction, evaluating again on fresh state when a concurrent
+    /// draw took what this one counted on.
+    pub(crate) async fn run_pipeline<O: Occurrence>(
+        &self,
+        company: &str,
+        customer: &Customer,
+        occurrence: &mut O,
+        language: &Language,
+        mode: Mode,
+    ) -> ApiResult<EvaluatedEvent> {
+        let listens = occurrence.listens();
+        let (rules, mut facts, state) = self
+            .event_facts(company, customer, occurrence.date(), &listens)
+            .await?;
+        occurrence.describe(&mut facts);
+        let reason = occurrence.points_reason();
+        let mut state = Some(state);
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let drawn = self
+                .evaluate_with_draws(
+                    company,
+                    &customer.id,
+                    &rules,
+                    &listens,
+                    &facts,
+                    state.take(),
+                    language,
+                )
+                .await?;
+            let at = self.now();
+            let mut ledger = earned_points(
+                &drawn.evaluation.effects,
+                &rules.campaigns,
+                &customer.id,
+                &reason,
+                occurrence.cart_id(),
+                at,
+            );
+            let points_earned = ledger.iter().map(|entry| entry.points).sum();
+            occurrence.settle(&drawn.evaluation.effects, points_earned, at);
+            ledger.extend(drawn.prize_points(&customer.id, at));
+            let writes = mode == Mode::Record
+                && (occurrence.always_written() || !ledger.is_empty() || !drawn.draws.is_empty());
+            if writes {
+                let draws = draw_write(
+                    company,
+                    &customer.id,
+                    &occurrence.draw_source(),
+                    &drawn.draws,
+                    &drawn.participations,
+                    at,
+                );
+                let written = occurrence
+                    .write(&self.store, company, &customer.id, &ledger, &draws)
+                    .await;
+                if contended(&written, attempt) {
+                    continue;
+                }
+                written?;
+                if drawn.delivers_any() {
+                    self.prizes_won();
+                }
+            }
+            return Ok(EvaluatedEvent {
+                effects: drawn.evaluation.effects,
+                explanations: drawn.evaluation.explanations,
+            });
+        }
+    }
+}
