@@ -10,40 +10,18 @@ use crate::engine::campaign::CampaignKind;
 use crate::engine::campaign::Discount;
 use crate::engine::campaign::Listens;
 use crate::engine::campaign::PointsAccrual;
+use crate::engine::effect::DiscountEffect;
+use crate::engine::effect::DiscountType;
+use crate::engine::effect::Effect;
+use crate::engine::effect::InstantWinDrawEffect;
+use crate::engine::effect::PointsEffect;
 use crate::engine::script::Facts;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::draws::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
-use crate::resources::instant_wins::rules::draws::InstantWinEffect;
 use crate::resources::instant_wins::rules::draws::instant_win_draw;
-
-/// One effect of one campaign, as event responses return it.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
-pub struct Effect {
-    /// `discount`, `points` or `instant_win`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    /// The campaign's id.
-    pub rule_id: i64,
-    /// The campaign's name in the response language.
-    pub rule_name: String,
-    /// The 1-based cart line the effect applies to; 0 for the whole cart or event.
-    pub line: i64,
-    /// Money taken off (discounts); 0 for other kinds.
-    pub value: f64,
-    /// `percent` or `amount` for discounts; empty otherwise.
-    pub effect_type: &'static str,
-    /// `cart` or `line` for discounts; empty otherwise.
-    pub distribution_type: &'static str,
-    /// Points earned (points campaigns).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub points: Option<i64>,
-    /// The draw's fields (Instant Win campaigns).
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub instant_win: Option<Box<InstantWinEffect>>,
-}
 
 /// Why a campaign applied or not, for `?explain=true`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -85,7 +63,10 @@ fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value) {
         })
         .unwrap_or_default();
     let mut cart_left = number(cart, "total");
-    for effect in effects.iter_mut().filter(|e| e.kind == "discount") {
+    for effect in effects.iter_mut().filter_map(|e| match e {
+        Effect::Discount(discount) => Some(discount),
+        _ => None,
+    }) {
         let mut value = effect.value.min(cart_left);
         if effect.line > 0
             && let Some(left) = line_left.get_mut((effect.line - 1) as usize)
@@ -96,7 +77,7 @@ fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value) {
         cart_left -= value;
         effect.value = cents(value.max(0.0));
     }
-    effects.retain(|e| e.kind != "discount" || e.value > 0.0);
+    effects.retain(|e| !matches!(e, Effect::Discount(discount) if discount.value <= 0.0));
 }
 
 /// Rounds money to cents.
@@ -129,13 +110,11 @@ pub fn evaluate(
                     let (effect, record) =
                         instant_win_draw(campaign, instant_win, campaigns, facts, draws, render)?;
                     evaluation.draws.push(record);
-                    Ok(vec![Effect {
-                        kind: "instant_win",
+                    Ok(vec![Effect::InstantWin(InstantWinDrawEffect {
                         rule_id: campaign.id,
                         rule_name,
-                        instant_win: Some(Box::new(effect)),
-                        ..Effect::default()
-                    }])
+                        draw: effect,
+                    })])
                 }
                 _ => effects_of(engine, campaign, facts, &prepared, rule_name),
             }
@@ -239,9 +218,9 @@ fn discount_effects(
     rule_name: String,
 ) -> Result<Vec<Effect>, String> {
     let effect_type = if discount.percent.is_some() {
-        "percent"
+        DiscountType::Percent
     } else {
-        "amount"
+        DiscountType::Amount
     };
     let off = |base: f64| match (discount.percent, discount.amount) {
         (Some(percent), _) => base * percent / 100.0,
@@ -278,16 +257,13 @@ fn discount_effects(
         let value = cents(value.min(left).max(0.0));
         left -= value;
         if value > 0.0 {
-            effects.push(Effect {
-                kind: "discount",
+            effects.push(Effect::Discount(DiscountEffect {
                 rule_id,
                 rule_name: rule_name.clone(),
                 line,
                 value,
                 effect_type,
-                distribution_type: if line == 0 { "cart" } else { "line" },
-                ..Effect::default()
-            });
+            }));
         }
     }
     if effects.is_empty() {
@@ -332,13 +308,11 @@ fn points_effects(
     if points <= 0 {
         return Err("earns no points for this event".into());
     }
-    Ok(vec![Effect {
-        kind: "points",
+    Ok(vec![Effect::Points(PointsEffect {
         rule_id,
         rule_name,
-        points: Some(points),
-        ..Effect::default()
-    }])
+        points,
+    })])
 }
 
 #[cfg(test)]
@@ -397,7 +371,7 @@ mod tests {
         let values: Vec<(i64, i64, f64, Option<i64>)> = evaluation
             .effects
             .iter()
-            .map(|e| (e.rule_id, e.line, e.value, e.points))
+            .map(|e| (e.rule_id(), e.line(), e.discount_value(), e.points()))
             .collect();
         // 10% of 3.60 = 0.36 on line 1; the 0.50 cap leaves 0.14 for line 3.
         assert_eq!(
@@ -468,7 +442,7 @@ mod tests {
         let applied: Vec<(i64, f64)> = evaluation
             .effects
             .iter()
-            .map(|e| (e.line, e.value))
+            .map(|e| (e.line(), e.discount_value()))
             .collect();
         assert_eq!(applied, [(2, 1.0)]);
     }
@@ -486,7 +460,7 @@ mod tests {
             &facts,
         );
         assert_eq!(evaluation.effects.len(), 1);
-        assert_eq!(evaluation.effects[0].points, Some(50));
+        assert_eq!(evaluation.effects[0].points(), Some(50));
     }
 
     #[test]

@@ -116,30 +116,30 @@ proptest! {
         let lines = cart["lines"].as_array().unwrap();
         let total = cart["total"].as_f64().unwrap();
         for campaign in &campaigns {
-            let effects: Vec<_> = evaluation.effects.iter().filter(|e| e.rule_id == campaign.id).collect();
-            let taken: f64 = effects.iter().map(|e| e.value).sum();
+            let effects: Vec<_> = evaluation.effects.iter().filter(|e| e.rule_id() == campaign.id).collect();
+            let taken: f64 = effects.iter().map(|e| e.discount_value()).sum();
             prop_assert!(taken <= total + 1e-9, "campaign {} takes {} of {}", campaign.id, taken, total);
             for effect in &effects {
-                prop_assert!(effect.value >= 0.0);
-                if effect.line > 0 {
-                    let line = &lines[(effect.line - 1) as usize];
+                prop_assert!(effect.discount_value() >= 0.0);
+                if effect.line() > 0 {
+                    let line = &lines[(effect.line() - 1) as usize];
                     let worth = line["quantity"].as_f64().unwrap() * line["price"].as_f64().unwrap();
-                    prop_assert!(effect.value <= worth + 1e-9, "line {} worth {} gets {}", effect.line, worth, effect.value);
+                    prop_assert!(effect.discount_value() <= worth + 1e-9, "line {} worth {} gets {}", effect.line(), worth, effect.discount_value());
                 }
-                if let Some(points) = effect.points {
+                if let Some(points) = effect.points() {
                     prop_assert!(points > 0);
                 }
             }
         }
-        let all: f64 = evaluation.effects.iter().map(|e| e.value).sum();
+        let all: f64 = evaluation.effects.iter().map(|e| e.discount_value()).sum();
         prop_assert!(all <= total + 1e-6, "all discounts take {} of {}", all, total);
         for (index, line) in lines.iter().enumerate() {
             let worth = line["quantity"].as_f64().unwrap() * line["price"].as_f64().unwrap();
             let taken: f64 = evaluation
                 .effects
                 .iter()
-                .filter(|e| e.line == index as i64 + 1)
-                .map(|e| e.value)
+                .filter(|e| e.line() == index as i64 + 1)
+                .map(|e| e.discount_value())
                 .sum();
             prop_assert!(taken <= worth + 1e-6, "line {} worth {} loses {}", index + 1, worth, taken);
         }

@@ -7,6 +7,7 @@
 pub mod campaign;
 pub mod campaign_set;
 pub mod catalog;
+pub mod effect;
 pub mod evaluate;
 #[cfg(test)]
 mod evaluate_properties;

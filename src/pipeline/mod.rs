@@ -5,11 +5,13 @@
 //! evaluate the campaigns, write the occurrence with its points and draws in
 //! one transaction, retry on contention and wake prize delivery.
 //!
+//! - [`api`]: the effects and explanations they answer with.
 //! - [`facts`]: the active Customer, the Company's rules, facts and state.
 //! - [`occurrence`]: what each kind of occurrence contributes.
 //! - [`run`]: the evaluate-write-retry loop.
 //! - [`store`]: the one query reading a Customer's facts and draw state.
 
+pub mod api;
 pub mod facts;
 pub mod occurrence;
 pub mod run;

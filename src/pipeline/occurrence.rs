@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
-use crate::engine::evaluate::Effect;
+use crate::engine::effect::Effect;
 use crate::engine::script::Facts;
 use crate::error::ApiResult;
 use crate::resources::points::store::ledger::LedgerEntry;

@@ -1,7 +1,7 @@
 //! The pipeline's loop: evaluate, write, and on a contended draw evaluate
 //! again on fresh state, then wake the prize delivery.
 
-use crate::engine::evaluate::Effect;
+use crate::engine::effect::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::error::ApiResult;
 use crate::http::languages::negotiate::Language;

@@ -6,117 +6,24 @@ use poem_openapi::{Object, OpenApi, Tags};
 
 use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
-use crate::engine::evaluate::Effect;
-use crate::engine::evaluate::Explanation;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::languages::language;
 use crate::http::services;
+use crate::pipeline::api::EffectBody;
+use crate::pipeline::api::ExplanationBody;
+use crate::pipeline::api::bodies;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::NewCart;
 use crate::resources::carts::service::CartOutcome;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::vouchers::model::CouponInfo;
 
 #[derive(Tags)]
 enum CartTags {
     /// Carts (transactions) evaluated against the campaigns.
     Carts,
-}
-
-/// One effect of a campaign on the event.
-#[derive(Debug, Object)]
-pub struct EffectBody {
-    /// `discount`, `points` or `instant_win`.
-    #[oai(rename = "type")]
-    pub kind: String,
-    /// The campaign's id.
-    pub rule_id: i64,
-    /// The campaign's name, in the response language.
-    pub rule_name: String,
-    /// The 1-based cart line the effect applies to; 0 for the whole cart.
-    pub line: i64,
-    /// Money taken off (discounts); 0 otherwise.
-    pub value: f64,
-    /// `percent` or `amount` for discounts; empty otherwise.
-    pub effect_type: String,
-    /// `cart` or `line` for discounts; empty otherwise.
-    pub distribution_type: String,
-    /// Points earned (points campaigns).
-    #[oai(skip_serializing_if_is_none)]
-    pub points: Option<i64>,
-    /// Instant Win: `loyalty` or `targeted`.
-    #[oai(skip_serializing_if_is_none)]
-    pub select_customers: Option<String>,
-    /// Instant Win, targeted only: the Targeted Delivery send that assigned it.
-    #[oai(skip_serializing_if_is_none)]
-    pub campaign_history_id: Option<String>,
-    /// Instant Win, targeted only: the Voucher it took part with.
-    #[oai(skip_serializing_if_is_none)]
-    pub coupon_info: Option<CouponInfo>,
-    /// Instant Win, only on a win: the prize's name.
-    #[oai(skip_serializing_if_is_none)]
-    pub prize_name: Option<String>,
-    /// Instant Win, only on a win: the prize's description.
-    #[oai(skip_serializing_if_is_none)]
-    pub prize_description: Option<String>,
-    /// Instant Win, only on a win: the points campaign, Reward or game given.
-    #[oai(skip_serializing_if_is_none)]
-    pub prize_rule_id: Option<i64>,
-    /// Instant Win: index of the drawn entry (-1: none). Kept for backward
-    /// compatibility; whether the Customer won is told by `prize_name` and `prize_rule_id`.
-    #[oai(skip_serializing_if_is_none)]
-    pub winned_prize_index: Option<i64>,
-}
-
-impl From<Effect> for EffectBody {
-    fn from(effect: Effect) -> Self {
-        let draw = effect.instant_win.map(|draw| *draw);
-        EffectBody {
-            kind: effect.kind.to_string(),
-            rule_id: effect.rule_id,
-            rule_name: effect.rule_name,
-            line: effect.line,
-            value: effect.value,
-            effect_type: effect.effect_type.to_string(),
-            distribution_type: effect.distribution_type.to_string(),
-            points: effect.points,
-            select_customers: draw.as_ref().map(|d| d.select_customers.to_string()),
-            campaign_history_id: draw.as_ref().and_then(|d| d.campaign_history_id.clone()),
-            coupon_info: draw.as_ref().and_then(|d| d.coupon_info.clone()),
-            prize_name: draw.as_ref().and_then(|d| d.prize_name.clone()),
-            prize_description: draw.as_ref().and_then(|d| d.prize_description.clone()),
-            prize_rule_id: draw.as_ref().and_then(|d| d.prize_rule_id),
-            winned_prize_index: draw.map(|d| d.winned_prize_index),
-        }
-    }
-}
-
-/// Why a campaign applied or not.
-#[derive(Debug, Object)]
-pub struct ExplanationBody {
-    /// The campaign's id.
-    pub rule_id: i64,
-    /// The campaign's file and line.
-    pub source: String,
-    /// Whether it returned effects.
-    pub applied: bool,
-    /// Why not, when it did not.
-    #[oai(skip_serializing_if_is_none)]
-    pub reason: Option<String>,
-}
-
-impl From<Explanation> for ExplanationBody {
-    fn from(explanation: Explanation) -> Self {
-        ExplanationBody {
-            rule_id: explanation.rule_id,
-            source: explanation.source,
-            applied: explanation.applied,
-            reason: explanation.reason,
-        }
-    }
 }
 
 /// Answer of POST /carts/realtime and /carts/simulate.
@@ -138,18 +45,6 @@ fn respond(outcome: CartOutcome, explain: bool) -> CartResponse {
         effects,
         explanations,
     }
-}
-
-/// Effects, and explanations when asked for, as response bodies.
-pub(crate) fn bodies(
-    effects: Vec<Effect>,
-    explanations: Vec<Explanation>,
-    explain: bool,
-) -> (Vec<EffectBody>, Option<Vec<ExplanationBody>>) {
-    (
-        effects.into_iter().map(Into::into).collect(),
-        explain.then(|| explanations.into_iter().map(Into::into).collect()),
-    )
 }
 
 /// A page of carts.

@@ -21,7 +21,8 @@ use crate::storage::Store;
 use serde_json::Value;
 
 use crate::engine::campaign::Listens;
-use crate::engine::evaluate::Effect;
+use crate::engine::effect::Effect;
+use crate::engine::effect::PointsEffect;
 use crate::engine::evaluate::Explanation;
 use crate::engine::script::Facts;
 use crate::resources::customers::model::normalise_code;
@@ -86,7 +87,7 @@ impl Occurrence for CartOccurrence {
 
     fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp) {
         self.cart.discount_total =
-            (effects.iter().map(|e| e.value).sum::<f64>() * 100.0).round() / 100.0;
+            (effects.iter().map(Effect::discount_value).sum::<f64>() * 100.0).round() / 100.0;
         self.cart.points_earned = points_earned;
         self.cart.created_at = at;
     }
@@ -314,11 +315,12 @@ impl Services {
         };
         let effects = ledger
             .iter()
-            .map(|entry| Effect {
-                kind: "points",
-                rule_id: entry.rule_id.unwrap_or_default(),
-                points: Some(entry.points),
-                ..Effect::default()
+            .map(|entry| {
+                Effect::Points(PointsEffect {
+                    rule_id: entry.rule_id.unwrap_or_default(),
+                    rule_name: String::new(),
+                    points: entry.points,
+                })
             })
             .collect();
         tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");

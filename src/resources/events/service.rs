@@ -7,7 +7,7 @@ use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
 use crate::common::validate::validate_slug;
 use crate::engine::campaign::Listens;
-use crate::engine::evaluate::Effect;
+use crate::engine::effect::Effect;
 use crate::engine::script::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;

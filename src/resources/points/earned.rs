@@ -4,7 +4,7 @@
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::CampaignKind;
-use crate::engine::evaluate::Effect;
+use crate::engine::effect::Effect;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::LedgerEntry;
 
@@ -21,13 +21,14 @@ pub(crate) fn earned_points(
     effects
         .iter()
         .filter_map(|effect| {
-            let points = effect.points?;
+            let points = effect.points()?;
+            let rule_id = effect.rule_id();
             let accrual = campaigns.iter().find_map(|c| match &c.kind {
-                CampaignKind::Points(accrual) if c.id == effect.rule_id => Some(accrual),
+                CampaignKind::Points(accrual) if c.id == rule_id => Some(accrual),
                 _ => None,
             });
             Some(LedgerEntry {
-                rule_id: Some(effect.rule_id),
+                rule_id: Some(rule_id),
                 cart_id: cart_id.map(str::to_string),
                 expires_at: accrual.and_then(|a| a.expiry).map(|e| e.of(at)),
                 ..LedgerEntry::new(

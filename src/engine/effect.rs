@@ -1,0 +1,173 @@
+//! Effects: what a campaign that applied gives, one variant per campaign kind
+//! that returns effects. Each serialises to its kind's documented shape
+//! (`type` names the kind; the fields every effect carried before kinds had
+//! their own shapes are kept, zero or empty, so integrators' parsers hold).
+
+use serde::Serialize;
+
+use crate::resources::instant_wins::rules::draws::InstantWinEffect;
+
+/// One effect of one campaign, as event responses return it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Money off the cart or one of its lines.
+    Discount(DiscountEffect),
+    /// Points earned.
+    Points(PointsEffect),
+    /// An Instant Win draw, won or not.
+    InstantWin(InstantWinDrawEffect),
+}
+
+/// How a discount's value was reckoned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiscountType {
+    /// A percentage of what it applies to.
+    Percent,
+    /// A fixed amount.
+    Amount,
+}
+
+impl DiscountType {
+    /// `percent` or `amount`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiscountType::Percent => "percent",
+            DiscountType::Amount => "amount",
+        }
+    }
+}
+
+/// A discount effect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiscountEffect {
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// The campaign's name in the response language.
+    pub rule_name: String,
+    /// The 1-based cart line it applies to; 0 for the whole cart.
+    pub line: i64,
+    /// Money taken off.
+    pub value: f64,
+    /// How the value was reckoned.
+    pub effect_type: DiscountType,
+}
+
+impl DiscountEffect {
+    /// `cart` for the whole cart, `line` for one line.
+    pub fn distribution_type(&self) -> &'static str {
+        if self.line == 0 { "cart" } else { "line" }
+    }
+}
+
+/// A points effect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointsEffect {
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// The campaign's name in the response language.
+    pub rule_name: String,
+    /// Points earned.
+    pub points: i64,
+}
+
+/// An Instant Win effect: the campaign and its draw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstantWinDrawEffect {
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// The campaign's name in the response language.
+    pub rule_name: String,
+    /// The draw's fields.
+    pub draw: InstantWinEffect,
+}
+
+impl Effect {
+    /// The `type` it is answered with.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Effect::Discount(_) => "discount",
+            Effect::Points(_) => "points",
+            Effect::InstantWin(_) => "instant_win",
+        }
+    }
+
+    /// The id of the campaign that gave it.
+    pub fn rule_id(&self) -> i64 {
+        match self {
+            Effect::Discount(effect) => effect.rule_id,
+            Effect::Points(effect) => effect.rule_id,
+            Effect::InstantWin(effect) => effect.rule_id,
+        }
+    }
+
+    /// The 1-based cart line it applies to; 0 for the whole cart or event.
+    pub fn line(&self) -> i64 {
+        match self {
+            Effect::Discount(effect) => effect.line,
+            _ => 0,
+        }
+    }
+
+    /// The money it takes off (0 unless a discount).
+    pub fn discount_value(&self) -> f64 {
+        match self {
+            Effect::Discount(effect) => effect.value,
+            _ => 0.0,
+        }
+    }
+
+    /// The points it earns, when it is a points effect.
+    pub fn points(&self) -> Option<i64> {
+        match self {
+            Effect::Points(effect) => Some(effect.points),
+            _ => None,
+        }
+    }
+}
+
+/// The shape an effect is serialised in.
+#[derive(Serialize)]
+struct Wire<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    rule_id: i64,
+    rule_name: &'a str,
+    line: i64,
+    value: f64,
+    effect_type: &'static str,
+    distribution_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    points: Option<i64>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    instant_win: Option<&'a InstantWinEffect>,
+}
+
+impl Serialize for Effect {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (rule_name, line, effect_type, distribution_type, instant_win) = match self {
+            Effect::Discount(effect) => (
+                effect.rule_name.as_str(),
+                effect.line,
+                effect.effect_type.as_str(),
+                effect.distribution_type(),
+                None,
+            ),
+            Effect::Points(effect) => (effect.rule_name.as_str(), 0, "", "", None),
+            Effect::InstantWin(effect) => {
+                (effect.rule_name.as_str(), 0, "", "", Some(&effect.draw))
+            }
+        };
+        Wire {
+            kind: self.kind(),
+            rule_id: self.rule_id(),
+            rule_name,
+            line,
+            value: self.discount_value(),
+            effect_type,
+            distribution_type,
+            points: self.points(),
+            instant_win,
+        }
+        .serialize(serializer)
+    }
+}

@@ -1,0 +1,188 @@
+//! What the pipeline's operations answer over HTTP besides their record: the
+//! effects of the campaigns that applied, one documented shape per kind
+//! (told apart by `type`), and with `explain=true` why each campaign applied
+//! or not. Carts, Custom Events and triggers all answer with these.
+
+use poem_openapi::{Object, Union};
+
+use crate::engine::effect::DiscountEffect;
+use crate::engine::effect::Effect;
+use crate::engine::effect::InstantWinDrawEffect;
+use crate::engine::effect::PointsEffect;
+use crate::engine::evaluate::Explanation;
+use crate::resources::vouchers::model::CouponInfo;
+
+/// One effect of a campaign on the event; `type` says which kind.
+#[derive(Debug, Union)]
+#[oai(discriminator_name = "type", one_of)]
+pub enum EffectBody {
+    /// Money off the cart or one of its lines.
+    #[oai(mapping = "discount")]
+    Discount(DiscountEffectBody),
+    /// Points earned.
+    #[oai(mapping = "points")]
+    Points(PointsEffectBody),
+    /// An Instant Win draw, won or not.
+    #[oai(mapping = "instant_win")]
+    InstantWin(InstantWinEffectBody),
+}
+
+/// The fields every effect carries.
+#[derive(Debug, Object)]
+pub struct EffectCampaign {
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// The campaign's name, in the response language.
+    pub rule_name: String,
+    /// The 1-based cart line a discount applies to; 0 for the whole cart and
+    /// for every other kind.
+    pub line: i64,
+    /// Money taken off by a discount; 0 for every other kind.
+    pub value: f64,
+    /// A discount's `percent` or `amount`; empty for every other kind.
+    pub effect_type: String,
+    /// A discount's `cart` or `line`; empty for every other kind.
+    pub distribution_type: String,
+}
+
+impl EffectCampaign {
+    /// The fields of an effect other than a discount.
+    fn of(rule_id: i64, rule_name: String) -> Self {
+        EffectCampaign {
+            rule_id,
+            rule_name,
+            line: 0,
+            value: 0.0,
+            effect_type: String::new(),
+            distribution_type: String::new(),
+        }
+    }
+}
+
+/// A discount: `value` off `line` (or the whole cart when 0).
+#[derive(Debug, Object)]
+pub struct DiscountEffectBody {
+    /// The campaign and the discount.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+}
+
+/// Points earned by a points campaign.
+#[derive(Debug, Object)]
+pub struct PointsEffectBody {
+    /// The campaign.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+    /// Points earned.
+    pub points: i64,
+}
+
+/// An Instant Win draw: won when `prize_name` and `prize_rule_id` are present.
+#[derive(Debug, Object)]
+pub struct InstantWinEffectBody {
+    /// The campaign.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+    /// `loyalty` or `targeted`.
+    pub select_customers: String,
+    /// Targeted only: the Targeted Delivery send that assigned it.
+    #[oai(skip_serializing_if_is_none)]
+    pub campaign_history_id: Option<String>,
+    /// Targeted only: the Voucher it took part with.
+    #[oai(skip_serializing_if_is_none)]
+    pub coupon_info: Option<CouponInfo>,
+    /// Only on a win: the prize's name.
+    #[oai(skip_serializing_if_is_none)]
+    pub prize_name: Option<String>,
+    /// Only on a win: the prize's description.
+    #[oai(skip_serializing_if_is_none)]
+    pub prize_description: Option<String>,
+    /// Only on a win: the points campaign, Reward or game given.
+    #[oai(skip_serializing_if_is_none)]
+    pub prize_rule_id: Option<i64>,
+    /// Index of the drawn entry (-1: none). Kept for backward compatibility;
+    /// whether the Customer won is told by `prize_name` and `prize_rule_id`.
+    pub winned_prize_index: i64,
+}
+
+impl From<Effect> for EffectBody {
+    fn from(effect: Effect) -> Self {
+        match effect {
+            Effect::Discount(discount) => EffectBody::Discount(discount.into()),
+            Effect::Points(PointsEffect {
+                rule_id,
+                rule_name,
+                points,
+            }) => EffectBody::Points(PointsEffectBody {
+                campaign: EffectCampaign::of(rule_id, rule_name),
+                points,
+            }),
+            Effect::InstantWin(InstantWinDrawEffect {
+                rule_id,
+                rule_name,
+                draw,
+            }) => EffectBody::InstantWin(InstantWinEffectBody {
+                campaign: EffectCampaign::of(rule_id, rule_name),
+                select_customers: draw.select_customers.to_string(),
+                campaign_history_id: draw.campaign_history_id,
+                coupon_info: draw.coupon_info,
+                prize_name: draw.prize_name,
+                prize_description: draw.prize_description,
+                prize_rule_id: draw.prize_rule_id,
+                winned_prize_index: draw.winned_prize_index,
+            }),
+        }
+    }
+}
+
+impl From<DiscountEffect> for DiscountEffectBody {
+    fn from(discount: DiscountEffect) -> Self {
+        DiscountEffectBody {
+            campaign: EffectCampaign {
+                line: discount.line,
+                value: discount.value,
+                effect_type: discount.effect_type.as_str().to_string(),
+                distribution_type: discount.distribution_type().to_string(),
+                rule_id: discount.rule_id,
+                rule_name: discount.rule_name,
+            },
+        }
+    }
+}
+
+/// Why a campaign applied or not.
+#[derive(Debug, Object)]
+pub struct ExplanationBody {
+    /// The campaign's id.
+    pub rule_id: i64,
+    /// The campaign's file and line.
+    pub source: String,
+    /// Whether it returned effects.
+    pub applied: bool,
+    /// Why not, when it did not.
+    #[oai(skip_serializing_if_is_none)]
+    pub reason: Option<String>,
+}
+
+impl From<Explanation> for ExplanationBody {
+    fn from(explanation: Explanation) -> Self {
+        ExplanationBody {
+            rule_id: explanation.rule_id,
+            source: explanation.source,
+            applied: explanation.applied,
+            reason: explanation.reason,
+        }
+    }
+}
+
+/// Effects, and explanations when asked for, as response bodies.
+pub(crate) fn bodies(
+    effects: Vec<Effect>,
+    explanations: Vec<Explanation>,
+    explain: bool,
+) -> (Vec<EffectBody>, Option<Vec<ExplanationBody>>) {
+    (
+        effects.into_iter().map(Into::into).collect(),
+        explain.then(|| explanations.into_iter().map(Into::into).collect()),
+    )
+}
