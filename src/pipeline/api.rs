@@ -13,6 +13,9 @@ use crate::engine::evaluate::Explanation;
 use crate::resources::vouchers::model::CouponInfo;
 
 /// One effect of a campaign on the event; `type` says which kind.
+// A body lives only from its evaluation to the serialiser, and poem's
+// discriminated unions take objects, not boxes.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Union)]
 #[oai(discriminator_name = "type", one_of)]
 pub enum EffectBody {
