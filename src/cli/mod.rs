@@ -206,7 +206,7 @@ fn simulate_draws(file: &Path, runs: usize, seed: u64, json: bool) -> ApiResult<
                 errors.len()
             ))
         })?;
-    let crate::engine::campaign::CampaignKind::InstantWin(instant_win) = &campaign.kind else {
+    let crate::engine::kinds::CampaignKind::InstantWin(instant_win) = &campaign.kind else {
         return Err(ApiError::invalid(format!(
             "{} is a {} campaign, not an instant_win",
             file.display(),

@@ -1,5 +1,6 @@
 //! Campaigns: one YAML file each under `campaigns/<company>/`, compiled into
-//! one [`Campaign`] model whose [`CampaignKind`] enum every kind plugs into.
+//! one [`Campaign`] model; what it does is its
+//! [`crate::engine::kinds::CampaignKind`], where every kind plugs in.
 //!
 //! ```yaml
 //! id: 101                       # unique within the Company; effects report it as rule_id
@@ -23,17 +24,17 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::common::time::Timestamp;
+use crate::engine::kinds::CampaignKind;
+use crate::engine::kinds::KindSections;
 use crate::engine::problems::Problems;
 use crate::engine::script::Origin;
 use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
-use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::file::CouponFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::instant_wins::rules::file::InstantWinFile;
-use crate::resources::points::model::PointsKind;
 
 /// Which events a campaign listens to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,83 +48,6 @@ pub enum Listens {
     /// No event: the campaign is only given as an Instant Win prize (or, for
     /// Rewards and games, only redeemed or played).
     Prize,
-}
-
-/// A discount on the cart or on some of its lines.
-#[derive(Debug, Clone)]
-pub struct Discount {
-    /// Which lines it applies to; `None`: the whole cart.
-    pub lines: Option<Script>,
-    /// Percentage off (0 < percent ≤ 100), or
-    pub percent: Option<f64>,
-    /// a fixed amount off.
-    pub amount: Option<f64>,
-    /// Most the discount may take off.
-    pub max_amount: Option<f64>,
-}
-
-/// Points earned when the campaign applies.
-#[derive(Debug, Clone, Default)]
-pub struct PointsAccrual {
-    /// Points per currency unit of the cart total (rounded down).
-    pub per_amount: Option<f64>,
-    /// Points per unit of these products (product code → points).
-    pub per_product: BTreeMap<String, i64>,
-    /// Flat points.
-    pub fixed: Option<i64>,
-    /// The balance credited: loyalty points (default) or wallet money (cents).
-    pub kind: PointsKind,
-    /// When the points expire; `None`: never.
-    pub expiry: Option<Expiry>,
-}
-
-/// When earned points expire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Expiry {
-    /// This many days after they were earned.
-    AfterDays(u32),
-    /// At a fixed instant.
-    At(Timestamp),
-}
-
-impl Expiry {
-    /// The expiry instant of points earned at `earned`.
-    pub fn of(self, earned: Timestamp) -> Timestamp {
-        match self {
-            Expiry::AfterDays(days) => {
-                Timestamp::from(earned.as_datetime() + chrono::Duration::days(i64::from(days)))
-            }
-            Expiry::At(at) => at,
-        }
-    }
-}
-
-/// What a campaign does; one variant per kind.
-#[derive(Debug, Clone)]
-pub enum CampaignKind {
-    /// Money off.
-    Discount(Discount),
-    /// Points into the wallet.
-    Points(PointsAccrual),
-    /// A weighted prize draw.
-    InstantWin(Box<InstantWin>),
-    /// A Reward a Customer can hold (given as a prize).
-    Reward,
-    /// A game a Customer can be given participations in (given as a prize).
-    Game,
-}
-
-impl CampaignKind {
-    /// The `kind` name in files and effects.
-    pub fn name(&self) -> &'static str {
-        match self {
-            CampaignKind::Discount(_) => "discount",
-            CampaignKind::Points(_) => "points",
-            CampaignKind::InstantWin(_) => "instant_win",
-            CampaignKind::Reward => "reward",
-            CampaignKind::Game => "game",
-        }
-    }
 }
 
 /// A compiled campaign.
@@ -170,9 +94,9 @@ struct CampaignFile {
     #[serde(default)]
     when: Option<String>,
     #[serde(default)]
-    discount: Option<DiscountFile>,
+    discount: Option<crate::resources::discounts::rules::DiscountFile>,
     #[serde(default)]
-    points: Option<PointsFile>,
+    points: Option<crate::resources::points_campaigns::rules::PointsFile>,
     #[serde(default)]
     select_customers: Option<String>,
     #[serde(default)]
@@ -206,61 +130,12 @@ enum OnFile {
     Typed(BTreeMap<String, String>),
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DiscountFile {
-    applies_to: String,
-    #[serde(default)]
-    lines: Option<String>,
-    #[serde(default)]
-    percent: Option<f64>,
-    #[serde(default)]
-    amount: Option<f64>,
-    #[serde(default)]
-    max_amount: Option<f64>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PointsFile {
-    #[serde(default)]
-    per_amount: Option<f64>,
-    #[serde(default)]
-    per_product: BTreeMap<String, i64>,
-    #[serde(default)]
-    fixed: Option<i64>,
-    #[serde(default)]
-    balance: Option<String>,
-    #[serde(default)]
-    expires_after_days: Option<u32>,
-    #[serde(default)]
-    expires_at: Option<String>,
-}
-
-fn parse_time(problems: &mut Problems<'_>, key: &str, value: Option<String>) -> Option<Timestamp> {
-    let value = value?;
-    match value.parse::<Timestamp>() {
-        Ok(time) => Some(time),
-        Err(_) => {
-            problems.at_key(
-                key,
-                format!("`{value}` is not a DateTime such as 2026-01-31T00:00:00Z"),
-            );
-            None
-        }
-    }
-}
-
 impl Campaign {
     /// The text of every expression of the campaign.
     pub fn sources(&self) -> impl Iterator<Item = &str> {
-        let lines = match &self.kind {
-            CampaignKind::Discount(discount) => discount.lines.as_ref(),
-            _ => None,
-        };
         self.when
             .iter()
-            .chain(lines)
+            .chain(self.kind.expressions())
             .map(|script| script.source.as_str())
     }
 
@@ -279,8 +154,8 @@ impl Campaign {
             text,
             errors: Vec::new(),
         };
-        let available_from = parse_time(&mut problems, "available_from", file.available_from);
-        let available_to = parse_time(&mut problems, "available_to", file.available_to);
+        let available_from = problems.time("available_from", file.available_from);
+        let available_to = problems.time("available_to", file.available_to);
         if let (Some(from), Some(to)) = (available_from, available_to)
             && from > to
         {
@@ -354,134 +229,13 @@ impl Campaign {
             .when
             .as_deref()
             .and_then(|source| compile(&mut problems, "when", source, &[]));
-        let kind = match (file.kind.as_str(), file.discount, file.points) {
-            ("discount", Some(discount), None) => {
-                let lines = match (discount.applies_to.as_str(), discount.lines) {
-                    ("cart", None) => None,
-                    ("lines", Some(source)) => compile(&mut problems, "lines", &source, &["line"]),
-                    ("lines", None) => {
-                        problems.at_key(
-                            "applies_to",
-                            "`applies_to: lines` needs a `lines` condition (it sees `line`)",
-                        );
-                        None
-                    }
-                    ("cart", Some(_)) => {
-                        problems.at_key("lines", "`lines` is only for `applies_to: lines`");
-                        None
-                    }
-                    (other, _) => {
-                        problems.at_key(
-                            "applies_to",
-                            format!("applies_to is `cart` or `lines`, not `{other}`"),
-                        );
-                        None
-                    }
-                };
-                match (discount.percent, discount.amount) {
-                    (Some(p), None) if p > 0.0 && p <= 100.0 => {}
-                    (None, Some(a)) if a > 0.0 => {}
-                    (Some(_), None) => {
-                        problems.at_key("percent", "percent is more than 0 and at most 100")
-                    }
-                    (None, Some(_)) => problems.at_key("amount", "amount is more than 0"),
-                    _ => problems.at_key(
-                        "discount",
-                        "a discount has exactly one of `percent` and `amount`",
-                    ),
-                }
-                if discount.max_amount.is_some_and(|m| m <= 0.0) {
-                    problems.at_key("max_amount", "max_amount is more than 0");
-                }
-                Some(CampaignKind::Discount(Discount {
-                    lines,
-                    percent: discount.percent,
-                    amount: discount.amount,
-                    max_amount: discount.max_amount,
-                }))
-            }
-            ("points", None, Some(points)) => {
-                let nothing = points.per_amount.is_none()
-                    && points.per_product.is_empty()
-                    && points.fixed.is_none();
-                if nothing {
-                    problems.at_key(
-                        "points",
-                        "points needs `per_amount`, `per_product` or `fixed`",
-                    );
-                }
-                if points.per_amount.is_some_and(|p| p <= 0.0)
-                    || points.fixed.is_some_and(|f| f <= 0)
-                    || points.per_product.values().any(|p| *p <= 0)
-                {
-                    problems.at_key("points", "points are more than 0");
-                }
-                let kind = match points.balance.as_deref() {
-                    None | Some("points") => PointsKind::Points,
-                    Some("wallet") => PointsKind::Wallet,
-                    Some(other) => {
-                        problems.at_key(
-                            "balance",
-                            format!("balance is `points` or `wallet`, not `{other}`"),
-                        );
-                        PointsKind::Points
-                    }
-                };
-                let expiry = match (points.expires_after_days, points.expires_at) {
-                    (None, None) => None,
-                    (Some(0), None) => {
-                        problems.at_key("expires_after_days", "expires_after_days is at least 1");
-                        None
-                    }
-                    (Some(days), None) => Some(Expiry::AfterDays(days)),
-                    (None, Some(at)) => {
-                        parse_time(&mut problems, "expires_at", Some(at)).map(Expiry::At)
-                    }
-                    (Some(_), Some(_)) => {
-                        problems.at_key(
-                            "expires_at",
-                            "points expire after `expires_after_days` or at `expires_at`, not both",
-                        );
-                        None
-                    }
-                };
-                Some(CampaignKind::Points(PointsAccrual {
-                    per_amount: points.per_amount,
-                    per_product: points.per_product,
-                    fixed: points.fixed,
-                    kind,
-                    expiry,
-                }))
-            }
-            ("instant_win", None, None) => instant_win_fields
-                .compile(&mut problems)
-                .map(|instant_win| CampaignKind::InstantWin(Box::new(instant_win))),
-            ("reward", None, None) => Some(CampaignKind::Reward),
-            ("game", None, None) => Some(CampaignKind::Game),
-            (kind @ ("discount" | "points"), _, _) => {
-                problems.at_key(
-                    "kind",
-                    format!("a `{kind}` campaign has a `{kind}:` section and no other"),
-                );
-                None
-            }
-            (kind @ ("instant_win" | "reward" | "game"), _, _) => {
-                problems.at_key(
-                    "kind",
-                    format!("a `{kind}` campaign has no `discount:` or `points:` section"),
-                );
-                None
-            }
-            (other, _, _) => {
-                problems.at_key(
-                    "kind",
-                    format!(
-                        "kind `{other}` is not available; use discount, points, instant_win, reward or game"
-                    ),
-                );
-                None
-            }
+        let sections = KindSections {
+            kind: file.kind,
+            discount: file.discount,
+            points: file.points,
+            instant_win: instant_win_fields,
         };
+        let kind = CampaignKind::compile(sections, &mut problems, &compile);
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));
         match (problems.errors.is_empty(), listens, kind) {
             (true, Some(listens), Some(kind)) => Ok(Campaign {
@@ -504,6 +258,8 @@ impl Campaign {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::discounts::rules::Discount;
+    use crate::resources::points::model::PointsKind;
     use std::path::PathBuf;
 
     fn parse(text: &str) -> Result<Campaign, Vec<RuleError>> {

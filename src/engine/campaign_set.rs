@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::script::RuleError;
 use crate::engine::script::ScriptEngine;
 

@@ -3,25 +3,18 @@
 //! the clock (`facts.now`) are passed in; nothing is read or written.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
-use crate::engine::campaign::Discount;
 use crate::engine::campaign::Listens;
-use crate::engine::campaign::PointsAccrual;
-use crate::engine::effect::DiscountEffect;
-use crate::engine::effect::DiscountType;
 use crate::engine::effect::Effect;
-use crate::engine::effect::InstantWinDrawEffect;
-use crate::engine::effect::PointsEffect;
+use crate::engine::kinds::KindContext;
 use crate::engine::script::Facts;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::resources::discounts::rules::cap_discounts;
 use crate::resources::instant_wins::rules::draws::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
-use crate::resources::instant_wins::rules::draws::instant_win_draw;
 
 /// Why a campaign applied or not, for `?explain=true`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -48,47 +41,6 @@ pub struct Evaluation {
     pub draws: Vec<DrawRecord>,
 }
 
-/// Caps discounts together, in campaign order: all discounts on a line take
-/// at most what the line is worth, and all discounts at most the cart total,
-/// so stacked campaigns never make a cart pay less than nothing. A discount
-/// left with nothing to take is dropped.
-fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value) {
-    let lines = cart.get("lines").and_then(Value::as_array);
-    let mut line_left: Vec<f64> = lines
-        .map(|lines| {
-            lines
-                .iter()
-                .map(|l| number(l, "price") * number(l, "quantity"))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut cart_left = number(cart, "total");
-    for effect in effects.iter_mut().filter_map(|e| match e {
-        Effect::Discount(discount) => Some(discount),
-        _ => None,
-    }) {
-        let mut value = effect.value.min(cart_left);
-        if effect.line > 0
-            && let Some(left) = line_left.get_mut((effect.line - 1) as usize)
-        {
-            value = value.min(*left);
-            *left -= value;
-        }
-        cart_left -= value;
-        effect.value = cents(value.max(0.0));
-    }
-    effects.retain(|e| !matches!(e, Effect::Discount(discount) if discount.value <= 0.0));
-}
-
-/// Rounds money to cents.
-fn cents(value: f64) -> f64 {
-    (value * 100.0).round() / 100.0
-}
-
-fn number(value: &Value, key: &str) -> f64 {
-    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
-}
-
 /// Evaluates every campaign of a Company against one event of type `event`,
 /// whose data (cart, Custom Event or trigger) is in `facts`; Instant Wins draw
 /// with `draws`. `render` puts translatable text in the response language.
@@ -104,20 +56,16 @@ pub fn evaluate(
     let prepared = engine.prepare(facts);
     for campaign in campaigns {
         let outcome = applies(engine, campaign, event, facts, &prepared).and_then(|()| {
-            let rule_name = render(&campaign.name);
-            match &campaign.kind {
-                CampaignKind::InstantWin(instant_win) => {
-                    let (effect, record) =
-                        instant_win_draw(campaign, instant_win, campaigns, facts, draws, render)?;
-                    evaluation.draws.push(record);
-                    Ok(vec![Effect::InstantWin(InstantWinDrawEffect {
-                        rule_id: campaign.id,
-                        rule_name,
-                        draw: effect,
-                    })])
-                }
-                _ => effects_of(engine, campaign, facts, &prepared, rule_name),
-            }
+            campaign.kind.effects(&mut KindContext {
+                engine,
+                campaign,
+                campaigns,
+                facts,
+                prepared: &prepared,
+                draws,
+                render,
+                draw_records: &mut evaluation.draws,
+            })
         });
         let source = format!(
             "{}:{}",
@@ -190,134 +138,10 @@ fn describe(listens: &Listens) -> String {
     }
 }
 
-fn effects_of(
-    engine: &ScriptEngine,
-    campaign: &Campaign,
-    facts: &Facts,
-    prepared: &PreparedFacts,
-    rule_name: String,
-) -> Result<Vec<Effect>, String> {
-    match &campaign.kind {
-        CampaignKind::Discount(discount) => {
-            discount_effects(engine, campaign.id, discount, facts, prepared, rule_name)
-        }
-        CampaignKind::Points(points) => points_effects(campaign.id, points, facts, rule_name),
-        CampaignKind::InstantWin(_) | CampaignKind::Reward | CampaignKind::Game => Err(format!(
-            "a {} has no effects of its own",
-            campaign.kind.name()
-        )),
-    }
-}
-
-fn discount_effects(
-    engine: &ScriptEngine,
-    rule_id: i64,
-    discount: &Discount,
-    facts: &Facts,
-    prepared: &PreparedFacts,
-    rule_name: String,
-) -> Result<Vec<Effect>, String> {
-    let effect_type = if discount.percent.is_some() {
-        DiscountType::Percent
-    } else {
-        DiscountType::Amount
-    };
-    let off = |base: f64| match (discount.percent, discount.amount) {
-        (Some(percent), _) => base * percent / 100.0,
-        (None, Some(amount)) => amount.min(base),
-        _ => 0.0,
-    };
-    let mut targets: Vec<(i64, f64)> = Vec::new();
-    match &discount.lines {
-        None => targets.push((0, off(number(&facts.cart, "total")))),
-        Some(condition) => {
-            let lines = facts
-                .cart
-                .get("lines")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            for (index, line) in lines.iter().enumerate() {
-                let matches = engine
-                    .eval_prepared(condition, prepared, Some(index))
-                    .map_err(|e| format!("lines condition failed: {e}"))?;
-                if matches {
-                    let base = number(line, "price") * number(line, "quantity");
-                    targets.push((index as i64 + 1, off(base)));
-                }
-            }
-            if targets.is_empty() {
-                return Err(format!("no line matches `{}`", condition.source.trim()));
-            }
-        }
-    }
-    let mut left = discount.max_amount.unwrap_or(f64::INFINITY);
-    let mut effects = Vec::new();
-    for (line, value) in targets {
-        let value = cents(value.min(left).max(0.0));
-        left -= value;
-        if value > 0.0 {
-            effects.push(Effect::Discount(DiscountEffect {
-                rule_id,
-                rule_name: rule_name.clone(),
-                line,
-                value,
-                effect_type,
-            }));
-        }
-    }
-    if effects.is_empty() {
-        return Err("the discount comes to 0".into());
-    }
-    Ok(effects)
-}
-
-/// The points `accrual` gives for the event in `facts` (0 or more).
-pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
-    let mut points = accrual.fixed.unwrap_or(0);
-    if let Some(per_amount) = accrual.per_amount {
-        points += (number(&facts.cart, "total") * per_amount).floor() as i64;
-    }
-    if !accrual.per_product.is_empty() {
-        let lines = facts
-            .cart
-            .get("lines")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        for line in lines {
-            let code = line
-                .get("product_code")
-                .and_then(Value::as_str)
-                .unwrap_or_default();
-            if let Some(per_unit) = accrual.per_product.get(code) {
-                points += (number(line, "quantity") * *per_unit as f64).floor() as i64;
-            }
-        }
-    }
-    points
-}
-
-fn points_effects(
-    rule_id: i64,
-    accrual: &PointsAccrual,
-    facts: &Facts,
-    rule_name: String,
-) -> Result<Vec<Effect>, String> {
-    let points = accrued_points(accrual, facts);
-    if points <= 0 {
-        return Err("earns no points for this event".into());
-    }
-    Ok(vec![Effect::Points(PointsEffect {
-        rule_id,
-        rule_name,
-        points,
-    })])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
     use std::path::PathBuf;
 

@@ -14,6 +14,7 @@ mod evaluate_properties;
 pub mod fast;
 #[cfg(test)]
 mod fast_properties;
+pub mod kinds;
 pub mod origin;
 pub mod problems;
 pub mod script;

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::common::time::Timestamp;
 use crate::engine::script::RuleError;
 
 /// Reports problems of one file, each at the line of the key it concerns.
@@ -14,6 +15,22 @@ pub(crate) struct Problems<'a> {
 }
 
 impl Problems<'_> {
+    /// The instant written at `key`, when one is; a problem when it is not
+    /// an instant.
+    pub fn time(&mut self, key: &str, value: Option<String>) -> Option<Timestamp> {
+        let value = value?;
+        match value.parse::<Timestamp>() {
+            Ok(time) => Some(time),
+            Err(_) => {
+                self.at_key(
+                    key,
+                    format!("`{value}` is not a DateTime such as 2026-01-31T00:00:00Z"),
+                );
+                None
+            }
+        }
+    }
+
     /// A problem at the line where `key:` is first written.
     pub fn at_key(&mut self, key: &str, message: impl Into<String>) {
         self.at_key_from(0, key, message);

@@ -5,6 +5,7 @@ pub mod carts;
 pub mod cashback;
 pub mod companies;
 pub mod customers;
+pub mod discounts;
 pub mod events;
 pub mod instant_wins;
 pub mod merges;

@@ -6,11 +6,11 @@
 //! events arrive at once.
 
 use crate::common::time::Timestamp;
-use crate::engine::campaign::CampaignKind;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::evaluate::evaluate;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::script::Facts;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;

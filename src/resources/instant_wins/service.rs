@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
+use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;

@@ -3,8 +3,8 @@
 
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
 use crate::engine::effect::Effect;
+use crate::engine::kinds::CampaignKind;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::LedgerEntry;
 

@@ -2,5 +2,6 @@
 //! through the API.
 
 pub mod api;
+pub mod rules;
 pub mod service;
 pub mod store;

@@ -6,10 +6,9 @@
 use serde_json::{Value, json};
 
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
-use crate::engine::campaign::Expiry;
 use crate::engine::campaign::Listens;
 use crate::engine::campaign_set::API_IDS_START;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::script::RuleError;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -19,6 +18,7 @@ use crate::resources::points::model::PointsCampaign;
 use crate::resources::points::model::PointsCampaignSpec;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsRules;
+use crate::resources::points_campaigns::rules::Expiry;
 use crate::resources::points_campaigns::store::StoredPointsCampaign;
 use crate::services::Services;
 

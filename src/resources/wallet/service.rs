@@ -1,7 +1,7 @@
 //! What a Customer holds besides points: Rewards and game participations
 //! (where delivered Instant Win prizes appear).
 
-use crate::engine::campaign::CampaignKind;
+use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;

@@ -10,14 +10,14 @@ use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::CampaignKind;
-use crate::engine::campaign::PointsAccrual;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::script::Facts;
 use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draw;
 use crate::resources::points::model::PointsKind;
+use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::vouchers::model::CouponInfo;
 use crate::resources::vouchers::model::Voucher;
 
@@ -300,7 +300,9 @@ pub(crate) fn instant_win_draw(
                 prize_id: prize.id.clone(),
                 promotion_type: prize.promotion_type.name(),
                 promotion_id,
-                points: accrual.map(|a| crate::engine::evaluate::accrued_points(a, facts).max(0)),
+                points: accrual.map(|a| {
+                    crate::resources::points_campaigns::rules::accrued_points(a, facts).max(0)
+                }),
                 points_kind: accrual.map(|a| a.kind),
                 points_expire_at: accrual
                     .and_then(|a| a.expiry)

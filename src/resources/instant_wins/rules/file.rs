@@ -347,7 +347,7 @@ mod tests {
     use std::path::PathBuf;
 
     use crate::engine::campaign::Campaign;
-    use crate::engine::campaign::CampaignKind;
+    use crate::engine::kinds::CampaignKind;
     use crate::engine::script::RuleError;
     use crate::engine::script::ScriptEngine;
     use crate::resources::instant_wins::rules::Audience;

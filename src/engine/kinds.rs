@@ -1,0 +1,239 @@
+//! Campaign kinds: the one place every kind plugs into the engine, like a
+//! command enum. A kind's file section, compilation and evaluation live in
+//! its resource folder; here each is named, compiled from its section and
+//! asked for its effects. Adding a kind is a variant, its name in
+//! [`CampaignKind::NAMES`] and one arm in each `match` below (the compiler
+//! lists any arm left out; the tests check the names).
+
+use crate::engine::campaign::Campaign;
+use crate::engine::effect::Effect;
+use crate::engine::effect::InstantWinDrawEffect;
+use crate::engine::problems::Problems;
+use crate::engine::script::Facts;
+use crate::engine::script::PreparedFacts;
+use crate::engine::script::Script;
+use crate::engine::script::ScriptEngine;
+use crate::engine::text::Text;
+use crate::resources::discounts::rules::CompileExpression;
+use crate::resources::discounts::rules::Discount;
+use crate::resources::discounts::rules::DiscountFile;
+use crate::resources::discounts::rules::discount_effects;
+use crate::resources::instant_wins::rules::InstantWin;
+use crate::resources::instant_wins::rules::draws::DrawRecord;
+use crate::resources::instant_wins::rules::draws::Draws;
+use crate::resources::instant_wins::rules::draws::instant_win_draw;
+use crate::resources::instant_wins::rules::file::InstantWinFields;
+use crate::resources::points_campaigns::rules::PointsAccrual;
+use crate::resources::points_campaigns::rules::PointsFile;
+use crate::resources::points_campaigns::rules::points_effects;
+
+/// What a campaign does; one variant per kind.
+#[derive(Debug, Clone)]
+pub enum CampaignKind {
+    /// Money off.
+    Discount(Discount),
+    /// Points into the wallet.
+    Points(PointsAccrual),
+    /// A weighted prize draw.
+    InstantWin(Box<InstantWin>),
+    /// A Reward a Customer can hold (given as a prize).
+    Reward,
+    /// A game a Customer can be given participations in (given as a prize).
+    Game,
+}
+
+/// The sections of a campaign file that say what it does.
+pub(crate) struct KindSections {
+    /// `kind:`.
+    pub kind: String,
+    /// `discount:`.
+    pub discount: Option<DiscountFile>,
+    /// `points:`.
+    pub points: Option<PointsFile>,
+    /// The Instant Win fields.
+    pub instant_win: InstantWinFields,
+}
+
+/// What evaluating one campaign sees and where its draws go.
+pub(crate) struct KindContext<'a, 'd> {
+    /// The expression engine.
+    pub engine: &'a ScriptEngine,
+    /// The campaign evaluated.
+    pub campaign: &'a Campaign,
+    /// Every campaign of the Company (prizes name others).
+    pub campaigns: &'a [Campaign],
+    /// The event and what is known of its Customer.
+    pub facts: &'a Facts,
+    /// The facts, prepared once for every expression.
+    pub prepared: &'a PreparedFacts<'a>,
+    /// Random values and state for Instant Win draws.
+    pub draws: &'a mut Draws<'d>,
+    /// Puts translatable text in the response language.
+    pub render: &'a dyn Fn(&Text) -> String,
+    /// The draws made, to be recorded with the event.
+    pub draw_records: &'a mut Vec<DrawRecord>,
+}
+
+impl CampaignKind {
+    /// Every kind's `kind:` name, in the order the error message lists them.
+    pub const NAMES: [&'static str; 5] = ["discount", "points", "instant_win", "reward", "game"];
+
+    /// The `kind` name in files and effects.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CampaignKind::Discount(_) => "discount",
+            CampaignKind::Points(_) => "points",
+            CampaignKind::InstantWin(_) => "instant_win",
+            CampaignKind::Reward => "reward",
+            CampaignKind::Game => "game",
+        }
+    }
+
+    /// The expressions of its own section, beside the campaign's `when`.
+    pub fn expressions(&self) -> Option<&Script> {
+        match self {
+            CampaignKind::Discount(discount) => discount.lines.as_ref(),
+            CampaignKind::Points(_)
+            | CampaignKind::InstantWin(_)
+            | CampaignKind::Reward
+            | CampaignKind::Game => None,
+        }
+    }
+
+    /// The kind `sections` describe; every problem goes to `problems`.
+    pub(crate) fn compile(
+        sections: KindSections,
+        problems: &mut Problems<'_>,
+        compile: &CompileExpression<'_>,
+    ) -> Option<CampaignKind> {
+        match (sections.kind.as_str(), sections.discount, sections.points) {
+            ("discount", Some(discount), None) => discount
+                .compile(problems, compile)
+                .map(CampaignKind::Discount),
+            ("points", None, Some(points)) => points.compile(problems).map(CampaignKind::Points),
+            ("instant_win", None, None) => sections
+                .instant_win
+                .compile(problems)
+                .map(|instant_win| CampaignKind::InstantWin(Box::new(instant_win))),
+            ("reward", None, None) => Some(CampaignKind::Reward),
+            ("game", None, None) => Some(CampaignKind::Game),
+            (kind @ ("discount" | "points"), _, _) => {
+                problems.at_key(
+                    "kind",
+                    format!("a `{kind}` campaign has a `{kind}:` section and no other"),
+                );
+                None
+            }
+            (kind @ ("instant_win" | "reward" | "game"), _, _) => {
+                problems.at_key(
+                    "kind",
+                    format!("a `{kind}` campaign has no `discount:` or `points:` section"),
+                );
+                None
+            }
+            (other, _, _) => {
+                problems.at_key(
+                    "kind",
+                    format!(
+                        "kind `{other}` is not available; use {} or {}",
+                        Self::NAMES[..Self::NAMES.len() - 1].join(", "),
+                        Self::NAMES[Self::NAMES.len() - 1]
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// The effects of a campaign of this kind that takes part in the event
+    /// of `cx`; the reason when it gives none.
+    pub(crate) fn effects(&self, cx: &mut KindContext<'_, '_>) -> Result<Vec<Effect>, String> {
+        let campaign = cx.campaign;
+        let rule_name = (cx.render)(&campaign.name);
+        match self {
+            CampaignKind::Discount(discount) => discount_effects(
+                cx.engine,
+                campaign.id,
+                discount,
+                cx.facts,
+                cx.prepared,
+                rule_name,
+            ),
+            CampaignKind::Points(points) => {
+                points_effects(campaign.id, points, cx.facts, rule_name)
+            }
+            CampaignKind::InstantWin(instant_win) => {
+                let (draw, record) = instant_win_draw(
+                    campaign,
+                    instant_win,
+                    cx.campaigns,
+                    cx.facts,
+                    cx.draws,
+                    cx.render,
+                )?;
+                cx.draw_records.push(record);
+                Ok(vec![Effect::InstantWin(InstantWinDrawEffect {
+                    rule_id: campaign.id,
+                    rule_name,
+                    draw,
+                })])
+            }
+            CampaignKind::Reward | CampaignKind::Game => {
+                Err(format!("a {} has no effects of its own", self.name()))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    /// A smallest valid campaign file of each kind, by name.
+    fn sample(name: &str) -> Option<&'static str> {
+        Some(match name {
+            "discount" => {
+                "id: 1\nkind: discount\nname: D\non: cart\ndiscount:\n  applies_to: cart\n  percent: 10\n"
+            }
+            "points" => "id: 1\nkind: points\nname: P\non: cart\npoints:\n  fixed: 5\n",
+            "instant_win" => {
+                "id: 1\nkind: instant_win\nname: I\non: cart\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n"
+            }
+            "reward" => "id: 1\nkind: reward\nname: R\n",
+            "game" => "id: 1\nkind: game\nname: G\n",
+            _ => return None,
+        })
+    }
+
+    #[test]
+    fn every_registered_kind_compiles_from_its_file_and_answers_to_its_name() {
+        let engine = ScriptEngine::new();
+        for name in CampaignKind::NAMES {
+            let text = sample(name)
+                .unwrap_or_else(|| panic!("kind `{name}` is registered without a sample file"));
+            let campaign = Campaign::parse(&engine, &PathBuf::from("k.yaml"), text)
+                .unwrap_or_else(|errors| panic!("kind `{name}`: {errors:?}"));
+            assert_eq!(campaign.kind.name(), name);
+        }
+        let mut names = CampaignKind::NAMES.to_vec();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CampaignKind::NAMES.len(), "names are unique");
+    }
+
+    #[test]
+    fn an_unregistered_kind_is_refused_with_the_registered_names() {
+        let errors = Campaign::parse(
+            &ScriptEngine::new(),
+            &PathBuf::from("k.yaml"),
+            "id: 1\nkind: raffle\nname: R\n",
+        )
+        .unwrap_err();
+        let message = errors[0].to_string();
+        for name in CampaignKind::NAMES {
+            assert!(message.contains(name), "{message}");
+        }
+    }
+}

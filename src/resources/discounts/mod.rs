@@ -1,0 +1,5 @@
+//! Discounts: a campaign kind (`kind: discount`) taking money off a cart or
+//! some of its lines. Its file section, compilation and evaluation live in
+//! [`rules`]; its effect is [`crate::engine::effect::Effect::Discount`].
+
+pub mod rules;

@@ -1,0 +1,173 @@
+//! Points campaigns' rules: the `points:` section of a campaign file, what
+//! it compiles to, and the points an event earns by it.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::common::time::Timestamp;
+use crate::engine::effect::Effect;
+use crate::engine::effect::PointsEffect;
+use crate::engine::problems::Problems;
+use crate::engine::script::Facts;
+use crate::resources::points::model::PointsKind;
+
+/// Points earned when the campaign applies.
+#[derive(Debug, Clone, Default)]
+pub struct PointsAccrual {
+    /// Points per currency unit of the cart total (rounded down).
+    pub per_amount: Option<f64>,
+    /// Points per unit of these products (product code → points).
+    pub per_product: BTreeMap<String, i64>,
+    /// Flat points.
+    pub fixed: Option<i64>,
+    /// The balance credited: loyalty points (default) or wallet money (cents).
+    pub kind: PointsKind,
+    /// When the points expire; `None`: never.
+    pub expiry: Option<Expiry>,
+}
+
+/// When earned points expire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expiry {
+    /// This many days after they were earned.
+    AfterDays(u32),
+    /// At a fixed instant.
+    At(Timestamp),
+}
+
+impl Expiry {
+    /// The expiry instant of points earned at `earned`.
+    pub fn of(self, earned: Timestamp) -> Timestamp {
+        match self {
+            Expiry::AfterDays(days) => {
+                Timestamp::from(earned.as_datetime() + chrono::Duration::days(i64::from(days)))
+            }
+            Expiry::At(at) => at,
+        }
+    }
+}
+
+/// The `points:` section as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PointsFile {
+    #[serde(default)]
+    per_amount: Option<f64>,
+    #[serde(default)]
+    per_product: BTreeMap<String, i64>,
+    #[serde(default)]
+    fixed: Option<i64>,
+    #[serde(default)]
+    balance: Option<String>,
+    #[serde(default)]
+    expires_after_days: Option<u32>,
+    #[serde(default)]
+    expires_at: Option<String>,
+}
+
+impl PointsFile {
+    /// The accrual it describes; every problem goes to `problems`.
+    pub(crate) fn compile(self, problems: &mut Problems<'_>) -> Option<PointsAccrual> {
+        let points = self;
+        let nothing =
+            points.per_amount.is_none() && points.per_product.is_empty() && points.fixed.is_none();
+        if nothing {
+            problems.at_key(
+                "points",
+                "points needs `per_amount`, `per_product` or `fixed`",
+            );
+        }
+        if points.per_amount.is_some_and(|p| p <= 0.0)
+            || points.fixed.is_some_and(|f| f <= 0)
+            || points.per_product.values().any(|p| *p <= 0)
+        {
+            problems.at_key("points", "points are more than 0");
+        }
+        let kind = match points.balance.as_deref() {
+            None | Some("points") => PointsKind::Points,
+            Some("wallet") => PointsKind::Wallet,
+            Some(other) => {
+                problems.at_key(
+                    "balance",
+                    format!("balance is `points` or `wallet`, not `{other}`"),
+                );
+                PointsKind::Points
+            }
+        };
+        let expiry = match (points.expires_after_days, points.expires_at) {
+            (None, None) => None,
+            (Some(0), None) => {
+                problems.at_key("expires_after_days", "expires_after_days is at least 1");
+                None
+            }
+            (Some(days), None) => Some(Expiry::AfterDays(days)),
+            (None, Some(at)) => problems.time("expires_at", Some(at)).map(Expiry::At),
+            (Some(_), Some(_)) => {
+                problems.at_key(
+                    "expires_at",
+                    "points expire after `expires_after_days` or at `expires_at`, not both",
+                );
+                None
+            }
+        };
+        Some(PointsAccrual {
+            per_amount: points.per_amount,
+            per_product: points.per_product,
+            fixed: points.fixed,
+            kind,
+            expiry,
+        })
+    }
+}
+
+/// A number field of a cart or line (0 when absent).
+fn number(value: &Value, key: &str) -> f64 {
+    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// The points `accrual` gives for the event in `facts` (0 or more).
+pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
+    let mut points = accrual.fixed.unwrap_or(0);
+    if let Some(per_amount) = accrual.per_amount {
+        points += (number(&facts.cart, "total") * per_amount).floor() as i64;
+    }
+    if !accrual.per_product.is_empty() {
+        let lines = facts
+            .cart
+            .get("lines")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for line in lines {
+            let code = line
+                .get("product_code")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            if let Some(per_unit) = accrual.per_product.get(code) {
+                points += (number(line, "quantity") * *per_unit as f64).floor() as i64;
+            }
+        }
+    }
+    points
+}
+
+/// The points effect of campaign `rule_id` for the event in `facts`; the
+/// reason when it earns nothing.
+pub(crate) fn points_effects(
+    rule_id: i64,
+    accrual: &PointsAccrual,
+    facts: &Facts,
+    rule_name: String,
+) -> Result<Vec<Effect>, String> {
+    let points = accrued_points(accrual, facts);
+    if points <= 0 {
+        return Err("earns no points for this event".into());
+    }
+    Ok(vec![Effect::Points(PointsEffect {
+        rule_id,
+        rule_name,
+        points,
+    })])
+}
