@@ -22,6 +22,8 @@ pub mod config;
 pub mod engine;
 pub mod error;
 pub mod http;
+#[cfg(test)]
+mod layer_rules;
 pub mod pipeline;
 pub mod resources;
 pub mod scenarios;

@@ -1016,8 +1016,14 @@ async fn prizes_won_together_are_delivered_together_and_each_exactly_once() {
     assert_eq!(pending.len(), 4);
     // Another process delivers one of them meanwhile: delivering the four
     // together refuses and writes nothing.
-    store.deliver_prize(&pending[0]).await.unwrap();
-    let refused = store.deliver_prizes("demo", &pending).await.unwrap_err();
+    store
+        .deliver_prize(&pending[0], loyalty::common::time::Timestamp::now())
+        .await
+        .unwrap();
+    let refused = store
+        .deliver_prizes("demo", &pending, loyalty::common::time::Timestamp::now())
+        .await
+        .unwrap_err();
     assert_eq!(
         refused.code,
         loyalty::error::ErrorCode::ConcurrentModification

@@ -2,6 +2,7 @@
 //! problems only the whole set shows (ids used twice, prizes that give a
 //! campaign that does not exist or is of another kind).
 
+use crate::resources::points_campaigns::model::API_IDS_START;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -9,10 +10,6 @@ use crate::engine::campaign::Campaign;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::script::RuleError;
 use crate::engine::script::ScriptEngine;
-
-/// Campaigns created through the API get ids from here up, and campaign files
-/// may not use them, so the two can never collide.
-pub const API_IDS_START: i64 = 1_000_000;
 
 impl Campaign {
     /// Loads every campaign file of a Company directory (recursively, every

@@ -1,12 +1,15 @@
-//! The rules of every Company, loaded from the campaigns directory and
-//! reloaded when a file changes.
+//! The rules of every Company, loaded through a
+//! [`crate::engine::loader::CampaignLoader`] and reloaded when a file changes.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
-use std::time::SystemTime;
 
 use crate::engine::campaign::Campaign;
+use crate::engine::loader::CampaignLoader;
+use crate::engine::loader::MemoryLoader;
+use crate::engine::loader::Stamp;
+use crate::engine::loader::files::FileSystemLoader;
 use crate::engine::script::RuleError;
 use crate::engine::script::ScriptEngine;
 use crate::resources::cashback::rules::CASHBACK_FILE;
@@ -55,7 +58,7 @@ fn history_days<'a>(sources: impl Iterator<Item = &'a str>) -> Option<i64> {
 #[derive(Debug)]
 pub struct Catalog {
     engine: ScriptEngine,
-    dir: PathBuf,
+    loader: Box<dyn CampaignLoader>,
     loaded: RwLock<Loaded>,
 }
 
@@ -68,7 +71,7 @@ struct Loaded {
     /// Campaigns created through the API, per Company.
     api: HashMap<String, Vec<Campaign>>,
     /// Each Company's files and their modification times as last read, to notice changes.
-    stamps: HashMap<String, Vec<(PathBuf, Option<SystemTime>)>>,
+    stamps: HashMap<String, Vec<(PathBuf, Stamp)>>,
     /// Companies whose rules never loaded, with why.
     failed: HashMap<String, Vec<RuleError>>,
 }
@@ -80,10 +83,6 @@ pub struct LoadReport {
     pub loaded: Vec<String>,
     /// Problems, with file and line; a file with problems keeps its previous version.
     pub errors: Vec<RuleError>,
-}
-
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 impl Loaded {
@@ -113,20 +112,25 @@ impl Loaded {
 impl Catalog {
     /// A catalog of the campaign directory `dir`, loaded now.
     pub fn load(dir: &Path) -> (Catalog, LoadReport) {
+        Catalog::with_loader(Box::new(FileSystemLoader::new(dir)))
+    }
+
+    /// A catalog of the files `loader` gives, loaded now.
+    pub fn with_loader(loader: Box<dyn CampaignLoader>) -> (Catalog, LoadReport) {
         let catalog = Catalog {
             engine: ScriptEngine::new(),
-            dir: dir.to_path_buf(),
+            loader,
             loaded: RwLock::new(Loaded::default()),
         };
         let report = catalog.reload();
         (catalog, report)
     }
 
-    /// An empty catalog (no campaign directory).
+    /// An empty catalog (no campaign files).
     pub fn empty() -> Catalog {
         Catalog {
             engine: ScriptEngine::new(),
-            dir: PathBuf::new(),
+            loader: Box::new(MemoryLoader::new()),
             loaded: RwLock::new(Loaded::default()),
         }
     }
@@ -172,21 +176,8 @@ impl Catalog {
     /// previous set stays in force.
     pub fn reload(&self) -> LoadReport {
         let mut report = LoadReport::default();
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return report;
-        };
-        let mut companies: Vec<(String, PathBuf)> = entries
-            .flatten()
-            .filter(|e| e.path().is_dir())
-            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
-            .collect();
-        companies.sort();
-        for (company, dir) in companies {
-            let files = yaml_files(&dir);
-            let stamp: Vec<(PathBuf, Option<SystemTime>)> = files
-                .iter()
-                .map(|path| (path.clone(), modified(path)))
-                .collect();
+        for company in self.loader.companies() {
+            let stamp = self.loader.files(&company);
             let unchanged = self
                 .loaded
                 .read()
@@ -195,6 +186,7 @@ impl Catalog {
             if unchanged {
                 continue;
             }
+            let files: Vec<PathBuf> = stamp.iter().map(|(path, _)| path.clone()).collect();
             let outcome = self.load_company(&files);
             let Ok(mut loaded) = self.loaded.write() else {
                 continue;
@@ -225,7 +217,7 @@ impl Catalog {
         let mut cashback = Cashback::default();
         let mut campaign_files = Vec::new();
         for path in files {
-            let text = match std::fs::read_to_string(path) {
+            let text = match self.loader.read(path) {
                 Ok(text) => text,
                 Err(e) => {
                     errors.push(RuleError::new(path, 0, format!("cannot read: {e}")));
@@ -269,62 +261,42 @@ impl Catalog {
     }
 }
 
-/// Every `*.yaml` file under `dir`, recursively, in path order.
-fn yaml_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(current) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&current) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// A catalog of `files`, which the test goes on editing.
+    fn catalog_of(files: &Arc<MemoryLoader>) -> (Catalog, LoadReport) {
+        Catalog::with_loader(Box::new(files.clone()))
+    }
+
     #[test]
     fn a_broken_edit_keeps_the_previous_rules_and_a_fix_reloads() {
-        let dir = tempfile::tempdir().unwrap();
-        let company = dir.path().join("shop");
-        std::fs::create_dir(&company).unwrap();
-        let file = company.join(SEGMENTS_FILE);
-        std::fs::write(
+        let files = Arc::new(MemoryLoader::new());
+        let file = Path::new("shop").join(SEGMENTS_FILE);
+        files.write(
             &file,
             "tiers:\n  - id: silver\n    name: Silver\n    condition: lifetime_spend > 1.0\n",
-        )
-        .unwrap();
-        let (catalog, report) = Catalog::load(dir.path());
+        );
+        let (catalog, report) = catalog_of(&files);
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         assert_eq!(catalog.company("shop").segments.tiers.len(), 1);
 
         // Broken edit: reported, old rules stay.
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        std::fs::write(
+        files.write(
             &file,
             "tiers:\n  - id: silver\n    name: Silver\n    condition: lifetime_spend >\n",
-        )
-        .unwrap();
-        set_later_mtime(&file, 1);
+        );
         let report = catalog.reload();
         assert_eq!(report.errors.len(), 1);
         assert_eq!(report.errors[0].line, 4);
         assert_eq!(catalog.company("shop").segments.tiers.len(), 1);
 
+        // Nothing changed: nothing reloaded.
+        assert!(catalog.reload().loaded.is_empty());
+
         // Fixed edit with two tiers: loaded.
-        std::fs::write(&file, "tiers:\n  - id: silver\n    name: Silver\n    condition: \"true\"\n  - id: gold\n    name: Gold\n    condition: \"false\"\n").unwrap();
-        set_later_mtime(&file, 2);
+        files.write(&file, "tiers:\n  - id: silver\n    name: Silver\n    condition: \"true\"\n  - id: gold\n    name: Gold\n    condition: \"false\"\n");
         let report = catalog.reload();
         assert!(report.errors.is_empty());
         assert_eq!(catalog.company("shop").segments.tiers.len(), 2);
@@ -333,31 +305,25 @@ mod tests {
 
     #[test]
     fn a_company_whose_set_never_loaded_is_recorded_with_its_errors() {
-        let dir = tempfile::tempdir().unwrap();
-        let company = dir.path().join("shop");
-        std::fs::create_dir(&company).unwrap();
-        std::fs::write(
-            company.join("a.yaml"),
+        let files = Arc::new(MemoryLoader::new());
+        files.write(
+            "shop/a.yaml",
             "id: 1\nkind: points\nname: A\non: cart\npoints: { fixed: 5 }\n",
-        )
-        .unwrap();
-        std::fs::write(
-            company.join("b.yaml"),
+        );
+        files.write(
+            "shop/b.yaml",
             "id: 1\nkind: points\nname: B\non: cart\npoints: { fixed: 5 }\n",
-        )
-        .unwrap();
-        let (catalog, report) = Catalog::load(dir.path());
+        );
+        let (catalog, report) = catalog_of(&files);
         assert_eq!(report.errors.len(), 1, "{:?}", report.errors);
         let failure = catalog.failure("shop").expect("recorded");
         assert!(failure[0].message.contains("already used"));
         assert!(catalog.company("shop").campaigns.is_empty());
 
-        std::fs::write(
-            company.join("b.yaml"),
+        files.write(
+            "shop/b.yaml",
             "id: 2\nkind: points\nname: B\non: cart\npoints: { fixed: 5 }\n",
-        )
-        .unwrap();
-        set_later_mtime(&company.join("b.yaml"), 3);
+        );
         let report = catalog.reload();
         assert!(report.errors.is_empty(), "{:?}", report.errors);
         assert!(catalog.failure("shop").is_none());
@@ -378,12 +344,5 @@ mod tests {
             history_days(["history.spent_last_days(calculated.n) > 1.0"].into_iter()),
             Some(MAX_HISTORY_DAYS)
         );
-    }
-
-    /// Filesystems with coarse timestamps could hide a quick rewrite.
-    fn set_later_mtime(path: &Path, seconds: u64) {
-        let file = std::fs::File::options().write(true).open(path).unwrap();
-        let time = SystemTime::now() + std::time::Duration::from_secs(seconds);
-        file.set_modified(time).unwrap();
     }
 }

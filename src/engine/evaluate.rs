@@ -13,7 +13,7 @@ use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::resources::discounts::rules::cap_discounts;
-use crate::resources::instant_wins::rules::draws::DrawRecord;
+use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
 
 /// Why a campaign applied or not, for `?explain=true`.

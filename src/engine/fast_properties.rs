@@ -61,7 +61,7 @@ fn facts() -> impl Strategy<Value = (Facts, Value)> {
                         json!("gold")
                     },
                     audiences: audiences.into_iter().map(str::to_string).collect(),
-                    totals: crate::engine::script::PurchaseTotals {
+                    totals: crate::resources::carts::model::PurchaseTotals {
                         lifetime_spend: cart_count as f64 * 12.5,
                         cart_count,
                         last_purchase: None,

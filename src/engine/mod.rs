@@ -15,6 +15,7 @@ pub mod fast;
 #[cfg(test)]
 mod fast_properties;
 pub mod kinds;
+pub mod loader;
 pub mod origin;
 pub mod problems;
 pub mod script;

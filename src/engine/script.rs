@@ -4,6 +4,7 @@
 //! Conditions and calculated attributes are rhai *expressions* (no statements,
 //! no assignments), evaluated against [`Facts`] about one Customer.
 
+use crate::resources::carts::model::PurchaseTotals;
 use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -120,28 +121,6 @@ pub struct PreparedFacts<'a> {
 struct RhaiFacts {
     scope: std::sync::Mutex<Scope<'static>>,
     lines: Vec<Dynamic>,
-}
-
-/// A Customer's purchase totals.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct PurchaseTotals {
-    /// Sum of all purchases.
-    pub lifetime_spend: f64,
-    /// Number of purchases.
-    pub cart_count: i64,
-    /// When the latest purchase happened.
-    pub last_purchase: Option<DateTime<Utc>>,
-}
-
-impl PurchaseTotals {
-    /// The totals of `purchases`.
-    pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
-        PurchaseTotals {
-            lifetime_spend: purchases.iter().map(|(_, amount)| amount).sum(),
-            cart_count: purchases.len() as i64,
-            last_purchase: purchases.iter().map(|(at, _)| *at).max(),
-        }
-    }
 }
 
 /// The purchase history, offered to expressions as `history`.

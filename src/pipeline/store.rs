@@ -10,10 +10,10 @@ use serde_json::Value;
 use surrealdb::IndexedResults;
 
 use crate::common::time::Timestamp;
-use crate::engine::script::PurchaseTotals;
 use crate::error::ApiResult;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::store::from_document;
+use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::carts::store::purchases_from_rows;
 use crate::resources::carts::store::totals_from_row;
 use crate::resources::instant_wins::store::draw_state::DrawState;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::companies::model::Environment;
-use crate::resources::companies::store::keys::StoredKey;
+use crate::resources::companies::model::StoredKey;
 use crate::secrets::constant_time_eq;
 use crate::secrets::secret_digest;
 use crate::services::Services;

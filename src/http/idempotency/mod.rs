@@ -2,6 +2,7 @@
 //! and the same request gets the first response again, byte for byte, and
 //! changes nothing; every endpoint gets this by going through [`Idempotency`].
 
+pub mod model;
 pub mod service;
 pub mod store;
 
@@ -12,8 +13,8 @@ use sha2::{Digest, Sha256};
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::Authentication;
-use crate::http::idempotency::store::KeyClaim;
-use crate::http::idempotency::store::StoredResponse;
+use crate::http::idempotency::model::KeyClaim;
+use crate::http::idempotency::model::StoredResponse;
 use crate::services::Services;
 
 /// The request header.

@@ -6,8 +6,8 @@ use std::time::Duration;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::http::idempotency::store::KeyClaim;
-use crate::http::idempotency::store::StoredResponse;
+use crate::http::idempotency::model::KeyClaim;
+use crate::http::idempotency::model::StoredResponse;
 use crate::services::Services;
 
 /// How long a completed key is remembered.
@@ -41,7 +41,7 @@ impl Services {
         fingerprint: &str,
     ) -> ApiResult<KeyClaim> {
         validate_key(key)?;
-        let now = Timestamp::now();
+        let now = self.now();
         self.store
             .claim_idempotency_key(
                 company,
@@ -81,6 +81,6 @@ impl Services {
 
     /// Forgets keys older than their lifetime.
     pub async fn purge_idempotency_keys(&self) -> ApiResult<()> {
-        self.store.purge_idempotency_keys(Timestamp::now()).await
+        self.store.purge_idempotency_keys(self.now()).await
     }
 }

@@ -1,6 +1,8 @@
 //! Repository of Idempotency-Keys and the responses they replay.
 
-use serde::{Deserialize, Serialize};
+use crate::http::idempotency::model::KeyClaim;
+use crate::http::idempotency::model::StoredResponse;
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::common::time::Timestamp;
@@ -8,33 +10,6 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::storage::Store;
 use crate::storage::execute;
-
-/// A completed response, kept to be replayed byte for byte.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredResponse {
-    /// HTTP status.
-    pub status: u16,
-    /// Content-Type header.
-    pub content_type: Option<String>,
-    /// Content-Language header.
-    #[serde(default)]
-    pub content_language: Option<String>,
-    /// The body, exactly as sent.
-    pub body: String,
-}
-
-/// What a request carrying an Idempotency-Key may do.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum KeyClaim {
-    /// The key is ours: run the request, then complete or release the key.
-    Run,
-    /// The key completed before: answer with this response.
-    Replay(StoredResponse),
-    /// Another request with this key is running.
-    InUse,
-    /// The key was used with another request fingerprint.
-    Mismatch,
-}
 
 #[derive(Debug, Deserialize)]
 struct KeyRecord {

@@ -1,6 +1,5 @@
 //! Associations: typed links between two active Customers of one Company.
 
-use crate::common::time::Timestamp;
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -50,7 +49,7 @@ impl Services {
         input: AssociationInput,
     ) -> ApiResult<Association> {
         self.association_parties(company, &input).await?;
-        let now = Timestamp::now();
+        let now = self.now();
         let association = Association {
             customer_id: input.customer_id,
             associate_id: input.associate_id,
@@ -75,7 +74,7 @@ impl Services {
                 &input.customer_id,
                 &input.associate_id,
                 &input.kind,
-                &Timestamp::now().to_string(),
+                &self.now().to_string(),
             )
             .await?
             .ok_or_else(|| not_associated(&input.customer_id, &input.associate_id))

@@ -1,5 +1,6 @@
 //! Carts: the canonical name for a purchase transaction.
 
+use chrono::{DateTime, Utc};
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
@@ -85,4 +86,26 @@ pub struct CartCancellation {
     pub cart_id: String,
     /// The code of the cancellation cart; `<cart_id>-cancellation` when omitted.
     pub code: Option<String>,
+}
+
+/// A Customer's purchase totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PurchaseTotals {
+    /// Sum of all purchases.
+    pub lifetime_spend: f64,
+    /// Number of purchases.
+    pub cart_count: i64,
+    /// When the latest purchase happened.
+    pub last_purchase: Option<DateTime<Utc>>,
+}
+
+impl PurchaseTotals {
+    /// The totals of `purchases`.
+    pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
+        PurchaseTotals {
+            lifetime_spend: purchases.iter().map(|(_, amount)| amount).sum(),
+            cart_count: purchases.len() as i64,
+            last_purchase: purchases.iter().map(|(at, _)| *at).max(),
+        }
+    }
 }

@@ -4,11 +4,11 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::common::time::Timestamp;
-use crate::engine::script::PurchaseTotals;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::carts::model::Cart;
+use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::LedgerEntry;

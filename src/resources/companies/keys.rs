@@ -1,6 +1,5 @@
 //! API keys: created, listed, enabled and disabled by operators.
 
-use chrono::Utc;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
@@ -60,7 +59,7 @@ impl Services {
                 format!("Company `{}` does not exist", new.company),
             )
         })?;
-        let now = Utc::now();
+        let now = self.now().as_datetime();
         let key = ApiKey {
             key: new_key_value(),
             company: company.slug,

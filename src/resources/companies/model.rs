@@ -120,6 +120,15 @@ pub struct CreatedApiKey {
     pub secret: String,
 }
 
+/// A key together with the digest of its secret, for authentication only.
+#[derive(Debug, Clone)]
+pub struct StoredKey {
+    /// The key record.
+    pub key: ApiKey,
+    /// Digest of the secret (see [`crate::secrets::secret_digest`]).
+    pub secret_digest: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

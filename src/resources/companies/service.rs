@@ -1,6 +1,5 @@
 //! Companies: created and listed by operators through the back-office.
 
-use chrono::Utc;
 use serde::{Deserialize, Serialize};
 
 use crate::common::validate::validate_language;
@@ -69,7 +68,7 @@ impl Services {
             environment: new.environment,
             default_language,
             languages,
-            created_at: Utc::now(),
+            created_at: self.now().as_datetime(),
         };
         self.store.create_company(&company).await?;
         tracing::info!(company = %company.slug, environment = %company.environment, "company created");

@@ -87,7 +87,7 @@ impl Services {
                 continue;
             }
             let owned: Vec<PendingPrize> = direct.iter().map(|&p| p.clone()).collect();
-            match self.store.deliver_prizes(company, &owned).await {
+            match self.store.deliver_prizes(company, &owned, self.now()).await {
                 Ok(()) => {
                     for prize in &owned {
                         delivered_log(prize);
@@ -106,7 +106,10 @@ impl Services {
                 Ok(Ok(owner)) => {
                     let mut prize = prize.clone();
                     prize.customer_id = owner;
-                    self.store.deliver_prize(&prize).await.map(|()| true)
+                    self.store
+                        .deliver_prize(&prize, self.now())
+                        .await
+                        .map(|()| true)
                 }
                 Ok(Err(reason)) => {
                     tracing::warn!(draw = %prize.draw_id, customer = %prize.customer_id, reason,

@@ -2,6 +2,7 @@
 //! through the API.
 
 pub mod api;
+pub mod model;
 pub mod rules;
 pub mod service;
 pub mod store;

@@ -7,7 +7,6 @@ use serde_json::{Value, json};
 
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
-use crate::engine::campaign_set::API_IDS_START;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::script::RuleError;
 use crate::error::ApiError;
@@ -18,6 +17,7 @@ use crate::resources::points::model::PointsCampaign;
 use crate::resources::points::model::PointsCampaignSpec;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsRules;
+use crate::resources::points_campaigns::model::API_IDS_START;
 use crate::resources::points_campaigns::rules::Expiry;
 use crate::resources::points_campaigns::store::StoredPointsCampaign;
 use crate::services::Services;
@@ -115,7 +115,7 @@ impl Services {
         let id = self.store.next_api_campaign_id(company).await?;
         let campaign = self.compile_points_campaign(id, &spec)?;
         self.store
-            .save_points_campaign(company, id, &spec, 0)
+            .save_points_campaign(company, id, &spec, 0, self.now())
             .await?;
         self.refresh_api_campaigns().await?;
         tracing::info!(company, id, "points campaign created");
@@ -162,7 +162,7 @@ impl Services {
         }
         let campaign = self.compile_points_campaign(rule_id, &merged)?;
         self.store
-            .save_points_campaign(company, rule_id, &merged, revision)
+            .save_points_campaign(company, rule_id, &merged, revision, self.now())
             .await?;
         self.refresh_api_campaigns().await?;
         tracing::info!(company, id = rule_id, "points campaign updated");

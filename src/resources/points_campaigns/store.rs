@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use crate::common::time::Timestamp;
-use crate::engine::campaign_set::API_IDS_START;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::points_campaigns::model::API_IDS_START;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -54,13 +54,15 @@ impl Store {
     }
 
     /// Stores a new campaign (`expected` 0) or replaces revision `expected`
-    /// of one; `concurrent_modification` when it changed meanwhile.
+    /// of one, as updated at `now`; `concurrent_modification` when it changed
+    /// meanwhile.
     pub async fn save_points_campaign(
         &self,
         company: &str,
         id: i64,
         spec: &Value,
         expected: i64,
+        now: Timestamp,
     ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
@@ -74,7 +76,7 @@ impl Store {
              COMMIT TRANSACTION;",
             changed = ErrorCode::ConcurrentModification.code()
         );
-        let now = Timestamp::now().to_string();
+        let now = now.to_string();
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))

@@ -11,7 +11,7 @@ use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::languages::language;
 use crate::http::services;
-use crate::resources::instant_wins::store::prizes::RewardTransaction;
+use crate::resources::instant_wins::model::RewardTransaction;
 
 #[derive(Tags)]
 enum WalletTags {

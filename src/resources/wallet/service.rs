@@ -5,7 +5,7 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::instant_wins::store::prizes::RewardTransaction;
+use crate::resources::instant_wins::model::RewardTransaction;
 use crate::services::Services;
 
 /// A game of the Company, with the participations a Customer has in it.

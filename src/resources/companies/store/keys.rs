@@ -1,5 +1,6 @@
 //! Repository of API keys. Secrets are never stored, only their digests.
 
+use crate::resources::companies::model::StoredKey;
 use chrono::{DateTime, Utc};
 use surrealdb::types::SurrealValue;
 
@@ -25,15 +26,6 @@ struct ApiKeyRow {
     secret_digest: String,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
-}
-
-/// A key together with the digest of its secret, for authentication only.
-#[derive(Debug, Clone)]
-pub struct StoredKey {
-    /// The key record.
-    pub key: ApiKey,
-    /// Digest of the secret (see [`crate::secrets::secret_digest`]).
-    pub secret_digest: String,
 }
 
 impl ApiKeyRow {

@@ -59,7 +59,7 @@ pub(crate) fn clean_patch(mut patch: CustomerPatch) -> ApiResult<CleanPatch> {
     Ok(CleanPatch { patch })
 }
 
-pub(crate) fn apply_patch(customer: &mut Customer, clean: &CleanPatch) {
+pub(crate) fn apply_patch(customer: &mut Customer, clean: &CleanPatch, now: Timestamp) {
     let patch = &clean.patch;
     patch.code.clone().update_to(&mut customer.code);
     patch.email.clone().update_to(&mut customer.email);
@@ -79,13 +79,13 @@ pub(crate) fn apply_patch(customer: &mut Customer, clean: &CleanPatch) {
     }
     if let Some(member) = patch.loyalty_member {
         if member && !customer.loyalty_member {
-            customer.enrolled_at = Some(Timestamp::now());
+            customer.enrolled_at = Some(now);
         }
         customer.loyalty_member = member;
     }
     if let Some(consents) = &patch.consents {
         customer.consents = Consents {
-            recorded_at: Some(Timestamp::now()),
+            recorded_at: Some(now),
             ..consents.clone()
         };
     }
@@ -102,8 +102,7 @@ pub(crate) fn apply_patch(customer: &mut Customer, clean: &CleanPatch) {
 
 /// Erases every piece of personal data, keeping what accounting needs: the
 /// id, the dates, and the membership flags.
-pub(crate) fn anonymize(customer: &mut Customer) {
-    let now = Timestamp::now();
+pub(crate) fn anonymize(customer: &mut Customer, now: Timestamp) {
     *customer = Customer {
         id: customer.id.clone(),
         code: None,

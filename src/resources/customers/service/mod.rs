@@ -159,7 +159,7 @@ impl Services {
     /// Creates (and by default enrolls) a Customer. An identifier already held
     /// by another Customer refuses with `customer_already_exists`.
     pub async fn create_customer(&self, company: &str, new: NewCustomer) -> ApiResult<Customer> {
-        let now = Timestamp::now();
+        let now = self.now();
         let enroll = new.enroll.unwrap_or(true);
         let mut cards: Vec<Card> = Vec::new();
         for card in new.cards.unwrap_or_default() {
@@ -249,7 +249,7 @@ impl Services {
             let stored = self.find_customer(company, reference).await?;
             let mut customer = stored.customer.clone();
             change(&mut customer)?;
-            customer.updated_at = Timestamp::now();
+            customer.updated_at = self.now();
             match self
                 .store
                 .replace_customer(company, &stored, &customer)
@@ -272,10 +272,11 @@ impl Services {
         patch: CustomerPatch,
     ) -> ApiResult<Customer> {
         let patch = clean_patch(patch)?;
+        let now = self.now();
         let customer = self
             .modify_customer(company, reference, |customer| {
                 ensure_editable(customer)?;
-                apply_patch(customer, &patch);
+                apply_patch(customer, &patch, now);
                 Ok(())
             })
             .await?;
@@ -290,7 +291,7 @@ impl Services {
         reference: CustomerRef<'_>,
         card: NewCard,
     ) -> ApiResult<Customer> {
-        let card = clean_card(card, Timestamp::now())?;
+        let card = clean_card(card, self.now())?;
         self.modify_customer(company, reference, |customer| {
             ensure_editable(customer)?;
             if !customer.active {
@@ -322,9 +323,10 @@ impl Services {
         company: &str,
         reference: CustomerRef<'_>,
     ) -> ApiResult<Customer> {
+        let now = self.now();
         self.modify_customer(company, reference, |customer| {
             if customer.anonymized_at.is_none() {
-                anonymize(customer);
+                anonymize(customer, now);
             }
             Ok(())
         })

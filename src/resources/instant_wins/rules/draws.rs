@@ -3,6 +3,10 @@
 //! the service stores. Pure: participations, stock, the Customer's Voucher and
 //! the random source are passed in.
 
+use crate::resources::instant_wins::model::DrawRecord;
+use crate::resources::instant_wins::model::InstantWinState;
+use crate::resources::instant_wins::model::StockSeen;
+use crate::resources::instant_wins::model::WonPrize;
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -16,22 +20,8 @@ use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draw;
-use crate::resources::points::model::PointsKind;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::vouchers::model::CouponInfo;
-use crate::resources::vouchers::model::Voucher;
-
-/// What the store knows about one Instant Win and one Customer, read before
-/// the event is evaluated.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct InstantWinState {
-    /// The Customer's participations in the current period.
-    pub participations: i64,
-    /// Units of each prize given so far, in prize order.
-    pub given: Vec<i64>,
-    /// The Customer's Voucher for the campaign (targeted campaigns).
-    pub voucher: Option<Voucher>,
-}
 
 /// The inputs of the draws of one event.
 pub struct Draws<'a> {
@@ -40,74 +30,6 @@ pub struct Draws<'a> {
     pub states: &'a HashMap<i64, InstantWinState>,
     /// Values in [0, 1): seeded in tests and scenarios, the OS generator in production.
     pub random: &'a mut dyn FnMut() -> f64,
-}
-
-/// A prize won in a draw, to be credited or delivered.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct WonPrize {
-    /// The prize's id within its campaign.
-    pub prize_id: String,
-    /// `points`, `reward` or `game`.
-    pub promotion_type: &'static str,
-    /// The points campaign, Reward or game given.
-    pub promotion_id: i64,
-    /// Points credited (points prizes): the points campaign's accrual on this event.
-    pub points: Option<i64>,
-    /// Points prizes: the balance credited.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub points_kind: Option<PointsKind>,
-    /// Points prizes: when they expire, as the points campaign says.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub points_expire_at: Option<Timestamp>,
-    /// The prize's configured stock (-1 unlimited): a win takes one unit.
-    pub stock: i64,
-}
-
-impl WonPrize {
-    /// Whether the prize goes through the delivery outbox: Rewards and game
-    /// participations do; points are credited by the draw's own transaction.
-    pub fn needs_delivery(&self) -> bool {
-        self.promotion_type != "points"
-    }
-}
-
-/// The stock of one limited prize as the draw saw it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StockSeen {
-    /// The prize's id.
-    pub prize_id: String,
-    /// Its configured stock.
-    pub stock: i64,
-    /// Units given before this draw.
-    pub given: i64,
-}
-
-/// Everything about one draw: what the store must check and write, and what
-/// an auditor needs to explain it afterwards.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DrawRecord {
-    /// The Instant Win's rule id.
-    pub rule_id: i64,
-    /// Key of the participation period (`2026-11-22`, `2026-W47`, `campaign`, ...).
-    pub period: String,
-    /// The campaign's limit per period.
-    pub once_limit: i64,
-    /// Participations in the period before this one.
-    pub participations_seen: i64,
-    /// Probability of each prize in this draw.
-    pub weights: Vec<f64>,
-    /// Stock of each limited prize as seen.
-    pub stock_seen: Vec<StockSeen>,
-    /// The random value drawn, in [0, 1).
-    pub random: f64,
-    /// The entry it fell on (-1: the probability passed to No Prize).
-    pub drawn_index: i64,
-    /// The prize won, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prize: Option<WonPrize>,
-    /// The Voucher it took part with (targeted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub voucher_code: Option<String>,
 }
 
 /// The Instant Win fields of an `instant_win` effect.

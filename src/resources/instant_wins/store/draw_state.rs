@@ -17,7 +17,7 @@ use surrealdb::engine::any::Any;
 use surrealdb::method::Query;
 
 use crate::error::ApiResult;
-use crate::resources::instant_wins::rules::draws::InstantWinState;
+use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::store::of_rules;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::PrizeCounters;

@@ -22,7 +22,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::resources::instant_wins::rules::draws::DrawRecord;
+use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::StockShard;
 use crate::resources::vouchers::model::Voucher;
@@ -134,7 +134,7 @@ pub fn draw_write(
                 .is_some_and(|stock| stock >= 0)
         })
         .collect();
-    // Points prizes are ledger entries of the event ([`crate::resources::instant_wins::rules::draws::WonPrize::needs_delivery`]).
+    // Points prizes are ledger entries of the event ([`crate::resources::instant_wins::model::WonPrize::needs_delivery`]).
     let won: Vec<&Value> = documents
         .iter()
         .zip(draws)
@@ -371,7 +371,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resources::instant_wins::rules::draws::DrawRecord;
+    use crate::resources::instant_wins::model::DrawRecord;
     use crate::resources::instant_wins::store::draw_state::StateQuery;
 
     fn draw(id: &str, rule_id: i64, period: &str) -> PlannedDraw {
@@ -437,7 +437,7 @@ mod tests {
     /// A draw of rule 7 that won one unit of `gift` (stock 2) from `shard`.
     fn won_gift(id: &str, shard: i64) -> PlannedDraw {
         let mut won = draw(id, 7, "campaign");
-        won.record.prize = Some(crate::resources::instant_wins::rules::draws::WonPrize {
+        won.record.prize = Some(crate::resources::instant_wins::model::WonPrize {
             prize_id: "gift".into(),
             promotion_type: "reward",
             promotion_id: 11,

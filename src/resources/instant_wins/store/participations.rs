@@ -84,7 +84,7 @@ impl ParticipationCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resources::instant_wins::rules::draws::DrawRecord;
+    use crate::resources::instant_wins::model::DrawRecord;
 
     fn draw(rule_id: i64, period: &str) -> PlannedDraw {
         PlannedDraw {

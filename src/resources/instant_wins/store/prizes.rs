@@ -2,6 +2,7 @@
 //! and what delivering a prize writes (ledger points, a Reward transaction or
 //! a game participation), each delivery at most once.
 
+use crate::resources::instant_wins::model::RewardTransaction;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -42,25 +43,6 @@ pub struct PendingPrize {
     #[serde(default)]
     pub points_expire_at: Option<Timestamp>,
     /// When it was won.
-    pub created_at: Timestamp,
-}
-
-/// A Reward a Customer holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Object)]
-pub struct RewardTransaction {
-    /// Transaction identifier (for prizes, the draw's id).
-    pub id: String,
-    /// The Customer.
-    pub customer_id: String,
-    /// The Reward.
-    pub reward_id: i64,
-    /// How it was obtained: `instant_win`.
-    pub source: String,
-    /// The campaign that gave it.
-    pub rule_id: i64,
-    /// `available` until redeemed.
-    pub status: String,
-    /// When it was given.
     pub created_at: Timestamp,
 }
 
@@ -156,9 +138,8 @@ impl Store {
         Ok(prizes)
     }
 
-    /// Delivers `prize` once: a prize already delivered is left alone.
-    pub async fn deliver_prize(&self, prize: &PendingPrize) -> ApiResult<()> {
-        let now = Timestamp::now();
+    /// Delivers `prize` once, at `now`: a prize already delivered is left alone.
+    pub async fn deliver_prize(&self, prize: &PendingPrize, now: Timestamp) -> ApiResult<()> {
         let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
         let written = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
         let query = DELIVER
@@ -178,11 +159,15 @@ impl Store {
         Ok(())
     }
 
-    /// Delivers `prizes`, all of `company`, in one transaction; refuses with
+    /// Delivers `prizes`, all of `company`, at `now` in one transaction; refuses with
     /// `concurrent_modification` (and writes nothing) when any of them was
     /// delivered meanwhile, so the caller can deliver them one by one.
-    pub async fn deliver_prizes(&self, company: &str, prizes: &[PendingPrize]) -> ApiResult<()> {
-        let now = Timestamp::now();
+    pub async fn deliver_prizes(
+        &self,
+        company: &str,
+        prizes: &[PendingPrize],
+        now: Timestamp,
+    ) -> ApiResult<()> {
         let ledger: Vec<LedgerEntry> = prizes
             .iter()
             .filter_map(|prize| prize_ledger(prize, now))
