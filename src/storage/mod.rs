@@ -4,6 +4,7 @@
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
 pub mod group_commit;
+pub mod page_query;
 pub mod write_lanes;
 
 use std::path::Path;

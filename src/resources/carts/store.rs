@@ -16,6 +16,7 @@ use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::page_query::PageQuery;
 
 /// SurrealQL recomputing the purchase totals of `$customer` from its carts:
 /// spend nets cancellations out; cancelled carts and cancellations do not count.
@@ -197,34 +198,12 @@ impl Store {
         starting_after: Option<&str>,
         limit: usize,
     ) -> ApiResult<Vec<Cart>> {
-        let mut conditions = vec!["company = $company"];
-        if customer_id.is_some() {
-            conditions.push("customer_id = $customer");
-        }
-        if from.is_some() {
-            conditions.push("date >= $from");
-        }
-        if to.is_some() {
-            conditions.push("date <= $to");
-        }
-        if starting_after.is_some() {
-            conditions.push("code > $after");
-        }
-        let query = format!(
-            "SELECT * FROM cart WHERE {} ORDER BY code LIMIT $limit",
-            conditions.join(" AND ")
-        );
-        let documents: Vec<Value> = first(
-            self.db
-                .query(query)
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.unwrap_or_default().to_string()))
-                .bind(("from", from.map(|t| t.to_string()).unwrap_or_default()))
-                .bind(("to", to.map(|t| t.to_string()).unwrap_or_default()))
-                .bind(("after", starting_after.unwrap_or_default().to_string()))
-                .bind(("limit", limit as i64)),
-        )
-        .await?;
+        let documents = PageQuery::new("SELECT * FROM cart", "code")
+            .filter_if("customer_id = $customer", "customer", customer_id)
+            .filter_if("date >= $from", "from", from.map(|t| t.to_string()))
+            .filter_if("date <= $to", "to", to.map(|t| t.to_string()))
+            .fetch(self, company, starting_after, limit)
+            .await?;
         documents.into_iter().map(from_document).collect()
     }
 

@@ -1,7 +1,7 @@
 //! Repository of Customers and of the claims that keep their identifiers unique.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -10,7 +10,7 @@ use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::SearchBy;
 use crate::storage::Store;
 use crate::storage::first;
-use crate::storage::store_error;
+use crate::storage::page_query::PageQuery;
 
 /// A Customer with the revision its stored document had when read.
 #[derive(Debug, Clone, PartialEq)]
@@ -265,30 +265,15 @@ impl Store {
         starting_after: Option<&str>,
         limit: usize,
     ) -> ApiResult<Vec<Customer>> {
-        let mut conditions = vec!["company = $company".to_string()];
-        let mut bindings = Map::new();
+        let mut query = PageQuery::new("SELECT * OMIT id FROM customer", "cid");
         for (index, (field, value)) in filters.iter().enumerate() {
-            conditions.push(format!("{field} = $f{index}"));
-            bindings.insert(format!("f{index}"), value.clone());
+            query = query.filter(
+                &format!("{field} = $f{index}"),
+                &format!("f{index}"),
+                value.clone(),
+            );
         }
-        if let Some(after) = starting_after {
-            conditions.push("cid > $after".to_string());
-            bindings.insert("after".into(), Value::String(after.to_string()));
-        }
-        let query = format!(
-            "SELECT * OMIT id FROM customer WHERE {} ORDER BY cid LIMIT $limit",
-            conditions.join(" AND ")
-        );
-        let mut request = self
-            .db
-            .query(query)
-            .bind(("company", company.to_string()))
-            .bind(("limit", limit as i64));
-        for (name, value) in bindings {
-            request = request.bind((name, value));
-        }
-        let mut response = request.await.and_then(|r| r.check()).map_err(store_error)?;
-        let documents: Vec<Value> = response.take(0).map_err(store_error)?;
+        let documents = query.fetch(self, company, starting_after, limit).await?;
         documents
             .into_iter()
             .map(|d| from_document(d).map(|s| s.customer))

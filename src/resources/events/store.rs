@@ -9,6 +9,7 @@ use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::page_query::PageQuery;
 
 fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
     if let Some(object) = document.as_object_mut() {
@@ -83,30 +84,11 @@ impl Store {
         starting_after: Option<&str>,
         limit: usize,
     ) -> ApiResult<Vec<CustomEvent>> {
-        let mut conditions = vec!["company = $company"];
-        if customer_id.is_some() {
-            conditions.push("customer_id = $customer");
-        }
-        if kind.is_some() {
-            conditions.push("type = $kind");
-        }
-        if starting_after.is_some() {
-            conditions.push("eid > $after");
-        }
-        let query = format!(
-            "SELECT * FROM custom_event WHERE {} ORDER BY eid LIMIT $limit",
-            conditions.join(" AND ")
-        );
-        let documents: Vec<Value> = first(
-            self.db
-                .query(query)
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.unwrap_or_default().to_string()))
-                .bind(("kind", kind.unwrap_or_default().to_string()))
-                .bind(("after", starting_after.unwrap_or_default().to_string()))
-                .bind(("limit", limit as i64)),
-        )
-        .await?;
+        let documents = PageQuery::new("SELECT * FROM custom_event", "eid")
+            .filter_if("customer_id = $customer", "customer", customer_id)
+            .filter_if("type = $kind", "kind", kind)
+            .fetch(self, company, starting_after, limit)
+            .await?;
         documents.into_iter().map(from_document).collect()
     }
 }

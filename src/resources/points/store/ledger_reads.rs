@@ -18,6 +18,7 @@ use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::page_query::PageQuery;
 
 use crate::resources::points::store::ledger::LedgerEntry;
 
@@ -76,29 +77,17 @@ impl Store {
         starting_after: Option<&str>,
         limit: usize,
     ) -> ApiResult<Vec<PointsTransaction>> {
-        let mut conditions = vec!["company = $company", "customer_id = $customer"];
-        if kind.is_some() {
-            conditions.push("kind = $kind");
-        }
-        if starting_after.is_some() {
-            // A write whose first entry is older holds every entry older
-            // than `after` that a newer write does not.
-            conditions.push("entry_id < $after");
-        }
-        // Every write holds at least one entry: `limit` writes are enough.
-        let query = format!(
-            "SELECT customer_id, kind, entries, entry_id FROM ledger_write WHERE {} ORDER BY entry_id DESC LIMIT $limit",
-            conditions.join(" AND ")
-        );
-        let writes: Vec<Value> = first(
-            self.db
-                .query(query)
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("kind", kind.map(PointsKind::name).unwrap_or_default()))
-                .bind(("after", starting_after.unwrap_or_default().to_string()))
-                .bind(("limit", limit as i64)),
+        // A write whose first entry is older than the cursor holds every
+        // entry older than it that a newer write does not; every write holds
+        // at least one entry, so `limit` writes are enough.
+        let writes = PageQuery::new(
+            "SELECT customer_id, kind, entries, entry_id FROM ledger_write",
+            "entry_id",
         )
+        .newest_first()
+        .filter("customer_id = $customer", "customer", customer_id)
+        .filter_if("kind = $kind", "kind", kind.map(PointsKind::name))
+        .fetch(self, company, starting_after, limit)
         .await?;
         let mut entries = Vec::with_capacity(limit);
         for write in writes {
