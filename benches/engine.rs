@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use loyalty::engine::campaign::Campaign;
 use loyalty::engine::campaign::Listens;
 use loyalty::engine::evaluate::evaluate;
-use loyalty::engine::script::Facts;
+use loyalty::engine::facts::Facts;
 use loyalty::engine::script::ScriptEngine;
 use loyalty::resources::instant_wins::rules::draws::Draws;
 use serde_json::{Value, json};

@@ -13,7 +13,7 @@ use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::evaluate::evaluate;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::engine::script::ScriptEngine;
 use crate::resources::instant_wins::rules::draws::Draws;
 

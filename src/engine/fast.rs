@@ -13,7 +13,7 @@
 use rhai::{AST, Expr, FnCallExpr, Stmt};
 use serde_json::{Map, Value};
 
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 
 /// A variable a fast expression reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::engine::script::Origin;
 use crate::engine::script::ScriptEngine;
 

@@ -8,8 +8,8 @@
 use crate::engine::campaign::Campaign;
 use crate::engine::effect::Effect;
 use crate::engine::effect::InstantWinDrawEffect;
+use crate::engine::facts::Facts;
 use crate::engine::problems::Problems;
-use crate::engine::script::Facts;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;

@@ -11,6 +11,7 @@ pub mod effect;
 pub mod evaluate;
 #[cfg(test)]
 mod evaluate_properties;
+pub mod facts;
 pub mod fast;
 #[cfg(test)]
 mod fast_properties;

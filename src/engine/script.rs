@@ -4,13 +4,13 @@
 //! Conditions and calculated attributes are rhai *expressions* (no statements,
 //! no assignments), evaluated against [`Facts`] about one Customer.
 
-use crate::resources::carts::model::PurchaseTotals;
 use std::sync::Arc;
 
-use chrono::{DateTime, NaiveDate, Utc};
 use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 use serde_json::Value;
 
+use crate::engine::facts::Facts;
+use crate::engine::facts::History;
 use crate::engine::fast::FastExpr;
 use crate::engine::fast::FastFacts;
 pub use crate::engine::origin::Origin;
@@ -29,35 +29,6 @@ pub struct Script {
     pub source: String,
     /// Its file and line.
     pub origin: Origin,
-}
-
-/// What an expression can see about one Customer.
-#[derive(Debug, Clone, Default)]
-pub struct Facts {
-    /// The Customer as its API JSON (`customer.email`, `customer.attributes.vip`, ...).
-    pub customer: Value,
-    /// Purchases (time, amount), oldest first; loaded only for rules that use `history`.
-    pub purchases: Vec<(DateTime<Utc>, f64)>,
-    /// Totals over every purchase, kept up to date by each recorded cart.
-    pub totals: PurchaseTotals,
-    /// Current points balance.
-    pub points_balance: i64,
-    /// Associated Customers: `{ "id": ..., "type": ... }`.
-    pub associates: Vec<Value>,
-    /// Attributes calculated so far (authors' attributes see the earlier ones).
-    pub calculated: serde_json::Map<String, Value>,
-    /// The cart being evaluated, when the event is a cart.
-    pub cart: Value,
-    /// The Custom Event being evaluated (`type` and `data`), when it is one.
-    pub event: Value,
-    /// The trigger being evaluated (`type` and `data`), when it is one.
-    pub trigger: Value,
-    /// The Customer's current tier id (`()` when none is reached).
-    pub tier: Value,
-    /// Ids of the audiences the Customer belongs to.
-    pub audiences: Vec<String>,
-    /// The evaluation instant; passed in so evaluation is deterministic.
-    pub now: DateTime<Utc>,
 }
 
 /// The error of `script` failing to evaluate.
@@ -121,41 +92,6 @@ pub struct PreparedFacts<'a> {
 struct RhaiFacts {
     scope: std::sync::Mutex<Scope<'static>>,
     lines: Vec<Dynamic>,
-}
-
-/// The purchase history, offered to expressions as `history`.
-#[derive(Debug, Clone)]
-struct History {
-    purchases: Arc<Vec<(DateTime<Utc>, f64)>>,
-    now: DateTime<Utc>,
-}
-
-impl History {
-    fn within(&self, days: i64) -> impl Iterator<Item = &(DateTime<Utc>, f64)> {
-        let since = self.now - chrono::Duration::days(days.max(0));
-        self.purchases
-            .iter()
-            .filter(move |(at, _)| *at > since && *at <= self.now)
-    }
-
-    fn spent_last_days(&mut self, days: i64) -> f64 {
-        self.within(days).map(|(_, amount)| amount).sum()
-    }
-
-    fn carts_last_days(&mut self, days: i64) -> i64 {
-        self.within(days).count() as i64
-    }
-
-    fn days_since(&mut self, date: ImmutableString) -> Result<i64, Box<EvalAltResult>> {
-        let parsed = DateTime::parse_from_rfc3339(&date)
-            .map(|d| d.with_timezone(&Utc))
-            .or_else(|_| {
-                NaiveDate::parse_from_str(&date, "%Y-%m-%d")
-                    .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc())
-            })
-            .map_err(|_| format!("days_since: `{date}` is not a Date or DateTime"))?;
-        Ok((self.now - parsed).num_days())
-    }
 }
 
 /// Whether `array` holds the string `text` (other elements never equal it).
@@ -422,6 +358,8 @@ impl ScriptEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::carts::model::PurchaseTotals;
+    use chrono::{DateTime, Utc};
     use serde_json::json;
     use std::path::PathBuf;
 

@@ -32,7 +32,7 @@ const LONGEST_WAIT: Duration = Duration::from_secs(5);
 
 /// The middleware; clones share the same limits.
 #[derive(Debug, Clone)]
-pub struct Admission {
+pub struct AdmissionGate {
     limits: Arc<Limits>,
 }
 
@@ -44,11 +44,11 @@ struct Limits {
     longest_wait: Duration,
 }
 
-impl Admission {
+impl AdmissionGate {
     /// Serves `in_flight` requests at once (at least one), with `queued`
     /// more waiting.
-    pub fn new(in_flight: usize, queued: usize) -> Admission {
-        Admission {
+    pub fn new(in_flight: usize, queued: usize) -> AdmissionGate {
+        AdmissionGate {
             limits: Arc::new(Limits {
                 turns: Semaphore::new(in_flight.max(1)),
                 queued: AtomicUsize::new(0),
@@ -59,20 +59,20 @@ impl Admission {
     }
 }
 
-impl<E: Endpoint> Middleware<E> for Admission {
-    type Output = AdmissionEndpoint<E>;
+impl<E: Endpoint> Middleware<E> for AdmissionGate {
+    type Output = AdmissionGateEndpoint<E>;
 
     fn transform(&self, inner: E) -> Self::Output {
-        AdmissionEndpoint {
+        AdmissionGateEndpoint {
             inner,
             limits: self.limits.clone(),
         }
     }
 }
 
-/// The endpoint produced by [`Admission`].
+/// The endpoint produced by [`AdmissionGate`].
 #[derive(Debug)]
-pub struct AdmissionEndpoint<E> {
+pub struct AdmissionGateEndpoint<E> {
     inner: E,
     limits: Arc<Limits>,
 }
@@ -94,7 +94,7 @@ fn busy() -> poem::Error {
     .into()
 }
 
-impl<E: Endpoint> Endpoint for AdmissionEndpoint<E> {
+impl<E: Endpoint> Endpoint for AdmissionGateEndpoint<E> {
     type Output = E::Output;
 
     async fn call(&self, request: Request) -> poem::Result<Self::Output> {
@@ -156,7 +156,7 @@ mod tests {
         Arc<AtomicUsize>,
     ) {
         let (release, started) = (Arc::new(Notify::new()), Arc::new(AtomicUsize::new(0)));
-        let mut admission = Admission::new(in_flight, queued);
+        let mut admission = AdmissionGate::new(in_flight, queued);
         Arc::get_mut(&mut admission.limits)
             .expect("not shared yet")
             .longest_wait = wait;

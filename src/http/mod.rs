@@ -116,7 +116,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .with(crate::http::languages::Localize)
         .with(crate::http::idempotency::Idempotency)
         .with(crate::http::auth::Authenticate)
-        .with(crate::http::admission::Admission::new(
+        .with(crate::http::admission::AdmissionGate::new(
             options.max_in_flight,
             options.max_queued,
         ))

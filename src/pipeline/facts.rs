@@ -6,7 +6,7 @@ use std::sync::Arc;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::storage::Store;

@@ -38,8 +38,8 @@ use crate::resources::instant_wins::store::STORE_AUDIT;
 use crate::resources::instant_wins::store::TAKE_STOCK;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
-use crate::storage::Admission;
 use crate::storage::Store;
+use crate::storage::WriterPermit;
 use crate::storage::server_busy;
 use crate::storage::write_lanes::Enlisted;
 use crate::storage::write_lanes::Lane;
@@ -208,7 +208,7 @@ impl Store {
             .fetch_add(1, Ordering::Relaxed);
         let query = self.event_writes.query.as_str();
         let recorded = self
-            .transact_admitted(Admission::Held, |db| {
+            .transact_admitted(WriterPermit::Held, |db| {
                 db.query(query).bind(("writes", writes.to_vec()))
             })
             .await

@@ -198,7 +198,7 @@ const MAX_ATTEMPTS: u32 = 12;
 /// Whether a transaction still has to be admitted among the writers, or
 /// runs under an admission its caller holds.
 #[derive(Clone, Copy)]
-pub(crate) enum Admission {
+pub(crate) enum WriterPermit {
     /// Wait for admission before each attempt ([`ADMISSION_WAIT`] at most).
     Wait,
     /// Already admitted: the caller holds a writer's permit for every attempt.
@@ -214,13 +214,13 @@ impl Store {
     where
         F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
     {
-        self.transact_admitted(Admission::Wait, build).await
+        self.transact_admitted(WriterPermit::Wait, build).await
     }
 
     /// [`Store::transact`], admitted as `admission` says.
     pub(crate) async fn transact_admitted<'a, F>(
         &'a self,
-        admission: Admission,
+        admission: WriterPermit,
         build: F,
     ) -> ApiResult<IndexedResults>
     where
@@ -230,8 +230,8 @@ impl Store {
         loop {
             attempt += 1;
             let mut response = match admission {
-                Admission::Held => build(&self.db).await.map_err(store_error)?,
-                Admission::Wait => {
+                WriterPermit::Held => build(&self.db).await.map_err(store_error)?,
+                WriterPermit::Wait => {
                     let Ok(admitted) =
                         tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
                     else {

@@ -15,8 +15,8 @@ use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::credentials::Caller;
 use crate::http::auth::credentials::Credentials;
-use crate::http::rate_limits::AdmissionSlot;
 use crate::http::rate_limits::RateLimited;
+use crate::http::rate_limits::RateVerdictSlot;
 use crate::http::rate_limits::limiters::Tier;
 use crate::services::Services;
 
@@ -50,9 +50,9 @@ pub type Tier3 = ApiCaller<3>;
 
 const fn tier_of(number: u8) -> Tier {
     match number {
-        1 => Tier::Critical,
-        2 => Tier::Moderate,
-        _ => Tier::Low,
+        1 => Tier::Tier1,
+        2 => Tier::Tier2,
+        _ => Tier::Tier3,
     }
 }
 
@@ -176,7 +176,7 @@ impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
         };
         let caller = outcome.0.ok_or_else(ApiError::forbidden)?;
         let admission = services.admit(&caller.company, tier_of(TIER)).await?;
-        if let Some(slot) = request.data::<AdmissionSlot>() {
+        if let Some(slot) = request.data::<RateVerdictSlot>() {
             slot.record(admission);
         }
         if admission.retry_after.is_some() {

@@ -33,9 +33,9 @@ impl CompanyLimiters {
         CompanyLimiters {
             limits,
             limiters: [
-                limiter(Tier::Critical),
-                limiter(Tier::Moderate),
-                limiter(Tier::Low),
+                limiter(Tier::Tier1),
+                limiter(Tier::Tier2),
+                limiter(Tier::Tier3),
             ],
         }
     }
@@ -43,9 +43,9 @@ impl CompanyLimiters {
 
 fn index(tier: Tier) -> usize {
     match tier {
-        Tier::Critical => 0,
-        Tier::Moderate => 1,
-        Tier::Low => 2,
+        Tier::Tier1 => 0,
+        Tier::Tier2 => 1,
+        Tier::Tier3 => 2,
     }
 }
 
@@ -76,7 +76,7 @@ impl RateLimiters {
 
 /// The answer to "may this request run now?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Admission {
+pub struct RateVerdict {
     /// The tier that was charged.
     pub tier: Tier,
     /// Its limit in requests per second.
@@ -89,14 +89,14 @@ pub struct Admission {
 
 impl Services {
     /// Charges one request of `tier` to `company`.
-    pub async fn admit(&self, company: &str, tier: Tier) -> ApiResult<Admission> {
+    pub async fn admit(&self, company: &str, tier: Tier) -> ApiResult<RateVerdict> {
         // The Company's limits come from the shared settings cache, so a change
         // made through another server applies within its refresh time.
         let limits = self.company_settings(company).await?.rate_limits;
         let limiters = self.rate_limiters.for_limits(company, limits);
         let limit = tier.rps(&limiters.limits);
         Ok(match limiters.limiters[index(tier)].check() {
-            Ok(snapshot) => Admission {
+            Ok(snapshot) => RateVerdict {
                 tier,
                 limit,
                 remaining: snapshot.remaining_burst_capacity(),
@@ -104,7 +104,7 @@ impl Services {
             },
             Err(not_until) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
-                Admission {
+                RateVerdict {
                     tier,
                     limit,
                     remaining: 0,
@@ -115,36 +115,41 @@ impl Services {
     }
 }
 
-/// The rate-limit tier of an endpoint.
+/// The rate-limit tier of an endpoint: tier 1 to 3, as the interface, the
+/// `RateLimit` headers (`tier1`) and the extractors
+/// ([`crate::http::auth::Tier1`]) call them.
+// The variants are the tiers' names everywhere else; a shorter name would
+// be a fourth one.
+#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tier {
-    /// Tier 1: critical, high-frequency.
-    Critical,
-    /// Tier 2: moderate.
-    Moderate,
-    /// Tier 3: low-frequency management.
-    Low,
+    /// Tier 1: critical, high-frequency (`critical` in a Company's rate limits).
+    Tier1,
+    /// Tier 2: moderate (`moderate`).
+    Tier2,
+    /// Tier 3: low-frequency management (`low`).
+    Tier3,
 }
 
 impl Tier {
     /// Every tier.
-    pub const ALL: [Tier; 3] = [Tier::Critical, Tier::Moderate, Tier::Low];
+    pub const ALL: [Tier; 3] = [Tier::Tier1, Tier::Tier2, Tier::Tier3];
 
     /// The tier's name in RateLimit headers.
     pub const fn name(self) -> &'static str {
         match self {
-            Tier::Critical => "tier1",
-            Tier::Moderate => "tier2",
-            Tier::Low => "tier3",
+            Tier::Tier1 => "tier1",
+            Tier::Tier2 => "tier2",
+            Tier::Tier3 => "tier3",
         }
     }
 
     /// This tier's requests per second in `limits`.
     pub const fn rps(self, limits: &RateLimits) -> u32 {
         match self {
-            Tier::Critical => limits.critical,
-            Tier::Moderate => limits.moderate,
-            Tier::Low => limits.low,
+            Tier::Tier1 => limits.critical,
+            Tier::Tier2 => limits.moderate,
+            Tier::Tier3 => limits.low,
         }
     }
 }

@@ -12,27 +12,27 @@ use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
-use crate::http::rate_limits::limiters::Admission;
+use crate::http::rate_limits::limiters::RateVerdict;
 
 /// Where the authentication extractor leaves the admission of the request, so
 /// the middleware can describe it in the response headers.
 #[derive(Debug, Clone, Default)]
-pub struct AdmissionSlot(Arc<Mutex<Option<Admission>>>);
+pub struct RateVerdictSlot(Arc<Mutex<Option<RateVerdict>>>);
 
-impl AdmissionSlot {
+impl RateVerdictSlot {
     /// Records the admission of this request.
-    pub fn record(&self, admission: Admission) {
+    pub fn record(&self, admission: RateVerdict) {
         if let Ok(mut slot) = self.0.lock() {
             *slot = Some(admission);
         }
     }
 
-    fn take(&self) -> Option<Admission> {
+    fn take(&self) -> Option<RateVerdict> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }
 }
 
-fn set_headers(response: &mut Response, admission: &Admission) {
+fn set_headers(response: &mut Response, admission: &RateVerdict) {
     let name = admission.tier.name();
     let headers = response.headers_mut();
     let policy = format!("\"{name}\";q={};w=1", admission.limit);
@@ -55,7 +55,7 @@ fn set_headers(response: &mut Response, admission: &Admission) {
 
 /// A request refused because its tier's quota is spent.
 #[derive(Debug)]
-pub struct RateLimited(pub Admission);
+pub struct RateLimited(pub RateVerdict);
 
 impl std::fmt::Display for RateLimited {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -105,7 +105,7 @@ impl<E: Endpoint> Endpoint for RateLimitHeadersEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, mut request: Request) -> poem::Result<Response> {
-        let slot = AdmissionSlot::default();
+        let slot = RateVerdictSlot::default();
         request.extensions_mut().insert(slot.clone());
         let mut response = match self.inner.call(request).await {
             Ok(output) => output.into_response(),

@@ -24,7 +24,7 @@ use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
 use crate::engine::evaluate::Explanation;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
 use crate::resources::points::store::ledger::LedgerEntry;

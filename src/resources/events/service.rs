@@ -8,7 +8,7 @@ use crate::common::time::Timestamp;
 use crate::common::validate::validate_slug;
 use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;

@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::common::time::Timestamp;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
+use crate::engine::facts::Facts;
 use crate::engine::problems::Problems;
-use crate::engine::script::Facts;
 use crate::resources::points::model::PointsKind;
 
 /// Points earned when the campaign applies.

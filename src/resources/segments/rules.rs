@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::common::validate::validate_slug;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::engine::script::Origin;
 use crate::engine::script::RuleError;
 use crate::engine::script::Script;

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use crate::common::time::Timestamp;
 use crate::engine::catalog::CompanyRules;
-use crate::engine::script::Facts;
+use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;

@@ -1,3 +1,4 @@
 //! Vouchers: the personal codes through which targeted campaigns reach one Customer.
 
 pub mod model;
+pub mod store;

@@ -14,8 +14,8 @@ use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
+use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
-use crate::engine::script::Facts;
 use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;

@@ -9,11 +9,9 @@ use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::Coupon;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::Period;
-use crate::resources::instant_wins::rules::Prize;
-use crate::resources::instant_wins::rules::PromotionType;
 use crate::resources::instant_wins::rules::Recurrence;
-use crate::resources::instant_wins::rules::StockStrategy;
-use crate::resources::instant_wins::rules::WEIGHT_TOLERANCE;
+use crate::resources::instant_wins::rules::prize_file::PrizeFile;
+use crate::resources::instant_wins::rules::prize_file::compile_prizes;
 
 /// The Instant Win fields written at the top level of a campaign file.
 #[derive(Debug, Default)]
@@ -187,145 +185,11 @@ impl InstantWinFields {
     }
 }
 
-fn compile_prizes(problems: &mut Problems<'_>, files: Vec<PrizeFile>) -> Vec<Prize> {
-    let start = problems.line_of("instant_win_prizes");
-    if files.is_empty() {
-        problems.at_key(
-            "instant_win_prizes",
-            "an Instant Win has at least one prize",
-        );
-    }
-    let mut prizes: Vec<Prize> = Vec::new();
-    for (index, file) in files.into_iter().enumerate() {
-        let line = problems.nth_line_from(start, "id", index);
-        let id = file.id.text();
-        if id.trim().is_empty() {
-            problems.at_line(line, "a prize id is not empty");
-        }
-        if prizes.iter().any(|p| p.id == id) {
-            problems.at_line(line, format!("prize id `{id}` is used twice"));
-        }
-        if !(0.0..=1.0).contains(&file.weight) || !file.weight.is_finite() {
-            problems.at_key_from(line, "weight", "a weight is a fraction from 0 to 1");
-        }
-        if file.stock < -1 {
-            problems.at_key_from(line, "stock", "stock is -1 (unlimited) or at least 0");
-        }
-        let promotion_type =
-            PromotionType::parse(&file.outcome.promotion_type).unwrap_or_else(|| {
-                problems.at_key_from(
-                    line,
-                    "promotion_type",
-                    format!(
-                        "promotion_type is points, reward, game or empty (No Prize), not `{}`",
-                        file.outcome.promotion_type
-                    ),
-                );
-                PromotionType::NoPrize
-            });
-        match (promotion_type, file.outcome.promotion_id) {
-            (PromotionType::NoPrize, Some(_)) if !file.outcome.promotion_type.is_empty() => {}
-            (PromotionType::NoPrize, Some(_)) => problems.at_key_from(
-                line,
-                "promotion_id",
-                "a No Prize entry (empty promotion_type) has no promotion_id",
-            ),
-            (PromotionType::NoPrize, None) => {}
-            (_, None) => problems.at_key_from(
-                line,
-                "promotion_type",
-                "a prize needs the promotion_id of the points campaign, reward or game it gives",
-            ),
-            (_, Some(_)) => {}
-        }
-        let strategy = match file.stock_management_strategy.as_deref() {
-            None => StockStrategy::RemovePrize,
-            Some(name) => StockStrategy::parse(name).unwrap_or_else(|| {
-                problems.at_key_from(
-                    line,
-                    "stock_management_strategy",
-                    format!("stock_management_strategy is remove_prize or keep_probabilities, not `{name}`"),
-                );
-                StockStrategy::RemovePrize
-            }),
-        };
-        prizes.push(Prize {
-            id,
-            name: file.name,
-            description: file.description,
-            promotion_type,
-            promotion_id: file
-                .outcome
-                .promotion_id
-                .filter(|_| promotion_type != PromotionType::NoPrize),
-            weight: file.weight,
-            stock: file.stock,
-            strategy,
-        });
-    }
-    let sum: f64 = prizes.iter().map(|p| p.weight).sum();
-    if !prizes.is_empty() && (sum - 1.0).abs() > WEIGHT_TOLERANCE {
-        problems.at_key(
-            "instant_win_prizes",
-            format!("the prize weights sum to {sum}, not 1 (add a No Prize entry with the rest)"),
-        );
-    }
-    prizes
-}
-
 /// The `instant_win:` section of a campaign file.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct InstantWinFile {
     pub instant_win_prizes: Vec<PrizeFile>,
-}
-
-/// A prize as written.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct PrizeFile {
-    pub id: PrizeId,
-    pub name: Text,
-    #[serde(default)]
-    pub description: Option<Text>,
-    #[serde(default)]
-    pub outcome: OutcomeFile,
-    pub weight: f64,
-    #[serde(default = "unlimited")]
-    pub stock: i64,
-    #[serde(default)]
-    pub stock_management_strategy: Option<String>,
-}
-
-fn unlimited() -> i64 {
-    -1
-}
-
-/// A prize id written as text or as a number.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(crate) enum PrizeId {
-    Text(String),
-    Number(i64),
-}
-
-impl PrizeId {
-    pub fn text(&self) -> String {
-        match self {
-            PrizeId::Text(text) => text.clone(),
-            PrizeId::Number(number) => number.to_string(),
-        }
-    }
-}
-
-/// A prize's `outcome`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct OutcomeFile {
-    #[serde(default)]
-    pub promotion_type: String,
-    #[serde(default)]
-    pub promotion_id: Option<i64>,
 }
 
 /// The `coupon:` of a targeted Instant Win.

@@ -23,7 +23,7 @@ use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::PrizeCounters;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::instant_wins::store::stock_view::ReadStart;
-use crate::resources::instant_wins::store::voucher_from;
+use crate::resources::vouchers::store::voucher_from;
 use crate::storage::Store;
 use crate::storage::store_error;
 

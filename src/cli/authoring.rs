@@ -1,0 +1,249 @@
+//! The commands of campaign authors and QA: check campaign files, simulate draws, run scenarios and the benchmark.
+
+use crate::cli::init_logging;
+use crate::cli::print_json;
+use crate::config::LogFormat;
+use crate::engine::catalog::Catalog;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use std::path::Path;
+
+/// Runs `loyalty bench` and prints its report.
+pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
+    init_logging("warn", LogFormat::Text);
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "warning: this is an unoptimised build, 8 to 12 times slower than release; \
+             run `cargo run --release -- bench` for figures worth quoting"
+        );
+    }
+    let options = crate::bench::BenchOptions {
+        customers: args.customers,
+        campaigns: args.campaigns.max(1),
+        products: args.products.max(1),
+        redeemers: args.redeemers,
+        duration: std::time::Duration::from_secs(args.duration.max(1)),
+        warmup: std::time::Duration::from_secs(args.warmup),
+        rates: args.rates.into_iter().filter(|r| *r > 0).collect(),
+        connections: args.connections.max(1),
+        scenarios: if args.only.is_empty() {
+            crate::bench::Scenario::ALL.to_vec()
+        } else {
+            args.only
+        },
+        dir: args.dir,
+        keep: args.keep,
+        seed: args.seed,
+    };
+    let report = crate::bench::run(&options)
+        .await
+        .map_err(|e| ApiError::internal(format!("benchmark: {e:#}")))?;
+    if args.json {
+        return print_json(&report.json());
+    }
+    println!("{}", report.markdown());
+    Ok(())
+}
+
+/// Runs the scenarios under `paths` and prints a pass/fail summary.
+pub(crate) async fn run_scenarios(
+    paths: Vec<std::path::PathBuf>,
+    campaigns: &Path,
+    snapshots: &Path,
+    update: bool,
+) -> ApiResult<()> {
+    use crate::scenarios::snapshot;
+    let paths = if paths.is_empty() {
+        vec![std::path::PathBuf::from("scenarios")]
+    } else {
+        paths
+    };
+    let files = crate::scenarios::format::Scenario::files(&paths);
+    if files.is_empty() {
+        return Err(ApiError::invalid("no scenario files found"));
+    }
+    let (mut passed, mut failed) = (0, 0);
+    for file in files {
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
+        let scenario = match crate::scenarios::format::Scenario::parse(&file, &text) {
+            Ok(scenario) => scenario,
+            Err(errors) => {
+                for error in errors {
+                    println!("FAIL {error}");
+                }
+                failed += 1;
+                continue;
+            }
+        };
+        let report = crate::scenarios::run::run_scenario(&scenario, campaigns).await?;
+        let answers = snapshot::answers(&report);
+        let snapshot_file = snapshot::snapshot_path(snapshots, &file);
+        let changed = match snapshot::read(&snapshot_file) {
+            _ if update || report.failure.is_some() => None,
+            Some(recorded) => snapshot::changes(&recorded, &answers),
+            None => None,
+        };
+        match &report.failure {
+            None if changed.is_some() => {
+                failed += 1;
+                println!(
+                    "FAIL {}: {}: the answers changed since {}: {}",
+                    file.display(),
+                    report.name,
+                    snapshot_file.display(),
+                    changed.unwrap_or_default()
+                );
+                println!("  (run with --update to record the new answers)");
+            }
+            None => {
+                passed += 1;
+                if update {
+                    std::fs::create_dir_all(snapshots).map_err(ApiError::internal)?;
+                    std::fs::write(&snapshot_file, snapshot::render(&answers))
+                        .map_err(ApiError::internal)?;
+                }
+                println!(
+                    "PASS {}: {} ({} steps)",
+                    file.display(),
+                    report.name,
+                    report.passed
+                );
+            }
+            Some(failure) => {
+                failed += 1;
+                println!(
+                    "FAIL {}:{}: {}: step `{}`: {}",
+                    file.display(),
+                    failure.line,
+                    report.name,
+                    failure.step,
+                    failure.problem
+                );
+                if let Some(expected) = &failure.expected {
+                    println!("  expected: {expected}");
+                }
+                println!("  actual:   {} {}", failure.actual.0, failure.actual.1);
+                if let Some(explanations) = &failure.explanations {
+                    println!("  campaigns: {explanations}");
+                }
+            }
+        }
+    }
+    println!("\n{passed} passed, {failed} failed");
+    if failed > 0 {
+        return Err(ApiError::invalid(format!("{failed} scenario(s) failed")));
+    }
+    Ok(())
+}
+
+/// Simulates `runs` draws of the Instant Win in `file` and prints how they went.
+pub(crate) fn simulate_draws(file: &Path, runs: usize, seed: u64, json: bool) -> ApiResult<()> {
+    if runs == 0 || runs > 100_000_000 {
+        return Err(ApiError::invalid("--runs is from 1 to 100000000"));
+    }
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
+    let engine = crate::engine::script::ScriptEngine::new();
+    let campaign =
+        crate::engine::campaign::Campaign::parse(&engine, file, &text).map_err(|errors| {
+            for error in &errors {
+                eprintln!("{error}");
+            }
+            ApiError::invalid(format!(
+                "{} has {} problem(s)",
+                file.display(),
+                errors.len()
+            ))
+        })?;
+    let crate::engine::kinds::CampaignKind::InstantWin(instant_win) = &campaign.kind else {
+        return Err(ApiError::invalid(format!(
+            "{} is a {} campaign, not an instant_win",
+            file.display(),
+            campaign.kind.name()
+        )));
+    };
+    let simulation =
+        crate::resources::instant_wins::rules::fairness::simulate(&instant_win.prizes, runs, seed);
+    if json {
+        return print_json(&simulation);
+    }
+    println!(
+        "{} draws of campaign {} (seed {}):\n",
+        simulation.runs, campaign.id, simulation.seed
+    );
+    println!(
+        "{:<16} {:>8} {:>10} {:>8} {:>8} {:>8}  RAN OUT AT DRAW",
+        "PRIZE", "WEIGHT", "OBSERVED", "DRAWN", "WON", "STOCK"
+    );
+    for prize in &simulation.prizes {
+        println!(
+            "{:<16} {:>8.4} {:>10.4} {:>8} {:>8} {:>8}  {}",
+            prize.id,
+            prize.weight,
+            prize.drawn as f64 / simulation.runs as f64,
+            prize.drawn,
+            prize.won,
+            prize.stock,
+            prize
+                .ran_out_at
+                .map_or("-".to_string(), |at| at.to_string())
+        );
+    }
+    if simulation.nothing > 0 {
+        println!(
+            "{:<16} {:>8} {:>10.4} {:>8}",
+            "(removed)",
+            "",
+            simulation.nothing as f64 / simulation.runs as f64,
+            simulation.nothing
+        );
+    }
+    println!(
+        "\nchi-square over the {} draws before any prize ran out: {:.2} with {} degrees of freedom (critical value {:.2} at significance {}): {}",
+        simulation.tested_runs,
+        simulation.chi_square,
+        simulation.degrees_of_freedom,
+        simulation.critical_value,
+        crate::resources::instant_wins::rules::fairness::SIGNIFICANCE,
+        if simulation.consistent {
+            "consistent with the weights"
+        } else {
+            "NOT consistent with the weights"
+        }
+    );
+    Ok(())
+}
+
+/// Compiles every rule file under `dir`, printing problems as `FILE:LINE:COLUMN: message`.
+pub(crate) fn check_campaigns(dir: &Path) -> ApiResult<()> {
+    if !dir.is_dir() {
+        return Err(ApiError::invalid(format!(
+            "{} is not a directory",
+            dir.display()
+        )));
+    }
+    let (catalog, report) = Catalog::load(dir);
+    for error in &report.errors {
+        eprintln!("{error}");
+    }
+    if report.errors.is_empty() {
+        for company in &report.loaded {
+            let rules = catalog.company(company);
+            println!(
+                "ok: {company}: {} campaigns, {} tiers, {} audiences, {} calculated attributes",
+                rules.campaigns.len(),
+                rules.segments.tiers.len(),
+                rules.segments.audiences.len(),
+                rules.segments.attributes.len()
+            );
+        }
+        Ok(())
+    } else {
+        Err(ApiError::invalid(format!(
+            "{} problem(s) in {}",
+            report.errors.len(),
+            dir.display()
+        )))
+    }
+}

@@ -1,0 +1,250 @@
+//! The back-office commands: `keys ...`, `companies ...` and `instant-wins ...`, through the back-office API.
+
+use crate::cli::back_office_client::BackOffice;
+use crate::cli::init_logging;
+use crate::cli::print_json;
+use crate::config::BackOfficeArgs;
+use crate::config::CompaniesCommand;
+use crate::config::InstantWinsCommand;
+use crate::config::KeysCommand;
+use crate::config::LogFormat;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::companies::keys::NewKey;
+use crate::resources::companies::model::ApiKey;
+use crate::resources::companies::model::Company;
+use crate::resources::companies::model::CreatedApiKey;
+use crate::resources::companies::model::RateLimits;
+use crate::resources::companies::service::NewCompany;
+
+async fn back_office(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
+    init_logging("warn", LogFormat::Text);
+    BackOffice::connect(args).await
+}
+
+pub(crate) async fn keys(command: KeysCommand) -> ApiResult<()> {
+    match command {
+        KeysCommand::Create {
+            company,
+            description,
+            disabled,
+            back_office: args,
+        } => {
+            let created = back_office(&args)
+                .await?
+                .create_key(NewKey {
+                    company,
+                    description,
+                    enabled: !disabled,
+                })
+                .await?;
+            print_created_key(&created, args.json)
+        }
+        KeysCommand::List {
+            company,
+            back_office: args,
+        } => {
+            let keys = back_office(&args).await?.keys(company.as_deref()).await?;
+            if args.json {
+                print_json(&serde_json::json!({ "keys": keys }))
+            } else {
+                print_key_table(&keys);
+                Ok(())
+            }
+        }
+        KeysCommand::Disable {
+            key,
+            back_office: args,
+        } => set_enabled(&key, false, &args).await,
+        KeysCommand::Enable {
+            key,
+            back_office: args,
+        } => set_enabled(&key, true, &args).await,
+    }
+}
+
+async fn set_enabled(key: &str, enabled: bool, args: &BackOfficeArgs) -> ApiResult<()> {
+    let updated = back_office(args)
+        .await?
+        .set_key_enabled(key, enabled)
+        .await?;
+    if args.json {
+        print_json(&updated)
+    } else {
+        let state = if updated.enabled {
+            "enabled"
+        } else {
+            "disabled"
+        };
+        println!("API key {} is {state}.", updated.key);
+        Ok(())
+    }
+}
+
+fn print_created_key(created: &CreatedApiKey, json: bool) -> ApiResult<()> {
+    if json {
+        return print_json(created);
+    }
+    let key = &created.key;
+    println!(
+        "Created API key for Company {} ({}){}.\n\n  X-Api-Key:    {}\n  X-Api-Secret: {}\n\n\
+         The secret is shown only now and cannot be recovered; store it safely.",
+        key.company,
+        key.environment,
+        if key.enabled { "" } else { ", disabled" },
+        key.key,
+        created.secret
+    );
+    Ok(())
+}
+
+fn print_key_table(keys: &[ApiKey]) {
+    println!(
+        "{:<36} {:<16} {:<10} {:<8} {:<6} DESCRIPTION",
+        "KEY", "COMPANY", "ENV", "ENABLED", "SYSTEM"
+    );
+    for key in keys {
+        println!(
+            "{:<36} {:<16} {:<10} {:<8} {:<6} {}",
+            key.key,
+            key.company,
+            key.environment,
+            if key.enabled { "yes" } else { "no" },
+            if key.system { "yes" } else { "no" },
+            key.description
+        );
+    }
+}
+
+pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
+    match command {
+        CompaniesCommand::Create {
+            slug,
+            environment,
+            language,
+            languages,
+            rate_limits,
+            back_office: args,
+        } => {
+            let rate_limits = match rate_limits.as_deref() {
+                None => None,
+                Some([critical, moderate, low]) => Some(RateLimits {
+                    critical: *critical,
+                    moderate: *moderate,
+                    low: *low,
+                }),
+                Some(_) => {
+                    return Err(ApiError::invalid(
+                        "--rate-limits takes three numbers: tier 1, tier 2 and tier 3, e.g. 60,25,10",
+                    ));
+                }
+            };
+            let company = back_office(&args)
+                .await?
+                .create_company(NewCompany {
+                    slug,
+                    environment: environment.into(),
+                    language: Some(language),
+                    languages,
+                    rate_limits,
+                })
+                .await?;
+            if args.json {
+                print_json(&company)
+            } else {
+                println!(
+                    "Created Company {} ({}), languages: {} (default {}).",
+                    company.slug,
+                    company.environment,
+                    company.languages.join(","),
+                    company.default_language
+                );
+                Ok(())
+            }
+        }
+        CompaniesCommand::Limits {
+            slug,
+            critical,
+            moderate,
+            low,
+            back_office: args,
+        } => {
+            let limits = RateLimits {
+                critical,
+                moderate,
+                low,
+            };
+            let company = back_office(&args)
+                .await?
+                .set_rate_limits(&slug, limits)
+                .await?;
+            if args.json {
+                print_json(&company)
+            } else {
+                println!(
+                    "Company {} now allows {}/{}/{} requests per second in tiers 1/2/3.",
+                    company.slug, critical, moderate, low
+                );
+                Ok(())
+            }
+        }
+        CompaniesCommand::List { back_office: args } => {
+            let companies = back_office(&args).await?.companies().await?;
+            if args.json {
+                print_json(&serde_json::json!({ "companies": companies }))
+            } else {
+                print_company_table(&companies);
+                Ok(())
+            }
+        }
+    }
+}
+
+pub(crate) async fn instant_wins(command: InstantWinsCommand) -> ApiResult<()> {
+    let InstantWinsCommand::Assign {
+        company,
+        rule,
+        customers,
+        campaigns,
+        back_office: args,
+    } = command;
+    let vouchers = BackOffice::connect_with_rules(&args, Some(&campaigns))
+        .await?
+        .assign_instant_win(&company, rule, &customers)
+        .await?;
+    if args.json {
+        return print_json(&serde_json::json!({ "vouchers": vouchers }));
+    }
+    println!(
+        "{:<28} {:<20} {:<22} SEND",
+        "CUSTOMER", "VOUCHER CODE", "ASSIGNMENT"
+    );
+    for voucher in &vouchers {
+        println!(
+            "{:<28} {:<20} {:<22} {}",
+            voucher.customer_id,
+            voucher.code,
+            voucher.loyalty_rule_history_id,
+            voucher.campaign_history_id
+        );
+    }
+    Ok(())
+}
+
+fn print_company_table(companies: &[Company]) {
+    println!(
+        "{:<24} {:<10} {:<8} {:<12} LANGUAGES",
+        "SLUG", "ENV", "DEFAULT", "RPS T1/T2/T3"
+    );
+    for company in companies {
+        let limits = &company.rate_limits;
+        println!(
+            "{:<24} {:<10} {:<8} {:<12} {}",
+            company.slug,
+            company.environment,
+            company.default_language,
+            format!("{}/{}/{}", limits.critical, limits.moderate, limits.low),
+            company.languages.join(",")
+        );
+    }
+}

@@ -1,0 +1,116 @@
+//! `loyalty serve`: the server, its first-run bootstrap and a clean stop.
+
+use crate::cli::init_logging;
+use crate::config::ServeArgs;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::http::ApiOptions;
+use crate::http::back_office::OperatorToken;
+use crate::resources::companies::bootstrap::Bootstrap;
+use crate::secrets::random_hex;
+use crate::server;
+use crate::server::ServerSettings;
+use crate::storage::RemoteAuth;
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
+    init_logging(&args.log_level, args.log_format);
+    let admin_token = match &args.admin_token {
+        Some(token) => token.clone(),
+        None => write_new_token(&args.admin_token_file)?,
+    };
+    let settings = ServerSettings {
+        listen: args.listen,
+        admin_listen: args.admin_listen,
+        admin_token: OperatorToken(admin_token),
+        store_url: args.store.url.clone(),
+        remote_auth: args.store.user.clone().map(|username| RemoteAuth {
+            username,
+            password: args.store.password.clone().unwrap_or_default(),
+        }),
+        serve_environment: args.environment.map(Into::into),
+        api_options: ApiOptions {
+            max_body_bytes: args.max_body_bytes,
+            request_timeout: Duration::from_millis(args.request_timeout_ms),
+            max_in_flight: args.max_in_flight,
+            max_queued: args.max_queued,
+        },
+        shutdown_timeout: Duration::from_secs(args.shutdown_timeout),
+        campaigns: args.campaigns.clone(),
+        draw_seed: args.draw_seed,
+        clock: std::sync::Arc::default(),
+        deliver_prizes: !args.hold_prize_delivery,
+    };
+    let running = server::start(settings).await?;
+    if let Some(bootstrap) = &running.bootstrap {
+        print_bootstrap(bootstrap, running.api_addr);
+    }
+    wait_for_stop_signal().await;
+    tracing::info!("stopping: finishing in-flight requests");
+    running.shutdown().await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Generates an operator token and writes it, readable by the owner only.
+fn write_new_token(path: &Path) -> ApiResult<String> {
+    let token = random_hex(32);
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| ApiError::invalid(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .map_err(|e| ApiError::invalid(format!("cannot write {}: {e}", path.display())))?;
+    file.write_all(token.as_bytes())
+        .map_err(|e| ApiError::invalid(format!("cannot write {}: {e}", path.display())))?;
+    Ok(token)
+}
+
+fn print_bootstrap(bootstrap: &Bootstrap, api_addr: std::net::SocketAddr) {
+    let key = &bootstrap.key;
+    let host = if api_addr.ip().is_unspecified() {
+        format!("127.0.0.1:{}", api_addr.port())
+    } else {
+        api_addr.to_string()
+    };
+    println!(
+        "\nCreated the demo Company (sandbox) and its system API key.\n\
+         The secret is shown only this once; store it safely.\n\n  \
+         X-Api-Key:    {}\n  X-Api-Secret: {}\n\nTry it:\n  \
+         curl -s http://{host}/check -H 'X-Api-Key: {}' -H 'X-Api-Secret: {}' -H 'X-Api-Version: 1'\n",
+        key.key.key, key.secret, key.key.key, key.secret
+    );
+}
+
+async fn wait_for_stop_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = ctrl_c.await;
+    }
+}

@@ -1,0 +1,74 @@
+//! What expressions see about one Customer and the event: the [`Facts`],
+//! and the purchase history they read through `history`.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, NaiveDate, Utc};
+use rhai::{EvalAltResult, ImmutableString};
+use serde_json::Value;
+
+use crate::resources::carts::model::PurchaseTotals;
+
+/// What an expression can see about one Customer.
+#[derive(Debug, Clone, Default)]
+pub struct Facts {
+    /// The Customer as its API JSON (`customer.email`, `customer.attributes.vip`, ...).
+    pub customer: Value,
+    /// Purchases (time, amount), oldest first; loaded only for rules that use `history`.
+    pub purchases: Vec<(DateTime<Utc>, f64)>,
+    /// Totals over every purchase, kept up to date by each recorded cart.
+    pub totals: PurchaseTotals,
+    /// Current points balance.
+    pub points_balance: i64,
+    /// Associated Customers: `{ "id": ..., "type": ... }`.
+    pub associates: Vec<Value>,
+    /// Attributes calculated so far (authors' attributes see the earlier ones).
+    pub calculated: serde_json::Map<String, Value>,
+    /// The cart being evaluated, when the event is a cart.
+    pub cart: Value,
+    /// The Custom Event being evaluated (`type` and `data`), when it is one.
+    pub event: Value,
+    /// The trigger being evaluated (`type` and `data`), when it is one.
+    pub trigger: Value,
+    /// The Customer's current tier id (`()` when none is reached).
+    pub tier: Value,
+    /// Ids of the audiences the Customer belongs to.
+    pub audiences: Vec<String>,
+    /// The evaluation instant; passed in so evaluation is deterministic.
+    pub now: DateTime<Utc>,
+}
+
+/// The purchase history, offered to expressions as `history`.
+#[derive(Debug, Clone)]
+pub(crate) struct History {
+    pub(crate) purchases: Arc<Vec<(DateTime<Utc>, f64)>>,
+    pub(crate) now: DateTime<Utc>,
+}
+
+impl History {
+    fn within(&self, days: i64) -> impl Iterator<Item = &(DateTime<Utc>, f64)> {
+        let since = self.now - chrono::Duration::days(days.max(0));
+        self.purchases
+            .iter()
+            .filter(move |(at, _)| *at > since && *at <= self.now)
+    }
+
+    pub(crate) fn spent_last_days(&mut self, days: i64) -> f64 {
+        self.within(days).map(|(_, amount)| amount).sum()
+    }
+
+    pub(crate) fn carts_last_days(&mut self, days: i64) -> i64 {
+        self.within(days).count() as i64
+    }
+
+    pub(crate) fn days_since(&mut self, date: ImmutableString) -> Result<i64, Box<EvalAltResult>> {
+        let parsed = DateTime::parse_from_rfc3339(&date)
+            .map(|d| d.with_timezone(&Utc))
+            .or_else(|_| {
+                NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+                    .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc())
+            })
+            .map_err(|_| format!("days_since: `{date}` is not a Date or DateTime"))?;
+        Ok((self.now - parsed).num_days())
+    }
+}
