@@ -5,6 +5,7 @@
 
 pub mod group_commit;
 pub mod page_query;
+pub mod schema;
 pub mod write_lanes;
 
 use std::path::Path;
@@ -23,9 +24,6 @@ use crate::error::ErrorCode;
 /// The namespace and database every Company's data lives in.
 const NAMESPACE: &str = "loyalty";
 const DATABASE: &str = "loyalty";
-
-/// The schema, defined once and applied at start.
-const SCHEMA: &str = include_str!("schema.surql");
 
 /// Credentials for a remote SurrealDB server (`ws://`).
 #[derive(Debug, Clone, Default)]
@@ -128,7 +126,7 @@ impl Store {
     }
 
     pub(crate) async fn apply_schema(&self) -> ApiResult<()> {
-        execute(self.db.query(SCHEMA)).await?;
+        execute(self.db.query(crate::storage::schema::schema())).await?;
         Ok(())
     }
 }

@@ -1,0 +1,81 @@
+//! The schema, assembled from each resource's `schema.surql` and applied at
+//! every start. The storage core's part (the migrations record) comes first;
+//! a resource's migrations run after its own tables are defined.
+
+/// Every part of the schema, in the order it is applied: (where it lives, text).
+pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
+    ("storage", include_str!("schema.surql")),
+    (
+        "companies",
+        include_str!("../resources/companies/schema.surql"),
+    ),
+    (
+        "customers",
+        include_str!("../resources/customers/schema.surql"),
+    ),
+    (
+        "associations",
+        include_str!("../resources/associations/schema.surql"),
+    ),
+    ("merges", include_str!("../resources/merges/schema.surql")),
+    (
+        "idempotency",
+        include_str!("../http/idempotency/schema.surql"),
+    ),
+    ("carts", include_str!("../resources/carts/schema.surql")),
+    ("points", include_str!("../resources/points/schema.surql")),
+    ("events", include_str!("../resources/events/schema.surql")),
+    (
+        "instant_wins",
+        include_str!("../resources/instant_wins/schema.surql"),
+    ),
+    (
+        "vouchers",
+        include_str!("../resources/vouchers/schema.surql"),
+    ),
+    (
+        "points_campaigns",
+        include_str!("../resources/points_campaigns/schema.surql"),
+    ),
+];
+
+/// The whole schema as one query.
+pub(crate) fn schema() -> String {
+    SCHEMA_PARTS
+        .iter()
+        .map(|(_, text)| *text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_schema_file_in_the_tree_is_assembled() {
+        fn find(dir: &std::path::Path, into: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    find(&path, into);
+                } else if path.file_name().is_some_and(|n| n == "schema.surql") {
+                    into.push(path);
+                }
+            }
+        }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        find(&src, &mut files);
+        let assembled: Vec<&str> = SCHEMA_PARTS.iter().map(|(_, text)| *text).collect();
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            assert!(
+                assembled.contains(&text.as_str()),
+                "{} is not in SCHEMA_PARTS",
+                file.display()
+            );
+        }
+        assert_eq!(files.len(), SCHEMA_PARTS.len());
+    }
+}
