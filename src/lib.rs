@@ -1,19 +1,49 @@
 //! `loyalty`: a self-hostable Customer Loyalty and Data Collection service.
 //!
+//! The code is sliced by resource: everything of one resource group of the
+//! interface sits in one folder under [`resources`] (`api.rs` its HTTP
+//! operations, `service.rs` its use-cases, `store.rs` its queries,
+//! `schema.surql` its tables, `model.rs` its records, `rules.rs` its
+//! campaign-file section and evaluation when it is a campaign kind). What
+//! every resource shares has its own folder. CONTRIBUTING.md says how to add
+//! a resource or a campaign kind; the layer rules (`src/layer_rules.rs`) are
+//! checked by a test.
+//!
 //! Module map:
+//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `wallet`, `cashback`, `points_campaigns`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `vouchers`, `utilities`, `companies` (the back office's Companies and keys).
+//! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go through: facts, evaluation, the write, retries, the effects they answer with.
+//! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
+//! - [`storage`]: the storage core: SurrealDB connection, transactions and retries, group commit in write lanes, the paginated list query, schema assembly.
+//! - [`http`]: the HTTP plumbing: the app and its resource groups (`ApiGroups`), admission, authentication and tiers, rate limits, idempotency, languages, error bodies, shared parameters, the spec, the back-office listener.
+//! - [`common`]: small helpers: the injected clock, timestamps, time-ordered ids, pagination, validation, the random source.
+//! - [`services`]: the `Services` handle every use-case hangs off (each resource adds its methods in its own `service.rs`).
+//! - [`error`]: the one registry of error codes, one line each; [`crate::error::ApiError`].
 //! - [`config`]: command-line flags and environment variables.
-//! - [`error`]: the one registry of error codes and HTTP statuses; [`crate::error::ApiError`].
-//! - [`model`]: domain records (Company, API key, Customer, association, merge, cart, event, points, Voucher, Instant Win) and their validation.
 //! - [`secrets`]: generating, digesting and comparing credentials.
-//! - [`rules`]: the pure rules engine: rhai expressions, campaigns, Instant Win draws and their fairness, cashback, segments, the interpreter, the per-Company catalog.
-//! - [`store`]: SurrealDB connection, schema and every query; carts and Custom Events recorded by group commit in write lanes, the points ledger a write at a time, and the units given of limited prizes kept in view between draws.
-//! - [`service`]: use-cases (authentication, rate limits, idempotency, keys, Companies, Customers, merges, segments, carts, events, draws and prize delivery, points and expiry, cashback).
-//! - [`api`]: the integrator HTTP API on poem-openapi: one file per resource group, and the layers every request goes through (admission, auth, rate limits, idempotency, languages, error bodies), and the OpenAPI spec.
-//! - [`admin`]: the back-office listener and the client the operator CLI uses.
 //! - [`server`]: starts both listeners and shuts them down gracefully.
-//! - [`cli`]: what each command-line command does.
+//! - [`cli`]: what each command does (serve, back office, authoring).
 //! - [`scenarios`]: given/when/then scenario files, run against the real service.
-//! - [`bench`]: `loyalty bench`, the load generator and report measuring the service against the machine's ceilings.
+//! - [`bench`](mod@bench): `loyalty bench`, the load generator and report.
+//!
+//! Where to look for each behaviour of the interface:
+//! - Authentication, the three headers, tiers: `http/auth/`; rate limits: `http/rate_limits/`.
+//! - Idempotency-Key: `http/idempotency/`; `Accept-Language` and translations: `http/languages/`.
+//! - Error body shapes and codes: `error.rs` (registry), `http/errors.rs` (bodies).
+//! - Overload (`server_busy`) and request timeouts: `http/admission.rs`, `http/errors.rs`.
+//! - Versioning (`Api-Version`): `http/auth/credentials.rs`.
+//! - Customers, cards, search, anonymization: `resources/customers/`; associations: `resources/associations/`; merges: `resources/merges/`.
+//! - POST /carts/realtime and /carts/simulate: `resources/carts/` through `pipeline/`; cancellations: `resources/carts/service.rs`.
+//! - Custom Events and triggers: `resources/events/` through `pipeline/`.
+//! - Discounts: `resources/discounts/rules.rs`; points earned by campaigns: `resources/points_campaigns/rules.rs` and `resources/points/earned.rs`.
+//! - The Instant Win draw: `resources/instant_wins/rules/draws.rs` (pure), `resources/instant_wins/draws.rs` (state and retries); stock and limits: `resources/instant_wins/store/`; prize delivery: `resources/instant_wins/deliveries.rs`.
+//! - Points, wallet, redemptions, transfers, expiry: `resources/points/`, `resources/wallet/`; cashback: `resources/cashback/`.
+//! - Tiers, audiences, calculated attributes: `resources/segments/`.
+//! - Vouchers: `resources/vouchers/`; Companies and API keys (back office): `resources/companies/`.
+//! - "Why didn't my campaign fire?" (`explain=true`): `engine/evaluate.rs`; file errors with line: `engine/problems.rs`.
+
+// Module docs point at the crate-private items that do the work; read them
+// with `cargo doc --document-private-items`.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod bench;
 pub mod cli;

@@ -1,8 +1,14 @@
-//! The rules layer, pure apart from reading its files: rhai expressions
-//! compiled once ([`script`], with a [`fast`] path for the commonest), campaigns ([`campaign`]) and their Instant Win
-//! draws ([`instant_win`]), the interpreter ([`evaluate`]), the Customer segments authors define in YAML
-//! ([`segments`]) with translatable [`text`], points-to-wallet [`cashback`], and the per-Company catalog reloaded on change ([`catalog`]).
+//! The rules engine core, pure apart from its file loader: rhai expressions
+//! compiled once ([`script`], with a [`fast`] path for the commonest) and the
+//! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`]) with
+//! translatable [`text`] and problems reported at their line ([`problems`],
+//! [`origin`]), the kinds registry every campaign kind plugs into
+//! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]), and the
+//! per-Company [`catalog`] read through a [`loader`] and reloaded on change.
 //! It does no store I/O and owns no clock: facts and `now` are passed in.
+//! Each kind's own section, compilation and evaluation live in its resource
+//! folder (`resources/discounts/rules.rs`, `resources/points_campaigns/rules.rs`,
+//! `resources/instant_wins/rules/`).
 
 pub mod campaign;
 pub mod campaign_set;

@@ -4,7 +4,7 @@
 //! endpoints. SurrealKV locks its directory, so while the server runs no other
 //! process can open the store; the server therefore exposes this small API on a
 //! loopback listener, guarded by an operator token, and the `loyalty keys` and
-//! `loyalty companies` commands call it ([`client`]). When no server answers,
+//! `loyalty companies` commands call it ([`crate::cli::back_office_client`]). When no server answers,
 //! the commands open the store themselves and run the same use-cases.
 
 use poem::middleware::Tracing;

@@ -2,7 +2,7 @@
 //! without writing Rust. Each runs against the real service (in-process, an
 //! in-memory store, seeded draws, its own clock for event dates) over HTTP.
 //!
-//! - [`format`]: the file format, parsed with the line of every step.
+//! - [`format`](mod@format): the file format, parsed with the line of every step.
 //! - [`matching`]: partial JSON matching of expectations.
 //! - [`run`]: the runner and its report.
 //! - [`snapshot`]: the recorded answers `cargo test` and `--update` share.
