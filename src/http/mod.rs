@@ -37,20 +37,43 @@ pub(crate) fn services(
         .ok_or_else(|| ApiError::internal("services are not attached to the request").into())
 }
 
-/// Every resource group of the API.
+/// Every resource group of the API, by area of the interface. Tuples
+/// implement `Default` up to 12 members, so the groups are nested: a new
+/// resource joins its area's tuple (at most 12 each), and a new area starts as
+/// a single group here and becomes a tuple when its second group arrives.
 pub type ApiGroups = (
+    CustomerApis,
+    EventApis,
+    CampaignApis,
+    WalletApis,
+    crate::resources::utilities::api::UtilitiesApi,
+);
+
+/// Customers and what hangs off them.
+pub type CustomerApis = (
     crate::resources::customers::api::CustomersApi,
     crate::resources::associations::api::AssociationsApi,
     crate::resources::merges::api::MergesApi,
     crate::resources::segments::api::SegmentsApi,
+);
+
+/// What the campaigns are evaluated against.
+pub type EventApis = (
     crate::resources::carts::api::CartsApi,
     crate::resources::events::api::EventsApi,
+);
+
+/// Campaigns and what they give.
+pub type CampaignApis = (
     crate::resources::instant_wins::api::InstantWinsApi,
-    crate::resources::points::api::PointsApi,
     crate::resources::points_campaigns::api::PointsCampaignsApi,
+);
+
+/// Points, cashback and the wallet.
+pub type WalletApis = (
+    crate::resources::points::api::PointsApi,
     crate::resources::cashback::api::CashbacksApi,
     crate::resources::wallet::api::WalletApi,
-    crate::resources::utilities::api::UtilitiesApi,
 );
 
 /// Settings of the HTTP layer.
