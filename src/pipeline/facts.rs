@@ -10,9 +10,9 @@ use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::pipeline::contributions::state_queries;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::instant_wins::draws::state_queries;
 use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::services::Services;
 

@@ -6,12 +6,14 @@
 //! one transaction, retry on contention and wake prize delivery.
 //!
 //! - [`api`]: the effects and explanations they answer with.
+//! - [`contributions`]: what each campaign kind reads before and writes with an event.
 //! - [`facts`]: the active Customer, the Company's rules, facts and state.
 //! - [`occurrence`]: what each kind of occurrence contributes.
 //! - [`run`]: the evaluate-write-retry loop.
 //! - [`store`]: the one query reading a Customer's facts and draw state.
 
 pub mod api;
+pub mod contributions;
 pub mod facts;
 pub mod occurrence;
 pub mod run;

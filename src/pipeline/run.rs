@@ -5,11 +5,12 @@ use crate::engine::effect::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::error::ApiResult;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::contributions::EntryContext;
+use crate::pipeline::contributions::ledger_entries;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::model::Customer;
 use crate::resources::instant_wins::draws::contended;
 use crate::resources::instant_wins::store::draw_write;
-use crate::resources::points::earned::earned_points;
 use crate::services::Services;
 
 /// What the campaigns made of an occurrence.
@@ -66,13 +67,15 @@ impl Services {
                 )
                 .await?;
             let at = self.now();
-            let mut ledger = earned_points(
+            let mut ledger = ledger_entries(
                 &drawn.evaluation.effects,
-                &rules.campaigns,
-                &customer.id,
-                &reason,
-                occurrence.cart_id(),
-                at,
+                &EntryContext {
+                    campaigns: &rules.campaigns,
+                    customer_id: &customer.id,
+                    reason: &reason,
+                    cart_id: occurrence.cart_id(),
+                    at,
+                },
             );
             let points_earned = ledger.iter().map(|entry| entry.points).sum();
             occurrence.settle(&drawn.evaluation.effects, points_earned, at);

@@ -6,18 +6,20 @@
 //! events arrive at once.
 
 use crate::common::time::Timestamp;
+use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::evaluate::evaluate;
 use crate::engine::facts::Facts;
-use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::contributions::state_queries;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::model::WonPrize;
 use crate::resources::instant_wins::rules::Audience;
+use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::Draws;
 use crate::resources::instant_wins::store::PlannedDraw;
 use crate::resources::instant_wins::store::draw_state::DrawState;
@@ -81,40 +83,23 @@ fn new_draw_id() -> String {
     crate::common::ids::time_ordered_id("drw")
 }
 
-/// The Instant Wins listening to `event` that could run at `facts.now`, with
-/// their period key. Campaigns that are inactive, out of their dates or off
-/// their recurrence days are left out, so a till's cart costs no state read
-/// for them.
-pub(crate) fn state_queries(
-    rules: &CompanyRules,
-    event: &Listens,
+/// The state an Instant Win campaign reads before an event at `at`: none
+/// when it is off its recurrence days.
+pub(crate) fn instant_win_state_query(
+    campaign: &Campaign,
+    instant_win: &InstantWin,
     at: chrono::DateTime<chrono::Utc>,
-) -> Vec<StateQuery> {
-    let now = Timestamp::from(at);
-    rules
-        .campaigns
-        .iter()
-        .filter(|campaign| {
-            campaign.listens == *event
-                && campaign.active
-                && campaign.available_from.is_none_or(|from| now >= from)
-                && campaign.available_to.is_none_or(|to| now <= to)
-        })
-        .filter_map(|campaign| match &campaign.kind {
-            CampaignKind::InstantWin(instant_win)
-                if instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) =>
-            {
-                Some(StateQuery {
-                    rule_id: campaign.id,
-                    period: instant_win.once.key(at),
-                    prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
-                    limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
-                    targeted: instant_win.audience == Audience::Targeted,
-                })
-            }
-            _ => None,
-        })
-        .collect()
+) -> Option<StateQuery> {
+    if !instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) {
+        return None;
+    }
+    Some(StateQuery {
+        rule_id: campaign.id,
+        period: instant_win.once.key(at),
+        prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
+        limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
+        targeted: instant_win.audience == Audience::Targeted,
+    })
 }
 
 /// Whether `result` is a collision worth evaluating the event again for.
