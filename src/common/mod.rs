@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod ids;
+pub mod money;
 pub mod pagination;
 pub mod random;
 pub mod time;

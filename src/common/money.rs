@@ -1,0 +1,179 @@
+//! Money: exact decimal amounts, the one rounding rule, and splitting an
+//! amount over lines so the shares add up to it to the last minor unit.
+//!
+//! Binary floating point cannot hold most cent values (`1.005 * 100.0` is
+//! `100.49999…`), so amounts are [`Decimal`]s and are rounded here, once per
+//! computed amount, and nowhere else.
+
+use rust_decimal::{Decimal, RoundingStrategy};
+
+/// Decimals of a currency's minor unit unless the Company configures another.
+pub const DEFAULT_MINOR_UNITS: u32 = 2;
+
+/// Rounds `amount` to `minor_units` decimals, half away from zero: the one
+/// rounding rule for money.
+pub fn round_money(amount: Decimal, minor_units: u32) -> Decimal {
+    amount.round_dp_with_strategy(minor_units, RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// `amount` in whole minor units, when it has no finer part.
+fn minor_units_of(amount: Decimal, minor_units: u32) -> Option<i128> {
+    let scaled = amount * Decimal::from(10i64.pow(minor_units));
+    (scaled.fract().is_zero()).then(|| scaled.mantissa() / 10i128.pow(scaled.scale()))
+}
+
+/// Splits `total` over `weights` in proportion, each share in whole minor
+/// units, the shares adding up to `total` exactly. Each share is first
+/// rounded down; the units left go one each to the largest remainders (ties:
+/// the larger weight, then the earlier position), so equal weights get
+/// shares differing by at most one unit and the split is deterministic.
+///
+/// `None` when `total` or a weight is negative or finer than the minor unit,
+/// or when the weights add up to nothing while `total` does not.
+pub fn allocate(total: Decimal, weights: &[Decimal], minor_units: u32) -> Option<Vec<Decimal>> {
+    let total_units = minor_units_of(total, minor_units).filter(|t| *t >= 0)?;
+    let weight_units = weights
+        .iter()
+        .map(|w| minor_units_of(*w, minor_units).filter(|w| *w >= 0))
+        .collect::<Option<Vec<i128>>>()?;
+    let sum: i128 = weight_units.iter().sum();
+    if sum == 0 {
+        return (total_units == 0).then(|| vec![Decimal::ZERO; weights.len()]);
+    }
+    let mut shares: Vec<i128> = Vec::with_capacity(weights.len());
+    let mut remainders: Vec<(i128, i128, usize)> = Vec::with_capacity(weights.len());
+    for (index, weight) in weight_units.iter().enumerate() {
+        let exact = total_units.checked_mul(*weight)?;
+        shares.push(exact / sum);
+        remainders.push((exact % sum, *weight, index));
+    }
+    let left = total_units - shares.iter().sum::<i128>();
+    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    for (_, _, index) in remainders.into_iter().take(left as usize) {
+        shares[index] += 1;
+    }
+    Some(
+        shares
+            .into_iter()
+            .map(|units| Decimal::from_i128_with_scale(units, minor_units))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn d(text: &str) -> Decimal {
+        Decimal::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn one_point_zero_zero_five_rounds_up_to_one_point_zero_one() {
+        assert_eq!(round_money(d("1.005"), 2), d("1.01"));
+        assert_eq!(round_money(d("-1.005"), 2), d("-1.01"));
+        // What the float rounding it replaces gave:
+        assert_eq!((1.005f64 * 100.0).round() / 100.0, 1.0);
+    }
+
+    #[test]
+    fn a_tenth_and_two_tenths_are_three_tenths() {
+        assert_eq!(d("0.1") + d("0.2"), d("0.3"));
+        assert_ne!(0.1f64 + 0.2, 0.3);
+    }
+
+    #[test]
+    fn three_equal_lines_share_a_one_cent_remainder() {
+        let shares = allocate(d("0.10"), &[d("5.00"), d("5.00"), d("5.00")], 2).unwrap();
+        assert_eq!(shares, vec![d("0.04"), d("0.03"), d("0.03")]);
+    }
+
+    #[test]
+    fn thirty_three_percent_off_one_cent_is_nothing() {
+        assert_eq!(round_money(d("0.01") * d("0.33"), 2), Decimal::ZERO);
+    }
+
+    #[test]
+    fn the_larger_remainder_gets_the_unit_left() {
+        // 1.00 over 1.00 and 2.00: 0.333… and 0.666…, so the second line gets the cent.
+        let shares = allocate(d("1.00"), &[d("1.00"), d("2.00")], 2).unwrap();
+        assert_eq!(shares, vec![d("0.33"), d("0.67")]);
+    }
+
+    #[test]
+    fn amounts_finer_than_the_minor_unit_or_negative_are_refused() {
+        assert_eq!(allocate(d("0.001"), &[d("1.00")], 2), None);
+        assert_eq!(allocate(d("1.00"), &[d("1.005")], 2), None);
+        assert_eq!(allocate(d("-1.00"), &[d("1.00")], 2), None);
+        assert_eq!(allocate(d("1.00"), &[d("0.00")], 2), None);
+        assert_eq!(
+            allocate(d("0.00"), &[d("0.00")], 2),
+            Some(vec![Decimal::ZERO])
+        );
+    }
+
+    /// The same split in integer cents, written independently.
+    fn reference_in_cents(total: i64, weights: &[i64]) -> Vec<i64> {
+        let sum: i64 = weights.iter().sum();
+        let mut shares: Vec<i64> = weights.iter().map(|w| total * w / sum).collect();
+        let mut order: Vec<usize> = (0..weights.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                std::cmp::Reverse(total * weights[i] % sum),
+                std::cmp::Reverse(weights[i]),
+                i,
+            )
+        });
+        let left = total - shares.iter().sum::<i64>();
+        for &i in order.iter().take(left as usize) {
+            shares[i] += 1;
+        }
+        shares
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn shares_add_up_exactly_stay_within_their_line_and_match_integer_cents(
+            lines in prop::collection::vec((1i64..=999_999, 1u32..=40), 1..=50),
+            fraction in 0.0f64..=1.0,
+        ) {
+            // A line's worth: price (0.01 to 9,999.99) times a quantity in quarters.
+            let weights: Vec<i64> = lines
+                .iter()
+                .map(|(cents, quarters)| (cents * *quarters as i64 + 3) / 4)
+                .collect();
+            let sum: i64 = weights.iter().sum();
+            let total = ((sum as f64) * fraction) as i64;
+            let as_decimal: Vec<Decimal> =
+                weights.iter().map(|w| Decimal::new(*w, 2)).collect();
+            let shares = allocate(Decimal::new(total, 2), &as_decimal, 2).unwrap();
+            prop_assert_eq!(shares.iter().copied().sum::<Decimal>(), Decimal::new(total, 2));
+            for (share, weight) in shares.iter().zip(&as_decimal) {
+                prop_assert!(*share >= Decimal::ZERO && share <= weight);
+            }
+            let expected: Vec<Decimal> = reference_in_cents(total, &weights)
+                .into_iter()
+                .map(|cents| Decimal::new(cents, 2))
+                .collect();
+            prop_assert_eq!(&shares, &expected);
+
+            // Reversing the lines gives every line the same share, up to
+            // lines of equal worth, which may trade the unit left.
+            let mut reversed = as_decimal.clone();
+            reversed.reverse();
+            let mut back = allocate(Decimal::new(total, 2), &reversed, 2).unwrap();
+            back.reverse();
+            let mut pairs: Vec<(Decimal, Decimal)> = as_decimal.iter().copied().zip(shares).collect();
+            let mut back_pairs: Vec<(Decimal, Decimal)> = as_decimal.iter().copied().zip(back).collect();
+            pairs.sort();
+            back_pairs.sort();
+            prop_assert_eq!(pairs, back_pairs);
+        }
+    }
+}
