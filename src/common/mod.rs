@@ -1,5 +1,6 @@
 //! Small helpers every resource uses.
 
+pub mod amount;
 pub mod clock;
 pub mod ids;
 pub mod money;

@@ -1,0 +1,156 @@
+//! [`Amount`]: money as it crosses the wire and the store, a plain JSON number
+//! (`12.34`) held as an exact [`Decimal`].
+//!
+//! JSON numbers are read through the shortest decimal text of the number
+//! (`1.005` stays 1.005, never 1.00499…), and written the same way, so an
+//! amount with up to 15 significant digits goes out exactly as it came in.
+
+use std::borrow::Cow;
+use std::str::FromStr;
+
+use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+use poem_openapi::types::{ParseError, ParseFromJSON, ParseResult, ToJSON, Type};
+use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// The largest amount accepted: a trillion, with room for cents in an f64's
+/// exact digits.
+const MAX_AMOUNT: i64 = 1_000_000_000_000;
+
+/// An amount of money, exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Amount(pub Decimal);
+
+impl Amount {
+    /// The amount a JSON value holds: a number within ±[`MAX_AMOUNT`];
+    /// anything else (a string, `null`, a number out of range) is refused
+    /// with why.
+    pub fn from_json(value: &Value) -> Result<Amount, String> {
+        let Value::Number(number) = value else {
+            return Err(format!("must be a number, not {value}"));
+        };
+        let text = number.to_string();
+        Decimal::from_str(&text)
+            .or_else(|_| Decimal::from_scientific(&text))
+            .ok()
+            .filter(|decimal| decimal.abs() <= Decimal::from(MAX_AMOUNT))
+            .map(|decimal| Amount(decimal.normalize()))
+            .ok_or_else(|| format!("{number} is out of range (at most {MAX_AMOUNT})"))
+    }
+
+    /// The amount as a JSON number.
+    pub fn to_json_number(self) -> Value {
+        self.0
+            .to_f64()
+            .and_then(serde_json::Number::from_f64)
+            .map_or(Value::Null, Value::Number)
+    }
+
+    /// Whether it has no more than `minor_units` decimals.
+    pub fn fits(self, minor_units: u32) -> bool {
+        self.0.normalize().scale() <= minor_units
+    }
+}
+
+impl Serialize for Amount {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_json_number().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Amount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Amount::from_json(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Type for Amount {
+    const IS_REQUIRED: bool = true;
+
+    type RawValueType = Self;
+
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        "number_amount".into()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        let mut schema = MetaSchema::new("number");
+        schema.description =
+            Some("An amount of money as a plain JSON number (12.34), kept exactly as a decimal.");
+        MetaSchemaRef::Inline(Box::new(schema))
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        Box::new(self.as_raw_value().into_iter())
+    }
+}
+
+impl ParseFromJSON for Amount {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        let value = value.unwrap_or_default();
+        Amount::from_json(&value).map_err(ParseError::custom)
+    }
+}
+
+impl ToJSON for Amount {
+    fn to_json(&self) -> Option<Value> {
+        Some(self.to_json_number())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn parse(text: &str) -> Result<Amount, String> {
+        Amount::from_json(&serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn numbers_are_read_as_the_decimal_they_are_written_as() {
+        assert_eq!(parse("1.005").unwrap().0, Decimal::new(1005, 3));
+        assert_eq!(
+            parse("0.1").unwrap().0 + parse("0.2").unwrap().0,
+            Decimal::new(3, 1)
+        );
+        assert_eq!(parse("12").unwrap().0, Decimal::from(12));
+        assert_eq!(parse("1e2").unwrap().0, Decimal::from(100));
+    }
+
+    #[test]
+    fn amounts_are_written_as_plain_numbers() {
+        let amount = parse("9999.99").unwrap();
+        assert_eq!(serde_json::to_string(&amount).unwrap(), "9999.99");
+        assert_eq!(amount.to_json(), Some(json!(9999.99)));
+        let round_trip: Amount = serde_json::from_str("0.3").unwrap();
+        assert_eq!(serde_json::to_string(&round_trip).unwrap(), "0.3");
+    }
+
+    #[test]
+    fn strings_nulls_and_huge_numbers_are_refused_with_why() {
+        assert!(parse("\"12.34\"").unwrap_err().contains("must be a number"));
+        assert!(parse("null").unwrap_err().contains("must be a number"));
+        assert!(parse("1e300").unwrap_err().contains("out of range"));
+        assert!(Amount::parse_from_json(Some(json!("1"))).is_err());
+    }
+
+    #[test]
+    fn decimals_beyond_the_minor_unit_are_told_apart() {
+        assert!(parse("1.10").unwrap().fits(2));
+        assert!(!parse("1.005").unwrap().fits(2));
+        assert!(parse("3").unwrap().fits(0));
+    }
+}
