@@ -10,7 +10,12 @@ use crate::secrets::random_hex;
 /// [`crate::common::clock::Clock`]: a manual clock standing still (scenarios)
 /// would otherwise give every id the same prefix and lose their order.
 pub fn time_ordered_id(prefix: &str) -> String {
-    let millis = chrono::Utc::now().timestamp_millis().max(0) as u64;
+    id_at(prefix, chrono::Utc::now().timestamp_millis())
+}
+
+/// The id made at `millis` since the epoch.
+fn id_at(prefix: &str, millis: i64) -> String {
+    let millis = millis.max(0) as u64;
     format!("{prefix}_{millis:012x}{}", random_hex(6))
 }
 
@@ -20,13 +25,17 @@ mod tests {
 
     #[test]
     fn ids_carry_their_prefix_and_sort_by_time() {
-        let first = time_ordered_id("evt");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-        let second = time_ordered_id("evt");
+        let first = id_at("evt", 1_779_000_000_000);
+        let second = id_at("evt", 1_779_000_000_001);
+        let much_later = id_at("evt", 4_102_444_800_000);
         assert!(
             first.starts_with("evt_") && first.len() == 4 + 24,
             "{first}"
         );
-        assert!(first < second, "{first} then {second}");
+        assert!(
+            first < second && second < much_later,
+            "{first} {second} {much_later}"
+        );
+        assert!(time_ordered_id("cus").starts_with("cus_"));
     }
 }

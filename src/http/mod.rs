@@ -1,8 +1,9 @@
 //! The integrator HTTP API: routes, authentication, error bodies and the spec.
 //!
-//! One file per resource group; each group is a poem-openapi `#[OpenApi]` struct
-//! joined in [`ApiGroups`]. Handlers parse, call [`crate::services`], and map
-//! the result; they never touch the store.
+//! Each resource folder's `api.rs` is a poem-openapi `#[OpenApi]` struct,
+//! joined here in [`ApiGroups`]. Handlers parse, call the use-cases on
+//! [`crate::services::Services`], and map the result; they never touch the
+//! store (checked by `src/layer_rules.rs`).
 //!
 //! Every request passes, outermost first: tracing, JSON error bodies, the
 //! request timeout, the body limit, authentication ([`crate::http::auth::Authenticate`]),

@@ -257,7 +257,8 @@ impl Store {
 
     /// Customers of `company` matching every `(field, value)` filter, in id
     /// order, after `starting_after`, at most `limit`. Field names come from
-    /// [`crate::services`]'s whitelist, never from raw input.
+    /// the whitelist of [`crate::resources::customers::service::search`], never
+    /// from raw input.
     pub async fn search_customers(
         &self,
         company: &str,

@@ -33,7 +33,7 @@ use crate::storage::first;
 // prize is taken from the stock shard the draw picked ([`crate::resources::instant_wins::store::stock`]), the
 // draws are stored for audit and, for each Reward or game won, the prize's
 // delivery is queued in the outbox (points prizes are ledger entries of the
-// event, [`crate::services`] adds them). A check that fails throws `draw_contended`: the caller
+// event, added by [`crate::pipeline::run`]). A check that fails throws `draw_contended`: the caller
 // evaluates the event again on fresh state.
 
 /// Part of the group commit: the compare-and-set of the participation counts.
