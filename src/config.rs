@@ -333,6 +333,21 @@ pub enum KeysCommand {
     },
 }
 
+/// A Company's currency and time zone.
+#[derive(Debug, Clone, Args)]
+pub struct LocaleArgs {
+    /// ISO 4217 currency code (default on creation: EUR).
+    #[arg(long)]
+    pub currency: Option<String>,
+    /// Decimals amounts are rounded to (default: the currency's minor unit).
+    #[arg(long)]
+    pub minor_units: Option<u32>,
+    /// IANA time zone days and hours are counted in, e.g. `Europe/Madrid`
+    /// (default on creation: UTC).
+    #[arg(long)]
+    pub time_zone: Option<String>,
+}
+
 /// `loyalty companies ...`
 #[derive(Debug, Subcommand)]
 pub enum CompaniesCommand {
@@ -352,6 +367,17 @@ pub enum CompaniesCommand {
         /// Requests per second of tiers 1, 2 and 3, e.g. `60,25,10` (the default).
         #[arg(long, value_delimiter = ',', num_args = 1)]
         rate_limits: Option<Vec<u32>>,
+        #[command(flatten)]
+        locale: LocaleArgs,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Change a Company's currency, minor unit or time zone.
+    Update {
+        /// The Company.
+        slug: String,
+        #[command(flatten)]
+        locale: LocaleArgs,
         #[command(flatten)]
         back_office: BackOfficeArgs,
     },

@@ -203,6 +203,9 @@ mod authentication {
                 language: Some("es".into()),
                 languages: vec!["en".into()],
                 rate_limits: None,
+                currency: None,
+                minor_units: None,
+                time_zone: None,
             })
             .await
             .expect("company created");
@@ -235,6 +238,9 @@ mod authentication {
                 language: None,
                 languages: vec![],
                 rate_limits: None,
+                currency: None,
+                minor_units: None,
+                time_zone: None,
             })
             .await
             .expect("company created");

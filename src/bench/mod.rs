@@ -300,6 +300,9 @@ async fn create_company(
                 moderate: unlimited,
                 low: unlimited,
             }),
+            currency: None,
+            minor_units: None,
+            time_zone: None,
         })
         .await
         .map_err(api_error)?;

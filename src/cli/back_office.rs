@@ -15,6 +15,7 @@ use crate::resources::companies::model::ApiKey;
 use crate::resources::companies::model::Company;
 use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::RateLimits;
+use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
 
 async fn back_office(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
@@ -124,6 +125,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
             language,
             languages,
             rate_limits,
+            locale,
             back_office: args,
         } => {
             let rate_limits = match rate_limits.as_deref() {
@@ -147,17 +149,23 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                     language: Some(language),
                     languages,
                     rate_limits,
+                    currency: locale.currency,
+                    minor_units: locale.minor_units,
+                    time_zone: locale.time_zone,
                 })
                 .await?;
             if args.json {
                 print_json(&company)
             } else {
                 println!(
-                    "Created Company {} ({}), languages: {} (default {}).",
+                    "Created Company {} ({}), languages: {} (default {}), currency {} ({} decimals), time zone {}.",
                     company.slug,
                     company.environment,
                     company.languages.join(","),
-                    company.default_language
+                    company.default_language,
+                    company.currency,
+                    company.minor_units,
+                    company.time_zone
                 );
                 Ok(())
             }
@@ -184,6 +192,32 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                 println!(
                     "Company {} now allows {}/{}/{} requests per second in tiers 1/2/3.",
                     company.slug, critical, moderate, low
+                );
+                Ok(())
+            }
+        }
+        CompaniesCommand::Update {
+            slug,
+            locale,
+            back_office: args,
+        } => {
+            let company = back_office(&args)
+                .await?
+                .set_locale(
+                    &slug,
+                    LocaleChange {
+                        currency: locale.currency,
+                        minor_units: locale.minor_units,
+                        time_zone: locale.time_zone,
+                    },
+                )
+                .await?;
+            if args.json {
+                print_json(&company)
+            } else {
+                println!(
+                    "Company {} now counts in {} ({} decimals), time zone {}.",
+                    company.slug, company.currency, company.minor_units, company.time_zone
                 );
                 Ok(())
             }

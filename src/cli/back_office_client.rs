@@ -15,6 +15,7 @@ use crate::resources::companies::model::ApiKey;
 use crate::resources::companies::model::Company;
 use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::RateLimits;
+use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
 use crate::resources::vouchers::model::Voucher;
 use crate::services::Services;
@@ -123,6 +124,17 @@ impl BackOffice {
             BackOffice::Remote { .. } => {
                 let path = format!("/companies/{}/rate_limits", encode_component(slug));
                 self.call("POST", &path, Some(to_body(&limits)?)).await
+            }
+        }
+    }
+
+    /// Sets a Company's currency, minor unit or time zone.
+    pub async fn set_locale(&self, slug: &str, change: LocaleChange) -> ApiResult<Company> {
+        match self {
+            BackOffice::Local(services) => services.set_locale(slug, change).await,
+            BackOffice::Remote { .. } => {
+                let path = format!("/companies/{}/locale", encode_component(slug));
+                self.call("POST", &path, Some(to_body(&change)?)).await
             }
         }
     }

@@ -15,6 +15,9 @@ use rust_decimal::prelude::ToPrimitive;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::error::ApiError;
+use crate::error::ApiResult;
+
 /// The largest amount accepted: a trillion, with room for cents in an f64's
 /// exact digits.
 const MAX_AMOUNT: i64 = 1_000_000_000_000;
@@ -24,6 +27,9 @@ const MAX_AMOUNT: i64 = 1_000_000_000_000;
 pub struct Amount(pub Decimal);
 
 impl Amount {
+    /// Nothing.
+    pub const ZERO: Amount = Amount(Decimal::ZERO);
+
     /// The amount a JSON value holds: a number within ±[`MAX_AMOUNT`];
     /// anything else (a string, `null`, a number out of range) is refused
     /// with why.
@@ -38,6 +44,17 @@ impl Amount {
             .filter(|decimal| decimal.abs() <= Decimal::from(MAX_AMOUNT))
             .map(|decimal| Amount(decimal.normalize()))
             .ok_or_else(|| format!("{number} is out of range (at most {MAX_AMOUNT})"))
+    }
+
+    /// The amount a stored value holds: a number, or the decimal text the
+    /// store answers decimals with.
+    pub fn from_stored(value: &Value) -> Result<Amount, String> {
+        match value {
+            Value::String(text) => Decimal::from_str(text)
+                .map(|decimal| Amount(decimal.normalize()))
+                .map_err(|_| format!("`{text}` is not an amount")),
+            other => Amount::from_json(other),
+        }
     }
 
     /// The amount as a JSON number.
@@ -60,10 +77,13 @@ impl Serialize for Amount {
     }
 }
 
+/// Read from the store and from files: a number, or the decimal text the
+/// store hands decimals back as. Requests go through [`ParseFromJSON`], which
+/// takes numbers only.
 impl<'de> Deserialize<'de> for Amount {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        Amount::from_json(&value).map_err(serde::de::Error::custom)
+        Amount::from_stored(&value).map_err(serde::de::Error::custom)
     }
 }
 
@@ -109,6 +129,82 @@ impl ToJSON for Amount {
     }
 }
 
+/// An amount as a request sends it, judged where the field's name is known:
+/// it always parses, so a bad one (a string, `null`, a number out of range)
+/// is refused by the service with the field and line it is in rather than by
+/// the framework with neither. Documented as the number it must be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SentAmount(Result<Amount, String>);
+
+impl SentAmount {
+    /// The amount, or 400 `invalid_request` naming `field` and what is wrong.
+    pub fn amount(&self, field: &str) -> ApiResult<Amount> {
+        self.0
+            .clone()
+            .map_err(|why| ApiError::invalid(format!("{field} {why}")))
+    }
+}
+
+impl From<Amount> for SentAmount {
+    fn from(amount: Amount) -> Self {
+        SentAmount(Ok(amount))
+    }
+}
+
+impl Serialize for SentAmount {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Ok(amount) => amount.serialize(serializer),
+            Err(_) => serializer.serialize_none(),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SentAmount {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Ok(SentAmount(Amount::from_stored(&value)))
+    }
+}
+
+impl Type for SentAmount {
+    const IS_REQUIRED: bool = true;
+
+    type RawValueType = Self;
+
+    type RawElementValueType = Self;
+
+    fn name() -> Cow<'static, str> {
+        Amount::name()
+    }
+
+    fn schema_ref() -> MetaSchemaRef {
+        Amount::schema_ref()
+    }
+
+    fn as_raw_value(&self) -> Option<&Self::RawValueType> {
+        Some(self)
+    }
+
+    fn raw_element_iter<'a>(
+        &'a self,
+    ) -> Box<dyn Iterator<Item = &'a Self::RawElementValueType> + 'a> {
+        Box::new(self.as_raw_value().into_iter())
+    }
+}
+
+impl ParseFromJSON for SentAmount {
+    fn parse_from_json(value: Option<Value>) -> ParseResult<Self> {
+        Ok(SentAmount(Amount::from_json(&value.unwrap_or_default())))
+    }
+}
+
+impl ToJSON for SentAmount {
+    fn to_json(&self) -> Option<Value> {
+        self.0.as_ref().ok().and_then(ToJSON::to_json)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -145,6 +241,23 @@ mod tests {
         assert!(parse("null").unwrap_err().contains("must be a number"));
         assert!(parse("1e300").unwrap_err().contains("out of range"));
         assert!(Amount::parse_from_json(Some(json!("1"))).is_err());
+        // The store answers decimals as text; reading it back takes either.
+        let stored: Amount = serde_json::from_value(json!("12.30")).unwrap();
+        assert_eq!(stored.0, Decimal::new(123, 1));
+    }
+
+    #[test]
+    fn a_bad_sent_amount_is_refused_where_its_field_is_named() {
+        let sent = SentAmount::parse_from_json(Some(json!("12.34"))).unwrap();
+        let error = sent.amount("line 2 price").unwrap_err();
+        assert_eq!(
+            error.message,
+            "line 2 price must be a number, not \"12.34\""
+        );
+        let missing = SentAmount::parse_from_json(None).unwrap();
+        assert!(missing.amount("total").is_err());
+        let good = SentAmount::parse_from_json(Some(json!(1.5))).unwrap();
+        assert_eq!(good.amount("total").unwrap().0, Decimal::new(15, 1));
     }
 
     #[test]

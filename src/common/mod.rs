@@ -3,6 +3,7 @@
 pub mod amount;
 pub mod clock;
 pub mod ids;
+pub mod locale;
 pub mod money;
 pub mod pagination;
 pub mod random;

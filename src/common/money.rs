@@ -16,6 +16,24 @@ pub fn round_money(amount: Decimal, minor_units: u32) -> Decimal {
     amount.round_dp_with_strategy(minor_units, RoundingStrategy::MidpointAwayFromZero)
 }
 
+/// The decimal an `f64` stands for: its shortest decimal text, so `0.1`
+/// is 0.1 and not 0.1000000000000000055…; `None` when not finite.
+pub fn decimal_from_f64(value: f64) -> Option<Decimal> {
+    if !value.is_finite() {
+        return None;
+    }
+    let text = value.to_string();
+    text.parse::<Decimal>()
+        .or_else(|_| Decimal::from_scientific(&text))
+        .ok()
+}
+
+/// The `f64` nearest to `amount`, for conditions, which compare numbers.
+pub fn decimal_to_f64(amount: Decimal) -> f64 {
+    use rust_decimal::prelude::ToPrimitive;
+    amount.to_f64().unwrap_or(0.0)
+}
+
 /// `amount` in whole minor units, when it has no finer part.
 fn minor_units_of(amount: Decimal, minor_units: u32) -> Option<i128> {
     let scaled = amount * Decimal::from(10i64.pow(minor_units));
@@ -31,6 +49,19 @@ fn minor_units_of(amount: Decimal, minor_units: u32) -> Option<i128> {
 /// `None` when `total` or a weight is negative or finer than the minor unit,
 /// or when the weights add up to nothing while `total` does not.
 pub fn allocate(total: Decimal, weights: &[Decimal], minor_units: u32) -> Option<Vec<Decimal>> {
+    let positions: Vec<usize> = (0..weights.len()).collect();
+    allocate_with_ties(total, weights, &positions, minor_units)
+}
+
+/// [`allocate`], with equal remainders of equal weights told apart by `ties`
+/// (one key per weight, the smaller first) rather than by position: keyed by
+/// what each line is, the split does not depend on the order of the lines.
+pub fn allocate_with_ties<K: Ord>(
+    total: Decimal,
+    weights: &[Decimal],
+    ties: &[K],
+    minor_units: u32,
+) -> Option<Vec<Decimal>> {
     let total_units = minor_units_of(total, minor_units).filter(|t| *t >= 0)?;
     let weight_units = weights
         .iter()
@@ -48,7 +79,12 @@ pub fn allocate(total: Decimal, weights: &[Decimal], minor_units: u32) -> Option
         remainders.push((exact % sum, *weight, index));
     }
     let left = total_units - shares.iter().sum::<i128>();
-    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    remainders.sort_by(|a, b| {
+        b.0.cmp(&a.0)
+            .then(b.1.cmp(&a.1))
+            .then_with(|| ties.get(a.2).cmp(&ties.get(b.2)))
+            .then(a.2.cmp(&b.2))
+    });
     for (_, _, index) in remainders.into_iter().take(left as usize) {
         shares[index] += 1;
     }
@@ -78,6 +114,15 @@ mod tests {
         assert_eq!(round_money(d("-1.005"), 2), d("-1.01"));
         // What the float rounding it replaces gave:
         assert_eq!((1.005f64 * 100.0).round() / 100.0, 1.0);
+    }
+
+    #[test]
+    fn floats_read_as_the_decimal_they_print_as() {
+        assert_eq!(decimal_from_f64(0.1), Some(d("0.1")));
+        assert_eq!(decimal_from_f64(1.005), Some(d("1.005")));
+        assert_eq!(decimal_from_f64(2.0), Some(d("2")));
+        assert_eq!(decimal_from_f64(f64::NAN), None);
+        assert_eq!(decimal_to_f64(d("12.34")), 12.34);
     }
 
     #[test]
@@ -137,6 +182,20 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Amounts reach the store as JSON numbers and become decimals there
+        /// through `Decimal::try_from(f64)`: it must give back the decimal
+        /// the number was written as.
+        #[test]
+        fn the_stores_number_to_decimal_cast_keeps_the_amount(
+            units in 0i64..=1_000_000_000_000_000,
+            scale in 0u32..=4,
+        ) {
+            let amount = Decimal::new(units, scale).normalize();
+            let number = decimal_to_f64(amount);
+            prop_assert_eq!(Decimal::try_from(number).unwrap().normalize(), amount);
+            prop_assert_eq!(decimal_from_f64(number), Some(amount));
+        }
 
         #[test]
         fn shares_add_up_exactly_stay_within_their_line_and_match_integer_cents(

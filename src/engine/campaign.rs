@@ -275,7 +275,7 @@ mod tests {
         assert_eq!(campaign.listens, Listens::Cart);
         assert_eq!(campaign.origin.line, 1);
         assert!(
-            matches!(campaign.kind, CampaignKind::Discount(Discount { percent: Some(p), .. }) if p == 10.0)
+            matches!(campaign.kind, CampaignKind::Discount(Discount { percent: Some(p), .. }) if p == rust_decimal::Decimal::TEN)
         );
     }
 

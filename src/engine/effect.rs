@@ -3,7 +3,10 @@
 //! (`type` names the kind; the fields every effect carried before kinds had
 //! their own shapes are kept, zero or empty, so integrators' parsers hold).
 
+use rust_decimal::Decimal;
 use serde::Serialize;
+
+use crate::common::amount::Amount;
 
 use crate::resources::instant_wins::rules::draws::InstantWinEffect;
 
@@ -37,6 +40,15 @@ impl DiscountType {
     }
 }
 
+/// What a discount was given on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distribution {
+    /// The cart: each effect is one line's share of the campaign's discount.
+    Cart,
+    /// Each line it matched, on its own worth.
+    Line,
+}
+
 /// A discount effect.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscountEffect {
@@ -44,18 +56,24 @@ pub struct DiscountEffect {
     pub rule_id: i64,
     /// The campaign's name in the response language.
     pub rule_name: String,
-    /// The 1-based cart line it applies to; 0 for the whole cart.
+    /// The 1-based cart line it applies to; 0 for a cart discount not yet
+    /// shared out over the lines.
     pub line: i64,
-    /// Money taken off.
-    pub value: f64,
+    /// Money taken off, exact, in whole minor units.
+    pub value: Decimal,
     /// How the value was reckoned.
     pub effect_type: DiscountType,
+    /// What it was given on.
+    pub distribution: Distribution,
 }
 
 impl DiscountEffect {
-    /// `cart` for the whole cart, `line` for one line.
+    /// `cart` for a share of a cart discount, `line` for a line discount.
     pub fn distribution_type(&self) -> &'static str {
-        if self.line == 0 { "cart" } else { "line" }
+        match self.distribution {
+            Distribution::Cart => "cart",
+            Distribution::Line => "line",
+        }
     }
 }
 
@@ -109,10 +127,10 @@ impl Effect {
     }
 
     /// The money it takes off (0 unless a discount).
-    pub fn discount_value(&self) -> f64 {
+    pub fn discount_value(&self) -> Decimal {
         match self {
             Effect::Discount(effect) => effect.value,
-            _ => 0.0,
+            _ => Decimal::ZERO,
         }
     }
 
@@ -133,7 +151,7 @@ struct Wire<'a> {
     rule_id: i64,
     rule_name: &'a str,
     line: i64,
-    value: f64,
+    value: Amount,
     effect_type: &'static str,
     distribution_type: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -162,7 +180,7 @@ impl Serialize for Effect {
             rule_id: self.rule_id(),
             rule_name,
             line,
-            value: self.discount_value(),
+            value: Amount(self.discount_value()),
             effect_type,
             distribution_type,
             points: self.points(),

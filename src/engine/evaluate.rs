@@ -90,7 +90,11 @@ pub fn evaluate(
             }),
         }
     }
-    cap_discounts(&mut evaluation.effects, &facts.cart);
+    cap_discounts(
+        &mut evaluation.effects,
+        &facts.cart,
+        facts.locale.minor_units,
+    );
     evaluation
 }
 
@@ -192,18 +196,27 @@ mod tests {
         let campaigns = [campaign(COFFEE), campaign(POINTS), campaign(WELCOME)];
         let facts = cart_facts("2026-05-04T09:30:00Z", cart());
         let evaluation = run(&campaigns, &Listens::Cart, &facts);
-        let values: Vec<(i64, i64, f64, Option<i64>)> = evaluation
+        let values: Vec<(i64, i64, String, Option<i64>)> = evaluation
             .effects
             .iter()
-            .map(|e| (e.rule_id(), e.line(), e.discount_value(), e.points()))
+            .map(|e| {
+                (
+                    e.rule_id(),
+                    e.line(),
+                    e.discount_value().to_string(),
+                    e.points(),
+                )
+            })
             .collect();
-        // 10% of 3.60 = 0.36 on line 1; the 0.50 cap leaves 0.14 for line 3.
+        // 10% of 3.60 and of 4.60 would be 0.36 and 0.46; the 0.50 cap is
+        // shared out in proportion: 0.2195… and 0.2804…, the cent left going
+        // to the larger remainder.
         assert_eq!(
             values,
             [
-                (101, 1, 0.36, None),
-                (101, 3, 0.14, None),
-                (201, 0, 0.0, Some(12 + 15))
+                (101, 1, "0.22".to_string(), None),
+                (101, 3, "0.28".to_string(), None),
+                (201, 0, "0".to_string(), Some(12 + 15))
             ]
         );
         let welcome = &evaluation.explanations[2];
@@ -263,12 +276,12 @@ mod tests {
             &Listens::Cart,
             &cart_facts("2026-05-04T09:00:00Z", cart),
         );
-        let applied: Vec<(i64, f64)> = evaluation
+        let applied: Vec<(i64, String)> = evaluation
             .effects
             .iter()
-            .map(|e| (e.line(), e.discount_value()))
+            .map(|e| (e.line(), e.discount_value().normalize().to_string()))
             .collect();
-        assert_eq!(applied, [(2, 1.0)]);
+        assert_eq!(applied, [(2, "1".to_string())]);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use std::sync::Arc;
 
+use crate::common::locale::Locale;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use rhai::{EvalAltResult, ImmutableString};
 use serde_json::Value;
@@ -36,6 +38,8 @@ pub struct Facts {
     pub audiences: Vec<String>,
     /// The evaluation instant; passed in so evaluation is deterministic.
     pub now: DateTime<Utc>,
+    /// The Company's minor unit and time zone.
+    pub locale: Locale,
 }
 
 /// The purchase history, offered to expressions as `history`.

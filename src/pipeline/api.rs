@@ -5,6 +5,7 @@
 
 use poem_openapi::{Object, Union};
 
+use crate::common::amount::Amount;
 use crate::engine::effect::DiscountEffect;
 use crate::engine::effect::Effect;
 use crate::engine::effect::InstantWinDrawEffect;
@@ -37,14 +38,17 @@ pub struct EffectCampaign {
     pub rule_id: i64,
     /// The campaign's name, in the response language.
     pub rule_name: String,
-    /// The 1-based cart line a discount applies to; 0 for the whole cart and
-    /// for every other kind.
+    /// The 1-based cart line a discount takes its `value` off; 0 for every
+    /// other kind.
     pub line: i64,
-    /// Money taken off by a discount; 0 for every other kind.
-    pub value: f64,
+    /// Money a discount takes off `line`, exact to the minor unit; 0 for
+    /// every other kind.
+    pub value: Amount,
     /// A discount's `percent` or `amount`; empty for every other kind.
     pub effect_type: String,
-    /// A discount's `cart` or `line`; empty for every other kind.
+    /// A discount's `cart` or `line`: a cart discount answers one effect per
+    /// line it reaches, each with that line's share, and the shares of one
+    /// campaign add up exactly to its discount; empty for every other kind.
     pub distribution_type: String,
 }
 
@@ -55,14 +59,22 @@ impl EffectCampaign {
             rule_id,
             rule_name,
             line: 0,
-            value: 0.0,
+            value: Amount::ZERO,
             effect_type: String::new(),
             distribution_type: String::new(),
         }
     }
 }
 
-/// A discount: `value` off `line` (or the whole cart when 0).
+/// A discount: `value` off cart line `line`.
+///
+/// A line discount (`distribution_type: line`) answers one effect per line it
+/// matched. A cart discount (`distribution_type: cart`) is shared out over the
+/// cart's lines in proportion to what each is worth (price times quantity,
+/// less the discounts before it), in whole minor units, the unit left over
+/// going to the largest remainders; it answers one effect per line with a
+/// share, and the `value`s of one campaign add up exactly to its discount.
+/// The stored cart's lines carry the same figures in `discount`.
 #[derive(Debug, Object)]
 pub struct DiscountEffectBody {
     /// The campaign and the discount.
@@ -143,7 +155,7 @@ impl From<DiscountEffect> for DiscountEffectBody {
         DiscountEffectBody {
             campaign: EffectCampaign {
                 line: discount.line,
-                value: discount.value,
+                value: Amount(discount.value),
                 effect_type: discount.effect_type.as_str().to_string(),
                 distribution_type: discount.distribution_type().to_string(),
                 rule_id: discount.rule_id,

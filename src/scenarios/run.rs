@@ -165,6 +165,9 @@ impl Harness {
                     language: None,
                     languages: Vec::new(),
                     rate_limits: None,
+                    currency: None,
+                    minor_units: None,
+                    time_zone: None,
                 })
                 .await?;
             services

@@ -149,6 +149,21 @@ impl TestServer {
         slug: &str,
         rate_limits: Option<loyalty::resources::companies::model::RateLimits>,
     ) -> CreatedApiKey {
+        self.company_with(slug, rate_limits, None).await
+    }
+
+    /// Creates a Company in the IANA time zone `time_zone` (UTC when `None`)
+    /// and a key for it.
+    pub async fn company_in_zone(&self, slug: &str, time_zone: &str) -> CreatedApiKey {
+        self.company_with(slug, None, Some(time_zone)).await
+    }
+
+    async fn company_with(
+        &self,
+        slug: &str,
+        rate_limits: Option<loyalty::resources::companies::model::RateLimits>,
+        time_zone: Option<&str>,
+    ) -> CreatedApiKey {
         let back_office = self.back_office().await;
         back_office
             .create_company(loyalty::resources::companies::service::NewCompany {
@@ -157,6 +172,9 @@ impl TestServer {
                 language: None,
                 languages: vec![],
                 rate_limits,
+                currency: None,
+                minor_units: None,
+                time_zone: time_zone.map(str::to_string),
             })
             .await
             .expect("company created");

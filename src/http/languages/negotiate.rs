@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::common::locale::Locale;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -87,6 +88,12 @@ impl Services {
             entries.insert(slug.to_string(), (company.clone(), Instant::now()));
         }
         Ok(company)
+    }
+
+    /// The currency minor unit and time zone of `company`, read at most every
+    /// 30 seconds.
+    pub async fn company_locale(&self, company: &str) -> ApiResult<Locale> {
+        Ok(self.company_settings(company).await?.locale())
     }
 
     /// The language to answer `company` in, given its Accept-Language header.

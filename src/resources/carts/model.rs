@@ -4,17 +4,44 @@ use chrono::{DateTime, Utc};
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
+use crate::common::amount::Amount;
+use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
 
-/// A cart line.
+/// A line of a recorded cart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 pub struct CartLine {
     /// The product's code.
     pub product_code: String,
-    /// Units (may be fractional, e.g. weight).
+    /// Units (may be fractional, e.g. weight; negative on a cancellation).
     pub quantity: f64,
     /// Unit price.
-    pub price: f64,
+    pub price: Amount,
+    /// Product taxonomies (categories) the line's product belongs to, e.g. `coffee`.
+    #[oai(default)]
+    #[serde(default)]
+    pub taxonomies: Vec<String>,
+    /// Product features, e.g. `{"brand": "Acme", "organic": "yes"}`.
+    #[oai(default)]
+    #[serde(default)]
+    pub features: std::collections::BTreeMap<String, String>,
+    /// Money the discounts took off this line: its line discounts and its
+    /// share of cart discounts, so a return or a rollback reverses exactly
+    /// what the line got.
+    #[serde(default)]
+    pub discount: Amount,
+}
+
+/// A cart line as the till or the shop sends it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct NewCartLine {
+    /// The product's code.
+    pub product_code: String,
+    /// Units (may be fractional, e.g. weight); more than 0.
+    pub quantity: f64,
+    /// Unit price, in the Company's currency, at least 0 and with at most its
+    /// minor unit's decimals (`1.99`).
+    pub price: SentAmount,
     /// Product taxonomies (categories) the line's product belongs to, e.g. `coffee`.
     #[oai(default)]
     #[serde(default)]
@@ -39,9 +66,10 @@ pub struct NewCart {
     /// Where it happened.
     pub location_code: Option<String>,
     /// The lines (1 to 500).
-    pub lines: Vec<CartLine>,
-    /// The total; the sum of the lines when omitted.
-    pub total: Option<f64>,
+    pub lines: Vec<NewCartLine>,
+    /// The total, at least 0; when omitted, the sum of the lines, each line's price times
+    /// its quantity rounded to the minor unit.
+    pub total: Option<SentAmount>,
     /// Voucher codes, or `all`, the Customer wants to use.
     #[oai(default)]
     #[serde(default)]
@@ -62,9 +90,9 @@ pub struct Cart {
     /// The lines.
     pub lines: Vec<CartLine>,
     /// The total before discounts.
-    pub total: f64,
-    /// Money taken off by discount effects.
-    pub discount_total: f64,
+    pub total: Amount,
+    /// Money taken off by discount effects: the sum of the lines' `discount`.
+    pub discount_total: Amount,
     /// Points earned by points effects (negative on a cancellation).
     pub points_earned: i64,
     /// On a cancellation: the cart it cancels.

@@ -1,6 +1,10 @@
 //! Carts: evaluated against the Company's campaigns; recorded with their
 //! points in one transaction (realtime) or not at all (simulate).
 
+use crate::common::amount::Amount;
+use crate::common::amount::SentAmount;
+use crate::common::money::decimal_from_f64;
+use crate::common::money::round_money;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
@@ -14,10 +18,12 @@ use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
 use crate::resources::carts::model::NewCart;
+use crate::resources::carts::model::NewCartLine;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
 use crate::services::Services;
 use crate::storage::Store;
+use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::engine::campaign::Listens;
@@ -32,6 +38,13 @@ use std::collections::HashMap;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
+
+/// Most units one line may have.
+const MAX_QUANTITY: f64 = 1_000_000.0;
+
+/// The largest cart total: ten thousand million, well inside what every
+/// figure computed from it keeps exactly.
+const MAX_TOTAL: i64 = 10_000_000_000;
 
 /// A cart with what the campaigns made of it.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,8 +99,20 @@ impl Occurrence for CartOccurrence {
     }
 
     fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp) {
-        self.cart.discount_total =
-            (effects.iter().map(Effect::discount_value).sum::<f64>() * 100.0).round() / 100.0;
+        for line in &mut self.cart.lines {
+            line.discount = Amount::ZERO;
+        }
+        for effect in effects {
+            if let Some(line) = usize::try_from(effect.line() - 1)
+                .ok()
+                .and_then(|index| self.cart.lines.get_mut(index))
+            {
+                line.discount.0 += effect.discount_value();
+            }
+        }
+        // Every discount effect names its line (cart discounts are shared out
+        // over them), so the lines' discounts add up to the cart's.
+        self.cart.discount_total = Amount(self.cart.lines.iter().map(|l| l.discount.0).sum());
         self.cart.points_earned = points_earned;
         self.cart.created_at = at;
     }
@@ -144,14 +169,65 @@ fn cap_to_balances(
     capped
 }
 
-fn money(field: &str, value: f64) -> ApiResult<f64> {
-    if value.is_finite() && value >= 0.0 {
-        Ok(value)
-    } else {
-        Err(ApiError::invalid(format!(
-            "{field} must be a number of at least 0"
-        )))
+/// `sent` as an amount of the Company's currency: at least 0, with at most
+/// `minor_units` decimals; otherwise 400 naming `field`.
+fn money(field: &str, sent: &SentAmount, minor_units: u32) -> ApiResult<Amount> {
+    let amount = sent.amount(field)?;
+    if amount.0.is_sign_negative() && !amount.0.is_zero() {
+        return Err(ApiError::invalid(format!(
+            "{field} must be at least 0, not {}",
+            amount.0
+        )));
     }
+    if !amount.fits(minor_units) {
+        return Err(ApiError::invalid(format!(
+            "{field} {} has more than {minor_units} decimals",
+            amount.0
+        )));
+    }
+    Ok(amount)
+}
+
+/// The lines of `new`, checked: each names a product, has a quantity over
+/// 0 and a price in the currency's minor unit.
+fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLine>> {
+    if new.is_empty() || new.len() > MAX_CART_LINES {
+        return Err(ApiError::invalid(format!(
+            "a cart has 1 to {MAX_CART_LINES} lines"
+        )));
+    }
+    new.iter()
+        .enumerate()
+        .map(|(index, line)| {
+            let number = index + 1;
+            if line.product_code.trim().is_empty() {
+                return Err(ApiError::invalid(format!(
+                    "line {number} has no product_code"
+                )));
+            }
+            if !(line.quantity.is_finite() && line.quantity > 0.0 && line.quantity <= MAX_QUANTITY)
+            {
+                return Err(ApiError::invalid(format!(
+                    "line {number} quantity must be more than 0 and at most {MAX_QUANTITY}"
+                )));
+            }
+            Ok(CartLine {
+                product_code: line.product_code.clone(),
+                quantity: line.quantity,
+                price: money(&format!("line {number} price"), &line.price, minor_units)?,
+                taxonomies: line.taxonomies.clone(),
+                features: line.features.clone(),
+                discount: Amount::ZERO,
+            })
+        })
+        .collect()
+}
+
+/// What `line` is worth: its price times its quantity, rounded once to the
+/// minor unit.
+fn line_worth(line: &CartLine, minor_units: u32) -> Decimal {
+    let quantity = decimal_from_f64(line.quantity).unwrap_or_default();
+    round_money(line.price.0 * quantity, minor_units)
 }
 
 impl Services {
@@ -166,31 +242,23 @@ impl Services {
     ) -> ApiResult<CartOutcome> {
         let code = normalise_code(&new.code)
             .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?;
-        if new.lines.is_empty() || new.lines.len() > MAX_CART_LINES {
+        let locale = self.company_locale(company).await?;
+        let lines = checked_lines(&new.lines, locale.minor_units)?;
+        let total = match &new.total {
+            Some(total) => money("total", total, locale.minor_units)?,
+            None => Amount(
+                lines
+                    .iter()
+                    .map(|line| line_worth(line, locale.minor_units))
+                    .sum(),
+            ),
+        };
+        if total.0 > Decimal::from(MAX_TOTAL) {
             return Err(ApiError::invalid(format!(
-                "a cart has 1 to {MAX_CART_LINES} lines"
+                "the cart's total {} is more than {MAX_TOTAL}",
+                total.0
             )));
         }
-        for (index, line) in new.lines.iter().enumerate() {
-            if line.product_code.trim().is_empty() {
-                return Err(ApiError::invalid(format!(
-                    "line {} has no product_code",
-                    index + 1
-                )));
-            }
-            money(&format!("line {} price", index + 1), line.price)?;
-            if !(line.quantity.is_finite() && line.quantity > 0.0) {
-                return Err(ApiError::invalid(format!(
-                    "line {} quantity must be more than 0",
-                    index + 1
-                )));
-            }
-        }
-        let lines_total: f64 = new.lines.iter().map(|l| l.price * l.quantity).sum();
-        let total = money(
-            "total",
-            new.total.unwrap_or((lines_total * 100.0).round() / 100.0),
-        )?;
         let customer = self
             .active_customer(company, &new.customer_id, &new.customer_code)
             .await?;
@@ -201,9 +269,9 @@ impl Services {
                 customer_id: customer.id.clone(),
                 date,
                 location_code: new.location_code,
-                lines: new.lines,
+                lines,
                 total,
-                discount_total: 0.0,
+                discount_total: Amount::ZERO,
                 points_earned: 0,
                 cancels: None,
                 cancelled_by: None,
@@ -286,11 +354,12 @@ impl Services {
                     .iter()
                     .map(|line| CartLine {
                         quantity: -line.quantity,
+                        discount: Amount(-line.discount.0),
                         ..line.clone()
                     })
                     .collect(),
-                total: -original.total,
-                discount_total: -original.discount_total,
+                total: Amount(-original.total.0),
+                discount_total: Amount(-original.discount_total.0),
                 points_earned: ledger.iter().map(|e| e.points).sum(),
                 cancels: Some(original.id.clone()),
                 cancelled_by: None,

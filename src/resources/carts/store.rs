@@ -3,6 +3,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
+use crate::common::amount::Amount;
+use crate::common::money::decimal_to_f64;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -41,12 +43,20 @@ fn from_document(mut document: Value) -> ApiResult<Cart> {
         .map_err(|e| ApiError::internal(format!("stored cart unreadable: {e}")))
 }
 
+/// A stored amount (the store answers decimals as text) as conditions see
+/// it, a number; `None` when absent or unreadable.
+fn stored_number(value: Option<&Value>) -> Option<f64> {
+    Amount::from_stored(value?)
+        .ok()
+        .map(|a| decimal_to_f64(a.0))
+}
+
 /// (date, total) of stored cart rows, skipping unreadable ones.
 pub(crate) fn purchases_from_rows(rows: &[Value]) -> Vec<(DateTime<Utc>, f64)> {
     rows.iter()
         .filter_map(|row| {
             let date = row.get("date")?.as_str()?.parse::<Timestamp>().ok()?;
-            Some((date.as_datetime(), row.get("total")?.as_f64()?))
+            Some((date.as_datetime(), stored_number(row.get("total"))?))
         })
         .collect()
 }
@@ -57,13 +67,7 @@ pub(crate) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
         return PurchaseTotals::default();
     };
     PurchaseTotals {
-        lifetime_spend: (row
-            .get("lifetime_spend")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.0)
-            * 100.0)
-            .round()
-            / 100.0,
+        lifetime_spend: stored_number(row.get("lifetime_spend")).unwrap_or(0.0),
         cart_count: row.get("cart_count").and_then(Value::as_i64).unwrap_or(0),
         last_purchase: row
             .get("last_purchase")
@@ -83,7 +87,7 @@ pub(crate) const STORE_CART: &str = "
     CREATE $key CONTENT $write.cart RETURN NONE;
     UPSERT type::record('customer_stats', [$company, $customer])
         SET company = $company, customer_id = $customer,
-            lifetime_spend = (lifetime_spend ?? 0) + $write.total,
+            lifetime_spend = (lifetime_spend ?? 0) + <decimal> $write.total,
             cart_count = (cart_count ?? 0) + 1,
             last_purchase = IF last_purchase == NONE OR last_purchase < $write.date { $write.date } ELSE { last_purchase }
         RETURN NONE;";

@@ -16,6 +16,7 @@ use crate::resources::companies::model::ApiKey;
 use crate::resources::companies::model::Company;
 use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::RateLimits;
+use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
 use crate::resources::vouchers::model::Voucher;
 use crate::secrets::constant_time_eq;
@@ -93,6 +94,21 @@ impl BackOfficeApi {
     ) -> Result<Json<serde_json::Value>, ErrorResponse> {
         let limits: RateLimits = parse(body.0)?;
         let company = services(request)?.set_rate_limits(&slug.0, limits).await?;
+        Ok(Json(to_json(&company)?))
+    }
+
+    /// Set a Company's currency, minor unit or time zone (`currency`,
+    /// `minor_units`, `time_zone`; what is omitted stays).
+    #[oai(path = "/companies/:slug/locale", method = "post")]
+    async fn set_locale(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        body: Json<serde_json::Value>,
+    ) -> Result<Json<serde_json::Value>, ErrorResponse> {
+        let change: LocaleChange = parse(body.0)?;
+        let company = services(request)?.set_locale(&slug.0, change).await?;
         Ok(Json(to_json(&company)?))
     }
 

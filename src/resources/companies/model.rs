@@ -6,6 +6,8 @@ use std::str::FromStr;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::common::locale::Locale;
+use crate::common::money::DEFAULT_MINOR_UNITS;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 
@@ -85,8 +87,40 @@ pub struct Company {
     /// Requests per second per rate-limit tier.
     #[serde(default)]
     pub rate_limits: RateLimits,
+    /// ISO 4217 code of the currency amounts are in.
+    #[serde(default = "default_currency")]
+    pub currency: String,
+    /// Decimals amounts are rounded to: the currency's minor unit unless set.
+    #[serde(default = "default_minor_units")]
+    pub minor_units: u32,
+    /// IANA time zone the Company's days, weekdays and hours are counted in.
+    #[serde(default = "default_time_zone")]
+    pub time_zone: String,
     /// When the Company was created.
     pub created_at: DateTime<Utc>,
+}
+
+fn default_currency() -> String {
+    "EUR".to_string()
+}
+
+fn default_minor_units() -> u32 {
+    DEFAULT_MINOR_UNITS
+}
+
+fn default_time_zone() -> String {
+    "UTC".to_string()
+}
+
+impl Company {
+    /// How the Company counts money and time. Its time zone was checked when
+    /// it was set; one that no longer parses counts in UTC.
+    pub fn locale(&self) -> Locale {
+        Locale {
+            minor_units: self.minor_units,
+            time_zone: self.time_zone.parse().unwrap_or(chrono_tz::Tz::UTC),
+        }
+    }
 }
 
 /// An API key as operators see it: never with its secret.

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::common::locale::currency_minor_units;
+use crate::common::locale::is_currency_code;
 use crate::common::validate::validate_language;
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
@@ -29,6 +31,59 @@ pub struct NewCompany {
     /// Requests per second per tier; the interface's 60/25/10 when omitted.
     #[serde(default)]
     pub rate_limits: Option<RateLimits>,
+    /// ISO 4217 currency code; `EUR` when omitted.
+    #[serde(default)]
+    pub currency: Option<String>,
+    /// Decimals amounts are rounded to; the currency's minor unit when omitted.
+    #[serde(default)]
+    pub minor_units: Option<u32>,
+    /// IANA time zone, e.g. `Europe/Madrid`; `UTC` when omitted.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+}
+
+/// A Company's currency and time zone as an operator changes them; what is
+/// omitted stays as it is (the minor unit follows a new currency).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct LocaleChange {
+    /// ISO 4217 currency code.
+    #[serde(default)]
+    pub currency: Option<String>,
+    /// Decimals amounts are rounded to.
+    #[serde(default)]
+    pub minor_units: Option<u32>,
+    /// IANA time zone.
+    #[serde(default)]
+    pub time_zone: Option<String>,
+}
+
+/// Most decimals a currency's amounts may have.
+const MAX_MINOR_UNITS: u32 = 4;
+
+/// `currency`, `minor_units` and `time_zone`, checked: (currency, minor
+/// units, time zone).
+fn checked_locale(
+    currency: &str,
+    minor_units: Option<u32>,
+    time_zone: &str,
+) -> ApiResult<(String, u32, String)> {
+    if !is_currency_code(currency) {
+        return Err(ApiError::invalid(format!(
+            "currency must be an ISO 4217 code such as EUR, not `{currency}`"
+        )));
+    }
+    let minor_units = minor_units.unwrap_or_else(|| currency_minor_units(currency));
+    if minor_units > MAX_MINOR_UNITS {
+        return Err(ApiError::invalid(format!(
+            "minor units are 0 to {MAX_MINOR_UNITS} decimals, not {minor_units}"
+        )));
+    }
+    let zone: chrono_tz::Tz = time_zone.parse().map_err(|_| {
+        ApiError::invalid(format!(
+            "time zone must be an IANA name such as Europe/Madrid, not `{time_zone}`"
+        ))
+    })?;
+    Ok((currency.to_string(), minor_units, zone.name().to_string()))
 }
 
 /// Largest rate a tier may be set to.
@@ -62,8 +117,16 @@ impl Services {
         }
         let rate_limits = new.rate_limits.unwrap_or_default();
         validate_rate_limits(&rate_limits)?;
+        let (currency, minor_units, time_zone) = checked_locale(
+            new.currency.as_deref().unwrap_or("EUR"),
+            new.minor_units,
+            new.time_zone.as_deref().unwrap_or("UTC"),
+        )?;
         let company = Company {
             rate_limits,
+            currency,
+            minor_units,
+            time_zone,
             slug: new.slug,
             environment: new.environment,
             default_language,
@@ -90,6 +153,34 @@ impl Services {
             })?;
         self.companies.forget(slug);
         tracing::info!(company = slug, ?limits, "rate limits changed");
+        Ok(company)
+    }
+
+    /// Changes a Company's currency, minor unit or time zone; they apply
+    /// from the next request.
+    pub async fn set_locale(&self, slug: &str, change: LocaleChange) -> ApiResult<Company> {
+        let not_found = || {
+            ApiError::new(
+                ErrorCode::CompanyNotFound,
+                format!("Company `{slug}` does not exist"),
+            )
+        };
+        let company = self.store.company(slug).await?.ok_or_else(not_found)?;
+        let currency_changed = change.currency.is_some();
+        let currency = change.currency.unwrap_or(company.currency);
+        let minor_units = change
+            .minor_units
+            .or((!currency_changed).then_some(company.minor_units));
+        let time_zone = change.time_zone.unwrap_or(company.time_zone);
+        let (currency, minor_units, time_zone) =
+            checked_locale(&currency, minor_units, &time_zone)?;
+        let company = self
+            .store
+            .set_company_locale(slug, &currency, minor_units, &time_zone)
+            .await?
+            .ok_or_else(not_found)?;
+        self.companies.forget(slug);
+        tracing::info!(company = slug, %currency, minor_units, %time_zone, "currency and time zone changed");
         Ok(company)
     }
 

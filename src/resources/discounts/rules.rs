@@ -2,11 +2,16 @@
 //! to, and the money it takes off a cart (capped together with the other
 //! discounts so a cart never costs less than nothing).
 
+use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::common::money::allocate_with_ties;
+use crate::common::money::decimal_from_f64;
+use crate::common::money::round_money;
 use crate::engine::effect::DiscountEffect;
 use crate::engine::effect::DiscountType;
+use crate::engine::effect::Distribution;
 use crate::engine::effect::Effect;
 use crate::engine::facts::Facts;
 use crate::engine::problems::Problems;
@@ -20,14 +25,15 @@ pub struct Discount {
     /// Which lines it applies to; `None`: the whole cart.
     pub lines: Option<Script>,
     /// Percentage off (0 < percent ≤ 100), or
-    pub percent: Option<f64>,
+    pub percent: Option<Decimal>,
     /// a fixed amount off.
-    pub amount: Option<f64>,
+    pub amount: Option<Decimal>,
     /// Most the discount may take off.
-    pub max_amount: Option<f64>,
+    pub max_amount: Option<Decimal>,
 }
 
-/// The `discount:` section as written.
+/// The `discount:` section as written. Amounts are read as the decimals
+/// they are written as (`0.1` is exactly a tenth).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DiscountFile {
@@ -35,11 +41,11 @@ pub(crate) struct DiscountFile {
     #[serde(default)]
     lines: Option<String>,
     #[serde(default)]
-    percent: Option<f64>,
+    percent: Option<Decimal>,
     #[serde(default)]
-    amount: Option<f64>,
+    amount: Option<Decimal>,
     #[serde(default)]
-    max_amount: Option<f64>,
+    max_amount: Option<Decimal>,
 }
 
 /// Compiles an expression of the campaign file: (problems, key, source, the
@@ -78,8 +84,8 @@ impl DiscountFile {
             }
         };
         match (discount.percent, discount.amount) {
-            (Some(p), None) if p > 0.0 && p <= 100.0 => {}
-            (None, Some(a)) if a > 0.0 => {}
+            (Some(p), None) if p > Decimal::ZERO && p <= Decimal::ONE_HUNDRED => {}
+            (None, Some(a)) if a > Decimal::ZERO => {}
             (Some(_), None) => problems.at_key("percent", "percent is more than 0 and at most 100"),
             (None, Some(_)) => problems.at_key("amount", "amount is more than 0"),
             _ => problems.at_key(
@@ -87,7 +93,7 @@ impl DiscountFile {
                 "a discount has exactly one of `percent` and `amount`",
             ),
         }
-        if discount.max_amount.is_some_and(|m| m <= 0.0) {
+        if discount.max_amount.is_some_and(|m| m <= Decimal::ZERO) {
             problems.at_key("max_amount", "max_amount is more than 0");
         }
         Some(Discount {
@@ -99,50 +105,100 @@ impl DiscountFile {
     }
 }
 
-/// Caps discounts together, in campaign order: all discounts on a line take
-/// at most what the line is worth, and all discounts at most the cart total,
-/// so stacked campaigns never make a cart pay less than nothing. A discount
-/// left with nothing to take is dropped.
-pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value) {
-    let lines = cart.get("lines").and_then(Value::as_array);
-    let mut line_left: Vec<f64> = lines
-        .map(|lines| {
-            lines
-                .iter()
-                .map(|l| number(l, "price") * number(l, "quantity"))
-                .collect()
+/// The lines of `cart` (none when it has none).
+fn cart_lines(cart: &Value) -> &[Value] {
+    cart.get("lines")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+/// What each line of `cart` is worth: its price times its quantity, rounded
+/// to the minor unit.
+fn line_worths(cart: &Value, minor_units: u32) -> Vec<Decimal> {
+    cart_lines(cart)
+        .iter()
+        .map(|line| {
+            round_money(
+                number(line, "price") * number(line, "quantity"),
+                minor_units,
+            )
+            .max(Decimal::ZERO)
         })
-        .unwrap_or_default();
-    let mut cart_left = number(cart, "total");
-    for effect in effects.iter_mut().filter_map(|e| match e {
-        Effect::Discount(discount) => Some(discount),
-        _ => None,
-    }) {
-        let mut value = effect.value.min(cart_left);
-        if effect.line > 0
-            && let Some(left) = line_left.get_mut((effect.line - 1) as usize)
-        {
-            value = value.min(*left);
+        .collect()
+}
+
+/// Caps discounts together, in campaign order, and shares cart discounts
+/// out over the lines: all discounts on a line take at most what the line is
+/// worth, and all discounts at most the cart total, so stacked campaigns
+/// never make a cart or a line cost less than nothing. A cart discount
+/// becomes one effect per line with a share (see [`allocate_with_ties`]), the shares
+/// adding up exactly to it; a discount left with nothing to take is dropped.
+pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value, minor_units: u32) {
+    let mut line_left = line_worths(cart, minor_units);
+    // What each line is, to share a cart discount's last units out the same
+    // way whatever order the lines came in; written only if a cart discount
+    // applies.
+    let mut line_keys: Option<Vec<String>> = None;
+    let mut cart_left = number(cart, "total").max(Decimal::ZERO);
+    let mut capped = Vec::with_capacity(effects.len());
+    for effect in effects.drain(..) {
+        let Effect::Discount(mut discount) = effect else {
+            capped.push(effect);
+            continue;
+        };
+        if discount.line > 0 {
+            let Some(left) = line_left.get_mut((discount.line - 1) as usize) else {
+                continue;
+            };
+            let value = discount.value.min(cart_left).min(*left);
             *left -= value;
+            cart_left -= value;
+            discount.value = value;
+            if value > Decimal::ZERO {
+                capped.push(Effect::Discount(discount));
+            }
+            continue;
         }
+        let value = discount
+            .value
+            .min(cart_left)
+            .min(line_left.iter().copied().sum());
+        let keys = line_keys
+            .get_or_insert_with(|| cart_lines(cart).iter().map(Value::to_string).collect());
+        let Some(shares) = allocate_with_ties(value, &line_left, keys, minor_units) else {
+            continue;
+        };
         cart_left -= value;
-        effect.value = cents(value.max(0.0));
+        for (index, share) in shares.into_iter().enumerate() {
+            if share > Decimal::ZERO {
+                line_left[index] -= share;
+                capped.push(Effect::Discount(DiscountEffect {
+                    line: index as i64 + 1,
+                    value: share,
+                    rule_name: discount.rule_name.clone(),
+                    ..discount
+                }));
+            }
+        }
     }
-    effects.retain(|e| !matches!(e, Effect::Discount(discount) if discount.value <= 0.0));
+    *effects = capped;
 }
 
-/// Rounds money to cents.
-fn cents(value: f64) -> f64 {
-    (value * 100.0).round() / 100.0
+/// A money field of a cart or line, exact (0 when absent): facts hold
+/// amounts as JSON numbers, which read back as the decimals they print as.
+fn number(value: &Value, key: &str) -> Decimal {
+    value
+        .get(key)
+        .and_then(Value::as_f64)
+        .and_then(decimal_from_f64)
+        .unwrap_or(Decimal::ZERO)
 }
 
-/// A number field of a cart or line (0 when absent).
-fn number(value: &Value, key: &str) -> f64 {
-    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
-}
-
-/// The discount effects of campaign `rule_id` on the cart in `facts`; the
-/// reason when it takes nothing off.
+/// The discount effects of campaign `rule_id` on the cart in `facts`: one
+/// per matched line for a line discount, one (shared out over the lines by
+/// [`cap_discounts`]) for a cart discount; the reason when it takes nothing
+/// off. Every value is rounded once, to the minor unit.
 pub(crate) fn discount_effects(
     engine: &ScriptEngine,
     rule_id: i64,
@@ -151,55 +207,80 @@ pub(crate) fn discount_effects(
     prepared: &PreparedFacts,
     rule_name: String,
 ) -> Result<Vec<Effect>, String> {
+    let minor_units = facts.locale.minor_units;
     let effect_type = if discount.percent.is_some() {
         DiscountType::Percent
     } else {
         DiscountType::Amount
     };
-    let off = |base: f64| match (discount.percent, discount.amount) {
-        (Some(percent), _) => base * percent / 100.0,
-        (None, Some(amount)) => amount.min(base),
-        _ => 0.0,
+    let off = |base: Decimal| match (discount.percent, discount.amount) {
+        (Some(percent), _) => round_money(base * percent / Decimal::ONE_HUNDRED, minor_units),
+        (None, Some(amount)) => round_money(amount, minor_units).min(base),
+        _ => Decimal::ZERO,
     };
-    let mut targets: Vec<(i64, f64)> = Vec::new();
-    match &discount.lines {
-        None => targets.push((0, off(number(&facts.cart, "total")))),
+    let max_amount = discount.max_amount.map(|cap| round_money(cap, minor_units));
+    let (targets, distribution): (Vec<(i64, Decimal)>, Distribution) = match &discount.lines {
+        None => {
+            let value = off(number(&facts.cart, "total"));
+            let capped = max_amount.map_or(value, |cap| value.min(cap));
+            (vec![(0, capped)], Distribution::Cart)
+        }
         Some(condition) => {
-            let lines = facts
-                .cart
-                .get("lines")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            for (index, line) in lines.iter().enumerate() {
+            let lines = cart_lines(&facts.cart);
+            let mut matched = Vec::new();
+            for (index, worth) in line_worths(&facts.cart, minor_units)
+                .into_iter()
+                .enumerate()
+            {
                 let matches = engine
                     .eval_prepared(condition, prepared, Some(index))
                     .map_err(|e| format!("lines condition failed: {e}"))?;
                 if matches {
-                    let base = number(line, "price") * number(line, "quantity");
-                    targets.push((index as i64 + 1, off(base)));
+                    matched.push((index, off(worth)));
                 }
             }
-            if targets.is_empty() {
+            if matched.is_empty() {
                 return Err(format!("no line matches `{}`", condition.source.trim()));
             }
+            let offs: Vec<Decimal> = matched.iter().map(|(_, value)| *value).collect();
+            let wanted: Decimal = offs.iter().copied().sum();
+            // Over its cap, the discount is shared out over the lines it
+            // matched in proportion to what each would have got.
+            let offs = match max_amount {
+                Some(cap) if wanted > cap => {
+                    let keys: Vec<String> = matched
+                        .iter()
+                        .map(|(index, _)| {
+                            lines.get(*index).map(Value::to_string).unwrap_or_default()
+                        })
+                        .collect();
+                    allocate_with_ties(cap, &offs, &keys, minor_units)
+                        .ok_or_else(|| format!("max_amount {cap} cannot be shared out"))?
+                }
+                _ => offs,
+            };
+            let targets = matched
+                .iter()
+                .zip(offs)
+                .map(|((index, _), value)| (*index as i64 + 1, value))
+                .collect();
+            (targets, Distribution::Line)
         }
-    }
-    let mut left = discount.max_amount.unwrap_or(f64::INFINITY);
-    let mut effects = Vec::new();
-    for (line, value) in targets {
-        let value = cents(value.min(left).max(0.0));
-        left -= value;
-        if value > 0.0 {
-            effects.push(Effect::Discount(DiscountEffect {
+    };
+    let effects: Vec<Effect> = targets
+        .into_iter()
+        .filter(|(_, value)| *value > Decimal::ZERO)
+        .map(|(line, value)| {
+            Effect::Discount(DiscountEffect {
                 rule_id,
                 rule_name: rule_name.clone(),
                 line,
                 value,
                 effect_type,
-            }));
-        }
-    }
+                distribution,
+            })
+        })
+        .collect();
     if effects.is_empty() {
         return Err("the discount comes to 0".into());
     }

@@ -18,6 +18,21 @@ pub enum PointsKind {
     Wallet,
 }
 
+/// How points earned per amount are rounded to whole points, applied to the
+/// exact amount times the rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
+#[serde(rename_all = "lowercase")]
+#[oai(rename_all = "lowercase")]
+pub enum PointsRounding {
+    /// Down to the whole point below (12.99 → 12); the default.
+    #[default]
+    Floor,
+    /// To the nearest whole point, halves away from zero (12.5 → 13).
+    Nearest,
+    /// Up to the whole point above (12.01 → 13).
+    Ceil,
+}
+
 impl PointsKind {
     /// The kind's name in requests, responses and storage.
     pub fn name(self) -> &'static str {
@@ -75,10 +90,15 @@ pub struct PointsTransaction {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 #[oai(deny_unknown_fields)]
 pub struct PointsRules {
-    /// Points per currency unit of the cart total, rounded down.
+    /// Points per currency unit of the cart total, rounded as `rounding` says.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_amount: Option<f64>,
+    /// How `per_amount` and fractional quantities of `per_product` are
+    /// rounded to whole points: `floor` (the default), `nearest` or `ceil`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounding: Option<PointsRounding>,
     /// Points per unit of these products (product code → points).
     #[oai(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

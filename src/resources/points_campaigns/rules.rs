@@ -3,21 +3,27 @@
 
 use std::collections::BTreeMap;
 
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::common::money::decimal_from_f64;
 use crate::common::time::Timestamp;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
 use crate::engine::facts::Facts;
 use crate::engine::problems::Problems;
 use crate::resources::points::model::PointsKind;
+use crate::resources::points::model::PointsRounding;
 
 /// Points earned when the campaign applies.
 #[derive(Debug, Clone, Default)]
 pub struct PointsAccrual {
-    /// Points per currency unit of the cart total (rounded down).
-    pub per_amount: Option<f64>,
+    /// Points per currency unit of the cart total.
+    pub per_amount: Option<Decimal>,
+    /// How per-amount and per-product points are rounded to whole points.
+    pub rounding: PointsRounding,
     /// Points per unit of these products (product code → points).
     pub per_product: BTreeMap<String, i64>,
     /// Flat points.
@@ -54,7 +60,9 @@ impl Expiry {
 #[serde(deny_unknown_fields)]
 pub(crate) struct PointsFile {
     #[serde(default)]
-    per_amount: Option<f64>,
+    per_amount: Option<Decimal>,
+    #[serde(default)]
+    rounding: PointsRounding,
     #[serde(default)]
     per_product: BTreeMap<String, i64>,
     #[serde(default)]
@@ -79,7 +87,7 @@ impl PointsFile {
                 "points needs `per_amount`, `per_product` or `fixed`",
             );
         }
-        if points.per_amount.is_some_and(|p| p <= 0.0)
+        if points.per_amount.is_some_and(|p| p <= Decimal::ZERO)
             || points.fixed.is_some_and(|f| f <= 0)
             || points.per_product.values().any(|p| *p <= 0)
         {
@@ -114,6 +122,7 @@ impl PointsFile {
         };
         Some(PointsAccrual {
             per_amount: points.per_amount,
+            rounding: points.rounding,
             per_product: points.per_product,
             fixed: points.fixed,
             kind,
@@ -122,16 +131,39 @@ impl PointsFile {
     }
 }
 
-/// A number field of a cart or line (0 when absent).
-fn number(value: &Value, key: &str) -> f64 {
-    value.get(key).and_then(Value::as_f64).unwrap_or(0.0)
+/// A number field of a cart or line, exact (0 when absent).
+fn number(value: &Value, key: &str) -> Decimal {
+    value
+        .get(key)
+        .and_then(Value::as_f64)
+        .and_then(decimal_from_f64)
+        .unwrap_or(Decimal::ZERO)
 }
 
-/// The points `accrual` gives for the event in `facts` (0 or more).
+/// `points` to whole points as `rounding` says.
+fn whole_points(points: Decimal, rounding: PointsRounding) -> i64 {
+    let whole = match rounding {
+        PointsRounding::Floor => points.floor(),
+        PointsRounding::Nearest => {
+            points.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
+        }
+        PointsRounding::Ceil => points.ceil(),
+    };
+    whole.to_i64().unwrap_or(if whole.is_sign_negative() {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
+}
+
+/// The points `accrual` gives for the event in `facts` (0 or more): the
+/// exact total times the rate, and each product's exact quantity times its
+/// points, each rounded once.
 pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
     let mut points = accrual.fixed.unwrap_or(0);
     if let Some(per_amount) = accrual.per_amount {
-        points += (number(&facts.cart, "total") * per_amount).floor() as i64;
+        let earned = number(&facts.cart, "total").checked_mul(per_amount);
+        points = points.saturating_add(earned.map_or(0, |e| whole_points(e, accrual.rounding)));
     }
     if !accrual.per_product.is_empty() {
         let lines = facts
@@ -146,7 +178,9 @@ pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if let Some(per_unit) = accrual.per_product.get(code) {
-                points += (number(line, "quantity") * *per_unit as f64).floor() as i64;
+                let earned = number(line, "quantity").checked_mul(Decimal::from(*per_unit));
+                points =
+                    points.saturating_add(earned.map_or(0, |e| whole_points(e, accrual.rounding)));
             }
         }
     }

@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 
+use crate::common::money::decimal_to_f64;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::kinds::CampaignKind;
@@ -16,6 +17,7 @@ use crate::http::languages::negotiate::Language;
 use crate::resources::points::model::PointsCampaign;
 use crate::resources::points::model::PointsCampaignSpec;
 use crate::resources::points::model::PointsKind;
+use crate::resources::points::model::PointsRounding;
 use crate::resources::points::model::PointsRules;
 use crate::resources::points_campaigns::model::API_IDS_START;
 use crate::resources::points_campaigns::rules::Expiry;
@@ -212,7 +214,8 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
         |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
     let points = match &campaign.kind {
         CampaignKind::Points(accrual) => PointsRules {
-            per_amount: accrual.per_amount,
+            per_amount: accrual.per_amount.map(decimal_to_f64),
+            rounding: Some(accrual.rounding).filter(|r| *r != PointsRounding::Floor),
             per_product: accrual.per_product.clone(),
             fixed: accrual.fixed,
             balance: Some(accrual.kind).filter(|k| *k != PointsKind::Points),
@@ -227,6 +230,7 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
         },
         _ => PointsRules {
             per_amount: None,
+            rounding: None,
             per_product: Default::default(),
             fixed: None,
             balance: None,

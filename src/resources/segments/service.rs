@@ -84,6 +84,7 @@ impl Services {
             .store
             .customer_facts_and_states(company, &customer.id, history_since, queries)
             .await?;
+        let locale = self.company_locale(company).await?;
         let links = stored.associations;
         let associates = links
             .iter()
@@ -96,6 +97,7 @@ impl Services {
             points_balance: stored.points_balance,
             associates,
             now,
+            locale,
             ..Facts::default()
         };
         Ok((facts, state))

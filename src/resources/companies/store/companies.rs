@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use surrealdb::types::SurrealValue;
 
+use crate::common::money::DEFAULT_MINOR_UNITS;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -22,6 +23,9 @@ struct CompanyRow {
     default_language: String,
     languages: Vec<String>,
     rate_limits: Option<RateLimitsRow>,
+    currency: Option<String>,
+    minor_units: Option<i64>,
+    time_zone: Option<String>,
     created_at: DateTime<Utc>,
 }
 
@@ -63,6 +67,12 @@ impl CompanyRow {
             default_language: self.default_language,
             languages: self.languages,
             rate_limits: self.rate_limits.map(Into::into).unwrap_or_default(),
+            currency: self.currency.unwrap_or_else(|| "EUR".to_string()),
+            minor_units: self
+                .minor_units
+                .and_then(|units| u32::try_from(units).ok())
+                .unwrap_or(DEFAULT_MINOR_UNITS),
+            time_zone: self.time_zone.unwrap_or_else(|| "UTC".to_string()),
             created_at: self.created_at,
         })
     }
@@ -84,6 +94,9 @@ impl Store {
             default_language: company.default_language.clone(),
             languages: company.languages.clone(),
             rate_limits: Some(company.rate_limits.into()),
+            currency: Some(company.currency.clone()),
+            minor_units: Some(i64::from(company.minor_units)),
+            time_zone: Some(company.time_zone.clone()),
             created_at: company.created_at,
         };
         let result = self
@@ -125,6 +138,27 @@ impl Store {
                 .query("UPDATE ONLY type::record('company', $slug) SET rate_limits = $limits RETURN AFTER")
                 .bind(("slug", slug.to_string()))
                 .bind(("limits", RateLimitsRow::from(limits))),
+        )
+        .await?;
+        row.map(CompanyRow::into_company).transpose()
+    }
+
+    /// Sets a Company's currency, its minor unit and its time zone; `None`
+    /// if it does not exist.
+    pub async fn set_company_locale(
+        &self,
+        slug: &str,
+        currency: &str,
+        minor_units: u32,
+        time_zone: &str,
+    ) -> ApiResult<Option<Company>> {
+        let row: Option<CompanyRow> = first(
+            self.db
+                .query("UPDATE ONLY type::record('company', $slug) SET currency = $currency, minor_units = $minor_units, time_zone = $time_zone RETURN AFTER")
+                .bind(("slug", slug.to_string()))
+                .bind(("currency", currency.to_string()))
+                .bind(("minor_units", i64::from(minor_units)))
+                .bind(("time_zone", time_zone.to_string())),
         )
         .await?;
         row.map(CompanyRow::into_company).transpose()
