@@ -3,6 +3,8 @@
 //! one record per cart code under concurrent requests.
 
 mod common;
+#[path = "events/money_and_time.rs"]
+mod money_and_time;
 
 use common::{TestServer, all_at_once};
 use loyalty::resources::companies::model::CreatedApiKey;

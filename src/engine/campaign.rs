@@ -23,7 +23,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::common::time::Timestamp;
+use crate::common::locale::CampaignTime;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindSections;
 use crate::engine::problems::Problems;
@@ -61,10 +61,10 @@ pub struct Campaign {
     pub description: Option<Text>,
     /// Inactive campaigns never apply.
     pub active: bool,
-    /// First instant it applies.
-    pub available_from: Option<Timestamp>,
-    /// Last instant it applies.
-    pub available_to: Option<Timestamp>,
+    /// First instant it applies (a wall-clock time is the Company's).
+    pub available_from: Option<CampaignTime>,
+    /// Last instant it applies (a wall-clock time is the Company's).
+    pub available_to: Option<CampaignTime>,
     /// The events it listens to.
     pub listens: Listens,
     /// Its condition; `None`: always.
@@ -156,8 +156,13 @@ impl Campaign {
         };
         let available_from = problems.time("available_from", file.available_from);
         let available_to = problems.time("available_to", file.available_to);
-        if let (Some(from), Some(to)) = (available_from, available_to)
-            && from > to
+        // Told apart on UTC clocks: a Company's offset shifts both alike
+        // unless only one of them has an offset, which is rare and harmless.
+        let utc = crate::common::locale::Locale::default();
+        if let (Some(from), Some(to)) = (
+            available_from.map(|t| t.instant(&utc)),
+            available_to.map(|t| t.instant(&utc)),
+        ) && from > to
         {
             problems.at_key(
                 "available_to",
@@ -327,9 +332,12 @@ mod tests {
             panic!("not points");
         };
         assert_eq!(accrual.kind, PointsKind::Wallet);
-        let earned: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        let earned: crate::common::time::Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
         assert_eq!(
-            accrual.expiry.map(|e| e.of(earned).to_string()).as_deref(),
+            accrual
+                .expiry
+                .map(|e| e.of(earned, &Default::default()).to_string())
+                .as_deref(),
             Some("2026-01-31T00:00:00Z")
         );
         let errors = parse(

@@ -110,12 +110,12 @@ fn applies(
         return Err("inactive".into());
     }
     let now = crate::common::time::Timestamp::from(facts.now);
-    if let Some(from) = campaign.available_from
+    if let Some(from) = campaign.available_from.map(|t| t.instant(&facts.locale))
         && now < from
     {
         return Err(format!("not available until {from}"));
     }
-    if let Some(to) = campaign.available_to
+    if let Some(to) = campaign.available_to.map(|t| t.instant(&facts.locale))
         && now > to
     {
         return Err(format!("not available since {to}"));

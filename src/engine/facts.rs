@@ -47,6 +47,8 @@ pub struct Facts {
 pub(crate) struct History {
     pub(crate) purchases: Arc<Vec<(DateTime<Utc>, f64)>>,
     pub(crate) now: DateTime<Utc>,
+    /// The Company's clocks: a date without a time is its local midnight.
+    pub(crate) locale: Locale,
 }
 
 impl History {
@@ -69,8 +71,10 @@ impl History {
         let parsed = DateTime::parse_from_rfc3339(&date)
             .map(|d| d.with_timezone(&Utc))
             .or_else(|_| {
-                NaiveDate::parse_from_str(&date, "%Y-%m-%d")
-                    .map(|d| d.and_hms_opt(0, 0, 0).unwrap_or_default().and_utc())
+                NaiveDate::parse_from_str(&date, "%Y-%m-%d").map(|d| {
+                    self.locale
+                        .instant(d.and_hms_opt(0, 0, 0).unwrap_or_default())
+                })
             })
             .map_err(|_| format!("days_since: `{date}` is not a Date or DateTime"))?;
         Ok((self.now - parsed).num_days())

@@ -138,13 +138,16 @@ impl<'a> Val<'a> {
 #[derive(Debug)]
 pub(crate) struct FastFacts<'a> {
     facts: &'a Facts,
-    /// `weekday`: `monday` ... `sunday`.
+    /// `weekday`: `monday` ... `sunday`, on the Company's clocks.
     pub(crate) weekday: &'static str,
-    /// `date`: `YYYY-MM-DD`.
+    /// `date`: `YYYY-MM-DD`, on the Company's clocks.
     pub(crate) date: String,
-    /// `now`: `YYYY-MM-DDTHH:MM:SSZ`.
+    /// `hour`: 0 to 23, on the Company's clocks.
+    pub(crate) hour: i64,
+    /// `now`: `YYYY-MM-DDTHH:MM:SSZ`, the instant in UTC.
     pub(crate) now: String,
-    /// `last_purchase_date`: `YYYY-MM-DD`, when there is one.
+    /// `last_purchase_date`: `YYYY-MM-DD` on the Company's clocks, when
+    /// there is one.
     pub(crate) last_purchase_date: Option<String>,
     audiences: Vec<Value>,
 }
@@ -162,16 +165,18 @@ const WEEKDAYS: [&str; 7] = [
 impl<'a> FastFacts<'a> {
     /// Derives what the fast path needs from `facts`.
     pub fn new(facts: &'a Facts) -> FastFacts<'a> {
-        use chrono::Datelike;
+        use chrono::{Datelike, Timelike};
+        let local = facts.locale.wall_clock(facts.now);
         FastFacts {
             facts,
-            weekday: WEEKDAYS[facts.now.weekday().num_days_from_monday() as usize],
-            date: facts.now.format("%Y-%m-%d").to_string(),
+            weekday: WEEKDAYS[local.weekday().num_days_from_monday() as usize],
+            date: local.format("%Y-%m-%d").to_string(),
+            hour: i64::from(local.hour()),
             now: facts.now.format("%Y-%m-%dT%H:%M:%SZ").to_string(),
             last_purchase_date: facts
                 .totals
                 .last_purchase
-                .map(|at| at.format("%Y-%m-%d").to_string()),
+                .map(|at| facts.locale.wall_clock(at).format("%Y-%m-%d").to_string()),
             audiences: facts.audiences.iter().cloned().map(Value::String).collect(),
         }
     }
@@ -189,7 +194,7 @@ impl<'a> FastFacts<'a> {
             Var::LifetimeSpend => Val::Float(facts.totals.lifetime_spend),
             Var::CartCount => Val::Int(facts.totals.cart_count),
             Var::PointsBalance => Val::Int(facts.points_balance),
-            Var::Hour => Val::Int(i64::from(chrono::Timelike::hour(&facts.now))),
+            Var::Hour => Val::Int(self.hour),
             Var::Weekday => Val::Str(self.weekday),
             Var::Date => Val::Str(&self.date),
             Var::Now => Val::Str(&self.now),

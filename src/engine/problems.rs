@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::time::Timestamp;
+use crate::common::locale::CampaignTime;
 use crate::engine::script::RuleError;
 
 /// Reports problems of one file, each at the line of the key it concerns.
@@ -15,20 +15,21 @@ pub(crate) struct Problems<'a> {
 }
 
 impl Problems<'_> {
-    /// The instant written at `key`, when one is; a problem when it is not
-    /// an instant.
-    pub fn time(&mut self, key: &str, value: Option<String>) -> Option<Timestamp> {
+    /// The instant written at `key`, when one is: with an offset, that
+    /// instant; without one, that time on the Company's clocks. A problem
+    /// when it is neither.
+    pub fn time(&mut self, key: &str, value: Option<String>) -> Option<CampaignTime> {
         let value = value?;
-        match value.parse::<Timestamp>() {
-            Ok(time) => Some(time),
-            Err(_) => {
-                self.at_key(
-                    key,
-                    format!("`{value}` is not a DateTime such as 2026-01-31T00:00:00Z"),
-                );
-                None
-            }
+        let time = CampaignTime::parse(&value);
+        if time.is_none() {
+            self.at_key(
+                key,
+                format!(
+                    "`{value}` is not a DateTime such as 2026-01-31T00:00:00Z, or 2026-01-31T00:00:00 on the Company's clocks"
+                ),
+            );
         }
+        time
     }
 
     /// A problem at the line where `key:` is first written.

@@ -316,6 +316,7 @@ impl ScriptEngine {
             History {
                 purchases: Arc::new(facts.purchases.clone()),
                 now: facts.now,
+                locale: facts.locale,
             },
         );
         scope.push("lifetime_spend", facts.totals.lifetime_spend);
@@ -340,7 +341,7 @@ impl ScriptEngine {
         scope.push("now", derived.now);
         scope.push("date", derived.date);
         scope.push("weekday", derived.weekday.to_string());
-        scope.push("hour", i64::from(chrono::Timelike::hour(&facts.now)));
+        scope.push("hour", derived.hour);
         scope.push_dynamic("cart", to_dynamic(&facts.cart));
         scope.push_dynamic("event", to_dynamic(&facts.event));
         scope.push_dynamic("trigger", to_dynamic(&facts.trigger));

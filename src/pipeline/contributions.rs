@@ -5,8 +5,9 @@
 //! kind states what it reads and writes in this one place; the pieces
 //! themselves live in the kind's resource folder.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDateTime, Utc};
 
+use crate::common::locale::Locale;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -19,9 +20,13 @@ use crate::resources::points::earned::points_entry;
 use crate::resources::points::store::ledger::LedgerEntry;
 
 /// The state `campaign` reads before an event at `at`, when its kind reads any.
-fn state_query(campaign: &Campaign, at: DateTime<Utc>) -> Option<StateQuery> {
+/// The state `campaign` reads before an event at `wall_clock` on the
+/// Company's clocks.
+fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQuery> {
     match &campaign.kind {
-        CampaignKind::InstantWin(instant_win) => instant_win_state_query(campaign, instant_win, at),
+        CampaignKind::InstantWin(instant_win) => {
+            instant_win_state_query(campaign, instant_win, wall_clock)
+        }
         CampaignKind::Discount(_)
         | CampaignKind::Points(_)
         | CampaignKind::Reward
@@ -36,18 +41,24 @@ pub(crate) fn state_queries(
     rules: &CompanyRules,
     event: &Listens,
     at: DateTime<Utc>,
+    locale: &Locale,
 ) -> Vec<StateQuery> {
     let now = Timestamp::from(at);
+    let wall_clock = locale.wall_clock(at);
     rules
         .campaigns
         .iter()
         .filter(|campaign| {
             campaign.listens == *event
                 && campaign.active
-                && campaign.available_from.is_none_or(|from| now >= from)
-                && campaign.available_to.is_none_or(|to| now <= to)
+                && campaign
+                    .available_from
+                    .is_none_or(|from| now >= from.instant(locale))
+                && campaign
+                    .available_to
+                    .is_none_or(|to| now <= to.instant(locale))
         })
-        .filter_map(|campaign| state_query(campaign, at))
+        .filter_map(|campaign| state_query(campaign, wall_clock))
         .collect()
 }
 
@@ -63,6 +74,8 @@ pub(crate) struct EntryContext<'a> {
     pub cart_id: Option<&'a str>,
     /// When they are written.
     pub at: Timestamp,
+    /// The Company's clocks, which expiry dates are counted on.
+    pub locale: &'a Locale,
 }
 
 /// The ledger entries `effects` write with their event.

@@ -64,7 +64,8 @@ impl Services {
             ));
         }
         let rules = self.catalog.company(company);
-        let queries = state_queries(&rules, event, date.as_datetime());
+        let locale = self.company_locale(company).await?;
+        let queries = state_queries(&rules, event, date.as_datetime(), &locale);
         let (mut facts, state) = self
             .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
             .await?;

@@ -75,6 +75,7 @@ impl Services {
                     reason: &reason,
                     cart_id: occurrence.cart_id(),
                     at,
+                    locale: &facts.locale,
                 },
             );
             let points_earned = ledger.iter().map(|entry| entry.points).sum();

@@ -110,6 +110,7 @@ impl Services {
                 &settings.default_language,
             ),
             default: settings.default_language.clone(),
+            locale: settings.locale(),
         })
     }
 }
@@ -121,6 +122,9 @@ pub struct Language {
     pub chosen: String,
     /// The Company's default language.
     pub default: String,
+    /// The Company's currency and time zone, for the amounts and times the
+    /// response shows.
+    pub locale: Locale,
 }
 
 #[cfg(test)]

@@ -83,12 +83,12 @@ fn new_draw_id() -> String {
     crate::common::ids::time_ordered_id("drw")
 }
 
-/// The state an Instant Win campaign reads before an event at `at`: none
-/// when it is off its recurrence days.
+/// The state an Instant Win campaign reads before an event at `at` on the
+/// Company's clocks: none when it is off its recurrence days.
 pub(crate) fn instant_win_state_query(
     campaign: &Campaign,
     instant_win: &InstantWin,
-    at: chrono::DateTime<chrono::Utc>,
+    at: chrono::NaiveDateTime,
 ) -> Option<StateQuery> {
     if !instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) {
         return None;
@@ -126,7 +126,7 @@ impl Services {
         let state = match read {
             Some(state) => state,
             None => {
-                let queries = state_queries(rules, event, facts.now);
+                let queries = state_queries(rules, event, facts.now, &facts.locale);
                 if queries.is_empty() {
                     DrawState::default()
                 } else {

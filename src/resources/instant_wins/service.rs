@@ -250,7 +250,10 @@ impl Services {
             return Ok(None);
         };
         let customer = self.find_customer(company, reference).await?.customer;
-        let now = self.now().as_datetime();
+        let now = self
+            .company_locale(company)
+            .await?
+            .wall_clock(self.now().as_datetime());
         let periods: Vec<(i64, String)> = campaigns
             .iter()
             .filter_map(|c| instant_win_of(c).map(|iw| (c.id, iw.once.key(now))))
@@ -348,8 +351,8 @@ fn describe(
         name: render(&campaign.name),
         description: campaign.description.as_ref().map(render),
         active: campaign.active,
-        available_from: campaign.available_from,
-        available_to: campaign.available_to,
+        available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
+        available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
         recurrence_type: instant_win
             .recurrence
             .as_ref()

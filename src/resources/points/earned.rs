@@ -17,7 +17,9 @@ pub(crate) fn points_entry(effect: &PointsEffect, context: &EntryContext<'_>) ->
     LedgerEntry {
         rule_id: Some(effect.rule_id),
         cart_id: context.cart_id.map(str::to_string),
-        expires_at: accrual.and_then(|a| a.expiry).map(|e| e.of(context.at)),
+        expires_at: accrual
+            .and_then(|a| a.expiry)
+            .map(|e| e.of(context.at, context.locale)),
         ..LedgerEntry::new(
             context.customer_id,
             accrual.map_or(PointsKind::Points, |a| a.kind),

@@ -8,6 +8,8 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::common::locale::CampaignTime;
+use crate::common::locale::Locale;
 use crate::common::money::decimal_from_f64;
 use crate::common::time::Timestamp;
 use crate::engine::effect::Effect;
@@ -39,18 +41,19 @@ pub struct PointsAccrual {
 pub enum Expiry {
     /// This many days after they were earned.
     AfterDays(u32),
-    /// At a fixed instant.
-    At(Timestamp),
+    /// At a fixed instant (a wall-clock time is the Company's).
+    At(CampaignTime),
 }
 
 impl Expiry {
-    /// The expiry instant of points earned at `earned`.
-    pub fn of(self, earned: Timestamp) -> Timestamp {
+    /// The expiry instant of points earned at `earned` by a Company in
+    /// `locale`: calendar days on its clocks, however long each day is.
+    pub fn of(self, earned: Timestamp, locale: &Locale) -> Timestamp {
         match self {
             Expiry::AfterDays(days) => {
-                Timestamp::from(earned.as_datetime() + chrono::Duration::days(i64::from(days)))
+                Timestamp::from(locale.days_after(earned.as_datetime(), days))
             }
-            Expiry::At(at) => at,
+            Expiry::At(at) => at.instant(locale),
         }
     }
 }

@@ -224,7 +224,7 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
                 _ => None,
             },
             expires_at: match accrual.expiry {
-                Some(Expiry::At(at)) => Some(at),
+                Some(Expiry::At(at)) => Some(at.instant(&language.locale)),
                 _ => None,
             },
         },
@@ -244,8 +244,8 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
         name: render(&campaign.name),
         description: campaign.description.as_ref().map(render),
         active: campaign.active,
-        available_from: campaign.available_from,
-        available_to: campaign.available_to,
+        available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
+        available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
         on: match &campaign.listens {
             Listens::Cart => Some(json!("cart")),
             Listens::CustomEvent(kind) => Some(json!({ "custom_event": kind })),

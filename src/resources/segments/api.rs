@@ -1,5 +1,7 @@
 //! GET /customers/{id}/attributes, /tiers, /audiences and /audience_validation.
 
+use crate::common::amount::Amount;
+use crate::common::money::decimal_from_f64;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -23,8 +25,8 @@ enum SegmentTags {
 pub struct AttributesBody {
     /// The Customer.
     pub customer_id: String,
-    /// Sum of the Customer's purchases.
-    pub lifetime_spend: f64,
+    /// Sum of the Customer's purchases, exact.
+    pub lifetime_spend: Amount,
     /// Number of purchases.
     pub cart_count: i64,
     /// Date of the latest purchase (YYYY-MM-DD).
@@ -120,7 +122,7 @@ impl SegmentsApi {
             .await?;
         Ok(Json(AttributesBody {
             customer_id: calculated.customer_id,
-            lifetime_spend: calculated.lifetime_spend,
+            lifetime_spend: Amount(decimal_from_f64(calculated.lifetime_spend).unwrap_or_default()),
             cart_count: calculated.cart_count,
             last_purchase_date: calculated.last_purchase_date,
             points_balance: calculated.points_balance,

@@ -154,7 +154,7 @@ impl Services {
             last_purchase_date: facts
                 .totals
                 .last_purchase
-                .map(|at| at.format("%Y-%m-%d").to_string()),
+                .map(|at| facts.locale.wall_clock(at).format("%Y-%m-%d").to_string()),
             points_balance: facts.points_balance,
             custom: facts.calculated,
         })

@@ -86,7 +86,7 @@ fn may_take_part(
     facts: &Facts,
 ) -> Result<(), String> {
     if let Some(recurrence) = &instant_win.recurrence
-        && !recurrence.allows(facts.now)
+        && !recurrence.allows(facts.locale.wall_clock(facts.now))
     {
         return Err(format!(
             "runs only on {}",
@@ -195,7 +195,7 @@ pub(crate) fn instant_win_draw(
     };
     let record = DrawRecord {
         rule_id: campaign.id,
-        period: instant_win.once.key(facts.now),
+        period: instant_win.once.key(facts.locale.wall_clock(facts.now)),
         once_limit: instant_win.once_limit,
         participations_seen: state.participations,
         weights: drawn.weights,
@@ -228,7 +228,7 @@ pub(crate) fn instant_win_draw(
                 points_kind: accrual.map(|a| a.kind),
                 points_expire_at: accrual
                     .and_then(|a| a.expiry)
-                    .map(|e| e.of(Timestamp::from(facts.now))),
+                    .map(|e| e.of(Timestamp::from(facts.now), &facts.locale)),
                 stock: prize.stock,
             })
         }),

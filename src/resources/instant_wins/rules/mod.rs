@@ -34,7 +34,7 @@ pub mod file;
 pub mod prize_file;
 
 use crate::engine::text::Text;
-use chrono::{DateTime, Datelike, Utc, Weekday};
+use chrono::{Datelike, NaiveDateTime, Weekday};
 
 /// How far the weights of a campaign may sum away from 1.
 pub const WEIGHT_TOLERANCE: f64 = 1e-6;
@@ -61,9 +61,9 @@ impl Audience {
 /// The period `once_limit` counts participations over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Period {
-    /// A calendar day (UTC).
+    /// A calendar day on the Company's clocks.
     Day,
-    /// An ISO week (Monday to Sunday, UTC).
+    /// An ISO week (Monday to Sunday) on the Company's clocks.
     Week,
     /// A calendar month.
     Month,
@@ -99,9 +99,9 @@ impl Period {
             .map(|(_, period)| *period)
     }
 
-    /// The key of the period containing `at`: participations with the same
-    /// key count against the same limit.
-    pub fn key(self, at: DateTime<Utc>) -> String {
+    /// The key of the period containing `at` (the Company's wall-clock
+    /// time): participations with the same key count against the same limit.
+    pub fn key(self, at: NaiveDateTime) -> String {
         match self {
             Period::Day => at.format("%Y-%m-%d").to_string(),
             Period::Week => {
@@ -125,8 +125,8 @@ pub enum Recurrence {
 }
 
 impl Recurrence {
-    /// Whether the campaign runs at `at`.
-    pub fn allows(&self, at: DateTime<Utc>) -> bool {
+    /// Whether the campaign runs at `at` (the Company's wall-clock time).
+    pub fn allows(&self, at: NaiveDateTime) -> bool {
         match self {
             Recurrence::Daily => true,
             Recurrence::Weekly(days) => days.contains(&at.weekday()),
@@ -432,13 +432,15 @@ mod tests {
 
     #[test]
     fn periods_have_calendar_keys() {
-        let at: DateTime<Utc> = "2026-01-01T10:00:00Z".parse().unwrap();
+        let wall_clock =
+            |text: &str| chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S").unwrap();
+        let at = wall_clock("2026-01-01T10:00:00");
         assert_eq!(Period::Day.key(at), "2026-01-01");
         assert_eq!(Period::Week.key(at), "2026-W01");
         assert_eq!(Period::Month.key(at), "2026-01");
         assert_eq!(Period::Year.key(at), "2026");
         assert_eq!(Period::Campaign.key(at), "campaign");
-        let sunday: DateTime<Utc> = "2026-11-22T10:00:00Z".parse().unwrap();
+        let sunday = wall_clock("2026-11-22T10:00:00");
         assert!(Recurrence::Weekly(vec![Weekday::Sun]).allows(sunday));
         assert!(!Recurrence::Weekly(vec![Weekday::Mon]).allows(sunday));
     }

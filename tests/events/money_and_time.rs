@@ -1,0 +1,369 @@
+//! Exact money and the Company's local time, over HTTP: amounts a float
+//! would get wrong by a cent come back right and stay right after a
+//! restart; cart discounts are shared out over the lines to the cent; bad
+//! amounts are refused naming field and line, changing nothing; weekdays and
+//! once-a-day Instant Wins follow the Company's clocks.
+
+use loyalty::resources::companies::model::CreatedApiKey;
+use loyalty::server::ServerSettings;
+use serde_json::{Value, json};
+
+use crate::common::{OPERATOR_TOKEN, TestServer};
+
+/// 10% off any Saturday cart; 10% off the first line's product; a once-a-day
+/// Instant Win on carts with only the No Prize entry.
+const CAMPAIGNS: &[(&str, &str)] = &[
+    (
+        "saturday.yaml",
+        "id: 11\nkind: discount\nname: Saturday\non: cart\nwhen: weekday == \"saturday\"\ndiscount:\n  applies_to: cart\n  percent: 10\n",
+    ),
+    (
+        "tenth.yaml",
+        "id: 12\nkind: discount\nname: Tenth\non: cart\nwhen: cart.lines.len() == 1 && cart.lines[0].product_code == \"TENTH\"\ndiscount:\n  applies_to: lines\n  lines: line.product_code == \"TENTH\"\n  percent: 10\n",
+    ),
+    (
+        "third.yaml",
+        "id: 13\nkind: discount\nname: Third off\non: cart\nwhen: cart.lines.len() == 3\ndiscount:\n  applies_to: cart\n  amount: 1.00\n",
+    ),
+    (
+        "daily-draw.yaml",
+        "id: 14\nkind: instant_win\nname: Daily draw\non: cart\nwhen: cart.lines[0].product_code == \"DRAW\"\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n",
+    ),
+];
+
+/// A server whose Companies `madrid` (Europe/Madrid) and `utc` share
+/// [`CAMPAIGNS`], on the store at `store`.
+async fn server_on(store: &str, campaigns: &std::path::Path) -> TestServer {
+    for company in ["madrid", "utc"] {
+        let dir = campaigns.join(company).join("campaigns");
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, text) in CAMPAIGNS {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+    }
+    let mut settings = ServerSettings::for_store(store, OPERATOR_TOKEN);
+    settings.campaigns = campaigns.to_path_buf();
+    TestServer::start_with(settings).await
+}
+
+async fn member(server: &TestServer, key: &CreatedApiKey) -> String {
+    let (status, customer) = server
+        .call_as(
+            "POST",
+            "/customers",
+            key,
+            Some(json!({"email": "m@example.com", "loyalty_member": true})),
+        )
+        .await;
+    assert_eq!(status, 200, "{customer}");
+    customer["id"].as_str().unwrap().to_string()
+}
+
+fn cart(customer: &str, code: &str, date: &str, lines: Value) -> Value {
+    json!({"customer_id": customer, "code": code, "date": date, "lines": lines})
+}
+
+/// The (line, value) of each discount effect of campaign `rule_id`.
+fn discounts_of(answer: &Value, rule_id: i64) -> Vec<(i64, String)> {
+    answer["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "discount" && e["rule_id"] == rule_id)
+        .map(|e| (e["line"].as_i64().unwrap(), e["value"].to_string()))
+        .collect()
+}
+
+#[tokio::test]
+async fn amounts_a_float_gets_wrong_come_back_exact_and_stay_exact_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = format!("surrealkv://{}", dir.path().join("store").display());
+    let campaigns = dir.path().join("campaigns");
+    let server = server_on(&store, &campaigns).await;
+    let key = server.company_with_key("utc").await;
+    let customer = member(&server, &key).await;
+
+    // 10% of 10.05 is 1.005: half away from zero gives 1.01, where rounding
+    // the float (1.00499999…) gives 1.00.
+    assert_eq!((10.05f64 * 10.0 / 100.0 * 100.0).round() / 100.0, 1.0);
+    let (status, tenth) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(cart(
+                &customer,
+                "EXACT-1",
+                "2026-05-04T10:00:00Z",
+                json!([{"product_code": "TENTH", "quantity": 1, "price": 10.05}]),
+            )),
+        )
+        .await;
+    assert_eq!(status, 200, "{tenth}");
+    assert_eq!(discounts_of(&tenth, 12), [(1, "1.01".to_string())]);
+    assert_eq!(tenth["cart"]["discount_total"], json!(1.01));
+    assert_eq!(tenth["cart"]["lines"][0]["discount"], json!(1.01));
+
+    // Three lines of 0.1, 0.2 and 3.33 (as floats 0.1 + 0.2 is not 0.3):
+    // the total is exactly 3.63, and 1.00 off is shared in proportion,
+    // 0.02 + 0.05 + 0.91 rounded down and the two cents left going to the
+    // largest remainders: 0.03, 0.05, 0.92.
+    let (status, shared) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(cart(
+                &customer,
+                "EXACT-2",
+                "2026-05-04T10:00:00Z",
+                json!([
+                    {"product_code": "A", "quantity": 1, "price": 0.1},
+                    {"product_code": "B", "quantity": 1, "price": 0.2},
+                    {"product_code": "C", "quantity": 1, "price": 3.33}
+                ]),
+            )),
+        )
+        .await;
+    assert_eq!(status, 200, "{shared}");
+    assert_eq!(shared["cart"]["total"], json!(3.63));
+    let shares = discounts_of(&shared, 13);
+    assert_eq!(
+        shares,
+        [
+            (1, "0.03".to_string()),
+            (2, "0.05".to_string()),
+            (3, "0.92".to_string())
+        ]
+    );
+    assert!(
+        shared["effects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["rule_id"] == 13)
+            .all(|e| e["distribution_type"] == "cart")
+    );
+    assert_eq!(shared["cart"]["discount_total"], json!(1.0));
+
+    let (_, attributes) = server
+        .call_as(
+            "GET",
+            &format!("/customers/{customer}/attributes"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(attributes["lifetime_spend"], json!(13.68));
+
+    let first_carts = (
+        server.call_as("GET", "/carts/EXACT-1", &key, None).await.1,
+        server.call_as("GET", "/carts/EXACT-2", &key, None).await.1,
+    );
+    assert_eq!(first_carts.0, tenth["cart"]);
+    assert_eq!(first_carts.1, shared["cart"]);
+    server.running.shutdown().await.expect("shutdown");
+
+    let restarted = server_on(&store, &campaigns).await;
+    let after = (
+        restarted
+            .call_as("GET", "/carts/EXACT-1", &key, None)
+            .await
+            .1,
+        restarted
+            .call_as("GET", "/carts/EXACT-2", &key, None)
+            .await
+            .1,
+    );
+    assert_eq!(after, first_carts, "the stored carts keep their figures");
+    let (_, attributes) = restarted
+        .call_as(
+            "GET",
+            &format!("/customers/{customer}/attributes"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!(attributes["lifetime_spend"], json!(13.68));
+}
+
+#[tokio::test]
+async fn bad_amounts_are_refused_naming_field_and_line_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on("mem://", dir.path()).await;
+    let key = server.company_with_key("utc").await;
+    let customer = member(&server, &key).await;
+    let line = |price: Value| json!({"product_code": "A", "quantity": 1, "price": price});
+    let cases = [
+        (
+            json!([line(json!(1.5)), line(json!(-1))]),
+            None,
+            "line 2 price must be at least 0",
+        ),
+        (
+            json!([line(json!(1.005))]),
+            None,
+            "line 1 price 1.005 has more than 2 decimals",
+        ),
+        (
+            json!([line(json!("12.34"))]),
+            None,
+            "line 1 price must be a number",
+        ),
+        (
+            json!([line(json!(null))]),
+            None,
+            "line 1 price must be a number",
+        ),
+        (
+            json!([line(json!(1e300))]),
+            None,
+            "line 1 price 1e+300 is out of range",
+        ),
+        (
+            json!([line(json!(2))]),
+            Some(json!(2.001)),
+            "total 2.001 has more than 2 decimals",
+        ),
+        (
+            json!([line(json!(2))]),
+            Some(json!(-2)),
+            "total must be at least 0",
+        ),
+        (
+            json!([line(json!(2))]),
+            Some(json!("2")),
+            "total must be a number",
+        ),
+    ];
+    for (index, (lines, total, message)) in cases.into_iter().enumerate() {
+        let mut body = cart(
+            &customer,
+            &format!("BAD-{index}"),
+            "2026-05-04T10:00:00Z",
+            lines,
+        );
+        if let Some(total) = total {
+            body["total"] = total;
+        }
+        let (status, error) = server
+            .call_as("POST", "/carts/realtime", &key, Some(body))
+            .await;
+        assert_eq!(status, 400, "{error}");
+        assert_eq!(error["code"], "invalid_request", "{error}");
+        let said = error["error"].as_str().unwrap();
+        assert!(said.starts_with(message), "{said} (wanted {message})");
+    }
+    let (_, carts) = server
+        .call_as("GET", &format!("/carts?customer_id={customer}"), &key, None)
+        .await;
+    assert_eq!(carts["carts"], json!([]), "{carts}");
+}
+
+/// Effects of type `instant_win` in an answer.
+fn draws(answer: &Value) -> usize {
+    answer["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "instant_win")
+        .count()
+}
+
+#[tokio::test]
+async fn weekdays_and_days_are_the_companys_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on("mem://", dir.path()).await;
+    let madrid = server.company_in_zone("madrid", "Europe/Madrid").await;
+    let utc = server.company_with_key("utc").await;
+    let in_madrid = member(&server, &madrid).await;
+    let in_utc = member(&server, &utc).await;
+    let post = |key: &CreatedApiKey, body: Value| {
+        let key = key.clone();
+        let server = &server;
+        async move {
+            server
+                .call_as("POST", "/carts/realtime", &key, Some(body))
+                .await
+        }
+    };
+    let plain = json!([{"product_code": "A", "quantity": 1, "price": 20}]);
+
+    // 2026-05-01T23:30Z is Friday in UTC and 01:30 on Saturday in Madrid.
+    let (_, answer) = post(
+        &madrid,
+        cart(&in_madrid, "SAT-1", "2026-05-01T23:30:00Z", plain.clone()),
+    )
+    .await;
+    assert_eq!(
+        discounts_of(&answer, 11)
+            .iter()
+            .map(|d| &d.1)
+            .collect::<Vec<_>>(),
+        ["2.0"],
+        "{answer}"
+    );
+    let (_, answer) = post(
+        &utc,
+        cart(&in_utc, "SAT-1", "2026-05-01T23:30:00Z", plain.clone()),
+    )
+    .await;
+    assert!(discounts_of(&answer, 11).is_empty(), "{answer}");
+    // And 22:30Z on the Saturday is still Saturday in UTC, Sunday in Madrid.
+    let (_, answer) = post(
+        &madrid,
+        cart(&in_madrid, "SAT-2", "2026-05-02T22:30:00Z", plain.clone()),
+    )
+    .await;
+    assert!(discounts_of(&answer, 11).is_empty(), "{answer}");
+    let (_, answer) = post(&utc, cart(&in_utc, "SAT-2", "2026-05-02T22:30:00Z", plain)).await;
+    assert_eq!(discounts_of(&answer, 11).len(), 1, "{answer}");
+
+    // A once-a-day draw: 21:30Z (23:30 in Madrid), then 22:30Z (00:30 the
+    // next day in Madrid, the same day in UTC), then 00:30Z (a new UTC day,
+    // the same Madrid day).
+    let draw = json!([{"product_code": "DRAW", "quantity": 1, "price": 1}]);
+    let mut seen = Vec::new();
+    for (code, date) in [
+        ("D-1", "2026-05-01T21:30:00Z"),
+        ("D-2", "2026-05-01T22:30:00Z"),
+        ("D-3", "2026-05-02T00:30:00Z"),
+    ] {
+        let (_, in_zone) = post(&madrid, cart(&in_madrid, code, date, draw.clone())).await;
+        let (_, in_utc_zone) = post(&utc, cart(&in_utc, code, date, draw.clone())).await;
+        seen.push((draws(&in_zone), draws(&in_utc_zone)));
+    }
+    assert_eq!(seen, [(1, 1), (1, 0), (0, 1)]);
+}
+
+#[tokio::test]
+async fn the_days_around_a_daylight_saving_change_are_whole_days() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on("mem://", dir.path()).await;
+    let madrid = server.company_in_zone("madrid", "Europe/Madrid").await;
+    let customer = member(&server, &madrid).await;
+    let draw = json!([{"product_code": "DRAW", "quantity": 1, "price": 1}]);
+    // Madrid's clocks go forward at 02:00 on Sunday 2026-03-29 (a 23-hour
+    // day) and back at 03:00 on Sunday 2026-10-25 (a 25-hour day).
+    let mut seen = Vec::new();
+    for (code, date) in [
+        ("S-1", "2026-03-28T23:00:00Z"), // Sunday 00:00 (+01:00)
+        ("S-2", "2026-03-29T21:59:00Z"), // Sunday 23:59 (+02:00)
+        ("S-3", "2026-03-29T22:00:00Z"), // Monday 00:00
+        ("A-1", "2026-10-24T22:00:00Z"), // Sunday 00:00 (+02:00)
+        ("A-2", "2026-10-25T22:59:00Z"), // Sunday 23:59 (+01:00)
+        ("A-3", "2026-10-25T23:00:00Z"), // Monday 00:00
+    ] {
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/carts/realtime",
+                &madrid,
+                Some(cart(&customer, code, date, draw.clone())),
+            )
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        seen.push(draws(&answer));
+    }
+    assert_eq!(seen, [1, 0, 1, 1, 0, 1]);
+}
