@@ -222,3 +222,66 @@ impl Store {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn money_stored_as_floats_before_is_migrated_to_decimals_once() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        // A store from before: no decimal fields, amounts as floats.
+        crate::storage::execute(store.db.query(
+            "REMOVE FIELD total ON cart; REMOVE FIELD discount_total ON cart;
+             REMOVE FIELD lines[*].price ON cart; REMOVE FIELD lines[*].discount ON cart;
+             REMOVE FIELD lifetime_spend ON customer_stats;
+             CREATE type::record('cart', ['c', 'OLD-1']) CONTENT {
+                 company: 'c', code: 'OLD-1', customer_id: 'x', date: '2026-05-04T10:00:00Z',
+                 location_code: NONE, total: 3.63, discount_total: 0.1, points_earned: 0,
+                 created_at: '2026-05-04T10:00:01Z',
+                 lines: [
+                     { product_code: 'A', quantity: 1.0, price: 0.1, taxonomies: [], features: {} },
+                     { product_code: 'B', quantity: 1.0, price: 3.53, taxonomies: [], features: {} }
+                 ]
+             };
+             CREATE type::record('customer_stats', ['c', 'x']) CONTENT {
+                 company: 'c', customer_id: 'x', lifetime_spend: 3.63, cart_count: 1
+             };
+             DELETE migration:money_decimals;",
+        ))
+        .await
+        .unwrap();
+        let before: Vec<Value> = first(
+            store
+                .db
+                .query("SELECT VALUE type::is_float(total) FROM cart"),
+        )
+        .await
+        .unwrap();
+        assert_eq!(before, [json!(true)]);
+
+        store.apply_schema().await.unwrap();
+        store.apply_schema().await.unwrap();
+        let kinds: Vec<Value> = first(store.db.query(
+            "SELECT VALUE [type::is_decimal(total), type::is_decimal(discount_total),
+                type::is_decimal(lines[0].price), type::is_decimal(lines[1].discount)] FROM cart",
+        ))
+        .await
+        .unwrap();
+        assert_eq!(kinds, [json!([true, true, true, true])]);
+        let cart = store.cart("c", "OLD-1").await.unwrap().unwrap();
+        assert_eq!(cart.total.0.to_string(), "3.63");
+        assert_eq!(cart.lines[0].price.0.to_string(), "0.1");
+        assert_eq!(cart.lines[1].discount.0.to_string(), "0");
+        let stats: Option<Value> = first(
+            store
+                .db
+                .query("SELECT * FROM ONLY type::record('customer_stats', ['c', 'x'])"),
+        )
+        .await
+        .unwrap();
+        let totals = totals_from_row(stats.as_ref());
+        assert_eq!(totals.lifetime_spend, 3.63);
+        assert_eq!(totals.cart_count, 1);
+    }
+}

@@ -208,3 +208,75 @@ pub(crate) fn points_effects(
         points,
     })])
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn accrual(per_amount: &str, rounding: PointsRounding) -> PointsAccrual {
+        PointsAccrual {
+            per_amount: Some(per_amount.parse().unwrap()),
+            rounding,
+            ..PointsAccrual::default()
+        }
+    }
+
+    fn cart(total: f64) -> Facts {
+        Facts {
+            cart: json!({"total": total, "lines": [{"product_code": "P", "quantity": 0.75, "price": 1}]}),
+            ..Facts::default()
+        }
+    }
+
+    #[test]
+    fn points_per_amount_are_rounded_as_the_campaign_says_on_the_exact_amount() {
+        // 12.99 × 1, and 19.99 × 100 and 1.1 × 100, which floats make
+        // 1998.9999999999998 and 110.00000000000001.
+        assert_eq!(
+            accrued_points(&accrual("1", PointsRounding::Floor), &cart(12.99)),
+            12
+        );
+        assert_eq!(
+            accrued_points(&accrual("1", PointsRounding::Nearest), &cart(12.99)),
+            13
+        );
+        assert_eq!(
+            accrued_points(&accrual("1", PointsRounding::Ceil), &cart(12.01)),
+            13
+        );
+        assert_eq!(
+            accrued_points(&accrual("10", PointsRounding::Ceil), &cart(0.7)),
+            7
+        );
+        assert_eq!(
+            accrued_points(&accrual("1", PointsRounding::Nearest), &cart(12.5)),
+            13
+        );
+        assert_eq!((19.99f64 * 100.0).floor(), 1998.0, "what floats would give");
+        assert_eq!((1.1f64 * 100.0).ceil(), 111.0, "what floats would give");
+    }
+
+    #[test]
+    fn per_product_points_round_the_exact_quantity() {
+        let mut per_product = BTreeMap::new();
+        per_product.insert("P".to_string(), 10);
+        let by_weight = PointsAccrual {
+            per_product,
+            rounding: PointsRounding::Nearest,
+            ..PointsAccrual::default()
+        };
+        // 0.75 kg × 10 points is 7.5: 8 to the nearest.
+        assert_eq!(accrued_points(&by_weight, &cart(1.0)), 8);
+    }
+
+    #[test]
+    fn the_rounding_is_read_from_the_file() {
+        let file: PointsFile =
+            serde_yaml::from_str("per_amount: 1.5\nrounding: nearest\n").unwrap();
+        assert_eq!(file.rounding, PointsRounding::Nearest);
+        assert_eq!(file.per_amount, Some(Decimal::new(15, 1)));
+        assert!(serde_yaml::from_str::<PointsFile>("per_amount: 1\nrounding: up\n").is_err());
+    }
+}
