@@ -675,6 +675,61 @@ mod back_office_cli {
     }
 
     #[tokio::test]
+    async fn a_companys_currency_and_time_zone_are_set_and_changed() {
+        let server = TestServer::start().await;
+        let created = operator_json(
+            &server,
+            &[
+                "companies",
+                "create",
+                "madrid",
+                "--environment",
+                "sandbox",
+                "--time-zone",
+                "Europe/Madrid",
+            ],
+        )
+        .await;
+        assert_eq!(created["currency"], "EUR");
+        assert_eq!(created["minor_units"], 2);
+        assert_eq!(created["time_zone"], "Europe/Madrid");
+
+        // A new currency brings its minor unit, unless one is given.
+        let yen = operator_json(
+            &server,
+            &["companies", "update", "madrid", "--currency", "JPY"],
+        )
+        .await;
+        assert_eq!(
+            (yen["currency"].clone(), yen["minor_units"].clone()),
+            (json!("JPY"), json!(0))
+        );
+        assert_eq!(yen["time_zone"], "Europe/Madrid", "what is not given stays");
+        let moved = operator_json(
+            &server,
+            &[
+                "companies",
+                "update",
+                "madrid",
+                "--time-zone",
+                "Atlantic/Canary",
+                "--minor-units",
+                "1",
+            ],
+        )
+        .await;
+        assert_eq!(moved["time_zone"], "Atlantic/Canary");
+        assert_eq!(moved["minor_units"], 1);
+        assert_eq!(moved["currency"], "JPY");
+
+        let demo = &operator_json(&server, &["companies", "list"]).await["companies"][0];
+        assert_eq!(
+            (demo["currency"].clone(), demo["time_zone"].clone()),
+            (json!("EUR"), json!("UTC"))
+        );
+    }
+
+    #[tokio::test]
     async fn bad_operator_input_fails_clearly_and_changes_nothing() {
         let server = TestServer::start().await;
         let admin_url = server.admin_url();
@@ -715,6 +770,38 @@ mod back_office_cli {
                     "Spanish",
                 ],
                 "invalid_request",
+            ),
+            (
+                vec![
+                    "companies",
+                    "create",
+                    "x",
+                    "--environment",
+                    "sandbox",
+                    "--time-zone",
+                    "Mars/Olympus",
+                ],
+                "invalid_request",
+            ),
+            (
+                vec![
+                    "companies",
+                    "create",
+                    "x",
+                    "--environment",
+                    "sandbox",
+                    "--currency",
+                    "euro",
+                ],
+                "invalid_request",
+            ),
+            (
+                vec!["companies", "update", "demo", "--minor-units", "9"],
+                "invalid_request",
+            ),
+            (
+                vec!["companies", "update", "nope", "--time-zone", "UTC"],
+                "company_not_found",
             ),
         ];
         for (args, code) in attempts {

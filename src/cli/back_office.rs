@@ -267,17 +267,19 @@ pub(crate) async fn instant_wins(command: InstantWinsCommand) -> ApiResult<()> {
 
 fn print_company_table(companies: &[Company]) {
     println!(
-        "{:<24} {:<10} {:<8} {:<12} LANGUAGES",
-        "SLUG", "ENV", "DEFAULT", "RPS T1/T2/T3"
+        "{:<24} {:<10} {:<8} {:<12} {:<9} {:<20} LANGUAGES",
+        "SLUG", "ENV", "DEFAULT", "RPS T1/T2/T3", "CURRENCY", "TIME ZONE"
     );
     for company in companies {
         let limits = &company.rate_limits;
         println!(
-            "{:<24} {:<10} {:<8} {:<12} {}",
+            "{:<24} {:<10} {:<8} {:<12} {:<9} {:<20} {}",
             company.slug,
             company.environment,
             company.default_language,
             format!("{}/{}/{}", limits.critical, limits.moderate, limits.low),
+            format!("{} ({})", company.currency, company.minor_units),
+            company.time_zone,
             company.languages.join(",")
         );
     }
