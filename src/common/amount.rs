@@ -143,6 +143,27 @@ impl SentAmount {
             .clone()
             .map_err(|why| ApiError::invalid(format!("{field} {why}")))
     }
+
+    /// The amount as money of a currency with `minor_units` decimals: at
+    /// least 0 and no finer than its minor unit; otherwise 400
+    /// `invalid_request` naming `field` (with its line, where it has one).
+    /// Every operation that takes money checks it through here.
+    pub fn money(&self, field: &str, minor_units: u32) -> ApiResult<Amount> {
+        let amount = self.amount(field)?;
+        if amount.0 < Decimal::ZERO {
+            return Err(ApiError::invalid(format!(
+                "{field} must be at least 0, not {}",
+                amount.0
+            )));
+        }
+        if !amount.fits(minor_units) {
+            return Err(ApiError::invalid(format!(
+                "{field} {} has more than {minor_units} decimals",
+                amount.0
+            )));
+        }
+        Ok(amount)
+    }
 }
 
 impl From<Amount> for SentAmount {
@@ -258,6 +279,27 @@ mod tests {
         assert!(missing.amount("total").is_err());
         let good = SentAmount::parse_from_json(Some(json!(1.5))).unwrap();
         assert_eq!(good.amount("total").unwrap().0, Decimal::new(15, 1));
+    }
+
+    #[test]
+    fn money_is_at_least_zero_and_no_finer_than_the_minor_unit() {
+        let sent = |value: Value| SentAmount::parse_from_json(Some(value)).unwrap();
+        assert_eq!(
+            sent(json!(1.5)).money("total", 2).unwrap().0,
+            Decimal::new(15, 1)
+        );
+        assert_eq!(
+            sent(json!(-0.01)).money("total", 2).unwrap_err().message,
+            "total must be at least 0, not -0.01"
+        );
+        assert_eq!(
+            sent(json!(1.5))
+                .money("line 3 price", 0)
+                .unwrap_err()
+                .message,
+            "line 3 price 1.5 has more than 0 decimals"
+        );
+        assert!(sent(json!(0)).money("total", 0).is_ok());
     }
 
     #[test]

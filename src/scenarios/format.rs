@@ -5,6 +5,8 @@
 //! company: demo                    # a Company directory of the campaigns folder
 //! clock: 2026-05-04T09:00:00Z      # the service's time; moves only on `advance`
 //! seed: 7                          # Instant Win draws
+//! time_zone: Europe/Madrid         # optional: the Company's time zone (default UTC)
+//! currency: EUR                    # optional: the Company's currency (default EUR)
 //! customers:
 //!   ana: { email: ana@example.com, points: 100 }   # created first; "{{ana}}" is their id
 //! campaigns:                       # optional: campaign files inline, instead of the folder
@@ -43,6 +45,10 @@ pub struct Scenario {
     pub clock: Timestamp,
     /// Seed of the Instant Win draws.
     pub seed: u64,
+    /// The Company's IANA time zone, when the scenario sets one.
+    pub time_zone: Option<String>,
+    /// The Company's currency, when the scenario sets one.
+    pub currency: Option<String>,
     /// Customers created before the steps, by the name steps use: the body of
     /// POST /customers, plus `points` and `wallet` they start with.
     pub customers: BTreeMap<String, Value>,
@@ -105,6 +111,10 @@ struct ScenarioFile {
     clock: String,
     #[serde(default)]
     seed: u64,
+    #[serde(default)]
+    time_zone: Option<String>,
+    #[serde(default)]
+    currency: Option<String>,
     #[serde(default)]
     customers: BTreeMap<String, Value>,
     #[serde(default)]
@@ -292,6 +302,8 @@ impl Scenario {
                 company: parsed.company,
                 clock,
                 seed: parsed.seed,
+                time_zone: parsed.time_zone,
+                currency: parsed.currency,
                 customers: parsed.customers,
                 campaigns: parsed.campaigns,
                 steps,

@@ -15,6 +15,7 @@ use crate::error::ApiResult;
 use crate::resources::companies::keys::NewKey;
 use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::Environment;
+use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
 use crate::scenarios::format::Action;
 use crate::scenarios::format::Scenario;
@@ -186,6 +187,18 @@ impl Harness {
         services
             .set_rate_limits(&scenario.company, unlimited)
             .await?;
+        if scenario.time_zone.is_some() || scenario.currency.is_some() {
+            services
+                .set_locale(
+                    &scenario.company,
+                    LocaleChange {
+                        currency: scenario.currency.clone(),
+                        minor_units: None,
+                        time_zone: scenario.time_zone.clone(),
+                    },
+                )
+                .await?;
+        }
         Ok(Harness {
             running,
             clock,

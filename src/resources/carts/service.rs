@@ -2,7 +2,6 @@
 //! points in one transaction (realtime) or not at all (simulate).
 
 use crate::common::amount::Amount;
-use crate::common::amount::SentAmount;
 use crate::common::money::decimal_from_f64;
 use crate::common::money::round_money;
 use crate::common::pagination::Page;
@@ -169,25 +168,6 @@ fn cap_to_balances(
     capped
 }
 
-/// `sent` as an amount of the Company's currency: at least 0, with at most
-/// `minor_units` decimals; otherwise 400 naming `field`.
-fn money(field: &str, sent: &SentAmount, minor_units: u32) -> ApiResult<Amount> {
-    let amount = sent.amount(field)?;
-    if amount.0.is_sign_negative() && !amount.0.is_zero() {
-        return Err(ApiError::invalid(format!(
-            "{field} must be at least 0, not {}",
-            amount.0
-        )));
-    }
-    if !amount.fits(minor_units) {
-        return Err(ApiError::invalid(format!(
-            "{field} {} has more than {minor_units} decimals",
-            amount.0
-        )));
-    }
-    Ok(amount)
-}
-
 /// The lines of `new`, checked: each names a product, has a quantity over
 /// 0 and a price in the currency's minor unit.
 fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLine>> {
@@ -214,7 +194,9 @@ fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLin
             Ok(CartLine {
                 product_code: line.product_code.clone(),
                 quantity: line.quantity,
-                price: money(&format!("line {number} price"), &line.price, minor_units)?,
+                price: line
+                    .price
+                    .money(&format!("line {number} price"), minor_units)?,
                 taxonomies: line.taxonomies.clone(),
                 features: line.features.clone(),
                 discount: Amount::ZERO,
@@ -245,7 +227,7 @@ impl Services {
         let locale = self.company_locale(company).await?;
         let lines = checked_lines(&new.lines, locale.minor_units)?;
         let total = match &new.total {
-            Some(total) => money("total", total, locale.minor_units)?,
+            Some(total) => total.money("total", locale.minor_units)?,
             None => Amount(
                 lines
                     .iter()
