@@ -10,8 +10,9 @@ use serde_json::{Value, json};
 
 use crate::common::{OPERATOR_TOKEN, TestServer};
 
-/// 10% off any Saturday cart; 10% off the first line's product; a once-a-day
-/// Instant Win on carts with only the No Prize entry.
+/// 10% off any Saturday cart; 10% off `TENTH` lines; 1.00 off three-line
+/// carts; a once-a-day Instant Win with only the No Prize entry; 100 points
+/// per unit of currency.
 const CAMPAIGNS: &[(&str, &str)] = &[
     (
         "saturday.yaml",
@@ -24,6 +25,10 @@ const CAMPAIGNS: &[(&str, &str)] = &[
     (
         "third.yaml",
         "id: 13\nkind: discount\nname: Third off\non: cart\nwhen: cart.lines.len() == 3\ndiscount:\n  applies_to: cart\n  amount: 1.00\n",
+    ),
+    (
+        "hundred.yaml",
+        "id: 15\nkind: points\nname: Hundred per euro\non: cart\npoints:\n  per_amount: 100\n",
     ),
     (
         "daily-draw.yaml",
@@ -103,6 +108,7 @@ async fn amounts_a_float_gets_wrong_come_back_exact_and_stay_exact_after_a_resta
     assert_eq!(discounts_of(&tenth, 12), [(1, "1.01".to_string())]);
     assert_eq!(tenth["cart"]["discount_total"], json!(1.01));
     assert_eq!(tenth["cart"]["lines"][0]["discount"], json!(1.01));
+    assert_eq!(tenth["cart"]["points_earned"], 1005);
 
     // Three lines of 0.1, 0.2 and 3.33 (as floats 0.1 + 0.2 is not 0.3):
     // the total is exactly 3.63, and 1.00 off is shared in proportion,
@@ -146,6 +152,25 @@ async fn amounts_a_float_gets_wrong_come_back_exact_and_stay_exact_after_a_resta
     );
     assert_eq!(shared["cart"]["discount_total"], json!(1.0));
 
+    // 19.99 × 100 points is 1999; as floats it is 1998.9999999999998, which
+    // rounds down to 1998.
+    assert_eq!((19.99f64 * 100.0).floor(), 1998.0);
+    let (status, points_cart) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(cart(
+                &customer,
+                "EXACT-3",
+                "2026-05-04T10:00:00Z",
+                json!([{"product_code": "P", "quantity": 1, "price": 19.99}]),
+            )),
+        )
+        .await;
+    assert_eq!(status, 200, "{points_cart}");
+    assert_eq!(points_cart["cart"]["points_earned"], 1999);
+
     let (_, attributes) = server
         .call_as(
             "GET",
@@ -154,7 +179,10 @@ async fn amounts_a_float_gets_wrong_come_back_exact_and_stay_exact_after_a_resta
             None,
         )
         .await;
-    assert_eq!(attributes["lifetime_spend"], json!(13.68));
+    assert_eq!(attributes["lifetime_spend"], json!(33.67));
+    let points = format!("/customers/{customer}/points");
+    let (_, balance) = server.call_as("GET", &points, &key, None).await;
+    assert_eq!(balance["points"], 1005 + 363 + 1999, "{balance}");
 
     let first_carts = (
         server.call_as("GET", "/carts/EXACT-1", &key, None).await.1,
@@ -176,6 +204,8 @@ async fn amounts_a_float_gets_wrong_come_back_exact_and_stay_exact_after_a_resta
             .1,
     );
     assert_eq!(after, first_carts, "the stored carts keep their figures");
+    let (_, balance_after) = restarted.call_as("GET", &points, &key, None).await;
+    assert_eq!(balance_after, balance, "and the ledger its points");
     let (_, attributes) = restarted
         .call_as(
             "GET",
@@ -184,7 +214,7 @@ async fn amounts_a_float_gets_wrong_come_back_exact_and_stay_exact_after_a_resta
             None,
         )
         .await;
-    assert_eq!(attributes["lifetime_spend"], json!(13.68));
+    assert_eq!(attributes["lifetime_spend"], json!(33.67));
 }
 
 #[tokio::test]
