@@ -34,6 +34,12 @@ pub fn decimal_to_f64(amount: Decimal) -> f64 {
     amount.to_f64().unwrap_or(0.0)
 }
 
+/// The exact sum of amounts held as numbers (0.1 and 0.2 make 0.3), as the
+/// nearest number; for the figures conditions see.
+pub fn sum_exactly(amounts: impl IntoIterator<Item = f64>) -> f64 {
+    decimal_to_f64(amounts.into_iter().filter_map(decimal_from_f64).sum())
+}
+
 /// `amount` in whole minor units, when it has no finer part.
 fn minor_units_of(amount: Decimal, minor_units: u32) -> Option<i128> {
     let scaled = amount * Decimal::from(10i64.pow(minor_units));
@@ -123,6 +129,7 @@ mod tests {
         assert_eq!(decimal_from_f64(2.0), Some(d("2")));
         assert_eq!(decimal_from_f64(f64::NAN), None);
         assert_eq!(decimal_to_f64(d("12.34")), 12.34);
+        assert_eq!(sum_exactly([0.1, 0.2]), 0.3);
     }
 
     #[test]

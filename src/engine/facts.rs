@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::common::locale::Locale;
+use crate::common::money::sum_exactly;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use rhai::{EvalAltResult, ImmutableString};
@@ -59,8 +60,10 @@ impl History {
             .filter(move |(at, _)| *at > since && *at <= self.now)
     }
 
+    /// What the Customer spent in the last `days` days, summed exactly (so
+    /// 0.1 and 0.2 make 0.3) and handed over as a number.
     pub(crate) fn spent_last_days(&mut self, days: i64) -> f64 {
-        self.within(days).map(|(_, amount)| amount).sum()
+        sum_exactly(self.within(days).map(|(_, amount)| *amount))
     }
 
     pub(crate) fn carts_last_days(&mut self, days: i64) -> i64 {

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
+use crate::common::money::sum_exactly;
 use crate::common::time::Timestamp;
 
 /// A line of a recorded cart.
@@ -131,7 +132,7 @@ impl PurchaseTotals {
     /// The totals of `purchases`.
     pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
         PurchaseTotals {
-            lifetime_spend: purchases.iter().map(|(_, amount)| amount).sum(),
+            lifetime_spend: sum_exactly(purchases.iter().map(|(_, amount)| *amount)),
             cart_count: purchases.len() as i64,
             last_purchase: purchases.iter().map(|(at, _)| *at).max(),
         }
