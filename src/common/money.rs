@@ -22,6 +22,11 @@ pub fn decimal_from_f64(value: f64) -> Option<Decimal> {
     if !value.is_finite() {
         return None;
     }
+    // Whole numbers (most quantities) need no text.
+    const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+    if value.fract() == 0.0 && value.abs() < EXACT_INTEGERS {
+        return Some(Decimal::from(value as i64));
+    }
     let text = value.to_string();
     text.parse::<Decimal>()
         .or_else(|_| Decimal::from_scientific(&text))

@@ -90,11 +90,7 @@ pub fn evaluate(
             }),
         }
     }
-    cap_discounts(
-        &mut evaluation.effects,
-        &facts.cart,
-        facts.locale.minor_units,
-    );
+    cap_discounts(&mut evaluation.effects, facts);
     evaluation
 }
 

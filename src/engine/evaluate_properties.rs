@@ -127,7 +127,7 @@ fn cart_json(lines: &[LineSpec]) -> Value {
 
 /// `value` cents over `weights` by largest remainder (ties: larger weight,
 /// then smaller key, then earlier position), in integers.
-fn share_out(value: i128, weights: &[i128], keys: &[&String]) -> Vec<i128> {
+fn share_out(value: i128, weights: &[i128], keys: &[(String, i128, i128)]) -> Vec<i128> {
     let sum: i128 = weights.iter().sum();
     let mut shares: Vec<i128> = weights.iter().map(|w| value * w / sum).collect();
     let mut order: Vec<usize> = (0..weights.len()).collect();
@@ -135,7 +135,7 @@ fn share_out(value: i128, weights: &[i128], keys: &[&String]) -> Vec<i128> {
         (value * weights[b] % sum)
             .cmp(&(value * weights[a] % sum))
             .then(weights[b].cmp(&weights[a]))
-            .then(keys[a].cmp(keys[b]))
+            .then(keys[a].cmp(&keys[b]))
             .then(a.cmp(&b))
     });
     let left = value - shares.iter().sum::<i128>();
@@ -147,8 +147,13 @@ fn share_out(value: i128, weights: &[i128], keys: &[&String]) -> Vec<i128> {
 
 /// The discounts in cents, computed independently of the interpreter's
 /// decimals: (campaign, 1-based line, cents), in campaign and line order.
-fn reference(specs: &[DiscountSpec], lines: &[LineSpec], keys: &[String]) -> Vec<(i64, i64, i128)> {
+fn reference(specs: &[DiscountSpec], lines: &[LineSpec]) -> Vec<(i64, i64, i128)> {
     let worths: Vec<i128> = lines.iter().map(worth).collect();
+    // Lines are told apart by what they are: product, price and quantity.
+    let keys: Vec<(String, i128, i128)> = lines
+        .iter()
+        .map(|(product, milli, cents)| (format!("P{product}"), *cents, *milli))
+        .collect();
     let total: i128 = worths.iter().sum();
     let mut line_left = worths.clone();
     let mut cart_left = total;
@@ -170,8 +175,7 @@ fn reference(specs: &[DiscountSpec], lines: &[LineSpec], keys: &[String]) -> Vec
                 if value <= 0 {
                     continue;
                 }
-                let all_keys: Vec<&String> = keys.iter().collect();
-                let shares = share_out(value, &line_left, &all_keys);
+                let shares = share_out(value, &line_left, &keys);
                 cart_left -= value;
                 for (line, share) in shares.into_iter().enumerate() {
                     if share > 0 {
@@ -186,7 +190,8 @@ fn reference(specs: &[DiscountSpec], lines: &[LineSpec], keys: &[String]) -> Vec
                     .collect();
                 let mut offs: Vec<i128> = matched.iter().map(|&l| off(worths[l])).collect();
                 if offs.iter().sum::<i128>() > cap {
-                    let matched_keys: Vec<&String> = matched.iter().map(|&l| &keys[l]).collect();
+                    let matched_keys: Vec<(String, i128, i128)> =
+                        matched.iter().map(|&l| keys[l].clone()).collect();
                     offs = share_out(cap, &offs, &matched_keys);
                 }
                 for (&line, wanted) in matched.iter().zip(offs) {
@@ -285,7 +290,7 @@ proptest! {
         let evaluation = run(&engine, &campaigns, &cart);
         let found = discounts_in_cents(&evaluation);
 
-        prop_assert_eq!(&found, &reference(&discounts, &lines, &keys));
+        prop_assert_eq!(&found, &reference(&discounts, &lines));
         for (index, line) in lines.iter().enumerate() {
             let lost: i128 = found.iter().filter(|(_, l, _)| *l == index as i64 + 1).map(|(_, _, c)| c).sum();
             prop_assert!(lost <= worth(line), "line {} worth {} loses {}", index + 1, worth(line), lost);

@@ -1,9 +1,13 @@
 //! What expressions see about one Customer and the event: the [`Facts`],
 //! and the purchase history they read through `history`.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+use rust_decimal::Decimal;
 
 use crate::common::locale::Locale;
+use crate::common::money::decimal_from_f64;
+use crate::common::money::round_money;
 use crate::common::money::sum_exactly;
 
 use chrono::{DateTime, NaiveDate, Utc};
@@ -41,6 +45,78 @@ pub struct Facts {
     pub now: DateTime<Utc>,
     /// The Company's minor unit and time zone.
     pub locale: Locale,
+    /// The cart's exact amounts; see [`Facts::cart_amounts`].
+    pub cart_amounts: OnceLock<CartAmounts>,
+}
+
+/// The exact amounts of the cart being evaluated, worked out once per event
+/// and shared by every campaign that computes money or points from them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CartAmounts {
+    /// The cart's total.
+    pub total: Decimal,
+    /// Each line's unit price.
+    pub prices: Vec<Decimal>,
+    /// Each line's quantity.
+    pub quantities: Vec<Decimal>,
+    /// What each line is worth: its price times its quantity, rounded once
+    /// to the minor unit (never below zero).
+    pub worths: Vec<Decimal>,
+}
+
+impl CartAmounts {
+    /// The amounts of `cart` as facts hold it (amounts as JSON numbers, which
+    /// read back as the decimals they print as).
+    pub fn of_json(cart: &Value, minor_units: u32) -> CartAmounts {
+        let number = |value: &Value, key: &str| {
+            value
+                .get(key)
+                .and_then(Value::as_f64)
+                .and_then(decimal_from_f64)
+                .unwrap_or(Decimal::ZERO)
+        };
+        let lines = cart
+            .get("lines")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let prices: Vec<Decimal> = lines.iter().map(|l| number(l, "price")).collect();
+        let quantities: Vec<Decimal> = lines.iter().map(|l| number(l, "quantity")).collect();
+        let worths = line_worths(&prices, &quantities, minor_units);
+        CartAmounts {
+            total: number(cart, "total"),
+            prices,
+            quantities,
+            worths,
+        }
+    }
+}
+
+/// What each line is worth, by its price and quantity.
+pub fn line_worths(prices: &[Decimal], quantities: &[Decimal], minor_units: u32) -> Vec<Decimal> {
+    prices
+        .iter()
+        .zip(quantities)
+        .map(|(price, quantity)| line_worth(*price, *quantity, minor_units))
+        .collect()
+}
+
+/// What a line of `quantity` units at `price` is worth: rounded once to the
+/// minor unit, never below zero.
+pub fn line_worth(price: Decimal, quantity: Decimal, minor_units: u32) -> Decimal {
+    price
+        .checked_mul(quantity)
+        .map_or(Decimal::ZERO, |worth| round_money(worth, minor_units))
+        .max(Decimal::ZERO)
+}
+
+impl Facts {
+    /// The exact amounts of the cart: set by the cart itself when it is
+    /// described, read from the facts' JSON otherwise; once per event.
+    pub fn cart_amounts(&self) -> &CartAmounts {
+        self.cart_amounts
+            .get_or_init(|| CartAmounts::of_json(&self.cart, self.locale.minor_units))
+    }
 }
 
 /// The purchase history, offered to expressions as `history`.

@@ -3,7 +3,6 @@
 
 use crate::common::amount::Amount;
 use crate::common::money::decimal_from_f64;
-use crate::common::money::round_money;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
@@ -29,11 +28,15 @@ use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
 use crate::engine::evaluate::Explanation;
+use crate::engine::facts::CartAmounts;
 use crate::engine::facts::Facts;
+use crate::engine::facts::line_worth;
+use crate::engine::facts::line_worths;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
 use crate::resources::points::store::ledger::LedgerEntry;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
@@ -82,6 +85,20 @@ impl Occurrence for CartOccurrence {
             "location_code": cart.location_code,
             "coupons_desired": self.coupons_desired,
             "date": cart.date,
+        });
+        // The exact amounts, from the cart itself rather than its JSON.
+        let minor_units = facts.locale.minor_units;
+        let prices: Vec<Decimal> = cart.lines.iter().map(|line| line.price.0).collect();
+        let quantities: Vec<Decimal> = cart
+            .lines
+            .iter()
+            .map(|line| decimal_from_f64(line.quantity).unwrap_or_default())
+            .collect();
+        facts.cart_amounts = OnceLock::from(CartAmounts {
+            total: cart.total.0,
+            worths: line_worths(&prices, &quantities, minor_units),
+            prices,
+            quantities,
         });
     }
 
@@ -205,13 +222,6 @@ fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLin
         .collect()
 }
 
-/// What `line` is worth: its price times its quantity, rounded once to the
-/// minor unit.
-fn line_worth(line: &CartLine, minor_units: u32) -> Decimal {
-    let quantity = decimal_from_f64(line.quantity).unwrap_or_default();
-    round_money(line.price.0 * quantity, minor_units)
-}
-
 impl Services {
     /// Evaluates `new` and, when `record` is true, records the cart, its
     /// ledger entries and the new balance in one transaction.
@@ -231,7 +241,10 @@ impl Services {
             None => Amount(
                 lines
                     .iter()
-                    .map(|line| line_worth(line, locale.minor_units))
+                    .map(|line| {
+                        let quantity = decimal_from_f64(line.quantity).unwrap_or_default();
+                        line_worth(line.price.0, quantity, locale.minor_units)
+                    })
                     .sum(),
             ),
         };

@@ -7,7 +7,6 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::common::money::allocate_with_ties;
-use crate::common::money::decimal_from_f64;
 use crate::common::money::round_money;
 use crate::engine::effect::DiscountEffect;
 use crate::engine::effect::DiscountType;
@@ -113,17 +112,22 @@ fn cart_lines(cart: &Value) -> &[Value] {
         .unwrap_or_default()
 }
 
-/// What each line of `cart` is worth: its price times its quantity, rounded
-/// to the minor unit.
-fn line_worths(cart: &Value, minor_units: u32) -> Vec<Decimal> {
-    cart_lines(cart)
-        .iter()
-        .map(|line| {
-            round_money(
-                number(line, "price") * number(line, "quantity"),
-                minor_units,
-            )
-            .max(Decimal::ZERO)
+/// What tells lines apart when a discount's last units are shared out: what
+/// each line is (product, price and quantity), not where it is, so the order
+/// the lines came in changes nothing.
+fn tie_keys<'c>(facts: &'c Facts, of: &[usize]) -> Vec<(&'c str, Decimal, Decimal)> {
+    let lines = cart_lines(&facts.cart);
+    let amounts = facts.cart_amounts();
+    of.iter()
+        .map(|&index| {
+            let code = lines
+                .get(index)
+                .and_then(|line| line.get("product_code"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let price = amounts.prices.get(index).copied().unwrap_or_default();
+            let quantity = amounts.quantities.get(index).copied().unwrap_or_default();
+            (code, price, quantity)
         })
         .collect()
 }
@@ -132,15 +136,18 @@ fn line_worths(cart: &Value, minor_units: u32) -> Vec<Decimal> {
 /// out over the lines: all discounts on a line take at most what the line is
 /// worth, and all discounts at most the cart total, so stacked campaigns
 /// never make a cart or a line cost less than nothing. A cart discount
-/// becomes one effect per line with a share (see [`allocate_with_ties`]), the shares
-/// adding up exactly to it; a discount left with nothing to take is dropped.
-pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value, minor_units: u32) {
-    let mut line_left = line_worths(cart, minor_units);
-    // What each line is, to share a cart discount's last units out the same
-    // way whatever order the lines came in; written only if a cart discount
-    // applies.
-    let mut line_keys: Option<Vec<String>> = None;
-    let mut cart_left = number(cart, "total").max(Decimal::ZERO);
+/// becomes one effect per line with a share (see [`allocate_with_ties`]),
+/// the shares adding up exactly to it; a discount left with nothing to take
+/// is dropped.
+pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, facts: &Facts) {
+    if !effects.iter().any(|e| matches!(e, Effect::Discount(_))) {
+        return;
+    }
+    let minor_units = facts.locale.minor_units;
+    let amounts = facts.cart_amounts();
+    let mut line_left = amounts.worths.clone();
+    let mut cart_left = amounts.total.max(Decimal::ZERO);
+    let mut keys = None;
     let mut capped = Vec::with_capacity(effects.len());
     for effect in effects.drain(..) {
         let Effect::Discount(mut discount) = effect else {
@@ -164,8 +171,10 @@ pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value, minor_units
             .value
             .min(cart_left)
             .min(line_left.iter().copied().sum());
-        let keys = line_keys
-            .get_or_insert_with(|| cart_lines(cart).iter().map(Value::to_string).collect());
+        let keys = keys.get_or_insert_with(|| {
+            let all: Vec<usize> = (0..amounts.worths.len()).collect();
+            tie_keys(facts, &all)
+        });
         let Some(shares) = allocate_with_ties(value, &line_left, keys, minor_units) else {
             continue;
         };
@@ -183,16 +192,6 @@ pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, cart: &Value, minor_units
         }
     }
     *effects = capped;
-}
-
-/// A money field of a cart or line, exact (0 when absent): facts hold
-/// amounts as JSON numbers, which read back as the decimals they print as.
-fn number(value: &Value, key: &str) -> Decimal {
-    value
-        .get(key)
-        .and_then(Value::as_f64)
-        .and_then(decimal_from_f64)
-        .unwrap_or(Decimal::ZERO)
 }
 
 /// The discount effects of campaign `rule_id` on the cart in `facts`: one
@@ -219,19 +218,16 @@ pub(crate) fn discount_effects(
         _ => Decimal::ZERO,
     };
     let max_amount = discount.max_amount.map(|cap| round_money(cap, minor_units));
+    let amounts = facts.cart_amounts();
     let (targets, distribution): (Vec<(i64, Decimal)>, Distribution) = match &discount.lines {
         None => {
-            let value = off(number(&facts.cart, "total"));
+            let value = off(amounts.total);
             let capped = max_amount.map_or(value, |cap| value.min(cap));
             (vec![(0, capped)], Distribution::Cart)
         }
         Some(condition) => {
-            let lines = cart_lines(&facts.cart);
             let mut matched = Vec::new();
-            for (index, worth) in line_worths(&facts.cart, minor_units)
-                .into_iter()
-                .enumerate()
-            {
+            for (index, worth) in amounts.worths.iter().copied().enumerate() {
                 let matches = engine
                     .eval_prepared(condition, prepared, Some(index))
                     .map_err(|e| format!("lines condition failed: {e}"))?;
@@ -248,12 +244,8 @@ pub(crate) fn discount_effects(
             // matched in proportion to what each would have got.
             let offs = match max_amount {
                 Some(cap) if wanted > cap => {
-                    let keys: Vec<String> = matched
-                        .iter()
-                        .map(|(index, _)| {
-                            lines.get(*index).map(Value::to_string).unwrap_or_default()
-                        })
-                        .collect();
+                    let indices: Vec<usize> = matched.iter().map(|(index, _)| *index).collect();
+                    let keys = tie_keys(facts, &indices);
                     allocate_with_ties(cap, &offs, &keys, minor_units)
                         .ok_or_else(|| format!("max_amount {cap} cannot be shared out"))?
                 }

@@ -10,7 +10,6 @@ use serde_json::Value;
 
 use crate::common::locale::CampaignTime;
 use crate::common::locale::Locale;
-use crate::common::money::decimal_from_f64;
 use crate::common::time::Timestamp;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
@@ -134,15 +133,6 @@ impl PointsFile {
     }
 }
 
-/// A number field of a cart or line, exact (0 when absent).
-fn number(value: &Value, key: &str) -> Decimal {
-    value
-        .get(key)
-        .and_then(Value::as_f64)
-        .and_then(decimal_from_f64)
-        .unwrap_or(Decimal::ZERO)
-}
-
 /// `points` to whole points as `rounding` says.
 fn whole_points(points: Decimal, rounding: PointsRounding) -> i64 {
     let whole = match rounding {
@@ -165,7 +155,7 @@ fn whole_points(points: Decimal, rounding: PointsRounding) -> i64 {
 pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
     let mut points = accrual.fixed.unwrap_or(0);
     if let Some(per_amount) = accrual.per_amount {
-        let earned = number(&facts.cart, "total").checked_mul(per_amount);
+        let earned = facts.cart_amounts().total.checked_mul(per_amount);
         points = points.saturating_add(earned.map_or(0, |e| whole_points(e, accrual.rounding)));
     }
     if !accrual.per_product.is_empty() {
@@ -175,13 +165,13 @@ pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        for line in lines {
+        for (line, quantity) in lines.iter().zip(&facts.cart_amounts().quantities) {
             let code = line
                 .get("product_code")
                 .and_then(Value::as_str)
                 .unwrap_or_default();
             if let Some(per_unit) = accrual.per_product.get(code) {
-                let earned = number(line, "quantity").checked_mul(Decimal::from(*per_unit));
+                let earned = quantity.checked_mul(Decimal::from(*per_unit));
                 points =
                     points.saturating_add(earned.map_or(0, |e| whole_points(e, accrual.rounding)));
             }
