@@ -45,10 +45,17 @@ pub fn sum_exactly(amounts: impl IntoIterator<Item = f64>) -> f64 {
     decimal_to_f64(amounts.into_iter().filter_map(decimal_from_f64).sum())
 }
 
-/// `amount` in whole minor units, when it has no finer part.
+/// `amount` in whole minor units, when it has no finer part. Integer
+/// arithmetic on the decimal's own digits: this runs for every line of every
+/// cart discount.
 fn minor_units_of(amount: Decimal, minor_units: u32) -> Option<i128> {
-    let scaled = amount * Decimal::from(10i64.pow(minor_units));
-    (scaled.fract().is_zero()).then(|| scaled.mantissa() / 10i128.pow(scaled.scale()))
+    let (mantissa, scale) = (amount.mantissa(), amount.scale());
+    if scale <= minor_units {
+        mantissa.checked_mul(10i128.checked_pow(minor_units - scale)?)
+    } else {
+        let finer = 10i128.checked_pow(scale - minor_units)?;
+        (mantissa % finer == 0).then_some(mantissa / finer)
+    }
 }
 
 /// Splits `total` over `weights` in proportion, each share in whole minor
@@ -82,22 +89,39 @@ pub fn allocate_with_ties<K: Ord>(
     if sum == 0 {
         return (total_units == 0).then(|| vec![Decimal::ZERO; weights.len()]);
     }
+    // Shares and remainders, in 64-bit arithmetic when the products fit (any
+    // cart short of ninety million million minor units), 128-bit otherwise.
+    let largest = weight_units.iter().copied().max().unwrap_or(0);
+    let narrow = sum <= i128::from(i64::MAX)
+        && total_units
+            .checked_mul(largest)
+            .is_some_and(|product| product <= i128::from(i64::MAX));
     let mut shares: Vec<i128> = Vec::with_capacity(weights.len());
-    let mut remainders: Vec<(i128, i128, usize)> = Vec::with_capacity(weights.len());
-    for (index, weight) in weight_units.iter().enumerate() {
+    let mut remainders: Vec<i128> = Vec::with_capacity(weights.len());
+    for weight in &weight_units {
         let exact = total_units.checked_mul(*weight)?;
-        shares.push(exact / sum);
-        remainders.push((exact % sum, *weight, index));
+        let (share, remainder) = if narrow {
+            let (exact, sum) = (exact as i64, sum as i64);
+            (i128::from(exact / sum), i128::from(exact % sum))
+        } else {
+            (exact / sum, exact % sum)
+        };
+        shares.push(share);
+        remainders.push(remainder);
     }
     let left = total_units - shares.iter().sum::<i128>();
-    remainders.sort_by(|a, b| {
-        b.0.cmp(&a.0)
-            .then(b.1.cmp(&a.1))
-            .then_with(|| ties.get(a.2).cmp(&ties.get(b.2)))
-            .then(a.2.cmp(&b.2))
-    });
-    for (_, _, index) in remainders.into_iter().take(left as usize) {
-        shares[index] += 1;
+    if left > 0 {
+        let mut order: Vec<usize> = (0..weights.len()).collect();
+        order.sort_by(|&a, &b| {
+            remainders[b]
+                .cmp(&remainders[a])
+                .then(weight_units[b].cmp(&weight_units[a]))
+                .then_with(|| ties.get(a).cmp(&ties.get(b)))
+                .then(a.cmp(&b))
+        });
+        for index in order.into_iter().take(left as usize) {
+            shares[index] += 1;
+        }
     }
     Some(
         shares

@@ -212,8 +212,12 @@ pub(crate) fn discount_effects(
     } else {
         DiscountType::Amount
     };
-    let off = |base: Decimal| match (discount.percent, discount.amount) {
-        (Some(percent), _) => round_money(base * percent / Decimal::ONE_HUNDRED, minor_units),
+    // A percentage as a rate, divided once rather than for every line.
+    let rate = discount
+        .percent
+        .map(|percent| percent / Decimal::ONE_HUNDRED);
+    let off = |base: Decimal| match (rate, discount.amount) {
+        (Some(rate), _) => round_money(base * rate, minor_units),
         (None, Some(amount)) => round_money(amount, minor_units).min(base),
         _ => Decimal::ZERO,
     };
