@@ -17,8 +17,10 @@ pub enum Effect {
     Discount(DiscountEffect),
     /// Points earned.
     Points(PointsEffect),
-    /// An Instant Win draw, won or not.
-    InstantWin(InstantWinDrawEffect),
+    /// An Instant Win draw, won or not. Boxed: a draw carries several texts,
+    /// and a cart discount shared over many lines makes many small effects
+    /// that should not each be the size of a draw.
+    InstantWin(Box<InstantWinDrawEffect>),
 }
 
 /// How a discount's value was reckoned.

@@ -172,11 +172,11 @@ impl CampaignKind {
                     cx.render,
                 )?;
                 cx.draw_records.push(record);
-                Ok(vec![Effect::InstantWin(InstantWinDrawEffect {
+                Ok(vec![Effect::InstantWin(Box::new(InstantWinDrawEffect {
                     rule_id: campaign.id,
                     rule_name,
                     draw,
-                })])
+                }))])
             }
             CampaignKind::Reward | CampaignKind::Game => {
                 Err(format!("a {} has no effects of its own", self.name()))

@@ -132,20 +132,23 @@ impl From<Effect> for EffectBody {
                 campaign: EffectCampaign::of(rule_id, rule_name),
                 points,
             }),
-            Effect::InstantWin(InstantWinDrawEffect {
-                rule_id,
-                rule_name,
-                draw,
-            }) => EffectBody::InstantWin(InstantWinEffectBody {
-                campaign: EffectCampaign::of(rule_id, rule_name),
-                select_customers: draw.select_customers.to_string(),
-                campaign_history_id: draw.campaign_history_id,
-                coupon_info: draw.coupon_info,
-                prize_name: draw.prize_name,
-                prize_description: draw.prize_description,
-                prize_rule_id: draw.prize_rule_id,
-                winned_prize_index: draw.winned_prize_index,
-            }),
+            Effect::InstantWin(boxed) => {
+                let InstantWinDrawEffect {
+                    rule_id,
+                    rule_name,
+                    draw,
+                } = *boxed;
+                EffectBody::InstantWin(InstantWinEffectBody {
+                    campaign: EffectCampaign::of(rule_id, rule_name),
+                    select_customers: draw.select_customers.to_string(),
+                    campaign_history_id: draw.campaign_history_id,
+                    coupon_info: draw.coupon_info,
+                    prize_name: draw.prize_name,
+                    prize_description: draw.prize_description,
+                    prize_rule_id: draw.prize_rule_id,
+                    winned_prize_index: draw.winned_prize_index,
+                })
+            }
         }
     }
 }
