@@ -73,6 +73,8 @@ pub struct Campaign {
     pub kind: CampaignKind,
     /// The file it came from and the line of its `id`.
     pub origin: Origin,
+    /// `file:line` where it is defined, as explanations name it.
+    pub source: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -253,6 +255,7 @@ impl Campaign {
                 listens,
                 when,
                 kind,
+                source: format!("{}:{}", origin.file.display(), origin.line),
                 origin,
             }),
             _ => Err(problems.errors),

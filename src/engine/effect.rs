@@ -3,6 +3,8 @@
 //! (`type` names the kind; the fields every effect carried before kinds had
 //! their own shapes are kept, zero or empty, so integrators' parsers hold).
 
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 use serde::Serialize;
 
@@ -56,8 +58,9 @@ pub enum Distribution {
 pub struct DiscountEffect {
     /// The campaign's id.
     pub rule_id: i64,
-    /// The campaign's name in the response language.
-    pub rule_name: String,
+    /// The campaign's name in the response language, shared by the effects
+    /// of one cart discount's line shares.
+    pub rule_name: Arc<str>,
     /// The 1-based cart line it applies to; 0 for a cart discount not yet
     /// shared out over the lines.
     pub line: i64,
@@ -166,7 +169,7 @@ impl Serialize for Effect {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let (rule_name, line, effect_type, distribution_type, instant_win) = match self {
             Effect::Discount(effect) => (
-                effect.rule_name.as_str(),
+                &*effect.rule_name,
                 effect.line,
                 effect.effect_type.as_str(),
                 effect.distribution_type(),

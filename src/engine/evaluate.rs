@@ -67,11 +67,7 @@ pub fn evaluate(
                 draw_records: &mut evaluation.draws,
             })
         });
-        let source = format!(
-            "{}:{}",
-            campaign.origin.file.display(),
-            campaign.origin.line
-        );
+        let source = campaign.source.clone();
         match outcome {
             Ok(mut effects) => {
                 evaluation.explanations.push(Explanation {

@@ -162,7 +162,7 @@ impl From<DiscountEffect> for DiscountEffectBody {
                 effect_type: discount.effect_type.as_str().to_string(),
                 distribution_type: discount.distribution_type().to_string(),
                 rule_id: discount.rule_id,
-                rule_name: discount.rule_name,
+                rule_name: discount.rule_name.to_string(),
             },
         }
     }

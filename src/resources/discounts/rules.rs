@@ -2,6 +2,8 @@
 //! to, and the money it takes off a cart (capped together with the other
 //! discounts so a cart never costs less than nothing).
 
+use std::sync::Arc;
+
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value;
@@ -263,6 +265,7 @@ pub(crate) fn discount_effects(
             (targets, Distribution::Line)
         }
     };
+    let rule_name: Arc<str> = Arc::from(rule_name);
     let effects: Vec<Effect> = targets
         .into_iter()
         .filter(|(_, value)| *value > Decimal::ZERO)
