@@ -96,37 +96,36 @@ pub fn allocate_with_ties<K: Ord>(
         && total_units
             .checked_mul(largest)
             .is_some_and(|product| product <= i128::from(i64::MAX));
-    let mut shares: Vec<i128> = Vec::with_capacity(weights.len());
-    let mut remainders: Vec<i128> = Vec::with_capacity(weights.len());
+    // (share, remainder) of each weight.
+    let mut split: Vec<(i128, i128)> = Vec::with_capacity(weights.len());
     for weight in &weight_units {
         let exact = total_units.checked_mul(*weight)?;
-        let (share, remainder) = if narrow {
+        split.push(if narrow {
             let (exact, sum) = (exact as i64, sum as i64);
             (i128::from(exact / sum), i128::from(exact % sum))
         } else {
             (exact / sum, exact % sum)
-        };
-        shares.push(share);
-        remainders.push(remainder);
+        });
     }
-    let left = total_units - shares.iter().sum::<i128>();
+    let left = total_units - split.iter().map(|(share, _)| share).sum::<i128>();
     if left > 0 {
         let mut order: Vec<usize> = (0..weights.len()).collect();
         order.sort_by(|&a, &b| {
-            remainders[b]
-                .cmp(&remainders[a])
+            split[b]
+                .1
+                .cmp(&split[a].1)
                 .then(weight_units[b].cmp(&weight_units[a]))
                 .then_with(|| ties.get(a).cmp(&ties.get(b)))
                 .then(a.cmp(&b))
         });
         for index in order.into_iter().take(left as usize) {
-            shares[index] += 1;
+            split[index].0 += 1;
         }
     }
     Some(
-        shares
+        split
             .into_iter()
-            .map(|units| Decimal::from_i128_with_scale(units, minor_units))
+            .map(|(units, _)| Decimal::from_i128_with_scale(units, minor_units))
             .collect(),
     )
 }

@@ -74,7 +74,7 @@ pub struct Campaign {
     /// The file it came from and the line of its `id`.
     pub origin: Origin,
     /// `file:line` where it is defined, as explanations name it.
-    pub source: String,
+    pub source: std::sync::Arc<str>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -255,7 +255,7 @@ impl Campaign {
                 listens,
                 when,
                 kind,
-                source: format!("{}:{}", origin.file.display(), origin.line),
+                source: format!("{}:{}", origin.file.display(), origin.line).into(),
                 origin,
             }),
             _ => Err(problems.errors),

@@ -2,6 +2,8 @@
 //! return, and why the others did not apply. Pure: the event, the facts and
 //! the clock (`facts.now`) are passed in; nothing is read or written.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::engine::campaign::Campaign;
@@ -16,13 +18,20 @@ use crate::resources::discounts::rules::cap_discounts;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
 
+/// Serialises shared text as a string.
+fn text<S: serde::Serializer>(value: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(value)
+}
+
 /// Why a campaign applied or not, for `?explain=true`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Explanation {
     /// The campaign's id.
     pub rule_id: i64,
-    /// Its file and line.
-    pub source: String,
+    /// Its file and line (shared with the campaign: no text is written per
+    /// event).
+    #[serde(serialize_with = "text")]
+    pub source: Arc<str>,
     /// Whether it returned effects.
     pub applied: bool,
     /// Why not, when it did not.
@@ -217,7 +226,7 @@ mod tests {
             welcome.reason.as_deref(),
             Some("listens to Custom Events of type `profile_completed`")
         );
-        assert_eq!(welcome.source, "demo/c.yaml:1");
+        assert_eq!(&*welcome.source, "demo/c.yaml:1");
     }
 
     #[test]

@@ -186,7 +186,7 @@ impl From<Explanation> for ExplanationBody {
     fn from(explanation: Explanation) -> Self {
         ExplanationBody {
             rule_id: explanation.rule_id,
-            source: explanation.source,
+            source: explanation.source.to_string(),
             applied: explanation.applied,
             reason: explanation.reason,
         }
