@@ -150,7 +150,12 @@ pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, facts: &Facts) {
     let mut line_left = amounts.worths.clone();
     let mut cart_left = amounts.total.max(Decimal::ZERO);
     let mut keys = None;
-    let mut capped = Vec::with_capacity(effects.len());
+    // A cart discount becomes up to one effect per line.
+    let cart_discounts = effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Discount(d) if d.line == 0))
+        .count();
+    let mut capped = Vec::with_capacity(effects.len() + cart_discounts * line_left.len());
     for effect in effects.drain(..) {
         let Effect::Discount(mut discount) = effect else {
             capped.push(effect);
