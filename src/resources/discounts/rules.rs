@@ -148,7 +148,10 @@ pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, facts: &Facts) {
     let minor_units = facts.locale.minor_units;
     let amounts = facts.cart_amounts();
     let mut line_left = amounts.worths.clone();
-    let mut cart_left = amounts.total.max(Decimal::ZERO);
+    // What discounts may still take: at most the total, and at most what the
+    // lines are worth (every discount takes the same from both).
+    let worth: Decimal = amounts.worths.iter().copied().sum();
+    let mut cart_left = amounts.total.min(worth).max(Decimal::ZERO);
     let mut keys = None;
     // A cart discount becomes up to one effect per line.
     let cart_discounts = effects
@@ -174,10 +177,7 @@ pub(crate) fn cap_discounts(effects: &mut Vec<Effect>, facts: &Facts) {
             }
             continue;
         }
-        let value = discount
-            .value
-            .min(cart_left)
-            .min(line_left.iter().copied().sum());
+        let value = discount.value.min(cart_left);
         let keys = keys.get_or_insert_with(|| {
             let all: Vec<usize> = (0..amounts.worths.len()).collect();
             tie_keys(facts, &all)
