@@ -2,6 +2,8 @@
 //! authentication, error bodies, /check, the OpenAPI document, the back-office
 //! and its CLI, and durability across restarts.
 
+#[path = "foundation/blank_ids.rs"]
+mod blank_ids;
 mod common;
 
 use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};

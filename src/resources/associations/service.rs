@@ -30,6 +30,9 @@ impl Services {
     /// Checks both Customers exist in the Company and can be linked.
     async fn association_parties(&self, company: &str, input: &AssociationInput) -> ApiResult<()> {
         validate_slug("association type", &input.kind)?;
+        for id in [&input.customer_id, &input.associate_id] {
+            CustomerRef::id(id).check_not_blank()?;
+        }
         if input.customer_id == input.associate_id {
             return Err(ApiError::invalid(
                 "a Customer cannot be associated with itself",
@@ -87,6 +90,9 @@ impl Services {
         customer_id: &str,
         associate_id: &str,
     ) -> ApiResult<()> {
+        for id in [customer_id, associate_id] {
+            CustomerRef::id(id).check_not_blank()?;
+        }
         if self
             .store
             .delete_association(company, customer_id, associate_id)

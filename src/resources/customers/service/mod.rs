@@ -91,6 +91,18 @@ impl<'a> CustomerRef<'a> {
         }
     }
 
+    /// 400 `invalid_request` when the reference is empty or only spaces: it
+    /// names no Customer, and the store cannot even look it up.
+    pub fn check_not_blank(&self) -> ApiResult<()> {
+        if self.value.trim().is_empty() {
+            return Err(ApiError::invalid(format!(
+                "the Customer's {} must not be blank",
+                self.search_by.as_str()
+            )));
+        }
+        Ok(())
+    }
+
     /// The Customer named by exactly one of `{prefix}_id` and `{prefix}_code`.
     pub fn required(
         id: &'a Option<String>,
@@ -221,6 +233,7 @@ impl Services {
         company: &str,
         reference: CustomerRef<'_>,
     ) -> ApiResult<StoredCustomer> {
+        reference.check_not_blank()?;
         let value = reference
             .search_by
             .normalise(reference.value)
