@@ -1273,6 +1273,45 @@ mod idempotency {
     }
 
     #[tokio::test]
+    async fn the_same_parameters_written_differently_are_the_same_request() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let send = |body: &'static str, language: &'static str| {
+            server
+                .request_as("POST", "/customers", &key)
+                .header("Idempotency-Key", "rewritten")
+                .header("Content-Type", "application/json")
+                .header("Accept-Language", language)
+                .body(body)
+                .send()
+        };
+        let first = send(r#"{"email":"same@example.com","first_name":"Ana"}"#, "en")
+            .await
+            .unwrap();
+        assert_eq!(first.status().as_u16(), 200);
+        let first_body = first.text().await.unwrap();
+        // Other key order and whitespace, as a client library re-serialising
+        // its retry may send: a replay, not a refusal.
+        let retry = send(
+            "{ \"first_name\" : \"Ana\",\n  \"email\": \"same@example.com\" }",
+            "en",
+        )
+        .await
+        .unwrap();
+        assert_eq!(retry.status().as_u16(), 200);
+        assert!(retry.headers().get("idempotent-replayed").is_some());
+        assert_eq!(retry.text().await.unwrap(), first_body);
+        // Another answer language is another request.
+        let other = send(r#"{"email":"same@example.com","first_name":"Ana"}"#, "es")
+            .await
+            .unwrap();
+        assert_eq!(other.status().as_u16(), 422);
+        let refused: Value = other.json().await.unwrap();
+        assert_eq!(refused["code"], "idempotency_key_reused", "{refused}");
+        assert_eq!(customer_count(&server, "demo").await, 1);
+    }
+
+    #[tokio::test]
     async fn a_key_reused_with_other_parameters_is_refused() {
         let server = TestServer::start().await;
         let key = server.bootstrap_key();

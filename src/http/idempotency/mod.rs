@@ -40,7 +40,14 @@ pub struct IdempotencyEndpoint<E> {
     inner: E,
 }
 
+/// Request headers that change the answer, and so are part of a request's
+/// identity: the author recorded on changes and the answer's language.
+const IDENTITY_HEADERS: [&str; 2] = ["x-author-email", "accept-language"];
+
 /// Identifies a request: the same key with another fingerprint is refused.
+/// A JSON body counts by what it says, not how it is written: the same
+/// parameters re-serialised by a retrying client (other key order, other
+/// whitespace) are the same request.
 fn fingerprint(request: &Request, body: &[u8]) -> String {
     let mut hasher = Sha256::new();
     for part in [
@@ -51,8 +58,36 @@ fn fingerprint(request: &Request, body: &[u8]) -> String {
         hasher.update(part);
         hasher.update(b"\0");
     }
-    hasher.update(body);
+    for header in IDENTITY_HEADERS {
+        let value = request.headers().get(header).map(|v| v.as_bytes());
+        hasher.update(value.unwrap_or_default());
+        hasher.update(b"\0");
+    }
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(parsed) => hasher.update(canonical(parsed).to_string().as_bytes()),
+        Err(_) => hasher.update(body),
+    }
     hex::encode(hasher.finalize())
+}
+
+/// `value` with every object's keys in order, so equal parameters print the
+/// same.
+fn canonical(value: serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(fields) => {
+            let mut sorted: Vec<(String, Value)> = fields.into_iter().collect();
+            sorted.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(
+                sorted
+                    .into_iter()
+                    .map(|(key, value)| (key, canonical(value)))
+                    .collect(),
+            )
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        other => other,
+    }
 }
 
 /// Whether a response is final and must be replayed: transient failures
