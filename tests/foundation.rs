@@ -317,6 +317,32 @@ mod error_bodies {
     }
 
     #[tokio::test]
+    async fn a_405_says_which_methods_the_path_takes() {
+        let server = TestServer::start().await;
+        for (method, path, allow) in [
+            ("DELETE", "/check", "GET"),
+            ("PUT", "/customers/cus_1", "DELETE, GET, PATCH"),
+            ("GET", "/customers/search", "POST"),
+        ] {
+            let response = server
+                .http
+                .request(method.parse().unwrap(), server.url(path))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status().as_u16(), 405, "{method} {path}");
+            assert_eq!(
+                response
+                    .headers()
+                    .get("allow")
+                    .and_then(|v| v.to_str().ok()),
+                Some(allow),
+                "{method} {path}"
+            );
+        }
+    }
+
+    #[tokio::test]
     async fn oversized_bodies_answer_413_json_whether_announced_or_streamed() {
         let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
         settings.api_options.max_body_bytes = 1024;

@@ -162,7 +162,7 @@ mod tests {
             .longest_wait = wait;
         let app = held(release.clone(), started.clone())
             .with(admission)
-            .with(crate::http::errors::JsonErrors);
+            .with(crate::http::errors::JsonErrors::default());
         (Arc::new(TestClient::new(app)), release, started)
     }
 

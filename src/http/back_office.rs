@@ -51,7 +51,7 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
         )
         .nest("/", service)
         .with(BodyLimit::new(MAX_BODY_BYTES))
-        .with(JsonErrors)
+        .with(JsonErrors::default())
         .with(Tracing)
         .data(services)
         .data(token)

@@ -5,6 +5,8 @@
 //! and by [`BodyLimit`] arrive as plain text; [`JsonErrors`] rewrites them with
 //! the code the registry assigns to their status.
 
+use std::sync::Arc;
+
 use poem::http::StatusCode;
 use poem::http::header::CONTENT_TYPE;
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
@@ -13,6 +15,7 @@ use poem_openapi::{ApiResponse, Object};
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::http::spec::AllowedMethods;
 
 /// Body of every error except authentication failures.
 #[derive(Debug, Clone, Object)]
@@ -107,15 +110,31 @@ impl From<ApiError> for ErrorResponse {
     }
 }
 
-/// Middleware turning every non-JSON error response into the documented shape.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct JsonErrors;
+/// Middleware turning every non-JSON error response into the documented
+/// shape; with the spec's methods, a 405 also says which methods the path
+/// takes (`Allow`).
+#[derive(Debug, Clone, Default)]
+pub struct JsonErrors {
+    allowed: Option<Arc<AllowedMethods>>,
+}
+
+impl JsonErrors {
+    /// Errors in the documented shape, 405s with `Allow` from `allowed`.
+    pub fn with_allowed(allowed: AllowedMethods) -> Self {
+        JsonErrors {
+            allowed: Some(Arc::new(allowed)),
+        }
+    }
+}
 
 impl<E: Endpoint> Middleware<E> for JsonErrors {
     type Output = JsonErrorsEndpoint<E>;
 
     fn transform(&self, inner: E) -> Self::Output {
-        JsonErrorsEndpoint { inner }
+        JsonErrorsEndpoint {
+            inner,
+            allowed: self.allowed.clone(),
+        }
     }
 }
 
@@ -123,6 +142,7 @@ impl<E: Endpoint> Middleware<E> for JsonErrors {
 #[derive(Debug)]
 pub struct JsonErrorsEndpoint<E> {
     inner: E,
+    allowed: Option<Arc<AllowedMethods>>,
 }
 
 impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
@@ -130,11 +150,24 @@ impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
 
     async fn call(&self, request: Request) -> poem::Result<Response> {
         let target = format!("{} {}", request.method(), request.uri().path());
+        let allow = self
+            .allowed
+            .as_ref()
+            .and_then(|allowed| allowed.of_path(request.uri().path()))
+            .and_then(|methods| poem::http::HeaderValue::from_str(methods).ok());
         let response = match self.inner.call(request).await {
             Ok(output) => output.into_response(),
             Err(error) => error.into_response(),
         };
-        Ok(ensure_json_error(response, &target).await)
+        let mut response = ensure_json_error(response, &target).await;
+        if response.status() == StatusCode::METHOD_NOT_ALLOWED
+            && let Some(allow) = allow
+        {
+            response
+                .headers_mut()
+                .insert(poem::http::header::ALLOW, allow);
+        }
+        Ok(response)
     }
 }
 
@@ -312,7 +345,7 @@ mod tests {
         });
         let app = slow
             .with(Timeout::new(std::time::Duration::from_millis(10)))
-            .with(JsonErrors);
+            .with(JsonErrors::default());
         let response = TestClient::new(app).get("/").send().await;
         response.assert_status(StatusCode::SERVICE_UNAVAILABLE);
         let body: serde_json::Value = response.json().await.value().deserialize();

@@ -129,6 +129,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
 /// The complete integrator application over `services`.
 pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
     let documents = crate::http::spec::render(openapi_service());
+    let allowed = crate::http::spec::AllowedMethods::of_spec(&documents.json);
     Route::new()
         .at(
             "/openapi.json",
@@ -146,7 +147,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         ))
         .with(crate::http::errors::BodyLimit::new(options.max_body_bytes))
         .with(crate::http::errors::Timeout::new(options.request_timeout))
-        .with(crate::http::errors::JsonErrors)
+        .with(crate::http::errors::JsonErrors::with_allowed(allowed))
         .with(Tracing)
         .data(services)
 }

@@ -41,6 +41,65 @@ pub fn render<T: OpenApi>(service: OpenApiService<T, ()>) -> SpecDocuments {
     SpecDocuments { json, html }
 }
 
+/// The methods each path of the spec answers, for the `Allow` header of a
+/// 405 (RFC 9110 requires it).
+#[derive(Debug, Clone, Default)]
+pub struct AllowedMethods {
+    /// (path template split at `/`, with `{name}` matching any one segment;
+    /// its methods, upper case, comma-separated).
+    paths: Vec<(Vec<String>, String)>,
+}
+
+impl AllowedMethods {
+    /// The methods of every path in the OpenAPI `json`.
+    pub fn of_spec(json: &str) -> AllowedMethods {
+        let spec: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+        let paths: Vec<(Vec<String>, String)> = spec["paths"]
+            .as_object()
+            .map(|paths| {
+                paths
+                    .iter()
+                    .map(|(path, operations)| {
+                        let mut methods: Vec<String> = operations
+                            .as_object()
+                            .map(|o| o.keys().map(|m| m.to_ascii_uppercase()).collect())
+                            .unwrap_or_default();
+                        methods.sort();
+                        (segments(path), methods.join(", "))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        AllowedMethods { paths }
+    }
+
+    /// The methods `path` answers, when it is one of the spec's paths.
+    pub fn of_path(&self, path: &str) -> Option<&str> {
+        let asked = segments(path);
+        let matches = |template: &[String]| {
+            template.len() == asked.len()
+                && template
+                    .iter()
+                    .zip(&asked)
+                    .all(|(t, a)| t.starts_with('{') || t == a)
+        };
+        // A literal segment beats a parameter: `/customers/search` is not
+        // `/customers/{value}`.
+        self.paths
+            .iter()
+            .filter(|(template, _)| matches(template))
+            .min_by_key(|(template, _)| template.iter().filter(|t| t.starts_with('{')).count())
+            .map(|(_, methods)| methods.as_str())
+    }
+}
+
+fn segments(path: &str) -> Vec<String> {
+    path.trim_matches('/')
+        .split('/')
+        .map(str::to_string)
+        .collect()
+}
+
 /// poem-openapi lists each security scheme of an operation as an alternative
 /// (`[{A}, {B}, {C}]`); every operation here needs all of them (`[{A, B, C}]`).
 pub fn join_security_requirements(spec: &str) -> String {
@@ -86,6 +145,19 @@ pub fn ui_endpoint(documents: &SpecDocuments) -> impl Endpoint + 'static {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn allowed_methods_are_read_from_the_spec() {
+        let json = r#"{"paths": {"/customers/{value}": {"get": {}, "patch": {}, "delete": {}},
+            "/customers/search": {"post": {}}, "/carts": {"get": {}}}}"#;
+        let allowed = AllowedMethods::of_spec(json);
+        assert_eq!(
+            allowed.of_path("/customers/cus_1"),
+            Some("DELETE, GET, PATCH")
+        );
+        assert_eq!(allowed.of_path("/customers/search"), Some("POST"));
+        assert_eq!(allowed.of_path("/nowhere"), None);
+    }
 
     #[test]
     fn security_alternatives_become_one_requirement() {
