@@ -449,6 +449,33 @@ mod openapi {
     use super::*;
 
     #[tokio::test]
+    async fn optional_headers_are_optional_in_the_spec() {
+        let server = TestServer::start().await;
+        let (_, spec) = server
+            .send(server.http.get(server.url("/openapi.json")))
+            .await;
+        let mut checked = 0;
+        for (path, operations) in spec["paths"].as_object().unwrap() {
+            for (method, operation) in operations.as_object().unwrap() {
+                for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                    let name = parameter["name"].as_str().unwrap_or_default();
+                    let name = name.to_ascii_lowercase();
+                    if ["idempotency-key", "accept-language"].contains(&name.as_str()) {
+                        assert_eq!(parameter["required"], false, "{method} {path} {name}");
+                        checked += 1;
+                    }
+                }
+                for (status, response) in operation["responses"].as_object().unwrap() {
+                    for (name, header) in response["headers"].as_object().into_iter().flatten() {
+                        assert_ne!(header["required"], true, "{method} {path} {status} {name}");
+                    }
+                }
+            }
+        }
+        assert!(checked > 0, "the headers are documented");
+    }
+
+    #[tokio::test]
     async fn the_spec_documents_the_three_header_scheme_and_every_error_code() {
         let server = TestServer::start().await;
         let (status, spec) = server

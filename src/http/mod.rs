@@ -104,23 +104,23 @@ impl Default for ApiOptions {
 /// The poem-openapi service describing every group.
 pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
     OpenApiService::new(ApiGroups::default(), "loyalty", env!("CARGO_PKG_VERSION"))
-        .extra_request_header::<String, _>(ExtraHeader::new("Idempotency-Key").description(
+        .extra_request_header::<Option<String>, _>(ExtraHeader::new("Idempotency-Key").description(
             "POST, PATCH and PUT only: a retry with the same key and request gets the first answer \
          again (24 hours, per Company). Refused on GET and DELETE.",
         ))
-        .extra_request_header::<String, _>(ExtraHeader::new("Accept-Language").description(
+        .extra_request_header::<Option<String>, _>(ExtraHeader::new("Accept-Language").description(
             "Language of translatable content; the Company default when it lacks the language.",
         ))
-        .extra_response_header::<String, _>(
+        .extra_response_header::<Option<String>, _>(
             ExtraHeader::new("RateLimit-Policy")
                 .description("The endpoint's tier and its quota, e.g. `\"tier1\";q=60;w=1`."),
         )
-        .extra_response_header::<String, _>(
+        .extra_response_header::<Option<String>, _>(
             ExtraHeader::new("RateLimit").description(
                 "Requests left in the tier's current window, e.g. `\"tier1\";r=59;t=1`.",
             ),
         )
-        .extra_response_header::<String, _>(
+        .extra_response_header::<Option<String>, _>(
             ExtraHeader::new("Content-Language")
                 .description("The language translatable content is in."),
         )
