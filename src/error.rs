@@ -198,6 +198,9 @@ impl fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
+/// The media type of every JSON answer, errors included.
+pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
+
 impl poem::error::ResponseError for ApiError {
     fn status(&self) -> StatusCode {
         self.code.status()
@@ -206,7 +209,7 @@ impl poem::error::ResponseError for ApiError {
     fn as_response(&self) -> poem::Response {
         poem::Response::builder()
             .status(self.code.status())
-            .content_type("application/json")
+            .content_type(JSON_CONTENT_TYPE)
             .body(self.body().to_string())
     }
 }

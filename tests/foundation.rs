@@ -317,6 +317,50 @@ mod error_bodies {
     }
 
     #[tokio::test]
+    async fn every_json_error_says_its_charset() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let answers = [
+            server
+                .http
+                .get(server.url("/nowhere"))
+                .send()
+                .await
+                .unwrap(),
+            server
+                .http
+                .delete(server.url("/check"))
+                .send()
+                .await
+                .unwrap(),
+            server.http.get(server.url("/check")).send().await.unwrap(),
+            server
+                .request_as("GET", "/customers/nobody", &key)
+                .send()
+                .await
+                .unwrap(),
+            server
+                .http
+                .get(format!("{}/companies", server.admin_url()))
+                .send()
+                .await
+                .unwrap(),
+        ];
+        for answer in answers {
+            assert!(answer.status().is_client_error());
+            assert_eq!(
+                answer
+                    .headers()
+                    .get("content-type")
+                    .and_then(|v| v.to_str().ok()),
+                Some("application/json; charset=utf-8"),
+                "{}",
+                answer.url()
+            );
+        }
+    }
+
+    #[tokio::test]
     async fn a_405_says_which_methods_the_path_takes() {
         let server = TestServer::start().await;
         for (method, path, allow) in [

@@ -45,7 +45,7 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
             "/openapi.json",
             poem::endpoint::make_sync(move |_| {
                 poem::Response::builder()
-                    .content_type("application/json")
+                    .content_type(crate::error::JSON_CONTENT_TYPE)
                     .body(spec_json.clone())
             }),
         )

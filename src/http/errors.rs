@@ -213,7 +213,7 @@ impl ApiError {
     fn as_response_with_status(&self, status: StatusCode) -> Response {
         Response::builder()
             .status(status)
-            .content_type("application/json")
+            .content_type(crate::error::JSON_CONTENT_TYPE)
             .body(self.body().to_string())
     }
 }

@@ -131,7 +131,7 @@ pub fn json_endpoint(documents: &SpecDocuments) -> impl Endpoint + 'static {
     let json = documents.json.clone();
     make_sync(move |_| {
         Response::builder()
-            .content_type("application/json")
+            .content_type(crate::error::JSON_CONTENT_TYPE)
             .body(json.clone())
     })
 }
