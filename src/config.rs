@@ -232,6 +232,14 @@ pub struct ServeArgs {
     /// Seconds in-flight requests get to finish after SIGTERM or Ctrl-C.
     #[arg(long, env = "LOYALTY_SHUTDOWN_TIMEOUT", default_value_t = 30)]
     pub shutdown_timeout: u64,
+    /// Seconds a cart's or event's `date` may be ahead of the service's clock
+    /// (a till's clock drifting); later dates are refused.
+    #[arg(long, env = "LOYALTY_MAX_DATE_AHEAD_SECONDS", default_value_t = 600)]
+    pub max_date_ahead_seconds: u32,
+    /// Days a cart's or event's `date` may be behind the service's clock (an
+    /// offline till catching up); older dates are refused.
+    #[arg(long, env = "LOYALTY_MAX_DATE_AGE_DAYS", default_value_t = 365)]
+    pub max_date_age_days: u32,
     /// Seed Instant Win draws for a reproducible rehearsal (never in
     /// production: seeded results are predictable). Unset: the OS generator.
     #[arg(long, env = "LOYALTY_DRAW_SEED")]

@@ -53,6 +53,8 @@ pub struct ServerSettings {
     /// Seed of the Instant Win random source; `None`: the OS generator.
     /// Only for tests and rehearsals: seeded draws are predictable.
     pub draw_seed: Option<u64>,
+    /// How far a sent event `date` may be from the clock.
+    pub event_dates: crate::pipeline::dates::EventDates,
     /// Where the service reads the time (the system clock but in scenarios).
     pub clock: Arc<Clock>,
     /// Whether won Rewards and game participations are delivered by this
@@ -75,6 +77,7 @@ impl ServerSettings {
             shutdown_timeout: Duration::from_secs(5),
             campaigns: PathBuf::from("campaigns"),
             draw_seed: None,
+            event_dates: Default::default(),
             clock: Arc::default(),
             deliver_prizes: true,
         }
@@ -132,7 +135,8 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     };
     let services = Services::new(store, settings.serve_environment, catalog.clone())
         .with_random(random)
-        .with_clock(settings.clock.clone());
+        .with_clock(settings.clock.clone())
+        .with_event_dates(settings.event_dates);
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
 

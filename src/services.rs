@@ -36,6 +36,8 @@ pub struct Services {
     pub(crate) balance_locks: Arc<crate::resources::points::locks::BalanceLocks>,
     /// Where the time comes from.
     pub(crate) clock: Arc<Clock>,
+    /// How far a sent event `date` may be from the clock.
+    pub(crate) event_dates: crate::pipeline::dates::EventDates,
     /// (Company, id, revision) of the API-created campaigns last applied.
     pub(crate) api_campaign_revisions: Arc<std::sync::Mutex<Vec<(String, i64, i64)>>>,
 }
@@ -59,14 +61,26 @@ impl Services {
             prize_delivery: Arc::default(),
             balance_locks: Arc::default(),
             clock: Arc::default(),
+            event_dates: Default::default(),
             api_campaign_revisions: Arc::default(),
         }
+    }
+
+    /// The same use-cases accepting event dates within `limits`.
+    pub fn with_event_dates(mut self, limits: crate::pipeline::dates::EventDates) -> Self {
+        self.event_dates = limits;
+        self
     }
 
     /// The same use-cases reading the time from `clock`.
     pub fn with_clock(mut self, clock: Arc<Clock>) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// The service's clock (a manual one can be set and moved).
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The current instant, from the service's clock.

@@ -43,7 +43,7 @@ async fn member(server: &TestServer, key: &CreatedApiKey, email: &str) -> String
 
 #[tokio::test]
 async fn a_realtime_cart_returns_effects_and_records_cart_and_points() {
-    let server = TestServer::start().await;
+    let server = TestServer::start_at("2026-05-04T09:30:00Z").await;
     let key = server.bootstrap_key();
     let customer = member(&server, &key, "buyer@example.com").await;
     let (status, answer) = server

@@ -226,6 +226,9 @@ async fn setup_with(store: &str, tweak: impl FnOnce(&mut ServerSettings)) -> Set
     let mut settings = ServerSettings::for_store(store, common::OPERATOR_TOKEN);
     settings.campaigns = campaigns.path().to_path_buf();
     settings.draw_seed = Some(42);
+    // Campaigns are evaluated at the time an event is received: tests move
+    // this clock to the dates their events are sent at.
+    settings.clock = common::manual_clock("2026-03-02T10:00:00Z");
     tweak(&mut settings);
     let server = TestServer::start_with(settings).await;
     let key = server.bootstrap_key();
@@ -241,6 +244,13 @@ async fn setup() -> Setup {
 }
 
 impl Setup {
+    /// Sets the clock to the `date` `body` is sent with, when it has one.
+    fn received_at_its_date(&self, body: &Value) {
+        if let Some(date) = body["date"].as_str() {
+            self.server.set_time(date);
+        }
+    }
+
     async fn customer(&self, email: &str) -> String {
         let (status, customer) = self
             .server
@@ -290,6 +300,7 @@ impl Setup {
     async fn event(&self, customer: &str, kind: &str, extra: Value) -> Value {
         let mut body = json!({"customer_id": customer, "type": kind});
         merge(&mut body, extra);
+        self.received_at_its_date(&body);
         let (status, answer) = self
             .server
             .call_as("POST", "/custom_events?explain=true", &self.key, Some(body))
@@ -512,9 +523,11 @@ async fn targeted_instant_wins_need_the_voucher_in_coupons_desired() {
     assert!(voucher.code.starts_with("VIPTICKET-"), "{}", voucher.code);
     let trigger = |customer: &str, coupons: Value| json!({"customer_id": customer, "type": "weekly_draw", "coupons_desired": coupons, "date": "2026-03-02T10:00:00Z"});
     let call = |body: Value| {
+        let setup = &setup;
         let server = &setup.server;
         let key = &setup.key;
         async move {
+            setup.received_at_its_date(&body);
             let (status, answer) = server
                 .call_as("POST", "/trigger?explain=true", key, Some(body))
                 .await;
@@ -594,9 +607,11 @@ async fn recurrence_dates_and_locations_decide_who_takes_part() {
         })
     };
     let send = |body: Value| {
+        let setup = &setup;
         let server = &setup.server;
         let key = &setup.key;
         async move {
+            setup.received_at_its_date(&body);
             let (status, answer) = server
                 .call_as("POST", "/carts/realtime?explain=true", key, Some(body))
                 .await;
@@ -1272,6 +1287,7 @@ mod simulate_property {
                 "location_code": if at_store { "STORE1" } else { "STORE9" },
                 "lines": [{"product_code": "X", "quantity": 1, "price": f64::from(cents) / 100.0}]
             });
+            setup.received_at_its_date(&body);
             let (status, answer) = setup
                 .server
                 .call_as("POST", "/carts/simulate", &setup.key, Some(body))

@@ -40,6 +40,10 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
         shutdown_timeout: Duration::from_secs(args.shutdown_timeout),
         campaigns: args.campaigns.clone(),
         draw_seed: args.draw_seed,
+        event_dates: crate::pipeline::dates::EventDates {
+            max_ahead: chrono::Duration::seconds(args.max_date_ahead_seconds.into()),
+            max_age: chrono::Duration::days(args.max_date_age_days.into()),
+        },
         clock: std::sync::Arc::default(),
         deliver_prizes: !args.hold_prize_delivery,
     };

@@ -18,9 +18,10 @@ use serde_json::Value;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 
-/// The largest amount accepted: a trillion, with room for cents in an f64's
-/// exact digits.
-const MAX_AMOUNT: i64 = 1_000_000_000_000;
+/// The largest amount accepted: ten billion. With at most four decimals that
+/// is 14 significant digits, which every JSON client and the store's
+/// number-to-decimal cast carry exactly (15 do not always survive the cast).
+pub const MAX_AMOUNT: i64 = 10_000_000_000;
 
 /// An amount of money, exact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -102,6 +103,8 @@ impl Type for Amount {
         let mut schema = MetaSchema::new("number");
         schema.description =
             Some("An amount of money as a plain JSON number (12.34), kept exactly as a decimal.");
+        schema.minimum = Some(-(MAX_AMOUNT as f64));
+        schema.maximum = Some(MAX_AMOUNT as f64);
         MetaSchemaRef::Inline(Box::new(schema))
     }
 
@@ -196,11 +199,18 @@ impl Type for SentAmount {
     type RawElementValueType = Self;
 
     fn name() -> Cow<'static, str> {
-        Amount::name()
+        "number_sent_amount".into()
     }
 
     fn schema_ref() -> MetaSchemaRef {
-        Amount::schema_ref()
+        let mut schema = MetaSchema::new("number");
+        schema.description = Some(
+            "An amount of money as a plain JSON number (12.34), at least 0 and with no more \
+             decimals than the Company's currency has.",
+        );
+        schema.minimum = Some(0.0);
+        schema.maximum = Some(MAX_AMOUNT as f64);
+        MetaSchemaRef::Inline(Box::new(schema))
     }
 
     fn as_raw_value(&self) -> Option<&Self::RawValueType> {
@@ -261,6 +271,7 @@ mod tests {
         assert!(parse("\"12.34\"").unwrap_err().contains("must be a number"));
         assert!(parse("null").unwrap_err().contains("must be a number"));
         assert!(parse("1e300").unwrap_err().contains("out of range"));
+        assert!(parse("10000000001").unwrap_err().contains("out of range"));
         assert!(Amount::parse_from_json(Some(json!("1"))).is_err());
         // The store answers decimals as text; reading it back takes either.
         let stored: Amount = serde_json::from_value(json!("12.30")).unwrap();

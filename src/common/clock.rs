@@ -32,6 +32,16 @@ impl Clock {
         }
     }
 
+    /// Sets a manual clock to `at` (the system clock cannot be set).
+    pub fn set(&self, at: Timestamp) {
+        if let Clock::Manual(now) = self {
+            match now.lock() {
+                Ok(mut now) => *now = at,
+                Err(poisoned) => *poisoned.into_inner() = at,
+            }
+        }
+    }
+
     /// Moves a manual clock forward by `seconds` (the system clock moves by itself).
     pub fn advance(&self, seconds: i64) {
         if let Clock::Manual(at) = self {

@@ -18,6 +18,21 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub struct Timestamp(pub DateTime<Utc>);
 
 impl Timestamp {
+    /// The earliest DateTime a request may send.
+    pub const EARLIEST: &'static str = "1900-01-01T00:00:00Z";
+
+    /// The latest DateTime a request may send.
+    pub const LATEST: &'static str = "2199-12-31T23:59:59Z";
+
+    /// Whether it lies between [`Self::EARLIEST`] and [`Self::LATEST`]:
+    /// wide enough for any birth date and any campaign, narrow enough that
+    /// year 1 or 9999 is refused as the typo it is.
+    pub fn is_in_window(&self) -> bool {
+        const EARLIEST_SECONDS: i64 = -2_208_988_800;
+        const LATEST_SECONDS: i64 = 7_258_118_399;
+        (EARLIEST_SECONDS..=LATEST_SECONDS).contains(&self.0.timestamp())
+    }
+
     /// The current instant, truncated to whole seconds.
     pub fn now() -> Timestamp {
         Timestamp::from(Utc::now())
@@ -126,6 +141,22 @@ mod tests {
             serde_json::to_string(&t).unwrap(),
             "\"2024-05-01T08:00:00Z\""
         );
+    }
+
+    #[test]
+    fn the_window_is_what_its_ends_say() {
+        for (text, inside) in [
+            (Timestamp::EARLIEST, true),
+            (Timestamp::LATEST, true),
+            ("1899-12-31T23:59:59Z", false),
+            ("2200-01-01T00:00:00Z", false),
+            ("0001-01-01T00:00:00Z", false),
+            ("9999-12-31T00:00:00Z", false),
+            ("2026-11-24T10:00:00Z", true),
+        ] {
+            let at: Timestamp = text.parse().unwrap();
+            assert_eq!(at.is_in_window(), inside, "{text}");
+        }
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
         "loyalty back-office",
         env!("CARGO_PKG_VERSION"),
     );
-    let spec_json = spec::join_security_requirements(&service.spec());
+    let spec_json = spec::finish(&service.spec());
     Route::new()
         .at(
             "/openapi.json",

@@ -7,8 +7,9 @@
 //!
 //! Every request passes, outermost first: tracing, JSON error bodies, the
 //! request timeout, the body limit, authentication ([`crate::http::auth::Authenticate`]),
-//! Idempotency-Keys ([`idempotency`]), the response language, and the
-//! rate-limit headers; each handler's `Tier1`/`Tier2`/`Tier3` argument checks
+//! Idempotency-Keys ([`idempotency`]), the response language, the
+//! rate-limit headers, and the request-shape check ([`shape`]: every JSON
+//! body against its schema in the spec); each handler's `Tier1`/`Tier2`/`Tier3` argument checks
 //! the credentials' outcome and charges the Company's quota.
 
 pub mod admission;
@@ -20,6 +21,7 @@ pub mod idempotency;
 pub mod languages;
 pub mod params;
 pub mod rate_limits;
+pub mod shape;
 pub mod spec;
 
 use poem::middleware::Tracing;
@@ -130,6 +132,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
 pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
     let documents = crate::http::spec::render(openapi_service());
     let allowed = crate::http::spec::AllowedMethods::of_spec(&documents.json);
+    let shapes = crate::http::shape::RequestShapes::of_spec(&documents.json);
     Route::new()
         .at(
             "/openapi.json",
@@ -137,6 +140,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         )
         .at("/docs", crate::http::spec::ui_endpoint(&documents))
         .nest("/", openapi_service())
+        .with(crate::http::shape::RequestShape::new(shapes))
         .with(crate::http::rate_limits::RateLimitHeaders)
         .with(crate::http::languages::Localize)
         .with(crate::http::idempotency::Idempotency)

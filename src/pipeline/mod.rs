@@ -7,6 +7,7 @@
 //!
 //! - [`api`]: the effects and explanations they answer with.
 //! - [`contributions`]: what each campaign kind reads before and writes with an event.
+//! - [`dates`]: which time decides what, and how far a sent `date` may be from the clock.
 //! - [`facts`]: the active Customer, the Company's rules, facts and state.
 //! - [`occurrence`]: what each kind of occurrence contributes.
 //! - [`run`]: the evaluate-write-retry loop.
@@ -14,6 +15,7 @@
 
 pub mod api;
 pub mod contributions;
+pub mod dates;
 pub mod facts;
 pub mod occurrence;
 pub mod run;

@@ -45,9 +45,13 @@ impl Services {
         language: &Language,
         mode: Mode,
     ) -> ApiResult<EvaluatedEvent> {
+        // Campaigns are evaluated at the time the event is received, never at
+        // the date the client sent (see `pipeline::dates`).
+        let received = self.now();
+        self.event_dates.check(occurrence.date(), received)?;
         let listens = occurrence.listens();
         let (rules, mut facts, state) = self
-            .event_facts(company, customer, occurrence.date(), &listens)
+            .event_facts(company, customer, received, &listens)
             .await?;
         occurrence.describe(&mut facts);
         let reason = occurrence.points_reason();

@@ -12,6 +12,13 @@ use loyalty::server::RunningServer;
 use loyalty::server::ServerSettings;
 use serde_json::Value;
 
+/// A clock standing at `at`, for [`ServerSettings::clock`].
+pub fn manual_clock(at: &str) -> std::sync::Arc<loyalty::common::clock::Clock> {
+    std::sync::Arc::new(loyalty::common::clock::Clock::manual(
+        at.parse().expect("a DateTime"),
+    ))
+}
+
 /// Operator token used by every test server.
 pub const OPERATOR_TOKEN: &str = "test-operator-token";
 
@@ -25,6 +32,23 @@ impl TestServer {
     /// A fresh service on an in-memory store.
     pub async fn start() -> TestServer {
         Self::start_with(ServerSettings::for_store("mem://", OPERATOR_TOKEN)).await
+    }
+
+    /// A service whose clock stands at `at` until [`TestServer::set_time`]
+    /// moves it: campaigns are evaluated at the time an event is received.
+    pub async fn start_at(at: &str) -> TestServer {
+        let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+        settings.clock = manual_clock(at);
+        Self::start_with(settings).await
+    }
+
+    /// Sets the service's clock (started with [`TestServer::start_at`] or a
+    /// [`manual_clock`]) to `at`.
+    pub fn set_time(&self, at: &str) {
+        self.running
+            .services
+            .clock()
+            .set(at.parse().expect("a DateTime"));
     }
 
     /// A service with custom settings. The demo Company gets generous rate

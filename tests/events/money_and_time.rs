@@ -8,7 +8,7 @@ use loyalty::resources::companies::model::CreatedApiKey;
 use loyalty::server::ServerSettings;
 use serde_json::{Value, json};
 
-use crate::common::{OPERATOR_TOKEN, TestServer};
+use crate::common::{OPERATOR_TOKEN, TestServer, manual_clock};
 
 /// 10% off any Saturday cart; 10% off `TENTH` lines; 1.00 off three-line
 /// carts; a once-a-day Instant Win with only the No Prize entry; 100 points
@@ -48,6 +48,7 @@ async fn server_on(store: &str, campaigns: &std::path::Path) -> TestServer {
     }
     let mut settings = ServerSettings::for_store(store, OPERATOR_TOKEN);
     settings.campaigns = campaigns.to_path_buf();
+    settings.clock = manual_clock("2026-05-04T10:00:00Z");
     TestServer::start_with(settings).await
 }
 
@@ -228,42 +229,42 @@ async fn bad_amounts_are_refused_naming_field_and_line_and_change_nothing() {
         (
             json!([line(json!(1.5)), line(json!(-1))]),
             None,
-            "line 2 price must be at least 0",
+            "`lines[1].price` must be at least 0",
         ),
         (
             json!([line(json!(1.005))]),
             None,
-            "line 1 price 1.005 has more than 2 decimals",
+            "`lines[0].price` 1.005 has more than 2 decimals",
         ),
         (
             json!([line(json!("12.34"))]),
             None,
-            "line 1 price must be a number",
+            "`lines[0].price` must be a number",
         ),
         (
             json!([line(json!(null))]),
             None,
-            "line 1 price must be a number",
+            "`lines[0].price` must not be null",
         ),
         (
             json!([line(json!(1e300))]),
             None,
-            "line 1 price 1e+300 is out of range",
+            "`lines[0].price` must be at most 10000000000",
         ),
         (
             json!([line(json!(2))]),
             Some(json!(2.001)),
-            "total 2.001 has more than 2 decimals",
+            "`total` 2.001 has more than 2 decimals",
         ),
         (
             json!([line(json!(2))]),
             Some(json!(-2)),
-            "total must be at least 0",
+            "`total` must be at least 0",
         ),
         (
             json!([line(json!(2))]),
             Some(json!("2")),
-            "total must be a number",
+            "`total` must be a number",
         ),
     ];
     for (index, (lines, total, message)) in cases.into_iter().enumerate() {
@@ -312,6 +313,8 @@ async fn weekdays_and_days_are_the_companys_own() {
         let key = key.clone();
         let server = &server;
         async move {
+            // Campaigns see the time the cart is received.
+            server.set_time(body["date"].as_str().unwrap());
             server
                 .call_as("POST", "/carts/realtime", &key, Some(body))
                 .await
@@ -384,6 +387,7 @@ async fn the_days_around_a_daylight_saving_change_are_whole_days() {
         ("A-2", "2026-10-25T22:59:00Z"), // Sunday 23:59 (+01:00)
         ("A-3", "2026-10-25T23:00:00Z"), // Monday 00:00
     ] {
+        server.set_time(date);
         let (status, answer) = server
             .call_as(
                 "POST",

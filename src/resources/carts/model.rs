@@ -37,8 +37,10 @@ pub struct CartLine {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 pub struct NewCartLine {
     /// The product's code.
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub product_code: String,
     /// Units (may be fractional, e.g. weight); more than 0.
+    #[oai(validator(minimum(value = 0.0, exclusive), maximum(value = 1000000.0)))]
     pub quantity: f64,
     /// Unit price, in the Company's currency, at least 0 and with at most its
     /// minor unit's decimals (`1.99`).
@@ -46,10 +48,12 @@ pub struct NewCartLine {
     /// Product taxonomies (categories) the line's product belongs to, e.g. `coffee`.
     #[oai(default)]
     #[serde(default)]
+    #[oai(validator(max_items = 50))]
     pub taxonomies: Vec<String>,
     /// Product features, e.g. `{"brand": "Acme", "organic": "yes"}`.
     #[oai(default)]
     #[serde(default)]
+    #[oai(validator(max_properties = 50))]
     pub features: std::collections::BTreeMap<String, String>,
 }
 
@@ -57,23 +61,32 @@ pub struct NewCartLine {
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct NewCart {
     /// The Customer's id; or name them with `customer_code`.
+    #[oai(validator(max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer's code.
+    #[oai(validator(max_length = 128))]
     pub customer_code: Option<String>,
     /// The cart's own identifier (e.g. the ticket number), unique within the Company.
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub code: String,
     /// When the purchase happened (default: now).
     pub date: Option<Timestamp>,
     /// Where it happened.
+    #[oai(validator(max_length = 128))]
     pub location_code: Option<String>,
     /// The lines (1 to 500).
+    #[oai(validator(min_items = 1, max_items = 500))]
     pub lines: Vec<NewCartLine>,
-    /// The total, at least 0; when omitted, the sum of the lines, each line's price times
-    /// its quantity rounded to the minor unit.
+    /// The amount paid, at least 0: at most what the lines add up to (one
+    /// minor unit per line is tolerated for rounding) and less when the till
+    /// took something off the whole ticket; conditions and points use it. A
+    /// total above the lines is refused. When omitted, the sum of the lines,
+    /// each line's price times its quantity rounded to the minor unit.
     pub total: Option<SentAmount>,
     /// Voucher codes, or `all`, the Customer wants to use.
     #[oai(default)]
     #[serde(default)]
+    #[oai(validator(max_items = 50))]
     pub coupons_desired: Vec<String>,
 }
 
@@ -112,8 +125,10 @@ pub struct Cart {
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct CartCancellation {
     /// The id (code) of the cart to cancel.
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub cart_id: String,
     /// The code of the cancellation cart; `<cart_id>-cancellation` when omitted.
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub code: Option<String>,
 }
 

@@ -196,16 +196,15 @@ fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLin
     new.iter()
         .enumerate()
         .map(|(index, line)| {
-            let number = index + 1;
             if line.product_code.trim().is_empty() {
                 return Err(ApiError::invalid(format!(
-                    "line {number} has no product_code"
+                    "`lines[{index}].product_code` must not be blank"
                 )));
             }
             if !(line.quantity.is_finite() && line.quantity > 0.0 && line.quantity <= MAX_QUANTITY)
             {
                 return Err(ApiError::invalid(format!(
-                    "line {number} quantity must be more than 0 and at most {MAX_QUANTITY}"
+                    "`lines[{index}].quantity` must be more than 0 and at most {MAX_QUANTITY}"
                 )));
             }
             Ok(CartLine {
@@ -213,13 +212,34 @@ fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLin
                 quantity: line.quantity,
                 price: line
                     .price
-                    .money(&format!("line {number} price"), minor_units)?,
+                    .money(&format!("`lines[{index}].price`"), minor_units)?,
                 taxonomies: line.taxonomies.clone(),
                 features: line.features.clone(),
                 discount: Amount::ZERO,
             })
         })
         .collect()
+}
+
+/// The total a cart may declare: at most what its lines add up to (each
+/// line's worth may be rounded differently by the till, so one minor unit
+/// per line is tolerated), and less when the till took something off the
+/// whole ticket. A total above its lines would earn on money never paid.
+fn checked_total(
+    sent: Amount,
+    lines_sum: Decimal,
+    line_count: usize,
+    minor_units: u32,
+) -> ApiResult<Amount> {
+    let tolerance = Decimal::new(1, minor_units) * Decimal::from(line_count);
+    if sent.0 > lines_sum + tolerance {
+        return Err(ApiError::invalid(format!(
+            "`total` {} is more than the lines add up to ({lines_sum}); send the amount \
+             paid, at most the lines' sum, or leave it out",
+            sent.0
+        )));
+    }
+    Ok(sent)
 }
 
 impl Services {
@@ -236,17 +256,21 @@ impl Services {
             .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?;
         let locale = self.company_locale(company).await?;
         let lines = checked_lines(&new.lines, locale.minor_units)?;
+        let lines_sum: Decimal = lines
+            .iter()
+            .map(|line| {
+                let quantity = decimal_from_f64(line.quantity).unwrap_or_default();
+                line_worth(line.price.0, quantity, locale.minor_units)
+            })
+            .sum();
         let total = match &new.total {
-            Some(total) => total.money("total", locale.minor_units)?,
-            None => Amount(
-                lines
-                    .iter()
-                    .map(|line| {
-                        let quantity = decimal_from_f64(line.quantity).unwrap_or_default();
-                        line_worth(line.price.0, quantity, locale.minor_units)
-                    })
-                    .sum(),
-            ),
+            Some(total) => checked_total(
+                total.money("`total`", locale.minor_units)?,
+                lines_sum,
+                lines.len(),
+                locale.minor_units,
+            )?,
+            None => Amount(lines_sum),
         };
         if total.0 > Decimal::from(MAX_TOTAL) {
             return Err(ApiError::invalid(format!(

@@ -87,7 +87,7 @@ pub(crate) const STORE_CART: &str = "
     CREATE $key CONTENT $write.cart RETURN NONE;
     UPSERT type::record('customer_stats', [$company, $customer])
         SET company = $company, customer_id = $customer,
-            lifetime_spend = (lifetime_spend ?? 0) + <decimal> $write.total,
+            lifetime_spend = (lifetime_spend ?? 0) + fn::money($write.total),
             cart_count = (cart_count ?? 0) + 1,
             last_purchase = IF last_purchase == NONE OR last_purchase < $write.date { $write.date } ELSE { last_purchase }
         RETURN NONE;";
@@ -226,6 +226,38 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn amounts_reach_the_store_as_the_decimals_they_were_written_as() {
+        // The store's own cast turns 4346658.73 into 4346658.730000001.
+        let store = Store::connect("mem://", None).await.unwrap();
+        crate::storage::execute(store.db.query(
+            "CREATE type::record('cart', ['c', 'T-1']) CONTENT {
+                 company: 'c', code: 'T-1', customer_id: 'x', date: '2026-05-04T10:00:00Z',
+                 total: 4346658.73f, discount_total: 4136.9638f,
+                 lines: [{ product_code: 'A', quantity: 1.0, price: 4401636.463f, discount: 0 }]
+             };
+             UPSERT type::record('customer_stats', ['c', 'x']) SET lifetime_spend = 4496630.23f;
+             UPSERT type::record('customer_stats', ['c', 'x'])
+                 SET lifetime_spend = (lifetime_spend ?? 0) + fn::money(4304597.48f);",
+        ))
+        .await
+        .unwrap();
+        let amounts: Vec<Value> = first(store.db.query(
+            "SELECT VALUE [<string> total, <string> discount_total, <string> lines[0].price] FROM cart",
+        ))
+        .await
+        .unwrap();
+        assert_eq!(amounts, [json!(["4346658.73", "4136.9638", "4401636.463"])]);
+        let spend: Vec<Value> = first(
+            store
+                .db
+                .query("SELECT VALUE <string> lifetime_spend FROM customer_stats"),
+        )
+        .await
+        .unwrap();
+        assert_eq!(spend, [json!("8801227.71")]);
+    }
 
     #[tokio::test]
     async fn money_stored_as_floats_before_is_migrated_to_decimals_once() {

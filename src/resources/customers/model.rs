@@ -98,32 +98,49 @@ pub struct Card {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
 pub struct NewCustomer {
     /// The Company's own identifier.
+    #[oai(validator(max_length = 128))]
     pub code: Option<String>,
     /// E-mail address.
+    #[oai(validator(
+        pattern = "^\\s*[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]\\s*$",
+        max_length = 254
+    ))]
     pub email: Option<String>,
     /// Phone number; spaces, dots, dashes and brackets are ignored.
+    #[oai(validator(
+        pattern = "^\\s*\\+?[ .()-]*([0-9][ .()-]*){6,15}\\s*$",
+        max_length = 40
+    ))]
     pub phone: Option<String>,
     /// Given name.
+    #[oai(validator(max_length = 200))]
     pub first_name: Option<String>,
     /// Family name.
+    #[oai(validator(max_length = 200))]
     pub last_name: Option<String>,
     /// Date of birth (YYYY-MM-DD).
     pub birth_date: Option<NaiveDate>,
     /// Gender.
+    #[oai(validator(max_length = 200))]
     pub gender: Option<String>,
     /// Preferred language code.
+    #[oai(validator(pattern = "^\\s*[a-z]{2,3}(-[A-Za-z0-9]{2,8})*\\s*$", max_length = 35))]
     pub language: Option<String>,
     /// ISO 3166-1 alpha-2 country code.
+    #[oai(validator(pattern = "^\\s*[A-Za-z]{2}\\s*$", max_length = 8))]
     pub country: Option<String>,
     /// Postal code.
+    #[oai(validator(max_length = 200))]
     pub postal_code: Option<String>,
     /// Enroll in the loyalty programme (default true).
     pub enroll: Option<bool>,
     /// Consent given at enrollment.
     pub consents: Option<Consents>,
     /// Cards to attach.
+    #[oai(validator(max_items = 20))]
     pub cards: Option<Vec<NewCard>>,
     /// Custom fields.
+    #[oai(validator(max_properties = 100))]
     pub attributes: Option<BTreeMap<String, serde_json::Value>>,
 }
 
@@ -131,8 +148,10 @@ pub struct NewCustomer {
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct NewCard {
     /// Card number.
+    #[oai(validator(pattern = "^\\s*[A-Za-z0-9-]{1,64}\\s*$", max_length = 80))]
     pub number: String,
     /// Free label, e.g. `physical` or `digital`.
+    #[oai(validator(max_length = 64))]
     pub kind: Option<String>,
 }
 
@@ -140,24 +159,39 @@ pub struct NewCard {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
 pub struct CustomerPatch {
     /// New code, or null to clear.
+    #[oai(validator(max_length = 128))]
     pub code: MaybeUndefined<String>,
     /// New e-mail, or null to clear.
+    #[oai(validator(
+        pattern = "^\\s*[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]\\s*$",
+        max_length = 254
+    ))]
     pub email: MaybeUndefined<String>,
     /// New phone, or null to clear.
+    #[oai(validator(
+        pattern = "^\\s*\\+?[ .()-]*([0-9][ .()-]*){6,15}\\s*$",
+        max_length = 40
+    ))]
     pub phone: MaybeUndefined<String>,
     /// Given name.
+    #[oai(validator(max_length = 200))]
     pub first_name: MaybeUndefined<String>,
     /// Family name.
+    #[oai(validator(max_length = 200))]
     pub last_name: MaybeUndefined<String>,
     /// Date of birth.
     pub birth_date: MaybeUndefined<NaiveDate>,
     /// Gender.
+    #[oai(validator(max_length = 200))]
     pub gender: MaybeUndefined<String>,
     /// Preferred language.
+    #[oai(validator(pattern = "^\\s*[a-z]{2,3}(-[A-Za-z0-9]{2,8})*\\s*$", max_length = 35))]
     pub language: MaybeUndefined<String>,
     /// Country.
+    #[oai(validator(pattern = "^\\s*[A-Za-z]{2}\\s*$", max_length = 8))]
     pub country: MaybeUndefined<String>,
     /// Postal code.
+    #[oai(validator(max_length = 200))]
     pub postal_code: MaybeUndefined<String>,
     /// Activate or deactivate.
     pub active: Option<bool>,
@@ -166,6 +200,7 @@ pub struct CustomerPatch {
     /// Replace the recorded consent.
     pub consents: Option<Consents>,
     /// Custom fields to set; a null value removes that field.
+    #[oai(validator(max_properties = 100))]
     pub attributes: Option<BTreeMap<String, serde_json::Value>>,
 }
 

@@ -11,22 +11,27 @@ use crate::common::time::Timestamp;
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct NewEvent {
     /// The Customer's id; or name them with `customer_code`.
+    #[oai(validator(max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer's code.
+    #[oai(validator(max_length = 128))]
     pub customer_code: Option<String>,
     /// The type, a slug campaigns listen to with `on: { custom_event: TYPE }` (or `trigger:`).
     #[oai(rename = "type")]
     #[serde(rename = "type")]
+    #[oai(validator(min_length = 1, max_length = 64))]
     pub kind: String,
     /// Free data; conditions see it as `event.data` (or `trigger.data`).
     #[oai(default)]
     #[serde(default)]
+    #[oai(validator(max_properties = 100))]
     pub data: BTreeMap<String, serde_json::Value>,
     /// When it happened (default: now).
     pub date: Option<Timestamp>,
     /// Voucher codes, or `all`, the Customer wants to use.
     #[oai(default)]
     #[serde(default)]
+    #[oai(validator(max_items = 50))]
     pub coupons_desired: Vec<String>,
 }
 

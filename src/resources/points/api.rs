@@ -50,15 +50,19 @@ pub struct PointsTransactionList {
 #[derive(Debug, Object)]
 pub struct Redemption {
     /// The Customer, by id (or `customer_code`).
+    #[oai(validator(max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer, by code.
+    #[oai(validator(max_length = 128))]
     pub customer_code: Option<String>,
     /// Amount to take, 1 to 1,000,000,000.
+    #[oai(validator(minimum(value = 1.0), maximum(value = 1000000000.0)))]
     pub points: i64,
     /// `points` (default) or `wallet`.
     #[oai(default)]
     pub kind: PointsKind,
     /// A note kept on the ledger entry.
+    #[oai(validator(max_length = 500))]
     pub description: Option<String>,
 }
 
@@ -66,8 +70,10 @@ pub struct Redemption {
 #[derive(Debug, Object)]
 pub struct CartRedemption {
     /// The cart (its code); its Customer pays.
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub cart_id: String,
     /// Amount to take.
+    #[oai(validator(minimum(value = 1.0), maximum(value = 1000000000.0)))]
     pub points: i64,
     /// `points` (default) or `wallet`.
     #[oai(default)]
@@ -78,19 +84,25 @@ pub struct CartRedemption {
 #[derive(Debug, Object)]
 pub struct Transfer {
     /// The Customer giving, by id.
+    #[oai(validator(max_length = 128))]
     pub from_customer_id: Option<String>,
     /// The Customer giving, by code.
+    #[oai(validator(max_length = 128))]
     pub from_customer_code: Option<String>,
     /// The Customer receiving, by id.
+    #[oai(validator(max_length = 128))]
     pub to_customer_id: Option<String>,
     /// The Customer receiving, by code.
+    #[oai(validator(max_length = 128))]
     pub to_customer_code: Option<String>,
     /// Amount to move.
+    #[oai(validator(minimum(value = 1.0), maximum(value = 1000000000.0)))]
     pub points: i64,
     /// `points` (default) or `wallet`.
     #[oai(default)]
     pub kind: PointsKind,
     /// A note kept on both ledger entries.
+    #[oai(validator(max_length = 500))]
     pub description: Option<String>,
 }
 
@@ -98,15 +110,19 @@ pub struct Transfer {
 #[derive(Debug, Object)]
 pub struct Adjustment {
     /// The Customer, by id.
+    #[oai(validator(max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer, by code.
+    #[oai(validator(max_length = 128))]
     pub customer_code: Option<String>,
     /// Amount: positive credits, negative debits (never below a zero balance).
+    #[oai(validator(minimum(value = -1000000000.0), maximum(value = 1000000000.0)))]
     pub points: i64,
     /// `points` (default) or `wallet`.
     #[oai(default)]
     pub kind: PointsKind,
     /// Why, kept on the ledger entry.
+    #[oai(validator(max_length = 500))]
     pub description: Option<String>,
     /// Credits only: when what is left of them expires (in the future).
     pub expires_at: Option<Timestamp>,

@@ -177,8 +177,13 @@ pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
             }
         }
     }
-    points
+    points.min(MAX_POINTS_PER_EVENT)
 }
+
+/// Most points one campaign gives for one event. With amounts bounded
+/// (a cart's total at most 10^10), this keeps every balance exact in any
+/// JSON client (below 2^53) for millions of events at the cap.
+pub const MAX_POINTS_PER_EVENT: i64 = crate::resources::points::service::MAX_POINTS;
 
 /// The points effect of campaign `rule_id` for the event in `facts`; the
 /// reason when it earns nothing.

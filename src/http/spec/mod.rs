@@ -1,4 +1,9 @@
 //! The OpenAPI document served at /openapi.json and the interactive UI at /docs.
+//!
+//! [`render`] generates it from the operations' types and [`tidy`] makes it
+//! say exactly what the service does.
+
+pub mod tidy;
 
 use poem::endpoint::make_sync;
 use poem::web::Html;
@@ -36,45 +41,64 @@ pub struct SpecDocuments {
 pub fn render<T: OpenApi>(service: OpenApiService<T, ()>) -> SpecDocuments {
     let service = service.description(format!("{INTRODUCTION}{}", ErrorCode::markdown_table()));
     let generated = service.spec();
-    let json = join_security_requirements(&generated);
+    let json = finish(&generated);
     let html = service.swagger_ui_html().replace(&generated, &json);
     SpecDocuments { json, html }
 }
 
-/// The methods each path of the spec answers, for the `Allow` header of a
-/// 405 (RFC 9110 requires it).
-#[derive(Debug, Clone, Default)]
-pub struct AllowedMethods {
-    /// (path template split at `/`, with `{name}` matching any one segment;
-    /// its methods, upper case, comma-separated).
-    paths: Vec<(Vec<String>, String)>,
+/// The spec poem-openapi `generated`, with its security requirements joined
+/// and [`tidy`]: the document the service publishes.
+pub fn finish(generated: &str) -> String {
+    match serde_json::from_str::<Value>(generated) {
+        Ok(mut document) => {
+            join_security_requirements(&mut document);
+            tidy::tidy(&mut document);
+            serde_json::to_string_pretty(&document).unwrap_or_else(|_| generated.to_string())
+        }
+        Err(_) => generated.to_string(),
+    }
 }
 
-impl AllowedMethods {
-    /// The methods of every path in the OpenAPI `json`.
-    pub fn of_spec(json: &str) -> AllowedMethods {
-        let spec: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
-        let paths: Vec<(Vec<String>, String)> = spec["paths"]
+/// Values keyed by the spec's path templates, looked up by a request path:
+/// `{name}` matches any one segment, and a literal segment beats a parameter
+/// (`/customers/search` is not `/customers/{value}`).
+#[derive(Debug, Clone)]
+pub struct PathTable<T> {
+    /// (template split at `/`, its value).
+    entries: Vec<(Vec<String>, T)>,
+}
+
+impl<T> Default for PathTable<T> {
+    fn default() -> Self {
+        PathTable {
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<T> PathTable<T> {
+    /// A table of `value(path, operations)` for every path of the OpenAPI
+    /// `document`.
+    pub fn of_document(
+        document: &Value,
+        value: impl Fn(&serde_json::Map<String, Value>) -> T,
+    ) -> Self {
+        let entries = document["paths"]
             .as_object()
             .map(|paths| {
                 paths
                     .iter()
-                    .map(|(path, operations)| {
-                        let mut methods: Vec<String> = operations
-                            .as_object()
-                            .map(|o| o.keys().map(|m| m.to_ascii_uppercase()).collect())
-                            .unwrap_or_default();
-                        methods.sort();
-                        (segments(path), methods.join(", "))
+                    .filter_map(|(path, operations)| {
+                        Some((segments(path), value(operations.as_object()?)))
                     })
                     .collect()
             })
             .unwrap_or_default();
-        AllowedMethods { paths }
+        PathTable { entries }
     }
 
-    /// The methods `path` answers, when it is one of the spec's paths.
-    pub fn of_path(&self, path: &str) -> Option<&str> {
+    /// The value of the template `path` matches.
+    pub fn get(&self, path: &str) -> Option<&T> {
         let asked = segments(path);
         let matches = |template: &[String]| {
             template.len() == asked.len()
@@ -83,13 +107,11 @@ impl AllowedMethods {
                     .zip(&asked)
                     .all(|(t, a)| t.starts_with('{') || t == a)
         };
-        // A literal segment beats a parameter: `/customers/search` is not
-        // `/customers/{value}`.
-        self.paths
+        self.entries
             .iter()
             .filter(|(template, _)| matches(template))
             .min_by_key(|(template, _)| template.iter().filter(|t| t.starts_with('{')).count())
-            .map(|(_, methods)| methods.as_str())
+            .map(|(_, value)| value)
     }
 }
 
@@ -100,30 +122,56 @@ fn segments(path: &str) -> Vec<String> {
         .collect()
 }
 
+/// The methods each path of the spec answers, for the `Allow` header of a
+/// 405 (RFC 9110 requires it).
+#[derive(Debug, Clone, Default)]
+pub struct AllowedMethods {
+    /// Each path's methods, upper case, comma-separated.
+    paths: PathTable<String>,
+}
+
+impl AllowedMethods {
+    /// The methods of every path in the OpenAPI `json`.
+    pub fn of_spec(json: &str) -> AllowedMethods {
+        let document: Value = serde_json::from_str(json).unwrap_or_default();
+        let paths = PathTable::of_document(&document, |operations| {
+            let mut methods: Vec<String> = operations
+                .keys()
+                .map(|method| method.to_ascii_uppercase())
+                .collect();
+            methods.sort();
+            methods.join(", ")
+        });
+        AllowedMethods { paths }
+    }
+
+    /// The methods `path` answers, when it is one of the spec's paths.
+    pub fn of_path(&self, path: &str) -> Option<&str> {
+        self.paths.get(path).map(String::as_str)
+    }
+}
+
 /// poem-openapi lists each security scheme of an operation as an alternative
 /// (`[{A}, {B}, {C}]`); every operation here needs all of them (`[{A, B, C}]`).
-pub fn join_security_requirements(spec: &str) -> String {
-    let Ok(mut document) = serde_json::from_str::<Value>(spec) else {
-        return spec.to_string();
+pub fn join_security_requirements(document: &mut Value) {
+    let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
+        return;
     };
-    if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
-        for operation in paths.values_mut().filter_map(Value::as_object_mut) {
-            for details in operation.values_mut() {
-                let Some(security) = details.get_mut("security") else {
-                    continue;
-                };
-                let Some(alternatives) = security.as_array() else {
-                    continue;
-                };
-                let mut joined = serde_json::Map::new();
-                for requirement in alternatives.iter().filter_map(Value::as_object) {
-                    joined.extend(requirement.clone());
-                }
-                *security = Value::Array(vec![Value::Object(joined)]);
+    for operation in paths.values_mut().filter_map(Value::as_object_mut) {
+        for details in operation.values_mut() {
+            let Some(security) = details.get_mut("security") else {
+                continue;
+            };
+            let Some(alternatives) = security.as_array() else {
+                continue;
+            };
+            let mut joined = serde_json::Map::new();
+            for requirement in alternatives.iter().filter_map(Value::as_object) {
+                joined.extend(requirement.clone());
             }
+            *security = Value::Array(vec![Value::Object(joined)]);
         }
     }
-    serde_json::to_string_pretty(&document).unwrap_or_else(|_| spec.to_string())
 }
 
 /// GET /openapi.json.
@@ -161,8 +209,11 @@ mod tests {
 
     #[test]
     fn security_alternatives_become_one_requirement() {
-        let spec = r#"{"paths":{"/check":{"get":{"security":[{"A":[]},{"B":[]},{"C":[]}]}}}}"#;
-        let joined: Value = serde_json::from_str(&join_security_requirements(spec)).unwrap();
+        let mut joined: Value = serde_json::from_str(
+            r#"{"paths":{"/check":{"get":{"security":[{"A":[]},{"B":[]},{"C":[]}]}}}}"#,
+        )
+        .unwrap();
+        join_security_requirements(&mut joined);
         assert_eq!(
             joined["paths"]["/check"]["get"]["security"],
             serde_json::json!([{"A": [], "B": [], "C": []}])

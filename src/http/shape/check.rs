@@ -1,0 +1,513 @@
+//! Checking a JSON value against a schema of the published OpenAPI document:
+//! types (strictly: no `false` where a string is expected), required fields,
+//! lengths, patterns, ranges, list sizes, enums and the DateTime window. The
+//! first mismatch is answered with the field's path, so every refusal names
+//! what to fix.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::common::time::Timestamp;
+use crate::http::spec::tidy::{MULTI_LINE, PRINTABLE};
+
+/// The schemas of one OpenAPI document and its compiled patterns.
+#[derive(Debug, Clone, Default)]
+pub struct SchemaChecker {
+    /// `components.schemas`, by reference (`#/components/schemas/Name`).
+    components: HashMap<String, Value>,
+    /// Every other `pattern` the document uses, compiled once.
+    patterns: HashMap<String, Regex>,
+}
+
+impl SchemaChecker {
+    /// The checker of `document`.
+    pub fn of_document(document: &Value) -> SchemaChecker {
+        let components: HashMap<String, Value> = document
+            .pointer("/components/schemas")
+            .and_then(Value::as_object)
+            .map(|schemas| {
+                schemas
+                    .iter()
+                    .map(|(name, schema)| (format!("#/components/schemas/{name}"), schema.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut patterns = HashMap::new();
+        collect_patterns(document, &mut patterns);
+        SchemaChecker {
+            components,
+            patterns,
+        }
+    }
+
+    /// Whether `value` is what `schema` describes; otherwise what is wrong,
+    /// naming the field at `path` (empty for the whole body).
+    pub fn check(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+        let schema = self.resolve(schema);
+        for part in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            self.check(value, part, path)?;
+        }
+        if let Some(options) = schema
+            .get("oneOf")
+            .or_else(|| schema.get("anyOf"))
+            .and_then(Value::as_array)
+        {
+            let mut failures = options.iter().map(|option| self.check(value, option, path));
+            if let Some(Err(first)) = failures.next()
+                && !failures.any(|failure| failure.is_ok())
+            {
+                return Err(first);
+            }
+        }
+        if value.is_null() {
+            return if schema.get("type").is_none() || schema["nullable"] == true {
+                Ok(())
+            } else {
+                Err(format!("{} must not be null", name(path)))
+            };
+        }
+        if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+            && !allowed.contains(value)
+        {
+            let listed: Vec<String> = allowed.iter().map(Value::to_string).collect();
+            return Err(format!(
+                "{} must be one of {}, not {}",
+                name(path),
+                listed.join(", "),
+                shown(value)
+            ));
+        }
+        match schema.get("type").and_then(Value::as_str) {
+            Some("string") => self.check_string(value, schema, path),
+            Some("integer") => check_integer(value, schema, path),
+            Some("number") => check_number(value, schema, path),
+            Some("boolean") if !value.is_boolean() => Err(wrong_type(path, "true or false", value)),
+            Some("array") => self.check_array(value, schema, path),
+            Some("object") => self.check_object(value, schema, path),
+            _ => Ok(()),
+        }
+    }
+
+    /// `schema`, or the component it refers to.
+    fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        let mut schema = schema;
+        // A reference to a reference is followed a few times, never forever.
+        for _ in 0..4 {
+            match schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|reference| self.components.get(reference))
+            {
+                Some(target) => schema = target,
+                None => break,
+            }
+        }
+        schema
+    }
+
+    fn check_string(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+        let Value::String(text) = value else {
+            return Err(wrong_type(path, "a string", value));
+        };
+        let length = text.chars().count() as u64;
+        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
+            && length > max
+        {
+            return Err(format!(
+                "{} has {length} characters; at most {max} are accepted",
+                name(path)
+            ));
+        }
+        if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
+            && length < min
+        {
+            return Err(format!(
+                "{} must have at least {min} character{}",
+                name(path),
+                if min == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
+            let matches = match pattern {
+                PRINTABLE => text.chars().all(|c| printable(c, false)),
+                MULTI_LINE => text.chars().all(|c| printable(c, true)),
+                other => self
+                    .patterns
+                    .get(other)
+                    .is_none_or(|regex| regex.is_match(text)),
+            };
+            if !matches {
+                return Err(match pattern {
+                    PRINTABLE | MULTI_LINE => format!(
+                        "{} contains a control or direction-override character",
+                        name(path)
+                    ),
+                    other => format!("{} must match `{other}`", name(path)),
+                });
+            }
+        }
+        if schema["format"] == "date-time" {
+            let at: Timestamp = text.parse().map_err(|_| {
+                format!(
+                    "{} must be a DateTime such as 2026-05-01T10:00:00Z, not {}",
+                    name(path),
+                    shown(value)
+                )
+            })?;
+            if !at.is_in_window() {
+                return Err(format!(
+                    "{} {at} is outside the accepted dates, {} to {}",
+                    name(path),
+                    Timestamp::EARLIEST,
+                    Timestamp::LATEST
+                ));
+            }
+        }
+        if schema["format"] == "date" {
+            let date = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                format!(
+                    "{} must be a date such as 1990-05-01, not {}",
+                    name(path),
+                    shown(value)
+                )
+            })?;
+            let midnight: Timestamp = date
+                .and_hms_opt(0, 0, 0)
+                .unwrap_or_default()
+                .and_utc()
+                .into();
+            if !midnight.is_in_window() {
+                return Err(format!(
+                    "{} {date} is outside the accepted dates, {} to {}",
+                    name(path),
+                    &Timestamp::EARLIEST[..10],
+                    &Timestamp::LATEST[..10]
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_array(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+        let Value::Array(items) = value else {
+            return Err(wrong_type(path, "a list", value));
+        };
+        let count = items.len() as u64;
+        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
+            && count > max
+        {
+            return Err(format!(
+                "{} has {count} items; at most {max} are accepted",
+                name(path)
+            ));
+        }
+        if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
+            && count < min
+        {
+            return Err(format!(
+                "{} needs at least {min} item{}",
+                name(path),
+                if min == 1 { "" } else { "s" }
+            ));
+        }
+        if let Some(item_schema) = schema.get("items") {
+            for (index, item) in items.iter().enumerate() {
+                self.check(item, item_schema, &format!("{path}[{index}]"))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn check_object(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+        let Value::Object(object) = value else {
+            return Err(wrong_type(path, "an object", value));
+        };
+        let field = |key: &str| {
+            if path.is_empty() {
+                key.to_string()
+            } else {
+                format!("{path}.{key}")
+            }
+        };
+        for required in schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            if !object.contains_key(required) {
+                return Err(format!("{} is required", name(&field(required))));
+            }
+        }
+        let count = object.len() as u64;
+        if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64)
+            && count > max
+        {
+            return Err(format!(
+                "{} has {count} entries; at most {max} are accepted",
+                name(path)
+            ));
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let additional = schema
+            .get("additionalProperties")
+            .filter(|additional| additional.is_object());
+        for (key, item) in object {
+            match properties.and_then(|properties| properties.get(key)) {
+                Some(property) => self.check(item, property, &field(key))?,
+                None => {
+                    if let Some(additional) = additional {
+                        self.check(item, additional, &field(key))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn check_integer(value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+    let Value::Number(number) = value else {
+        return Err(wrong_type(path, "a whole number", value));
+    };
+    if !(number.is_i64() || number.is_u64()) {
+        return Err(wrong_type(path, "a whole number", value));
+    }
+    let (low, high) = match schema["format"].as_str() {
+        Some("int32") => (i32::MIN as f64, i32::MAX as f64),
+        Some("uint32") => (0.0, u32::MAX as f64),
+        Some("uint64") => (0.0, u64::MAX as f64),
+        _ => (i64::MIN as f64, i64::MAX as f64),
+    };
+    let as_float = number.as_f64().unwrap_or_default();
+    if number.as_i64().is_none() && schema["format"] != "uint64"
+        || as_float < low
+        || as_float > high
+    {
+        return Err(format!("{} {number} is out of range", name(path)));
+    }
+    check_range(as_float, schema, path)
+}
+
+fn check_number(value: &Value, schema: &Value, path: &str) -> Result<(), String> {
+    let Some(number) = value.as_f64() else {
+        return Err(wrong_type(path, "a number", value));
+    };
+    check_range(number, schema, path)
+}
+
+fn check_range(number: f64, schema: &Value, path: &str) -> Result<(), String> {
+    if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
+        let exclusive = schema["exclusiveMinimum"] == true;
+        if number < min || (exclusive && number == min) {
+            let bound = if exclusive { "more than" } else { "at least" };
+            return Err(format!(
+                "{} must be {bound} {min}, not {number}",
+                name(path)
+            ));
+        }
+    }
+    if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
+        let exclusive = schema["exclusiveMaximum"] == true;
+        if number > max || (exclusive && number == max) {
+            let bound = if exclusive { "less than" } else { "at most" };
+            return Err(format!(
+                "{} must be {bound} {max}, not {number}",
+                name(path)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `c` may appear in text ([`PRINTABLE`], or [`MULTI_LINE`] when
+/// `lines` is true).
+fn printable(c: char, lines: bool) -> bool {
+    match c {
+        '\t' | '\n' | '\r' => lines,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => false,
+        '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => false,
+        _ => true,
+    }
+}
+
+fn collect_patterns(value: &Value, patterns: &mut HashMap<String, Regex>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(pattern) = object.get("pattern").and_then(Value::as_str)
+                && !matches!(pattern, PRINTABLE | MULTI_LINE)
+                && !patterns.contains_key(pattern)
+                && let Ok(regex) = Regex::new(pattern)
+            {
+                patterns.insert(pattern.to_string(), regex);
+            }
+            for child in object.values() {
+                collect_patterns(child, patterns);
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_patterns(item, patterns)),
+        _ => {}
+    }
+}
+
+/// How a field is named in a message.
+fn name(path: &str) -> String {
+    if path.is_empty() {
+        "the body".to_string()
+    } else {
+        format!("`{path}`")
+    }
+}
+
+fn wrong_type(path: &str, expected: &str, value: &Value) -> String {
+    format!("{} must be {expected}, not {}", name(path), shown(value))
+}
+
+/// `value` as JSON, cut short when long.
+fn shown(value: &Value) -> String {
+    let text = value.to_string();
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn checker() -> SchemaChecker {
+        SchemaChecker::of_document(&json!({"components": {"schemas": {
+            "Line": {"type": "object", "required": ["product_code", "price"], "properties": {
+                "product_code": {"type": "string", "maxLength": 8, "pattern": PRINTABLE},
+                "price": {"type": "number", "minimum": 0, "maximum": 1000},
+                "quantity": {"type": "number", "minimum": 0, "exclusiveMinimum": true}
+            }},
+            "Cart": {"type": "object", "required": ["lines"], "properties": {
+                "lines": {"type": "array", "maxItems": 2, "items": {"$ref": "#/components/schemas/Line"}},
+                "date": {"type": "string", "format": "date-time", "nullable": true},
+                "kind": {"type": "string", "enum": ["sale", "return"]},
+                "code": {"type": "string", "pattern": "^[a-z]+$"},
+                "points": {"type": "integer", "format": "int64", "minimum": 1},
+                "features": {"type": "object", "maxProperties": 2,
+                    "additionalProperties": {"type": "string"}}
+            }}
+        }}}))
+    }
+
+    fn check(body: Value) -> Result<(), String> {
+        checker().check(&body, &json!({"$ref": "#/components/schemas/Cart"}), "")
+    }
+
+    #[test]
+    fn a_good_body_passes() {
+        check(
+            json!({"lines": [{"product_code": "A1", "price": 2.5, "quantity": 1}],
+            "date": null, "kind": "sale", "code": "abc", "points": 3, "features": {"x": "y"}}),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn each_mismatch_names_its_field() {
+        let line = |extra: Value| {
+            let mut line = json!({"product_code": "A1", "price": 1});
+            line.as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            json!({"lines": [json!({"product_code": "B", "price": 1}), line]})
+        };
+        let cases = [
+            (
+                line(json!({"product_code": false})),
+                "`lines[1].product_code` must be a string, not false",
+            ),
+            (
+                line(json!({"product_code": 12})),
+                "`lines[1].product_code` must be a string, not 12",
+            ),
+            (
+                line(json!({"product_code": "ABCDEFGHI"})),
+                "`lines[1].product_code` has 9 characters; at most 8 are accepted",
+            ),
+            (
+                line(json!({"product_code": "A\u{202e}B"})),
+                "`lines[1].product_code` contains a control or direction-override character",
+            ),
+            (
+                line(json!({"product_code": "A\u{0}"})),
+                "`lines[1].product_code` contains a control or direction-override character",
+            ),
+            (
+                line(json!({"price": "1"})),
+                "`lines[1].price` must be a number, not \"1\"",
+            ),
+            (
+                line(json!({"price": 1e9})),
+                "`lines[1].price` must be at most 1000, not 1000000000",
+            ),
+            (
+                line(json!({"quantity": 0})),
+                "`lines[1].quantity` must be more than 0, not 0",
+            ),
+            (
+                json!({"lines": [{"price": 1}]}),
+                "`lines[0].product_code` is required",
+            ),
+            (json!({}), "`lines` is required"),
+            (json!([]), "the body must be an object, not []"),
+            (
+                json!({"lines": [], "date": "0001-01-01T00:00:00Z"}),
+                "`date` 0001-01-01T00:00:00Z is outside the accepted dates, 1900-01-01T00:00:00Z to 2199-12-31T23:59:59Z",
+            ),
+            (
+                json!({"lines": [], "date": "yesterday"}),
+                "`date` must be a DateTime such as 2026-05-01T10:00:00Z, not \"yesterday\"",
+            ),
+            (
+                json!({"lines": [], "kind": "gift"}),
+                "`kind` must be one of \"sale\", \"return\", not \"gift\"",
+            ),
+            (
+                json!({"lines": [], "code": "ABC"}),
+                "`code` must match `^[a-z]+$`",
+            ),
+            (
+                json!({"lines": [], "points": 1.5}),
+                "`points` must be a whole number, not 1.5",
+            ),
+            (
+                json!({"lines": [], "points": 0}),
+                "`points` must be at least 1, not 0",
+            ),
+            (
+                json!({"lines": [], "features": {"a": "1", "b": "2", "c": "3"}}),
+                "`features` has 3 entries; at most 2 are accepted",
+            ),
+            (
+                json!({"lines": [], "features": {"a": true}}),
+                "`features.a` must be a string, not true",
+            ),
+            (json!({"lines": null}), "`lines` must not be null"),
+            (
+                json!({"lines": [{}, {}, {}]}),
+                "`lines` has 3 items; at most 2 are accepted",
+            ),
+        ];
+        for (body, expected) in cases {
+            assert_eq!(check(body.clone()).unwrap_err(), expected, "{body}");
+        }
+    }
+}
