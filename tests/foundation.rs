@@ -5,6 +5,8 @@
 #[path = "foundation/blank_ids.rs"]
 mod blank_ids;
 mod common;
+#[path = "foundation/hostile_input.rs"]
+mod hostile_input;
 
 use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};
 use loyalty::resources::companies::keys::NewKey;

@@ -401,3 +401,89 @@ async fn the_days_around_a_daylight_saving_change_are_whole_days() {
     }
     assert_eq!(seen, [1, 0, 1, 1, 0, 1]);
 }
+
+#[tokio::test]
+async fn back_dated_and_future_dated_carts_cannot_buy_more_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on("mem://", dir.path()).await;
+    let madrid = server.company_in_zone("madrid", "Europe/Madrid").await;
+    let customer = member(&server, &madrid).await;
+    let draw = json!([{"product_code": "DRAW", "quantity": 1, "price": 1}]);
+    // The service's clock stands at 2026-05-04T10:00:00Z: six carts dated
+    // on six earlier days, sent within the same minute, are six purchases
+    // recorded at their dates, and one day's draw.
+    let mut drawn = 0;
+    for day in 0..6 {
+        let date = format!("2026-04-{:02}T10:00:00Z", 20 + day);
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/carts/realtime",
+                &madrid,
+                Some(cart(&customer, &format!("OLD-{day}"), &date, draw.clone())),
+            )
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["cart"]["date"], date.as_str(), "the date is kept");
+        drawn += draws(&answer);
+    }
+    assert_eq!(drawn, 1, "once a day means once on the day it is received");
+    // Ahead of the clock by more than a till's drift, or far in the past:
+    // refused, and nothing recorded.
+    for (code, date, message) in [
+        (
+            "AHEAD",
+            "2026-05-04T10:11:00Z",
+            "is more than 10 minutes after",
+        ),
+        (
+            "FUTURE",
+            "2199-01-01T00:00:00Z",
+            "is more than 10 minutes after",
+        ),
+        (
+            "ANCIENT",
+            "2025-05-03T10:00:00Z",
+            "is more than 365 days before",
+        ),
+    ] {
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/carts/realtime",
+                &madrid,
+                Some(cart(&customer, code, date, draw.clone())),
+            )
+            .await;
+        assert_eq!(status, 400, "{answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(message),
+            "{answer}"
+        );
+    }
+    let (_, carts) = server
+        .call_as(
+            "GET",
+            &format!("/carts?customer_id={customer}"),
+            &madrid,
+            None,
+        )
+        .await;
+    assert_eq!(carts["carts"].as_array().unwrap().len(), 6, "{carts}");
+    // The next day by the service's clock, the draw opens again.
+    server.set_time("2026-05-05T10:00:00Z");
+    let (_, answer) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &madrid,
+            Some(cart(
+                &customer,
+                "NEXT",
+                "2026-04-20T10:00:00Z",
+                draw.clone(),
+            )),
+        )
+        .await;
+    assert_eq!(draws(&answer), 1, "{answer}");
+}

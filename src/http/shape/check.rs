@@ -10,7 +10,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::common::time::Timestamp;
-use crate::http::spec::tidy::{MULTI_LINE, PRINTABLE};
+use crate::http::spec::tidy::{
+    DEFAULT_MAX_ITEMS, DEFAULT_MAX_LENGTH, DEFAULT_MAX_PROPERTIES, MULTI_LINE, PRINTABLE,
+};
 
 /// The schemas of one OpenAPI document and its compiled patterns.
 #[derive(Debug, Clone, Default)]
@@ -91,7 +93,8 @@ impl SchemaChecker {
             Some("boolean") if !value.is_boolean() => Err(wrong_type(path, "true or false", value)),
             Some("array") => self.check_array(value, schema, path),
             Some("object") => self.check_object(value, schema, path),
-            _ => Ok(()),
+            Some(_) => Ok(()),
+            None => check_free(value, path),
         }
     }
 
@@ -271,6 +274,63 @@ impl SchemaChecker {
             }
         }
         Ok(())
+    }
+}
+
+/// Free data (a schema without a type, e.g. a Custom Event's `data`): any
+/// JSON, within the default bounds: text of at most
+/// [`DEFAULT_MAX_LENGTH`] characters without control characters other than
+/// tab and line breaks, lists of at most [`DEFAULT_MAX_ITEMS`], objects of at
+/// most [`DEFAULT_MAX_PROPERTIES`] entries.
+fn check_free(value: &Value, path: &str) -> Result<(), String> {
+    match value {
+        Value::String(text) => {
+            let length = text.chars().count() as u64;
+            if length > DEFAULT_MAX_LENGTH {
+                return Err(format!(
+                    "{} has {length} characters; at most {DEFAULT_MAX_LENGTH} are accepted",
+                    name(path)
+                ));
+            }
+            if !text.chars().all(|c| printable(c, true)) {
+                return Err(format!(
+                    "{} contains a control or direction-override character",
+                    name(path)
+                ));
+            }
+            Ok(())
+        }
+        Value::Array(items) => {
+            if items.len() as u64 > DEFAULT_MAX_ITEMS {
+                return Err(format!(
+                    "{} has {} items; at most {DEFAULT_MAX_ITEMS} are accepted",
+                    name(path),
+                    items.len()
+                ));
+            }
+            items
+                .iter()
+                .enumerate()
+                .try_for_each(|(index, item)| check_free(item, &format!("{path}[{index}]")))
+        }
+        Value::Object(object) => {
+            if object.len() as u64 > DEFAULT_MAX_PROPERTIES {
+                return Err(format!(
+                    "{} has {} entries; at most {DEFAULT_MAX_PROPERTIES} are accepted",
+                    name(path),
+                    object.len()
+                ));
+            }
+            object.iter().try_for_each(|(key, item)| {
+                let field = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                check_free(item, &field)
+            })
+        }
+        _ => Ok(()),
     }
 }
 

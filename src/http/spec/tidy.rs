@@ -151,6 +151,10 @@ fn bound_and_null(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
+    // poem-openapi calls a calendar date `naive-date`; OpenAPI calls it `date`.
+    if object.get("format").and_then(Value::as_str) == Some("naive-date") {
+        object.insert("format".to_string(), json!("date"));
+    }
     match object.get("type").and_then(Value::as_str) {
         Some("string") if !object.contains_key("enum") && !object.contains_key("format") => {
             object

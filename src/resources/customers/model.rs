@@ -333,6 +333,17 @@ pub fn clean_text(field: &str, value: Option<String>) -> ApiResult<Option<String
     Ok((!value.is_empty()).then_some(value))
 }
 
+/// Checks a date of birth: not after `today` (dates before 1900 are refused
+/// with every other date out of the accepted window, by the request check).
+pub fn checked_birth_date(date: NaiveDate, today: NaiveDate) -> ApiResult<NaiveDate> {
+    if date > today {
+        return Err(ApiError::invalid(format!(
+            "`birth_date` {date} is in the future"
+        )));
+    }
+    Ok(date)
+}
+
 /// Checks an ISO 3166-1 alpha-2 country code, returned uppercase.
 pub fn normalise_country(value: &str) -> ApiResult<String> {
     let country = value.trim().to_uppercase();

@@ -10,6 +10,7 @@ use crate::error::ApiResult;
 use crate::resources::customers::model::Consents;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::CustomerPatch;
+use crate::resources::customers::model::checked_birth_date;
 use crate::resources::customers::model::clean_text;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::customers::model::normalise_country;
@@ -21,7 +22,7 @@ pub(crate) struct CleanPatch {
     patch: CustomerPatch,
 }
 
-pub(crate) fn clean_patch(mut patch: CustomerPatch) -> ApiResult<CleanPatch> {
+pub(crate) fn clean_patch(mut patch: CustomerPatch, now: Timestamp) -> ApiResult<CleanPatch> {
     use poem_openapi::types::MaybeUndefined;
     fn normalise(
         field: MaybeUndefined<String>,
@@ -47,6 +48,9 @@ pub(crate) fn clean_patch(mut patch: CustomerPatch) -> ApiResult<CleanPatch> {
     patch.last_name = normalise(patch.last_name, text("last_name"))?;
     patch.gender = normalise(patch.gender, text("gender"))?;
     patch.postal_code = normalise(patch.postal_code, text("postal_code"))?;
+    if let MaybeUndefined::Value(date) = patch.birth_date {
+        checked_birth_date(date, now.as_datetime().date_naive())?;
+    }
     patch.language = normalise(patch.language, |l| {
         validate_language(l.trim())?;
         Ok(l.trim().to_string())

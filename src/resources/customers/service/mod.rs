@@ -25,6 +25,7 @@ use crate::resources::customers::model::CustomerPatch;
 use crate::resources::customers::model::NewCard;
 use crate::resources::customers::model::NewCustomer;
 use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::model::checked_birth_date;
 use crate::resources::customers::model::clean_text;
 use crate::resources::customers::model::new_customer_id;
 use crate::resources::customers::model::normalise_card;
@@ -200,7 +201,10 @@ impl Services {
             phone: new.phone.as_deref().map(normalise_phone).transpose()?,
             first_name: clean_text("first_name", new.first_name)?,
             last_name: clean_text("last_name", new.last_name)?,
-            birth_date: new.birth_date,
+            birth_date: new
+                .birth_date
+                .map(|date| checked_birth_date(date, now.as_datetime().date_naive()))
+                .transpose()?,
             gender: clean_text("gender", new.gender)?,
             language,
             country: new.country.as_deref().map(normalise_country).transpose()?,
@@ -284,7 +288,7 @@ impl Services {
         reference: CustomerRef<'_>,
         patch: CustomerPatch,
     ) -> ApiResult<Customer> {
-        let patch = clean_patch(patch)?;
+        let patch = clean_patch(patch, self.now())?;
         let now = self.now();
         let customer = self
             .modify_customer(company, reference, |customer| {
