@@ -34,7 +34,10 @@ impl<'a> ApiExtractor<'a> for Author {
     }
 
     fn param_schema_ref() -> Option<MetaSchemaRef> {
-        Some(String::schema_ref())
+        let mut schema = poem_openapi::registry::MetaSchema::new("string");
+        schema.max_length = Some(254);
+        schema.pattern = Some(crate::resources::customers::model::EMAIL_PATTERN.to_string());
+        Some(MetaSchemaRef::Inline(Box::new(schema)))
     }
 
     async fn from_request(

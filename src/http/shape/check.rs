@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::http::spec::tidy::{
-    DEFAULT_MAX_ITEMS, DEFAULT_MAX_LENGTH, DEFAULT_MAX_PROPERTIES, MULTI_LINE, PRINTABLE,
+    DEFAULT_MAX_ITEMS, DEFAULT_MAX_LENGTH, DEFAULT_MAX_PROPERTIES, IDENTIFIER, MULTI_LINE,
+    PRINTABLE,
 };
 
 /// The schemas of one OpenAPI document and its compiled patterns.
@@ -99,7 +100,7 @@ impl SchemaChecker {
     }
 
     /// `schema`, or the component it refers to.
-    fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
+    pub fn resolve<'a>(&'a self, schema: &'a Value) -> &'a Value {
         let mut schema = schema;
         // A reference to a reference is followed a few times, never forever.
         for _ in 0..4 {
@@ -131,6 +132,9 @@ impl SchemaChecker {
         if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
             && length < min
         {
+            if length == 0 {
+                return Err(format!("{} must not be blank", name(path)));
+            }
             return Err(format!(
                 "{} must have at least {min} character{}",
                 name(path),
@@ -140,6 +144,10 @@ impl SchemaChecker {
         if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
             let matches = match pattern {
                 PRINTABLE => text.chars().all(|c| printable(c, false)),
+                IDENTIFIER => {
+                    text.chars().all(|c| printable(c, false))
+                        && text.chars().any(|c| !c.is_whitespace())
+                }
                 MULTI_LINE => text.chars().all(|c| printable(c, true)),
                 other => self
                     .patterns
@@ -148,7 +156,10 @@ impl SchemaChecker {
             };
             if !matches {
                 return Err(match pattern {
-                    PRINTABLE | MULTI_LINE => format!(
+                    IDENTIFIER if text.chars().all(char::is_whitespace) => {
+                        format!("{} must not be blank", name(path))
+                    }
+                    PRINTABLE | MULTI_LINE | IDENTIFIER => format!(
                         "{} contains a control or direction-override character",
                         name(path)
                     ),
@@ -278,10 +289,10 @@ impl SchemaChecker {
 }
 
 /// Free data (a schema without a type, e.g. a Custom Event's `data`): any
-/// JSON, within the default bounds: text of at most
-/// [`DEFAULT_MAX_LENGTH`] characters without control characters other than
-/// tab and line breaks, lists of at most [`DEFAULT_MAX_ITEMS`], objects of at
-/// most [`DEFAULT_MAX_PROPERTIES`] entries.
+/// JSON, within the default sizes: text of at most [`DEFAULT_MAX_LENGTH`]
+/// characters, lists of at most [`DEFAULT_MAX_ITEMS`], objects of at most
+/// [`DEFAULT_MAX_PROPERTIES`] entries. Its text is kept as sent (JSON escapes
+/// every character on the way out), so no character is refused.
 fn check_free(value: &Value, path: &str) -> Result<(), String> {
     match value {
         Value::String(text) => {
@@ -289,12 +300,6 @@ fn check_free(value: &Value, path: &str) -> Result<(), String> {
             if length > DEFAULT_MAX_LENGTH {
                 return Err(format!(
                     "{} has {length} characters; at most {DEFAULT_MAX_LENGTH} are accepted",
-                    name(path)
-                ));
-            }
-            if !text.chars().all(|c| printable(c, true)) {
-                return Err(format!(
-                    "{} contains a control or direction-override character",
                     name(path)
                 ));
             }
@@ -403,7 +408,7 @@ fn collect_patterns(value: &Value, patterns: &mut HashMap<String, Regex>) {
     match value {
         Value::Object(object) => {
             if let Some(pattern) = object.get("pattern").and_then(Value::as_str)
-                && !matches!(pattern, PRINTABLE | MULTI_LINE)
+                && !matches!(pattern, PRINTABLE | MULTI_LINE | IDENTIFIER)
                 && !patterns.contains_key(pattern)
                 && let Ok(regex) = Regex::new(pattern)
             {

@@ -24,10 +24,18 @@ use crate::http::auth::Authentication;
 use crate::http::shape::check::SchemaChecker;
 use crate::http::spec::PathTable;
 
-/// The request-body schemas of a spec, by path and method.
+/// What one operation takes: its JSON body's schema and its query
+/// parameters' schemas.
+#[derive(Debug, Clone, Default)]
+struct OperationShape {
+    body: Option<Value>,
+    query: Vec<(String, Value)>,
+}
+
+/// The request schemas of a spec, by path and method.
 #[derive(Debug, Clone, Default)]
 pub struct RequestShapes {
-    bodies: PathTable<HashMap<Method, Value>>,
+    operations: PathTable<HashMap<Method, OperationShape>>,
     checker: SchemaChecker,
 }
 
@@ -35,26 +43,84 @@ impl RequestShapes {
     /// The shapes of the OpenAPI document `json`.
     pub fn of_spec(json: &str) -> RequestShapes {
         let document: Value = serde_json::from_str(json).unwrap_or_default();
-        let bodies = PathTable::of_document(&document, |operations| {
+        let operations = PathTable::of_document(&document, |operations| {
             operations
                 .iter()
                 .filter_map(|(method, details)| {
-                    let schema = details
-                        .pointer("/requestBody/content")?
-                        .as_object()?
-                        .iter()
-                        .find(|(media, _)| media.starts_with("application/json"))?
-                        .1
-                        .get("schema")?
-                        .clone();
-                    Some((method.to_ascii_uppercase().parse().ok()?, schema))
+                    let body = details
+                        .pointer("/requestBody/content")
+                        .and_then(Value::as_object)
+                        .and_then(|content| {
+                            content
+                                .iter()
+                                .find(|(media, _)| media.starts_with("application/json"))
+                        })
+                        .and_then(|(_, media)| media.get("schema"))
+                        .cloned();
+                    let query = details["parameters"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter(|parameter| parameter["in"] == "query")
+                        .filter_map(|parameter| {
+                            Some((
+                                parameter["name"].as_str()?.to_string(),
+                                parameter.get("schema")?.clone(),
+                            ))
+                        })
+                        .collect();
+                    let method = method.to_ascii_uppercase().parse().ok()?;
+                    Some((method, OperationShape { body, query }))
                 })
                 .collect()
         });
         RequestShapes {
-            bodies,
+            operations,
             checker: SchemaChecker::of_document(&document),
         }
+    }
+
+    fn operation(&self, method: &Method, path: &str) -> Option<&OperationShape> {
+        self.operations
+            .get(path)
+            .and_then(|methods| methods.get(method))
+    }
+
+    /// Checks the query string of a `method` request to `path` against the
+    /// operation's parameters: each value sent must be what its schema
+    /// says (a parameter the operation does not take is ignored).
+    pub fn check_query(&self, method: &Method, path: &str, query: &str) -> Result<(), String> {
+        let Some(operation) = self.operation(method, path) else {
+            return Ok(());
+        };
+        if operation.query.is_empty() || query.is_empty() {
+            return Ok(());
+        }
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
+            .map_err(|error| format!("the query string is not readable: {error}"))?;
+        for (name, schema) in &operation.query {
+            let sent: Vec<&str> = pairs
+                .iter()
+                .filter(|(key, _)| key == name)
+                .map(|(_, value)| value.as_str())
+                .collect();
+            if sent.is_empty() {
+                continue;
+            }
+            let schema = self.checker.resolve(schema);
+            let value = if schema["type"] == "array" {
+                let items = &schema["items"];
+                Value::Array(
+                    sent.iter()
+                        .map(|text| typed(text, self.checker.resolve(items)))
+                        .collect(),
+                )
+            } else {
+                typed(sent[sent.len() - 1], schema)
+            };
+            self.checker.check(&value, schema, name)?;
+        }
+        Ok(())
     }
 
     /// Checks the JSON `body` of a `method` request to `path`: `Ok` when it
@@ -62,9 +128,8 @@ impl RequestShapes {
     /// JSON body), otherwise why not.
     pub fn check(&self, method: &Method, path: &str, body: &[u8]) -> Result<(), String> {
         let Some(schema) = self
-            .bodies
-            .get(path)
-            .and_then(|methods| methods.get(method))
+            .operation(method, path)
+            .and_then(|operation| operation.body.as_ref())
         else {
             return Ok(());
         };
@@ -74,7 +139,24 @@ impl RequestShapes {
     }
 }
 
-/// Middleware applying [`RequestShapes`] to every JSON request body.
+/// A query value as the JSON its schema expects, where it reads as one (so
+/// `per_page=abc` is refused as not a whole number, naming `per_page`).
+fn typed(text: &str, schema: &Value) -> Value {
+    let parsed = match schema["type"].as_str() {
+        Some("integer") => text.parse::<i64>().ok().map(Value::from),
+        Some("number") => text
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map(Value::Number),
+        Some("boolean") => text.parse::<bool>().ok().map(Value::Bool),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// Middleware applying [`RequestShapes`] to every request's query string and
+/// JSON body.
 #[derive(Debug, Clone)]
 pub struct RequestShape {
     shapes: Arc<RequestShapes>,
@@ -126,6 +208,11 @@ impl<E: Endpoint> Endpoint for RequestShapeEndpoint<E> {
         let authenticated = request
             .data::<Authentication>()
             .is_some_and(|outcome| outcome.0.is_some());
+        if authenticated && let Some(query) = request.uri().query() {
+            self.shapes
+                .check_query(request.method(), request.uri().path(), query)
+                .map_err(ApiError::invalid)?;
+        }
         if has_body && is_json && authenticated {
             let bytes = request.take_body().into_bytes().await.map_err(|error| {
                 ApiError::invalid(format!("the body could not be read: {error}"))

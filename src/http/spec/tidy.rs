@@ -21,6 +21,14 @@ pub const PRINTABLE: &str =
 /// plus tab, line feed and carriage return.
 pub const MULTI_LINE: &str = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
 
+/// Characters of an identifier or code: [`PRINTABLE`], and not blank. A
+/// field's validator writes it as `pattern = "\\S"` (poem-openapi takes
+/// literals only); the document spells it out.
+pub const IDENTIFIER: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
+
+/// How a field's validator asks for [`IDENTIFIER`].
+const IDENTIFIER_MARK: &str = "\\S";
+
 /// Longest string a field takes unless it says otherwise.
 pub const DEFAULT_MAX_LENGTH: u64 = 1000;
 
@@ -34,66 +42,143 @@ pub const DEFAULT_MAX_ITEMS: u64 = 1000;
 /// The headers an operation that changes nothing must not be sent.
 const WRITE_ONLY_HEADERS: [&str; 1] = ["Idempotency-Key"];
 
+/// What an Idempotency-Key may be: 1 to 255 visible ASCII characters.
+const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]+$";
+
 /// Applies every pass to `document`.
 pub fn tidy(document: &mut Value) {
-    drop_write_headers_from_reads(document);
+    tidy_headers(document);
     inline_enum_references(document);
+    let requested = request_schemas(document);
     if let Some(schemas) = document
         .pointer_mut("/components/schemas")
         .and_then(Value::as_object_mut)
     {
-        for schema in schemas.values_mut() {
-            bound_and_null(schema);
+        for (name, schema) in schemas.iter_mut() {
+            // Bounds describe what the service accepts; answers are written
+            // by the service and carry none (an error may quote any input).
+            let bounded = requested.contains(&format!("#/components/schemas/{name}"));
+            bound_and_null(schema, bounded);
         }
     }
-    if let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) {
-        for operation in paths.values_mut().filter_map(Value::as_object_mut) {
-            for details in operation.values_mut() {
-                for parameter in details
-                    .get_mut("parameters")
-                    .and_then(Value::as_array_mut)
-                    .into_iter()
-                    .flatten()
-                {
-                    if let Some(schema) = parameter.get_mut("schema") {
-                        bound_and_null(schema);
-                    }
+    for_each_operation(document, |_, details| {
+        for parameter in details
+            .get_mut("parameters")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            let in_query = parameter["in"] == "query";
+            if let Some(schema) = parameter.get_mut("schema") {
+                if in_query {
+                    // A URL longer than 64 KiB is refused before the service
+                    // sees it; short query values keep every URL well within.
+                    bound_query_strings(schema);
                 }
-                if let Some(content) = details
-                    .pointer_mut("/requestBody/content")
-                    .and_then(Value::as_object_mut)
-                {
-                    for media in content.values_mut() {
-                        if let Some(schema) = media.get_mut("schema") {
-                            bound_and_null(schema);
-                        }
-                    }
+                bound_and_null(schema, true);
+            }
+        }
+        if let Some(content) = details
+            .pointer_mut("/requestBody/content")
+            .and_then(Value::as_object_mut)
+        {
+            for media in content.values_mut() {
+                if let Some(schema) = media.get_mut("schema") {
+                    bound_and_null(schema, true);
                 }
             }
         }
-    }
+    });
 }
 
-/// GET, HEAD and DELETE refuse an Idempotency-Key; so they do not declare it.
-fn drop_write_headers_from_reads(document: &mut Value) {
+/// Calls `visit(method, operation)` for every operation of `document`.
+fn for_each_operation(document: &mut Value, mut visit: impl FnMut(&str, &mut Value)) {
     let Some(paths) = document.get_mut("paths").and_then(Value::as_object_mut) else {
         return;
     };
     for operations in paths.values_mut().filter_map(Value::as_object_mut) {
         for (method, details) in operations.iter_mut() {
-            if !matches!(method.as_str(), "get" | "head" | "delete") {
-                continue;
-            }
-            if let Some(parameters) = details.get_mut("parameters").and_then(Value::as_array_mut) {
-                parameters.retain(|parameter| {
-                    !(parameter["in"] == "header"
-                        && WRITE_ONLY_HEADERS
-                            .iter()
-                            .any(|header| parameter["name"] == *header))
-                });
+            visit(method, details);
+        }
+    }
+}
+
+/// The components a request can contain (through any number of
+/// references), by reference.
+fn request_schemas(document: &Value) -> std::collections::BTreeSet<String> {
+    let mut found = std::collections::BTreeSet::new();
+    let mut pending: Vec<String> = Vec::new();
+    for operations in document["paths"].as_object().into_iter().flatten() {
+        for details in operations
+            .1
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(_, d)| d)
+        {
+            collect_references(&details["parameters"], &mut pending);
+            collect_references(&details["requestBody"], &mut pending);
+        }
+    }
+    while let Some(reference) = pending.pop() {
+        if found.insert(reference.clone()) {
+            let name = reference.trim_start_matches("#/components/schemas/");
+            if let Some(schema) = document.pointer(&format!("/components/schemas/{name}")) {
+                collect_references(schema, &mut pending);
             }
         }
     }
+    found
+}
+
+fn collect_references(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+                into.push(reference.to_string());
+            }
+            object
+                .values()
+                .for_each(|child| collect_references(child, into));
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_references(item, into)),
+        _ => {}
+    }
+}
+
+/// Header parameters get their usual spelling (the generator upper-cases
+/// them); GET, HEAD and DELETE, which refuse an Idempotency-Key, do not
+/// declare it; and the key's own limits are stated.
+fn tidy_headers(document: &mut Value) {
+    for_each_operation(document, |method, details| {
+        let reads = matches!(method, "get" | "head" | "delete");
+        let Some(parameters) = details.get_mut("parameters").and_then(Value::as_array_mut) else {
+            return;
+        };
+        parameters.retain(|parameter| {
+            !(reads
+                && parameter["in"] == "header"
+                && WRITE_ONLY_HEADERS.iter().any(|header| {
+                    parameter["name"]
+                        .as_str()
+                        .is_some_and(|name| name.eq_ignore_ascii_case(header))
+                }))
+        });
+        for parameter in parameters.iter_mut().filter(|p| p["in"] == "header") {
+            let Some(name) = parameter["name"].as_str().map(str::to_string) else {
+                continue;
+            };
+            if name.eq_ignore_ascii_case("Idempotency-Key") {
+                parameter["name"] = json!("Idempotency-Key");
+                parameter["schema"] = json!({
+                    "type": "string", "minLength": 1, "maxLength": 255,
+                    "pattern": IDEMPOTENCY_KEY_PATTERN
+                });
+            } else if name.eq_ignore_ascii_case("Accept-Language") {
+                parameter["name"] = json!("Accept-Language");
+            }
+        }
+    });
 }
 
 /// `{"allOf": [{"$ref": E}], ...}` where `E` is a string enum becomes the
@@ -116,18 +201,25 @@ fn inline_enum_references(document: &mut Value) {
 fn replace_enum_wrappers(value: &mut Value, enums: &Map<String, Value>) {
     match value {
         Value::Object(object) => {
-            let wrapped = object
-                .get("allOf")
-                .and_then(Value::as_array)
-                .filter(|parts| parts.len() == 1)
-                .and_then(|parts| parts[0].get("$ref"))
-                .and_then(Value::as_str)
-                .and_then(|reference| enums.get(reference))
-                .cloned();
-            if let Some(Value::Object(enum_schema)) = wrapped {
-                object.remove("allOf");
+            if let Some(enum_schema) = referenced_enum(object, enums) {
+                object.remove("$ref");
+                let annotations = object.remove("allOf");
+                // Annotations beside the reference (description, default)
+                // and the field's own win over the enum's.
+                for part in annotations
+                    .as_ref()
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_object)
+                {
+                    for (key, annotation) in part.iter().filter(|(key, _)| *key != "$ref") {
+                        object
+                            .entry(key.clone())
+                            .or_insert_with(|| annotation.clone());
+                    }
+                }
                 for (key, part) in enum_schema {
-                    // The field's own description and default win.
                     object.entry(key).or_insert(part);
                 }
             }
@@ -144,10 +236,64 @@ fn replace_enum_wrappers(value: &mut Value, enums: &Map<String, Value>) {
     }
 }
 
+/// The enum `object` stands for: a `$ref` to one, or an `allOf` of one
+/// reference to one and annotations only.
+fn referenced_enum(
+    object: &Map<String, Value>,
+    enums: &Map<String, Value>,
+) -> Option<Map<String, Value>> {
+    let lookup = |reference: &Value| {
+        reference
+            .as_str()
+            .and_then(|reference| enums.get(reference))
+            .and_then(Value::as_object)
+            .cloned()
+    };
+    if let Some(reference) = object.get("$ref") {
+        return lookup(reference);
+    }
+    let parts = object.get("allOf")?.as_array()?;
+    let mut references = parts.iter().filter_map(|part| part.get("$ref"));
+    let reference = references.next()?;
+    let annotations_only = references.next().is_none()
+        && parts.iter().all(|part| {
+            part.get("$ref").is_some()
+                || !["type", "properties", "allOf", "oneOf", "anyOf"]
+                    .iter()
+                    .any(|key| part.get(*key).is_some())
+        });
+    if annotations_only {
+        lookup(reference)
+    } else {
+        None
+    }
+}
+
+/// Longest query parameter value unless it says otherwise.
+pub const DEFAULT_MAX_QUERY_LENGTH: u64 = 128;
+
+/// Gives the strings of a query parameter (or its items) the query's default
+/// length, when they state none.
+fn bound_query_strings(schema: &mut Value) {
+    let target = if schema["type"] == "array" {
+        schema.get_mut("items")
+    } else {
+        Some(schema)
+    };
+    if let Some(object) = target.and_then(Value::as_object_mut)
+        && object.get("type").and_then(Value::as_str) == Some("string")
+        && !object.contains_key("enum")
+    {
+        object
+            .entry("maxLength")
+            .or_insert(json!(DEFAULT_MAX_QUERY_LENGTH));
+    }
+}
+
 /// Gives `schema`, and every schema inside it, the default bounds it lacks,
 /// and marks each optional property nullable (the service writes an absent
 /// value as `null`, and reads `null` as absent).
-fn bound_and_null(schema: &mut Value) {
+fn bound_and_null(schema: &mut Value, bounded: bool) {
     let Some(object) = schema.as_object_mut() else {
         return;
     };
@@ -156,6 +302,15 @@ fn bound_and_null(schema: &mut Value) {
         object.insert("format".to_string(), json!("date"));
     }
     match object.get("type").and_then(Value::as_str) {
+        _ if !bounded => {}
+        Some("string")
+            if object.get("pattern").and_then(Value::as_str) == Some(IDENTIFIER_MARK) =>
+        {
+            object.insert("pattern".to_string(), json!(IDENTIFIER));
+            object
+                .entry("maxLength")
+                .or_insert(json!(DEFAULT_MAX_LENGTH));
+        }
         Some("string") if !object.contains_key("enum") && !object.contains_key("format") => {
             object
                 .entry("maxLength")
@@ -169,6 +324,18 @@ fn bound_and_null(schema: &mut Value) {
             object
                 .entry("maxProperties")
                 .or_insert(json!(DEFAULT_MAX_PROPERTIES));
+            if object["additionalProperties"] == json!({}) {
+                let said = object["description"].as_str().unwrap_or_default();
+                object.insert(
+                    "description".to_string(),
+                    json!(format!(
+                        "{said}\n\nFree data: any JSON, with text of at most {DEFAULT_MAX_LENGTH} \
+                         characters, lists of at most {DEFAULT_MAX_ITEMS} items and objects of at \
+                         most {DEFAULT_MAX_PROPERTIES} entries, nested at most 32 deep."
+                    )
+                    .trim_start()),
+                );
+            }
         }
         _ => {}
     }
@@ -184,15 +351,16 @@ fn bound_and_null(schema: &mut Value) {
         .unwrap_or_default();
     if let Some(properties) = object.get_mut("properties").and_then(Value::as_object_mut) {
         for (name, property) in properties.iter_mut() {
-            if !required.contains(name) {
+            // A field with a default is written with its value, never null.
+            if !required.contains(name) && property.get("default").is_none() {
                 make_nullable(property);
             }
-            bound_and_null(property);
+            bound_and_null(property, bounded);
         }
     }
     for key in ["items", "additionalProperties"] {
         if let Some(child) = object.get_mut(key) {
-            bound_and_null(child);
+            bound_and_null(child, bounded);
         }
     }
     for key in ["allOf", "oneOf", "anyOf"] {
@@ -202,7 +370,7 @@ fn bound_and_null(schema: &mut Value) {
             .into_iter()
             .flatten()
         {
-            bound_and_null(part);
+            bound_and_null(part, bounded);
         }
     }
 }
@@ -225,7 +393,7 @@ mod tests {
 
     #[test]
     fn reads_lose_the_idempotency_key_and_writes_keep_it() {
-        let header = json!({"name": "Idempotency-Key", "in": "header"});
+        let header = json!({"name": "IDEMPOTENCY-KEY", "in": "header"});
         let mut document = json!({"paths": {"/carts": {
             "get": {"parameters": [header.clone()]},
             "post": {"parameters": [header.clone()]},
@@ -233,10 +401,9 @@ mod tests {
         }}});
         tidy(&mut document);
         assert_eq!(document["paths"]["/carts"]["get"]["parameters"], json!([]));
-        assert_eq!(
-            document["paths"]["/carts"]["post"]["parameters"],
-            json!([header])
-        );
+        let kept = &document["paths"]["/carts"]["post"]["parameters"][0];
+        assert_eq!(kept["name"], "Idempotency-Key");
+        assert_eq!(kept["schema"]["maxLength"], 255);
         assert_eq!(
             document["paths"]["/carts"]["delete"]["parameters"][0]["name"],
             "id"
@@ -245,14 +412,18 @@ mod tests {
 
     #[test]
     fn enum_wrappers_become_plain_enums_and_optional_fields_nullable() {
-        let mut document = json!({"components": {"schemas": {
+        let mut document = json!({
+            "paths": {"/things": {"post": {"requestBody": {"content": {"application/json":
+                {"schema": {"$ref": "#/components/schemas/Thing"}}}}}}},
+            "components": {"schemas": {
             "Kind": {"type": "string", "enum": ["a", "b"]},
             "Other": {"type": "object", "properties": {"x": {"type": "integer"}}},
             "Thing": {"type": "object", "required": ["kind"], "properties": {
                 "kind": {"allOf": [{"$ref": "#/components/schemas/Kind"}], "description": "k"},
                 "name": {"type": "string", "maxLength": 20},
                 "other": {"$ref": "#/components/schemas/Other"}
-            }}
+            }},
+            "Answer": {"type": "object", "properties": {"text": {"type": "string"}}}
         }}});
         tidy(&mut document);
         let thing = &document["components"]["schemas"]["Thing"]["properties"];
@@ -266,6 +437,11 @@ mod tests {
         assert_eq!(
             thing["other"],
             json!({"allOf": [{"$ref": "#/components/schemas/Other"}], "nullable": true})
+        );
+        // Answers carry no bounds: an error message may quote any input.
+        assert_eq!(
+            document["components"]["schemas"]["Answer"]["properties"]["text"],
+            json!({"type": "string", "nullable": true})
         );
     }
 }

@@ -69,7 +69,9 @@ impl CartsApi {
     /// its points and the Customer's new balance in one transaction; the
     /// effects array says what applied. A cart `code` is recorded once
     /// (`cart_already_exists`). `explain=true` adds, for every campaign, whether
-    /// it applied and why not. Conditions are evaluated at the cart's `date`.
+    /// it applied and why not. Campaigns are evaluated at the time the cart is
+    /// received; its `date` (at most 10 minutes ahead of the service's clock and
+    /// 365 days behind) is kept for history and reports.
     ///
     /// Rate limit: tier 1 (critical).
     #[oai(path = "/carts/realtime", method = "post")]
@@ -150,11 +152,15 @@ impl CartsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
+            Option<String>,
+        >,
         from: Query<Option<Timestamp>>,
         to: Query<Option<Timestamp>>,
-        per_page: Query<Option<u32>>,
-        starting_after: Query<Option<String>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
     ) -> Result<Json<CartList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let customer = customer_id.0.as_deref().map(CustomerRef::id);

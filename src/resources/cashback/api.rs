@@ -87,10 +87,18 @@ impl CashbacksApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        location_id: Query<Option<String>>,
-        location_code: Query<Option<String>>,
-        customer_id: Query<Option<String>>,
-        customer_code: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
+            Option<String>,
+        >,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
@@ -129,8 +137,12 @@ impl CashbacksApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        location_id: Query<Option<String>>,
-        location_code: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
+            Option<String>,
+        >,
     ) -> Result<Json<ThresholdList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
         let thresholds =

@@ -45,10 +45,13 @@ pub struct CustomerSearch {
     /// `birth_date`, `gender`, `language`, `country`, `postal_code`, `active`,
     /// `loyalty_member`, and `attributes.NAME` for custom attributes.
     #[oai(default)]
+    #[oai(validator(max_properties = 50))]
     pub filters: BTreeMap<String, serde_json::Value>,
     /// Page size (default 25, maximum 100).
+    #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))]
     pub per_page: Option<u32>,
     /// The previous page's `next_token_starts_after`.
+    #[oai(validator(max_length = 128))]
     pub starting_after: Option<String>,
 }
 
@@ -128,8 +131,8 @@ impl CustomersApi {
         &self,
         caller: Tier1,
         request: &poem::Request,
-        ids: Query<Vec<String>>,
-        phones: Query<Vec<String>>,
+        #[oai(validator(max_items = 20))] ids: Query<Vec<String>>,
+        #[oai(validator(max_items = 20))] phones: Query<Vec<String>>,
     ) -> Result<Json<CustomerList>, ErrorResponse> {
         let customers = services(request)?
             .list_customers(

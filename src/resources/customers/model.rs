@@ -94,11 +94,15 @@ pub struct Card {
     pub created_at: Timestamp,
 }
 
+/// What [`normalise_email`] accepts, for the spec (the `email` fields'
+/// validators spell the same pattern out: poem-openapi takes literals only).
+pub const EMAIL_PATTERN: &str = "^\\s*[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]\\s*$";
+
 /// The fields an integrator sends to create a Customer.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
 pub struct NewCustomer {
     /// The Company's own identifier.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
     pub code: Option<String>,
     /// E-mail address.
     #[oai(validator(
@@ -159,7 +163,7 @@ pub struct NewCard {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
 pub struct CustomerPatch {
     /// New code, or null to clear.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
     pub code: MaybeUndefined<String>,
     /// New e-mail, or null to clear.
     #[oai(validator(
@@ -359,6 +363,29 @@ pub fn normalise_country(value: &str) -> ApiResult<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_email_fields_and_the_author_header_share_one_pattern() {
+        use poem_openapi::types::Type;
+        let mut registry = poem_openapi::registry::Registry::new();
+        NewCustomer::register(&mut registry);
+        let schema = &registry.schemas["NewCustomer"].properties;
+        let email = schema.iter().find(|(name, _)| *name == "email").unwrap();
+        let poem_openapi::registry::MetaSchemaRef::Inline(email) = &email.1 else {
+            panic!("email is inline");
+        };
+        assert_eq!(email.pattern.as_deref(), Some(EMAIL_PATTERN));
+        let pattern = regex::Regex::new(EMAIL_PATTERN).unwrap();
+        for (text, valid) in [
+            ("ana@example.com", true),
+            (" Ana@Example.COM ", true),
+            ("ana@example", false),
+            ("a b@example.com", false),
+        ] {
+            assert_eq!(pattern.is_match(text), valid, "{text}");
+            assert_eq!(normalise_email(text).is_ok(), valid, "{text}");
+        }
+    }
 
     #[test]
     fn identifiers_normalise() {

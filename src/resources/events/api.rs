@@ -101,10 +101,14 @@ impl EventsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        customer_id: Query<Option<String>>,
-        #[oai(name = "type")] kind: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
+            Option<String>,
+        >,
+        #[oai(name = "type", validator(pattern = "^[A-Za-z0-9_-]{1,64}$"))] kind: Query<
+            Option<String>,
+        >,
         per_page: Query<Option<u32>>,
-        starting_after: Query<Option<String>>,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
     ) -> Result<Json<CustomEventList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let page = services(request)?

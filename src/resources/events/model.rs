@@ -11,15 +11,15 @@ use crate::common::time::Timestamp;
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct NewEvent {
     /// The Customer's id; or name them with `customer_code`.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
     pub customer_id: Option<String>,
     /// The Customer's code.
-    #[oai(validator(max_length = 128))]
+    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
     pub customer_code: Option<String>,
     /// The type, a slug campaigns listen to with `on: { custom_event: TYPE }` (or `trigger:`).
     #[oai(rename = "type")]
     #[serde(rename = "type")]
-    #[oai(validator(min_length = 1, max_length = 64))]
+    #[oai(validator(pattern = "^[A-Za-z0-9_-]{1,64}$"))]
     pub kind: String,
     /// Free data; conditions see it as `event.data` (or `trigger.data`).
     #[oai(default)]

@@ -68,15 +68,26 @@ impl InstantWinsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        customer_id: Query<Option<String>>,
-        customer_code: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
         campaign_audience: Query<Option<String>>,
-        location_id: Query<Option<String>>,
-        location_code: Query<Option<String>>,
-        #[oai(name = "countries")] country_list: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
+            Option<String>,
+        >,
+        #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
         tier_id: Query<Option<String>>,
-        per_page: Query<Option<u32>>,
-        starting_after: Query<Option<String>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
     ) -> Result<Json<InstantWinList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let filter = InstantWinFilter {
@@ -111,12 +122,22 @@ impl InstantWinsApi {
         caller: Tier2,
         request: &poem::Request,
         id: Path<String>,
-        search_by: Query<Option<String>>,
-        customer_id: Query<Option<String>>,
-        customer_code: Query<Option<String>>,
-        location_id: Query<Option<String>>,
-        location_code: Query<Option<String>>,
-        #[oai(name = "countries")] country_list: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] search_by: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
+            Option<String>,
+        >,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
+            Option<String>,
+        >,
+        #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = InstantWinSearch::parse(search_by.0.as_deref())?;
         let filter = InstantWinFilter {

@@ -192,7 +192,9 @@ impl SegmentsApi {
         caller: Tier1,
         request: &poem::Request,
         id: Path<String>,
-        audience: Query<String>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] audience: Query<
+            String,
+        >,
     ) -> Result<Json<AudienceValidationBody>, ErrorResponse> {
         let (customer_id, standing) = services(request)?
             .audience_validation(

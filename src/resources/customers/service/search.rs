@@ -19,7 +19,7 @@ use crate::resources::customers::model::normalise_phone;
 use crate::services::Services;
 
 /// Most ids or phones one list request may name.
-pub const MAX_LIST_VALUES: usize = 100;
+pub const MAX_LIST_VALUES: usize = 20;
 
 impl Services {
     /// The Customers with the given ids or phones (at most
