@@ -123,3 +123,28 @@ fn one_condition(bencher: divan::Bencher, source: &str) {
     let facts = facts();
     bencher.bench_local(|| engine.eval_bool(&condition, divan::black_box(&facts)));
 }
+
+/// A runaway condition (100,000 closure calls) until the operation budget
+/// stops it: how long an author's mistake can hold one evaluation.
+#[divan::bench]
+fn runaway_condition_stopped(bencher: divan::Bencher) {
+    let engine = ScriptEngine::new();
+    let origin = loyalty::engine::origin::Origin {
+        file: PathBuf::from("bench.yaml"),
+        line: 1,
+        column: 0,
+    };
+    let digits = "[0,1,2,3,4,5,6,7,8,9]";
+    let source = format!(
+        "{digits}.map(|a| {digits}.map(|b| {digits}.map(|c| {digits}.map(|d| {digits}.map(|e| a+b+c+d+e))))).len() > 0"
+    );
+    let condition = engine.compile(&source, origin).expect("a condition");
+    let facts = facts();
+    bencher.bench_local(|| {
+        assert!(
+            engine
+                .eval_bool(&condition, divan::black_box(&facts))
+                .is_err()
+        );
+    });
+}

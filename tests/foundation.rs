@@ -1339,6 +1339,50 @@ mod idempotency {
     }
 
     #[tokio::test]
+    async fn a_replay_is_charged_to_its_tier_and_says_so() {
+        let server = TestServer::start().await;
+        let key = server
+            .company_with_limits(
+                "replays",
+                Some(loyalty::resources::companies::model::RateLimits {
+                    critical: 3,
+                    moderate: 3,
+                    low: 3,
+                }),
+            )
+            .await;
+        let body = json!({"email": "charged@example.com"});
+        let send = || {
+            server
+                .request_as("POST", "/customers", &key)
+                .header("Idempotency-Key", "charged-1")
+                .json(&body)
+                .send()
+        };
+        let first = send().await.unwrap();
+        assert_eq!(first.status(), 200);
+        let policy = first.headers()["ratelimit-policy"].clone();
+        let mut remaining = Vec::new();
+        let mut refused = 0;
+        for _ in 0..4 {
+            let replay = send().await.unwrap();
+            if replay.status() == 429 {
+                refused += 1;
+                assert!(replay.headers().contains_key("retry-after"));
+                continue;
+            }
+            assert_eq!(replay.headers()["idempotent-replayed"], "true");
+            assert_eq!(replay.headers()["ratelimit-policy"], policy);
+            remaining.push(replay.headers()["ratelimit"].to_str().unwrap().to_string());
+        }
+        assert!(!remaining.is_empty(), "a replay within the quota is served");
+        assert!(
+            refused > 0,
+            "replays spend the quota like any request ({remaining:?})"
+        );
+    }
+
+    #[tokio::test]
     async fn a_retry_replays_the_first_response_byte_for_byte_and_changes_nothing() {
         let server = TestServer::start().await;
         let key = server.bootstrap_key();

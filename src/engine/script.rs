@@ -444,6 +444,41 @@ mod tests {
     }
 
     #[test]
+    fn runaway_conditions_are_refused_or_stopped_by_the_budget() {
+        let engine = ScriptEngine::new();
+        // A condition is an expression: loops and statements cannot be
+        // written at all, and the file is refused with its line.
+        for source in [
+            "{ let n = 0; while true { n += 1; } n > 0 }",
+            "{ let s = \"x\"; loop { s += s; } s.len() > 0 }",
+        ] {
+            let refused = engine.compile(source, origin()).unwrap_err();
+            assert_eq!(refused.line, 10, "{source}: {refused}");
+        }
+        // What can run long (closures over big ranges, growing values) is
+        // stopped by the operation budget or the size limits, with an error
+        // the explanation shows: a few milliseconds in a release build
+        // (BENCHMARKS.md, "Runaway conditions").
+        for source in [
+            "[0].pad(100000000, 0).len() > 0",
+            "[0,1,2,3,4,5,6,7,8,9].map(|a| [0,1,2,3,4,5,6,7,8,9].map(|b| [0,1,2,3,4,5,6,7,8,9]\
+             .map(|c| [0,1,2,3,4,5,6,7,8,9].map(|d| [0,1,2,3,4,5,6,7,8,9].map(|e| a+b+c+d+e)))))\
+             .len() > 0",
+            "[1].map(|x| \"x\".pad(1000000, \"y\")).len() > 0",
+        ] {
+            let script = engine.compile(source, origin()).unwrap();
+            let error = engine.eval_bool(&script, &facts()).unwrap_err();
+            let said = error.message.to_lowercase();
+            assert!(
+                said.contains("too many operations")
+                    || said.contains("too large")
+                    || said.contains("exceeds"),
+                "{source}: {error}"
+            );
+        }
+    }
+
+    #[test]
     fn a_condition_must_be_boolean() {
         let engine = ScriptEngine::new();
         let script = engine.compile("lifetime_spend", origin()).unwrap();

@@ -15,6 +15,8 @@ use crate::error::ErrorCode;
 use crate::http::auth::Authentication;
 use crate::http::idempotency::model::KeyClaim;
 use crate::http::idempotency::model::StoredResponse;
+use crate::http::rate_limits::limiters::Tier;
+use crate::http::rate_limits::{RateLimited, charged_tier, set_headers};
 use crate::services::Services;
 
 /// The request header.
@@ -163,7 +165,20 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
             .claim_idempotency_key(company, &key, &fingerprint)
             .await?
         {
-            KeyClaim::Replay(stored) => return Ok(replay(stored)),
+            KeyClaim::Replay(stored) => {
+                // A replay is a request like any other: it is charged to the
+                // tier the first answer was, and says so.
+                let tier = stored.tier.as_deref().and_then(Tier::from_name);
+                let mut response = replay(stored);
+                if let Some(tier) = tier {
+                    let admission = services.admit(company, tier).await?;
+                    if admission.retry_after.is_some() {
+                        return Err(RateLimited(admission).into());
+                    }
+                    set_headers(&mut response, &admission);
+                }
+                return Ok(response);
+            }
             KeyClaim::InUse => {
                 return Err(ApiError::new(
                     ErrorCode::IdempotencyKeyInUse,
@@ -194,6 +209,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         };
         let content_type = header(poem::http::header::CONTENT_TYPE);
         let content_language = header(poem::http::header::CONTENT_LANGUAGE);
+        let tier = charged_tier(&response).map(|tier| tier.name().to_string());
         let bytes = response.take_body().into_bytes().await?;
         let body = String::from_utf8_lossy(&bytes).into_owned();
         let outcome = if is_final(status, &body) {
@@ -202,6 +218,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
                 content_type,
                 content_language,
                 body,
+                tier,
             };
             services
                 .complete_idempotency_key(company, &key, &fingerprint, &stored)

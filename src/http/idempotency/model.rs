@@ -14,6 +14,10 @@ pub struct StoredResponse {
     pub content_language: Option<String>,
     /// The body, exactly as sent.
     pub body: String,
+    /// The rate-limit tier the request was charged to (`tier1`...), so a
+    /// replay is charged to it too.
+    #[serde(default)]
+    pub tier: Option<String>,
 }
 
 /// What a request carrying an Idempotency-Key may do.

@@ -144,6 +144,11 @@ impl Tier {
         }
     }
 
+    /// The tier named `name` in RateLimit headers (`tier1`...).
+    pub fn from_name(name: &str) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|tier| tier.name() == name)
+    }
+
     /// This tier's requests per second in `limits`.
     pub const fn rps(self, limits: &RateLimits) -> u32 {
         match self {

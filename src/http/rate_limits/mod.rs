@@ -13,6 +13,7 @@ use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::rate_limits::limiters::RateVerdict;
+use crate::http::rate_limits::limiters::Tier;
 
 /// Where the authentication extractor leaves the admission of the request, so
 /// the middleware can describe it in the response headers.
@@ -32,7 +33,17 @@ impl RateVerdictSlot {
     }
 }
 
-fn set_headers(response: &mut Response, admission: &RateVerdict) {
+/// The tier a charged `response` was charged to, read from its
+/// `RateLimit-Policy` header.
+pub fn charged_tier(response: &Response) -> Option<Tier> {
+    let policy = response.headers().get("ratelimit-policy")?.to_str().ok()?;
+    let name = policy.split(';').next()?.trim_matches('"');
+    Tier::from_name(name)
+}
+
+/// Says `admission` in the RateLimit headers of `response` (and
+/// `Retry-After` when the quota is spent).
+pub fn set_headers(response: &mut Response, admission: &RateVerdict) {
     let name = admission.tier.name();
     let headers = response.headers_mut();
     let policy = format!("\"{name}\";q={};w=1", admission.limit);
