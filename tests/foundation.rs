@@ -495,6 +495,80 @@ mod openapi {
     use super::*;
 
     #[tokio::test]
+    async fn the_spec_says_what_generated_clients_need() {
+        let server = TestServer::start().await;
+        let (_, spec) = server
+            .send(server.http.get(server.url("/openapi.json")))
+            .await;
+        let schemas = spec["components"]["schemas"].as_object().unwrap();
+        // Reads do not declare the Idempotency-Key they refuse.
+        for (path, operations) in spec["paths"].as_object().unwrap() {
+            for (method, operation) in operations.as_object().unwrap() {
+                let declares_key = operation["parameters"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|p| p["name"] == "Idempotency-Key");
+                assert_eq!(
+                    declares_key,
+                    ["post", "patch", "put"].contains(&method.as_str()),
+                    "{method} {path}"
+                );
+            }
+        }
+        // Fields written as null are nullable; enums are plain.
+        let customer = &schemas["Customer"]["properties"];
+        for field in ["code", "email", "phone", "first_name", "birth_date"] {
+            assert_eq!(customer[field]["nullable"], true, "Customer.{field}");
+        }
+        assert_eq!(
+            schemas["Consents"]["properties"]["recorded_at"]["nullable"],
+            true
+        );
+        assert_eq!(
+            schemas["Cart"]["properties"]["location_code"]["nullable"],
+            true
+        );
+        let text = spec.to_string();
+        for (name, schema) in schemas {
+            if schema.get("enum").is_some() {
+                let reference = format!("{{\"$ref\":\"#/components/schemas/{name}\"}}");
+                assert!(
+                    !text.contains(&reference),
+                    "enum {name} is still referenced"
+                );
+            }
+        }
+        assert_eq!(
+            schemas["Redemption"]["properties"]["kind"]["enum"],
+            json!(["points", "wallet"])
+        );
+        // The limits the service enforces are stated.
+        let line = &schemas["NewCartLine"]["properties"];
+        assert_eq!(line["product_code"]["maxLength"], 128);
+        assert_eq!(line["quantity"]["maximum"], 1_000_000.0);
+        assert_eq!(line["price"]["maximum"], 10_000_000_000.0);
+        assert_eq!(schemas["NewCart"]["properties"]["lines"]["maxItems"], 500);
+        assert_eq!(
+            schemas["Redemption"]["properties"]["points"]["minimum"],
+            1.0
+        );
+        assert!(
+            schemas["NewCustomer"]["properties"]["first_name"]["pattern"]
+                .as_str()
+                .is_some_and(|p| p.contains("u202e")),
+            "names refuse direction overrides"
+        );
+        let per_page = spec["paths"]["/carts"]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == "per_page")
+            .unwrap();
+        assert_eq!(per_page["schema"]["maximum"], 100.0);
+    }
+
+    #[tokio::test]
     async fn optional_headers_are_optional_in_the_spec() {
         let server = TestServer::start().await;
         let (_, spec) = server
