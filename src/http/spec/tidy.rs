@@ -29,6 +29,10 @@ pub const IDENTIFIER: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u
 /// How a field's validator asks for [`IDENTIFIER`].
 const IDENTIFIER_MARK: &str = "\\S";
 
+/// The years a date or DateTime may have (1900 to 2199,
+/// [`crate::common::time::Timestamp::is_in_window`]), as a pattern.
+pub const DATE_WINDOW: &str = "^(19|20|21)[0-9]{2}-";
+
 /// Longest string a field takes unless it says otherwise.
 pub const DEFAULT_MAX_LENGTH: u64 = 1000;
 
@@ -175,7 +179,10 @@ fn tidy_headers(document: &mut Value) {
                     "pattern": IDEMPOTENCY_KEY_PATTERN
                 });
             } else if name.eq_ignore_ascii_case("Accept-Language") {
+                // Any value is taken: one the service cannot read is ignored
+                // (RFC 9110), and the Company's default language answers.
                 parameter["name"] = json!("Accept-Language");
+                parameter["schema"] = json!({"type": "string", "pattern": "^.*$"});
             }
         }
     });
@@ -310,6 +317,15 @@ fn bound_and_null(schema: &mut Value, bounded: bool) {
             object
                 .entry("maxLength")
                 .or_insert(json!(DEFAULT_MAX_LENGTH));
+        }
+        Some("string")
+            if matches!(
+                object.get("format").and_then(Value::as_str),
+                Some("date" | "date-time")
+            ) =>
+        {
+            // The accepted window, 1900 to 2199, as OpenAPI can say it.
+            object.entry("pattern").or_insert(json!(DATE_WINDOW));
         }
         Some("string") if !object.contains_key("enum") && !object.contains_key("format") => {
             object

@@ -178,15 +178,15 @@ pub struct CustomerPatch {
     ))]
     pub phone: MaybeUndefined<String>,
     /// Given name.
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(max_length = 200, pattern = "\\S"))]
     pub first_name: MaybeUndefined<String>,
     /// Family name.
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(max_length = 200, pattern = "\\S"))]
     pub last_name: MaybeUndefined<String>,
     /// Date of birth.
     pub birth_date: MaybeUndefined<NaiveDate>,
     /// Gender.
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(max_length = 200, pattern = "\\S"))]
     pub gender: MaybeUndefined<String>,
     /// Preferred language.
     #[oai(validator(pattern = "^\\s*[a-z]{2,3}(-[A-Za-z0-9]{2,8})*\\s*$", max_length = 35))]
@@ -195,7 +195,7 @@ pub struct CustomerPatch {
     #[oai(validator(pattern = "^\\s*[A-Za-z]{2}\\s*$", max_length = 8))]
     pub country: MaybeUndefined<String>,
     /// Postal code.
-    #[oai(validator(max_length = 200))]
+    #[oai(validator(max_length = 200, pattern = "\\S"))]
     pub postal_code: MaybeUndefined<String>,
     /// Activate or deactivate.
     pub active: Option<bool>,

@@ -107,7 +107,9 @@ impl EventsApi {
         #[oai(name = "type", validator(pattern = "^[A-Za-z0-9_-]{1,64}$"))] kind: Query<
             Option<String>,
         >,
-        per_page: Query<Option<u32>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
         #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
     ) -> Result<Json<CustomEventList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;

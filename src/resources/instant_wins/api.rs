@@ -83,7 +83,9 @@ impl InstantWinsApi {
             Option<String>,
         >,
         #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
-        tier_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] tier_id: Query<
+            Option<String>,
+        >,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
             Option<u32>,
         >,
