@@ -14,8 +14,8 @@ use crate::http::languages::language;
 use crate::http::params::location;
 use crate::http::services;
 use crate::resources::instant_wins::model::InstantWinCampaign;
+use crate::resources::instant_wins::model::InstantWinSearch;
 use crate::resources::instant_wins::service::InstantWinFilter;
-use crate::resources::instant_wins::service::InstantWinSearch;
 use crate::resources::instant_wins::service::parse_audience;
 
 #[derive(Tags)]
@@ -124,9 +124,7 @@ impl InstantWinsApi {
         caller: Tier2,
         request: &poem::Request,
         id: Path<String>,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] search_by: Query<
-            Option<String>,
-        >,
+        search_by: Query<Option<InstantWinSearch>>,
         #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
             Option<String>,
         >,
@@ -141,7 +139,7 @@ impl InstantWinsApi {
         >,
         #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
-        let search_by = InstantWinSearch::parse(search_by.0.as_deref())?;
+        let search_by = search_by.0.unwrap_or_default();
         let filter = InstantWinFilter {
             customer: CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?,
             location: location(location_id.0, location_code.0)?,

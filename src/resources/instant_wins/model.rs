@@ -190,3 +190,18 @@ pub struct DrawRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub voucher_code: Option<String>,
 }
+
+/// What GET /instant_wins/{id} names with `id`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, poem_openapi::Enum)]
+#[oai(rename_all = "snake_case")]
+pub enum InstantWinSearch {
+    /// The loyalty rule id (default).
+    #[default]
+    LoyaltyRuleId,
+    /// A Customer's assignment (`loyalty_rule_history_id` of a Voucher).
+    LoyaltyRuleHistoryId,
+    /// A Targeted Delivery send (`campaign_history_id` of a Voucher).
+    CampaignHistoryId,
+    /// The coupon's shared code.
+    StaticCode,
+}

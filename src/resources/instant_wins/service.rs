@@ -16,41 +16,13 @@ use crate::resources::customers::service::CustomerRef;
 use crate::resources::instant_wins::model::InstantWinCampaign;
 use crate::resources::instant_wins::model::InstantWinPrize;
 use crate::resources::instant_wins::model::InstantWinPrizes;
+use crate::resources::instant_wins::model::InstantWinSearch;
 use crate::resources::instant_wins::model::PrizeOutcome;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::vouchers::model::Voucher;
 use crate::secrets::random_hex;
 use crate::services::Services;
-
-/// What GET /instant_wins/{id} names with `id`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum InstantWinSearch {
-    /// The loyalty rule id (default).
-    #[default]
-    LoyaltyRuleId,
-    /// A Customer's assignment (`loyalty_rule_history_id` of a Voucher).
-    LoyaltyRuleHistoryId,
-    /// A Targeted Delivery send (`campaign_history_id` of a Voucher).
-    CampaignHistoryId,
-    /// The coupon's shared code.
-    StaticCode,
-}
-
-impl InstantWinSearch {
-    /// Parses `search_by`.
-    pub fn parse(value: Option<&str>) -> ApiResult<Self> {
-        match value {
-            None | Some("loyalty_rule_id") => Ok(InstantWinSearch::LoyaltyRuleId),
-            Some("loyalty_rule_history_id") => Ok(InstantWinSearch::LoyaltyRuleHistoryId),
-            Some("campaign_history_id") => Ok(InstantWinSearch::CampaignHistoryId),
-            Some("static_code") => Ok(InstantWinSearch::StaticCode),
-            Some(other) => Err(ApiError::invalid(format!(
-                "search_by is loyalty_rule_id, loyalty_rule_history_id, campaign_history_id or static_code, not `{other}`"
-            ))),
-        }
-    }
-}
 
 /// Filters of the list and detail endpoints.
 #[derive(Debug, Clone, Default)]
