@@ -22,12 +22,23 @@ pub const PRINTABLE: &str =
 pub const MULTI_LINE: &str = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
 
 /// Characters of an identifier or code: [`PRINTABLE`], and not blank. A
-/// field's validator writes it as `pattern = "\\S"` (poem-openapi takes
-/// literals only); the document spells it out.
+/// string whose validator asks for at least one character and no pattern
+/// gets it (poem-openapi's own pattern validators compile their regex on
+/// every request, so fields state patterns here instead).
 pub const IDENTIFIER: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
 
-/// How a field's validator asks for [`IDENTIFIER`].
-const IDENTIFIER_MARK: &str = "\\S";
+/// Patterns of particular fields, by (schema, field): the request-shape
+/// check compiles each once.
+fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    use crate::resources::events::model::SLUG_PATTERN;
+    crate::resources::customers::model::FIELD_PATTERNS
+        .iter()
+        .copied()
+        .chain([
+            ("NewEvent", "type", SLUG_PATTERN),
+            ("AssociationInput", "type", SLUG_PATTERN),
+        ])
+}
 
 /// The years a date or DateTime may have (1900 to 2199,
 /// [`crate::common::time::Timestamp::is_in_window`]), as a pattern.
@@ -53,6 +64,13 @@ const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]+$";
 pub fn tidy(document: &mut Value) {
     tidy_headers(document);
     inline_enum_references(document);
+    for (schema, field, pattern) in field_patterns() {
+        if let Some(property) =
+            document.pointer_mut(&format!("/components/schemas/{schema}/properties/{field}"))
+        {
+            property["pattern"] = json!(pattern);
+        }
+    }
     let requested = request_schemas(document);
     if let Some(schemas) = document
         .pointer_mut("/components/schemas")
@@ -311,7 +329,9 @@ fn bound_and_null(schema: &mut Value, bounded: bool) {
     match object.get("type").and_then(Value::as_str) {
         _ if !bounded => {}
         Some("string")
-            if object.get("pattern").and_then(Value::as_str) == Some(IDENTIFIER_MARK) =>
+            if !object.contains_key("pattern")
+                && !object.contains_key("enum")
+                && object.get("minLength").and_then(Value::as_u64).unwrap_or(0) >= 1 =>
         {
             object.insert("pattern".to_string(), json!(IDENTIFIER));
             object

@@ -99,12 +99,8 @@ impl AssociationsApi {
         &self,
         caller: Tier3,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            String,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] associate_id: Query<
-            String,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<String>,
+        #[oai(validator(min_length = 1, max_length = 128))] associate_id: Query<String>,
     ) -> Result<Json<DeletedAssociation>, ErrorResponse> {
         services(request)?
             .delete_association(&caller.0.company, &customer_id.0, &associate_id.0)

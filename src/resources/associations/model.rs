@@ -37,15 +37,15 @@ impl Association {
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct AssociationInput {
     /// One Customer's id.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: String,
     /// The other Customer's id.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub associate_id: String,
     /// Kind of link, a slug such as `family` or `company_account`.
     #[oai(rename = "type")]
     #[serde(rename = "type")]
-    #[oai(validator(pattern = "^[A-Za-z0-9_-]{1,64}$"))]
+    #[oai(validator(min_length = 1, max_length = 64))]
     pub kind: String,
 }
 

@@ -152,9 +152,7 @@ impl CartsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         from: Query<Option<Timestamp>>,
         to: Query<Option<Timestamp>>,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<

@@ -37,7 +37,7 @@ pub struct CartLine {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 pub struct NewCartLine {
     /// The product's code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub product_code: String,
     /// Units (may be fractional, e.g. weight); more than 0.
     #[oai(validator(minimum(value = 0.0, exclusive), maximum(value = 1000000.0)))]
@@ -61,18 +61,18 @@ pub struct NewCartLine {
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct NewCart {
     /// The Customer's id; or name them with `customer_code`.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer's code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_code: Option<String>,
     /// The cart's own identifier (e.g. the ticket number), unique within the Company.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub code: String,
     /// When the purchase happened (default: now).
     pub date: Option<Timestamp>,
     /// Where it happened.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub location_code: Option<String>,
     /// The lines (1 to 500).
     #[oai(validator(min_items = 1, max_items = 500))]
@@ -125,10 +125,10 @@ pub struct Cart {
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct CartCancellation {
     /// The id (code) of the cart to cancel.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub cart_id: String,
     /// The code of the cancellation cart; `<cart_id>-cancellation` when omitted.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub code: Option<String>,
 }
 

@@ -87,18 +87,10 @@ impl CashbacksApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
@@ -137,12 +129,8 @@ impl CashbacksApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
     ) -> Result<Json<ThresholdList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
         let thresholds =

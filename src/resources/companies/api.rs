@@ -118,9 +118,7 @@ impl BackOfficeApi {
         &self,
         _auth: OperatorAuth,
         request: &Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] company: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] company: Query<Option<String>>,
     ) -> Result<Json<KeyList>, ErrorResponse> {
         let keys: Vec<ApiKey> = services(request)?.keys(company.0.as_deref()).await?;
         let keys = keys.iter().map(to_json).collect::<Result<_, _>>()?;

@@ -101,10 +101,8 @@ impl EventsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
-        #[oai(name = "type", validator(pattern = "^[A-Za-z0-9_-]{1,64}$"))] kind: Query<
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(name = "type", validator(min_length = 1, max_length = 64))] kind: Query<
             Option<String>,
         >,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<

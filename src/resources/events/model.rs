@@ -7,19 +7,22 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
 
+/// What an event or association `type` may be (a slug), as the spec states it.
+pub const SLUG_PATTERN: &str = "^[A-Za-z0-9_-]{1,64}$";
+
 /// A Custom Event or trigger as sent.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
 pub struct NewEvent {
     /// The Customer's id; or name them with `customer_code`.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer's code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_code: Option<String>,
     /// The type, a slug campaigns listen to with `on: { custom_event: TYPE }` (or `trigger:`).
     #[oai(rename = "type")]
     #[serde(rename = "type")]
-    #[oai(validator(pattern = "^[A-Za-z0-9_-]{1,64}$"))]
+    #[oai(validator(min_length = 1, max_length = 64))]
     pub kind: String,
     /// Free data; conditions see it as `event.data` (or `trigger.data`).
     #[oai(default)]

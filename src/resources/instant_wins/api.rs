@@ -68,24 +68,15 @@ impl InstantWinsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] campaign_audience: Query<
             Option<String>,
         >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
-        campaign_audience: Query<Option<String>>,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
         #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] tier_id: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] tier_id: Query<Option<String>>,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
             Option<u32>,
         >,
@@ -125,18 +116,10 @@ impl InstantWinsApi {
         request: &poem::Request,
         id: Path<String>,
         search_by: Query<Option<InstantWinSearch>>,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] location_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
         #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = search_by.0.unwrap_or_default();

@@ -50,10 +50,10 @@ pub struct PointsTransactionList {
 #[derive(Debug, Object)]
 pub struct Redemption {
     /// The Customer, by id (or `customer_code`).
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer, by code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_code: Option<String>,
     /// Amount to take, 1 to 1,000,000,000.
     #[oai(validator(minimum(value = 1.0), maximum(value = 1000000000.0)))]
@@ -70,7 +70,7 @@ pub struct Redemption {
 #[derive(Debug, Object)]
 pub struct CartRedemption {
     /// The cart (its code); its Customer pays.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub cart_id: String,
     /// Amount to take.
     #[oai(validator(minimum(value = 1.0), maximum(value = 1000000000.0)))]
@@ -84,16 +84,16 @@ pub struct CartRedemption {
 #[derive(Debug, Object)]
 pub struct Transfer {
     /// The Customer giving, by id.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub from_customer_id: Option<String>,
     /// The Customer giving, by code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub from_customer_code: Option<String>,
     /// The Customer receiving, by id.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub to_customer_id: Option<String>,
     /// The Customer receiving, by code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub to_customer_code: Option<String>,
     /// Amount to move.
     #[oai(validator(minimum(value = 1.0), maximum(value = 1000000000.0)))]
@@ -110,10 +110,10 @@ pub struct Transfer {
 #[derive(Debug, Object)]
 pub struct Adjustment {
     /// The Customer, by id.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: Option<String>,
     /// The Customer, by code.
-    #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))]
+    #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_code: Option<String>,
     /// Amount: positive credits, negative debits (never below a zero balance).
     #[oai(validator(minimum(value = -1000000000.0), maximum(value = 1000000000.0)))]
@@ -268,19 +268,13 @@ impl PointsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
         kind: Query<Option<PointsKind>>,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
             Option<u32>,
         >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] starting_after: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] starting_after: Query<Option<String>>,
     ) -> Result<Json<PointsTransactionList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;

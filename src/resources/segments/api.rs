@@ -192,9 +192,7 @@ impl SegmentsApi {
         caller: Tier1,
         request: &poem::Request,
         id: Path<String>,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] audience: Query<
-            String,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] audience: Query<String>,
     ) -> Result<Json<AudienceValidationBody>, ErrorResponse> {
         let (customer_id, standing) = services(request)?
             .audience_validation(

@@ -62,12 +62,8 @@ impl WalletApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
         let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
         let reward_transactions = services(request)?
@@ -87,12 +83,8 @@ impl WalletApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_id: Query<
-            Option<String>,
-        >,
-        #[oai(validator(min_length = 1, max_length = 128, pattern = "\\S"))] customer_code: Query<
-            Option<String>,
-        >,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
+        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<GameList>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
         let games = services(request)?
