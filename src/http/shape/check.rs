@@ -129,10 +129,7 @@ impl SchemaChecker {
         if let Some(max) = schema.get("maxLength").and_then(Value::as_u64)
             && length > max
         {
-            return Err(format!(
-                "{} has {length} characters; at most {max} are accepted",
-                name(path)
-            ));
+            return Err(too_many(path, length, "characters", max));
         }
         if let Some(min) = schema.get("minLength").and_then(Value::as_u64)
             && length < min
@@ -224,10 +221,7 @@ impl SchemaChecker {
         if let Some(max) = schema.get("maxItems").and_then(Value::as_u64)
             && count > max
         {
-            return Err(format!(
-                "{} has {count} items; at most {max} are accepted",
-                name(path)
-            ));
+            return Err(too_many(path, count, "items", max));
         }
         if let Some(min) = schema.get("minItems").and_then(Value::as_u64)
             && count < min
@@ -272,10 +266,7 @@ impl SchemaChecker {
         if let Some(max) = schema.get("maxProperties").and_then(Value::as_u64)
             && count > max
         {
-            return Err(format!(
-                "{} has {count} entries; at most {max} are accepted",
-                name(path)
-            ));
+            return Err(too_many(path, count, "entries", max));
         }
         let properties = schema.get("properties").and_then(Value::as_object);
         let additional = schema
@@ -305,19 +296,17 @@ fn check_free(value: &Value, path: &str) -> Result<(), String> {
         Value::String(text) => {
             let length = text.chars().count() as u64;
             if length > DEFAULT_MAX_LENGTH {
-                return Err(format!(
-                    "{} has {length} characters; at most {DEFAULT_MAX_LENGTH} are accepted",
-                    name(path)
-                ));
+                return Err(too_many(path, length, "characters", DEFAULT_MAX_LENGTH));
             }
             Ok(())
         }
         Value::Array(items) => {
             if items.len() as u64 > DEFAULT_MAX_ITEMS {
-                return Err(format!(
-                    "{} has {} items; at most {DEFAULT_MAX_ITEMS} are accepted",
-                    name(path),
-                    items.len()
+                return Err(too_many(
+                    path,
+                    items.len() as u64,
+                    "items",
+                    DEFAULT_MAX_ITEMS,
                 ));
             }
             items
@@ -327,10 +316,11 @@ fn check_free(value: &Value, path: &str) -> Result<(), String> {
         }
         Value::Object(object) => {
             if object.len() as u64 > DEFAULT_MAX_PROPERTIES {
-                return Err(format!(
-                    "{} has {} entries; at most {DEFAULT_MAX_PROPERTIES} are accepted",
-                    name(path),
-                    object.len()
+                return Err(too_many(
+                    path,
+                    object.len() as u64,
+                    "entries",
+                    DEFAULT_MAX_PROPERTIES,
                 ));
             }
             object.iter().try_for_each(|(key, item)| {
@@ -430,6 +420,14 @@ fn collect_patterns(value: &Value, patterns: &mut HashMap<String, Regex>) {
             .for_each(|item| collect_patterns(item, patterns)),
         _ => {}
     }
+}
+
+/// `path` holds `count` `things` where `max` are accepted.
+fn too_many(path: &str, count: u64, things: &str, max: u64) -> String {
+    format!(
+        "{} has {count} {things}; at most {max} are accepted",
+        name(path)
+    )
 }
 
 /// How a field is named in a message.
