@@ -1,7 +1,8 @@
 //! The request-shape check: every JSON body is read strictly
 //! ([`json::parse_strict`]: no repeated keys, bounded nesting) and checked
 //! against its operation's schema in the published spec
-//! ([`check::SchemaChecker`]) before a handler sees it.
+//! ([`check::SchemaChecker`], with the leaves in [`values`]) before a handler
+//! sees it.
 //!
 //! The schemas are generated from the request types and tidied
 //! ([`crate::http::spec::tidy`]), so one set of rules is both documented and
@@ -10,6 +11,7 @@
 
 pub mod check;
 pub mod json;
+pub mod values;
 
 use std::collections::HashMap;
 use std::sync::Arc;
