@@ -1308,12 +1308,7 @@ mod simulate_property {
         fn simulated_carts_never_change_the_store(
             carts in prop::collection::vec((1u32..=28, 100u32..=5000, any::<bool>()), 1..12),
         ) {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_stack_size(16 * 1024 * 1024)
-                .enable_all()
-                .build()
-                .unwrap();
+            let runtime = common::proptest_runtime();
             runtime.block_on(run(carts))?;
         }
     }

@@ -740,12 +740,7 @@ mod sequences {
         fn any_sequence_keeps_balances_equal_to_their_entries_and_never_negative(
             ops in prop::collection::vec(op(), 1..25),
         ) {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_stack_size(16 * 1024 * 1024)
-                .enable_all()
-                .build()
-                .unwrap();
+            let runtime = common::proptest_runtime();
             runtime.block_on(run(ops))?;
         }
     }
@@ -1194,12 +1189,7 @@ mod bounds {
         fn carts_near_every_bound_never_take_a_balance_out_of_range(
             carts in prop::collection::vec(cart(), 1..4),
         ) {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .thread_stack_size(16 * 1024 * 1024)
-                .enable_all()
-                .build()
-                .unwrap();
+            let runtime = common::proptest_runtime();
             runtime.block_on(run(carts))?;
         }
     }

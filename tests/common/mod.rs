@@ -19,6 +19,17 @@ pub fn manual_clock(at: &str) -> std::sync::Arc<loyalty::common::clock::Clock> {
     ))
 }
 
+/// A runtime for a property test's cases, which each start a server: two
+/// workers, and stacks deep enough for the store's query planner in debug.
+pub fn proptest_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_stack_size(16 * 1024 * 1024)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
 /// Operator token used by every test server.
 pub const OPERATOR_TOKEN: &str = "test-operator-token";
 
