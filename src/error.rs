@@ -71,6 +71,7 @@ error_codes! {
     InstantWinNotFound: "instant_win_not_found", NOT_FOUND, "No Instant Win of the Company matches the identifier (as read by search_by).";
     ExchangeNotFound: "exchange_not_found", NOT_FOUND, "No points-to-wallet exchange exists for the location (and no default one).";
     PointsCampaignNotFound: "points_campaign_not_found", NOT_FOUND, "No points campaign of the Company has this id.";
+    LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
     MethodNotAllowed: "method_not_allowed", METHOD_NOT_ALLOWED, "The path exists but not for this HTTP method.";
     CompanyAlreadyExists: "company_already_exists", CONFLICT, "A Company with this slug already exists.";
     CustomerAlreadyExists: "customer_already_exists", CONFLICT, "A Customer with this code, e-mail, phone or card already exists; the error names it.";
@@ -85,6 +86,7 @@ error_codes! {
     UnsupportedMediaType: "unsupported_media_type", UNSUPPORTED_MEDIA_TYPE, "The request body must be sent as application/json.";
     SystemKeyNotEditable: "system_key_not_editable", UNPROCESSABLE_ENTITY, "System keys are platform-managed and cannot be edited.";
     CustomerInactive: "customer_inactive", UNPROCESSABLE_ENTITY, "The Customer is inactive (deactivated, anonymized or merged), so the operation cannot run.";
+    SameCustomer: "same_customer", UNPROCESSABLE_ENTITY, "The operation links two Customers (an association, a merge, a transfer) but both name the same one.";
     CustomerNotEnoughScore: "customer_not_enough_score", UNPROCESSABLE_ENTITY, "The Customer's balance is smaller than the redemption, transfer or debit; nothing was taken.";
     IdempotencyKeyReused: "idempotency_key_reused", UNPROCESSABLE_ENTITY, "The Idempotency-Key was already used with different parameters or on another endpoint.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";

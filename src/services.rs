@@ -40,6 +40,8 @@ pub struct Services {
     pub(crate) event_dates: crate::pipeline::dates::EventDates,
     /// (Company, id, revision) of the API-created campaigns last applied.
     pub(crate) api_campaign_revisions: Arc<std::sync::Mutex<Vec<(String, i64, i64)>>>,
+    /// Error codes answered that their operation's spec does not declare.
+    pub(crate) undeclared_errors: Arc<crate::http::errors::UndeclaredErrors>,
 }
 
 impl Services {
@@ -63,6 +65,7 @@ impl Services {
             clock: Arc::default(),
             event_dates: Default::default(),
             api_campaign_revisions: Arc::default(),
+            undeclared_errors: Arc::default(),
         }
     }
 
@@ -81,6 +84,12 @@ impl Services {
     /// The service's clock (a manual one can be set and moved).
     pub fn clock(&self) -> &Clock {
         &self.clock
+    }
+
+    /// Where error codes answered without being declared in the spec are
+    /// kept (see [`crate::http::errors::JsonErrors`]).
+    pub fn undeclared_errors(&self) -> Arc<crate::http::errors::UndeclaredErrors> {
+        self.undeclared_errors.clone()
     }
 
     /// The current instant, from the service's clock.

@@ -232,7 +232,89 @@ mod lookups {
         assert_eq!(status, 200, "{list}");
         assert_eq!(list["customers"], json!([a, b, c]));
         let (status, body) = server.call_as("GET", "/customers", &key, None).await;
-        assert_error(status, &body, 400, "invalid_request");
+        assert_eq!(
+            (status, body),
+            (200, json!({"customers": []})),
+            "naming no Customer lists none"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_id_and_a_code_sent_together_must_name_the_same_customer() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let ana = create(&server, &key, json!({"code": "ANA-1"})).await;
+        let bob = create(&server, &key, json!({"code": "BOB-1"})).await;
+        let ana_id = ana["id"].as_str().unwrap();
+        // In a query: the till may send the id it cached and the card's code.
+        let (status, body) = server
+            .call_as(
+                "GET",
+                &format!("/points/transactions?customer_id={ana_id}&customer_code=ANA-1"),
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = server
+            .call_as(
+                "GET",
+                &format!("/points/transactions?customer_id={ana_id}&customer_code=BOB-1"),
+                &key,
+                None,
+            )
+            .await;
+        assert_error(status, &body, 404, "customer_not_found");
+        // In a body: a disagreeing pair records nothing.
+        let event =
+            |code: &str| json!({"type": "visit", "customer_id": ana_id, "customer_code": code});
+        let (status, body) = server
+            .call_as("POST", "/custom_events", &key, Some(event("ANA-1")))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let (status, body) = server
+            .call_as("POST", "/custom_events", &key, Some(event("BOB-1")))
+            .await;
+        assert_error(status, &body, 404, "customer_not_found");
+        let (_, bobs) = server
+            .call_as(
+                "GET",
+                &format!("/custom_events?customer_id={}", bob["id"].as_str().unwrap()),
+                &key,
+                None,
+            )
+            .await;
+        assert_eq!(bobs["custom_events"], json!([]), "{bobs}");
+        // Neither, or null for one of them, is refused by the request's shape.
+        for body in [
+            json!({"type": "visit"}),
+            json!({"type": "visit", "customer_id": null, "customer_code": "ANA-1"}),
+        ] {
+            let (status, answer) = server
+                .call_as("POST", "/custom_events", &key, Some(body))
+                .await;
+            assert_error(status, &answer, 400, "invalid_request");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_location_id_and_code_sent_together_must_name_the_same_store() {
+        let server = TestServer::start().await;
+        // A Company without campaigns: listing none once answered 500.
+        let key = server.company_with_key("acme").await;
+        for (query, expected) in [
+            ("location_id=S1&location_code=S1", 200),
+            ("location_id=S1&location_code=S2", 404),
+            ("campaign_audience=targeted", 200),
+        ] {
+            let (status, body) = server
+                .call_as("GET", &format!("/instant_wins?{query}"), &key, None)
+                .await;
+            assert_eq!(status, expected, "{query}: {body}");
+            if expected == 404 {
+                assert_error(status, &body, 404, "location_not_found");
+            }
+        }
     }
 
     #[tokio::test]
@@ -857,8 +939,8 @@ mod associations {
         let cases = [
             (
                 json!({"customer_id": ana_id, "associate_id": ana_id, "type": "self"}),
-                400,
-                "invalid_request",
+                422,
+                "same_customer",
             ),
             (
                 json!({"customer_id": ana_id, "associate_id": "cus_nope", "type": "family"}),
@@ -1212,8 +1294,8 @@ mod merges {
         let cases = [
             (
                 json!({"from_customer_id": a_id, "to_customer_id": a_id}),
-                400,
-                "invalid_request",
+                422,
+                "same_customer",
             ),
             (
                 json!({"from_customer_id": a_id, "to_customer_id": "cus_nope"}),
@@ -1428,7 +1510,10 @@ mod merge_properties {
                 .await
         };
         if !history.new_target && history.from == history.to {
-            assert_eq!(status, 400);
+            assert_eq!(
+                (status, merged["code"].as_str()),
+                (422, Some("same_customer"))
+            );
             return;
         }
         assert_eq!(status, 200, "{merged}");

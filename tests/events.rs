@@ -214,13 +214,14 @@ async fn bad_carts_are_refused_and_change_nothing() {
     negative["lines"][0]["price"] = json!(-1.0);
     let mut zero_quantity = morning_cart(&customer, "B-3");
     zero_quantity["lines"][0]["quantity"] = json!(0);
-    let mut both = morning_cart(&customer, "B-4");
-    both["customer_code"] = json!("X");
+    // An id and a code that name different Customers name none.
+    let mut disagreeing = morning_cart(&customer, "B-4");
+    disagreeing["customer_code"] = json!("X");
     let cases = [
         (no_lines, 400, "invalid_request"),
         (negative, 400, "invalid_request"),
         (zero_quantity, 400, "invalid_request"),
-        (both, 400, "invalid_request"),
+        (disagreeing, 404, "customer_not_found"),
         (morning_cart("cus_nope", "B-5"), 404, "customer_not_found"),
     ];
     for (cart, status_expected, code) in cases {

@@ -931,8 +931,8 @@ async fn the_list_and_detail_take_every_parameter() {
         ("/instant_wins?starting_after=abc", 400, "invalid_request"),
         (
             "/instant_wins?customer_id=a&customer_code=b",
-            400,
-            "invalid_request",
+            404,
+            "customer_not_found",
         ),
         (
             "/instant_wins?customer_id=nobody",

@@ -139,8 +139,8 @@ async fn bad_requests_get_the_documented_errors_and_change_nothing() {
         (
             "/points/redeem",
             json!({"customer_id": id, "customer_code": "X", "points": 5}),
-            400,
-            "invalid_request",
+            404,
+            "customer_not_found",
         ),
         (
             "/points/redeem",
@@ -169,8 +169,8 @@ async fn bad_requests_get_the_documented_errors_and_change_nothing() {
         (
             "/points/transfer",
             json!({"from_customer_id": id, "to_customer_id": id, "points": 5}),
-            400,
-            "invalid_request",
+            422,
+            "same_customer",
         ),
         (
             "/points/transfer",
@@ -653,20 +653,21 @@ mod sequences {
                     }
                 }
                 Op::Transfer(a, b, n) => {
-                    let (status, _) = post(
+                    let (status, answer) = post(
                         &server,
                         &key,
                         "/points/transfer",
                         json!({"from_customer_id": ids[a], "to_customer_id": ids[b], "points": n}),
                     )
                     .await;
-                    let expected = if a == b {
-                        400
-                    } else if model[a] >= n {
-                        200
-                    } else {
-                        422
-                    };
+                    if a == b {
+                        prop_assert_eq!(
+                            (status, answer["code"].as_str()),
+                            (422, Some("same_customer"))
+                        );
+                        continue;
+                    }
+                    let expected = if model[a] >= n { 200 } else { 422 };
                     prop_assert_eq!(status, expected);
                     if expected == 200 {
                         model[a] -= n;
@@ -904,7 +905,7 @@ async fn cashback_exchanges_and_thresholds_by_location() {
     let (status, body) = server
         .get_as("/cashbacks?location_code=A&location_id=B", &key)
         .await;
-    assert_error(status, &body, 400, "invalid_request");
+    assert_error(status, &body, 404, "location_not_found");
 }
 
 #[tokio::test]

@@ -16,6 +16,12 @@ use crate::resources::customers::model::normalise_email;
 /// The header carrying the author's e-mail.
 pub const AUTHOR_HEADER: &str = "X-Author-Email";
 
+/// An e-mail address as a header carries it: the body's e-mail rule
+/// (`EMAIL_PATTERN`) in visible ASCII, since a header holds no other
+/// characters and no surrounding blanks.
+pub const HEADER_EMAIL_PATTERN: &str =
+    "^[!-?A-~]+@[!-\\-/-?A-~][!-?A-~]*\\.[!-?A-~]*[!-\\-/-?A-~]$";
+
 /// The author of a request, from `X-Author-Email` (optional; validated, lowercased).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Author(pub Option<String>);
@@ -36,7 +42,8 @@ impl<'a> ApiExtractor<'a> for Author {
     fn param_schema_ref() -> Option<MetaSchemaRef> {
         let mut schema = poem_openapi::registry::MetaSchema::new("string");
         schema.max_length = Some(254);
-        schema.pattern = Some(crate::resources::customers::model::EMAIL_PATTERN.to_string());
+        schema.format = Some("email");
+        schema.pattern = Some(HEADER_EMAIL_PATTERN.to_string());
         Some(MetaSchemaRef::Inline(Box::new(schema)))
     }
 

@@ -14,6 +14,8 @@ use poem_openapi::OpenApiService;
 use crate::http::errors::BodyLimit;
 use crate::http::errors::JsonErrors;
 use crate::http::spec;
+use crate::http::spec::AllowedMethods;
+use crate::http::spec::errors::{DeclaredCodes, Surface, declared_by};
 use crate::services::Services;
 
 /// The operator token the back-office accepts, attached to every request.
@@ -26,20 +28,28 @@ impl std::fmt::Debug for OperatorToken {
     }
 }
 
+/// Every group of the back-office.
+pub type BackOfficeGroups = (
+    crate::resources::companies::api::BackOfficeApi,
+    crate::resources::companies::api::InstantWinAssignments,
+);
+
 /// Largest back-office request body.
 const MAX_BODY_BYTES: usize = 64 * 1024;
 
 /// The back-office application over `services`, accepting `token`.
 pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static {
     let service = OpenApiService::new(
-        (
-            crate::resources::companies::api::BackOfficeApi,
-            crate::resources::companies::api::InstantWinAssignments,
-        ),
+        BackOfficeGroups::default(),
         "loyalty back-office",
         env!("CARGO_PKG_VERSION"),
     );
-    let spec_json = spec::finish(&service.spec());
+    let spec_json = spec::finish(
+        &service.spec(),
+        Surface::BackOffice,
+        &declared_by::<BackOfficeGroups>(),
+    );
+    let declared = DeclaredCodes::of_spec(&spec_json);
     Route::new()
         .at(
             "/openapi.json",
@@ -51,7 +61,11 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
         )
         .nest("/", service)
         .with(BodyLimit::new(MAX_BODY_BYTES))
-        .with(JsonErrors::default())
+        .with(JsonErrors::of_spec(
+            AllowedMethods::default(),
+            declared,
+            services.undeclared_errors(),
+        ))
         .with(Tracing)
         .data(services)
         .data(token)

@@ -16,6 +16,7 @@ use poem_openapi::{ApiResponse, Object};
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::spec::AllowedMethods;
+use crate::http::spec::errors::DeclaredCodes;
 
 /// Body of every error except authentication failures.
 #[derive(Debug, Clone, Object)]
@@ -112,17 +113,26 @@ impl From<ApiError> for ErrorResponse {
 
 /// Middleware turning every non-JSON error response into the documented
 /// shape; with the spec's methods, a 405 also says which methods the path
-/// takes (`Allow`).
+/// takes (`Allow`); with the spec's error codes, an error code the
+/// operation does not declare is logged and kept in [`UndeclaredErrors`].
 #[derive(Debug, Clone, Default)]
 pub struct JsonErrors {
     allowed: Option<Arc<AllowedMethods>>,
+    declared: Option<(Arc<DeclaredCodes>, Arc<UndeclaredErrors>)>,
 }
 
 impl JsonErrors {
-    /// Errors in the documented shape, 405s with `Allow` from `allowed`.
-    pub fn with_allowed(allowed: AllowedMethods) -> Self {
+    /// Errors in the documented shape, 405s with `Allow` from `allowed`,
+    /// codes checked against `declared` and the ones it lacks kept in
+    /// `undeclared`.
+    pub fn of_spec(
+        allowed: AllowedMethods,
+        declared: DeclaredCodes,
+        undeclared: Arc<UndeclaredErrors>,
+    ) -> Self {
         JsonErrors {
             allowed: Some(Arc::new(allowed)),
+            declared: Some((Arc::new(declared), undeclared)),
         }
     }
 }
@@ -134,6 +144,7 @@ impl<E: Endpoint> Middleware<E> for JsonErrors {
         JsonErrorsEndpoint {
             inner,
             allowed: self.allowed.clone(),
+            declared: self.declared.clone(),
         }
     }
 }
@@ -143,17 +154,20 @@ impl<E: Endpoint> Middleware<E> for JsonErrors {
 pub struct JsonErrorsEndpoint<E> {
     inner: E,
     allowed: Option<Arc<AllowedMethods>>,
+    declared: Option<(Arc<DeclaredCodes>, Arc<UndeclaredErrors>)>,
 }
 
 impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, request: Request) -> poem::Result<Response> {
-        let target = format!("{} {}", request.method(), request.uri().path());
+        let method = request.method().clone();
+        let path = request.uri().path().to_string();
+        let target = format!("{method} {path}");
         let allow = self
             .allowed
             .as_ref()
-            .and_then(|allowed| allowed.of_path(request.uri().path()))
+            .and_then(|allowed| allowed.of_path(&path))
             .and_then(|methods| poem::http::HeaderValue::from_str(methods).ok());
         let response = match self.inner.call(request).await {
             Ok(output) => output.into_response(),
@@ -167,7 +181,64 @@ impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
                 .headers_mut()
                 .insert(poem::http::header::ALLOW, allow);
         }
+        if let Some((declared, undeclared)) = &self.declared
+            && is_error(response.status())
+        {
+            let (code, restored) = error_code(response).await;
+            response = restored;
+            if declared.declares(method.as_str(), &path, &code) == Some(false) {
+                undeclared.record(format!("{target} answered `{code}`"));
+            }
+        }
         Ok(response)
+    }
+}
+
+fn is_error(status: StatusCode) -> bool {
+    status.is_client_error() || status.is_server_error()
+}
+
+/// The registered code of an error `response` in the documented shape
+/// (`forbidden` for the authentication failure's `{"message": ...}`), and the
+/// response with its body put back.
+async fn error_code(mut response: Response) -> (String, Response) {
+    let bytes = response.take_body().into_bytes().await.unwrap_or_default();
+    let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+    let code = match body.get("code").and_then(serde_json::Value::as_str) {
+        Some(code) => code.to_string(),
+        None if body.get("message").is_some() => ErrorCode::Forbidden.code().to_string(),
+        None => String::new(),
+    };
+    response.set_body(bytes);
+    (code, response)
+}
+
+/// Error codes answered by operations whose spec does not declare them:
+/// each is logged as an error when it happens and kept here, so tests (and
+/// the fuzzing run, which reads the log) find a spec that does not say what
+/// the service answers.
+#[derive(Debug, Default)]
+pub struct UndeclaredErrors {
+    seen: std::sync::Mutex<Vec<String>>,
+}
+
+impl UndeclaredErrors {
+    /// Logs and keeps `answer` (`METHOD /path answered `code``).
+    pub fn record(&self, answer: String) {
+        tracing::error!(%answer, "an error code its operation does not declare in the spec");
+        if let Ok(mut seen) = self.seen.lock()
+            && !seen.contains(&answer)
+        {
+            seen.push(answer);
+        }
+    }
+
+    /// Every undeclared answer so far, each once.
+    pub fn seen(&self) -> Vec<String> {
+        self.seen
+            .lock()
+            .map(|seen| seen.clone())
+            .unwrap_or_default()
     }
 }
 
@@ -359,6 +430,41 @@ mod tests {
         let response = TestClient::new(app).get("/").send().await;
         response.assert_status_is_ok();
         response.assert_text("on time").await;
+    }
+
+    #[tokio::test]
+    async fn an_error_code_the_operation_does_not_declare_is_kept() {
+        let spec = serde_json::json!({"paths": {"/carts/{id}": {"get": {
+            "x-error-codes": ["cart_not_found", "invalid_request"]
+        }}}});
+        let undeclared = Arc::new(UndeclaredErrors::default());
+        let answering = |code: ErrorCode| {
+            poem::endpoint::make(move |_| async move {
+                Err::<Response, _>(poem::Error::from(ApiError::new(code, "x")))
+            })
+            .with(JsonErrors::of_spec(
+                AllowedMethods::default(),
+                DeclaredCodes::of_spec(&spec.to_string()),
+                undeclared.clone(),
+            ))
+        };
+        let declared = TestClient::new(answering(ErrorCode::CartNotFound));
+        declared
+            .get("/carts/c1")
+            .send()
+            .await
+            .assert_status(StatusCode::NOT_FOUND);
+        assert!(undeclared.seen().is_empty(), "a declared code is fine");
+        let surprise = TestClient::new(answering(ErrorCode::CustomerInactive));
+        let response = surprise.get("/carts/c1").send().await;
+        response.assert_status(StatusCode::UNPROCESSABLE_ENTITY);
+        let body: serde_json::Value = response.json().await.value().deserialize();
+        assert_eq!(body["code"], "customer_inactive", "the answer is unchanged");
+        surprise.get("/nowhere").send().await;
+        assert_eq!(
+            undeclared.seen(),
+            ["GET /carts/c1 answered `customer_inactive`"]
+        );
     }
 
     #[test]

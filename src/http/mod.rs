@@ -133,6 +133,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
     let documents = crate::http::spec::render(openapi_service());
     let allowed = crate::http::spec::AllowedMethods::of_spec(&documents.json);
     let shapes = crate::http::shape::RequestShapes::of_spec(&documents.json);
+    let declared = crate::http::spec::errors::DeclaredCodes::of_spec(&documents.json);
     Route::new()
         .at(
             "/openapi.json",
@@ -151,7 +152,46 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         ))
         .with(crate::http::errors::BodyLimit::new(options.max_body_bytes))
         .with(crate::http::errors::Timeout::new(options.request_timeout))
-        .with(crate::http::errors::JsonErrors::with_allowed(allowed))
+        .with(crate::http::errors::JsonErrors::of_spec(
+            allowed,
+            declared,
+            services.undeclared_errors(),
+        ))
         .with(Tracing)
         .data(services)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::spec::errors::{coverage, declared_by};
+
+    fn covered(spec: &str, declared: &[crate::http::spec::errors::OperationErrors]) {
+        let document: serde_json::Value = serde_json::from_str(spec).expect("the spec is JSON");
+        let (missing, unknown) = coverage(&document, declared);
+        assert!(
+            missing.is_empty(),
+            "operations with no entry in their api.rs `ERRORS`: {missing:?}"
+        );
+        assert!(
+            unknown.is_empty(),
+            "`ERRORS` entries naming no operation: {unknown:?}"
+        );
+    }
+
+    #[test]
+    fn every_operation_states_its_error_codes() {
+        let spec = crate::http::spec::render(openapi_service()).json;
+        covered(&spec, &declared_by::<ApiGroups>());
+        let back_office = OpenApiService::new(
+            crate::http::back_office::BackOfficeGroups::default(),
+            "back-office",
+            "1",
+        )
+        .spec();
+        covered(
+            &back_office,
+            &declared_by::<crate::http::back_office::BackOfficeGroups>(),
+        );
+    }
 }

@@ -4,13 +4,16 @@
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::error::ErrorCode;
 
-/// The store named by `location_id` or `location_code` (at most one). Until
-/// Locations are master data, both name a store by its code.
+/// The store named by `location_id`, `location_code` or both. Until
+/// Locations are master data, both name a store by its code, so two that
+/// differ name no store: `location_not_found`.
 pub(crate) fn location(id: Option<String>, code: Option<String>) -> ApiResult<Option<String>> {
     match (id, code) {
-        (Some(_), Some(_)) => Err(ApiError::invalid(
-            "name the store with location_id or location_code, not both",
+        (Some(id), Some(code)) if id != code => Err(ApiError::new(
+            ErrorCode::LocationNotFound,
+            format!("no store has location_id `{id}` and location_code `{code}`"),
         )),
         (id, code) => Ok(id.or(code)),
     }

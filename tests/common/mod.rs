@@ -37,6 +37,8 @@ pub const OPERATOR_TOKEN: &str = "test-operator-token";
 pub struct TestServer {
     pub running: RunningServer,
     pub http: reqwest::Client,
+    /// Fails the test when it ends if an answer broke the spec's error codes.
+    pub declared_errors: DeclaredErrorsGuard,
 }
 
 impl TestServer {
@@ -79,10 +81,18 @@ impl TestServer {
                 .await
                 .expect("demo limits set");
         }
+        let declared_errors = DeclaredErrorsGuard(running.services.undeclared_errors());
         TestServer {
             running,
             http: reqwest::Client::new(),
+            declared_errors,
         }
+    }
+
+    /// Every error code an operation answered without declaring it in the
+    /// spec, so far.
+    pub fn undeclared_errors(&self) -> Vec<String> {
+        self.running.services.undeclared_errors().seen()
     }
 
     pub fn api_addr(&self) -> SocketAddr {
@@ -226,6 +236,19 @@ impl TestServer {
     /// Sends `request` and reads status and JSON body.
     pub async fn send(&self, request: reqwest::RequestBuilder) -> (u16, Value) {
         read(request.send().await.expect("request sent")).await
+    }
+}
+
+/// Checks, when the test is done with its server, that each error the
+/// server answered is one its operation's spec declares.
+pub struct DeclaredErrorsGuard(std::sync::Arc<loyalty::http::errors::UndeclaredErrors>);
+
+impl Drop for DeclaredErrorsGuard {
+    fn drop(&mut self) {
+        let undeclared = self.0.seen();
+        if !undeclared.is_empty() && !std::thread::panicking() {
+            panic!("answers the spec does not declare: {undeclared:#?}");
+        }
     }
 }
 

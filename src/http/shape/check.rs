@@ -74,6 +74,14 @@ impl SchemaChecker {
                 return Err(first);
             }
         }
+        if let Some(excluded) = schema.get("not")
+            && self.check(value, excluded, path).is_ok()
+        {
+            return Err(match excluded["description"].as_str() {
+                Some(rule) => rule.to_string(),
+                None => format!("{} is not taken here", name(path)),
+            });
+        }
         if value.is_null() {
             return if schema.get("type").is_none() || schema["nullable"] == true {
                 Ok(())
@@ -272,12 +280,18 @@ impl SchemaChecker {
         let additional = schema
             .get("additionalProperties")
             .filter(|additional| additional.is_object());
+        let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
         for (key, item) in object {
             match properties.and_then(|properties| properties.get(key)) {
                 Some(property) => self.check(item, property, &field(key))?,
                 None => {
                     if let Some(additional) = additional {
                         self.check(item, additional, &field(key))?;
+                    } else if closed {
+                        return Err(format!(
+                            "{} is not a field of this object",
+                            name(&field(key))
+                        ));
                     }
                 }
             }
@@ -334,6 +348,23 @@ mod tests {
 
     fn check(body: Value) -> Result<(), String> {
         checker().check(&body, &json!({"$ref": "#/components/schemas/Cart"}), "")
+    }
+
+    #[test]
+    fn a_pair_needs_one_of_its_parts_and_a_closed_object_takes_no_strangers() {
+        let schema = json!({"type": "object", "additionalProperties": false,
+            "properties": {"customer_id": {"type": "string"}, "customer_code": {"type": "string"}},
+            "not": {"type": "object", "description": "name the Customer",
+                "properties": {"customer_id": {"not": {}}, "customer_code": {"not": {}}}}});
+        let check = |body: Value| checker().check(&body, &schema, "");
+        check(json!({"customer_id": "a"})).unwrap();
+        check(json!({"customer_code": "b"})).unwrap();
+        check(json!({"customer_id": "a", "customer_code": "b"})).unwrap();
+        assert_eq!(check(json!({})), Err("name the Customer".to_string()));
+        assert_eq!(
+            check(json!({"customer_id": "a", "ponts": 3})),
+            Err("`ponts` is not a field of this object".to_string())
+        );
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The OpenAPI document served at /openapi.json and the interactive UI at /docs.
 //!
-//! [`render`] generates it from the operations' types and [`tidy`] makes it
-//! say exactly what the service does.
+//! [`render`] generates it from the operations' types, [`tidy`] makes it
+//! say exactly what the service does, and [`errors`] adds the error codes
+//! each operation answers.
 
+pub mod errors;
 pub mod tidy;
 
 use poem::endpoint::make_sync;
@@ -12,6 +14,7 @@ use poem_openapi::{OpenApi, OpenApiService};
 use serde_json::Value;
 
 use crate::error::ErrorCode;
+use errors::{DeclaredErrors, OperationErrors, Surface};
 
 /// Introduction of the API description, followed by the error-code table.
 const INTRODUCTION: &str = "\
@@ -37,22 +40,25 @@ pub struct SpecDocuments {
 }
 
 /// Renders the spec of `service` with the three authentication headers joined
-/// into one requirement and the error table in the description.
-pub fn render<T: OpenApi>(service: OpenApiService<T, ()>) -> SpecDocuments {
+/// into one requirement, the error table in the description and each
+/// operation's error codes.
+pub fn render<T: OpenApi + DeclaredErrors>(service: OpenApiService<T, ()>) -> SpecDocuments {
     let service = service.description(format!("{INTRODUCTION}{}", ErrorCode::markdown_table()));
     let generated = service.spec();
-    let json = finish(&generated);
+    let json = finish(&generated, Surface::Integrator, &errors::declared_by::<T>());
     let html = service.swagger_ui_html().replace(&generated, &json);
     SpecDocuments { json, html }
 }
 
-/// The spec poem-openapi `generated`, with its security requirements joined
-/// and [`tidy`]: the document the service publishes.
-pub fn finish(generated: &str) -> String {
+/// The spec poem-openapi `generated`, with its security requirements joined,
+/// [`tidy`], and the error codes of the operations of `surface` published
+/// from `declared`: the document the service publishes.
+pub fn finish(generated: &str, surface: Surface, declared: &[OperationErrors]) -> String {
     match serde_json::from_str::<Value>(generated) {
         Ok(mut document) => {
             join_security_requirements(&mut document);
             tidy::tidy(&mut document);
+            errors::publish(&mut document, surface, declared);
             serde_json::to_string_pretty(&document).unwrap_or_else(|_| generated.to_string())
         }
         Err(_) => generated.to_string(),

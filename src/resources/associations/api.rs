@@ -1,5 +1,7 @@
 //! Associations: POST/PATCH/DELETE /associations, GET /customers/{id}/associates.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -52,6 +54,38 @@ pub struct DeletedAssociation {
 /// Association endpoints.
 #[derive(Debug, Default)]
 pub struct AssociationsApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for AssociationsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /associations",
+            codes: &[
+                ErrorCode::SameCustomer,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::AssociationAlreadyExists,
+            ],
+        },
+        OperationErrors {
+            operation: "PATCH /associations",
+            codes: &[
+                ErrorCode::SameCustomer,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::AssociationNotFound,
+            ],
+        },
+        OperationErrors {
+            operation: "DELETE /associations",
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::AssociationNotFound],
+        },
+        OperationErrors {
+            operation: "GET /customers/{id}/associates",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+    ];
+}
 
 #[OpenApi(tag = "AssociationTags::Associations")]
 impl AssociationsApi {

@@ -34,7 +34,8 @@ impl Services {
             CustomerRef::id(id).check_not_blank()?;
         }
         if input.customer_id == input.associate_id {
-            return Err(ApiError::invalid(
+            return Err(ApiError::new(
+                ErrorCode::SameCustomer,
                 "a Customer cannot be associated with itself",
             ));
         }

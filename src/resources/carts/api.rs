@@ -1,5 +1,7 @@
 //! Carts: POST /carts/realtime, POST /carts/simulate, GET /carts/{id}, GET /carts.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -60,6 +62,48 @@ pub struct CartList {
 /// Cart endpoints.
 #[derive(Debug, Default)]
 pub struct CartsApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for CartsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /carts/realtime",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CartAlreadyExists,
+                ErrorCode::CustomerNotEnoughScore,
+                ErrorCode::CampaignsUnavailable,
+                ErrorCode::DrawContended,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /carts/simulate",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CampaignsUnavailable,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /carts/cancellation",
+            codes: &[
+                ErrorCode::CartNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CartAlreadyCancelled,
+                ErrorCode::CampaignsUnavailable,
+            ],
+        },
+        OperationErrors {
+            operation: "GET /carts/{id}",
+            codes: &[ErrorCode::CartNotFound],
+        },
+        OperationErrors {
+            operation: "GET /carts",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+    ];
+}
 
 #[OpenApi(tag = "CartTags::Carts")]
 impl CartsApi {

@@ -1,6 +1,8 @@
 //! Cashback: GET /cashbacks and GET /cashback_thresholds, read from the
 //! Company's `cashback.yaml`.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -72,6 +74,24 @@ pub struct ThresholdList {
 #[derive(Default)]
 pub struct CashbacksApi;
 
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for CashbacksApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /cashbacks",
+            codes: &[
+                ErrorCode::LocationNotFound,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::ExchangeNotFound,
+            ],
+        },
+        OperationErrors {
+            operation: "GET /cashback_thresholds",
+            codes: &[ErrorCode::LocationNotFound, ErrorCode::ExchangeNotFound],
+        },
+    ];
+}
+
 #[OpenApi(tag = "CashbackTags::Cashback")]
 impl CashbacksApi {
     /// Cashback conversion by location.
@@ -93,7 +113,7 @@ impl CashbacksApi {
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
         let location = location(location_id.0, location_code.0)?;
-        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
         let quotes = services(request)?
             .cashbacks(&caller.0.company, location.as_deref(), customer)
             .await?;

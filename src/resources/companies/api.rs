@@ -1,5 +1,6 @@
 //! Back-office endpoints, called by the operator CLI.
 
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::param::{Path, Query};
@@ -54,7 +55,46 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<serde_json::Value, ErrorRes
 }
 
 /// Operator-only management of Companies and API keys.
+#[derive(Debug, Default)]
 pub struct BackOfficeApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for BackOfficeApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /companies",
+            codes: &[],
+        },
+        OperationErrors {
+            operation: "POST /companies",
+            codes: &[ErrorCode::CompanyAlreadyExists],
+        },
+        OperationErrors {
+            operation: "POST /companies/{slug}/rate_limits",
+            codes: &[ErrorCode::CompanyNotFound],
+        },
+        OperationErrors {
+            operation: "POST /companies/{slug}/locale",
+            codes: &[ErrorCode::CompanyNotFound],
+        },
+        OperationErrors {
+            operation: "GET /keys",
+            codes: &[ErrorCode::CompanyNotFound],
+        },
+        OperationErrors {
+            operation: "POST /keys",
+            codes: &[ErrorCode::CompanyNotFound],
+        },
+        OperationErrors {
+            operation: "POST /keys/{key}/disable",
+            codes: &[ErrorCode::ApiKeyNotFound, ErrorCode::SystemKeyNotEditable],
+        },
+        OperationErrors {
+            operation: "POST /keys/{key}/enable",
+            codes: &[ErrorCode::ApiKeyNotFound, ErrorCode::SystemKeyNotEditable],
+        },
+    ];
+}
 
 #[OpenApi]
 impl BackOfficeApi {
@@ -201,7 +241,21 @@ impl InstantWinAssignments {
 }
 
 /// Operator-only Targeted Delivery of Instant Wins.
+#[derive(Debug, Default)]
 pub struct InstantWinAssignments;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for InstantWinAssignments {
+    const ERRORS: &'static [OperationErrors] = &[OperationErrors {
+        operation: "POST /companies/{slug}/instant_wins/{id}/assignments",
+        codes: &[
+            ErrorCode::CompanyNotFound,
+            ErrorCode::InstantWinNotFound,
+            ErrorCode::CustomerNotFound,
+            ErrorCode::CustomerInactive,
+        ],
+    }];
+}
 
 /// Parses a request body into a use-case input, answering `invalid_request`
 /// with serde's description of what is wrong.

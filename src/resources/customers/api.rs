@@ -1,6 +1,8 @@
 //! Customers: POST/GET /customers, POST /customers/search,
 //! GET/PATCH/DELETE /customers/{value}, POST /customers/{id}/cards.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use std::collections::BTreeMap;
 
 use poem_openapi::param::{Path, Query};
@@ -79,11 +81,46 @@ pub struct DeletedCustomer {
 #[derive(Debug, Default)]
 pub struct CustomersApi;
 
-fn reference(value: &str, search_by: Option<SearchBy>) -> CustomerRef<'_> {
-    CustomerRef {
-        value,
-        search_by: search_by.unwrap_or_default(),
-    }
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for CustomersApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /customers",
+            codes: &[ErrorCode::CustomerAlreadyExists],
+        },
+        OperationErrors {
+            operation: "GET /customers",
+            codes: &[],
+        },
+        OperationErrors {
+            operation: "POST /customers/search",
+            codes: &[],
+        },
+        OperationErrors {
+            operation: "GET /customers/{value}",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "PATCH /customers/{value}",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::IdentifierInUse,
+            ],
+        },
+        OperationErrors {
+            operation: "DELETE /customers/{value}",
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::DeleteNotAllowed],
+        },
+        OperationErrors {
+            operation: "POST /customers/{id}/cards",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::IdentifierInUse,
+            ],
+        },
+    ];
 }
 
 /// Splits repeated and comma-separated query values.
@@ -123,7 +160,8 @@ impl CustomersApi {
     /// List Customers by ids or phones.
     ///
     /// `ids` and `phones` take up to 100 values each, repeated
-    /// (`ids=a&ids=b`) or comma-separated (`ids=a,b`). Unknown values are skipped.
+    /// (`ids=a&ids=b`) or comma-separated (`ids=a,b`). Unknown values are skipped;
+    /// with neither, the list is empty.
     ///
     /// Rate limit: tier 1 (critical).
     #[oai(path = "/customers", method = "get")]
@@ -182,7 +220,7 @@ impl CustomersApi {
         search_by: Query<Option<SearchBy>>,
     ) -> Result<Json<Customer>, ErrorResponse> {
         let stored = services(request)?
-            .find_customer(&caller.0.company, reference(&value.0, search_by.0))
+            .find_customer(&caller.0.company, CustomerRef::by(&value.0, search_by.0))
             .await?;
         Ok(Json(stored.customer))
     }
@@ -204,7 +242,11 @@ impl CustomersApi {
         body: Json<CustomerPatch>,
     ) -> Result<Json<Customer>, ErrorResponse> {
         let customer = services(request)?
-            .update_customer(&caller.0.company, reference(&value.0, search_by.0), body.0)
+            .update_customer(
+                &caller.0.company,
+                CustomerRef::by(&value.0, search_by.0),
+                body.0,
+            )
             .await?;
         Ok(Json(customer))
     }
@@ -231,7 +273,11 @@ impl CustomersApi {
             DeleteModeParam::Delete => (DeleteMode::Delete, "deleted"),
         };
         let customer = services(request)?
-            .delete_customer(&caller.0.company, reference(&value.0, search_by.0), mode)
+            .delete_customer(
+                &caller.0.company,
+                CustomerRef::by(&value.0, search_by.0),
+                mode,
+            )
             .await?;
         Ok(Json(DeletedCustomer {
             id: customer.id,

@@ -1,6 +1,8 @@
 //! Custom Events and triggers: POST /custom_events, GET /custom_events,
 //! GET /custom_events/{id}, POST /trigger.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -64,6 +66,38 @@ pub struct CustomEventList {
 /// Event endpoints.
 #[derive(Debug, Default)]
 pub struct EventsApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for EventsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /custom_events",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CampaignsUnavailable,
+                ErrorCode::DrawContended,
+            ],
+        },
+        OperationErrors {
+            operation: "GET /custom_events",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /custom_events/{id}",
+            codes: &[ErrorCode::CustomEventNotFound],
+        },
+        OperationErrors {
+            operation: "POST /trigger",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CampaignsUnavailable,
+                ErrorCode::DrawContended,
+            ],
+        },
+    ];
+}
 
 #[OpenApi(tag = "EventTags::Events")]
 impl EventsApi {

@@ -2,6 +2,8 @@
 //! to play: draws happen on the events the campaigns listen to, and their
 //! results are the `instant_win` effects of those events' responses.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -15,8 +17,28 @@ use crate::http::params::location;
 use crate::http::services;
 use crate::resources::instant_wins::model::InstantWinCampaign;
 use crate::resources::instant_wins::model::InstantWinSearch;
+use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::service::InstantWinFilter;
-use crate::resources::instant_wins::service::parse_audience;
+
+/// Who a listed Instant Win is for: `loyalty` (every member) or `targeted`
+/// (Customers holding its Voucher).
+#[derive(Debug, Clone, Copy, poem_openapi::Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum CampaignAudience {
+    /// Every loyalty member.
+    Loyalty,
+    /// Customers holding the campaign's Voucher.
+    Targeted,
+}
+
+impl From<CampaignAudience> for Audience {
+    fn from(audience: CampaignAudience) -> Self {
+        match audience {
+            CampaignAudience::Loyalty => Audience::Loyalty,
+            CampaignAudience::Targeted => Audience::Targeted,
+        }
+    }
+}
 
 #[derive(Tags)]
 enum InstantWinTags {
@@ -49,6 +71,20 @@ fn countries(value: Option<String>) -> Vec<String> {
 #[derive(Default)]
 pub struct InstantWinsApi;
 
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for InstantWinsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /instant_wins",
+            codes: &[ErrorCode::LocationNotFound, ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /instant_wins/{id}",
+            codes: &[ErrorCode::LocationNotFound, ErrorCode::InstantWinNotFound],
+        },
+    ];
+}
+
 #[OpenApi(tag = "InstantWinTags::InstantWin")]
 impl InstantWinsApi {
     /// List Instant Win campaigns, optionally for a Customer.
@@ -70,9 +106,7 @@ impl InstantWinsApi {
         request: &poem::Request,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
-        #[oai(validator(min_length = 1, max_length = 128))] campaign_audience: Query<
-            Option<String>,
-        >,
+        campaign_audience: Query<Option<CampaignAudience>>,
         #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
         #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
@@ -84,8 +118,8 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let filter = InstantWinFilter {
-            customer: CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?,
-            audience: parse_audience(campaign_audience.0.as_deref())?,
+            customer: CustomerRef::optional(&customer_id.0, &customer_code.0),
+            audience: campaign_audience.0.map(Audience::from),
             location: location(location_id.0, location_code.0)?,
             countries: countries(country_list.0),
             tier: tier_id.0,
@@ -124,7 +158,7 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = search_by.0.unwrap_or_default();
         let filter = InstantWinFilter {
-            customer: CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?,
+            customer: CustomerRef::optional(&customer_id.0, &customer_code.0),
             location: location(location_id.0, location_code.0)?,
             countries: countries(country_list.0),
             ..InstantWinFilter::default()

@@ -39,18 +39,6 @@ pub struct InstantWinFilter<'a> {
     pub tier: Option<String>,
 }
 
-/// Parses `campaign_audience`.
-pub fn parse_audience(value: Option<&str>) -> ApiResult<Option<Audience>> {
-    match value {
-        None => Ok(None),
-        Some("loyalty") => Ok(Some(Audience::Loyalty)),
-        Some("targeted") => Ok(Some(Audience::Targeted)),
-        Some(other) => Err(ApiError::invalid(format!(
-            "campaign_audience is `loyalty` or `targeted`, not `{other}`"
-        ))),
-    }
-}
-
 fn runs_for(instant_win: &InstantWin, filter: &InstantWinFilter<'_>) -> bool {
     let audience = filter.audience.is_none_or(|a| a == instant_win.audience);
     let location = filter.location.as_ref().is_none_or(|location| {

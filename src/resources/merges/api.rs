@@ -1,6 +1,8 @@
 //! Merges: POST /customers/transfer, POST /customers/transfer-new,
 //! POST /customers/{associate_id}/unmerge.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -24,8 +26,10 @@ enum MergeTags {
 #[derive(Debug, Object)]
 pub struct TransferRequest {
     /// The Customer to merge (it becomes inactive, `merged_into` the target).
+    #[oai(validator(min_length = 1))]
     pub from_customer_id: String,
     /// The Customer that receives the data.
+    #[oai(validator(min_length = 1))]
     pub to_customer_id: String,
 }
 
@@ -33,6 +37,7 @@ pub struct TransferRequest {
 #[derive(Debug, Object)]
 pub struct TransferNewRequest {
     /// The Customer whose data goes into a new Customer.
+    #[oai(validator(min_length = 1))]
     pub from_customer_id: String,
 }
 
@@ -72,6 +77,36 @@ pub struct UnmergeBody {
 /// Merge endpoints.
 #[derive(Debug, Default)]
 pub struct MergesApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for MergesApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /customers/transfer",
+            codes: &[
+                ErrorCode::SameCustomer,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /customers/transfer-new",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CustomerAlreadyExists,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /customers/{associate_id}/unmerge",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::MergeNotFound,
+            ],
+        },
+    ];
+}
 
 #[OpenApi(tag = "MergeTags::Merges")]
 impl MergesApi {

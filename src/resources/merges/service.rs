@@ -98,7 +98,10 @@ impl Services {
             let target_before = match target {
                 MergeTarget::Existing(id) => {
                     if id == merged_id {
-                        return Err(ApiError::invalid("a Customer cannot be merged into itself"));
+                        return Err(ApiError::new(
+                            ErrorCode::SameCustomer,
+                            "a Customer cannot be merged into itself",
+                        ));
                     }
                     let stored = self.find_customer(company, CustomerRef::id(id)).await?;
                     ensure_editable(&stored.customer)?;

@@ -2,6 +2,8 @@
 //! POST /points/redeem, POST /points/redeem_cart, POST /points/transfer, and
 //! the author-recording POST /scores/transfer and POST /scores/trigger.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -196,6 +198,68 @@ impl From<PointsOperation> for OperationResult {
 #[derive(Default)]
 pub struct PointsApi;
 
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for PointsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /customers/{value}/points",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /customers/{value}/points_expiring",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /points/transactions",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "POST /points/redeem",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CustomerNotEnoughScore,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /points/redeem_cart",
+            codes: &[
+                ErrorCode::CartNotFound,
+                ErrorCode::CartAlreadyCancelled,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CustomerNotEnoughScore,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /points/transfer",
+            codes: &[
+                ErrorCode::SameCustomer,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CustomerNotEnoughScore,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /scores/transfer",
+            codes: &[
+                ErrorCode::SameCustomer,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CustomerNotEnoughScore,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /scores/trigger",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CustomerNotEnoughScore,
+            ],
+        },
+    ];
+}
+
 #[OpenApi(tag = "PointsTags::Points")]
 impl PointsApi {
     /// Total points and wallet balance of a Customer.
@@ -211,10 +275,7 @@ impl PointsApi {
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
     ) -> Result<Json<Balances>, ErrorResponse> {
-        let reference = CustomerRef {
-            value: &value.0,
-            search_by: search_by.0.unwrap_or_default(),
-        };
+        let reference = CustomerRef::by(&value.0, search_by.0);
         let (customer_id, points, wallet) = services(request)?
             .balances(&caller.0.company, reference)
             .await?;
@@ -240,10 +301,7 @@ impl PointsApi {
         search_by: Query<Option<SearchBy>>,
         kind: Query<Option<PointsKind>>,
     ) -> Result<Json<ExpiringPoints>, ErrorResponse> {
-        let reference = CustomerRef {
-            value: &value.0,
-            search_by: search_by.0.unwrap_or_default(),
-        };
+        let reference = CustomerRef::by(&value.0, search_by.0);
         let kind = kind.0.unwrap_or_default();
         let (customer_id, expiring) = services(request)?
             .points_expiring(&caller.0.company, reference, kind)

@@ -8,6 +8,7 @@ use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::error::ErrorCode;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
@@ -273,7 +274,8 @@ impl Services {
         let from = self.active_customer_by(company, from).await?;
         let to = self.active_customer_by(company, to).await?;
         if from.id == to.id {
-            return Err(ApiError::invalid(
+            return Err(ApiError::new(
+                ErrorCode::SameCustomer,
                 "a transfer needs two different Customers",
             ));
         }

@@ -1,6 +1,8 @@
 //! Points campaigns: POST /points, GET /points, GET /points/{value} and
 //! PATCH /points/{value}.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -29,6 +31,31 @@ pub struct PointsCampaignList {
 /// Points campaign endpoints.
 #[derive(Default)]
 pub struct PointsCampaignsApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for PointsCampaignsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /points",
+            codes: &[],
+        },
+        OperationErrors {
+            operation: "GET /points",
+            codes: &[],
+        },
+        OperationErrors {
+            operation: "GET /points/{value}",
+            codes: &[ErrorCode::PointsCampaignNotFound],
+        },
+        OperationErrors {
+            operation: "PATCH /points/{value}",
+            codes: &[
+                ErrorCode::ForbiddenRequest,
+                ErrorCode::PointsCampaignNotFound,
+            ],
+        },
+    ];
+}
 
 #[OpenApi(tag = "PointsCampaignTags::PointsCampaigns")]
 impl PointsCampaignsApi {

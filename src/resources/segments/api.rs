@@ -2,6 +2,8 @@
 
 use crate::common::amount::Amount;
 use crate::common::money::decimal_from_f64;
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -100,6 +102,28 @@ pub struct AudienceValidationBody {
 /// Segment endpoints.
 #[derive(Debug, Default)]
 pub struct SegmentsApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for SegmentsApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /customers/{id}/attributes",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /customers/{id}/tiers",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /customers/{id}/audiences",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /customers/{id}/audience_validation",
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::AudienceNotFound],
+        },
+    ];
+}
 
 #[OpenApi(tag = "SegmentTags::Segments")]
 impl SegmentsApi {

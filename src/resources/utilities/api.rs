@@ -1,5 +1,6 @@
 //! Utilities: GET /check.
 
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
@@ -33,6 +34,14 @@ pub struct CheckBody {
 /// Utility endpoints.
 #[derive(Debug, Default)]
 pub struct UtilitiesApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for UtilitiesApi {
+    const ERRORS: &'static [OperationErrors] = &[OperationErrors {
+        operation: "GET /check",
+        codes: &[],
+    }];
+}
 
 #[OpenApi]
 impl UtilitiesApi {

@@ -2,6 +2,8 @@
 //! /rewards/transactions and GET /games (with a Customer, their available
 //! participations). Delivered Instant Win prizes appear here.
 
+use crate::error::ErrorCode;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
@@ -52,6 +54,20 @@ pub struct GameList {
 #[derive(Default)]
 pub struct WalletApi;
 
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for WalletApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /rewards/transactions",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /games",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+    ];
+}
+
 #[OpenApi(tag = "WalletTags::Wallet")]
 impl WalletApi {
     /// Reward transactions of a Customer (`customer_id` or `customer_code`).
@@ -86,7 +102,7 @@ impl WalletApi {
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<GameList>, ErrorResponse> {
-        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0, "customer")?;
+        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
         let games = services(request)?
             .games(&caller.0.company, customer, language(request)?)
             .await?;

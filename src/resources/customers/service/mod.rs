@@ -61,34 +61,36 @@ pub struct CustomerRef<'a> {
     pub value: &'a str,
     /// Which identifier the value is.
     pub search_by: SearchBy,
+    /// A code sent beside an id: the Customer must hold both.
+    pub and_code: Option<&'a str>,
 }
 
 impl<'a> CustomerRef<'a> {
     /// A reference by service id.
     pub fn id(value: &'a str) -> Self {
+        Self::by(value, Some(SearchBy::Id))
+    }
+
+    /// A reference by the identifier `search_by` names (the id when `None`).
+    pub fn by(value: &'a str, search_by: Option<SearchBy>) -> Self {
         CustomerRef {
             value,
-            search_by: SearchBy::Id,
+            search_by: search_by.unwrap_or_default(),
+            and_code: None,
         }
     }
 
-    /// The Customer named by `{prefix}_id` or `{prefix}_code` (at most one);
-    /// `None` when neither is given.
-    pub fn optional(
-        id: &'a Option<String>,
-        code: &'a Option<String>,
-        prefix: &str,
-    ) -> ApiResult<Option<Self>> {
+    /// The Customer named by `{prefix}_id`, `{prefix}_code` or both (then it
+    /// must hold both: a till may send the id it cached with the code on the
+    /// card); `None` when neither is given.
+    pub fn optional(id: &'a Option<String>, code: &'a Option<String>) -> Option<Self> {
         match (id, code) {
-            (Some(_), Some(_)) => Err(ApiError::invalid(format!(
-                "name the Customer with {prefix}_id or {prefix}_code, not both"
-            ))),
-            (Some(id), None) => Ok(Some(CustomerRef::id(id))),
-            (None, Some(code)) => Ok(Some(CustomerRef {
-                value: code,
-                search_by: SearchBy::Code,
-            })),
-            (None, None) => Ok(None),
+            (Some(id), code) => Some(CustomerRef {
+                and_code: code.as_deref(),
+                ..CustomerRef::id(id)
+            }),
+            (None, Some(code)) => Some(CustomerRef::by(code, Some(SearchBy::Code))),
+            (None, None) => None,
         }
     }
 
@@ -104,25 +106,29 @@ impl<'a> CustomerRef<'a> {
         Ok(())
     }
 
-    /// The Customer named by exactly one of `{prefix}_id` and `{prefix}_code`.
+    /// The Customer named by `{prefix}_id`, `{prefix}_code` or both.
     pub fn required(
         id: &'a Option<String>,
         code: &'a Option<String>,
         prefix: &str,
     ) -> ApiResult<Self> {
-        Self::optional(id, code, prefix)?.ok_or_else(|| {
+        Self::optional(id, code).ok_or_else(|| {
             ApiError::invalid(format!(
-                "name the Customer with exactly one of {prefix}_id and {prefix}_code"
+                "name the Customer with {prefix}_id or {prefix}_code"
             ))
         })
     }
 }
 
 fn not_found(reference: CustomerRef<'_>) -> ApiError {
+    let also = match reference.and_code {
+        Some(code) => format!(" and code `{code}`"),
+        None => String::new(),
+    };
     ApiError::new(
         ErrorCode::CustomerNotFound,
         format!(
-            "no Customer with {} `{}`",
+            "no Customer with {} `{}`{also}",
             reference.search_by.as_str(),
             reference.value
         ),
@@ -246,7 +252,15 @@ impl Services {
             SearchBy::Id => self.store.customer(company, &value).await?,
             kind => self.store.customer_by(company, kind, &value).await?,
         };
-        found.ok_or_else(|| not_found(reference))
+        let holds_the_code = |stored: &StoredCustomer| match reference.and_code {
+            None => true,
+            Some(code) => SearchBy::Code
+                .normalise(code)
+                .is_ok_and(|code| stored.customer.code.as_deref() == Some(code.as_str())),
+        };
+        found
+            .filter(holds_the_code)
+            .ok_or_else(|| not_found(reference))
     }
 
     /// Reads, changes and writes back a Customer, retrying when another request

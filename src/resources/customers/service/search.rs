@@ -30,9 +30,6 @@ impl Services {
         ids: Vec<String>,
         phones: Vec<String>,
     ) -> ApiResult<Vec<Customer>> {
-        if ids.is_empty() && phones.is_empty() {
-            return Err(ApiError::invalid("name Customers with `ids` or `phones`"));
-        }
         if ids.len() > MAX_LIST_VALUES || phones.len() > MAX_LIST_VALUES {
             return Err(ApiError::invalid(format!(
                 "at most {MAX_LIST_VALUES} ids and {MAX_LIST_VALUES} phones per request"

@@ -194,6 +194,10 @@ impl Store {
         company: &str,
         rules: &[i64],
     ) -> ApiResult<HashMap<(i64, String), i64>> {
+        if rules.is_empty() {
+            // No rule: nothing to read (and `WHERE` would have no condition).
+            return Ok(HashMap::new());
+        }
         let rows: Vec<Value> = first(
             self.db
                 .query(format!(
