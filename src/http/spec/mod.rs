@@ -1,10 +1,12 @@
 //! The OpenAPI document served at /openapi.json and the interactive UI at /docs.
 //!
 //! [`render`] generates it from the operations' types, [`tidy`] makes it
-//! say exactly what the service does, and [`errors`] adds the error codes
+//! say exactly what the service does (with [`rules`], the rules of
+//! particular fields and operations), and [`errors`] adds the error codes
 //! each operation answers.
 
 pub mod errors;
+pub mod rules;
 pub mod tidy;
 
 use poem::endpoint::make_sync;

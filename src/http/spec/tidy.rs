@@ -10,6 +10,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::http::spec::rules;
+
 /// Characters a string may hold unless its field says otherwise: no control
 /// characters (C0, DEL, C1), no line or paragraph separators and no
 /// bidirectional overrides, embeddings or isolates (which make a name read
@@ -26,59 +28,6 @@ pub const MULTI_LINE: &str = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u
 /// gets it (poem-openapi's own pattern validators compile their regex on
 /// every request, so fields state patterns here instead).
 pub const IDENTIFIER: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
-
-/// Patterns of particular fields, by (schema, field): the request-shape
-/// check compiles each once.
-fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
-    use crate::resources::events::model::SLUG_PATTERN;
-    crate::resources::customers::model::FIELD_PATTERNS
-        .iter()
-        .copied()
-        .chain([
-            ("NewEvent", "type", SLUG_PATTERN),
-            ("AssociationInput", "type", SLUG_PATTERN),
-        ])
-}
-
-/// Request schemas that refuse fields they do not define (a misspelt rule
-/// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 2] = ["PointsCampaignSpec", "PointsRules"];
-
-/// Operations whose body is a schema shared with another operation but with
-/// more fields required: (operation, shared schema, the variant's name, the
-/// fields it requires). Creating a points campaign needs what updating one
-/// may leave out.
-const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 1] = [(
-    "/points",
-    "PointsCampaignSpec",
-    "NewPointsCampaign",
-    &["name", "points"],
-)];
-
-/// Operations that need one of two query parameters: (method, path, the
-/// two). OpenAPI 3.0 has no keyword for it; the operation's
-/// `x-one-of-required` and its parameters' descriptions say it.
-const QUERY_ONE_OF: [(&str, &str, [&str; 2]); 2] = [
-    (
-        "get",
-        "/points/transactions",
-        ["customer_id", "customer_code"],
-    ),
-    (
-        "get",
-        "/rewards/transactions",
-        ["customer_id", "customer_code"],
-    ),
-];
-
-/// Query parameters with a pattern of their own: (path, parameter,
-/// pattern). `phones` takes numbers, each or comma-separated.
-fn query_patterns() -> [(&'static str, &'static str, String); 1] {
-    let phone = crate::resources::customers::model::PHONE_PATTERN
-        .trim_start_matches('^')
-        .trim_end_matches('$');
-    [("/customers", "phones", format!("^{phone}(,{phone})*$"))]
-}
 
 /// The years a date or DateTime may have (1900 to 2199,
 /// [`crate::common::time::Timestamp::is_in_window`]), as a pattern.
@@ -104,24 +53,7 @@ const IDEMPOTENCY_KEY_PATTERN: &str = "^[!-~]+$";
 pub fn tidy(document: &mut Value) {
     tidy_headers(document);
     inline_enum_references(document);
-    for (schema, field, pattern) in field_patterns() {
-        if let Some(property) =
-            document.pointer_mut(&format!("/components/schemas/{schema}/properties/{field}"))
-        {
-            property["pattern"] = json!(pattern);
-            if pattern == crate::resources::customers::model::EMAIL_PATTERN {
-                // Fuzzers and form builders generate addresses from it.
-                property["format"] = json!("email");
-            }
-        }
-    }
-    for schema in CLOSED_SCHEMAS {
-        if let Some(closed) = document.pointer_mut(&format!("/components/schemas/{schema}")) {
-            closed["additionalProperties"] = json!(false);
-        }
-    }
-    add_create_variants(document);
-    state_query_rules(document);
+    rules::state_rules(document);
     let requested = request_schemas(document);
     if let Some(schemas) = document
         .pointer_mut("/components/schemas")
@@ -133,7 +65,7 @@ pub fn tidy(document: &mut Value) {
             let bounded = requested.contains(&format!("#/components/schemas/{name}"));
             bound_and_null(schema, bounded);
             if bounded {
-                require_a_customer(schema);
+                rules::require_a_customer(schema);
             }
         }
     }
@@ -169,125 +101,6 @@ pub fn tidy(document: &mut Value) {
             }
         }
     });
-}
-
-/// Writes [`QUERY_ONE_OF`] and [`query_patterns`] into their operations.
-fn state_query_rules(document: &mut Value) {
-    for (method, path, pair) in QUERY_ONE_OF {
-        let pointer = format!("/paths/{}/{method}", path.replace('/', "~1"));
-        if let Some(operation) = document.pointer_mut(&pointer) {
-            operation["x-one-of-required"] = json!([pair]);
-            for parameter in operation["parameters"].as_array_mut().into_iter().flatten() {
-                if pair.iter().any(|name| parameter["name"] == *name) {
-                    let said = parameter["description"].as_str().unwrap_or_default();
-                    parameter["description"] = json!(format!(
-                        "{said} One of `{}` and `{}` is required (both: they must name the same Customer).",
-                        pair[0], pair[1]
-                    ).trim_start());
-                }
-            }
-        }
-    }
-    for (path, name, pattern) in query_patterns() {
-        let pointer = format!("/paths/{}/get/parameters", path.replace('/', "~1"));
-        for parameter in document
-            .pointer_mut(&pointer)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-            .filter(|parameter| parameter["name"] == name)
-        {
-            let items = if parameter["schema"]["type"] == "array" {
-                &mut parameter["schema"]["items"]
-            } else {
-                &mut parameter["schema"]
-            };
-            items["pattern"] = json!(pattern);
-        }
-    }
-}
-
-/// Adds each of [`CREATE_VARIANTS`] to the components and points its POST
-/// operation's body at it.
-fn add_create_variants(document: &mut Value) {
-    for (path, shared, variant, required) in CREATE_VARIANTS {
-        let Some(mut schema) = document
-            .pointer(&format!("/components/schemas/{shared}"))
-            .cloned()
-        else {
-            continue;
-        };
-        schema["title"] = json!(variant);
-        schema["required"] = json!(required);
-        let description = schema["description"].as_str().unwrap_or_default();
-        schema["description"] = json!(format!(
-            "{description} (to create: `{}` required)",
-            required.join("`, `")
-        ));
-        document["components"]["schemas"][variant] = schema;
-        let body = format!(
-            "/paths/{}/post/requestBody/content",
-            path.replace('/', "~1")
-        );
-        for media in document
-            .pointer_mut(&body)
-            .and_then(Value::as_object_mut)
-            .into_iter()
-            .flat_map(|content| content.values_mut())
-        {
-            media["schema"] = json!({"$ref": format!("#/components/schemas/{variant}")});
-        }
-    }
-}
-
-/// A request schema naming a Customer by `{who}_id` or `{who}_code` (both
-/// optional, as `customer_id`/`customer_code` and `to_customer_id`/
-/// `to_customer_code`) needs at least one of them: OpenAPI 3.0 says so as
-/// "not neither", which generators understand. Both refuse `null`.
-fn require_a_customer(schema: &mut Value) {
-    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
-        return;
-    };
-    let pairs: Vec<(String, String)> = properties
-        .keys()
-        .filter_map(|name| name.strip_suffix("_code"))
-        .filter(|who| *who == "customer" || who.ends_with("_customer"))
-        .map(|who| (format!("{who}_id"), format!("{who}_code")))
-        .filter(|(id, _)| properties.contains_key(id))
-        .collect();
-    let required: Vec<&str> = schema["required"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
-    let pairs: Vec<(String, String)> = pairs
-        .into_iter()
-        .filter(|(id, code)| !required.contains(&id.as_str()) && !required.contains(&code.as_str()))
-        .collect();
-    let mut neither = Vec::new();
-    for (id, code) in &pairs {
-        for name in [id, code] {
-            if let Some(property) = schema["properties"][name].as_object_mut() {
-                property.remove("nullable");
-            }
-        }
-        neither.push(json!({
-            "description": format!("name the Customer with `{id}` or `{code}` (or both: they must name the same Customer)"),
-            "type": "object",
-            "properties": {id: {"not": {}}, code: {"not": {}}},
-        }));
-    }
-    match neither.len() {
-        0 => {}
-        1 => schema["not"] = neither.remove(0),
-        _ => {
-            schema["allOf"] = neither
-                .into_iter()
-                .map(|each| json!({"not": each}))
-                .collect();
-        }
-    }
 }
 
 /// Calls `visit(method, operation)` for every operation of `document`.

@@ -1,0 +1,201 @@
+//! Rules of particular fields and operations, written into the spec by
+//! [`state_rules`]: field patterns, schemas closed to unknown fields, a
+//! create operation's stricter variant of a shared schema, query rules, and
+//! the Customer a request names by id or code. The generic passes (bounds,
+//! nullability, enums, headers) are [`crate::http::spec::tidy`]'s.
+
+use serde_json::{Value, json};
+
+/// Writes every rule below into `document`.
+pub(crate) fn state_rules(document: &mut Value) {
+    for (schema, field, pattern) in field_patterns() {
+        if let Some(property) =
+            document.pointer_mut(&format!("/components/schemas/{schema}/properties/{field}"))
+        {
+            property["pattern"] = json!(pattern);
+            if pattern == crate::resources::customers::model::EMAIL_PATTERN {
+                // Fuzzers and form builders generate addresses from it.
+                property["format"] = json!("email");
+            }
+        }
+    }
+    for schema in CLOSED_SCHEMAS {
+        if let Some(closed) = document.pointer_mut(&format!("/components/schemas/{schema}")) {
+            closed["additionalProperties"] = json!(false);
+        }
+    }
+    add_create_variants(document);
+    state_query_rules(document);
+}
+
+/// Patterns of particular fields, by (schema, field): the request-shape
+/// check compiles each once.
+fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    use crate::resources::events::model::SLUG_PATTERN;
+    crate::resources::customers::model::FIELD_PATTERNS
+        .iter()
+        .copied()
+        .chain([
+            ("NewEvent", "type", SLUG_PATTERN),
+            ("AssociationInput", "type", SLUG_PATTERN),
+        ])
+}
+
+/// Request schemas that refuse fields they do not define (a misspelt rule
+/// must not be ignored silently).
+const CLOSED_SCHEMAS: [&str; 2] = ["PointsCampaignSpec", "PointsRules"];
+
+/// Operations whose body is a schema shared with another operation but with
+/// more fields required: (operation, shared schema, the variant's name, the
+/// fields it requires). Creating a points campaign needs what updating one
+/// may leave out.
+const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 1] = [(
+    "/points",
+    "PointsCampaignSpec",
+    "NewPointsCampaign",
+    &["name", "points"],
+)];
+
+/// Operations that need one of two query parameters: (method, path, the
+/// two). OpenAPI 3.0 has no keyword for it; the operation's
+/// `x-one-of-required` and its parameters' descriptions say it.
+const QUERY_ONE_OF: [(&str, &str, [&str; 2]); 2] = [
+    (
+        "get",
+        "/points/transactions",
+        ["customer_id", "customer_code"],
+    ),
+    (
+        "get",
+        "/rewards/transactions",
+        ["customer_id", "customer_code"],
+    ),
+];
+
+/// Query parameters with a pattern of their own: (path, parameter,
+/// pattern). `phones` takes numbers, each or comma-separated.
+fn query_patterns() -> [(&'static str, &'static str, String); 1] {
+    let phone = crate::resources::customers::model::PHONE_PATTERN
+        .trim_start_matches('^')
+        .trim_end_matches('$');
+    [("/customers", "phones", format!("^{phone}(,{phone})*$"))]
+}
+
+/// Writes [`QUERY_ONE_OF`] and [`query_patterns`] into their operations.
+fn state_query_rules(document: &mut Value) {
+    for (method, path, pair) in QUERY_ONE_OF {
+        let pointer = format!("/paths/{}/{method}", path.replace('/', "~1"));
+        if let Some(operation) = document.pointer_mut(&pointer) {
+            operation["x-one-of-required"] = json!([pair]);
+            for parameter in operation["parameters"].as_array_mut().into_iter().flatten() {
+                if pair.iter().any(|name| parameter["name"] == *name) {
+                    let said = parameter["description"].as_str().unwrap_or_default();
+                    parameter["description"] = json!(format!(
+                        "{said} One of `{}` and `{}` is required (both: they must name the same Customer).",
+                        pair[0], pair[1]
+                    ).trim_start());
+                }
+            }
+        }
+    }
+    for (path, name, pattern) in query_patterns() {
+        let pointer = format!("/paths/{}/get/parameters", path.replace('/', "~1"));
+        for parameter in document
+            .pointer_mut(&pointer)
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+            .filter(|parameter| parameter["name"] == name)
+        {
+            let items = if parameter["schema"]["type"] == "array" {
+                &mut parameter["schema"]["items"]
+            } else {
+                &mut parameter["schema"]
+            };
+            items["pattern"] = json!(pattern);
+        }
+    }
+}
+
+/// Adds each of [`CREATE_VARIANTS`] to the components and points its POST
+/// operation's body at it.
+fn add_create_variants(document: &mut Value) {
+    for (path, shared, variant, required) in CREATE_VARIANTS {
+        let Some(mut schema) = document
+            .pointer(&format!("/components/schemas/{shared}"))
+            .cloned()
+        else {
+            continue;
+        };
+        schema["title"] = json!(variant);
+        schema["required"] = json!(required);
+        let description = schema["description"].as_str().unwrap_or_default();
+        schema["description"] = json!(format!(
+            "{description} (to create: `{}` required)",
+            required.join("`, `")
+        ));
+        document["components"]["schemas"][variant] = schema;
+        let body = format!(
+            "/paths/{}/post/requestBody/content",
+            path.replace('/', "~1")
+        );
+        for media in document
+            .pointer_mut(&body)
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|content| content.values_mut())
+        {
+            media["schema"] = json!({"$ref": format!("#/components/schemas/{variant}")});
+        }
+    }
+}
+
+/// A request schema naming a Customer by `{who}_id` or `{who}_code` (both
+/// optional, as `customer_id`/`customer_code` and `to_customer_id`/
+/// `to_customer_code`) needs at least one of them: OpenAPI 3.0 says so as
+/// "not neither", which generators understand. Both refuse `null`.
+pub(crate) fn require_a_customer(schema: &mut Value) {
+    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let pairs: Vec<(String, String)> = properties
+        .keys()
+        .filter_map(|name| name.strip_suffix("_code"))
+        .filter(|who| *who == "customer" || who.ends_with("_customer"))
+        .map(|who| (format!("{who}_id"), format!("{who}_code")))
+        .filter(|(id, _)| properties.contains_key(id))
+        .collect();
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let pairs: Vec<(String, String)> = pairs
+        .into_iter()
+        .filter(|(id, code)| !required.contains(&id.as_str()) && !required.contains(&code.as_str()))
+        .collect();
+    let mut neither = Vec::new();
+    for (id, code) in &pairs {
+        for name in [id, code] {
+            if let Some(property) = schema["properties"][name].as_object_mut() {
+                property.remove("nullable");
+            }
+        }
+        neither.push(json!({
+            "description": format!("name the Customer with `{id}` or `{code}` (or both: they must name the same Customer)"),
+            "type": "object",
+            "properties": {id: {"not": {}}, code: {"not": {}}},
+        }));
+    }
+    match neither.len() {
+        0 => {}
+        1 => schema["not"] = neither.remove(0),
+        _ => {
+            schema["allOf"] = neither
+                .into_iter()
+                .map(|each| json!({"not": each}))
+                .collect();
+        }
+    }
+}
