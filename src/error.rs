@@ -86,6 +86,7 @@ error_codes! {
     UnsupportedMediaType: "unsupported_media_type", UNSUPPORTED_MEDIA_TYPE, "The request body must be sent as application/json.";
     SystemKeyNotEditable: "system_key_not_editable", UNPROCESSABLE_ENTITY, "System keys are platform-managed and cannot be edited.";
     CustomerInactive: "customer_inactive", UNPROCESSABLE_ENTITY, "The Customer is inactive (deactivated, anonymized or merged), so the operation cannot run.";
+    CartIsCancellation: "cart_is_cancellation", UNPROCESSABLE_ENTITY, "The cart named is itself a cancellation; name the cart it cancels.";
     SameCustomer: "same_customer", UNPROCESSABLE_ENTITY, "The operation links two Customers (an association, a merge, a transfer) but both name the same one.";
     CustomerNotEnoughScore: "customer_not_enough_score", UNPROCESSABLE_ENTITY, "The Customer's balance is smaller than the redemption, transfer or debit; nothing was taken.";
     IdempotencyKeyReused: "idempotency_key_reused", UNPROCESSABLE_ENTITY, "The Idempotency-Key was already used with different parameters or on another endpoint.";

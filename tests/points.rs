@@ -447,6 +447,16 @@ async fn a_cancellation_takes_back_only_the_points_left() {
         "only the 5 points left are taken back"
     );
     assert_eq!(balances(&server, &key, &id).await.0, 0);
+    // A cancellation is no cart to redeem for.
+    let cancellation = cancelled["cart"]["id"].as_str().unwrap().to_string();
+    let (status, refused) = post(
+        &server,
+        &key,
+        "/points/redeem_cart",
+        json!({"cart_id": cancellation, "points": 1}),
+    )
+    .await;
+    assert_error(status, &refused, 422, "cart_is_cancellation");
     assert_ledger_consistent(&server, &id).await;
 }
 

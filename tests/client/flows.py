@@ -84,7 +84,7 @@ def main():
     cart = NewCart(
         code=code,
         customer_id=created.id,
-        date=datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0),
+        date=datetime.datetime.now(datetime.UTC).replace(microsecond=0),
         lines=[NewCartLine(product_code="COFFEE", quantity=2.0, price=2.5)],
     )
     answer = expect(

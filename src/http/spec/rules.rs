@@ -19,6 +19,14 @@ pub(crate) fn state_rules(document: &mut Value) {
             }
         }
     }
+    for (schema, field, stated) in field_schemas() {
+        if let Some(property) = document
+            .pointer_mut(&format!("/components/schemas/{schema}/properties/{field}"))
+            .and_then(Value::as_object_mut)
+        {
+            property.extend(stated.as_object().cloned().unwrap_or_default());
+        }
+    }
     for schema in CLOSED_SCHEMAS {
         if let Some(closed) = document.pointer_mut(&format!("/components/schemas/{schema}")) {
             closed["additionalProperties"] = json!(false);
@@ -39,6 +47,28 @@ fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'stati
             ("NewEvent", "type", SLUG_PATTERN),
             ("AssociationInput", "type", SLUG_PATTERN),
         ])
+}
+
+/// What particular fields take beyond what their Rust type says: (schema,
+/// field, the keywords to add). A translatable text is a string or one
+/// string per language; an adjustment of points is never 0.
+fn field_schemas() -> [(&'static str, &'static str, Value); 3] {
+    let translatable = json!({
+        "anyOf": [
+            {"type": "string"},
+            {"type": "object", "additionalProperties": {"type": "string"}},
+        ],
+        "nullable": true,
+    });
+    [
+        ("PointsCampaignSpec", "name", translatable.clone()),
+        ("PointsCampaignSpec", "description", translatable),
+        (
+            "Adjustment",
+            "points",
+            json!({"not": {"enum": [0], "description": "`points` must not be 0"}}),
+        ),
+    ]
 }
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
@@ -129,6 +159,12 @@ fn add_create_variants(document: &mut Value) {
         };
         schema["title"] = json!(variant);
         schema["required"] = json!(required);
+        for field in required {
+            // Required here means present and not null.
+            if let Some(property) = schema["properties"][field].as_object_mut() {
+                property.remove("nullable");
+            }
+        }
         let description = schema["description"].as_str().unwrap_or_default();
         schema["description"] = json!(format!(
             "{description} (to create: `{}` required)",

@@ -226,6 +226,7 @@ impl DeclaredErrors for PointsApi {
             codes: &[
                 ErrorCode::CartNotFound,
                 ErrorCode::CartAlreadyCancelled,
+                ErrorCode::CartIsCancellation,
                 ErrorCode::CustomerNotFound,
                 ErrorCode::CustomerInactive,
                 ErrorCode::CustomerNotEnoughScore,

@@ -212,10 +212,10 @@ impl Services {
         let points = amount(points, false)?;
         let cart = self.cart(company, cart_id).await?;
         if cart.cancels.is_some() {
-            return Err(ApiError::invalid(format!(
-                "cart {} is a cancellation",
-                cart.id
-            )));
+            return Err(ApiError::new(
+                ErrorCode::CartIsCancellation,
+                format!("cart {} is a cancellation", cart.id),
+            ));
         }
         let customer = self
             .active_customer_by(company, CustomerRef::id(&cart.customer_id))
