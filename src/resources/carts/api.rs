@@ -89,7 +89,10 @@ impl DeclaredErrors for CartsApi {
             operation: "POST /carts/cancellation",
             codes: &[
                 ErrorCode::CartNotFound,
+                ErrorCode::CustomerNotFound,
                 ErrorCode::CustomerInactive,
+                // A cart was recorded under the cancellation's own code.
+                ErrorCode::CartAlreadyExists,
                 ErrorCode::CartAlreadyCancelled,
                 ErrorCode::CampaignsUnavailable,
             ],
