@@ -495,6 +495,56 @@ mod openapi {
     use super::*;
 
     #[tokio::test]
+    async fn each_operation_lists_the_error_codes_it_answers() {
+        let server = TestServer::start().await;
+        let (_, spec) = server
+            .send(server.http.get(server.url("/openapi.json")))
+            .await;
+        let operation = |method: &str, path: &str| spec["paths"][path][method].clone();
+        let codes_of = |operation: &Value| -> Vec<String> {
+            operation["x-error-codes"]
+                .as_array()
+                .unwrap_or_else(|| panic!("x-error-codes: {operation}"))
+                .iter()
+                .map(|code| code.as_str().unwrap().to_string())
+                .collect()
+        };
+        for (path, operations) in spec["paths"].as_object().unwrap() {
+            for (method, details) in operations.as_object().unwrap() {
+                if path == "/openapi.json" || path == "/docs" {
+                    continue;
+                }
+                let codes = codes_of(details);
+                for shared in [
+                    "invalid_request",
+                    "forbidden",
+                    "rate_limited",
+                    "server_error",
+                ] {
+                    assert!(
+                        codes.contains(&shared.to_string()),
+                        "{method} {path}: {shared}"
+                    );
+                }
+            }
+        }
+        let get = operation("get", "/customers/{value}");
+        let statuses: Vec<&String> = get["responses"].as_object().unwrap().keys().collect();
+        assert!(
+            !statuses.contains(&&"409".to_string()),
+            "a GET conflicts with nothing: {statuses:?}"
+        );
+        let not_found = get["responses"]["404"]["description"].as_str().unwrap();
+        assert!(not_found.contains("`customer_not_found`"), "{not_found}");
+        let cart = operation("post", "/carts/realtime");
+        let conflict = cart["responses"]["409"]["description"].as_str().unwrap();
+        for code in ["cart_already_exists", "idempotency_key_in_use"] {
+            assert!(conflict.contains(code), "{conflict}");
+        }
+        assert!(!codes_of(&cart).contains(&"same_customer".to_string()));
+    }
+
+    #[tokio::test]
     async fn the_spec_says_what_generated_clients_need() {
         let server = TestServer::start().await;
         let (_, spec) = server
