@@ -17,8 +17,8 @@ use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::services::Services;
 
 impl Services {
-    /// The active Customer named by exactly one of `customer_id` and
-    /// `customer_code`.
+    /// The active Customer named by `customer_id`, `customer_code` or both
+    /// (then it must hold both).
     pub(crate) async fn active_customer(
         &self,
         company: &str,
