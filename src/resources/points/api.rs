@@ -198,6 +198,14 @@ impl From<PointsOperation> for OperationResult {
 #[derive(Default)]
 pub struct PointsApi;
 
+/// What a transfer between two Customers can answer (both endpoints).
+const TRANSFER_ERRORS: &[ErrorCode] = &[
+    ErrorCode::SameCustomer,
+    ErrorCode::CustomerNotFound,
+    ErrorCode::CustomerInactive,
+    ErrorCode::CustomerNotEnoughScore,
+];
+
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for PointsApi {
     const ERRORS: &'static [OperationErrors] = &[
@@ -234,21 +242,11 @@ impl DeclaredErrors for PointsApi {
         },
         OperationErrors {
             operation: "POST /points/transfer",
-            codes: &[
-                ErrorCode::SameCustomer,
-                ErrorCode::CustomerNotFound,
-                ErrorCode::CustomerInactive,
-                ErrorCode::CustomerNotEnoughScore,
-            ],
+            codes: TRANSFER_ERRORS,
         },
         OperationErrors {
             operation: "POST /scores/transfer",
-            codes: &[
-                ErrorCode::SameCustomer,
-                ErrorCode::CustomerNotFound,
-                ErrorCode::CustomerInactive,
-                ErrorCode::CustomerNotEnoughScore,
-            ],
+            codes: TRANSFER_ERRORS,
         },
         OperationErrors {
             operation: "POST /scores/trigger",
