@@ -545,6 +545,40 @@ mod openapi {
     }
 
     #[tokio::test]
+    async fn rules_between_fields_are_in_the_spec() {
+        let server = TestServer::start().await;
+        let (_, spec) = server
+            .send(server.http.get(server.url("/openapi.json")))
+            .await;
+        let schemas = &spec["components"]["schemas"];
+        // A cart names its Customer by id or code: "not neither", not nullable.
+        let neither = &schemas["NewCart"]["not"]["properties"];
+        assert!(neither["customer_id"].is_object() && neither["customer_code"].is_object());
+        assert!(schemas["NewCart"]["properties"]["customer_id"]["nullable"].is_null());
+        // A transfer names two Customers: one rule each.
+        assert_eq!(
+            schemas["Transfer"]["allOf"].as_array().map(Vec::len),
+            Some(2)
+        );
+        // Creating a points campaign needs what updating one may leave out.
+        assert_eq!(
+            spec["paths"]["/points"]["post"]["requestBody"]["content"]["application/json; charset=utf-8"]
+                ["schema"]["$ref"],
+            "#/components/schemas/NewPointsCampaign"
+        );
+        assert_eq!(
+            schemas["NewPointsCampaign"]["required"],
+            json!(["name", "points"])
+        );
+        assert_eq!(schemas["PointsCampaignSpec"]["additionalProperties"], false);
+        // One of two query parameters, which OpenAPI cannot require.
+        assert_eq!(
+            spec["paths"]["/points/transactions"]["get"]["x-one-of-required"],
+            json!([["customer_id", "customer_code"]])
+        );
+    }
+
+    #[tokio::test]
     async fn the_spec_says_what_generated_clients_need() {
         let server = TestServer::start().await;
         let (_, spec) = server

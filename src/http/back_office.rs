@@ -14,8 +14,7 @@ use poem_openapi::OpenApiService;
 use crate::http::errors::BodyLimit;
 use crate::http::errors::JsonErrors;
 use crate::http::spec;
-use crate::http::spec::AllowedMethods;
-use crate::http::spec::errors::{DeclaredCodes, Surface, declared_by};
+use crate::http::spec::errors::{Surface, declared_by};
 use crate::services::Services;
 
 /// The operator token the back-office accepts, attached to every request.
@@ -49,7 +48,7 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
         Surface::BackOffice,
         &declared_by::<BackOfficeGroups>(),
     );
-    let declared = DeclaredCodes::of_spec(&spec_json);
+    let errors = JsonErrors::of_spec(&spec_json, services.undeclared_errors());
     Route::new()
         .at(
             "/openapi.json",
@@ -61,11 +60,7 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
         )
         .nest("/", service)
         .with(BodyLimit::new(MAX_BODY_BYTES))
-        .with(JsonErrors::of_spec(
-            AllowedMethods::default(),
-            declared,
-            services.undeclared_errors(),
-        ))
+        .with(errors)
         .with(Tracing)
         .data(services)
         .data(token)

@@ -112,27 +112,34 @@ impl From<ApiError> for ErrorResponse {
 }
 
 /// Middleware turning every non-JSON error response into the documented
-/// shape; with the spec's methods, a 405 also says which methods the path
-/// takes (`Allow`); with the spec's error codes, an error code the
-/// operation does not declare is logged and kept in [`UndeclaredErrors`].
+/// shape. With the published spec it also gives a 405 the methods its path
+/// takes (`Allow`), and logs and keeps in [`UndeclaredErrors`] an error code
+/// the operation does not declare.
 #[derive(Debug, Clone, Default)]
 pub struct JsonErrors {
-    allowed: Option<Arc<AllowedMethods>>,
-    declared: Option<(Arc<DeclaredCodes>, Arc<UndeclaredErrors>)>,
+    spec: Option<Arc<SpecAnswers>>,
+}
+
+/// What [`JsonErrors`] reads from the published spec, and where it keeps the
+/// answers the spec does not declare.
+#[derive(Debug)]
+struct SpecAnswers {
+    allowed: AllowedMethods,
+    declared: DeclaredCodes,
+    undeclared: Arc<UndeclaredErrors>,
 }
 
 impl JsonErrors {
-    /// Errors in the documented shape, 405s with `Allow` from `allowed`,
-    /// codes checked against `declared` and the ones it lacks kept in
-    /// `undeclared`.
-    pub fn of_spec(
-        allowed: AllowedMethods,
-        declared: DeclaredCodes,
-        undeclared: Arc<UndeclaredErrors>,
-    ) -> Self {
+    /// Errors in the documented shape, checked against the OpenAPI
+    /// `spec_json`; undeclared codes are kept in `undeclared`.
+    pub fn of_spec(spec_json: &str, undeclared: Arc<UndeclaredErrors>) -> Self {
+        let document: serde_json::Value = serde_json::from_str(spec_json).unwrap_or_default();
         JsonErrors {
-            allowed: Some(Arc::new(allowed)),
-            declared: Some((Arc::new(declared), undeclared)),
+            spec: Some(Arc::new(SpecAnswers {
+                allowed: AllowedMethods::of_document(&document),
+                declared: DeclaredCodes::of_document(&document),
+                undeclared,
+            })),
         }
     }
 }
@@ -143,8 +150,7 @@ impl<E: Endpoint> Middleware<E> for JsonErrors {
     fn transform(&self, inner: E) -> Self::Output {
         JsonErrorsEndpoint {
             inner,
-            allowed: self.allowed.clone(),
-            declared: self.declared.clone(),
+            spec: self.spec.clone(),
         }
     }
 }
@@ -153,42 +159,40 @@ impl<E: Endpoint> Middleware<E> for JsonErrors {
 #[derive(Debug)]
 pub struct JsonErrorsEndpoint<E> {
     inner: E,
-    allowed: Option<Arc<AllowedMethods>>,
-    declared: Option<(Arc<DeclaredCodes>, Arc<UndeclaredErrors>)>,
+    spec: Option<Arc<SpecAnswers>>,
 }
 
 impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
     type Output = Response;
 
     async fn call(&self, request: Request) -> poem::Result<Response> {
-        let method = request.method().clone();
-        let path = request.uri().path().to_string();
-        let target = format!("{method} {path}");
-        let allow = self
-            .allowed
-            .as_ref()
-            .and_then(|allowed| allowed.of_path(&path))
-            .and_then(|methods| poem::http::HeaderValue::from_str(methods).ok());
+        let target = format!("{} {}", request.method(), request.uri().path());
         let response = match self.inner.call(request).await {
             Ok(output) => output.into_response(),
             Err(error) => error.into_response(),
         };
         let mut response = ensure_json_error(response, &target).await;
+        let Some(spec) = &self.spec else {
+            return Ok(response);
+        };
+        if !is_error(response.status()) {
+            return Ok(response);
+        }
+        let (method, path) = target.split_once(' ').unwrap_or_default();
         if response.status() == StatusCode::METHOD_NOT_ALLOWED
-            && let Some(allow) = allow
+            && let Some(allow) = spec
+                .allowed
+                .of_path(path)
+                .and_then(|methods| poem::http::HeaderValue::from_str(methods).ok())
         {
             response
                 .headers_mut()
                 .insert(poem::http::header::ALLOW, allow);
         }
-        if let Some((declared, undeclared)) = &self.declared
-            && is_error(response.status())
-        {
-            let (code, restored) = error_code(response).await;
-            response = restored;
-            if declared.declares(method.as_str(), &path, &code) == Some(false) {
-                undeclared.record(format!("{target} answered `{code}`"));
-            }
+        let (code, response) = error_code(response).await;
+        if spec.declared.declares(method, path, &code) == Some(false) {
+            spec.undeclared
+                .record(format!("{target} answered `{code}`"));
         }
         Ok(response)
     }
@@ -244,7 +248,7 @@ impl UndeclaredErrors {
 
 async fn ensure_json_error(mut response: Response, target: &str) -> Response {
     let status = response.status();
-    if !(status.is_client_error() || status.is_server_error()) || is_json(&response) {
+    if !is_error(status) || is_json(&response) {
         return response;
     }
     let code = ErrorCode::for_status(status);
@@ -442,11 +446,7 @@ mod tests {
             poem::endpoint::make(move |_| async move {
                 Err::<Response, _>(poem::Error::from(ApiError::new(code, "x")))
             })
-            .with(JsonErrors::of_spec(
-                AllowedMethods::default(),
-                DeclaredCodes::of_spec(&spec.to_string()),
-                undeclared.clone(),
-            ))
+            .with(JsonErrors::of_spec(&spec.to_string(), undeclared.clone()))
         };
         let declared = TestClient::new(answering(ErrorCode::CartNotFound));
         declared

@@ -131,9 +131,7 @@ pub fn openapi_service() -> OpenApiService<ApiGroups, ()> {
 /// The complete integrator application over `services`.
 pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
     let documents = crate::http::spec::render(openapi_service());
-    let allowed = crate::http::spec::AllowedMethods::of_spec(&documents.json);
     let shapes = crate::http::shape::RequestShapes::of_spec(&documents.json);
-    let declared = crate::http::spec::errors::DeclaredCodes::of_spec(&documents.json);
     Route::new()
         .at(
             "/openapi.json",
@@ -153,8 +151,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .with(crate::http::errors::BodyLimit::new(options.max_body_bytes))
         .with(crate::http::errors::Timeout::new(options.request_timeout))
         .with(crate::http::errors::JsonErrors::of_spec(
-            allowed,
-            declared,
+            &documents.json,
             services.undeclared_errors(),
         ))
         .with(Tracing)

@@ -201,10 +201,9 @@ pub struct DeclaredCodes {
 }
 
 impl DeclaredCodes {
-    /// The codes of every operation in the OpenAPI `json`.
-    pub fn of_spec(json: &str) -> DeclaredCodes {
-        let document: Value = serde_json::from_str(json).unwrap_or_default();
-        let paths = PathTable::of_document(&document, |operations| {
+    /// The codes of every operation in the OpenAPI `document`.
+    pub fn of_document(document: &Value) -> DeclaredCodes {
+        let paths = PathTable::of_document(document, |operations| {
             operations
                 .iter()
                 .map(|(method, operation)| {
@@ -301,7 +300,7 @@ mod tests {
     fn the_published_codes_are_read_back_by_operation() {
         let mut document = document();
         publish(&mut document, Surface::Integrator, DECLARED);
-        let codes = DeclaredCodes::of_spec(&document.to_string());
+        let codes = DeclaredCodes::of_document(&document);
         assert_eq!(
             codes.declares("GET", "/customers/cus_1", "customer_not_found"),
             Some(true)
