@@ -4,7 +4,10 @@
 //! Conditions and calculated attributes are rhai *expressions* (no statements,
 //! no assignments), evaluated against [`Facts`] about one Customer.
 
+use std::cell::Cell;
 use std::sync::Arc;
+use std::time::Duration;
+use std::time::Instant;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
 use serde_json::Value;
@@ -16,8 +19,65 @@ use crate::engine::fast::FastFacts;
 pub use crate::engine::origin::Origin;
 pub use crate::engine::origin::RuleError;
 
-/// Most rhai operations one evaluation may run (stops runaway loops in `map`/`filter`).
+/// Most rhai operations one evaluation may run. rhai counts them again from 0
+/// in every closure `map` or `filter` call, so this bounds each closure call
+/// and the expression around them; the clock bounds the whole.
 const MAX_OPERATIONS: u64 = 50_000;
+
+/// Longest one evaluation may run, whatever its operations cost: the budget
+/// above counts operations, and the costliest (allocating an array in a
+/// closure) take near a microsecond each, so the clock bounds the worst case.
+pub const MAX_EVALUATION_TIME: Duration = Duration::from_millis(25);
+
+/// Progress reports between two looks at the clock (a look costs tens of
+/// nanoseconds; 256 of the cheapest operations take several microseconds).
+const REPORTS_PER_CLOCK_LOOK: u32 = 256;
+
+thread_local! {
+    /// The evaluation running on this thread: when it began and the progress
+    /// reports since the clock was last read. rhai's progress callback belongs
+    /// to the engine, which every evaluation shares, and is told only a count
+    /// of operations that starts again in every closure a `map` or `filter`
+    /// calls; an evaluation runs to its end on one thread, so the thread keeps
+    /// its clock ([`EvaluationClock`]).
+    static EVALUATION: Cell<Option<(Instant, u32)>> = const { Cell::new(None) };
+}
+
+/// The clock of one evaluation on this thread, from its start to its drop.
+struct EvaluationClock;
+
+impl EvaluationClock {
+    fn start() -> EvaluationClock {
+        EVALUATION.with(|evaluation| evaluation.set(Some((Instant::now(), 0))));
+        EvaluationClock
+    }
+}
+
+impl Drop for EvaluationClock {
+    fn drop(&mut self) {
+        EVALUATION.with(|evaluation| evaluation.set(None));
+    }
+}
+
+/// rhai's progress callback: stops an evaluation that has run longer than
+/// [`MAX_EVALUATION_TIME`].
+fn stop_when_overdue(_operations: u64) -> Option<Dynamic> {
+    EVALUATION.with(|evaluation| {
+        let (started, reports) = evaluation.get()?;
+        let reports = reports + 1;
+        if reports < REPORTS_PER_CLOCK_LOOK {
+            evaluation.set(Some((started, reports)));
+            return None;
+        }
+        evaluation.set(Some((started, 0)));
+        (started.elapsed() > MAX_EVALUATION_TIME).then(|| {
+            Dynamic::from(format!(
+                "stopped after {} ms, the longest one evaluation may run",
+                MAX_EVALUATION_TIME.as_millis()
+            ))
+        })
+    })
+}
 
 /// A compiled expression and where it came from.
 #[derive(Debug, Clone)]
@@ -33,10 +93,16 @@ pub struct Script {
 
 /// The error of `script` failing to evaluate.
 fn evaluation_error(script: &Script, error: &EvalAltResult) -> RuleError {
+    let said = match error.unwrap_inner() {
+        // rhai says only "Script terminated" (inside each closure it was
+        // in); the token says why.
+        EvalAltResult::ErrorTerminated(reason, _) => reason.to_string(),
+        other => other.to_string(),
+    };
     RuleError::at(
         &script.origin,
         error.position(),
-        format!("evaluating `{}`: {error}", script.source.trim()),
+        format!("evaluating `{}`: {said}", script.source.trim()),
     )
 }
 
@@ -127,7 +193,8 @@ impl ScriptEngine {
             .set_max_map_size(10_000)
             .set_max_variables(96)
             .set_strict_variables(true)
-            .disable_symbol("eval");
+            .disable_symbol("eval")
+            .on_progress(stop_when_overdue);
         engine
             .register_type_with_name::<History>("History")
             .register_fn("spent_last_days", History::spent_last_days)
@@ -237,9 +304,11 @@ impl ScriptEngine {
             let value = rhai.lines.get(index).cloned().unwrap_or(Dynamic::UNIT);
             scope.push_dynamic("line", value);
         }
-        let value = self
-            .engine
-            .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast);
+        let value = {
+            let _clock = EvaluationClock::start();
+            self.engine
+                .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
+        };
         // Expressions cannot assign, so the facts are as they were: only the
         // line variable is taken off again.
         scope.rewind(base);
@@ -259,6 +328,7 @@ impl ScriptEngine {
         if let Some(line) = line {
             scope.push_dynamic("line", to_dynamic(line));
         }
+        let _clock = EvaluationClock::start();
         self.engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
             .map_err(|e| evaluation_error(script, &e))
@@ -299,6 +369,7 @@ impl ScriptEngine {
 
     fn eval(&self, script: &Script, facts: &Facts) -> Result<Dynamic, RuleError> {
         let mut scope = Self::scope(facts);
+        let _clock = EvaluationClock::start();
         self.engine
             .eval_ast_with_scope::<Dynamic>(&mut scope, &script.ast)
             .map_err(|e| evaluation_error(script, &e))
@@ -456,9 +527,9 @@ mod tests {
             assert_eq!(refused.line, 10, "{source}: {refused}");
         }
         // What can run long (closures over big ranges, growing values) is
-        // stopped by the operation budget or the size limits, with an error
-        // the explanation shows: a few milliseconds in a release build
-        // (BENCHMARKS.md, "Runaway conditions").
+        // stopped by the operation budget, the clock or the size limits, with
+        // an error the explanation shows (BENCHMARKS.md, "Runaway
+        // conditions").
         for source in [
             "[0].pad(100000000, 0).len() > 0",
             "[0,1,2,3,4,5,6,7,8,9].map(|a| [0,1,2,3,4,5,6,7,8,9].map(|b| [0,1,2,3,4,5,6,7,8,9]\
@@ -471,11 +542,33 @@ mod tests {
             let said = error.message.to_lowercase();
             assert!(
                 said.contains("too many operations")
+                    || said.contains("the longest one evaluation may run")
                     || said.contains("too large")
                     || said.contains("exceeds"),
                 "{source}: {error}"
             );
         }
+    }
+
+    #[test]
+    fn a_condition_of_few_costly_operations_is_stopped_by_the_clock() {
+        let engine = ScriptEngine::new();
+        // 5,000 texts split into 9,000 pieces each: some 25,000 operations,
+        // within the budget, but 45 million allocations, far beyond the time
+        // an evaluation may run on any machine.
+        let source =
+            "blob(5000).to_array().map(|i| blob(9000, 65).as_string().split(\"\").len()).len() > 0";
+        let script = engine.compile(source, origin()).unwrap();
+        let error = engine.eval_bool(&script, &facts()).unwrap_err();
+        assert!(
+            error.message.contains("the longest one evaluation may run"),
+            "{error}"
+        );
+        // The next evaluation on the thread has its own time.
+        let quick = engine
+            .compile("blob(10).to_array().len() == 10", origin())
+            .unwrap();
+        assert!(engine.eval_bool(&quick, &facts()).unwrap());
     }
 
     #[test]

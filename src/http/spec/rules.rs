@@ -51,8 +51,23 @@ fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'stati
 
 /// What particular fields take beyond what their Rust type says: (schema,
 /// field, the keywords to add). A translatable text is a string or one
-/// string per language; an adjustment of points is never 0.
-fn field_schemas() -> [(&'static str, &'static str, Value); 3] {
+/// string per language; a campaign listens to carts or to one type of Custom
+/// Event or trigger; points per product are at least 1; an adjustment of
+/// points is never 0.
+fn field_schemas() -> [(&'static str, &'static str, Value); 5] {
+    use crate::resources::events::model::SLUG_PATTERN;
+    let typed = |kind: &str| {
+        json!({
+            "type": "object",
+            "properties": {kind: {"type": "string", "pattern": SLUG_PATTERN}},
+            "required": [kind],
+            "additionalProperties": false,
+        })
+    };
+    let listens = json!({
+        "anyOf": [{"type": "string", "enum": ["cart"]}, typed("custom_event"), typed("trigger")],
+        "nullable": true,
+    });
     let translatable = json!({
         "anyOf": [
             {"type": "string"},
@@ -63,6 +78,12 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 3] {
     [
         ("PointsCampaignSpec", "name", translatable.clone()),
         ("PointsCampaignSpec", "description", translatable),
+        ("PointsCampaignSpec", "on", listens),
+        (
+            "PointsRules",
+            "per_product",
+            json!({"additionalProperties": {"type": "integer", "format": "int64", "minimum": 1}}),
+        ),
         (
             "Adjustment",
             "points",

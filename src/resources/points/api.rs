@@ -126,7 +126,7 @@ pub struct Adjustment {
     /// Why, kept on the ledger entry.
     #[oai(validator(max_length = 500))]
     pub description: Option<String>,
-    /// Credits only: when what is left of them expires (in the future).
+    /// Credits only (positive `points`): when what is left of them expires (in the future).
     pub expires_at: Option<Timestamp>,
 }
 

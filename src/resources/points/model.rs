@@ -86,12 +86,17 @@ pub struct PointsTransaction {
     pub created_at: Timestamp,
 }
 
-/// How a points campaign earns (the `points:` section of a campaign file).
+/// How a points campaign earns (the `points:` section of a campaign file):
+/// at least one of `per_amount`, `per_product` and `fixed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 #[oai(deny_unknown_fields)]
 pub struct PointsRules {
-    /// Points per currency unit of the cart total, rounded as `rounding` says.
-    #[oai(skip_serializing_if_is_none)]
+    /// Points per currency unit of the cart total, rounded as `rounding` says
+    /// (from 0.0001 to 1,000,000).
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "0.0001"), maximum(value = "1000000"))
+    )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_amount: Option<f64>,
     /// How `per_amount` and fractional quantities of `per_product` are
@@ -99,23 +104,23 @@ pub struct PointsRules {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rounding: Option<PointsRounding>,
-    /// Points per unit of these products (product code → points).
+    /// Points per unit of these products (product code → points, at least 1).
     #[oai(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub per_product: std::collections::BTreeMap<String, i64>,
-    /// Flat points.
-    #[oai(skip_serializing_if_is_none)]
+    /// Flat points (at least 1).
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fixed: Option<i64>,
     /// `points` (default) or `wallet` (money, in cents).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub balance: Option<PointsKind>,
-    /// The points expire this many days after they are earned ...
-    #[oai(skip_serializing_if_is_none)]
+    /// The points expire this many days after they are earned (at least 1) ...
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_after_days: Option<u32>,
-    /// ... or at this instant.
+    /// ... or at this instant (not both).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
@@ -152,8 +157,11 @@ pub struct PointsCampaignSpec {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on: Option<serde_json::Value>,
-    /// Its rhai condition (see the campaign file reference).
-    #[oai(skip_serializing_if_is_none)]
+    /// Its rhai condition (see the campaign file reference); not blank.
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(pattern = r"\S", max_length = 10000)
+    )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
     /// How it earns.
