@@ -71,6 +71,7 @@ error_codes! {
     InstantWinNotFound: "instant_win_not_found", NOT_FOUND, "No Instant Win of the Company matches the identifier (as read by search_by).";
     ExchangeNotFound: "exchange_not_found", NOT_FOUND, "No points-to-wallet exchange exists for the location (and no default one).";
     PointsCampaignNotFound: "points_campaign_not_found", NOT_FOUND, "No points campaign of the Company has this id.";
+    CouponNotFound: "coupon_not_found", NOT_FOUND, "No Coupon of the Company has this id (or it was deleted).";
     LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
     MethodNotAllowed: "method_not_allowed", METHOD_NOT_ALLOWED, "The path exists but not for this HTTP method.";
     CompanyAlreadyExists: "company_already_exists", CONFLICT, "A Company with this slug already exists.";

@@ -10,7 +10,7 @@
 //! checked by a test.
 //!
 //! Module map:
-//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `wallet`, `cashback`, `points_campaigns`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `vouchers`, `utilities`, `companies` (the back office's Companies and keys).
+//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `wallet`, `cashback`, `api_campaigns` (campaigns created through the API, of any kind), `points_campaigns`, `coupons`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `vouchers`, `utilities`, `companies` (the back office's Companies and keys).
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go through: facts, evaluation, the write, retries, the effects they answer with.
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
 //! - [`storage`]: the storage core: SurrealDB connection, transactions and retries, group commit in write lanes, the paginated list query, schema assembly.

@@ -32,7 +32,7 @@ use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
-use crate::resources::instant_wins::rules::file::CouponFile;
+use crate::resources::coupons::rules::CouponFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::instant_wins::rules::file::InstantWinFile;
 
@@ -187,7 +187,7 @@ impl Campaign {
                 "`on` is `cart`, `{ custom_event: TYPE }` or `{ trigger: TYPE }`",
             );
         }
-        let instant_win_fields = InstantWinFields {
+        let mut instant_win_fields = InstantWinFields {
             select_customers: file.select_customers,
             once: file.once,
             once_limit: file.once_limit,
@@ -199,6 +199,16 @@ impl Campaign {
             tiers: file.tiers,
             instant_win: file.instant_win,
         };
+        // A Coupon campaign writes its `coupon:` section and where it can
+        // be used; the other Instant Win fields stay Instant Win only.
+        let (coupon, coupon_locations) = if file.kind == "coupon" {
+            (
+                instant_win_fields.coupon.take(),
+                std::mem::take(&mut instant_win_fields.locations),
+            )
+        } else {
+            (None, Vec::new())
+        };
         if file.kind != "instant_win"
             && let Some(key) = instant_win_fields.any()
         {
@@ -208,7 +218,7 @@ impl Campaign {
             );
         }
         match (file.kind.as_str(), &listens) {
-            ("reward" | "game", Some(listens)) if *listens != Listens::Prize => {
+            ("reward" | "game" | "coupon", Some(listens)) if *listens != Listens::Prize => {
                 problems.at_key(
                     "on",
                     format!("a {} listens to no event: remove `on`", file.kind),
@@ -240,6 +250,8 @@ impl Campaign {
             kind: file.kind,
             discount: file.discount,
             points: file.points,
+            coupon,
+            coupon_locations,
             instant_win: instant_win_fields,
         };
         let kind = CampaignKind::compile(sections, &mut problems, &compile);

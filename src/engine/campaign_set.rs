@@ -2,7 +2,7 @@
 //! problems only the whole set shows (ids used twice, prizes that give a
 //! campaign that does not exist or is of another kind).
 
-use crate::resources::points_campaigns::model::API_IDS_START;
+use crate::resources::api_campaigns::API_IDS_START;
 use std::collections::HashMap;
 use std::path::PathBuf;
 

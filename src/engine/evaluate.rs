@@ -107,6 +107,9 @@ fn applies(
     facts: &Facts,
     prepared: &PreparedFacts,
 ) -> Result<(), String> {
+    if let crate::engine::kinds::CampaignKind::Coupon(_) = campaign.kind {
+        return Err("a Coupon applies through its Vouchers, named in coupons_desired".into());
+    }
     if !campaign.active {
         return Err("inactive".into());
     }

@@ -14,6 +14,8 @@ use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::resources::coupons::rules::Coupon;
+use crate::resources::coupons::rules::CouponFile;
 use crate::resources::discounts::rules::CompileExpression;
 use crate::resources::discounts::rules::Discount;
 use crate::resources::discounts::rules::DiscountFile;
@@ -40,6 +42,8 @@ pub enum CampaignKind {
     Reward,
     /// A game a Customer can be given participations in (given as a prize).
     Game,
+    /// A Coupon: the template of Vouchers, which apply it to carts.
+    Coupon(Box<Coupon>),
 }
 
 /// The sections of a campaign file that say what it does.
@@ -50,6 +54,10 @@ pub(crate) struct KindSections {
     pub discount: Option<DiscountFile>,
     /// `points:`.
     pub points: Option<PointsFile>,
+    /// `coupon:` of a Coupon campaign.
+    pub coupon: Option<CouponFile>,
+    /// `locations:` of a Coupon campaign.
+    pub coupon_locations: Vec<String>,
     /// The Instant Win fields.
     pub instant_win: InstantWinFields,
 }
@@ -76,7 +84,14 @@ pub(crate) struct KindContext<'a, 'd> {
 
 impl CampaignKind {
     /// Every kind's `kind:` name, in the order the error message lists them.
-    pub const NAMES: [&'static str; 5] = ["discount", "points", "instant_win", "reward", "game"];
+    pub const NAMES: [&'static str; 6] = [
+        "discount",
+        "points",
+        "instant_win",
+        "reward",
+        "game",
+        "coupon",
+    ];
 
     /// The `kind` name in files and effects.
     pub fn name(&self) -> &'static str {
@@ -86,6 +101,7 @@ impl CampaignKind {
             CampaignKind::InstantWin(_) => "instant_win",
             CampaignKind::Reward => "reward",
             CampaignKind::Game => "game",
+            CampaignKind::Coupon(_) => "coupon",
         }
     }
 
@@ -96,7 +112,8 @@ impl CampaignKind {
             CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
             | CampaignKind::Reward
-            | CampaignKind::Game => None,
+            | CampaignKind::Game
+            | CampaignKind::Coupon(_) => None,
         }
     }
 
@@ -106,6 +123,22 @@ impl CampaignKind {
         problems: &mut Problems<'_>,
         compile: &CompileExpression<'_>,
     ) -> Option<CampaignKind> {
+        if sections.kind == "coupon" {
+            if sections.discount.is_some() || sections.points.is_some() {
+                problems.at_key(
+                    "kind",
+                    "a `coupon` campaign has a `coupon:` section and no `discount:` or `points:`",
+                );
+                return None;
+            }
+            let Some(coupon) = sections.coupon else {
+                problems.at_key("kind", "a `coupon` campaign needs a `coupon:` section");
+                return None;
+            };
+            return coupon
+                .compile(sections.coupon_locations, problems)
+                .map(|coupon| CampaignKind::Coupon(Box::new(coupon)));
+        }
         match (sections.kind.as_str(), sections.discount, sections.points) {
             ("discount", Some(discount), None) => discount
                 .compile(problems, compile)
@@ -181,6 +214,9 @@ impl CampaignKind {
             CampaignKind::Reward | CampaignKind::Game => {
                 Err(format!("a {} has no effects of its own", self.name()))
             }
+            CampaignKind::Coupon(_) => {
+                Err("a Coupon applies through its Vouchers, named in coupons_desired".into())
+            }
         }
     }
 }
@@ -203,6 +239,7 @@ mod tests {
             }
             "reward" => "id: 1\nkind: reward\nname: R\n",
             "game" => "id: 1\nkind: game\nname: G\n",
+            "coupon" => "id: 1\nkind: coupon\nname: C\ncoupon:\n  discount: { percent: 10 }\n",
             _ => return None,
         })
     }

@@ -70,6 +70,7 @@ pub type EventApis = (
 pub type CampaignApis = (
     crate::resources::instant_wins::api::InstantWinsApi,
     crate::resources::points_campaigns::api::PointsCampaignsApi,
+    crate::resources::coupons::api::CouponsApi,
 );
 
 /// Points, cashback and the wallet.

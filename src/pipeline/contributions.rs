@@ -30,7 +30,8 @@ fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQu
         CampaignKind::Discount(_)
         | CampaignKind::Points(_)
         | CampaignKind::Reward
-        | CampaignKind::Game => None,
+        | CampaignKind::Game
+        | CampaignKind::Coupon(_) => None,
     }
 }
 

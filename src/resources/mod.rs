@@ -1,9 +1,11 @@
 //! Everything of one resource of the interface, one folder each.
 
+pub mod api_campaigns;
 pub mod associations;
 pub mod carts;
 pub mod cashback;
 pub mod companies;
+pub mod coupons;
 pub mod customers;
 pub mod discounts;
 pub mod events;

@@ -34,8 +34,8 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         include_str!("../resources/vouchers/schema.surql"),
     ),
     (
-        "points_campaigns",
-        include_str!("../resources/points_campaigns/schema.surql"),
+        "api_campaigns",
+        include_str!("../resources/api_campaigns/schema.surql"),
     ),
 ];
 

@@ -19,6 +19,9 @@ The service refuses each with 400 `invalid_request`, as tests/ show.
   Company's EUR): the spec is one for every Company and currency.
 The last two are made true by changing generated carts (`map_case`), since
 filtering them out would leave too few carts to test.
+- A Coupon's `discount.amount` and `max_amount` are more than 0 (the schema
+  of an amount says at least 0) and in cents: `map_case` makes them so in
+  valid cases.
 - A campaign's `when` is a rhai expression, a grammar no schema states: in
   valid cases `map_case` writes one that compiles (tests/points.rs refuses the
   ones that do not).
@@ -30,6 +33,11 @@ filtering them out would leave too few carts to test.
   (only credits expire) and lies in the future: rules between fields or
   against the clock, kept by dropping the valid cases that break them
   (`keeps_rules_between_fields`).
+- A Coupon's `discount` has exactly one of `percent` and `amount`; it has a
+  `static_code` or a `code_pattern` (with its `charset`), not both; a charset
+  holds no two characters read the same (`O` and `0`, `I`, `L` and `1`, a
+  letter in both cases); `hours.from` is before `hours.to` and `valid_from`
+  not after `valid_to`.
 
 Two rules the spec does state, the fuzzer's generator skips when it makes a
 valid case: a field under `anyOf` that is not `nullable` is still sent
@@ -212,10 +220,45 @@ def only_credits_expire_later(body):
     return credit and in_the_future(expires_at)
 
 
+def code_key_of(character):
+    upper = character.upper()
+    return {"O": "0", "I": "1", "L": "1"}.get(upper, upper)
+
+
+def a_coupon_is_one_thing(body):
+    discount = body.get("discount")
+    if isinstance(discount, dict):
+        given = [discount.get(name) is not None for name in ("percent", "amount")]
+        if sum(given) != 1:
+            return False
+    if body.get("static_code") is not None and (
+        body.get("code_pattern") is not None or body.get("charset") is not None
+    ):
+        return False
+    charset = body.get("charset")
+    if isinstance(charset, str) and len({code_key_of(c) for c in charset}) != len(charset):
+        return False
+    hours = body.get("hours")
+    if isinstance(hours, dict) and isinstance(hours.get("from"), str) and isinstance(hours.get("to"), str):
+        if hours["from"] >= hours["to"]:
+            return False
+    valid_from, valid_to = body.get("valid_from"), body.get("valid_to")
+    if isinstance(valid_from, str) and isinstance(valid_to, str):
+        try:
+            parse = lambda text: datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+            if parse(valid_from) > parse(valid_to):
+                return False
+        except ValueError:
+            pass
+    return True
+
+
 RULES_BETWEEN_FIELDS = {
     ("POST", "/points"): points_name_one_way_to_earn,
     ("PATCH", "/points/{value}"): points_name_one_way_to_earn,
     ("POST", "/scores/trigger"): only_credits_expire_later,
+    ("POST", "/coupons"): a_coupon_is_one_thing,
+    ("PATCH", "/coupons/{id}"): a_coupon_is_one_thing,
 }
 
 
@@ -255,10 +298,25 @@ def a_condition_that_compiles(case):
         case.body["when"] = "cart_count >= 0"
 
 
+def coupon_amounts_in_cents(case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(case.body, dict):
+        return
+    discount = case.body.get("discount")
+    if not isinstance(discount, dict):
+        return
+    for name in ("amount", "max_amount"):
+        value = discount.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_CART:
+            discount[name] = max(round(value, 2), 0.01)
+
+
 @schemathesis.hook
 def map_case(ctx, case):
     """Runs after `filter_case`, in every phase."""
     a_condition_that_compiles(case)
+    if case.operation.path.startswith("/coupons"):
+        coupon_amounts_in_cents(case)
     if case.operation.path.startswith("/carts/") and isinstance(case.body, dict):
         case.body = amounts_a_cart_can_have(case.body)
     return case

@@ -54,7 +54,7 @@ fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'stati
 /// string per language; a campaign listens to carts or to one type of Custom
 /// Event or trigger; points per product are at least 1; an adjustment of
 /// points is never 0.
-fn field_schemas() -> [(&'static str, &'static str, Value); 5] {
+fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
     use crate::resources::events::model::SLUG_PATTERN;
     let typed = |kind: &str| {
         json!({
@@ -77,7 +77,9 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 5] {
     });
     [
         ("PointsCampaignSpec", "name", translatable.clone()),
-        ("PointsCampaignSpec", "description", translatable),
+        ("PointsCampaignSpec", "description", translatable.clone()),
+        ("CouponSpec", "name", translatable.clone()),
+        ("CouponSpec", "description", translatable),
         ("PointsCampaignSpec", "on", listens),
         (
             "PointsRules",
@@ -94,18 +96,27 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 5] {
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
 /// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 2] = ["PointsCampaignSpec", "PointsRules"];
+const CLOSED_SCHEMAS: [&str; 5] = [
+    "PointsCampaignSpec",
+    "PointsRules",
+    "CouponSpec",
+    "VoucherDiscount",
+    "UsableHours",
+];
 
 /// Operations whose body is a schema shared with another operation but with
 /// more fields required: (operation, shared schema, the variant's name, the
 /// fields it requires). Creating a points campaign needs what updating one
 /// may leave out.
-const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 1] = [(
-    "/points",
-    "PointsCampaignSpec",
-    "NewPointsCampaign",
-    &["name", "points"],
-)];
+const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 2] = [
+    (
+        "/points",
+        "PointsCampaignSpec",
+        "NewPointsCampaign",
+        &["name", "points"],
+    ),
+    ("/coupons", "CouponSpec", "NewCoupon", &["name", "discount"]),
+];
 
 /// Operations that need one of two query parameters: (method, path, the
 /// two). OpenAPI 3.0 has no keyword for it; the operation's

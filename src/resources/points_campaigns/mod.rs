@@ -2,7 +2,5 @@
 //! through the API.
 
 pub mod api;
-pub mod model;
 pub mod rules;
 pub mod service;
-pub mod store;

@@ -1,4 +1,6 @@
-//! Vouchers: the personal codes through which targeted campaigns reach one Customer.
+//! Vouchers: the codes through which Coupons and targeted campaigns reach
+//! Customers.
 
+pub mod codes;
 pub mod model;
 pub mod store;

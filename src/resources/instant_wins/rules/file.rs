@@ -4,9 +4,8 @@
 use serde::Deserialize;
 
 use crate::engine::problems::Problems;
-use crate::engine::text::Text;
+use crate::resources::coupons::rules::CouponFile;
 use crate::resources::instant_wins::rules::Audience;
-use crate::resources::instant_wins::rules::Coupon;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::Period;
 use crate::resources::instant_wins::rules::Recurrence;
@@ -138,16 +137,7 @@ impl InstantWinFields {
             }
         };
         let coupon = match (audience, self.coupon) {
-            (Audience::Targeted, Some(coupon)) => {
-                if coupon.static_code.trim().is_empty() {
-                    problems.at_key("static_code", "static_code is not empty");
-                }
-                Some(Coupon {
-                    id: coupon.id,
-                    name: coupon.name,
-                    static_code: coupon.static_code,
-                })
-            }
+            (Audience::Targeted, Some(coupon)) => coupon.reference(problems),
             (Audience::Targeted, None) => {
                 problems.at_key(
                     "select_customers",
@@ -192,17 +182,8 @@ pub(crate) struct InstantWinFile {
     pub instant_win_prizes: Vec<PrizeFile>,
 }
 
-/// The `coupon:` of a targeted Instant Win.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct CouponFile {
-    pub id: i64,
-    pub name: Text,
-    pub static_code: String,
-}
-
 /// The day named `name` (`monday`, `Mon`, ...).
-fn parse_day(name: &str) -> Option<chrono::Weekday> {
+pub(crate) fn parse_day(name: &str) -> Option<chrono::Weekday> {
     name.trim().to_lowercase().parse::<chrono::Weekday>().ok()
 }
 

@@ -270,16 +270,8 @@ impl Prize {
     }
 }
 
-/// The Voucher of a targeted Instant Win.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Coupon {
-    /// Coupon identifier.
-    pub id: i64,
-    /// Coupon name, translatable.
-    pub name: Text,
-    /// Shared code printed on every Voucher of the coupon.
-    pub static_code: String,
-}
+/// The Coupon a targeted Instant Win's Vouchers belong to.
+pub use crate::resources::coupons::rules::CouponReference as Coupon;
 
 /// The Instant Win part of a campaign.
 #[derive(Debug, Clone, PartialEq)]

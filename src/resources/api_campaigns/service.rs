@@ -1,0 +1,248 @@
+//! Campaigns through the API: compiled from their stored specifications into
+//! the catalog, created, changed and deleted for the resources that own
+//! each kind.
+
+use serde_json::{Value, json};
+
+use crate::engine::campaign::Campaign;
+use crate::engine::script::RuleError;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::api_campaigns::API_IDS_START;
+use crate::resources::api_campaigns::store::CampaignWrite;
+use crate::resources::api_campaigns::store::StoredCampaign;
+use crate::services::Services;
+
+/// What a kind's resource calls its campaigns in messages
+/// (`points campaign`, `Coupon`), by kind.
+fn label(kind: &str) -> &str {
+    match kind {
+        "coupon" => "Coupon",
+        "discount" => "discount campaign",
+        "points" => "points campaign",
+        other => other,
+    }
+}
+
+/// The problems of a specification, as one `invalid_request`.
+fn invalid(kind: &str, errors: Vec<RuleError>) -> ApiError {
+    // The YAML the API body became is an internal detail: report the
+    // messages, which name the fields.
+    let described: Vec<String> = errors.into_iter().map(|e| e.message).collect();
+    ApiError::invalid(format!("invalid {}: {}", label(kind), described.join("; ")))
+}
+
+/// `stored` with the fields of `changes` in place of its own; in the
+/// objects named by `sections` (a kind's section, as `coupon`), field by
+/// field.
+pub fn merge_spec(stored: &Value, changes: &Value, sections: &[&str]) -> Value {
+    let mut merged = stored.clone();
+    if let (Some(target), Some(changes)) = (merged.as_object_mut(), changes.as_object()) {
+        for (key, value) in changes {
+            match (target.get_mut(key), value) {
+                (Some(Value::Object(section)), Value::Object(fields))
+                    if sections.contains(&key.as_str()) =>
+                {
+                    for (field, value) in fields {
+                        section.insert(field.clone(), value.clone());
+                    }
+                }
+                _ => {
+                    target.insert(key.clone(), value.clone());
+                }
+            }
+        }
+    }
+    merged
+}
+
+impl Services {
+    /// Compiles `spec` as campaign `id` of `kind`.
+    pub(crate) fn compile_api_campaign(
+        &self,
+        kind: &str,
+        id: i64,
+        spec: &Value,
+    ) -> ApiResult<Campaign> {
+        let mut document = spec.clone();
+        if let Some(object) = document.as_object_mut() {
+            object.insert("id".into(), json!(id));
+            object.insert("kind".into(), json!(kind));
+        }
+        let text = serde_yaml::to_string(&document).map_err(ApiError::internal)?;
+        let path = std::path::PathBuf::from(format!("api/{kind}/{id}"));
+        Campaign::parse(self.catalog.engine(), &path, &text).map_err(|e| invalid(kind, e))
+    }
+
+    /// Loads the stored API campaigns into the catalog when they changed
+    /// since the last time (at start, after each write, and periodically so
+    /// several processes sharing a store agree).
+    pub async fn refresh_api_campaigns(&self) -> ApiResult<()> {
+        let revisions = self.store.api_campaign_revisions().await?;
+        if self
+            .api_campaign_revisions
+            .lock()
+            .is_ok_and(|applied| *applied == revisions)
+        {
+            return Ok(());
+        }
+        let stored = self.store.all_api_campaigns().await?;
+        let mut by_company: std::collections::BTreeMap<String, Vec<Campaign>> =
+            std::collections::BTreeMap::new();
+        for campaign in stored.iter().filter(|c| c.deleted_at.is_none()) {
+            match self.compile_api_campaign(&campaign.kind, campaign.id, &campaign.spec) {
+                Ok(compiled) => by_company
+                    .entry(campaign.company.clone())
+                    .or_default()
+                    .push(compiled),
+                Err(error) => {
+                    tracing::error!(company = %campaign.company, id = campaign.id,
+                        kind = %campaign.kind, %error,
+                        "stored campaign does not compile; it is not applied")
+                }
+            }
+        }
+        for company in self.catalog.api_companies() {
+            by_company.entry(company).or_default();
+        }
+        for (company, campaigns) in by_company {
+            self.catalog.set_api_campaigns(&company, campaigns);
+        }
+        if let Ok(mut applied) = self.api_campaign_revisions.lock() {
+            *applied = stored
+                .iter()
+                .map(|c| (c.company.clone(), c.id, c.revision))
+                .collect();
+        }
+        Ok(())
+    }
+
+    /// Creates a campaign of `kind` from `spec`; it applies from the next
+    /// event on.
+    pub(crate) async fn create_api_campaign(
+        &self,
+        company: &str,
+        kind: &str,
+        spec: &Value,
+    ) -> ApiResult<Campaign> {
+        // Check before taking an id, so a bad request uses up nothing.
+        self.compile_api_campaign(kind, API_IDS_START, spec)?;
+        let id = self.store.next_api_campaign_id(company).await?;
+        let campaign = self.compile_api_campaign(kind, id, spec)?;
+        self.store
+            .save_api_campaign(CampaignWrite {
+                company,
+                id,
+                kind,
+                spec,
+                expected: 0,
+                now: self.now(),
+                delete: false,
+            })
+            .await?;
+        self.refresh_api_campaigns().await?;
+        tracing::info!(company, id, kind, "campaign created");
+        Ok(campaign)
+    }
+
+    /// The stored, not deleted campaign `id` of `kind`: `forbidden_request`
+    /// when it is a campaign file's (changed in its file), `not_found` when
+    /// there is none.
+    pub(crate) async fn stored_api_campaign(
+        &self,
+        company: &str,
+        kind: &str,
+        id: i64,
+        not_found: impl FnOnce() -> ApiError,
+    ) -> ApiResult<StoredCampaign> {
+        match self.store.api_campaign(company, id).await? {
+            Some(stored) if stored.kind == kind && stored.deleted_at.is_none() => Ok(stored),
+            Some(_) => Err(not_found()),
+            None => {
+                let in_files = id < API_IDS_START
+                    && self
+                        .catalog
+                        .company(company)
+                        .campaigns
+                        .iter()
+                        .any(|c| c.id == id && c.kind.name() == kind);
+                Err(if in_files {
+                    ApiError::new(
+                        ErrorCode::ForbiddenRequest,
+                        format!(
+                            "{} {id} comes from a campaign file; change the file",
+                            label(kind)
+                        ),
+                    )
+                } else {
+                    not_found()
+                })
+            }
+        }
+    }
+
+    /// Changes the campaign `id` of `kind` to `spec` (the stored one with
+    /// the changes merged in), checked like a new one.
+    pub(crate) async fn update_api_campaign(
+        &self,
+        company: &str,
+        stored: &StoredCampaign,
+        spec: &Value,
+    ) -> ApiResult<Campaign> {
+        let campaign = self.compile_api_campaign(&stored.kind, stored.id, spec)?;
+        self.store
+            .save_api_campaign(CampaignWrite {
+                company,
+                id: stored.id,
+                kind: &stored.kind,
+                spec,
+                expected: stored.revision,
+                now: self.now(),
+                delete: false,
+            })
+            .await?;
+        self.refresh_api_campaigns().await?;
+        tracing::info!(company, id = stored.id, kind = %stored.kind, "campaign updated");
+        Ok(campaign)
+    }
+
+    /// Deletes the campaign: it applies no more, and its id is never given
+    /// again.
+    pub(crate) async fn delete_api_campaign(
+        &self,
+        company: &str,
+        stored: &StoredCampaign,
+    ) -> ApiResult<()> {
+        self.store
+            .save_api_campaign(CampaignWrite {
+                company,
+                id: stored.id,
+                kind: &stored.kind,
+                spec: &stored.spec,
+                expected: stored.revision,
+                now: self.now(),
+                delete: true,
+            })
+            .await?;
+        self.refresh_api_campaigns().await?;
+        tracing::info!(company, id = stored.id, kind = %stored.kind, "campaign deleted");
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_replace_fields_and_merge_into_sections() {
+        let stored = json!({"name": "A", "coupon": {"static_code": "X", "uses_per_voucher": 2}, "points": {"fixed": 1}});
+        let changes =
+            json!({"name": "B", "coupon": {"uses_per_voucher": 3}, "points": {"per_amount": 1}});
+        assert_eq!(
+            merge_spec(&stored, &changes, &["coupon"]),
+            json!({"name": "B", "coupon": {"static_code": "X", "uses_per_voucher": 3}, "points": {"per_amount": 1}})
+        );
+    }
+}

@@ -1,0 +1,9 @@
+//! Coupons: the templates Vouchers are issued from. A Coupon is a campaign
+//! of kind `coupon`, written in a campaign file or created through
+//! POST /coupons (changed with PATCH /coupons/{id}, deleted with
+//! DELETE /coupons/{id}); both are the same thing to the engine.
+
+pub mod api;
+pub mod model;
+pub mod rules;
+pub mod service;

@@ -1,0 +1,254 @@
+//! Coupons through the API: a Coupon is a campaign of kind `coupon`, stored
+//! as its campaign-file specification (the API's `valid_from`/`valid_to` are
+//! the file's `available_from`/`available_to`, and the Coupon's own fields
+//! its `coupon:` section), so files and API define the same thing.
+
+use serde_json::{Map, Value};
+
+use crate::common::amount::Amount;
+use crate::common::money::decimal_to_f64;
+use crate::engine::campaign::Campaign;
+use crate::engine::kinds::CampaignKind;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::languages::negotiate::Language;
+use crate::resources::api_campaigns::API_IDS_START;
+use crate::resources::api_campaigns::service::merge_spec;
+use crate::resources::coupons::model::Coupon;
+use crate::resources::coupons::model::CouponSpec;
+use crate::resources::coupons::model::UsableHours;
+use crate::resources::coupons::model::VoucherDiscount;
+use crate::resources::coupons::rules;
+use crate::resources::coupons::rules::CouponCodes;
+use crate::resources::coupons::rules::CouponValue;
+use crate::services::Services;
+
+/// The kind of the campaigns this resource creates.
+const KIND: &str = "coupon";
+
+/// The fields of [`CouponSpec`] that belong in the file's `coupon:` section.
+const SECTION_FIELDS: [&str; 9] = [
+    "discount",
+    "static_code",
+    "code_pattern",
+    "charset",
+    "excluded_products",
+    "excluded_categories",
+    "uses_per_voucher",
+    "weekdays",
+    "hours",
+];
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::new(ErrorCode::CouponNotFound, format!("no Coupon `{id}`"))
+}
+
+/// `spec` in the field names of a campaign file (only the fields it has).
+fn file_spec(spec: &CouponSpec) -> ApiResult<Value> {
+    let written = serde_json::to_value(spec).map_err(ApiError::internal)?;
+    let mut file = Map::new();
+    let mut section = Map::new();
+    for (key, value) in written.as_object().cloned().unwrap_or_default() {
+        match key.as_str() {
+            "valid_from" => {
+                file.insert("available_from".into(), value);
+            }
+            "valid_to" => {
+                file.insert("available_to".into(), value);
+            }
+            field if SECTION_FIELDS.contains(&field) => {
+                section.insert(key, value);
+            }
+            _ => {
+                file.insert(key, value);
+            }
+        }
+    }
+    file.insert("coupon".into(), Value::Object(section));
+    Ok(Value::Object(file))
+}
+
+impl Services {
+    /// Creates a Coupon; Vouchers can be issued from it at once.
+    pub async fn create_coupon(
+        &self,
+        company: &str,
+        spec: CouponSpec,
+        language: &Language,
+    ) -> ApiResult<Coupon> {
+        if spec.name.is_none() || spec.discount.is_none() {
+            return Err(ApiError::invalid("a Coupon needs `name` and `discount`"));
+        }
+        self.check_amounts(company, &spec).await?;
+        let campaign = self
+            .create_api_campaign(company, KIND, &file_spec(&spec)?)
+            .await?;
+        answer(&campaign, language)
+    }
+
+    /// Changes a Coupon created through the API: the fields sent replace the
+    /// stored ones (a `static_code` replaces a `code_pattern` and the other
+    /// way round). File Coupons are changed in their files
+    /// (`forbidden_request`).
+    pub async fn update_coupon(
+        &self,
+        company: &str,
+        id: &str,
+        patch: CouponSpec,
+        language: &Language,
+    ) -> ApiResult<Coupon> {
+        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
+        let stored = self
+            .stored_api_campaign(company, KIND, rule_id, || not_found(id))
+            .await?;
+        self.check_amounts(company, &patch).await?;
+        let changes = file_spec(&patch)?;
+        let mut merged = merge_spec(&stored.spec, &changes, &["coupon"]);
+        if let Some(section) = merged.get_mut("coupon").and_then(Value::as_object_mut) {
+            if patch.static_code.is_some() {
+                section.remove("code_pattern");
+                section.remove("charset");
+            } else if patch.code_pattern.is_some() {
+                section.remove("static_code");
+            }
+        }
+        let campaign = self.update_api_campaign(company, &stored, &merged).await?;
+        answer(&campaign, language)
+    }
+
+    /// 400 `invalid_request` unless the amounts of `spec` are numbers in
+    /// the Company's currency (at least 0, no more decimals than it has;
+    /// the compiler then wants them more than 0).
+    async fn check_amounts(&self, company: &str, spec: &CouponSpec) -> ApiResult<()> {
+        let Some(discount) = &spec.discount else {
+            return Ok(());
+        };
+        let minor_units = self.company_settings(company).await?.locale().minor_units;
+        for (field, amount) in [
+            ("discount.amount", &discount.amount),
+            ("discount.max_amount", &discount.max_amount),
+        ] {
+            if let Some(amount) = amount {
+                amount.money(&format!("`{field}`"), minor_units)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Deletes a Coupon created through the API: its Vouchers are refused
+    /// from now on (`voucher_deleted`), and its id is never given again.
+    pub async fn delete_coupon(&self, company: &str, id: &str) -> ApiResult<i64> {
+        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
+        let stored = self
+            .stored_api_campaign(company, KIND, rule_id, || not_found(id))
+            .await?;
+        self.delete_api_campaign(company, &stored).await?;
+        Ok(rule_id)
+    }
+
+    /// Every Coupon of the Company (files and API), by id.
+    pub fn coupons(&self, company: &str, language: &Language) -> Vec<Coupon> {
+        self.catalog
+            .company(company)
+            .campaigns
+            .iter()
+            .filter_map(|c| coupon_of(c).map(|coupon| describe(c, coupon, language)))
+            .collect()
+    }
+
+    /// The Coupon `id`.
+    pub fn coupon(&self, company: &str, id: &str, language: &Language) -> ApiResult<Coupon> {
+        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
+        self.catalog
+            .company(company)
+            .campaigns
+            .iter()
+            .filter(|c| c.id == rule_id)
+            .find_map(|c| coupon_of(c).map(|coupon| describe(c, coupon, language)))
+            .ok_or_else(|| not_found(id))
+    }
+}
+
+/// The Coupon of `campaign`, when it is one.
+pub(crate) fn coupon_of(campaign: &Campaign) -> Option<&rules::Coupon> {
+    match &campaign.kind {
+        CampaignKind::Coupon(coupon) => Some(coupon),
+        _ => None,
+    }
+}
+
+/// The Coupon just created or changed, as the API shows it.
+fn answer(campaign: &Campaign, language: &Language) -> ApiResult<Coupon> {
+    coupon_of(campaign)
+        .map(|coupon| describe(campaign, coupon, language))
+        .ok_or_else(|| ApiError::internal("a Coupon compiled to another kind"))
+}
+
+/// The Coupon campaign as the API shows it.
+pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &Language) -> Coupon {
+    let render =
+        |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
+    let (percent, amount) = match coupon.value {
+        CouponValue::Percent(percent) => (Some(decimal_to_f64(percent)), None),
+        CouponValue::Amount(amount) => (None, Some(Amount(amount).into())),
+    };
+    let (static_code, code_pattern) = match &coupon.codes {
+        CouponCodes::Static(code) => (Some(code.clone()), None),
+        CouponCodes::Generated(pattern) => (None, Some(pattern.as_str().to_string())),
+    };
+    Coupon {
+        id: campaign.id,
+        source: if campaign.id >= API_IDS_START {
+            "api"
+        } else {
+            "file"
+        }
+        .to_string(),
+        name: render(&campaign.name),
+        description: campaign.description.as_ref().map(render),
+        active: campaign.active,
+        discount: VoucherDiscount {
+            percent,
+            amount,
+            max_amount: coupon.max_amount.map(|max| Amount(max).into()),
+        },
+        static_code,
+        code_pattern,
+        valid_from: campaign.available_from.map(|t| t.instant(&language.locale)),
+        valid_to: campaign.available_to.map(|t| t.instant(&language.locale)),
+        locations: coupon.locations.clone(),
+        excluded_products: coupon.excluded_products.clone(),
+        excluded_categories: coupon.excluded_categories.clone(),
+        uses_per_voucher: coupon.uses_per_voucher,
+        weekdays: coupon.weekdays.iter().map(|d| (*d).into()).collect(),
+        hours: coupon.hours.map(|hours| UsableHours {
+            from: hours.from.format("%H:%M").to_string(),
+            to: hours.to.format("%H:%M").to_string(),
+        }),
+        when: campaign.when.as_ref().map(|w| w.source.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_api_fields_become_the_files_sections() {
+        let spec: CouponSpec = serde_json::from_value(json!({
+            "name": "Ten", "valid_from": "2026-01-01T00:00:00Z", "locations": ["S1"],
+            "discount": {"percent": 10}, "static_code": "TEN", "uses_per_voucher": 2
+        }))
+        .unwrap();
+        assert_eq!(
+            file_spec(&spec).unwrap(),
+            json!({
+                "name": "Ten", "available_from": "2026-01-01T00:00:00Z", "locations": ["S1"],
+                "coupon": {"discount": {"percent": 10.0}, "static_code": "TEN", "uses_per_voucher": 2}
+            })
+        );
+    }
+}
