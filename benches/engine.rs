@@ -148,3 +148,26 @@ fn runaway_condition_stopped(bencher: divan::Bencher) {
         );
     });
 }
+
+/// A condition of few but costly operations (45 million allocations within
+/// the operation budget) until the clock stops it.
+#[divan::bench]
+fn costly_condition_stopped_by_the_clock(bencher: divan::Bencher) {
+    let engine = ScriptEngine::new();
+    let origin = loyalty::engine::origin::Origin {
+        file: PathBuf::from("bench.yaml"),
+        line: 1,
+        column: 0,
+    };
+    let source =
+        "blob(5000).to_array().map(|i| blob(9000, 65).as_string().split(\"\").len()).len() > 0";
+    let condition = engine.compile(source, origin).expect("a condition");
+    let facts = facts();
+    bencher.bench_local(|| {
+        assert!(
+            engine
+                .eval_bool(&condition, divan::black_box(&facts))
+                .is_err()
+        );
+    });
+}

@@ -79,6 +79,7 @@ error_codes! {
     IdentifierInUse: "identifier_in_use", CONFLICT, "The code, e-mail, phone or card number belongs to another Customer.";
     AssociationAlreadyExists: "association_already_exists", CONFLICT, "The two Customers are already associated.";
     CartAlreadyExists: "cart_already_exists", CONFLICT, "A cart with this code was already recorded; its effects were applied then.";
+    VoucherCodeTaken: "voucher_code_taken", CONFLICT, "The Voucher code is already another Voucher's (codes are compared ignoring case, spaces, dashes and confusable characters).";
     CartAlreadyCancelled: "cart_already_cancelled", CONFLICT, "The cart was already cancelled; a cart is cancelled at most once.";
     ConcurrentModification: "concurrent_modification", CONFLICT, "The record changed while the request ran; retry the request.";
     DeleteNotAllowed: "delete_not_allowed", CONFLICT, "The Customer cannot be deleted outright (other Customers are merged into it); anonymize it instead.";

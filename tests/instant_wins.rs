@@ -549,7 +549,7 @@ async fn targeted_instant_wins_need_the_voucher_in_coupons_desired() {
     assert_eq!(effect["select_customers"], "targeted");
     assert_eq!(
         effect["campaign_history_id"],
-        voucher.campaign_history_id.as_str()
+        voucher.campaign_history_id.as_deref().unwrap()
     );
     assert_eq!(
         effect["coupon_info"],
@@ -862,7 +862,7 @@ async fn the_list_and_detail_take_every_parameter() {
     assert_eq!(ids(&held), [24]);
     assert_eq!(
         held["instant_wins"][0]["loyalty_rule_history_id"],
-        vouchers[0].loyalty_rule_history_id.as_str()
+        vouchers[0].loyalty_rule_history_id.as_deref().unwrap()
     );
     assert_eq!(held["instant_wins"][0]["remaining_participations"], 1);
 
@@ -873,11 +873,11 @@ async fn the_list_and_detail_take_every_parameter() {
         "/instant_wins/24?search_by=loyalty_rule_id".to_string(),
         format!(
             "/instant_wins/{}?search_by=loyalty_rule_history_id",
-            voucher.loyalty_rule_history_id
+            voucher.loyalty_rule_history_id.as_deref().unwrap()
         ),
         format!(
             "/instant_wins/{}?search_by=campaign_history_id",
-            voucher.campaign_history_id
+            voucher.campaign_history_id.as_deref().unwrap()
         ),
         "/instant_wins/VIPTICKET?search_by=static_code".to_string(),
     ] {
@@ -891,7 +891,7 @@ async fn the_list_and_detail_take_every_parameter() {
     let (_, by_assignment) = setup
         .get(&format!(
             "/instant_wins/{}?search_by=loyalty_rule_history_id",
-            voucher.loyalty_rule_history_id
+            voucher.loyalty_rule_history_id.as_deref().unwrap()
         ))
         .await;
     assert_eq!(

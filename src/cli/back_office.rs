@@ -258,8 +258,8 @@ pub(crate) async fn instant_wins(command: InstantWinsCommand) -> ApiResult<()> {
             "{:<28} {:<20} {:<22} {}",
             voucher.customer_id,
             voucher.code,
-            voucher.loyalty_rule_history_id,
-            voucher.campaign_history_id
+            voucher.loyalty_rule_history_id.as_deref().unwrap_or("-"),
+            voucher.campaign_history_id.as_deref().unwrap_or("-")
         );
     }
     Ok(())

@@ -21,6 +21,8 @@ use crate::resources::instant_wins::model::PrizeOutcome;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherState;
+use crate::resources::vouchers::store::VoucherIssue;
 use crate::secrets::random_hex;
 use crate::services::Services;
 
@@ -107,7 +109,7 @@ impl Services {
             .filter(|campaign| match (&view, instant_win_of(campaign)) {
                 // For a Customer: loyalty campaigns and the targeted ones they hold.
                 (Some(view), Some(iw)) if iw.audience == Audience::Targeted => {
-                    view.vouchers.iter().any(|v| v.rule_id == campaign.id)
+                    view.vouchers.iter().any(|v| v.rule_id == Some(campaign.id))
                 }
                 _ => true,
             })
@@ -171,7 +173,9 @@ impl Services {
                 if search_by == InstantWinSearch::LoyaltyRuleHistoryId {
                     implied_customer = Some(voucher.customer_id.clone());
                 }
-                voucher.rule_id
+                voucher
+                    .rule_id
+                    .ok_or_else(|| not_found(format!("with {field} `{id}`")))?
             }
         };
         if filter.customer.is_none()
@@ -264,26 +268,44 @@ impl Services {
         let coupon_name = coupon.name.resolve(&language, &language);
         let send = format!("ch_{}", random_hex(8));
         let now = self.now();
-        let mut vouchers = Vec::new();
+        let mut holders = Vec::new();
         for customer_id in customer_ids {
             let customer = self
                 .find_customer(company, CustomerRef::id(customer_id))
                 .await?
                 .customer;
-            vouchers.push(Voucher {
+            holders.push(customer.id);
+        }
+        let issue = |customer_id: &String| VoucherIssue {
+            issue_key: targeted_delivery_issue(rule_id, customer_id),
+            voucher: Voucher {
                 id: format!("vch_{}", random_hex(8)),
                 code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),
-                customer_id: customer.id,
-                rule_id,
                 coupon_id: coupon.id,
                 coupon_name: coupon_name.clone(),
-                static_code: coupon.static_code.clone(),
-                campaign_history_id: send.clone(),
-                loyalty_rule_history_id: format!("lrh_{}", random_hex(8)),
+                static_code: Some(coupon.static_code.clone()),
+                customer_id: customer_id.clone(),
+                state: VoucherState::Active,
+                uses_left: 1,
+                source: "targeted_delivery".into(),
+                rule_id: Some(rule_id),
+                campaign_history_id: Some(send.clone()),
+                loyalty_rule_history_id: Some(format!("lrh_{}", random_hex(8))),
                 created_at: now,
-            });
-        }
-        let issued = self.store.issue_vouchers(company, &vouchers).await?;
+            },
+        };
+        // A code drawn twice (one in a million per code) refuses the whole
+        // send; it is drawn again.
+        let mut attempts = 0;
+        let issued = loop {
+            let vouchers: Vec<VoucherIssue> = holders.iter().map(issue).collect();
+            match self.store.issue_vouchers(company, &vouchers).await {
+                Err(error) if error.code == ErrorCode::VoucherCodeTaken && attempts < 5 => {
+                    attempts += 1;
+                }
+                other => break other?,
+            }
+        };
         tracing::info!(
             company,
             rule_id,
@@ -293,6 +315,12 @@ impl Services {
         );
         Ok(issued)
     }
+}
+
+/// Why a targeted Instant Win's Voucher is issued: one per campaign and
+/// Customer.
+pub(crate) fn targeted_delivery_issue(rule_id: i64, customer_id: &str) -> String {
+    format!("targeted_delivery:{rule_id}:{customer_id}")
 }
 
 /// The campaign as the API returns it.
@@ -305,7 +333,11 @@ fn describe(
 ) -> InstantWinCampaign {
     let render =
         |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
-    let voucher = customer.and_then(|view| view.vouchers.iter().find(|v| v.rule_id == campaign.id));
+    let voucher = customer.and_then(|view| {
+        view.vouchers
+            .iter()
+            .find(|v| v.rule_id == Some(campaign.id))
+    });
     InstantWinCampaign {
         id: campaign.id,
         name: render(&campaign.name),
@@ -323,7 +355,7 @@ fn describe(
             .map(|r| r.days())
             .unwrap_or_default(),
         select_customers: instant_win.audience.name().to_string(),
-        loyalty_rule_history_id: voucher.map(|v| v.loyalty_rule_history_id.clone()),
+        loyalty_rule_history_id: voucher.and_then(|v| v.loyalty_rule_history_id.clone()),
         once: instant_win.once.name().to_string(),
         once_limit: instant_win.once_limit,
         remaining_participations: customer.map(|view| {

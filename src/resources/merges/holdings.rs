@@ -1,12 +1,15 @@
 //! What a merge moves, and an unmerge gives back, of what a Customer holds
 //! beyond points and carts: Rewards, game participations and Vouchers.
 
+use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::instant_wins::service::targeted_delivery_issue;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::merges::model::MovedGameParticipations;
 use crate::resources::merges::model::MovedVoucher;
 use crate::resources::merges::model::NotRestored;
 use crate::resources::merges::store::HoldingMove;
+use crate::resources::vouchers::codes::code_key;
 use crate::services::Services;
 
 /// The holdings part of a merge.
@@ -57,20 +60,21 @@ impl Services {
                 count,
             });
         }
-        for voucher in vouchers
-            .iter()
-            .filter(|v| !target_vouchers.iter().any(|t| t.rule_id == v.rule_id))
-        {
+        // A Customer holds one Voucher per targeted campaign: the target
+        // keeps its own. Coupons' Vouchers all move.
+        for voucher in vouchers.iter().filter(|v| {
+            v.rule_id.is_none() || !target_vouchers.iter().any(|t| t.rule_id == v.rule_id)
+        }) {
             plan.vouchers.push(MovedVoucher {
                 rule_id: voucher.rule_id,
                 code: voucher.code.clone(),
             });
-            plan.moves.push(HoldingMove::Voucher {
-                rule_id: voucher.rule_id,
-                code: voucher.code.clone(),
-                from: merged.to_string(),
-                to: target.to_string(),
-            });
+            plan.moves.push(voucher_move(
+                voucher.rule_id,
+                &voucher.code,
+                merged,
+                target,
+            )?);
         }
         Ok(plan)
     }
@@ -136,12 +140,7 @@ impl Services {
                 .iter()
                 .any(|v| v.rule_id == moved.rule_id && v.code == moved.code)
             {
-                moves.push(HoldingMove::Voucher {
-                    rule_id: moved.rule_id,
-                    code: moved.code.clone(),
-                    from: target.to_string(),
-                    to: customer.to_string(),
-                });
+                moves.push(voucher_move(moved.rule_id, &moved.code, target, customer)?);
             } else {
                 not_restored.push(NotRestored {
                     kind: "voucher".into(),
@@ -152,4 +151,18 @@ impl Services {
         }
         Ok((moves, not_restored))
     }
+}
+
+/// The move of the Voucher with `code` (of the targeted campaign `rule_id`,
+/// if any) from `from` to `to`.
+fn voucher_move(rule_id: Option<i64>, code: &str, from: &str, to: &str) -> ApiResult<HoldingMove> {
+    let key = code_key(code)
+        .ok_or_else(|| ApiError::internal(format!("stored voucher code `{code}` has no key")))?;
+    Ok(HoldingMove::Voucher {
+        key,
+        rule_id,
+        issue_to: rule_id.map(|rule_id| targeted_delivery_issue(rule_id, to)),
+        from: from.to_string(),
+        to: to.to_string(),
+    })
 }

@@ -60,8 +60,10 @@ pub struct MovedGameParticipations {
 /// A Voucher moved by a merge.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
 pub struct MovedVoucher {
-    /// The campaign it is for.
-    pub rule_id: i64,
+    /// The targeted campaign it is for (a Coupon's Voucher has none).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_id: Option<i64>,
     /// Its code.
     pub code: String,
 }

@@ -88,11 +88,15 @@ pub enum HoldingMove {
         to: String,
         count: i64,
     },
-    /// The Voucher of a campaign; refuses if `from` no longer holds the one
-    /// with `code`, or `to` already holds one of the campaign.
+    /// A Voucher (stored under `key`); refuses if `from` no longer holds it,
+    /// or, for a targeted Instant Win's (`rule_id`), `to` already holds one of
+    /// the campaign. Its issue key becomes `issue_to`, when given.
     Voucher {
-        rule_id: i64,
-        code: String,
+        key: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        rule_id: Option<i64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        issue_to: Option<String>,
         from: String,
         to: String,
     },
@@ -203,13 +207,19 @@ impl Store {
                          RETURN NONE;
                  }};
                  IF $move.kind == 'voucher' {{
-                     LET $source = type::record('voucher', [$company, $move.rule_id, $move.from]);
-                     LET $destination = type::record('voucher', [$company, $move.rule_id, $move.to]);
-                     LET $held = (SELECT * OMIT id FROM ONLY $source);
-                     IF $held.code != $move.code OR record::exists($destination) {{ {stale} }};
-                     DELETE $source;
-                     CREATE $destination CONTENT $held RETURN NONE;
-                     UPDATE $destination SET customer_id = $move.to RETURN NONE;
+                     LET $record = type::record('voucher', [$company, $move.key]);
+                     LET $held = (SELECT customer_id, issue_key FROM ONLY $record);
+                     IF $held.customer_id != $move.from {{ {stale} }};
+                     IF $move.rule_id != NONE AND (SELECT VALUE vid FROM voucher
+                         WHERE company = $company AND customer_id = $move.to AND rule_id = $move.rule_id
+                         LIMIT 1)[0] != NONE {{ {stale} }};
+                     IF $move.issue_to != NONE {{
+                         DELETE type::record('voucher_issue', [$company, $held.issue_key]);
+                         UPSERT type::record('voucher_issue', [$company, $move.issue_to])
+                             SET key = $move.key RETURN NONE;
+                         UPDATE $record SET issue_key = $move.issue_to RETURN NONE;
+                     }};
+                     UPDATE $record SET customer_id = $move.to RETURN NONE;
                  }};
              }};
              {APPEND_LEDGER}

@@ -1,32 +1,66 @@
-//! Vouchers: the personal code through which a targeted campaign (for now a
-//! targeted Instant Win) reaches one Customer (Targeted Delivery).
+//! Vouchers: one issued code each, of a Coupon (or of a targeted Instant
+//! Win's coupon, for its Targeted Delivery), held by one Customer.
 
-use poem_openapi::Object;
+use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
 
-/// A Voucher held by one Customer.
+/// Where a Voucher stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum VoucherState {
+    /// It can be used (within its Coupon's dates, places and hours).
+    Active,
+    /// Reserved by a checkout until its freeze ends.
+    Frozen,
+    /// All its uses are spent.
+    Redeemed,
+    /// Its Coupon's validity has ended.
+    Expired,
+    /// Its Coupon is inactive.
+    Inactive,
+    /// Its Coupon was deleted.
+    Deleted,
+}
+
+/// A Voucher.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
 pub struct Voucher {
     /// Voucher identifier.
     pub id: String,
-    /// The personal code the Customer presents (in `coupons_desired`).
+    /// The code the Customer presents (in `coupons_desired`), as issued.
     pub code: String,
+    /// The Coupon it was issued from.
+    pub coupon_id: i64,
+    /// The Coupon's name, in the Company's default language when issued.
+    pub coupon_name: String,
+    /// The Coupon's shared code, when it has one.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_code: Option<String>,
     /// The Customer holding it.
     pub customer_id: String,
-    /// The campaign it gives access to (the Instant Win's rule id).
-    pub rule_id: i64,
-    /// The coupon it was issued from.
-    pub coupon_id: i64,
-    /// The coupon's name, in the Company's default language.
-    pub coupon_name: String,
-    /// The coupon's shared code.
-    pub static_code: String,
-    /// The Targeted Delivery send that issued it.
-    pub campaign_history_id: String,
-    /// The assignment of the campaign to this Customer.
-    pub loyalty_rule_history_id: String,
+    /// Where it stands.
+    pub state: VoucherState,
+    /// Uses left.
+    pub uses_left: i64,
+    /// What issued it: `trigger` (POST /discounts/trigger), `targeted_delivery`
+    /// (a targeted Instant Win's assignment), ...
+    pub source: String,
+    /// Targeted Delivery only: the Instant Win it gives access to.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule_id: Option<i64>,
+    /// Targeted Delivery only: the send that issued it.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign_history_id: Option<String>,
+    /// Targeted Delivery only: the assignment of the campaign to this Customer.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loyalty_rule_history_id: Option<String>,
     /// When it was issued.
     pub created_at: Timestamp,
 }

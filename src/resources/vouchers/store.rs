@@ -1,11 +1,15 @@
-//! Vouchers in the store: issued once per Customer and campaign, found by
-//! code or by holder.
+//! Vouchers in the store, keyed by [company, code key] (the code's one
+//! normalisation, [`code_key`]): the store itself refuses a second Voucher
+//! with the same code, however it is written. What issued a Voucher is kept
+//! under its issue key, so issuing again for the same reason gives the same
+//! Voucher back.
 
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -15,6 +19,8 @@ use crate::storage::first;
 pub(crate) fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
     if let Some(object) = document.as_object_mut() {
         object.remove("company");
+        object.remove("key");
+        object.remove("issue_key");
         if let Some(id) = object.remove("vid") {
             object.insert("id".into(), id);
         }
@@ -23,40 +29,58 @@ pub(crate) fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
         .map_err(|e| ApiError::internal(format!("stored voucher unreadable: {e}")))
 }
 
+/// A Voucher to issue, and why: one Voucher is issued per issue key.
+#[derive(Debug, Clone)]
+pub struct VoucherIssue {
+    /// The Voucher.
+    pub voucher: Voucher,
+    /// What it is issued for (`targeted_delivery:{rule}:{customer}`, ...).
+    pub issue_key: String,
+}
+
+/// The `code` key of a code the service made; `concurrent_modification`
+/// never, since every code made is checked when made.
+fn key_of(code: &str) -> ApiResult<String> {
+    code_key(code).ok_or_else(|| ApiError::internal(format!("voucher code `{code}` has no key")))
+}
+
 impl Store {
-    /// Issues `vouchers` (one per Customer and campaign); a Customer who
-    /// already holds a Voucher of the campaign keeps it, and it is returned
-    /// instead.
+    /// Issues `issues`, all or none: one whose issue key was issued before
+    /// gives the Voucher issued then. A code already taken refuses the whole
+    /// with `voucher_code_taken` (the caller draws new codes and tries again).
+    /// Answers the Vouchers in the order asked.
     pub async fn issue_vouchers(
         &self,
         company: &str,
-        vouchers: &[Voucher],
+        issues: &[VoucherIssue],
     ) -> ApiResult<Vec<Voucher>> {
-        let documents: Vec<Value> = vouchers
-            .iter()
-            .map(|voucher| {
-                let mut value = json!(voucher);
-                if let Some(object) = value.as_object_mut() {
-                    let id = object.remove("id").unwrap_or(Value::Null);
-                    object.insert("vid".into(), id);
-                    object.insert("company".into(), Value::String(company.to_string()));
-                }
-                value
-            })
-            .collect();
+        let mut documents = Vec::with_capacity(issues.len());
+        for issue in issues {
+            let mut value = json!(issue.voucher);
+            if let Some(object) = value.as_object_mut() {
+                let id = object.remove("id").unwrap_or(Value::Null);
+                object.insert("vid".into(), id);
+                object.insert("company".into(), Value::String(company.to_string()));
+                object.insert("key".into(), Value::String(key_of(&issue.voucher.code)?));
+                object.insert("issue_key".into(), Value::String(issue.issue_key.clone()));
+            }
+            documents.push(value);
+        }
         let query = format!(
             "BEGIN TRANSACTION;
              FOR $voucher IN $vouchers {{
-                 LET $key = type::record('voucher', [$company, $voucher.rule_id, $voucher.customer_id]);
-                 IF !record::exists($key) {{
-                     IF (SELECT VALUE vid FROM voucher WHERE company = $company AND code = $voucher.code LIMIT 1)[0] != NONE {{
-                         THROW '{REFUSED}{code}|voucher code ' + $voucher.code + ' is taken';
+                 LET $reason = type::record('voucher_issue', [$company, $voucher.issue_key]);
+                 IF !record::exists($reason) {{
+                     LET $record = type::record('voucher', [$company, $voucher.key]);
+                     IF record::exists($record) {{
+                         THROW '{REFUSED}{taken}|voucher code ' + $voucher.code + ' is taken';
                      }};
-                     CREATE $key CONTENT $voucher RETURN NONE;
+                     CREATE $record CONTENT $voucher RETURN NONE;
+                     CREATE $reason SET key = $voucher.key RETURN NONE;
                  }};
              }};
              COMMIT TRANSACTION;",
-            code = ErrorCode::ConcurrentModification.code()
+            taken = ErrorCode::VoucherCodeTaken.code()
         );
         self.transact(|db| {
             db.query(query.as_str())
@@ -64,29 +88,39 @@ impl Store {
                 .bind(("vouchers", documents.clone()))
         })
         .await?;
-        let keys: Vec<(i64, String)> = vouchers
-            .iter()
-            .map(|v| (v.rule_id, v.customer_id.clone()))
-            .collect();
-        let mut issued = Vec::new();
-        for (rule_id, customer_id) in keys {
-            let document: Option<Value> = first(
-                self.db
-                    .query("SELECT * OMIT id FROM ONLY type::record('voucher', [$company, $rule, $customer])")
-                    .bind(("company", company.to_string()))
-                    .bind(("rule", rule_id))
-                    .bind(("customer", customer_id)),
-            )
-            .await?;
-            if let Some(document) = document {
-                issued.push(voucher_from(document)?);
-            }
-        }
-        Ok(issued)
+        let reasons: Vec<String> = issues.iter().map(|i| i.issue_key.clone()).collect();
+        let rows: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT * OMIT id FROM array::map($reasons, |$reason|
+                         type::record('voucher', [$company,
+                             type::record('voucher_issue', [$company, $reason]).key]))",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("reasons", reasons)),
+        )
+        .await?;
+        rows.into_iter().map(voucher_from).collect()
+    }
+
+    /// The Voucher of `company` with `code`, however the code is written.
+    pub async fn voucher_by_code(&self, company: &str, code: &str) -> ApiResult<Option<Voucher>> {
+        let Some(key) = code_key(code) else {
+            return Ok(None);
+        };
+        let document: Option<Value> = first(
+            self.db
+                .query("SELECT * OMIT id FROM ONLY type::record('voucher', [$company, $key])")
+                .bind(("company", company.to_string()))
+                .bind(("key", key)),
+        )
+        .await?;
+        document.map(voucher_from).transpose()
     }
 
     /// Vouchers of `company` whose `field` (`customer_id`,
-    /// `loyalty_rule_history_id` or `campaign_history_id`) is `value`.
+    /// `loyalty_rule_history_id` or `campaign_history_id`) is `value`, oldest
+    /// first.
     pub async fn vouchers_by(
         &self,
         company: &str,
@@ -107,12 +141,118 @@ impl Store {
         let rows: Vec<Value> = first(
             self.db
                 .query(format!(
-                    "SELECT * OMIT id FROM voucher WHERE company = $company AND {field} = $value ORDER BY rule_id"
+                    "SELECT * OMIT id FROM voucher WHERE company = $company AND {field} = $value ORDER BY vid"
                 ))
                 .bind(("company", company.to_string()))
                 .bind(("value", value.to_string())),
         )
         .await?;
         rows.into_iter().map(voucher_from).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::common::time::Timestamp;
+    use crate::resources::vouchers::model::VoucherState;
+    use crate::storage::execute;
+
+    fn issue(code: &str, customer: &str, reason: &str) -> VoucherIssue {
+        VoucherIssue {
+            issue_key: reason.into(),
+            voucher: Voucher {
+                id: format!("vch_{code}"),
+                code: code.into(),
+                coupon_id: 1_000_000,
+                coupon_name: "Five off".into(),
+                static_code: None,
+                customer_id: customer.into(),
+                state: VoucherState::Active,
+                uses_left: 1,
+                source: "trigger".into(),
+                rule_id: None,
+                campaign_history_id: None,
+                loyalty_rule_history_id: None,
+                created_at: Timestamp::now(),
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn a_code_is_issued_once_however_it_is_written_and_a_reason_once() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let first = store
+            .issue_vouchers("demo", &[issue("FIVE-0001", "cus_a", "r1")])
+            .await
+            .unwrap();
+        assert_eq!(first[0].code, "FIVE-0001");
+        // The same code, written otherwise, for another reason: refused, and
+        // nothing of the batch is issued.
+        let refused = store
+            .issue_vouchers(
+                "demo",
+                &[
+                    issue("FIVE-0002", "cus_b", "r2"),
+                    issue("five oool", "cus_b", "r3"),
+                ],
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, ErrorCode::VoucherCodeTaken);
+        assert_eq!(
+            store.voucher_by_code("demo", "FIVE-0002").await.unwrap(),
+            None
+        );
+        // The same reason again gives the Voucher issued then.
+        let again = store
+            .issue_vouchers("demo", &[issue("FIVE-0003", "cus_a", "r1")])
+            .await
+            .unwrap();
+        assert_eq!(again, first);
+        assert_eq!(
+            store.voucher_by_code("demo", "five 0oo1").await.unwrap(),
+            Some(first[0].clone())
+        );
+        // Another Company's code is not this one's.
+        assert_eq!(
+            store.voucher_by_code("other", "FIVE-0001").await.unwrap(),
+            None
+        );
+    }
+
+    #[tokio::test]
+    async fn vouchers_of_an_older_store_move_to_their_codes_keys() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        execute(store.db.query(
+            "DELETE migration:voucher_codes;
+             CREATE type::record('voucher', ['demo', 24, 'cus_a']) CONTENT {
+                 company: 'demo', vid: 'vch_1', code: 'VIP-3FA2C', customer_id: 'cus_a',
+                 rule_id: 24, coupon_id: 9001, coupon_name: 'Ticket', static_code: 'VIP',
+                 campaign_history_id: 'ch_1', loyalty_rule_history_id: 'lrh_1',
+                 created_at: '2026-11-01T00:00:00Z' };",
+        ))
+        .await
+        .unwrap();
+        store.apply_schema().await.unwrap();
+        let moved = store
+            .voucher_by_code("demo", "vip-3fa2c")
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(moved.rule_id, Some(24));
+        assert_eq!(moved.state, VoucherState::Active);
+        assert_eq!(moved.uses_left, 1);
+        assert_eq!(moved.source, "targeted_delivery");
+        let all = store
+            .vouchers_by("demo", "customer_id", "cus_a")
+            .await
+            .unwrap();
+        assert_eq!(all, vec![moved.clone()]);
+        // Assigning the campaign again to the Customer gives the same Voucher.
+        let mut again = issue("VIP-99999", "cus_a", "targeted_delivery:24:cus_a");
+        again.voucher.rule_id = Some(24);
+        let issued = store.issue_vouchers("demo", &[again]).await.unwrap();
+        assert_eq!(issued, vec![moved]);
     }
 }

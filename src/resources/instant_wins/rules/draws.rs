@@ -186,7 +186,7 @@ pub(crate) fn instant_win_draw(
         campaign_history_id: coupon_info
             .as_ref()
             .and(state.voucher.as_ref())
-            .map(|v| v.campaign_history_id.clone()),
+            .and_then(|v| v.campaign_history_id.clone()),
         coupon_info,
         prize_name: won.map(|p| render(&p.name)),
         prize_description: won.map(|p| p.description.as_ref().map(render).unwrap_or_default()),

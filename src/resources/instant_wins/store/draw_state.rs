@@ -275,7 +275,7 @@ mod tests {
         execute(store.db.query(
             "UPSERT type::record('iw_counts', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', rules: { '7': { '2026-11-22': 2 } } };
              UPSERT type::record('iw_given', ['c', 7, 'gift', 3]) CONTENT { company: 'c', rule_id: 7, prize_id: 'gift', shard: 3, given: 4 };
-             UPSERT type::record('voucher', ['c', 8, 'x']) CONTENT { company: 'c', vid: 'v1', code: 'VC1', customer_id: 'x', rule_id: 8, coupon_id: 9, coupon_name: 'Ticket', static_code: 'T', campaign_history_id: 'ch', loyalty_rule_history_id: 'lh', created_at: '2026-11-22T10:00:00Z' };
+             UPSERT type::record('voucher', ['c', 'VC1']) CONTENT { company: 'c', vid: 'v1', code: 'VC1', key: 'VC1', customer_id: 'x', rule_id: 8, coupon_id: 9, coupon_name: 'Ticket', static_code: 'T', state: 'active', uses_left: 1, source: 'targeted_delivery', campaign_history_id: 'ch', loyalty_rule_history_id: 'lh', created_at: '2026-11-22T10:00:00Z' };
              UPSERT type::record('points_balance', ['c', 'x', 'points']) CONTENT { company: 'c', customer_id: 'x', kind: 'points', balance: 12 };",
         ))
         .await
