@@ -72,6 +72,7 @@ error_codes! {
     ExchangeNotFound: "exchange_not_found", NOT_FOUND, "No points-to-wallet exchange exists for the location (and no default one).";
     PointsCampaignNotFound: "points_campaign_not_found", NOT_FOUND, "No points campaign of the Company has this id.";
     CouponNotFound: "coupon_not_found", NOT_FOUND, "No Coupon of the Company has this id (or it was deleted).";
+    VoucherNotFound: "voucher_not_found", NOT_FOUND, "Voucher not found, Customer not found, or the Voucher does not belong to the Customer.";
     LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
     MethodNotAllowed: "method_not_allowed", METHOD_NOT_ALLOWED, "The path exists but not for this HTTP method.";
     CompanyAlreadyExists: "company_already_exists", CONFLICT, "A Company with this slug already exists.";
@@ -92,6 +93,12 @@ error_codes! {
     SameCustomer: "same_customer", UNPROCESSABLE_ENTITY, "The operation links two Customers (an association, a merge, a transfer) but both name the same one.";
     CustomerNotEnoughScore: "customer_not_enough_score", UNPROCESSABLE_ENTITY, "The Customer's balance is smaller than the redemption, transfer or debit; nothing was taken.";
     IdempotencyKeyReused: "idempotency_key_reused", UNPROCESSABLE_ENTITY, "The Idempotency-Key was already used with different parameters or on another endpoint.";
+    VoucherRedeemed: "voucher_redeemed", UNPROCESSABLE_ENTITY, "Voucher is already redeemed (no uses left).";
+    VoucherExpired: "voucher_expired", UNPROCESSABLE_ENTITY, "Voucher is expired (its Coupon's validity has ended).";
+    VoucherInactive: "voucher_inactive", UNPROCESSABLE_ENTITY, "Coupon or Voucher is inactive.";
+    VoucherDeleted: "voucher_deleted", UNPROCESSABLE_ENTITY, "Coupon was deleted.";
+    VoucherOutLocation: "voucher_out_location", UNPROCESSABLE_ENTITY, "Voucher cannot be redeemed at the current location.";
+    VoucherOutDate: "voucher_out_date", UNPROCESSABLE_ENTITY, "Voucher is not yet available, or not on this day or at this hour.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";
     StoreUnavailable: "store_unavailable", SERVICE_UNAVAILABLE, "The store is unavailable. Retry with exponential backoff (1 s up to 32 s).";

@@ -29,9 +29,11 @@ const MAX_OPERATIONS: u64 = 50_000;
 /// closure) take near a microsecond each, so the clock bounds the worst case.
 pub const MAX_EVALUATION_TIME: Duration = Duration::from_millis(25);
 
-/// Progress reports between two looks at the clock (a look costs tens of
-/// nanoseconds; 256 of the cheapest operations take several microseconds).
-const REPORTS_PER_CLOCK_LOOK: u32 = 256;
+/// Progress reports between two looks at the clock. A look costs tens of
+/// nanoseconds; the costliest single operations (splitting a long text, a
+/// large array) take tens of microseconds, so 16 of them overshoot the
+/// limit by a millisecond or two at most.
+const REPORTS_PER_CLOCK_LOOK: u32 = 16;
 
 thread_local! {
     /// The evaluation running on this thread: when it began and the progress

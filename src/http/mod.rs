@@ -71,6 +71,8 @@ pub type CampaignApis = (
     crate::resources::instant_wins::api::InstantWinsApi,
     crate::resources::points_campaigns::api::PointsCampaignsApi,
     crate::resources::coupons::api::CouponsApi,
+    crate::resources::vouchers::api::VouchersApi,
+    crate::resources::discounts::api::DiscountsApi,
 );
 
 /// Points, cashback and the wallet.

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use crate::common::ids::time_ordered_id;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::engine::campaign::Campaign;
@@ -279,7 +280,7 @@ impl Services {
         let issue = |customer_id: &String| VoucherIssue {
             issue_key: targeted_delivery_issue(rule_id, customer_id),
             voucher: Voucher {
-                id: format!("vch_{}", random_hex(8)),
+                id: time_ordered_id("vch"),
                 code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),
                 coupon_id: coupon.id,
                 coupon_name: coupon_name.clone(),

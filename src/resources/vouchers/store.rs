@@ -14,6 +14,7 @@ use crate::resources::vouchers::model::Voucher;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::page_query::PageQuery;
 
 /// A Voucher from its stored document.
 pub(crate) fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
@@ -116,6 +117,24 @@ impl Store {
         )
         .await?;
         document.map(voucher_from).transpose()
+    }
+
+    /// A page of the Vouchers of `company`, optionally of one Customer and
+    /// one Coupon, in issue order.
+    pub async fn voucher_page(
+        &self,
+        company: &str,
+        customer_id: Option<&str>,
+        coupon_id: Option<i64>,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<Voucher>> {
+        let documents = PageQuery::new("SELECT * OMIT id FROM voucher", "vid")
+            .filter_if("customer_id = $customer", "customer", customer_id)
+            .filter_if("coupon_id = $coupon", "coupon", coupon_id)
+            .fetch(self, company, starting_after, limit)
+            .await?;
+        documents.into_iter().map(voucher_from).collect()
     }
 
     /// Vouchers of `company` whose `field` (`customer_id`,

@@ -1,0 +1,149 @@
+//! Vouchers: GET /vouchers, GET /vouchers/{code}.
+
+use poem_openapi::param::{Path, Query};
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi, Tags};
+
+use crate::common::pagination::PageRequest;
+use crate::error::ErrorCode;
+use crate::http::auth::Tier1;
+use crate::http::auth::Tier2;
+use crate::http::errors::ErrorResponse;
+use crate::http::services;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::model::Voucher;
+
+#[derive(Tags)]
+enum VoucherTags {
+    /// Vouchers: the codes Customers present, issued from Coupons.
+    Vouchers,
+}
+
+/// A page of Vouchers.
+#[derive(Debug, Object)]
+pub struct VoucherList {
+    /// The Vouchers, in issue order, each in the state it is in now.
+    pub vouchers: Vec<Voucher>,
+    /// Pass as `starting_after` for the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    pub next_token_starts_after: Option<String>,
+}
+
+/// Voucher endpoints.
+#[derive(Debug, Default)]
+pub struct VouchersApi;
+
+/// The refusals of a Voucher that exists but cannot be used now.
+pub const VOUCHER_REFUSALS: &[ErrorCode] = &[
+    ErrorCode::VoucherNotFound,
+    ErrorCode::VoucherRedeemed,
+    ErrorCode::VoucherExpired,
+    ErrorCode::VoucherInactive,
+    ErrorCode::VoucherDeleted,
+    ErrorCode::VoucherOutLocation,
+    ErrorCode::VoucherOutDate,
+];
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for VouchersApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "GET /vouchers",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+        OperationErrors {
+            operation: "GET /vouchers/{code}",
+            codes: VOUCHER_REFUSALS,
+        },
+    ];
+}
+
+#[OpenApi(tag = "VoucherTags::Vouchers")]
+impl VouchersApi {
+    /// List Vouchers, optionally of one Customer and one Coupon.
+    ///
+    /// Each Voucher is answered in the state it is in now: `active`,
+    /// `frozen`, `redeemed` (no uses left), `expired` (its Coupon's
+    /// `valid_to` has passed), `inactive` or `deleted` (its Coupon is).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/vouchers", method = "get")]
+    #[allow(clippy::too_many_arguments)]
+    async fn list(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        /// The Customer, by id.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        customer_id: Query<Option<String>>,
+        /// The Customer, by code.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        customer_code: Query<Option<String>>,
+        /// Only Vouchers of this Coupon.
+        coupon_id: Query<Option<i64>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
+    ) -> Result<Json<VoucherList>, ErrorResponse> {
+        let page = PageRequest::new(per_page.0, starting_after.0)?;
+        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
+        if let Some(customer) = &customer {
+            customer.check_not_blank()?;
+        }
+        let page = services(request)?
+            .vouchers(&caller.0.company, customer, coupon_id.0, page)
+            .await?;
+        Ok(Json(VoucherList {
+            vouchers: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
+    }
+
+    /// Get or validate a Voucher.
+    ///
+    /// Answers the Voucher when it can be used now (by the Customer and at
+    /// the store named, when named) and changes nothing. When it cannot, the
+    /// answer is the refusal a redemption would get: `voucher_not_found`
+    /// (404: no such code in the Company, or not this Customer's),
+    /// `voucher_redeemed`, `voucher_expired`, `voucher_inactive`,
+    /// `voucher_deleted`, `voucher_out_location` or `voucher_out_date` (not
+    /// yet valid, or outside its weekdays or hours), all 422. Codes are read
+    /// ignoring case, spaces and dashes, `O` as `0` and `I` and `L` as `1`.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/:code", method = "get")]
+    async fn get(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        /// The Voucher's code.
+        #[oai(validator(min_length = 1, max_length = 64))]
+        code: Path<String>,
+        /// The Customer presenting it, by id.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        customer_id: Query<Option<String>>,
+        /// The Customer presenting it, by code.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        customer_code: Query<Option<String>>,
+        /// The store it is presented at.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        location_code: Query<Option<String>>,
+    ) -> Result<Json<Voucher>, ErrorResponse> {
+        let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
+        if let Some(customer) = &customer {
+            customer.check_not_blank()?;
+        }
+        Ok(Json(
+            services(request)?
+                .validate_voucher(
+                    &caller.0.company,
+                    &code.0,
+                    customer,
+                    location_code.0.as_deref(),
+                )
+                .await?,
+        ))
+    }
+}

@@ -1,0 +1,201 @@
+//! Vouchers: issued from a Coupon for one Customer (POST /discounts/trigger),
+//! listed, and validated without changing anything (GET /vouchers/{code}).
+
+use crate::common::ids::time_ordered_id;
+use crate::common::pagination::Page;
+use crate::common::pagination::PageRequest;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::coupons::rules::CouponCodes;
+use crate::resources::coupons::service::coupon_of;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherState;
+use crate::resources::vouchers::store::VoucherIssue;
+use crate::resources::vouchers::usable::Presented;
+use crate::resources::vouchers::usable::campaign_of;
+use crate::resources::vouchers::usable::refusal;
+use crate::resources::vouchers::usable::state_of;
+use crate::services::Services;
+
+/// How often a send whose drawn code is taken draws again.
+const CODE_ATTEMPTS: usize = 5;
+
+fn not_found(code: &str) -> ApiError {
+    ApiError::new(ErrorCode::VoucherNotFound, format!("no Voucher `{code}`"))
+}
+
+impl Services {
+    /// Issues a Voucher of the Coupon `coupon_id` to the Customer
+    /// `customer`: a new unique code from the Coupon's pattern.
+    pub async fn trigger_coupon(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        coupon_id: i64,
+    ) -> ApiResult<Voucher> {
+        let customer = self.active_customer_by(company, customer).await?;
+        let rules = self.catalog.company(company);
+        let campaign = rules
+            .campaigns
+            .iter()
+            .find(|c| c.id == coupon_id && coupon_of(c).is_some())
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::CouponNotFound,
+                    format!("no Coupon `{coupon_id}`"),
+                )
+            })?;
+        let Some(coupon) = coupon_of(campaign) else {
+            return Err(ApiError::internal("a Coupon compiled to another kind"));
+        };
+        if !campaign.active {
+            return Err(ApiError::new(
+                ErrorCode::VoucherInactive,
+                format!("Coupon {coupon_id} is inactive"),
+            ));
+        }
+        let settings = self.company_settings(company).await?;
+        let locale = settings.locale();
+        if campaign
+            .available_to
+            .is_some_and(|to| self.now() > to.instant(&locale))
+        {
+            return Err(ApiError::new(
+                ErrorCode::VoucherExpired,
+                format!("Coupon {coupon_id} can no longer be used"),
+            ));
+        }
+        let CouponCodes::Generated(pattern) = &coupon.codes else {
+            return Err(ApiError::invalid(format!(
+                "Coupon {coupon_id} has the static code every Customer presents: no Voucher is issued for it"
+            )));
+        };
+        let language = settings.default_language.clone();
+        let reason = format!("trigger:{}", time_ordered_id("iss"));
+        let mut attempts = 0;
+        loop {
+            let voucher = Voucher {
+                id: time_ordered_id("vch"),
+                code: pattern.generate(&mut rand::rng()),
+                coupon_id,
+                coupon_name: campaign.name.resolve(&language, &language),
+                static_code: None,
+                customer_id: customer.id.clone(),
+                state: VoucherState::Active,
+                uses_left: i64::from(coupon.uses_per_voucher),
+                source: "trigger".into(),
+                rule_id: None,
+                campaign_history_id: None,
+                loyalty_rule_history_id: None,
+                created_at: self.now(),
+            };
+            let issue = VoucherIssue {
+                voucher,
+                issue_key: reason.clone(),
+            };
+            match self.store.issue_vouchers(company, &[issue]).await {
+                Err(error)
+                    if error.code == ErrorCode::VoucherCodeTaken && attempts < CODE_ATTEMPTS =>
+                {
+                    attempts += 1;
+                }
+                Err(error) => return Err(error),
+                Ok(mut issued) => {
+                    let voucher = issued
+                        .pop()
+                        .ok_or_else(|| ApiError::internal("an issued Voucher was not read back"))?;
+                    tracing::info!(company, coupon_id, voucher = %voucher.id, "Voucher issued");
+                    return Ok(voucher);
+                }
+            }
+        }
+    }
+
+    /// The Voucher with `code` if it can be used now by `customer` (when
+    /// named) at `location_code` (when named); otherwise the interface's
+    /// refusal. Changes nothing.
+    pub async fn validate_voucher(
+        &self,
+        company: &str,
+        code: &str,
+        customer: Option<CustomerRef<'_>>,
+        location_code: Option<&str>,
+    ) -> ApiResult<Voucher> {
+        let customer_id = match customer {
+            Some(reference) => Some(
+                self.find_customer(company, reference)
+                    .await
+                    .map_err(|_| not_found(code))?
+                    .customer
+                    .id,
+            ),
+            None => None,
+        };
+        let voucher = self
+            .store
+            .voucher_by_code(company, code)
+            .await?
+            .ok_or_else(|| not_found(code))?;
+        let rules = self.catalog.company(company);
+        let campaign = campaign_of(&voucher, &rules.campaigns);
+        let locale = self.company_settings(company).await?.locale();
+        let presented = Presented {
+            customer_id: customer_id.as_deref(),
+            location_code,
+            at: self.now(),
+            locale: &locale,
+        };
+        if let Some((code, message)) = refusal(&voucher, campaign, &presented) {
+            return Err(ApiError::new(code, message));
+        }
+        Ok(Voucher {
+            state: state_of(&voucher, campaign, presented.at, &locale),
+            ..voucher
+        })
+    }
+
+    /// A page of the Company's Vouchers, optionally of one Customer and one
+    /// Coupon, each in the state it is in now.
+    pub async fn vouchers(
+        &self,
+        company: &str,
+        customer: Option<CustomerRef<'_>>,
+        coupon_id: Option<i64>,
+        page: PageRequest,
+    ) -> ApiResult<Page<Voucher>> {
+        let customer_id = match customer {
+            Some(reference) => Some(self.find_customer(company, reference).await?.customer.id),
+            None => None,
+        };
+        let fetched = self
+            .store
+            .voucher_page(
+                company,
+                customer_id.as_deref(),
+                coupon_id,
+                page.starting_after.as_deref(),
+                page.fetch_limit(),
+            )
+            .await?;
+        let rules = self.catalog.company(company);
+        let locale = self.company_settings(company).await?.locale();
+        let now = self.now();
+        let fetched = fetched
+            .into_iter()
+            .map(|voucher| Voucher {
+                state: state_of(
+                    &voucher,
+                    campaign_of(&voucher, &rules.campaigns),
+                    now,
+                    &locale,
+                ),
+                ..voucher
+            })
+            .collect();
+        Ok(Page::from_fetched(fetched, &page, |voucher| {
+            voucher.id.clone()
+        }))
+    }
+}
