@@ -96,7 +96,8 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
 /// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 5] = [
+const CLOSED_SCHEMAS: [&str; 6] = [
+    "CouponTrigger",
     "PointsCampaignSpec",
     "PointsRules",
     "CouponSpec",
