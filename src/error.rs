@@ -72,6 +72,7 @@ error_codes! {
     ExchangeNotFound: "exchange_not_found", NOT_FOUND, "No points-to-wallet exchange exists for the location (and no default one).";
     PointsCampaignNotFound: "points_campaign_not_found", NOT_FOUND, "No points campaign of the Company has this id.";
     CouponNotFound: "coupon_not_found", NOT_FOUND, "No Coupon of the Company has this id (or it was deleted).";
+    RedemptionNotFound: "redemption_not_found", NOT_FOUND, "No redemption of the Company has this id.";
     VoucherNotFound: "voucher_not_found", NOT_FOUND, "Voucher not found, Customer not found, or the Voucher does not belong to the Customer.";
     LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
     MethodNotAllowed: "method_not_allowed", METHOD_NOT_ALLOWED, "The path exists but not for this HTTP method.";
@@ -98,6 +99,7 @@ error_codes! {
     VoucherInactive: "voucher_inactive", UNPROCESSABLE_ENTITY, "Coupon or Voucher is inactive.";
     VoucherDeleted: "voucher_deleted", UNPROCESSABLE_ENTITY, "Coupon was deleted.";
     VoucherOutLocation: "voucher_out_location", UNPROCESSABLE_ENTITY, "Voucher cannot be redeemed at the current location.";
+    VoucherNotRedeemed: "voucher_not_redeemed", UNPROCESSABLE_ENTITY, "Nothing to roll back: the Voucher has no use that was not rolled back already.";
     VoucherOutDate: "voucher_out_date", UNPROCESSABLE_ENTITY, "Voucher is not yet available, or not on this day or at this hour.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";
@@ -162,6 +164,20 @@ pub struct ApiError {
     pub code: ErrorCode,
     /// A message for humans; never contains secrets.
     pub message: String,
+    /// For a request on several Vouchers: each one that failed (the first
+    /// gives `code` and `message`).
+    pub voucher_failures: Vec<VoucherFailure>,
+}
+
+/// One Voucher of a request that failed, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VoucherFailure {
+    /// The code as sent.
+    pub voucher_code: String,
+    /// Why.
+    pub code: ErrorCode,
+    /// For humans.
+    pub message: String,
 }
 
 impl ApiError {
@@ -170,7 +186,19 @@ impl ApiError {
         ApiError {
             code,
             message: message.into(),
+            voucher_failures: Vec::new(),
         }
+    }
+
+    /// The refusal of a request on several Vouchers: the first failure's
+    /// code and message, and every failure. `None` when none failed.
+    pub fn of_vouchers(failures: Vec<VoucherFailure>) -> Option<Self> {
+        let first = failures.first()?.clone();
+        Some(ApiError {
+            code: first.code,
+            message: first.message,
+            voucher_failures: failures,
+        })
     }
 
     /// `invalid_request` with `message`.
@@ -197,7 +225,21 @@ impl ApiError {
         if self.code == ErrorCode::Forbidden {
             serde_json::json!({ "message": "Forbidden" })
         } else {
-            serde_json::json!({ "error": self.message, "code": self.code.code() })
+            let mut body = serde_json::json!({ "error": self.message, "code": self.code.code() });
+            if !self.voucher_failures.is_empty() {
+                body["errors"] = self
+                    .voucher_failures
+                    .iter()
+                    .map(|failure| {
+                        serde_json::json!({
+                            "voucher_code": failure.voucher_code,
+                            "code": failure.code.code(),
+                            "error": failure.message,
+                        })
+                    })
+                    .collect();
+            }
+            body
         }
     }
 }

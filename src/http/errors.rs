@@ -25,6 +25,21 @@ pub struct ErrorBody {
     pub error: String,
     /// Machine-friendly code from the registry (see the table in the API description).
     pub code: String,
+    /// A request on several Vouchers (redeem, rollback): each one that
+    /// failed; `error` and `code` are the first's.
+    #[oai(skip_serializing_if_is_none)]
+    pub errors: Option<Vec<VoucherError>>,
+}
+
+/// One Voucher of a request that failed.
+#[derive(Debug, Clone, Object)]
+pub struct VoucherError {
+    /// The code as sent.
+    pub voucher_code: String,
+    /// Why, from the registry.
+    pub code: String,
+    /// Human-readable message.
+    pub error: String,
 }
 
 /// Body of a 403: `{"message":"Forbidden"}` for an authentication failure;
@@ -88,9 +103,21 @@ impl From<ApiError> for ErrorResponse {
                 code: None,
             }));
         }
+        let errors = (!error.voucher_failures.is_empty()).then(|| {
+            error
+                .voucher_failures
+                .iter()
+                .map(|failure| VoucherError {
+                    voucher_code: failure.voucher_code.clone(),
+                    code: failure.code.code().to_string(),
+                    error: failure.message.clone(),
+                })
+                .collect()
+        });
         let body = Json(ErrorBody {
             error: error.message,
             code: error.code.code().to_string(),
+            errors,
         });
         match error.code.status().as_u16() {
             400 => ErrorResponse::BadRequest(body),

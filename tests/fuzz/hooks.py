@@ -33,6 +33,8 @@ filtering them out would leave too few carts to test.
   (only credits expire) and lies in the future: rules between fields or
   against the clock, kept by dropping the valid cases that break them
   (`keeps_rules_between_fields`).
+- A Voucher rollback names `codes` or `redemption_ids`, one of them, and
+  with `codes` the Customer.
 - A Coupon's `discount` has exactly one of `percent` and `amount`; it has a
   `static_code` or a `code_pattern` (with its `charset`), not both; a charset
   holds no two characters read the same (`O` and `0`, `I`, `L` and `1`, a
@@ -253,12 +255,20 @@ def a_coupon_is_one_thing(body):
     return True
 
 
+def a_rollback_names_one_thing(body):
+    codes, ids = body.get("codes") or [], body.get("redemption_ids") or []
+    if bool(codes) == bool(ids):
+        return False
+    return not codes or any(body.get(name) is not None for name in ("customer_id", "customer_code"))
+
+
 RULES_BETWEEN_FIELDS = {
     ("POST", "/points"): points_name_one_way_to_earn,
     ("PATCH", "/points/{value}"): points_name_one_way_to_earn,
     ("POST", "/scores/trigger"): only_credits_expire_later,
     ("POST", "/coupons"): a_coupon_is_one_thing,
     ("PATCH", "/coupons/{id}"): a_coupon_is_one_thing,
+    ("POST", "/vouchers/rollback"): a_rollback_names_one_thing,
 }
 
 

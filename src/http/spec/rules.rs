@@ -96,8 +96,10 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
 /// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 6] = [
+const CLOSED_SCHEMAS: [&str; 8] = [
     "CouponTrigger",
+    "VoucherRedeem",
+    "VoucherRollback",
     "PointsCampaignSpec",
     "PointsRules",
     "CouponSpec",
@@ -218,6 +220,10 @@ fn add_create_variants(document: &mut Value) {
         }
     }
 }
+
+/// Request schemas where naming the Customer is optional (a rollback by
+/// `redemption_ids` needs none).
+pub(crate) const CUSTOMER_OPTIONAL: [&str; 1] = ["VoucherRollback"];
 
 /// A request schema naming a Customer by `{who}_id` or `{who}_code` (both
 /// optional, as `customer_id`/`customer_code` and `to_customer_id`/

@@ -64,7 +64,7 @@ pub fn tidy(document: &mut Value) {
             // by the service and carry none (an error may quote any input).
             let bounded = requested.contains(&format!("#/components/schemas/{name}"));
             bound_and_null(schema, bounded);
-            if bounded {
+            if bounded && !rules::CUSTOMER_OPTIONAL.contains(&name.as_str()) {
                 rules::require_a_customer(schema);
             }
         }

@@ -1,4 +1,5 @@
-//! Vouchers: GET /vouchers, GET /vouchers/{code}.
+//! Vouchers: GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem,
+//! POST /vouchers/rollback.
 
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -13,6 +14,8 @@ use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::redemptions::RedeemAt;
 
 #[derive(Tags)]
 enum VoucherTags {
@@ -28,6 +31,75 @@ pub struct VoucherList {
     /// Pass as `starting_after` for the next page; absent on the last page.
     #[oai(skip_serializing_if_is_none)]
     pub next_token_starts_after: Option<String>,
+}
+
+/// Vouchers to redeem.
+#[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
+pub struct VoucherRedeem {
+    /// The Customer, by id.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_id: Option<String>,
+    /// The Customer, by code.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_code: Option<String>,
+    /// The codes to redeem, each once (1 to 50; letters, digits, spaces and
+    /// dashes, compared ignoring case, spaces and dashes).
+    #[oai(validator(
+        min_items = 1,
+        max_items = 50,
+        max_length = 64,
+        pattern = r"^[A-Za-z0-9 -]*[A-Za-z0-9][A-Za-z0-9 -]*$"
+    ))]
+    pub codes: Vec<String>,
+    /// The store they are redeemed at; a Coupon limited to stores needs it.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub location_code: Option<String>,
+    /// The cart they are redeemed for, kept with each redemption.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub cart_code: Option<String>,
+}
+
+/// Redeemed Vouchers.
+#[derive(Debug, Object)]
+pub struct RedeemedVouchers {
+    /// One redemption per code, in the order sent.
+    pub redemptions: Vec<VoucherRedemption>,
+    /// The Vouchers after their use, in the order sent.
+    pub vouchers: Vec<Voucher>,
+}
+
+/// Redemptions to roll back: `codes` (each Voucher's latest redemption not
+/// rolled back, of the Customer named) or `redemption_ids`, one of them.
+#[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
+pub struct VoucherRollback {
+    /// The Customer, by id (needed with `codes`).
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_id: Option<String>,
+    /// The Customer, by code.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_code: Option<String>,
+    /// Codes whose latest redemption is rolled back, each once.
+    #[oai(
+        default,
+        validator(
+            max_items = 50,
+            max_length = 64,
+            pattern = r"^[A-Za-z0-9 -]*[A-Za-z0-9][A-Za-z0-9 -]*$"
+        )
+    )]
+    pub codes: Vec<String>,
+    /// Redemptions to roll back, each once.
+    #[oai(default, validator(max_items = 50, min_length = 1, max_length = 64))]
+    pub redemption_ids: Vec<String>,
+}
+
+/// Rolled-back redemptions.
+#[derive(Debug, Object)]
+pub struct RolledBackRedemptions {
+    /// Each redemption rolled back, with `rolled_back_at`.
+    pub redemptions: Vec<VoucherRedemption>,
 }
 
 /// Voucher endpoints.
@@ -55,6 +127,29 @@ impl DeclaredErrors for VouchersApi {
         OperationErrors {
             operation: "GET /vouchers/{code}",
             codes: VOUCHER_REFUSALS,
+        },
+        OperationErrors {
+            operation: "POST /vouchers/redeem",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::VoucherNotFound,
+                ErrorCode::VoucherRedeemed,
+                ErrorCode::VoucherExpired,
+                ErrorCode::VoucherInactive,
+                ErrorCode::VoucherDeleted,
+                ErrorCode::VoucherOutLocation,
+                ErrorCode::VoucherOutDate,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /vouchers/rollback",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::VoucherNotFound,
+                ErrorCode::RedemptionNotFound,
+                ErrorCode::VoucherNotRedeemed,
+            ],
         },
     ];
 }
@@ -145,5 +240,76 @@ impl VouchersApi {
                 )
                 .await?,
         ))
+    }
+
+    /// Redeem a list of Vouchers.
+    ///
+    /// Uses one use of each Voucher of `codes` for the Customer, all or
+    /// none: a till is never left with half its Vouchers taken. When any
+    /// cannot be used, none is, and the answer is the first one's refusal
+    /// (`error`, `code`, its status) with `errors[]` naming each code that
+    /// failed and why. Each use has a `redemption_id` to roll it back by.
+    /// Under any concurrency a Voucher's uses are never exceeded: of two
+    /// tills redeeming its last use at once, one gets `voucher_redeemed`.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/redeem", method = "post")]
+    async fn redeem(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: Json<VoucherRedeem>,
+    ) -> Result<Json<RedeemedVouchers>, ErrorResponse> {
+        let body = body.0;
+        let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        customer.check_not_blank()?;
+        let (redemptions, vouchers) = services(request)?
+            .redeem_vouchers(
+                &caller.0.company,
+                customer,
+                &body.codes,
+                RedeemAt {
+                    location_code: body.location_code.as_deref(),
+                    cart_code: body.cart_code.as_deref(),
+                },
+            )
+            .await?;
+        Ok(Json(RedeemedVouchers {
+            redemptions,
+            vouchers,
+        }))
+    }
+
+    /// Roll back a list of Vouchers.
+    ///
+    /// Gives back the use each redemption took: by `redemption_ids`, or by
+    /// `codes` (each Voucher's latest redemption not rolled back; the
+    /// Customer is named). All or none, with `errors[]` like a redemption;
+    /// a redemption rolled back already is `voucher_not_redeemed`, and a
+    /// retried rollback with its `Idempotency-Key` replays the first answer.
+    /// The Voucher is `active` again unless its Coupon has ended meanwhile.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/rollback", method = "post")]
+    async fn rollback(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: Json<VoucherRollback>,
+    ) -> Result<Json<RolledBackRedemptions>, ErrorResponse> {
+        let body = body.0;
+        let customer = CustomerRef::optional(&body.customer_id, &body.customer_code);
+        if let Some(customer) = &customer {
+            customer.check_not_blank()?;
+        }
+        let redemptions = services(request)?
+            .roll_back_vouchers(
+                &caller.0.company,
+                customer,
+                &body.codes,
+                &body.redemption_ids,
+            )
+            .await?;
+        Ok(Json(RolledBackRedemptions { redemptions }))
     }
 }

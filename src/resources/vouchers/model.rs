@@ -79,3 +79,32 @@ pub struct CouponInfo {
     /// The coupon's shared code.
     pub static_code: String,
 }
+
+/// One use of a Voucher.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct VoucherRedemption {
+    /// VoucherRedemption identifier (to roll it back by).
+    pub redemption_id: String,
+    /// The Voucher's code.
+    pub voucher_code: String,
+    /// The Voucher.
+    pub voucher_id: String,
+    /// Its Coupon.
+    pub coupon_id: i64,
+    /// The Customer who used it.
+    pub customer_id: String,
+    /// The store it was used at, when named.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location_code: Option<String>,
+    /// The cart it was used for, when named.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cart_code: Option<String>,
+    /// When it was used.
+    pub redeemed_at: Timestamp,
+    /// When it was rolled back (the use returned to the Voucher).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolled_back_at: Option<Timestamp>,
+}

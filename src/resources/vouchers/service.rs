@@ -144,6 +144,7 @@ impl Services {
         let presented = Presented {
             customer_id: customer_id.as_deref(),
             location_code,
+            location_required: false,
             at: self.now(),
             locale: &locale,
         };

@@ -19,6 +19,10 @@ pub struct Presented<'a> {
     pub customer_id: Option<&'a str>,
     /// The store, when known (then a Coupon limited to stores must list it).
     pub location_code: Option<&'a str>,
+    /// Whether a Coupon limited to stores refuses a use at no named store
+    /// (a redemption), or is only checked against a store when one is named
+    /// (a validation).
+    pub location_required: bool,
     /// When.
     pub at: Timestamp,
     /// The Company's currency and clocks.
@@ -137,14 +141,21 @@ pub fn refusal(
             ),
         ));
     }
-    if let Some(location) = presented.location_code
-        && !coupon.locations.is_empty()
-        && !coupon.locations.iter().any(|l| l == location)
-    {
-        return Some((
+    if coupon.locations.is_empty() {
+        return None;
+    }
+    match presented.location_code {
+        Some(location) if !coupon.locations.iter().any(|l| l == location) => Some((
             ErrorCode::VoucherOutLocation,
             format!("{code} cannot be used at {location}"),
-        ));
+        )),
+        None if presented.location_required => Some((
+            ErrorCode::VoucherOutLocation,
+            format!(
+                "{code} can be used at {} only: name the store (location_code)",
+                coupon.locations.join(", ")
+            ),
+        )),
+        _ => None,
     }
-    None
 }

@@ -1,0 +1,152 @@
+//! Voucher redemptions in the store, keyed by [company, redemption id]: a
+//! use taken from its Voucher in the same transaction that records it, and
+//! given back by a rollback in the same way.
+
+use serde_json::{Value, json};
+
+use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::vouchers::model::VoucherRedemption;
+use crate::storage::REFUSED;
+use crate::storage::Store;
+use crate::storage::first;
+
+fn redemption_from(mut document: Value) -> ApiResult<VoucherRedemption> {
+    if let Some(object) = document.as_object_mut() {
+        object.remove("id");
+        object.remove("company");
+        object.remove("key");
+    }
+    serde_json::from_value(document)
+        .map_err(|e| ApiError::internal(format!("stored redemption unreadable: {e}")))
+}
+
+impl Store {
+    /// Takes one use from the Voucher stored under each key and records its
+    /// redemption, all or none: a Voucher with no use left (another till took
+    /// it meanwhile) refuses the whole with `voucher_redeemed`.
+    pub async fn redeem_vouchers(
+        &self,
+        company: &str,
+        uses: &[(String, VoucherRedemption)],
+    ) -> ApiResult<()> {
+        let uses: Vec<Value> = uses
+            .iter()
+            .map(|(key, redemption)| {
+                let mut document = json!(redemption);
+                document["company"] = json!(company);
+                document["key"] = json!(key);
+                document
+            })
+            .collect();
+        let query = format!(
+            "BEGIN TRANSACTION;
+             FOR $use IN $uses {{
+                 LET $record = type::record('voucher', [$company, $use.key]);
+                 LET $left = (SELECT VALUE uses_left FROM ONLY $record) ?? 0;
+                 IF $left <= 0 {{
+                     THROW '{REFUSED}{redeemed}|' + $use.voucher_code + ' has no uses left';
+                 }};
+                 UPDATE $record SET uses_left = $left - 1,
+                     state = IF $left <= 1 {{ 'redeemed' }} ELSE {{ state }} RETURN NONE;
+                 CREATE type::record('voucher_redemption', [$company, $use.redemption_id])
+                     CONTENT $use RETURN NONE;
+             }};
+             COMMIT TRANSACTION;",
+            redeemed = ErrorCode::VoucherRedeemed.code()
+        );
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("uses", uses.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Gives back the use each redemption of `ids` took, all or none:
+    /// `voucher_not_redeemed` when one was rolled back already.
+    pub async fn roll_back_redemptions(
+        &self,
+        company: &str,
+        ids: &[String],
+        at: Timestamp,
+    ) -> ApiResult<Vec<VoucherRedemption>> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             FOR $id IN $ids {{
+                 LET $record = type::record('voucher_redemption', [$company, $id]);
+                 LET $redemption = (SELECT * FROM ONLY $record);
+                 IF $redemption == NONE {{
+                     THROW '{REFUSED}{unknown}|no redemption ' + $id;
+                 }};
+                 IF $redemption.rolled_back_at != NONE {{
+                     THROW '{REFUSED}{again}|redemption ' + $id + ' was rolled back already';
+                 }};
+                 UPDATE $record SET rolled_back_at = $at RETURN NONE;
+                 UPDATE type::record('voucher', [$company, $redemption.key])
+                     SET uses_left = uses_left + 1, state = 'active' RETURN NONE;
+             }};
+             COMMIT TRANSACTION;",
+            unknown = ErrorCode::RedemptionNotFound.code(),
+            again = ErrorCode::VoucherNotRedeemed.code(),
+        );
+        let at_text = at.to_string();
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("ids", ids.to_vec()))
+                .bind(("at", at_text.clone()))
+        })
+        .await?;
+        let rows: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT * FROM array::map($ids, |$id| type::record('voucher_redemption', [$company, $id]))",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("ids", ids.to_vec())),
+        )
+        .await?;
+        rows.into_iter().map(redemption_from).collect()
+    }
+
+    /// The redemption `id` of `company`.
+    pub async fn redemption(
+        &self,
+        company: &str,
+        id: &str,
+    ) -> ApiResult<Option<VoucherRedemption>> {
+        let row: Option<Value> = first(
+            self.db
+                .query("SELECT * FROM ONLY type::record('voucher_redemption', [$company, $id])")
+                .bind(("company", company.to_string()))
+                .bind(("id", id.to_string())),
+        )
+        .await?;
+        row.map(redemption_from).transpose()
+    }
+
+    /// The most recent redemption not rolled back of the Voucher stored
+    /// under `key`.
+    pub async fn last_redemption(
+        &self,
+        company: &str,
+        key: &str,
+    ) -> ApiResult<Option<VoucherRedemption>> {
+        let row: Option<Value> = first(
+            self.db
+                .query(
+                    "SELECT * FROM voucher_redemption WHERE company = $company AND key = $key
+                         AND rolled_back_at = NONE ORDER BY redemption_id DESC LIMIT 1",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("key", key.to_string())),
+        )
+        .await
+        .map(|rows: Vec<Value>| rows.into_iter().next())?;
+        row.map(redemption_from).transpose()
+    }
+}

@@ -1,0 +1,257 @@
+//! Redeeming Vouchers outside a cart (POST /vouchers/redeem), all or none,
+//! and giving uses back (POST /vouchers/rollback).
+
+use std::collections::HashSet;
+
+use crate::common::ids::time_ordered_id;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::error::VoucherFailure;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::codes::code_key;
+use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::usable::Presented;
+use crate::resources::vouchers::usable::campaign_of;
+use crate::resources::vouchers::usable::refusal;
+use crate::services::Services;
+
+/// Most codes one request names.
+pub const MAX_CODES: usize = 50;
+
+/// What a redemption names besides its codes.
+#[derive(Debug, Clone, Copy)]
+pub struct RedeemAt<'a> {
+    /// The store.
+    pub location_code: Option<&'a str>,
+    /// The cart it is for.
+    pub cart_code: Option<&'a str>,
+}
+
+/// Each of `codes` with its key; 400 when one is no code, or two are one.
+fn keyed(codes: &[String]) -> ApiResult<Vec<(String, String)>> {
+    if codes.is_empty() || codes.len() > MAX_CODES {
+        return Err(ApiError::invalid(format!(
+            "`codes` names 1 to {MAX_CODES} codes"
+        )));
+    }
+    let mut seen = HashSet::new();
+    codes
+        .iter()
+        .map(|code| {
+            let key = code_key(code)
+                .ok_or_else(|| ApiError::invalid(format!("`{code}` is not a Voucher code")))?;
+            if !seen.insert(key.clone()) {
+                return Err(ApiError::invalid(format!(
+                    "`{code}` is named twice in `codes` (codes are compared ignoring case, spaces and dashes)"
+                )));
+            }
+            Ok((code.clone(), key))
+        })
+        .collect()
+}
+
+impl Services {
+    /// Uses one use of each Voucher of `codes` for `customer`, all or none:
+    /// when any cannot be used, none is, and the refusal names each that
+    /// cannot.
+    pub async fn redeem_vouchers(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        codes: &[String],
+        at: RedeemAt<'_>,
+    ) -> ApiResult<(Vec<VoucherRedemption>, Vec<Voucher>)> {
+        let customer = self.active_customer_by(company, customer).await?;
+        let keyed = keyed(codes)?;
+        let (vouchers, failures) = self
+            .usable_vouchers(company, &customer.id, &keyed, at)
+            .await?;
+        if let Some(refused) = ApiError::of_vouchers(failures) {
+            return Err(refused);
+        }
+        let now = self.now();
+        let uses: Vec<(String, VoucherRedemption)> = vouchers
+            .iter()
+            .map(|(key, voucher)| {
+                (
+                    key.clone(),
+                    VoucherRedemption {
+                        redemption_id: time_ordered_id("rdm"),
+                        voucher_code: voucher.code.clone(),
+                        voucher_id: voucher.id.clone(),
+                        coupon_id: voucher.coupon_id,
+                        customer_id: customer.id.clone(),
+                        location_code: at.location_code.map(str::to_string),
+                        cart_code: at.cart_code.map(str::to_string),
+                        redeemed_at: now,
+                        rolled_back_at: None,
+                    },
+                )
+            })
+            .collect();
+        if let Err(error) = self.store.redeem_vouchers(company, &uses).await {
+            // Another till took a use meanwhile: say which codes now fail.
+            if error.code == ErrorCode::VoucherRedeemed {
+                let (_, failures) = self
+                    .usable_vouchers(company, &customer.id, &keyed, at)
+                    .await?;
+                return Err(ApiError::of_vouchers(failures).unwrap_or(error));
+            }
+            return Err(error);
+        }
+        let mut after = Vec::with_capacity(uses.len());
+        for (code, _) in &keyed {
+            if let Some(voucher) = self.store.voucher_by_code(company, code).await? {
+                after.push(voucher);
+            }
+        }
+        tracing::info!(company, customer = %customer.id, count = uses.len(), "Vouchers redeemed");
+        Ok((uses.into_iter().map(|(_, r)| r).collect(), after))
+    }
+
+    /// The Vouchers of `keyed` that `customer_id` can use now at `at`, and
+    /// a failure for each one that cannot.
+    async fn usable_vouchers(
+        &self,
+        company: &str,
+        customer_id: &str,
+        keyed: &[(String, String)],
+        at: RedeemAt<'_>,
+    ) -> ApiResult<(Vec<(String, Voucher)>, Vec<VoucherFailure>)> {
+        let rules = self.catalog.company(company);
+        let locale = self.company_settings(company).await?.locale();
+        let presented = Presented {
+            customer_id: Some(customer_id),
+            location_code: at.location_code,
+            location_required: true,
+            at: self.now(),
+            locale: &locale,
+        };
+        let mut usable = Vec::new();
+        let mut failures = Vec::new();
+        for (code, key) in keyed {
+            let Some(voucher) = self.store.voucher_by_code(company, code).await? else {
+                failures.push(VoucherFailure {
+                    voucher_code: code.clone(),
+                    code: ErrorCode::VoucherNotFound,
+                    message: format!("no Voucher `{code}`"),
+                });
+                continue;
+            };
+            match refusal(
+                &voucher,
+                campaign_of(&voucher, &rules.campaigns),
+                &presented,
+            ) {
+                Some((refused, message)) => failures.push(VoucherFailure {
+                    voucher_code: code.clone(),
+                    code: refused,
+                    message,
+                }),
+                None => usable.push((key.clone(), voucher)),
+            }
+        }
+        Ok((usable, failures))
+    }
+
+    /// Gives back the uses of `redemption_ids`, or of the latest redemption
+    /// not rolled back of each Voucher of `codes` (held by `customer`), all
+    /// or none.
+    pub async fn roll_back_vouchers(
+        &self,
+        company: &str,
+        customer: Option<CustomerRef<'_>>,
+        codes: &[String],
+        redemption_ids: &[String],
+    ) -> ApiResult<Vec<VoucherRedemption>> {
+        let customer_id = match customer {
+            Some(reference) => Some(self.find_customer(company, reference).await?.customer.id),
+            None => None,
+        };
+        let mut ids = Vec::new();
+        let mut failures = Vec::new();
+        match (codes.is_empty(), redemption_ids.is_empty()) {
+            (false, true) => {
+                let Some(customer_id) = &customer_id else {
+                    return Err(ApiError::invalid(
+                        "rolling back by `codes` names the Customer: customer_id or customer_code",
+                    ));
+                };
+                for (code, key) in keyed(codes)? {
+                    let held = self.store.voucher_by_code(company, &code).await?;
+                    if held.as_ref().is_none_or(|v| &v.customer_id != customer_id) {
+                        failures.push(VoucherFailure {
+                            message: format!("no Voucher `{code}` of this Customer"),
+                            voucher_code: code,
+                            code: ErrorCode::VoucherNotFound,
+                        });
+                        continue;
+                    }
+                    match self.store.last_redemption(company, &key).await? {
+                        Some(redemption) => ids.push(redemption.redemption_id),
+                        None => failures.push(VoucherFailure {
+                            message: format!("`{code}` has no redemption to roll back"),
+                            voucher_code: code,
+                            code: ErrorCode::VoucherNotRedeemed,
+                        }),
+                    }
+                }
+            }
+            (true, false) => {
+                if redemption_ids.len() > MAX_CODES {
+                    return Err(ApiError::invalid(format!(
+                        "`redemption_ids` names at most {MAX_CODES}"
+                    )));
+                }
+                let mut seen = HashSet::new();
+                for id in redemption_ids {
+                    if !seen.insert(id) {
+                        return Err(ApiError::invalid(format!("`{id}` is named twice")));
+                    }
+                    match self.store.redemption(company, id).await? {
+                        Some(redemption)
+                            if customer_id
+                                .as_ref()
+                                .is_none_or(|c| c == &redemption.customer_id) =>
+                        {
+                            if redemption.rolled_back_at.is_some() {
+                                failures.push(VoucherFailure {
+                                    voucher_code: redemption.voucher_code.clone(),
+                                    code: ErrorCode::VoucherNotRedeemed,
+                                    message: format!("redemption {id} was rolled back already"),
+                                });
+                            } else {
+                                ids.push(id.clone());
+                            }
+                        }
+                        _ => failures.push(VoucherFailure {
+                            voucher_code: id.clone(),
+                            code: ErrorCode::RedemptionNotFound,
+                            message: format!("no redemption `{id}` of this Customer"),
+                        }),
+                    }
+                }
+            }
+            _ => {
+                return Err(ApiError::invalid(
+                    "name what to roll back: `codes` or `redemption_ids`, one of them",
+                ));
+            }
+        }
+        if let Some(refused) = ApiError::of_vouchers(failures) {
+            return Err(refused);
+        }
+        let rolled_back = self
+            .store
+            .roll_back_redemptions(company, &ids, self.now())
+            .await?;
+        tracing::info!(
+            company,
+            count = rolled_back.len(),
+            "Voucher redemptions rolled back"
+        );
+        Ok(rolled_back)
+    }
+}
