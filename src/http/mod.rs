@@ -70,8 +70,14 @@ pub type EventApis = (
 pub type CampaignApis = (
     crate::resources::instant_wins::api::InstantWinsApi,
     crate::resources::points_campaigns::api::PointsCampaignsApi,
+    VoucherApis,
+);
+
+/// Coupons, their Vouchers and the discounts they give.
+pub type VoucherApis = (
     crate::resources::coupons::api::CouponsApi,
     crate::resources::vouchers::api::VouchersApi,
+    crate::resources::vouchers::selection_api::VoucherSelectionApi,
     crate::resources::discounts::api::DiscountsApi,
 );
 

@@ -18,7 +18,7 @@ use crate::resources::vouchers::model::VoucherRedemption;
 use crate::resources::vouchers::redemptions::RedeemAt;
 
 #[derive(Tags)]
-enum VoucherTags {
+pub(crate) enum VoucherTags {
     /// Vouchers: the codes Customers present, issued from Coupons.
     Vouchers,
 }

@@ -1,6 +1,6 @@
 //! Vouchers: the codes through which Coupons and targeted campaigns reach
 //! Customers. GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem and
-//! POST /vouchers/rollback; issued by
+//! POST /vouchers/rollback, selection (a Customer's wallet); issued by
 //! POST /discounts/trigger and by a targeted Instant Win's assignment.
 
 pub mod api;
@@ -8,6 +8,8 @@ pub mod codes;
 pub mod model;
 pub mod redemption_store;
 pub mod redemptions;
+pub mod selection;
+pub mod selection_api;
 pub mod service;
 pub mod store;
 pub mod usable;

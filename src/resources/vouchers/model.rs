@@ -63,6 +63,10 @@ pub struct Voucher {
     pub loyalty_rule_history_id: Option<String>,
     /// When it was issued.
     pub created_at: Timestamp,
+    /// When its holder selected it (clipped it to their wallet), if they did.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_at: Option<Timestamp>,
 }
 
 /// The `coupon_info` of a targeted Instant Win effect.

@@ -90,6 +90,7 @@ impl Services {
                 campaign_history_id: None,
                 loyalty_rule_history_id: None,
                 created_at: self.now(),
+                selected_at: None,
             };
             let issue = VoucherIssue {
                 voucher,

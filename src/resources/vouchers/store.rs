@@ -170,6 +170,43 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Marks the Vouchers stored under `keys` selected at `at` (or not
+    /// selected, with `None`), all or none: `voucher_not_found` when one is
+    /// no longer `customer_id`'s. Selecting again keeps the first time.
+    pub async fn set_selected(
+        &self,
+        company: &str,
+        customer_id: &str,
+        keys: &[String],
+        at: Option<String>,
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             FOR $key IN $keys {{
+                 LET $record = type::record('voucher', [$company, $key]);
+                 IF (SELECT VALUE customer_id FROM ONLY $record) != $customer {{
+                     THROW '{refused}{not_found}|the Voucher is held by another Customer';
+                 }};
+                 UPDATE $record SET selected_at = IF $at == NONE {{ NONE }}
+                     ELSE {{ selected_at ?? $at }} RETURN NONE;
+             }};
+             COMMIT TRANSACTION;",
+            refused = crate::storage::REFUSED,
+            not_found = ErrorCode::VoucherNotFound.code()
+        );
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("keys", keys.to_vec()))
+                .bind(("at", at.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,6 +231,7 @@ mod tests {
                 campaign_history_id: None,
                 loyalty_rule_history_id: None,
                 created_at: Timestamp::now(),
+                selected_at: None,
             },
         }
     }

@@ -1,0 +1,127 @@
+//! A Customer's wallet of selected (clipped) Vouchers: select and deselect
+//! one (POST /vouchers/{code}/select, /deselect) or a list, all or none
+//! (PUT /vouchers/select, /deselect), and list them
+//! (GET /customers/{id}/vouchers/selected).
+
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::error::VoucherFailure;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::codes::code_key;
+use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::usable::Presented;
+use crate::resources::vouchers::usable::campaign_of;
+use crate::resources::vouchers::usable::refusal;
+use crate::resources::vouchers::usable::state_of;
+use crate::services::Services;
+
+impl Services {
+    /// Selects (`select`) or deselects each Voucher of `codes` for the
+    /// Customer, all or none. A Voucher that cannot be used now is not
+    /// selected (its refusal, for each in `errors[]`); deselecting takes any.
+    pub async fn select_vouchers(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        codes: &[String],
+        select: bool,
+    ) -> ApiResult<Vec<Voucher>> {
+        let customer = self.find_customer(company, customer).await?.customer;
+        if codes.is_empty() || codes.len() > super::redemptions::MAX_CODES {
+            return Err(ApiError::invalid(format!(
+                "`codes` names 1 to {} codes",
+                super::redemptions::MAX_CODES
+            )));
+        }
+        let rules = self.catalog.company(company);
+        let locale = self.company_settings(company).await?.locale();
+        let now = self.now();
+        let presented = Presented {
+            customer_id: Some(&customer.id),
+            location_code: None,
+            location_required: false,
+            at: now,
+            locale: &locale,
+        };
+        let mut keys = Vec::new();
+        let mut failures = Vec::new();
+        for code in codes {
+            let held = match code_key(code) {
+                Some(_) => self.store.voucher_by_code(company, code).await?,
+                None => None,
+            };
+            let failure = match &held {
+                None => Some((ErrorCode::VoucherNotFound, format!("no Voucher `{code}`"))),
+                Some(voucher) if voucher.customer_id != customer.id => Some((
+                    ErrorCode::VoucherNotFound,
+                    format!("Voucher {code} is not this Customer's"),
+                )),
+                Some(voucher) if select => {
+                    refusal(voucher, campaign_of(voucher, &rules.campaigns), &presented)
+                }
+                Some(_) => None,
+            };
+            match (failure, code_key(code)) {
+                (Some((refused, message)), _) => failures.push(VoucherFailure {
+                    voucher_code: code.clone(),
+                    code: refused,
+                    message,
+                }),
+                (None, Some(key)) if !keys.contains(&key) => keys.push(key),
+                (None, _) => {}
+            }
+        }
+        if let Some(refused) = ApiError::of_vouchers(failures) {
+            return Err(refused);
+        }
+        let at = select.then(|| now.to_string());
+        self.store
+            .set_selected(company, &customer.id, &keys, at)
+            .await?;
+        let mut answered = Vec::with_capacity(keys.len());
+        for code in codes {
+            if let Some(voucher) = self.store.voucher_by_code(company, code).await?
+                && !answered.iter().any(|a: &Voucher| a.id == voucher.id)
+            {
+                let campaign = campaign_of(&voucher, &rules.campaigns);
+                answered.push(Voucher {
+                    state: state_of(&voucher, campaign, now, &locale),
+                    ..voucher
+                });
+            }
+        }
+        Ok(answered)
+    }
+
+    /// The Vouchers the Customer `customer_id` selected, oldest first, each
+    /// in the state it is in now.
+    pub async fn selected_vouchers(
+        &self,
+        company: &str,
+        customer_id: &str,
+    ) -> ApiResult<Vec<Voucher>> {
+        let customer = self
+            .find_customer(company, CustomerRef::id(customer_id))
+            .await?
+            .customer;
+        let rules = self.catalog.company(company);
+        let locale = self.company_settings(company).await?.locale();
+        let now = self.now();
+        let held = self
+            .store
+            .vouchers_by(company, "customer_id", &customer.id)
+            .await?;
+        Ok(held
+            .into_iter()
+            .filter(|voucher| voucher.selected_at.is_some())
+            .map(|voucher| {
+                let campaign = campaign_of(&voucher, &rules.campaigns);
+                Voucher {
+                    state: state_of(&voucher, campaign, now, &locale),
+                    ..voucher
+                }
+            })
+            .collect())
+    }
+}

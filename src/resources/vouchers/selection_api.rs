@@ -1,0 +1,235 @@
+//! A Customer's selected Vouchers: POST /vouchers/{code}/select,
+//! POST /vouchers/{code}/deselect, PUT /vouchers/select,
+//! PUT /vouchers/deselect, GET /customers/{id}/vouchers/selected.
+
+use poem_openapi::param::Path;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+
+use crate::error::ErrorCode;
+use crate::http::auth::Tier1;
+use crate::http::auth::Tier2;
+use crate::http::errors::ErrorResponse;
+use crate::http::services;
+use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::api::VOUCHER_REFUSALS;
+use crate::resources::vouchers::api::VoucherTags;
+use crate::resources::vouchers::model::Voucher;
+
+/// The Customer selecting or deselecting one Voucher.
+#[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
+pub struct SelectingCustomer {
+    /// The Customer, by id.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_id: Option<String>,
+    /// The Customer, by code.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_code: Option<String>,
+}
+
+/// Vouchers a Customer selects or deselects.
+#[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
+pub struct VoucherSelection {
+    /// The Customer, by id.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_id: Option<String>,
+    /// The Customer, by code.
+    #[oai(validator(min_length = 1, max_length = 128))]
+    pub customer_code: Option<String>,
+    /// The codes (1 to 50).
+    #[oai(validator(
+        min_items = 1,
+        max_items = 50,
+        max_length = 64,
+        pattern = r"^[A-Za-z0-9 -]*[A-Za-z0-9][A-Za-z0-9 -]*$"
+    ))]
+    pub codes: Vec<String>,
+}
+
+/// Vouchers.
+#[derive(Debug, Object)]
+pub struct Vouchers {
+    /// The Vouchers, each in the state it is in now.
+    pub vouchers: Vec<Voucher>,
+}
+
+/// Selection endpoints.
+#[derive(Debug, Default)]
+pub struct VoucherSelectionApi;
+
+/// The error codes of its own each operation answers.
+impl DeclaredErrors for VoucherSelectionApi {
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /vouchers/{code}/select",
+            codes: VOUCHER_REFUSALS_AND_CUSTOMER,
+        },
+        OperationErrors {
+            operation: "POST /vouchers/{code}/deselect",
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::VoucherNotFound],
+        },
+        OperationErrors {
+            operation: "PUT /vouchers/select",
+            codes: VOUCHER_REFUSALS_AND_CUSTOMER,
+        },
+        OperationErrors {
+            operation: "PUT /vouchers/deselect",
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::VoucherNotFound],
+        },
+        OperationErrors {
+            operation: "GET /customers/{id}/vouchers/selected",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+    ];
+}
+
+/// A Voucher's refusals, and the Customer not found.
+const VOUCHER_REFUSALS_AND_CUSTOMER: &[ErrorCode] = &{
+    let mut codes = [ErrorCode::CustomerNotFound; 8];
+    let mut i = 0;
+    while i < VOUCHER_REFUSALS.len() {
+        codes[i + 1] = VOUCHER_REFUSALS[i];
+        i += 1;
+    }
+    codes
+};
+
+#[OpenApi(tag = "VoucherTags::Vouchers")]
+impl VoucherSelectionApi {
+    /// Select a Voucher.
+    ///
+    /// Clips the Customer's Voucher to their wallet (an app's "use at
+    /// checkout"): listed by GET /customers/{id}/vouchers/selected.
+    /// Selecting again keeps the first `selected_at`. A Voucher that cannot
+    /// be used now is refused with its code (`voucher_expired`, ...).
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/:code/select", method = "post")]
+    async fn select_one(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        /// The Voucher's code.
+        #[oai(validator(min_length = 1, max_length = 64))]
+        code: Path<String>,
+        body: Json<SelectingCustomer>,
+    ) -> Result<Json<Voucher>, ErrorResponse> {
+        self.one(caller, request, code.0, body.0, true).await
+    }
+
+    /// Deselect a Voucher.
+    ///
+    /// Takes it out of the Customer's wallet; deselecting one not selected
+    /// changes nothing.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/:code/deselect", method = "post")]
+    async fn deselect_one(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        /// The Voucher's code.
+        #[oai(validator(min_length = 1, max_length = 64))]
+        code: Path<String>,
+        body: Json<SelectingCustomer>,
+    ) -> Result<Json<Voucher>, ErrorResponse> {
+        self.one(caller, request, code.0, body.0, false).await
+    }
+
+    /// Select a list of Vouchers.
+    ///
+    /// All or none, with `errors[]` naming each code that cannot be selected.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/select", method = "put")]
+    async fn select_list(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: Json<VoucherSelection>,
+    ) -> Result<Json<Vouchers>, ErrorResponse> {
+        self.list(caller, request, body.0, true).await
+    }
+
+    /// Deselect a list of Vouchers.
+    ///
+    /// All or none, with `errors[]` naming each code that is not the
+    /// Customer's.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/vouchers/deselect", method = "put")]
+    async fn deselect_list(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: Json<VoucherSelection>,
+    ) -> Result<Json<Vouchers>, ErrorResponse> {
+        self.list(caller, request, body.0, false).await
+    }
+
+    /// Selected Vouchers of a Customer.
+    ///
+    /// Oldest first, each in the state it is in now.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/customers/:id/vouchers/selected", method = "get")]
+    async fn selected(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        /// The Customer's id.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        id: Path<String>,
+    ) -> Result<Json<Vouchers>, ErrorResponse> {
+        CustomerRef::id(&id.0).check_not_blank()?;
+        Ok(Json(Vouchers {
+            vouchers: services(request)?
+                .selected_vouchers(&caller.0.company, &id.0)
+                .await?,
+        }))
+    }
+}
+
+impl VoucherSelectionApi {
+    async fn one(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        code: String,
+        body: SelectingCustomer,
+        select: bool,
+    ) -> Result<Json<Voucher>, ErrorResponse> {
+        let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        customer.check_not_blank()?;
+        let mut vouchers = services(request)?
+            .select_vouchers(
+                &caller.0.company,
+                customer,
+                std::slice::from_ref(&code),
+                select,
+            )
+            .await?;
+        vouchers.pop().map(Json).ok_or_else(|| {
+            crate::error::ApiError::internal("a selected Voucher was not read back").into()
+        })
+    }
+
+    async fn list(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: VoucherSelection,
+        select: bool,
+    ) -> Result<Json<Vouchers>, ErrorResponse> {
+        let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        customer.check_not_blank()?;
+        Ok(Json(Vouchers {
+            vouchers: services(request)?
+                .select_vouchers(&caller.0.company, customer, &body.codes, select)
+                .await?,
+        }))
+    }
+}
