@@ -99,6 +99,7 @@ error_codes! {
     VoucherInactive: "voucher_inactive", UNPROCESSABLE_ENTITY, "Coupon or Voucher is inactive.";
     VoucherDeleted: "voucher_deleted", UNPROCESSABLE_ENTITY, "Coupon was deleted.";
     VoucherOutLocation: "voucher_out_location", UNPROCESSABLE_ENTITY, "Voucher cannot be redeemed at the current location.";
+    VoucherFrozen: "voucher_frozen", UNPROCESSABLE_ENTITY, "The Voucher's uses are held by another checkout (frozen) until the hold ends or is released.";
     VoucherNotRedeemed: "voucher_not_redeemed", UNPROCESSABLE_ENTITY, "Nothing to roll back: the Voucher has no use that was not rolled back already.";
     VoucherOutDate: "voucher_out_date", UNPROCESSABLE_ENTITY, "Voucher is not yet available, or not on this day or at this hour.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";

@@ -115,7 +115,9 @@ async fn simulate_answers_like_realtime_and_records_nothing() {
 
 #[tokio::test]
 async fn explain_says_why_each_campaign_applied_or_not() {
-    let server = TestServer::start().await;
+    // Received in the afternoon: the morning campaign's `hour` is the
+    // service's (the wall clock it receives the cart at).
+    let server = TestServer::start_at("2026-05-04T16:00:00Z").await;
     let key = server.bootstrap_key();
     let customer = member(&server, &key, "why@example.com").await;
     let mut afternoon = morning_cart(&customer, "EX-1");

@@ -78,7 +78,10 @@ pub type VoucherApis = (
     crate::resources::coupons::api::CouponsApi,
     crate::resources::vouchers::api::VouchersApi,
     crate::resources::vouchers::selection_api::VoucherSelectionApi,
-    crate::resources::discounts::api::DiscountsApi,
+    (
+        crate::resources::vouchers::freeze_api::VoucherFreezeApi,
+        crate::resources::discounts::api::DiscountsApi,
+    ),
 );
 
 /// Points, cashback and the wallet.

@@ -96,7 +96,9 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
 /// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 10] = [
+const CLOSED_SCHEMAS: [&str; 12] = [
+    "FreezeRequest",
+    "UnfreezeRequest",
     "SelectingCustomer",
     "VoucherSelection",
     "CouponTrigger",

@@ -294,6 +294,7 @@ impl Services {
                 loyalty_rule_history_id: Some(format!("lrh_{}", random_hex(8))),
                 created_at: now,
                 selected_at: None,
+                reservations: Vec::new(),
             },
         };
         // A code drawn twice (one in a million per code) refuses the whole

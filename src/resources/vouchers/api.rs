@@ -58,6 +58,10 @@ pub struct VoucherRedeem {
     /// The cart they are redeemed for, kept with each redemption.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub cart_code: Option<String>,
+    /// The hold (POST /vouchers/{code}/freeze) whose use this redemption
+    /// takes; a frozen Voucher is refused (`voucher_frozen`) without it.
+    #[oai(validator(min_length = 1, max_length = 64))]
+    pub reservation_id: Option<String>,
 }
 
 /// Redeemed Vouchers.
@@ -109,6 +113,7 @@ pub struct VouchersApi;
 /// The refusals of a Voucher that exists but cannot be used now.
 pub const VOUCHER_REFUSALS: &[ErrorCode] = &[
     ErrorCode::VoucherNotFound,
+    ErrorCode::VoucherFrozen,
     ErrorCode::VoucherRedeemed,
     ErrorCode::VoucherExpired,
     ErrorCode::VoucherInactive,
@@ -116,6 +121,18 @@ pub const VOUCHER_REFUSALS: &[ErrorCode] = &[
     ErrorCode::VoucherOutLocation,
     ErrorCode::VoucherOutDate,
 ];
+
+/// A Voucher's refusals, and the Customer not found (operations naming
+/// both).
+pub const VOUCHER_REFUSALS_AND_CUSTOMER: &[ErrorCode] = &{
+    let mut codes = [ErrorCode::CustomerNotFound; VOUCHER_REFUSALS.len() + 1];
+    let mut i = 0;
+    while i < VOUCHER_REFUSALS.len() {
+        codes[i + 1] = VOUCHER_REFUSALS[i];
+        i += 1;
+    }
+    codes
+};
 
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for VouchersApi {
@@ -140,6 +157,7 @@ impl DeclaredErrors for VouchersApi {
                 ErrorCode::VoucherDeleted,
                 ErrorCode::VoucherOutLocation,
                 ErrorCode::VoucherOutDate,
+                ErrorCode::VoucherFrozen,
             ],
         },
         OperationErrors {
@@ -271,6 +289,7 @@ impl VouchersApi {
                 RedeemAt {
                     location_code: body.location_code.as_deref(),
                     cart_code: body.cart_code.as_deref(),
+                    reservation_id: body.reservation_id.as_deref(),
                 },
             )
             .await?;

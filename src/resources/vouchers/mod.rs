@@ -1,10 +1,13 @@
 //! Vouchers: the codes through which Coupons and targeted campaigns reach
 //! Customers. GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem and
-//! POST /vouchers/rollback, selection (a Customer's wallet); issued by
+//! POST /vouchers/rollback, selection (a Customer's wallet), holds during a
+//! checkout (freeze); issued by
 //! POST /discounts/trigger and by a targeted Instant Win's assignment.
 
 pub mod api;
 pub mod codes;
+pub mod freeze;
+pub mod freeze_api;
 pub mod model;
 pub mod redemption_store;
 pub mod redemptions;

@@ -67,6 +67,28 @@ pub struct Voucher {
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected_at: Option<Timestamp>,
+    /// Uses held by checkouts (POST /vouchers/{code}/freeze), each until its
+    /// freeze ends; kept by the store, shown as the state `frozen` when they
+    /// hold every use left.
+    #[oai(skip)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reservations: Vec<Reservation>,
+}
+
+/// One use of a Voucher held by a checkout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct Reservation {
+    /// What a redemption names to use the held use.
+    pub reservation_id: String,
+    /// When the hold ends by itself.
+    pub until: Timestamp,
+}
+
+impl Voucher {
+    /// The holds still running at `at`.
+    pub fn holds_at(&self, at: Timestamp) -> impl Iterator<Item = &Reservation> {
+        self.reservations.iter().filter(move |r| r.until > at)
+    }
 }
 
 /// The `coupon_info` of a targeted Instant Win effect.
@@ -82,6 +104,17 @@ pub struct CouponInfo {
     pub coupon_name: String,
     /// The coupon's shared code.
     pub static_code: String,
+}
+
+/// A hold on one use of a Voucher.
+#[derive(Debug, Clone, PartialEq, Eq, Object)]
+pub struct FrozenVoucher {
+    /// Name it in POST /vouchers/redeem to use the held use.
+    pub reservation_id: String,
+    /// When the hold ends by itself.
+    pub expires_at: Timestamp,
+    /// The Voucher.
+    pub voucher: Voucher,
 }
 
 /// One use of a Voucher.

@@ -8,6 +8,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::vouchers::model::Reservation;
 use crate::resources::vouchers::model::VoucherRedemption;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -31,6 +32,8 @@ impl Store {
         &self,
         company: &str,
         uses: &[(String, VoucherRedemption)],
+        reservation_id: Option<&str>,
+        now: Timestamp,
     ) -> ApiResult<()> {
         let uses: Vec<Value> = uses
             .iter()
@@ -45,22 +48,115 @@ impl Store {
             "BEGIN TRANSACTION;
              FOR $use IN $uses {{
                  LET $record = type::record('voucher', [$company, $use.key]);
-                 LET $left = (SELECT VALUE uses_left FROM ONLY $record) ?? 0;
+                 LET $held = (SELECT uses_left, reservations FROM ONLY $record);
+                 LET $left = $held.uses_left ?? 0;
+                 LET $holds = ($held.reservations ?? [])[WHERE until > $now];
+                 LET $others = $holds[WHERE reservation_id != $reservation];
                  IF $left <= 0 {{
                      THROW '{REFUSED}{redeemed}|' + $use.voucher_code + ' has no uses left';
                  }};
-                 UPDATE $record SET uses_left = $left - 1,
+                 IF $left - array::len($others) <= 0 {{
+                     THROW '{REFUSED}{frozen}|' + $use.voucher_code + ' is held by another checkout';
+                 }};
+                 UPDATE $record SET uses_left = $left - 1, reservations = $others,
                      state = IF $left <= 1 {{ 'redeemed' }} ELSE {{ state }} RETURN NONE;
                  CREATE type::record('voucher_redemption', [$company, $use.redemption_id])
                      CONTENT $use RETURN NONE;
              }};
              COMMIT TRANSACTION;",
-            redeemed = ErrorCode::VoucherRedeemed.code()
+            redeemed = ErrorCode::VoucherRedeemed.code(),
+            frozen = ErrorCode::VoucherFrozen.code(),
         );
+        let now = now.to_string();
+        let reservation = reservation_id.map(str::to_string);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("uses", uses.clone()))
+                .bind(("now", now.clone()))
+                .bind(("reservation", reservation.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Holds one use of the Voucher stored under `key` for `customer_id`
+    /// until `until`: `voucher_frozen` when every use left is held already,
+    /// `voucher_redeemed` when none is left.
+    pub async fn freeze_voucher(
+        &self,
+        company: &str,
+        key: &str,
+        customer_id: &str,
+        hold: &Reservation,
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $record = type::record('voucher', [$company, $key]);
+             LET $held = (SELECT customer_id, uses_left, reservations FROM ONLY $record);
+             IF $held.customer_id != $customer {{
+                 THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
+             }};
+             LET $holds = ($held.reservations ?? [])[WHERE until > $now];
+             IF ($held.uses_left ?? 0) <= 0 {{
+                 THROW '{REFUSED}{redeemed}|the Voucher has no uses left';
+             }};
+             IF $held.uses_left - array::len($holds) <= 0 {{
+                 THROW '{REFUSED}{frozen}|every use left is held by a checkout';
+             }};
+             UPDATE $record SET reservations = array::append($holds, $hold) RETURN NONE;
+             COMMIT TRANSACTION;",
+            not_found = ErrorCode::VoucherNotFound.code(),
+            redeemed = ErrorCode::VoucherRedeemed.code(),
+            frozen = ErrorCode::VoucherFrozen.code(),
+        );
+        let now = now.to_string();
+        let hold = json!(hold);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("key", key.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("hold", hold.clone()))
+                .bind(("now", now.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Releases the hold `reservation_id` on the Voucher stored under `key`
+    /// (every hold, with `None`), and the ones that ended.
+    pub async fn unfreeze_voucher(
+        &self,
+        company: &str,
+        key: &str,
+        customer_id: &str,
+        reservation_id: Option<&str>,
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $record = type::record('voucher', [$company, $key]);
+             LET $held = (SELECT customer_id, reservations FROM ONLY $record);
+             IF $held.customer_id != $customer {{
+                 THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
+             }};
+             UPDATE $record SET reservations = IF $reservation == NONE {{ [] }} ELSE {{
+                 ($held.reservations ?? [])[WHERE until > $now AND reservation_id != $reservation]
+             }} RETURN NONE;
+             COMMIT TRANSACTION;",
+            not_found = ErrorCode::VoucherNotFound.code(),
+        );
+        let now = now.to_string();
+        let reservation = reservation_id.map(str::to_string);
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("key", key.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("reservation", reservation.clone()))
+                .bind(("now", now.clone()))
         })
         .await?;
         Ok(())

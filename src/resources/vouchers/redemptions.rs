@@ -27,6 +27,8 @@ pub struct RedeemAt<'a> {
     pub location_code: Option<&'a str>,
     /// The cart it is for.
     pub cart_code: Option<&'a str>,
+    /// The hold it uses (POST /vouchers/{code}/freeze), if any.
+    pub reservation_id: Option<&'a str>,
 }
 
 /// Each of `codes` with its key; 400 when one is no code, or two are one.
@@ -91,9 +93,17 @@ impl Services {
                 )
             })
             .collect();
-        if let Err(error) = self.store.redeem_vouchers(company, &uses).await {
-            // Another till took a use meanwhile: say which codes now fail.
-            if error.code == ErrorCode::VoucherRedeemed {
+        if let Err(error) = self
+            .store
+            .redeem_vouchers(company, &uses, at.reservation_id, now)
+            .await
+        {
+            // Another till took or held a use meanwhile: say which codes now
+            // fail.
+            if matches!(
+                error.code,
+                ErrorCode::VoucherRedeemed | ErrorCode::VoucherFrozen
+            ) {
                 let (_, failures) = self
                     .usable_vouchers(company, &customer.id, &keyed, at)
                     .await?;
@@ -126,6 +136,7 @@ impl Services {
             customer_id: Some(customer_id),
             location_code: at.location_code,
             location_required: true,
+            reservation_id: at.reservation_id,
             at: self.now(),
             locale: &locale,
         };

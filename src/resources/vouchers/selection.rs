@@ -41,6 +41,7 @@ impl Services {
             customer_id: Some(&customer.id),
             location_code: None,
             location_required: false,
+            reservation_id: None,
             at: now,
             locale: &locale,
         };

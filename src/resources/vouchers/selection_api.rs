@@ -13,7 +13,7 @@ use crate::http::errors::ErrorResponse;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::vouchers::api::VOUCHER_REFUSALS;
+use crate::resources::vouchers::api::VOUCHER_REFUSALS_AND_CUSTOMER;
 use crate::resources::vouchers::api::VoucherTags;
 use crate::resources::vouchers::model::Voucher;
 
@@ -85,17 +85,6 @@ impl DeclaredErrors for VoucherSelectionApi {
         },
     ];
 }
-
-/// A Voucher's refusals, and the Customer not found.
-const VOUCHER_REFUSALS_AND_CUSTOMER: &[ErrorCode] = &{
-    let mut codes = [ErrorCode::CustomerNotFound; 8];
-    let mut i = 0;
-    while i < VOUCHER_REFUSALS.len() {
-        codes[i + 1] = VOUCHER_REFUSALS[i];
-        i += 1;
-    }
-    codes
-};
 
 #[OpenApi(tag = "VoucherTags::Vouchers")]
 impl VoucherSelectionApi {

@@ -91,6 +91,7 @@ impl Services {
                 loyalty_rule_history_id: None,
                 created_at: self.now(),
                 selected_at: None,
+                reservations: Vec::new(),
             };
             let issue = VoucherIssue {
                 voucher,
@@ -146,6 +147,7 @@ impl Services {
             customer_id: customer_id.as_deref(),
             location_code,
             location_required: false,
+            reservation_id: None,
             at: self.now(),
             locale: &locale,
         };

@@ -232,6 +232,7 @@ mod tests {
                 loyalty_rule_history_id: None,
                 created_at: Timestamp::now(),
                 selected_at: None,
+                reservations: Vec::new(),
             },
         }
     }

@@ -23,6 +23,8 @@ pub struct Presented<'a> {
     /// (a redemption), or is only checked against a store when one is named
     /// (a validation).
     pub location_required: bool,
+    /// The hold it is used under, if any (POST /vouchers/{code}/freeze).
+    pub reservation_id: Option<&'a str>,
     /// When.
     pub at: Timestamp,
     /// The Company's currency and clocks.
@@ -61,6 +63,9 @@ pub fn state_of(
     }
     if voucher.uses_left <= 0 || voucher.state == VoucherState::Redeemed {
         return VoucherState::Redeemed;
+    }
+    if voucher.holds_at(at).count() as i64 >= voucher.uses_left {
+        return VoucherState::Frozen;
     }
     if campaign
         .available_to
@@ -110,7 +115,24 @@ pub fn refusal(
         VoucherState::Expired => {
             return Some((ErrorCode::VoucherExpired, format!("{code} expired")));
         }
-        VoucherState::Active | VoucherState::Frozen => {}
+        VoucherState::Frozen => {
+            let held_for_this = presented.reservation_id.is_some_and(|id| {
+                voucher
+                    .holds_at(presented.at)
+                    .any(|hold| hold.reservation_id == id)
+            });
+            if !held_for_this {
+                let until = voucher.holds_at(presented.at).map(|h| h.until).min();
+                return Some((
+                    ErrorCode::VoucherFrozen,
+                    match until {
+                        Some(until) => format!("{code} is held by a checkout until {until}"),
+                        None => format!("{code} is held by a checkout"),
+                    },
+                ));
+            }
+        }
+        VoucherState::Active => {}
     }
     let campaign = campaign?;
     if let Some(from) = campaign.available_from.map(|t| t.instant(presented.locale))
