@@ -38,7 +38,9 @@
 //! - The Instant Win draw: `resources/instant_wins/rules/draws.rs` (pure), `resources/instant_wins/draws.rs` (state and retries); stock and limits: `resources/instant_wins/store/`; prize delivery: `resources/instant_wins/deliveries.rs`.
 //! - Points, wallet, redemptions, transfers, expiry: `resources/points/`, `resources/wallet/`; cashback: `resources/cashback/`.
 //! - Tiers, audiences, calculated attributes: `resources/segments/`.
-//! - Vouchers: `resources/vouchers/`; Companies and API keys (back office): `resources/companies/`.
+//! - Coupons (kind `coupon`, POST /coupons): `resources/coupons/`, stored with every API-created campaign by `resources/api_campaigns/`.
+//! - Vouchers: `resources/vouchers/`: codes and their one normalisation (`codes.rs`), whether one can be used (`usable.rs`), issue and validation (`service.rs`, POST /discounts/trigger in `resources/discounts/api.rs`), redeem and rollback (`redemptions.rs`), the wallet (`selection.rs`), checkout holds (`freeze.rs`).
+//! - Companies and API keys (back office): `resources/companies/`.
 //! - "Why didn't my campaign fire?" (`explain=true`): `engine/evaluate.rs`; file errors with line: `engine/problems.rs`.
 
 // Module docs point at the crate-private items that do the work; read them
