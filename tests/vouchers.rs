@@ -971,3 +971,48 @@ async fn a_frozen_voucher_is_never_taken_by_another_till_in_a_race() {
         );
     }
 }
+
+#[tokio::test]
+async fn excluded_products_are_listed_per_coupon() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.com").await;
+    let coupon = create_coupon(
+        &server,
+        &key,
+        json!({"name": "A", "discount": {"percent": 5}, "excluded_products": ["GIFT"], "excluded_categories": ["alcohol"]}),
+    )
+    .await;
+    let voucher = trigger(&server, &key, &ana, &coupon).await;
+    let (status, all) = server.get_as("/vouchers/excluded_products", &key).await;
+    assert_eq!(status, 200, "{all}");
+    assert_eq!(
+        all["coupons"],
+        json!([
+            {"coupon_id": 601, "excluded_products": ["GIFTCARD"], "excluded_categories": ["tobacco"]},
+            {"coupon_id": coupon["id"], "excluded_products": ["GIFT"], "excluded_categories": ["alcohol"]},
+        ])
+    );
+    let (_, by_code) = server
+        .get_as(
+            &format!(
+                "/vouchers/excluded_products?code={}",
+                voucher["code"].as_str().unwrap()
+            ),
+            &key,
+        )
+        .await;
+    assert_eq!(by_code["coupons"], json!([all["coupons"][1]]));
+    let (_, by_id) = server
+        .get_as("/vouchers/excluded_products?coupon_id=601", &key)
+        .await;
+    assert_eq!(by_id["coupons"], json!([all["coupons"][0]]));
+    let (status, refused) = server
+        .get_as("/vouchers/excluded_products?coupon_id=7", &key)
+        .await;
+    assert_error(status, &refused, 404, "coupon_not_found");
+    let (status, refused) = server
+        .get_as("/vouchers/excluded_products?code=NOPE", &key)
+        .await;
+    assert_error(status, &refused, 404, "voucher_not_found");
+}

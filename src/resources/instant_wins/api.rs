@@ -114,7 +114,9 @@ impl InstantWinsApi {
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
             Option<u32>,
         >,
-        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
+        /// The `next_token_starts_after` of the previous page (a campaign id).
+        #[oai(validator(pattern = r"^[0-9]{1,18}$"))]
+        starting_after: Query<Option<String>>,
     ) -> Result<Json<InstantWinList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let filter = InstantWinFilter {

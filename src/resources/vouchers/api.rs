@@ -106,6 +106,24 @@ pub struct RolledBackRedemptions {
     pub redemptions: Vec<VoucherRedemption>,
 }
 
+/// What one Coupon never discounts.
+#[derive(Debug, Object)]
+pub struct CouponExclusions {
+    /// The Coupon.
+    pub coupon_id: i64,
+    /// Product codes never discounted.
+    pub excluded_products: Vec<String>,
+    /// Product categories (cart line taxonomies) never discounted.
+    pub excluded_categories: Vec<String>,
+}
+
+/// Excluded products and categories, per Coupon.
+#[derive(Debug, Object)]
+pub struct ExcludedProducts {
+    /// By Coupon id.
+    pub coupons: Vec<CouponExclusions>,
+}
+
 /// Voucher endpoints.
 #[derive(Debug, Default)]
 pub struct VouchersApi;
@@ -144,6 +162,10 @@ impl DeclaredErrors for VouchersApi {
         OperationErrors {
             operation: "GET /vouchers/{code}",
             codes: VOUCHER_REFUSALS,
+        },
+        OperationErrors {
+            operation: "GET /vouchers/excluded_products",
+            codes: &[ErrorCode::CouponNotFound, ErrorCode::VoucherNotFound],
         },
         OperationErrors {
             operation: "POST /vouchers/redeem",
@@ -330,5 +352,35 @@ impl VouchersApi {
             )
             .await?;
         Ok(Json(RolledBackRedemptions { redemptions }))
+    }
+
+    /// Excluded products and product categories.
+    ///
+    /// What each Coupon never discounts: of the Coupon `coupon_id`, of the
+    /// Voucher `code`'s Coupon, or of every Coupon (neither given).
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/vouchers/excluded_products", method = "get")]
+    async fn excluded_products(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        /// One Coupon.
+        coupon_id: Query<Option<i64>>,
+        /// The Coupon of this Voucher.
+        #[oai(validator(min_length = 1, max_length = 64))]
+        code: Query<Option<String>>,
+    ) -> Result<Json<ExcludedProducts>, ErrorResponse> {
+        let coupons = services(request)?
+            .coupon_exclusions(&caller.0.company, coupon_id.0, code.0.as_deref())
+            .await?
+            .into_iter()
+            .map(|(coupon_id, products, categories)| CouponExclusions {
+                coupon_id,
+                excluded_products: products,
+                excluded_categories: categories,
+            })
+            .collect();
+        Ok(Json(ExcludedProducts { coupons }))
     }
 }

@@ -202,4 +202,49 @@ impl Services {
             voucher.id.clone()
         }))
     }
+
+    /// (Coupon id, excluded products, excluded categories) of the Coupon
+    /// `coupon_id`, of the Voucher `code`'s Coupon, or of every Coupon.
+    pub async fn coupon_exclusions(
+        &self,
+        company: &str,
+        coupon_id: Option<i64>,
+        code: Option<&str>,
+    ) -> ApiResult<Vec<(i64, Vec<String>, Vec<String>)>> {
+        let wanted = match (coupon_id, code) {
+            (Some(id), _) => Some(id),
+            (None, Some(code)) => Some(
+                self.store
+                    .voucher_by_code(company, code)
+                    .await?
+                    .ok_or_else(|| not_found(code))?
+                    .coupon_id,
+            ),
+            (None, None) => None,
+        };
+        let rules = self.catalog.company(company);
+        let found: Vec<(i64, Vec<String>, Vec<String>)> = rules
+            .campaigns
+            .iter()
+            .filter(|c| wanted.is_none_or(|id| id == c.id))
+            .filter_map(|c| {
+                coupon_of(c).map(|coupon| {
+                    (
+                        c.id,
+                        coupon.excluded_products.clone(),
+                        coupon.excluded_categories.clone(),
+                    )
+                })
+            })
+            .collect();
+        if let Some(id) = wanted
+            && found.is_empty()
+        {
+            return Err(ApiError::new(
+                ErrorCode::CouponNotFound,
+                format!("no Coupon `{id}`"),
+            ));
+        }
+        Ok(found)
+    }
 }
