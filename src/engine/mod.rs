@@ -1,11 +1,13 @@
 //! The rules engine core, pure apart from its file loader: rhai expressions
-//! compiled once ([`script`], with a [`fast`] path for the commonest) and the
+//! compiled once ([`script`], with a [`fast`] path for the commonest, under
+//! the [`limits`] of one evaluation) and the
 //! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`]) with
 //! translatable [`text`] and problems reported at their line ([`problems`],
 //! [`origin`]), the kinds registry every campaign kind plugs into
 //! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]), and the
 //! per-Company [`catalog`] read through a [`loader`] and reloaded on change.
-//! It does no store I/O and owns no clock: facts and `now` are passed in.
+//! It does no store I/O and owns no clock: facts and `now` are passed in
+//! (only an evaluation's time limit reads the monotonic clock).
 //! Each kind's own section, compilation and evaluation live in its resource
 //! folder (`resources/discounts/rules.rs`, `resources/points_campaigns/rules.rs`,
 //! `resources/instant_wins/rules/`).
@@ -22,6 +24,7 @@ pub mod fast;
 #[cfg(test)]
 mod fast_properties;
 pub mod kinds;
+pub mod limits;
 pub mod loader;
 pub mod origin;
 pub mod problems;

@@ -11,8 +11,8 @@ use poem::middleware::Tracing;
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
-use crate::http::errors::BodyLimit;
 use crate::http::errors::JsonErrors;
+use crate::http::request_bounds::BodyLimit;
 use crate::http::spec;
 use crate::http::spec::errors::{Surface, declared_by};
 use crate::services::Services;

@@ -20,7 +20,9 @@ pub mod errors;
 pub mod idempotency;
 pub mod languages;
 pub mod params;
+
 pub mod rate_limits;
+pub mod request_bounds;
 pub mod shape;
 pub mod spec;
 
@@ -160,8 +162,12 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
             options.max_in_flight,
             options.max_queued,
         ))
-        .with(crate::http::errors::BodyLimit::new(options.max_body_bytes))
-        .with(crate::http::errors::Timeout::new(options.request_timeout))
+        .with(crate::http::request_bounds::BodyLimit::new(
+            options.max_body_bytes,
+        ))
+        .with(crate::http::request_bounds::Timeout::new(
+            options.request_timeout,
+        ))
         .with(crate::http::errors::JsonErrors::of_spec(
             &documents.json,
             services.undeclared_errors(),
