@@ -82,6 +82,7 @@ pub type VoucherApis = (
     crate::resources::vouchers::selection_api::VoucherSelectionApi,
     (
         crate::resources::vouchers::freeze_api::VoucherFreezeApi,
+        crate::resources::vouchers::print_api::VoucherPrintApi,
         crate::resources::discounts::api::DiscountsApi,
     ),
 );

@@ -99,8 +99,8 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
 const CLOSED_SCHEMAS: [&str; 12] = [
     "FreezeRequest",
     "UnfreezeRequest",
-    "SelectingCustomer",
-    "VoucherSelection",
+    "VoucherHolder",
+    "HolderCodes",
     "CouponTrigger",
     "VoucherRedeem",
     "VoucherRollback",

@@ -293,6 +293,7 @@ impl Services {
                 campaign_history_id: Some(send.clone()),
                 loyalty_rule_history_id: Some(format!("lrh_{}", random_hex(8))),
                 created_at: now,
+                printed_at: None,
                 selected_at: None,
                 reservations: Vec::new(),
             },

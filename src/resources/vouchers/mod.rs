@@ -1,7 +1,7 @@
 //! Vouchers: the codes through which Coupons and targeted campaigns reach
 //! Customers. GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem and
 //! POST /vouchers/rollback, selection (a Customer's wallet), holds during a
-//! checkout (freeze); issued by
+//! checkout (freeze), printing; issued by
 //! POST /discounts/trigger and by a targeted Instant Win's assignment.
 
 pub mod api;
@@ -9,6 +9,8 @@ pub mod codes;
 pub mod freeze;
 pub mod freeze_api;
 pub mod model;
+pub mod print;
+pub mod print_api;
 pub mod redemption_store;
 pub mod redemptions;
 pub mod selection;

@@ -63,6 +63,10 @@ pub struct Voucher {
     pub loyalty_rule_history_id: Option<String>,
     /// When it was issued.
     pub created_at: Timestamp,
+    /// When it was last printed, if it was.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub printed_at: Option<Timestamp>,
     /// When its holder selected it (clipped it to their wallet), if they did.
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -104,6 +108,16 @@ pub struct CouponInfo {
     pub coupon_name: String,
     /// The coupon's shared code.
     pub static_code: String,
+}
+
+/// A Voucher as printed.
+#[derive(Debug, Clone, PartialEq, Eq, Object)]
+pub struct PrintedVoucher {
+    /// The Voucher, with its `printed_at`.
+    pub voucher: Voucher,
+    /// The text to print, in the response language: the Coupon's name, what
+    /// it takes off, the code, and until when it can be used.
+    pub text: String,
 }
 
 /// A hold on one use of a Voucher.

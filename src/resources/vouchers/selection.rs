@@ -10,6 +10,7 @@ use crate::error::VoucherFailure;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::store::VoucherStamp;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
 use crate::resources::vouchers::usable::refusal;
@@ -76,9 +77,9 @@ impl Services {
         if let Some(refused) = ApiError::of_vouchers(failures) {
             return Err(refused);
         }
-        let at = select.then(|| now.to_string());
+        let stamp = VoucherStamp::Selected(select.then_some(now));
         self.store
-            .set_selected(company, &customer.id, &keys, at)
+            .stamp_vouchers(company, &customer.id, &keys, stamp)
             .await?;
         let mut answered = Vec::with_capacity(keys.len());
         for code in codes {

@@ -17,10 +17,10 @@ use crate::resources::vouchers::api::VOUCHER_REFUSALS_AND_CUSTOMER;
 use crate::resources::vouchers::api::VoucherTags;
 use crate::resources::vouchers::model::Voucher;
 
-/// The Customer selecting or deselecting one Voucher.
+/// The Customer holding the Voucher (or Vouchers) of the request.
 #[derive(Debug, Object)]
 #[oai(deny_unknown_fields)]
-pub struct SelectingCustomer {
+pub struct VoucherHolder {
     /// The Customer, by id.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: Option<String>,
@@ -29,10 +29,10 @@ pub struct SelectingCustomer {
     pub customer_code: Option<String>,
 }
 
-/// Vouchers a Customer selects or deselects.
+/// Vouchers of a Customer (to select, deselect or print).
 #[derive(Debug, Object)]
 #[oai(deny_unknown_fields)]
-pub struct VoucherSelection {
+pub struct HolderCodes {
     /// The Customer, by id.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub customer_id: Option<String>,
@@ -104,7 +104,7 @@ impl VoucherSelectionApi {
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
-        body: Json<SelectingCustomer>,
+        body: Json<VoucherHolder>,
     ) -> Result<Json<Voucher>, ErrorResponse> {
         self.one(caller, request, code.0, body.0, true).await
     }
@@ -123,7 +123,7 @@ impl VoucherSelectionApi {
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
-        body: Json<SelectingCustomer>,
+        body: Json<VoucherHolder>,
     ) -> Result<Json<Voucher>, ErrorResponse> {
         self.one(caller, request, code.0, body.0, false).await
     }
@@ -138,7 +138,7 @@ impl VoucherSelectionApi {
         &self,
         caller: Tier1,
         request: &poem::Request,
-        body: Json<VoucherSelection>,
+        body: Json<HolderCodes>,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
         self.list(caller, request, body.0, true).await
     }
@@ -154,7 +154,7 @@ impl VoucherSelectionApi {
         &self,
         caller: Tier1,
         request: &poem::Request,
-        body: Json<VoucherSelection>,
+        body: Json<HolderCodes>,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
         self.list(caller, request, body.0, false).await
     }
@@ -188,7 +188,7 @@ impl VoucherSelectionApi {
         caller: Tier1,
         request: &poem::Request,
         code: String,
-        body: SelectingCustomer,
+        body: VoucherHolder,
         select: bool,
     ) -> Result<Json<Voucher>, ErrorResponse> {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
@@ -210,7 +210,7 @@ impl VoucherSelectionApi {
         &self,
         caller: Tier1,
         request: &poem::Request,
-        body: VoucherSelection,
+        body: HolderCodes,
         select: bool,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;

@@ -90,6 +90,7 @@ impl Services {
                 campaign_history_id: None,
                 loyalty_rule_history_id: None,
                 created_at: self.now(),
+                printed_at: None,
                 selected_at: None,
                 reservations: Vec::new(),
             };

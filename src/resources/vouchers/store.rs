@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -171,16 +172,21 @@ impl Store {
 }
 
 impl Store {
-    /// Marks the Vouchers stored under `keys` selected at `at` (or not
-    /// selected, with `None`), all or none: `voucher_not_found` when one is
-    /// no longer `customer_id`'s. Selecting again keeps the first time.
-    pub async fn set_selected(
+    /// Stamps the Vouchers stored under `keys` (selected at, or not
+    /// selected, or printed at), all or none: `voucher_not_found` when one
+    /// is no longer `customer_id`'s. Selecting again keeps the first time.
+    pub async fn stamp_vouchers(
         &self,
         company: &str,
         customer_id: &str,
         keys: &[String],
-        at: Option<String>,
+        stamp: VoucherStamp,
     ) -> ApiResult<()> {
+        let (set, at) = match stamp {
+            VoucherStamp::Selected(Some(at)) => ("selected_at = selected_at ?? $at", Some(at)),
+            VoucherStamp::Selected(None) => ("selected_at = NONE", None),
+            VoucherStamp::Printed(at) => ("printed_at = $at", Some(at)),
+        };
         let query = format!(
             "BEGIN TRANSACTION;
              FOR $key IN $keys {{
@@ -188,8 +194,7 @@ impl Store {
                  IF (SELECT VALUE customer_id FROM ONLY $record) != $customer {{
                      THROW '{refused}{not_found}|the Voucher is held by another Customer';
                  }};
-                 UPDATE $record SET selected_at = IF $at == NONE {{ NONE }}
-                     ELSE {{ selected_at ?? $at }} RETURN NONE;
+                 UPDATE $record SET {set} RETURN NONE;
              }};
              COMMIT TRANSACTION;",
             refused = crate::storage::REFUSED,
@@ -200,11 +205,20 @@ impl Store {
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string()))
                 .bind(("keys", keys.to_vec()))
-                .bind(("at", at.clone()))
+                .bind(("at", at.as_ref().map(Timestamp::to_string)))
         })
         .await?;
         Ok(())
     }
+}
+
+/// What [`Store::stamp_vouchers`] writes on Vouchers.
+#[derive(Debug, Clone, Copy)]
+pub enum VoucherStamp {
+    /// Selected at this time (kept if selected already), or deselected.
+    Selected(Option<Timestamp>),
+    /// Printed at this time.
+    Printed(Timestamp),
 }
 
 #[cfg(test)]
@@ -231,6 +245,7 @@ mod tests {
                 campaign_history_id: None,
                 loyalty_rule_history_id: None,
                 created_at: Timestamp::now(),
+                printed_at: None,
                 selected_at: None,
                 reservations: Vec::new(),
             },
