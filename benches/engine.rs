@@ -114,14 +114,19 @@ fn evaluate_cart(bencher: divan::Bencher, count: usize) {
 ])]
 fn one_condition(bencher: divan::Bencher, source: &str) {
     let engine = ScriptEngine::new();
-    let origin = loyalty::engine::origin::Origin {
-        file: PathBuf::from("bench.yaml"),
-        line: 1,
-        column: 0,
-    };
+    let origin = bench_origin();
     let condition = engine.compile(source, origin).expect("a condition");
     let facts = facts();
     bencher.bench_local(|| engine.eval_bool(&condition, divan::black_box(&facts)));
+}
+
+/// Where the conditions of the runaway benchmarks are written.
+fn bench_origin() -> loyalty::engine::origin::Origin {
+    loyalty::engine::origin::Origin {
+        file: PathBuf::from("bench.yaml"),
+        line: 1,
+        column: 0,
+    }
 }
 
 /// A runaway condition (100,000 closure calls) until the operation budget
@@ -129,11 +134,7 @@ fn one_condition(bencher: divan::Bencher, source: &str) {
 #[divan::bench]
 fn runaway_condition_stopped(bencher: divan::Bencher) {
     let engine = ScriptEngine::new();
-    let origin = loyalty::engine::origin::Origin {
-        file: PathBuf::from("bench.yaml"),
-        line: 1,
-        column: 0,
-    };
+    let origin = bench_origin();
     let digits = "[0,1,2,3,4,5,6,7,8,9]";
     let source = format!(
         "{digits}.map(|a| {digits}.map(|b| {digits}.map(|c| {digits}.map(|d| {digits}.map(|e| a+b+c+d+e))))).len() > 0"
@@ -154,11 +155,7 @@ fn runaway_condition_stopped(bencher: divan::Bencher) {
 #[divan::bench]
 fn costly_condition_stopped_by_the_clock(bencher: divan::Bencher) {
     let engine = ScriptEngine::new();
-    let origin = loyalty::engine::origin::Origin {
-        file: PathBuf::from("bench.yaml"),
-        line: 1,
-        column: 0,
-    };
+    let origin = bench_origin();
     let source =
         "blob(5000).to_array().map(|i| blob(9000, 65).as_string().split(\"\").len()).len() > 0";
     let condition = engine.compile(source, origin).expect("a condition");

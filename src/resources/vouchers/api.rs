@@ -152,6 +152,17 @@ pub const VOUCHER_REFUSALS_AND_CUSTOMER: &[ErrorCode] = &{
     codes
 };
 
+/// A Voucher's refusals, and an unknown or inactive Customer (a redemption).
+const REDEEM_REFUSALS: &[ErrorCode] = &{
+    let mut codes = [ErrorCode::CustomerInactive; VOUCHER_REFUSALS_AND_CUSTOMER.len() + 1];
+    let mut i = 0;
+    while i < VOUCHER_REFUSALS_AND_CUSTOMER.len() {
+        codes[i + 1] = VOUCHER_REFUSALS_AND_CUSTOMER[i];
+        i += 1;
+    }
+    codes
+};
+
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for VouchersApi {
     const ERRORS: &'static [OperationErrors] = &[
@@ -169,18 +180,7 @@ impl DeclaredErrors for VouchersApi {
         },
         OperationErrors {
             operation: "POST /vouchers/redeem",
-            codes: &[
-                ErrorCode::CustomerNotFound,
-                ErrorCode::CustomerInactive,
-                ErrorCode::VoucherNotFound,
-                ErrorCode::VoucherRedeemed,
-                ErrorCode::VoucherExpired,
-                ErrorCode::VoucherInactive,
-                ErrorCode::VoucherDeleted,
-                ErrorCode::VoucherOutLocation,
-                ErrorCode::VoucherOutDate,
-                ErrorCode::VoucherFrozen,
-            ],
+            codes: REDEEM_REFUSALS,
         },
         OperationErrors {
             operation: "POST /vouchers/rollback",

@@ -130,7 +130,12 @@ impl Services {
             Some(reference) => Some(
                 self.find_customer(company, reference)
                     .await
-                    .map_err(|_| not_found(code))?
+                    // An unknown Customer is the interface's `voucher_not_found`;
+                    // a store failure stays what it is.
+                    .map_err(|error| match error.code {
+                        ErrorCode::CustomerNotFound => not_found(code),
+                        _ => error,
+                    })?
                     .customer
                     .id,
             ),
