@@ -1050,6 +1050,16 @@ async fn vouchers_are_printed_in_the_customers_language_and_the_print_recorded()
         )
         .await;
     assert_eq!(status, 200);
+    // One held by a checkout is still printed.
+    let (status, held) = server
+        .call_as(
+            "POST",
+            &format!("/vouchers/{}/freeze", code(&first)),
+            &key,
+            Some(json!({"customer_id": ana})),
+        )
+        .await;
+    assert_eq!(status, 200, "{held}");
     let (status, printed) = server
         .send(
             server
@@ -1070,9 +1080,22 @@ async fn vouchers_are_printed_in_the_customers_language_and_the_print_recorded()
     );
     assert_eq!(printed[0]["voucher"]["printed_at"], "2026-07-04T10:00:00Z");
     let (_, listed) = server
-        .get_as(&format!("/vouchers/{}", code(&first)), &key)
+        .get_as(
+            &format!("/vouchers?customer_id={ana}&coupon_id={}", coupon["id"]),
+            &key,
+        )
         .await;
+    let listed = &listed["vouchers"][0];
     assert_eq!(listed["printed_at"], "2026-07-04T10:00:00Z");
+    let (status, _) = server
+        .call_as(
+            "POST",
+            &format!("/vouchers/{}/unfreeze", code(&first)),
+            &key,
+            Some(json!({"customer_id": ana})),
+        )
+        .await;
+    assert_eq!(status, 200);
     // A specified list: all or none.
     let (status, refused) = server
         .call_as(

@@ -90,9 +90,12 @@ impl Services {
         let chosen: Vec<Voucher> = match codes {
             None => held
                 .into_iter()
+                // A Voucher held by a checkout is still the Customer's to use.
                 .filter(|v| {
-                    state_of(v, campaign_of(v, &rules.campaigns), now, locale)
-                        == VoucherState::Active
+                    matches!(
+                        state_of(v, campaign_of(v, &rules.campaigns), now, locale),
+                        VoucherState::Active | VoucherState::Frozen
+                    )
                 })
                 .collect(),
             Some(codes) => {

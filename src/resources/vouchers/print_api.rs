@@ -45,7 +45,8 @@ impl DeclaredErrors for VoucherPrintApi {
 impl VoucherPrintApi {
     /// Print a list of Vouchers.
     ///
-    /// Prints every Voucher of the Customer that can be used now (for a
+    /// Prints every Voucher of the Customer that can be used now, held by a
+    /// checkout or not (for a
     /// receipt's coupon section): for each, the text to print in the
     /// response language (`Accept-Language`: the Coupon's name, what it takes
     /// off, the code, until when), and records `printed_at`.
