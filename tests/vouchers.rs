@@ -1087,6 +1087,18 @@ async fn vouchers_are_printed_in_the_customers_language_and_the_print_recorded()
         .await;
     let listed = &listed["vouchers"][0];
     assert_eq!(listed["printed_at"], "2026-07-04T10:00:00Z");
+    let (status, held_printed) = server
+        .call_as(
+            "PUT",
+            "/vouchers/print",
+            &key,
+            Some(json!({"customer_id": ana, "codes": [code(&first)]})),
+        )
+        .await;
+    assert_eq!(
+        status, 200,
+        "a held Voucher is printed by name too: {held_printed}"
+    );
     let (status, _) = server
         .call_as(
             "POST",

@@ -111,7 +111,9 @@ impl Services {
                             ErrorCode::VoucherNotFound,
                             format!("no Voucher `{code}` of this Customer"),
                         )),
-                        Some(v) => refusal(v, campaign_of(v, &rules.campaigns), &presented),
+                        // Held by a checkout is still usable, as for POST.
+                        Some(v) => refusal(v, campaign_of(v, &rules.campaigns), &presented)
+                            .filter(|(code, _)| *code != ErrorCode::VoucherFrozen),
                     };
                     match (refused, found) {
                         (Some((refused, message)), _) => failures.push(VoucherFailure {
