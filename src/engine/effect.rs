@@ -9,8 +9,9 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 
 use crate::common::amount::Amount;
-
+use crate::error::ErrorCode;
 use crate::resources::instant_wins::rules::draws::InstantWinEffect;
+use crate::resources::vouchers::model::CouponInfo;
 
 /// One effect of one campaign, as event responses return it.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +24,10 @@ pub enum Effect {
     /// and a cart discount shared over many lines makes many small effects
     /// that should not each be the size of a draw.
     InstantWin(Box<InstantWinDrawEffect>),
+    /// A Voucher's discount on one cart line.
+    Voucher(Box<VoucherEffect>),
+    /// A Voucher the cart named that could not be used.
+    VoucherRejected(Box<VoucherRejection>),
 }
 
 /// How a discount's value was reckoned.
@@ -104,6 +109,40 @@ pub struct InstantWinDrawEffect {
     pub draw: InstantWinEffect,
 }
 
+/// A Voucher's share of its discount on one cart line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoucherEffect {
+    /// The Coupon's id.
+    pub rule_id: i64,
+    /// The Coupon's name in the response language, shared by the Voucher's
+    /// line shares.
+    pub rule_name: Arc<str>,
+    /// The 1-based cart line it applies to.
+    pub line: i64,
+    /// Money taken off the line, exact, in whole minor units.
+    pub value: Decimal,
+    /// How the Voucher's value was reckoned.
+    pub effect_type: DiscountType,
+    /// The Voucher and its Coupon, shared by its line shares.
+    pub coupon_info: Arc<CouponInfo>,
+}
+
+/// A Voucher named by a cart that was not used, and why; the sale goes on
+/// without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoucherRejection {
+    /// The Coupon's id (0 when no Voucher has the code).
+    pub rule_id: i64,
+    /// The Coupon's name in the response language (empty when unknown).
+    pub rule_name: String,
+    /// The code as the cart named it.
+    pub voucher_code: String,
+    /// The interface's refusal code.
+    pub code: ErrorCode,
+    /// What it means here.
+    pub error: String,
+}
+
 impl Effect {
     /// The `type` it is answered with.
     pub fn kind(&self) -> &'static str {
@@ -111,6 +150,8 @@ impl Effect {
             Effect::Discount(_) => "discount",
             Effect::Points(_) => "points",
             Effect::InstantWin(_) => "instant_win",
+            Effect::Voucher(_) => "voucher",
+            Effect::VoucherRejected(_) => "voucher_rejected",
         }
     }
 
@@ -120,6 +161,8 @@ impl Effect {
             Effect::Discount(effect) => effect.rule_id,
             Effect::Points(effect) => effect.rule_id,
             Effect::InstantWin(effect) => effect.rule_id,
+            Effect::Voucher(effect) => effect.rule_id,
+            Effect::VoucherRejected(effect) => effect.rule_id,
         }
     }
 
@@ -127,6 +170,7 @@ impl Effect {
     pub fn line(&self) -> i64 {
         match self {
             Effect::Discount(effect) => effect.line,
+            Effect::Voucher(effect) => effect.line,
             _ => 0,
         }
     }
@@ -135,6 +179,7 @@ impl Effect {
     pub fn discount_value(&self) -> Decimal {
         match self {
             Effect::Discount(effect) => effect.value,
+            Effect::Voucher(effect) => effect.value,
             _ => Decimal::ZERO,
         }
     }
@@ -163,6 +208,14 @@ struct Wire<'a> {
     points: Option<i64>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     instant_win: Option<&'a InstantWinEffect>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    coupon_info: Option<&'a CouponInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    voucher_code: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
 }
 
 impl Serialize for Effect {
@@ -179,6 +232,29 @@ impl Serialize for Effect {
             Effect::InstantWin(effect) => {
                 (effect.rule_name.as_str(), 0, "", "", Some(&effect.draw))
             }
+            Effect::Voucher(effect) => (
+                &*effect.rule_name,
+                effect.line,
+                effect.effect_type.as_str(),
+                "cart",
+                None,
+            ),
+            Effect::VoucherRejected(effect) => (effect.rule_name.as_str(), 0, "", "", None),
+        };
+        let (coupon_info, voucher_code, code, error) = match self {
+            Effect::Voucher(effect) => (
+                Some(&*effect.coupon_info),
+                Some(effect.coupon_info.voucher_code.as_str()),
+                None,
+                None,
+            ),
+            Effect::VoucherRejected(effect) => (
+                None,
+                Some(effect.voucher_code.as_str()),
+                Some(effect.code.code()),
+                Some(effect.error.as_str()),
+            ),
+            _ => (None, None, None, None),
         };
         Wire {
             kind: self.kind(),
@@ -190,6 +266,10 @@ impl Serialize for Effect {
             distribution_type,
             points: self.points(),
             instant_win,
+            coupon_info,
+            voucher_code,
+            code,
+            error,
         }
         .serialize(serializer)
     }

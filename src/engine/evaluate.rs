@@ -10,10 +10,13 @@ use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
 use crate::engine::facts::Facts;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindContext;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::resources::coupons::apply::apply_vouchers;
+use crate::resources::coupons::apply::presented;
 use crate::resources::discounts::rules::cap_discounts;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
@@ -96,6 +99,13 @@ pub fn evaluate(
         }
     }
     cap_discounts(&mut evaluation.effects, facts);
+    apply_vouchers(
+        &mut evaluation.effects,
+        &mut evaluation.explanations,
+        campaigns,
+        facts,
+        render,
+    );
     evaluation
 }
 
@@ -107,8 +117,9 @@ fn applies(
     facts: &Facts,
     prepared: &PreparedFacts,
 ) -> Result<(), String> {
-    if let crate::engine::kinds::CampaignKind::Coupon(_) = campaign.kind {
-        return Err("a Coupon applies through its Vouchers, named in coupons_desired".into());
+    let coupon = matches!(campaign.kind, CampaignKind::Coupon(_));
+    if coupon {
+        presented(campaign, facts)?;
     }
     if !campaign.active {
         return Err("inactive".into());
@@ -124,7 +135,7 @@ fn applies(
     {
         return Err(format!("not available since {to}"));
     }
-    if &campaign.listens != event {
+    if !coupon && &campaign.listens != event {
         return Err(format!("listens to {}", describe(&campaign.listens)));
     }
     if let Some(when) = &campaign.when {

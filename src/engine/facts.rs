@@ -15,6 +15,7 @@ use rhai::{EvalAltResult, ImmutableString};
 use serde_json::Value;
 
 use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::coupons::apply::DesiredVoucher;
 
 /// What an expression can see about one Customer.
 #[derive(Debug, Clone, Default)]
@@ -47,6 +48,9 @@ pub struct Facts {
     pub locale: Locale,
     /// The cart's exact amounts; see [`Facts::cart_amounts`].
     pub cart_amounts: OnceLock<CartAmounts>,
+    /// The Vouchers the cart names, in its order, each checked against the
+    /// store; empty for every other event.
+    pub vouchers: Vec<DesiredVoucher>,
 }
 
 /// The exact amounts of the cart being evaluated, worked out once per event

@@ -214,9 +214,9 @@ impl CampaignKind {
             CampaignKind::Reward | CampaignKind::Game => {
                 Err(format!("a {} has no effects of its own", self.name()))
             }
-            CampaignKind::Coupon(_) => {
-                Err("a Coupon applies through its Vouchers, named in coupons_desired".into())
-            }
+            // Its Vouchers' effects are reckoned after every discount
+            // campaign's (`coupons::apply`).
+            CampaignKind::Coupon(_) => Ok(Vec::new()),
         }
     }
 }

@@ -3,6 +3,8 @@
 //! (told apart by `type`), and with `explain=true` why each campaign applied
 //! or not. Carts, Custom Events and triggers all answer with these.
 
+use std::sync::Arc;
+
 use poem_openapi::{Object, Union};
 
 use crate::common::amount::Amount;
@@ -10,6 +12,8 @@ use crate::engine::effect::DiscountEffect;
 use crate::engine::effect::Effect;
 use crate::engine::effect::InstantWinDrawEffect;
 use crate::engine::effect::PointsEffect;
+use crate::engine::effect::VoucherEffect;
+use crate::engine::effect::VoucherRejection;
 use crate::engine::evaluate::Explanation;
 use crate::resources::vouchers::model::CouponInfo;
 
@@ -29,6 +33,12 @@ pub enum EffectBody {
     /// An Instant Win draw, won or not.
     #[oai(mapping = "instant_win")]
     InstantWin(InstantWinEffectBody),
+    /// A Voucher's discount on one cart line.
+    #[oai(mapping = "voucher")]
+    Voucher(VoucherEffectBody),
+    /// A Voucher the cart named that was not used.
+    #[oai(mapping = "voucher_rejected")]
+    VoucherRejected(VoucherRejectedEffectBody),
 }
 
 /// The fields every effect carries.
@@ -120,6 +130,49 @@ pub struct InstantWinEffectBody {
     pub winned_prize_index: i64,
 }
 
+/// A Voucher named in `coupons_desired`: `value` off cart line `line`.
+///
+/// Vouchers apply after the discount campaigns, in the order the cart names
+/// them, each on what is left of the lines its Coupon does not exclude
+/// (`excluded_products`, `excluded_categories`): a percentage of what is
+/// left of them, or a fixed amount, at most its Coupon's `max_amount` and
+/// at most what is left. Its value is shared out over those lines like a
+/// cart discount's (`distribution_type: cart`), one effect per line with a
+/// share, the shares adding up exactly to it. A realtime cart redeems one
+/// use of each applied Voucher in its own transaction; its cancellation
+/// gives the uses back; a simulation redeems nothing.
+#[derive(Debug, Object)]
+pub struct VoucherEffectBody {
+    /// The Coupon (`rule_id`, `rule_name`) and the line's share.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+    /// The Voucher's code as issued (also in `coupon_info`).
+    pub voucher_code: String,
+    /// The Voucher and its Coupon.
+    pub coupon_info: CouponInfo,
+}
+
+/// A Voucher named in `coupons_desired` that was not used: the sale went on
+/// without it. `code` is the refusal the Voucher would get from
+/// POST /vouchers/redeem (`voucher_not_found`, `voucher_redeemed`,
+/// `voucher_expired`, `voucher_inactive`, `voucher_deleted`,
+/// `voucher_out_location`, `voucher_out_date`, `voucher_frozen`), or
+/// `voucher_not_applicable` when its Coupon's condition is not met by this
+/// cart, every line is excluded from it, or nothing is left to take off.
+#[derive(Debug, Object)]
+pub struct VoucherRejectedEffectBody {
+    /// The Coupon (`rule_id` 0 and `rule_name` empty when no Voucher has the
+    /// code); `line` and `value` are 0.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+    /// The code as the cart named it.
+    pub voucher_code: String,
+    /// Why it was not used: the interface's refusal code.
+    pub code: String,
+    /// What it means here.
+    pub error: String,
+}
+
 impl From<Effect> for EffectBody {
     fn from(effect: Effect) -> Self {
         match effect {
@@ -147,6 +200,44 @@ impl From<Effect> for EffectBody {
                     prize_description: draw.prize_description,
                     prize_rule_id: draw.prize_rule_id,
                     winned_prize_index: draw.winned_prize_index,
+                })
+            }
+            Effect::Voucher(boxed) => {
+                let VoucherEffect {
+                    rule_id,
+                    rule_name,
+                    line,
+                    value,
+                    effect_type,
+                    coupon_info,
+                } = *boxed;
+                let coupon_info = Arc::unwrap_or_clone(coupon_info);
+                EffectBody::Voucher(VoucherEffectBody {
+                    campaign: EffectCampaign {
+                        line,
+                        value: Amount(value),
+                        effect_type: effect_type.as_str().to_string(),
+                        distribution_type: "cart".to_string(),
+                        rule_id,
+                        rule_name: rule_name.to_string(),
+                    },
+                    voucher_code: coupon_info.voucher_code.clone(),
+                    coupon_info,
+                })
+            }
+            Effect::VoucherRejected(boxed) => {
+                let VoucherRejection {
+                    rule_id,
+                    rule_name,
+                    voucher_code,
+                    code,
+                    error,
+                } = *boxed;
+                EffectBody::VoucherRejected(VoucherRejectedEffectBody {
+                    campaign: EffectCampaign::of(rule_id, rule_name),
+                    voucher_code,
+                    code: code.code().to_string(),
+                    error,
                 })
             }
         }

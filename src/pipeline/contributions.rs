@@ -85,7 +85,10 @@ pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> 
         .iter()
         .filter_map(|effect| match effect {
             Effect::Points(points) => Some(points_entry(points, context)),
-            Effect::Discount(_) | Effect::InstantWin(_) => None,
+            Effect::Discount(_)
+            | Effect::InstantWin(_)
+            | Effect::Voucher(_)
+            | Effect::VoucherRejected(_) => None,
         })
         .collect()
 }

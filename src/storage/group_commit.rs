@@ -38,6 +38,7 @@ use crate::resources::instant_wins::store::STORE_AUDIT;
 use crate::resources::instant_wins::store::TAKE_STOCK;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
+use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::storage::Store;
 use crate::storage::WriterPermit;
 use crate::storage::server_busy;
@@ -57,8 +58,10 @@ pub(crate) const REMOTE_LANES: usize = 4;
 
 /// One event to record, as bound to the transaction (`$write`): `company`,
 /// `customer`, `ledger` and `balances` (see [`crate::resources::points::store::ledger::ledger_documents`]),
-/// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]) and one of `cart` (the stored cart)
-/// or `event` (the stored Custom Event), the other null.
+/// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one of `cart` (the stored cart)
+/// or `event` (the stored Custom Event), the other null, and for a cart the
+/// Voucher uses it redeems (`voucher_uses`, made by
+/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`.
 pub(crate) type EventWrite = Value;
 
 /// The transaction recording `$writes`, each as [`EventWrite`]. Every part
@@ -72,8 +75,13 @@ fn batch_query() -> String {
              LET $ledger = $write.ledger;
              LET $balances = $write.balances;
              LET $draw_write = $write.draw_write;
+             LET $voucher_uses = $write.voucher_uses;
+             LET $now = $write.now;
              IF $write.cart {{
                  {STORE_CART}
+             }};
+             IF $voucher_uses {{
+                 {TAKE_VOUCHER_USES}
              }};
              IF $write.event {{
                  CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
@@ -325,7 +333,7 @@ mod tests {
             let cart = cart(code, customer, total);
             tasks.push(tokio::spawn(async move {
                 store
-                    .insert_cart("c", &cart, &points(&cart.customer_id), &Value::Null)
+                    .insert_cart("c", &cart, &points(&cart.customer_id), &Value::Null, &[])
                     .await
             }));
         }
@@ -341,7 +349,7 @@ mod tests {
     /// Records the cart `code` of Customer `x` (1.00, 10 points).
     async fn record_for_x(store: &Store, code: &str) -> ApiResult<()> {
         store
-            .insert_cart("c", &cart(code, "x", 1.0), &points("x"), &Value::Null)
+            .insert_cart("c", &cart(code, "x", 1.0), &points("x"), &Value::Null, &[])
             .await
     }
 

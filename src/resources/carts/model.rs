@@ -83,11 +83,23 @@ pub struct NewCart {
     /// total above the lines is refused. When omitted, the sum of the lines,
     /// each line's price times its quantity rounded to the minor unit.
     pub total: Option<SentAmount>,
-    /// Voucher codes, or `all`, the Customer wants to use.
+    /// Voucher codes the Customer presents (compared ignoring case, spaces,
+    /// dashes and confusable characters). `selected` adds the Customer's
+    /// selected Vouchers (POST /vouchers/{code}/select); `all` adds them too
+    /// and lets every targeted Instant Win of the Customer take part. Each
+    /// Voucher that applies answers `voucher` effects and is redeemed with
+    /// the cart; each that cannot answers a `voucher_rejected` effect and the
+    /// sale goes on without it.
     #[oai(default)]
     #[serde(default)]
     #[oai(validator(max_items = 50))]
     pub coupons_desired: Vec<String>,
+    /// Holds (`reservation_id` of POST /vouchers/{code}/freeze) the cart
+    /// uses: a Voucher frozen for this checkout is used through its hold.
+    #[oai(default)]
+    #[serde(default)]
+    #[oai(validator(max_items = 50))]
+    pub reservation_ids: Vec<String>,
 }
 
 /// A stored cart.

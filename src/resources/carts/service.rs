@@ -2,6 +2,7 @@
 //! points in one transaction (realtime) or not at all (simulate).
 
 use crate::common::amount::Amount;
+use crate::common::ids::time_ordered_id;
 use crate::common::money::decimal_from_f64;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
@@ -17,8 +18,12 @@ use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
 use crate::resources::carts::model::NewCart;
 use crate::resources::carts::model::NewCartLine;
+use crate::resources::coupons::apply::DesiredVoucher;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
+use crate::resources::vouchers::desired::CartVouchers;
+use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::services::Services;
 use crate::storage::Store;
 use rust_decimal::Decimal;
@@ -65,6 +70,10 @@ struct CartOccurrence {
     cart: Cart,
     /// The coupon codes the till asked to redeem.
     coupons_desired: Vec<String>,
+    /// The Vouchers it names, as read before the evaluation.
+    vouchers: Vec<DesiredVoucher>,
+    /// The uses of the Vouchers that applied, redeemed with the cart.
+    voucher_uses: Vec<VoucherUse>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -86,6 +95,7 @@ impl Occurrence for CartOccurrence {
             "coupons_desired": self.coupons_desired,
             "date": cart.date,
         });
+        facts.vouchers.clone_from(&self.vouchers);
         // The exact amounts, from the cart itself rather than its JSON.
         let minor_units = facts.locale.minor_units;
         let prices: Vec<Decimal> = cart.lines.iter().map(|line| line.price.0).collect();
@@ -131,6 +141,7 @@ impl Occurrence for CartOccurrence {
         self.cart.discount_total = Amount(self.cart.lines.iter().map(|l| l.discount.0).sum());
         self.cart.points_earned = points_earned;
         self.cart.created_at = at;
+        self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, effects, at);
     }
 
     fn always_written(&self) -> bool {
@@ -146,9 +157,52 @@ impl Occurrence for CartOccurrence {
         draw_write: &Value,
     ) -> ApiResult<()> {
         store
-            .insert_cart(company, &self.cart, ledger, draw_write)
+            .insert_cart(company, &self.cart, ledger, draw_write, &self.voucher_uses)
             .await
     }
+}
+
+/// One use of each Voucher of `vouchers` that `effects` apply to `cart`,
+/// with the money it takes off.
+fn voucher_uses(
+    cart: &Cart,
+    vouchers: &[DesiredVoucher],
+    effects: &[Effect],
+    at: Timestamp,
+) -> Vec<VoucherUse> {
+    vouchers
+        .iter()
+        .filter_map(|voucher| {
+            let value: Decimal = effects
+                .iter()
+                .filter_map(|effect| match effect {
+                    Effect::Voucher(applied)
+                        if applied.coupon_info.voucher_id == voucher.voucher_id =>
+                    {
+                        Some(applied.value)
+                    }
+                    _ => None,
+                })
+                .sum();
+            (value > Decimal::ZERO).then(|| VoucherUse {
+                key: voucher.key.clone(),
+                redemption: VoucherRedemption {
+                    redemption_id: time_ordered_id("rdm"),
+                    voucher_code: voucher.voucher_code.clone(),
+                    voucher_id: voucher.voucher_id.clone(),
+                    coupon_id: voucher.coupon_id,
+                    customer_id: cart.customer_id.clone(),
+                    location_code: cart.location_code.clone(),
+                    cart_code: Some(cart.id.clone()),
+                    value: Some(Amount(value)),
+                    reservation_id: voucher.reservation_id.clone(),
+                    redeemed_at: at,
+                    rolled_back_at: None,
+                },
+                create: voucher.create.clone(),
+            })
+        })
+        .collect()
 }
 
 /// `reversals` of a cancellation, each negative one cut so that no balance
@@ -282,12 +336,21 @@ impl Services {
             .active_customer(company, &new.customer_id, &new.customer_code)
             .await?;
         let date = new.date.unwrap_or_else(|| self.now());
+        let presented = CartVouchers {
+            coupons_desired: &new.coupons_desired,
+            reservation_ids: &new.reservation_ids,
+            location_code: new.location_code.as_deref(),
+            at: self.now(),
+        };
+        let vouchers = self
+            .desired_vouchers(company, &customer.id, presented, &locale)
+            .await?;
         let mut occurrence = CartOccurrence {
             cart: Cart {
                 id: code,
                 customer_id: customer.id.clone(),
                 date,
-                location_code: new.location_code,
+                location_code: new.location_code.clone(),
                 lines,
                 total,
                 discount_total: Amount::ZERO,
@@ -296,12 +359,37 @@ impl Services {
                 cancelled_by: None,
                 created_at: self.now(),
             },
-            coupons_desired: new.coupons_desired,
+            coupons_desired: new.coupons_desired.clone(),
+            vouchers,
+            voucher_uses: Vec::new(),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
-        let evaluated = self
-            .run_pipeline(company, &customer, &mut occurrence, language, mode)
-            .await?;
+        let mut attempt = 0;
+        let evaluated = loop {
+            attempt += 1;
+            match self
+                .run_pipeline(company, &customer, &mut occurrence, language, mode)
+                .await
+            {
+                // Another till took or held a use of a Voucher since it was
+                // read: read them again, and the sale goes on without it.
+                Err(error)
+                    if matches!(
+                        error.code,
+                        ErrorCode::VoucherRedeemed | ErrorCode::VoucherFrozen
+                    ) && attempt < MAX_DRAW_ATTEMPTS =>
+                {
+                    let presented = CartVouchers {
+                        at: self.now(),
+                        ..presented
+                    };
+                    occurrence.vouchers = self
+                        .desired_vouchers(company, &customer.id, presented, &locale)
+                        .await?;
+                }
+                evaluated => break evaluated?,
+            }
+        };
         if record {
             let cart = &occurrence.cart;
             tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluated.effects.len(), "cart recorded");

@@ -15,6 +15,9 @@ use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::ledger_documents;
+use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
+use crate::resources::vouchers::redemption_store::VoucherUse;
+use crate::resources::vouchers::redemption_store::voucher_use_documents;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -103,6 +106,7 @@ impl Store {
         cart: &Cart,
         ledger: &[LedgerEntry],
         draw_write: &Value,
+        voucher_uses: &[VoucherUse],
     ) -> ApiResult<()> {
         let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
         if let Some(object) = doc.as_object_mut() {
@@ -123,6 +127,8 @@ impl Store {
                 "ledger": written.records,
                 "balances": written.balances,
                 "draw_write": draw_write,
+                "voucher_uses": voucher_use_documents(company, voucher_uses),
+                "now": cart.created_at.to_string(),
             }),
         )
         .await
@@ -157,6 +163,7 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              UPDATE $original SET cancelled_by = $code RETURN NONE;
+             {GIVE_BACK_CART_VOUCHERS}
              {GUARD_DEBITS}
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}
@@ -165,9 +172,11 @@ impl Store {
             exists = ErrorCode::CartAlreadyExists.code()
         );
         let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let now = cancellation.created_at.to_string();
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
+                .bind(("now", now.clone()))
                 .bind(("original_code", original.to_string()))
                 .bind(("code", cancellation.id.clone()))
                 .bind(("customer", cancellation.customer_id.clone()))

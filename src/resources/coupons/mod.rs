@@ -4,6 +4,7 @@
 //! DELETE /coupons/{id}); both are the same thing to the engine.
 
 pub mod api;
+pub mod apply;
 pub mod model;
 pub mod rules;
 pub mod service;

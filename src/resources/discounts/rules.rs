@@ -117,7 +117,7 @@ fn cart_lines(cart: &Value) -> &[Value] {
 /// What tells lines apart when a discount's last units are shared out: what
 /// each line is (product, price and quantity), not where it is, so the order
 /// the lines came in changes nothing.
-fn tie_keys<'c>(facts: &'c Facts, of: &[usize]) -> Vec<(&'c str, Decimal, Decimal)> {
+pub(crate) fn tie_keys<'c>(facts: &'c Facts, of: &[usize]) -> Vec<(&'c str, Decimal, Decimal)> {
     let lines = cart_lines(&facts.cart);
     let amounts = facts.cart_amounts();
     of.iter()

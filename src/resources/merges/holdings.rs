@@ -62,8 +62,11 @@ impl Services {
         }
         // A Customer holds one Voucher per targeted campaign: the target
         // keeps its own. Coupons' Vouchers all move.
+        // A static code's uses are counted per Customer under the Customer's
+        // own key: the survivor keeps its count, the merged one's stays.
         for voucher in vouchers.iter().filter(|v| {
-            v.rule_id.is_none() || !target_vouchers.iter().any(|t| t.rule_id == v.rule_id)
+            !v.of_static_code()
+                && (v.rule_id.is_none() || !target_vouchers.iter().any(|t| t.rule_id == v.rule_id))
         }) {
             plan.vouchers.push(MovedVoucher {
                 rule_id: voucher.rule_id,

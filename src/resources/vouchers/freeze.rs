@@ -8,10 +8,10 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::FrozenVoucher;
 use crate::resources::vouchers::model::Reservation;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::static_codes::FoundVoucher;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
 use crate::resources::vouchers::usable::refusal;
@@ -33,7 +33,8 @@ impl Services {
         code: &str,
         minutes: u32,
     ) -> ApiResult<FrozenVoucher> {
-        let (customer_id, voucher, key) = self.held_voucher(company, customer, code).await?;
+        let (customer_id, found) = self.held_voucher(company, customer, code).await?;
+        let voucher = &found.voucher;
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();
         let now = self.now();
@@ -45,21 +46,21 @@ impl Services {
             at: now,
             locale: &locale,
         };
-        if let Some((refused, message)) = refusal(
-            &voucher,
-            campaign_of(&voucher, &rules.campaigns),
-            &presented,
-        ) {
+        if let Some((refused, message)) =
+            refusal(voucher, campaign_of(voucher, &rules.campaigns), &presented)
+        {
             return Err(ApiError::new(refused, message));
         }
+        // A static code's Voucher is stored before its first hold.
+        let found = self.stored_voucher(company, found).await?;
         let hold = Reservation {
             reservation_id: time_ordered_id("rsv"),
             until: Timestamp(now.as_datetime() + chrono::Duration::minutes(i64::from(minutes))),
         };
         self.store
-            .freeze_voucher(company, &key, &customer_id, &hold, now)
+            .freeze_voucher(company, &found.key, &customer_id, &hold, now)
             .await?;
-        let voucher = self.current_voucher(company, code, now).await?;
+        let voucher = self.current_voucher(company, &found.key, now).await?;
         Ok(FrozenVoucher {
             reservation_id: hold.reservation_id,
             expires_at: hold.until,
@@ -76,22 +77,26 @@ impl Services {
         code: &str,
         reservation_id: Option<&str>,
     ) -> ApiResult<Voucher> {
-        let (customer_id, _, key) = self.held_voucher(company, customer, code).await?;
+        let (customer_id, found) = self.held_voucher(company, customer, code).await?;
         let now = self.now();
+        if !found.stored {
+            // A static code's Voucher never held has no hold to release.
+            return Ok(found.voucher);
+        }
         self.store
-            .unfreeze_voucher(company, &key, &customer_id, reservation_id, now)
+            .unfreeze_voucher(company, &found.key, &customer_id, reservation_id, now)
             .await?;
-        self.current_voucher(company, code, now).await
+        self.current_voucher(company, &found.key, now).await
     }
 
-    /// The Customer's id, their Voucher `code` and its key;
-    /// `voucher_not_found` when it is not theirs.
+    /// The Customer's id and their Voucher `code`; `voucher_not_found`
+    /// when it is not theirs.
     async fn held_voucher(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
         code: &str,
-    ) -> ApiResult<(String, Voucher, String)> {
+    ) -> ApiResult<(String, FoundVoucher)> {
         let not_found = || {
             ApiError::new(
                 ErrorCode::VoucherNotFound,
@@ -99,27 +104,26 @@ impl Services {
             )
         };
         let customer_id = self.find_customer(company, customer).await?.customer.id;
-        let key = code_key(code).ok_or_else(not_found)?;
-        let voucher = self
-            .store
-            .voucher_by_code(company, code)
+        let found = self
+            .find_voucher(company, code, Some(&customer_id))
             .await?
-            .filter(|voucher| voucher.customer_id == customer_id)
+            .filter(|found| found.voucher.customer_id == customer_id)
             .ok_or_else(not_found)?;
-        Ok((customer_id, voucher, key))
+        Ok((customer_id, found))
     }
 
-    /// The Voucher `code` as it stands at `now`.
+    /// The Voucher stored under `key` as it stands at `now`.
     async fn current_voucher(
         &self,
         company: &str,
-        code: &str,
+        key: &str,
         now: Timestamp,
     ) -> ApiResult<Voucher> {
         let voucher = self
             .store
-            .voucher_by_code(company, code)
+            .vouchers_by_keys(company, &[key.to_string()])
             .await?
+            .pop()
             .ok_or_else(|| ApiError::internal("a held Voucher was not read back"))?;
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod codes;
+pub mod desired;
 pub mod freeze;
 pub mod freeze_api;
 pub mod model;
@@ -16,5 +17,6 @@ pub mod redemptions;
 pub mod selection;
 pub mod selection_api;
 pub mod service;
+pub mod static_codes;
 pub mod store;
 pub mod usable;

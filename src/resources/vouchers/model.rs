@@ -4,6 +4,7 @@
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
+use crate::common::amount::Amount;
 use crate::common::time::Timestamp;
 
 /// Where a Voucher stands.
@@ -152,6 +153,14 @@ pub struct VoucherRedemption {
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cart_code: Option<String>,
+    /// Money it took off its cart (a cart's redemption only).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Amount>,
+    /// The hold (POST /vouchers/{code}/freeze) it used, if any.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reservation_id: Option<String>,
     /// When it was used.
     pub redeemed_at: Timestamp,
     /// When it was rolled back (the use returned to the Voucher).

@@ -11,7 +11,6 @@ use crate::http::languages::negotiate::Language;
 use crate::resources::coupons::rules::CouponValue;
 use crate::resources::coupons::service::coupon_of;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::PrintedVoucher;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;
@@ -102,10 +101,11 @@ impl Services {
                 let mut chosen = Vec::new();
                 let mut failures = Vec::new();
                 for code in codes {
-                    let key = code_key(code);
-                    let found = held
-                        .iter()
-                        .find(|v| key.is_some() && code_key(&v.code) == key);
+                    let key = self
+                        .find_voucher(company, code, Some(&customer.id))
+                        .await?
+                        .map(|found| found.key);
+                    let found = held.iter().find(|v| key.is_some() && v.store_key() == key);
                     let refused = match found {
                         None => Some((
                             ErrorCode::VoucherNotFound,
@@ -133,7 +133,7 @@ impl Services {
                 chosen
             }
         };
-        let keys: Vec<String> = chosen.iter().filter_map(|v| code_key(&v.code)).collect();
+        let keys: Vec<String> = chosen.iter().filter_map(Voucher::store_key).collect();
         if !keys.is_empty() {
             self.store
                 .stamp_vouchers(company, &customer.id, &keys, VoucherStamp::Printed(now))

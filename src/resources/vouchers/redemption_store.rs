@@ -9,10 +9,82 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::vouchers::model::Reservation;
+use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::store::voucher_document;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+
+/// One use of a Voucher to take.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoucherUse {
+    /// The key the Voucher is stored under.
+    pub key: String,
+    /// The redemption recording it.
+    pub redemption: VoucherRedemption,
+    /// The Voucher to store first when none is stored under `key` yet (a
+    /// Customer's Voucher of a static code, used for the first time).
+    pub create: Option<Voucher>,
+}
+
+/// SurrealQL taking one use from the Voucher of each of `$voucher_uses`
+/// (made by [`voucher_use_documents`]) at `$now` and recording its
+/// redemption: `voucher_redeemed` when it has no use left, `voucher_frozen`
+/// when every use left is held by another checkout than the use's
+/// `reservation_id`. Shared by POST /vouchers/redeem and the carts' group
+/// commit ([`crate::storage::group_commit`]), so a use is taken one way.
+pub(crate) const TAKE_VOUCHER_USES: &str = "
+    FOR $use IN $voucher_uses {
+        LET $record = type::record('voucher', [$company, $use.key]);
+        IF $use.create AND !record::exists($record) {
+            CREATE $record CONTENT $use.create RETURN NONE;
+        };
+        LET $held = (SELECT uses_left, reservations FROM ONLY $record);
+        LET $left = $held.uses_left ?? 0;
+        LET $holds = ($held.reservations ?? [])[WHERE until > $now];
+        LET $others = $holds[WHERE reservation_id != $use.redemption.reservation_id];
+        IF $left <= 0 {
+            THROW 'REFUSED|voucher_redeemed|' + $use.redemption.voucher_code + ' has no uses left';
+        };
+        IF $left - array::len($others) <= 0 {
+            THROW 'REFUSED|voucher_frozen|' + $use.redemption.voucher_code + ' is held by another checkout';
+        };
+        UPDATE $record SET uses_left = $left - 1, reservations = $others,
+            state = IF $left <= 1 { 'redeemed' } ELSE { state } RETURN NONE;
+        CREATE type::record('voucher_redemption', [$company, $use.redemption.redemption_id])
+            CONTENT $use.redemption RETURN NONE;
+    };";
+
+/// SurrealQL giving back every use the cart `$original_code` took and did
+/// not give back yet, at `$now`: part of its cancellation's transaction.
+pub(crate) const GIVE_BACK_CART_VOUCHERS: &str = "
+    FOR $taken IN (SELECT redemption_id, key FROM voucher_redemption
+            WHERE company = $company AND cart_code = $original_code AND rolled_back_at = NONE) {
+        UPDATE type::record('voucher_redemption', [$company, $taken.redemption_id])
+            SET rolled_back_at = $now RETURN NONE;
+        UPDATE type::record('voucher', [$company, $taken.key])
+            SET uses_left = uses_left + 1, state = 'active' RETURN NONE;
+    };";
+
+/// `uses` as [`TAKE_VOUCHER_USES`] reads them.
+pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<Value> {
+    uses.iter()
+        .map(|taken| {
+            let mut redemption = json!(taken.redemption);
+            redemption["company"] = json!(company);
+            redemption["key"] = json!(taken.key);
+            json!({
+                "key": taken.key,
+                "redemption": redemption,
+                "create": taken
+                    .create
+                    .as_ref()
+                    .map(|voucher| voucher_document(company, &taken.key, voucher, None)),
+            })
+        })
+        .collect()
+}
 
 fn redemption_from(mut document: Value) -> ApiResult<VoucherRedemption> {
     if let Some(object) = document.as_object_mut() {
@@ -31,50 +103,22 @@ impl Store {
     pub async fn redeem_vouchers(
         &self,
         company: &str,
-        uses: &[(String, VoucherRedemption)],
-        reservation_id: Option<&str>,
+        uses: &[VoucherUse],
         now: Timestamp,
     ) -> ApiResult<()> {
-        let uses: Vec<Value> = uses
-            .iter()
-            .map(|(key, redemption)| {
-                let mut document = json!(redemption);
-                document["company"] = json!(company);
-                document["key"] = json!(key);
-                document
-            })
-            .collect();
         let query = format!(
             "BEGIN TRANSACTION;
-             FOR $use IN $uses {{
-                 LET $record = type::record('voucher', [$company, $use.key]);
-                 LET $held = (SELECT uses_left, reservations FROM ONLY $record);
-                 LET $left = $held.uses_left ?? 0;
-                 LET $holds = ($held.reservations ?? [])[WHERE until > $now];
-                 LET $others = $holds[WHERE reservation_id != $reservation];
-                 IF $left <= 0 {{
-                     THROW '{REFUSED}{redeemed}|' + $use.voucher_code + ' has no uses left';
-                 }};
-                 IF $left - array::len($others) <= 0 {{
-                     THROW '{REFUSED}{frozen}|' + $use.voucher_code + ' is held by another checkout';
-                 }};
-                 UPDATE $record SET uses_left = $left - 1, reservations = $others,
-                     state = IF $left <= 1 {{ 'redeemed' }} ELSE {{ state }} RETURN NONE;
-                 CREATE type::record('voucher_redemption', [$company, $use.redemption_id])
-                     CONTENT $use RETURN NONE;
-             }};
-             COMMIT TRANSACTION;",
-            redeemed = ErrorCode::VoucherRedeemed.code(),
-            frozen = ErrorCode::VoucherFrozen.code(),
+             LET $voucher_uses = $uses;
+             {TAKE_VOUCHER_USES}
+             COMMIT TRANSACTION;"
         );
+        let uses = voucher_use_documents(company, uses);
         let now = now.to_string();
-        let reservation = reservation_id.map(str::to_string);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("uses", uses.clone()))
                 .bind(("now", now.clone()))
-                .bind(("reservation", reservation.clone()))
         })
         .await?;
         Ok(())
@@ -244,5 +288,21 @@ impl Store {
         .await
         .map(|rows: Vec<Value>| rows.into_iter().next())?;
         row.map(redemption_from).transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusals_a_use_throws_are_the_registry_codes() {
+        for code in [ErrorCode::VoucherRedeemed, ErrorCode::VoucherFrozen] {
+            assert!(
+                TAKE_VOUCHER_USES.contains(&format!("{REFUSED}{}|", code.code())),
+                "{}",
+                code.code()
+            );
+        }
     }
 }

@@ -12,6 +12,8 @@ use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::redemption_store::VoucherUse;
+use crate::resources::vouchers::static_codes::FoundVoucher;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
 use crate::resources::vouchers::usable::refusal;
@@ -74,30 +76,27 @@ impl Services {
             return Err(refused);
         }
         let now = self.now();
-        let uses: Vec<(String, VoucherRedemption)> = vouchers
+        let uses: Vec<VoucherUse> = vouchers
             .iter()
-            .map(|(key, voucher)| {
-                (
-                    key.clone(),
-                    VoucherRedemption {
-                        redemption_id: time_ordered_id("rdm"),
-                        voucher_code: voucher.code.clone(),
-                        voucher_id: voucher.id.clone(),
-                        coupon_id: voucher.coupon_id,
-                        customer_id: customer.id.clone(),
-                        location_code: at.location_code.map(str::to_string),
-                        cart_code: at.cart_code.map(str::to_string),
-                        redeemed_at: now,
-                        rolled_back_at: None,
-                    },
-                )
+            .map(|found| VoucherUse {
+                key: found.key.clone(),
+                redemption: VoucherRedemption {
+                    redemption_id: time_ordered_id("rdm"),
+                    voucher_code: found.voucher.code.clone(),
+                    voucher_id: found.voucher.id.clone(),
+                    coupon_id: found.voucher.coupon_id,
+                    customer_id: customer.id.clone(),
+                    location_code: at.location_code.map(str::to_string),
+                    cart_code: at.cart_code.map(str::to_string),
+                    value: None,
+                    reservation_id: at.reservation_id.map(str::to_string),
+                    redeemed_at: now,
+                    rolled_back_at: None,
+                },
+                create: (!found.stored).then(|| found.voucher.clone()),
             })
             .collect();
-        if let Err(error) = self
-            .store
-            .redeem_vouchers(company, &uses, at.reservation_id, now)
-            .await
-        {
+        if let Err(error) = self.store.redeem_vouchers(company, &uses, now).await {
             // Another till took or held a use meanwhile: say which codes now
             // fail.
             if matches!(
@@ -111,14 +110,10 @@ impl Services {
             }
             return Err(error);
         }
-        let mut after = Vec::with_capacity(uses.len());
-        for (code, _) in &keyed {
-            if let Some(voucher) = self.store.voucher_by_code(company, code).await? {
-                after.push(voucher);
-            }
-        }
+        let keys: Vec<String> = uses.iter().map(|u| u.key.clone()).collect();
+        let after = self.store.vouchers_by_keys(company, &keys).await?;
         tracing::info!(company, customer = %customer.id, count = uses.len(), "Vouchers redeemed");
-        Ok((uses.into_iter().map(|(_, r)| r).collect(), after))
+        Ok((uses.into_iter().map(|u| u.redemption).collect(), after))
     }
 
     /// The Vouchers of `keyed` that `customer_id` can use now at `at`, and
@@ -129,7 +124,7 @@ impl Services {
         customer_id: &str,
         keyed: &[(String, String)],
         at: RedeemAt<'_>,
-    ) -> ApiResult<(Vec<(String, Voucher)>, Vec<VoucherFailure>)> {
+    ) -> ApiResult<(Vec<FoundVoucher>, Vec<VoucherFailure>)> {
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();
         let presented = Presented {
@@ -142,8 +137,8 @@ impl Services {
         };
         let mut usable = Vec::new();
         let mut failures = Vec::new();
-        for (code, key) in keyed {
-            let Some(voucher) = self.store.voucher_by_code(company, code).await? else {
+        for (code, _) in keyed {
+            let Some(found) = self.find_voucher(company, code, Some(customer_id)).await? else {
                 failures.push(VoucherFailure {
                     voucher_code: code.clone(),
                     code: ErrorCode::VoucherNotFound,
@@ -152,8 +147,8 @@ impl Services {
                 continue;
             };
             match refusal(
-                &voucher,
-                campaign_of(&voucher, &rules.campaigns),
+                &found.voucher,
+                campaign_of(&found.voucher, &rules.campaigns),
                 &presented,
             ) {
                 Some((refused, message)) => failures.push(VoucherFailure {
@@ -161,7 +156,7 @@ impl Services {
                     code: refused,
                     message,
                 }),
-                None => usable.push((key.clone(), voucher)),
+                None => usable.push(found),
             }
         }
         Ok((usable, failures))
@@ -190,17 +185,20 @@ impl Services {
                         "rolling back by `codes` names the Customer: customer_id or customer_code",
                     ));
                 };
-                for (code, key) in keyed(codes)? {
-                    let held = self.store.voucher_by_code(company, &code).await?;
-                    if held.as_ref().is_none_or(|v| &v.customer_id != customer_id) {
+                for (code, _) in keyed(codes)? {
+                    let held = self
+                        .find_voucher(company, &code, Some(customer_id))
+                        .await?
+                        .filter(|found| &found.voucher.customer_id == customer_id);
+                    let Some(held) = held else {
                         failures.push(VoucherFailure {
                             message: format!("no Voucher `{code}` of this Customer"),
                             voucher_code: code,
                             code: ErrorCode::VoucherNotFound,
                         });
                         continue;
-                    }
-                    match self.store.last_redemption(company, &key).await? {
+                    };
+                    match self.store.last_redemption(company, &held.key).await? {
                         Some(redemption) => ids.push(redemption.redemption_id),
                         None => failures.push(VoucherFailure {
                             message: format!("`{code}` has no redemption to roll back"),

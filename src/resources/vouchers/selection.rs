@@ -8,8 +8,8 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::static_codes::FoundVoucher;
 use crate::resources::vouchers::store::VoucherStamp;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
@@ -49,50 +49,65 @@ impl Services {
         let mut keys = Vec::new();
         let mut failures = Vec::new();
         for code in codes {
-            let held = match code_key(code) {
-                Some(_) => self.store.voucher_by_code(company, code).await?,
-                None => None,
-            };
+            let held = self.find_voucher(company, code, Some(&customer.id)).await?;
             let failure = match &held {
                 None => Some((ErrorCode::VoucherNotFound, format!("no Voucher `{code}`"))),
-                Some(voucher) if voucher.customer_id != customer.id => Some((
+                Some(found) if found.voucher.customer_id != customer.id => Some((
                     ErrorCode::VoucherNotFound,
                     format!("Voucher {code} is not this Customer's"),
                 )),
-                Some(voucher) if select => {
-                    refusal(voucher, campaign_of(voucher, &rules.campaigns), &presented)
-                }
+                Some(found) if select => refusal(
+                    &found.voucher,
+                    campaign_of(&found.voucher, &rules.campaigns),
+                    &presented,
+                ),
                 Some(_) => None,
             };
-            match (failure, code_key(code)) {
+            match (failure, held) {
                 (Some((refused, message)), _) => failures.push(VoucherFailure {
                     voucher_code: code.clone(),
                     code: refused,
                     message,
                 }),
-                (None, Some(key)) if !keys.contains(&key) => keys.push(key),
+                (None, Some(found)) if !keys.iter().any(|k: &FoundVoucher| k.key == found.key) => {
+                    keys.push(found)
+                }
                 (None, _) => {}
             }
         }
         if let Some(refused) = ApiError::of_vouchers(failures) {
             return Err(refused);
         }
-        let stamp = VoucherStamp::Selected(select.then_some(now));
-        self.store
-            .stamp_vouchers(company, &customer.id, &keys, stamp)
-            .await?;
-        let mut answered = Vec::with_capacity(keys.len());
-        for code in codes {
-            if let Some(voucher) = self.store.voucher_by_code(company, code).await?
-                && !answered.iter().any(|a: &Voucher| a.id == voucher.id)
-            {
-                let campaign = campaign_of(&voucher, &rules.campaigns);
-                answered.push(Voucher {
-                    state: state_of(&voucher, campaign, now, &locale),
-                    ..voucher
-                });
+        // A static code's Voucher is stored before it is first selected;
+        // deselecting one never selected changes nothing.
+        let mut found = Vec::with_capacity(keys.len());
+        for held in keys {
+            if held.stored {
+                found.push(held);
+            } else if select {
+                found.push(self.stored_voucher(company, held).await?);
             }
         }
+        let keys: Vec<String> = found.iter().map(|f| f.key.clone()).collect();
+        let stamp = VoucherStamp::Selected(select.then_some(now));
+        if !keys.is_empty() {
+            self.store
+                .stamp_vouchers(company, &customer.id, &keys, stamp)
+                .await?;
+        }
+        let answered: Vec<Voucher> = self
+            .store
+            .vouchers_by_keys(company, &keys)
+            .await?
+            .into_iter()
+            .map(|voucher| {
+                let campaign = campaign_of(&voucher, &rules.campaigns);
+                Voucher {
+                    state: state_of(&voucher, campaign, now, &locale),
+                    ..voucher
+                }
+            })
+            .collect();
         Ok(answered)
     }
 

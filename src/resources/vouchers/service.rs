@@ -12,6 +12,8 @@ use crate::resources::coupons::service::coupon_of;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;
+use crate::resources::vouchers::static_codes::FoundVoucher;
+use crate::resources::vouchers::static_codes::unstored_static_voucher;
 use crate::resources::vouchers::store::VoucherIssue;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
@@ -67,12 +69,41 @@ impl Services {
                 format!("Coupon {coupon_id} can no longer be used"),
             ));
         }
-        let CouponCodes::Generated(pattern) = &coupon.codes else {
-            return Err(ApiError::invalid(format!(
-                "Coupon {coupon_id} has the static code every Customer presents: no Voucher is issued for it"
-            )));
-        };
         let language = settings.default_language.clone();
+        let pattern = match &coupon.codes {
+            CouponCodes::Generated(pattern) => pattern,
+            // The Customer's Voucher of the static code: the same one
+            // however often it is triggered.
+            CouponCodes::Static(_) => {
+                let found = FoundVoucher {
+                    key: String::new(),
+                    voucher: unstored_static_voucher(
+                        campaign,
+                        coupon,
+                        Some(&customer.id),
+                        &language,
+                        self.now(),
+                    ),
+                    stored: false,
+                };
+                let key = found.voucher.store_key().ok_or_else(|| {
+                    ApiError::internal(format!("Coupon {coupon_id}'s static code has no key"))
+                })?;
+                let stored = self
+                    .stored_voucher(company, FoundVoucher { key, ..found })
+                    .await?;
+                let voucher = self
+                    .store
+                    .vouchers_by_keys(company, &[stored.key])
+                    .await?
+                    .pop()
+                    .ok_or_else(|| ApiError::internal("a stored Voucher was not read back"))?;
+                return Ok(Voucher {
+                    state: state_of(&voucher, Some(campaign), self.now(), &locale),
+                    ..voucher
+                });
+            }
+        };
         let reason = format!("trigger:{}", time_ordered_id("iss"));
         let mut attempts = 0;
         loop {
@@ -142,10 +173,10 @@ impl Services {
             None => None,
         };
         let voucher = self
-            .store
-            .voucher_by_code(company, code)
+            .find_voucher(company, code, customer_id.as_deref())
             .await?
-            .ok_or_else(|| not_found(code))?;
+            .ok_or_else(|| not_found(code))?
+            .voucher;
         let rules = self.catalog.company(company);
         let campaign = campaign_of(&voucher, &rules.campaigns);
         let locale = self.company_settings(company).await?.locale();
@@ -220,10 +251,10 @@ impl Services {
         let wanted = match (coupon_id, code) {
             (Some(id), _) => Some(id),
             (None, Some(code)) => Some(
-                self.store
-                    .voucher_by_code(company, code)
+                self.find_voucher(company, code, None)
                     .await?
                     .ok_or_else(|| not_found(code))?
+                    .voucher
                     .coupon_id,
             ),
             (None, None) => None,

@@ -31,6 +31,26 @@ pub(crate) fn voucher_from(mut document: Value) -> ApiResult<Voucher> {
         .map_err(|e| ApiError::internal(format!("stored voucher unreadable: {e}")))
 }
 
+/// `voucher` as stored under `key`, with why it was issued when it was.
+pub(crate) fn voucher_document(
+    company: &str,
+    key: &str,
+    voucher: &Voucher,
+    issue_key: Option<&str>,
+) -> Value {
+    let mut value = json!(voucher);
+    if let Some(object) = value.as_object_mut() {
+        let id = object.remove("id").unwrap_or(Value::Null);
+        object.insert("vid".into(), id);
+        object.insert("company".into(), json!(company));
+        object.insert("key".into(), json!(key));
+        if let Some(issue_key) = issue_key {
+            object.insert("issue_key".into(), json!(issue_key));
+        }
+    }
+    value
+}
+
 /// A Voucher to issue, and why: one Voucher is issued per issue key.
 #[derive(Debug, Clone)]
 pub struct VoucherIssue {
@@ -58,15 +78,13 @@ impl Store {
     ) -> ApiResult<Vec<Voucher>> {
         let mut documents = Vec::with_capacity(issues.len());
         for issue in issues {
-            let mut value = json!(issue.voucher);
-            if let Some(object) = value.as_object_mut() {
-                let id = object.remove("id").unwrap_or(Value::Null);
-                object.insert("vid".into(), id);
-                object.insert("company".into(), Value::String(company.to_string()));
-                object.insert("key".into(), Value::String(key_of(&issue.voucher.code)?));
-                object.insert("issue_key".into(), Value::String(issue.issue_key.clone()));
-            }
-            documents.push(value);
+            let key = key_of(&issue.voucher.code)?;
+            documents.push(voucher_document(
+                company,
+                &key,
+                &issue.voucher,
+                Some(&issue.issue_key),
+            ));
         }
         let query = format!(
             "BEGIN TRANSACTION;
@@ -118,6 +136,54 @@ impl Store {
         )
         .await?;
         document.map(voucher_from).transpose()
+    }
+
+    /// Stores `voucher` under `key` unless a Voucher is stored there already
+    /// (then that one stays as it is).
+    pub async fn store_voucher_once(
+        &self,
+        company: &str,
+        key: &str,
+        voucher: &Voucher,
+    ) -> ApiResult<()> {
+        let document = voucher_document(company, key, voucher, None);
+        self.transact(|db| {
+            db.query(
+                "BEGIN TRANSACTION;
+                 LET $record = type::record('voucher', [$company, $key]);
+                 IF !record::exists($record) {
+                     CREATE $record CONTENT $voucher RETURN NONE;
+                 };
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("company", company.to_string()))
+            .bind(("key", key.to_string()))
+            .bind(("voucher", document.clone()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The Vouchers of `company` stored under `keys`, in one read; a key
+    /// no Voucher has is left out.
+    pub async fn vouchers_by_keys(
+        &self,
+        company: &str,
+        keys: &[String],
+    ) -> ApiResult<Vec<Voucher>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT * OMIT id FROM array::map($keys, |$key| type::record('voucher', [$company, $key]))",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("keys", keys.to_vec())),
+        )
+        .await?;
+        rows.into_iter().map(voucher_from).collect()
     }
 
     /// A page of the Vouchers of `company`, optionally of one Customer and
