@@ -91,6 +91,21 @@ pub fn campaign_text(n: usize) -> String {
 /// The campaign files of a Company with `count` active campaigns, plus the
 /// prize-only campaign and the Instant Win with the hot prize, as
 /// (file name, text).
+/// The static codes a cart of the voucher scenario presents, one per
+/// benchmark Coupon.
+pub const VOUCHER_CODES: [&str; 3] = ["BENCH-A", "BENCH-B", "BENCH-C"];
+
+/// The id of the first benchmark Coupon; the others follow.
+pub const FIRST_COUPON: i64 = 9100;
+
+/// What each benchmark Coupon takes off: a percentage with an excluded
+/// department, a fixed amount, a capped percentage with an excluded product.
+const COUPONS: [&str; 3] = [
+    "  discount: { percent: 5 }\n  excluded_categories: [d0]\n",
+    "  discount: { amount: 2 }\n",
+    "  discount: { percent: 10, max_amount: 5 }\n  excluded_products: [P00001]\n",
+];
+
 pub fn campaign_files(count: usize) -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = (0..count.saturating_sub(1))
         .map(|n| (format!("campaign-{n:03}.yaml"), campaign_text(n)))
@@ -105,6 +120,16 @@ pub fn campaign_files(count: usize) -> Vec<(String, String)> {
              - {{ id: none, name: No prize, weight: 0.5 }}\n"
         ),
     ));
+    for (n, (code, coupon)) in VOUCHER_CODES.iter().zip(COUPONS).enumerate() {
+        files.push((
+            format!("coupon-{n}.yaml"),
+            format!(
+                "id: {id}\nkind: coupon\nname: Bench coupon {n}\ncoupon:\n  static_code: {code}\n  \
+                 uses_per_voucher: 1000000\n{coupon}",
+                id = FIRST_COUPON + n as i64
+            ),
+        ));
+    }
     files.push((
         "prize-points.yaml".into(),
         "id: 9001\nkind: points\nname: Prize points\npoints:\n  fixed: 25\n".into(),
@@ -180,6 +205,7 @@ pub fn cart_body(
     catalogue: &[Product],
     customer_code: &str,
     code: &str,
+    coupons: &[&str],
     rng: &mut impl Rng,
 ) -> String {
     let count = rng.random_range(1..=15);
@@ -194,6 +220,7 @@ pub fn cart_body(
         "code": code,
         "location_code": format!("store-{}", rng.random_range(1..=40)),
         "lines": lines,
+        "coupons_desired": coupons,
     })
     .to_string()
 }
@@ -222,7 +249,7 @@ mod tests {
         std::fs::write(company.join("segments.yaml"), SEGMENTS).expect("segments file");
         let (catalog, report) = Catalog::load(dir.path());
         assert!(report.errors.is_empty(), "{:?}", report.errors);
-        assert_eq!(catalog.company("bench").campaigns.len(), 51);
+        assert_eq!(catalog.company("bench").campaigns.len(), 54);
     }
 
     #[test]
@@ -230,7 +257,8 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let products = catalogue(100, &mut rng);
         let body: Value =
-            serde_json::from_str(&cart_body(&products, "C0000001", "B-1", &mut rng)).expect("JSON");
+            serde_json::from_str(&cart_body(&products, "C0000001", "B-1", &[], &mut rng))
+                .expect("JSON");
         let lines = body["lines"].as_array().expect("lines");
         assert!((1..=15).contains(&lines.len()));
         assert!(lines.iter().all(|l| {

@@ -28,7 +28,9 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::bench::company::APP_EVENT;
+use crate::bench::company::FIRST_COUPON;
 use crate::bench::company::HOT_PRIZE_EVENT;
+use crate::bench::company::VOUCHER_CODES;
 use crate::bench::company::customer_code;
 use crate::bench::load::Load;
 use crate::bench::load::Request;
@@ -65,6 +67,9 @@ pub enum Scenario {
     CartsSimulate,
     /// `POST /carts/realtime`: evaluated and recorded with its points.
     CartsRealtime,
+    /// `POST /carts/realtime` of the same carts, each presenting three
+    /// Vouchers (static codes) of its Customer: what Vouchers add to a sale.
+    CartsRealtimeVouchers,
     /// `POST /custom_events` of a type points campaigns listen to.
     CustomEvents,
     /// `POST /points/redeem` of one point.
@@ -75,11 +80,12 @@ pub enum Scenario {
 
 impl Scenario {
     /// Every scenario, in the order a run measures them.
-    pub const ALL: [Scenario; 7] = [
+    pub const ALL: [Scenario; 8] = [
         Scenario::Check,
         Scenario::GetCustomer,
         Scenario::CartsSimulate,
         Scenario::CartsRealtime,
+        Scenario::CartsRealtimeVouchers,
         Scenario::CustomEvents,
         Scenario::PointsRedeem,
         Scenario::InstantWinHotPrize,
@@ -92,6 +98,7 @@ impl Scenario {
             Scenario::GetCustomer => "GET /customers/{code}",
             Scenario::CartsSimulate => "POST /carts/simulate",
             Scenario::CartsRealtime => "POST /carts/realtime",
+            Scenario::CartsRealtimeVouchers => "POST /carts/realtime (3 Vouchers)",
             Scenario::CustomEvents => "POST /custom_events",
             Scenario::PointsRedeem => "POST /points/redeem",
             Scenario::InstantWinHotPrize => "POST /custom_events (Instant Win, hot prize)",
@@ -321,7 +328,7 @@ fn api_error(error: crate::error::ApiError) -> anyhow::Error {
     anyhow::anyhow!("{} ({})", error.message, error.code)
 }
 
-/// Seeds the Customers, and the points of those who redeem.
+/// Seeds the Customers, and the points and Vouchers of those who redeem.
 async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Result<()> {
     let started = Instant::now();
     let customers: RequestSource = Arc::new(|n| {
@@ -357,6 +364,26 @@ async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Result<()> {
     let credited =
         crate::bench::load::send_all(target, options.connections, redeemers, &credits).await;
     check_seeding("points", &credited)?;
+    // The same Customers hold a Voucher of each benchmark Coupon.
+    let vouchers: RequestSource = Arc::new(|n| {
+        let coupons = VOUCHER_CODES.len() as u64;
+        Request::post(
+            "/discounts/trigger",
+            json!({
+                "customer_code": customer_code(n / coupons),
+                "coupon_id": FIRST_COUPON + (n % coupons) as i64,
+            })
+            .to_string(),
+        )
+    });
+    let issued = crate::bench::load::send_all(
+        target,
+        options.connections,
+        redeemers * VOUCHER_CODES.len() as u64,
+        &vouchers,
+    )
+    .await;
+    check_seeding("Vouchers", &issued)?;
     Ok(())
 }
 
@@ -388,19 +415,27 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
             let code = customer_code(rng(n).random_range(0..customers));
             Request::get(format!("/customers/{code}?search_by=code"))
         }),
-        Scenario::CartsSimulate | Scenario::CartsRealtime => {
-            let path = if scenario == Scenario::CartsRealtime {
-                "/carts/realtime"
-            } else {
+        Scenario::CartsSimulate | Scenario::CartsRealtime | Scenario::CartsRealtimeVouchers => {
+            let path = if scenario == Scenario::CartsSimulate {
                 "/carts/simulate"
+            } else {
+                "/carts/realtime"
             };
+            // The voucher scenario's Customers hold the Vouchers (seeded).
+            let (among, coupons): (u64, &'static [&'static str]) =
+                if scenario == Scenario::CartsRealtimeVouchers {
+                    (redeemers, &VOUCHER_CODES)
+                } else {
+                    (customers, &[])
+                };
             Arc::new(move |n| {
                 let mut rng = rng(n);
-                let customer = customer_code(rng.random_range(0..customers));
+                let customer = customer_code(rng.random_range(0..among));
                 let body = crate::bench::company::cart_body(
                     &catalogue,
                     &customer,
                     &format!("T{tag}-{n}"),
+                    coupons,
                     &mut rng,
                 );
                 Request::post(path, body)

@@ -113,7 +113,34 @@ impl Report {
                 ));
             }
         }
+        if let Some(line) = self.voucher_cost() {
+            out.push_str(&line);
+        }
         out
+    }
+
+    /// What three Vouchers add to a cart: the server CPU per answer of the
+    /// voucher carts over the same carts without them, at each load both ran.
+    fn voucher_cost(&self) -> Option<String> {
+        let ratios: Vec<String> = self
+            .runs
+            .iter()
+            .filter(|run| run.scenario == Scenario::CartsRealtimeVouchers)
+            .filter_map(|with| {
+                let without = self.runs.iter().find(|run| {
+                    run.scenario == Scenario::CartsRealtime
+                        && run.result.load.to_string() == with.result.load.to_string()
+                })?;
+                let ratio = with.cpu_ms_per_answer()? / without.cpu_ms_per_answer()?;
+                Some(format!("{ratio:.2}x at {}", with.result.load))
+            })
+            .collect();
+        (!ratios.is_empty()).then(|| {
+            format!(
+                "Server CPU per cart with 3 Vouchers over the same carts without: {}.\n",
+                ratios.join(", ")
+            )
+        })
     }
 
     /// The report as one JSON object.
