@@ -72,6 +72,7 @@ error_codes! {
     ExchangeNotFound: "exchange_not_found", NOT_FOUND, "No points-to-wallet exchange exists for the location (and no default one).";
     PointsCampaignNotFound: "points_campaign_not_found", NOT_FOUND, "No points campaign of the Company has this id.";
     CouponNotFound: "coupon_not_found", NOT_FOUND, "No Coupon of the Company has this id (or it was deleted).";
+    DiscountNotFound: "discount_not_found", NOT_FOUND, "No discount campaign of the Company has this id.";
     RedemptionNotFound: "redemption_not_found", NOT_FOUND, "No redemption of the Company has this id.";
     VoucherNotFound: "voucher_not_found", NOT_FOUND, "Voucher not found, Customer not found, or the Voucher does not belong to the Customer.";
     LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
@@ -102,6 +103,7 @@ error_codes! {
     VoucherFrozen: "voucher_frozen", UNPROCESSABLE_ENTITY, "The Voucher's uses are held by another checkout (frozen) until the hold ends or is released.";
     VoucherNotRedeemed: "voucher_not_redeemed", UNPROCESSABLE_ENTITY, "Nothing to roll back: the Voucher has no use that was not rolled back already.";
     VoucherOutDate: "voucher_out_date", UNPROCESSABLE_ENTITY, "Voucher is not yet available, or not on this day or at this hour.";
+    DiscountUnavailable: "discount_unavailable", UNPROCESSABLE_ENTITY, "The discount campaign is inactive or outside its dates.";
     VoucherNotApplicable: "voucher_not_applicable", UNPROCESSABLE_ENTITY, "The Voucher does not apply to this cart: its Coupon's condition is not met, every line is excluded from it, or nothing is left to take off.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";

@@ -4,6 +4,8 @@
 #[path = "vouchers/carts.rs"]
 mod carts;
 mod common;
+#[path = "vouchers/discounts.rs"]
+mod discounts;
 #[path = "vouchers/static_codes.rs"]
 mod static_codes;
 

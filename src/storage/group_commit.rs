@@ -32,6 +32,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::carts::store::STORE_CART;
+use crate::resources::discounts::store::STORE_DISCOUNTS;
 use crate::resources::instant_wins::store::COUNT_PARTICIPATIONS;
 use crate::resources::instant_wins::store::QUEUE_DELIVERIES;
 use crate::resources::instant_wins::store::STORE_AUDIT;
@@ -61,7 +62,9 @@ pub(crate) const REMOTE_LANES: usize = 4;
 /// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one of `cart` (the stored cart)
 /// or `event` (the stored Custom Event), the other null, and for a cart the
 /// Voucher uses it redeems (`voucher_uses`, made by
-/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`.
+/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`
+/// and the discounts it got (`discounts`, made by
+/// [`crate::resources::discounts::store::transaction_documents`]).
 pub(crate) type EventWrite = Value;
 
 /// The transaction recording `$writes`, each as [`EventWrite`]. Every part
@@ -82,6 +85,9 @@ fn batch_query() -> String {
              }};
              IF $voucher_uses {{
                  {TAKE_VOUCHER_USES}
+             }};
+             IF $write.discounts {{
+                 {STORE_DISCOUNTS}
              }};
              IF $write.event {{
                  CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
@@ -271,6 +277,7 @@ mod tests {
     use crate::common::time::Timestamp;
     use crate::error::ErrorCode;
     use crate::resources::carts::model::Cart;
+    use crate::resources::carts::store::CartWrite;
     use crate::resources::points::model::PointsKind;
     use crate::resources::points::store::ledger::LedgerEntry;
     use std::time::Duration;
@@ -283,6 +290,18 @@ mod tests {
             "created_at": "2026-11-22T10:00:00Z"
         }))
         .unwrap()
+    }
+
+    /// `cart` with its `ledger` and nothing else.
+    fn cart_write<'a>(cart: &'a Cart, ledger: &'a [LedgerEntry]) -> CartWrite<'a> {
+        static NO_DRAWS: Value = Value::Null;
+        CartWrite {
+            cart,
+            ledger,
+            draw_write: &NO_DRAWS,
+            voucher_uses: &[],
+            discounts: &[],
+        }
     }
 
     fn points(customer: &str) -> Vec<LedgerEntry> {
@@ -333,7 +352,7 @@ mod tests {
             let cart = cart(code, customer, total);
             tasks.push(tokio::spawn(async move {
                 store
-                    .insert_cart("c", &cart, &points(&cart.customer_id), &Value::Null, &[])
+                    .insert_cart("c", cart_write(&cart, &points(&cart.customer_id)))
                     .await
             }));
         }
@@ -349,7 +368,7 @@ mod tests {
     /// Records the cart `code` of Customer `x` (1.00, 10 points).
     async fn record_for_x(store: &Store, code: &str) -> ApiResult<()> {
         store
-            .insert_cart("c", &cart(code, "x", 1.0), &points("x"), &Value::Null, &[])
+            .insert_cart("c", cart_write(&cart(code, "x", 1.0), &points("x")))
             .await
     }
 

@@ -23,6 +23,10 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         include_str!("../http/idempotency/schema.surql"),
     ),
     ("carts", include_str!("../resources/carts/schema.surql")),
+    (
+        "discounts",
+        include_str!("../resources/discounts/schema.surql"),
+    ),
     ("points", include_str!("../resources/points/schema.surql")),
     ("events", include_str!("../resources/events/schema.surql")),
     (

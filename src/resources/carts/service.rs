@@ -18,8 +18,11 @@ use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
 use crate::resources::carts::model::NewCart;
 use crate::resources::carts::model::NewCartLine;
+use crate::resources::carts::store::CartWrite;
 use crate::resources::coupons::apply::DesiredVoucher;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::discounts::model::DiscountSource;
+use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::points::model::PointsKind;
 use crate::resources::vouchers::desired::CartVouchers;
 use crate::resources::vouchers::model::VoucherRedemption;
@@ -74,6 +77,8 @@ struct CartOccurrence {
     vouchers: Vec<DesiredVoucher>,
     /// The uses of the Vouchers that applied, redeemed with the cart.
     voucher_uses: Vec<VoucherUse>,
+    /// The discounts it got, kept in the Customer's history.
+    discounts: Vec<DiscountTransaction>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -142,6 +147,7 @@ impl Occurrence for CartOccurrence {
         self.cart.points_earned = points_earned;
         self.cart.created_at = at;
         self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, effects, at);
+        self.discounts = cart_discounts(&self.cart, effects, at);
     }
 
     fn always_written(&self) -> bool {
@@ -156,9 +162,14 @@ impl Occurrence for CartOccurrence {
         ledger: &[LedgerEntry],
         draw_write: &Value,
     ) -> ApiResult<()> {
-        store
-            .insert_cart(company, &self.cart, ledger, draw_write, &self.voucher_uses)
-            .await
+        let write = CartWrite {
+            cart: &self.cart,
+            ledger,
+            draw_write,
+            voucher_uses: &self.voucher_uses,
+            discounts: &self.discounts,
+        };
+        store.insert_cart(company, write).await
     }
 }
 
@@ -203,6 +214,52 @@ fn voucher_uses(
             })
         })
         .collect()
+}
+
+/// One transaction per discount campaign and per Voucher that took money
+/// off `cart`, with what it took.
+fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Vec<DiscountTransaction> {
+    let mut given: Vec<DiscountTransaction> = Vec::new();
+    for effect in effects {
+        let (discount_id, name, source, voucher_code) = match effect {
+            Effect::Discount(discount) => (
+                discount.rule_id,
+                &*discount.rule_name,
+                DiscountSource::Cart,
+                None,
+            ),
+            Effect::Voucher(voucher) => (
+                voucher.rule_id,
+                &*voucher.rule_name,
+                DiscountSource::Voucher,
+                Some(&voucher.coupon_info.voucher_code),
+            ),
+            _ => continue,
+        };
+        let value = effect.discount_value();
+        match given
+            .iter_mut()
+            .find(|t| t.discount_id == discount_id && t.voucher_code.as_ref() == voucher_code)
+        {
+            Some(transaction) => transaction.value.0 += value,
+            None => given.push(DiscountTransaction {
+                id: time_ordered_id("dtx"),
+                customer_id: cart.customer_id.clone(),
+                discount_id,
+                discount_name: name.to_string(),
+                source,
+                value: Amount(value),
+                cart_code: Some(cart.id.clone()),
+                voucher_code: voucher_code.cloned(),
+                location_code: cart.location_code.clone(),
+                description: None,
+                base_amount: None,
+                created_at: at,
+                cancelled_at: None,
+            }),
+        }
+    }
+    given
 }
 
 /// `reversals` of a cancellation, each negative one cut so that no balance
@@ -362,6 +419,7 @@ impl Services {
             coupons_desired: new.coupons_desired.clone(),
             vouchers,
             voucher_uses: Vec::new(),
+            discounts: Vec::new(),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut attempt = 0;

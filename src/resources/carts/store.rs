@@ -11,6 +11,9 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::discounts::store::CANCEL_DISCOUNTS;
+use crate::resources::discounts::store::transaction_documents;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::LedgerEntry;
@@ -95,26 +98,36 @@ pub(crate) const STORE_CART: &str = "
             last_purchase = IF last_purchase == NONE OR last_purchase < $write.date { $write.date } ELSE { last_purchase }
         RETURN NONE;";
 
+/// A cart to record and what goes with it.
+#[derive(Debug, Clone, Copy)]
+pub struct CartWrite<'a> {
+    /// The cart.
+    pub cart: &'a Cart,
+    /// The points it earned.
+    pub ledger: &'a [LedgerEntry],
+    /// Its Instant Win draws ([`crate::resources::instant_wins::store::draw_write`]).
+    pub draw_write: &'a Value,
+    /// The Voucher uses it redeems.
+    pub voucher_uses: &'a [VoucherUse],
+    /// The discounts it got.
+    pub discounts: &'a [DiscountTransaction],
+}
+
 impl Store {
-    /// Records a cart, its ledger entries, the Customer's new balance and its
-    /// Instant Win draws (made by [`crate::resources::instant_wins::store::draw_write`]) in one transaction,
-    /// possibly shared with other events ([`crate::storage::group_commit`]);
-    /// `cart_already_exists` if its code was recorded before.
-    pub async fn insert_cart(
-        &self,
-        company: &str,
-        cart: &Cart,
-        ledger: &[LedgerEntry],
-        draw_write: &Value,
-        voucher_uses: &[VoucherUse],
-    ) -> ApiResult<()> {
+    /// Records a cart with everything it earned and used
+    /// ([`CartWrite`]) in one transaction, possibly shared with other events
+    /// ([`crate::storage::group_commit`]); `cart_already_exists` if its code
+    /// was recorded before, `voucher_redeemed` or `voucher_frozen` when a
+    /// Voucher it uses was taken meanwhile.
+    pub async fn insert_cart(&self, company: &str, write: CartWrite<'_>) -> ApiResult<()> {
+        let cart = write.cart;
         let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
         if let Some(object) = doc.as_object_mut() {
             object.remove("id");
             object.insert("code".into(), Value::String(cart.id.clone()));
             object.insert("company".into(), Value::String(company.to_string()));
         }
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, write.ledger);
         self.record_event(
             &cart.customer_id,
             json!({
@@ -126,8 +139,9 @@ impl Store {
                 "date": cart.date.to_string(),
                 "ledger": written.records,
                 "balances": written.balances,
-                "draw_write": draw_write,
-                "voucher_uses": voucher_use_documents(company, voucher_uses),
+                "draw_write": write.draw_write,
+                "voucher_uses": voucher_use_documents(company, write.voucher_uses),
+                "discounts": transaction_documents(company, write.discounts),
                 "now": cart.created_at.to_string(),
             }),
         )
@@ -164,6 +178,7 @@ impl Store {
              CREATE $key CONTENT $doc RETURN NONE;
              UPDATE $original SET cancelled_by = $code RETURN NONE;
              {GIVE_BACK_CART_VOUCHERS}
+             {CANCEL_DISCOUNTS}
              {GUARD_DEBITS}
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}

@@ -1,14 +1,22 @@
 //! Discounts: POST /discounts/trigger.
 
+use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
+use crate::common::pagination::PageRequest;
 use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
+use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::discounts::model::DiscountRedeem;
+use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::discounts::model::DiscountTransactionList;
+use crate::resources::discounts::transactions::GivenAt;
 use crate::resources::vouchers::model::Voucher;
 
 #[derive(Tags)]
@@ -37,17 +45,32 @@ pub struct DiscountsApi;
 
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for DiscountsApi {
-    const ERRORS: &'static [OperationErrors] = &[OperationErrors {
-        operation: "POST /discounts/trigger",
-        codes: &[
-            ErrorCode::CustomerNotFound,
-            ErrorCode::CustomerInactive,
-            ErrorCode::CouponNotFound,
-            ErrorCode::VoucherInactive,
-            ErrorCode::VoucherExpired,
-            ErrorCode::VoucherCodeTaken,
-        ],
-    }];
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /discounts/trigger",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::CouponNotFound,
+                ErrorCode::VoucherInactive,
+                ErrorCode::VoucherExpired,
+                ErrorCode::VoucherCodeTaken,
+            ],
+        },
+        OperationErrors {
+            operation: "POST /discounts/redeem",
+            codes: &[
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+                ErrorCode::DiscountNotFound,
+                ErrorCode::DiscountUnavailable,
+            ],
+        },
+        OperationErrors {
+            operation: "GET /discounts/transactions",
+            codes: &[ErrorCode::CustomerNotFound],
+        },
+    ];
 }
 
 #[OpenApi(tag = "DiscountTags::Discounts")]
@@ -57,8 +80,9 @@ impl DiscountsApi {
     /// Issues the Customer a Voucher of the Coupon `coupon_id`, with a new
     /// unique code from its `code_pattern` and its `uses_per_voucher` uses;
     /// each call issues one more (send an `Idempotency-Key` to retry safely).
-    /// A Coupon with a `static_code` issues none (400): every Customer
-    /// presents that code. Refused with `voucher_inactive` or
+    /// For a Coupon with a `static_code` it answers the Customer's own
+    /// Voucher of that code (the same one however often it is called), whose
+    /// uses count the Customer's uses of the code. Refused with `voucher_inactive` or
     /// `voucher_expired` (422) when the Coupon is inactive or over.
     ///
     /// Rate limit: tier 1 (critical).
@@ -77,5 +101,82 @@ impl DiscountsApi {
                 .trigger_coupon(&caller.0.company, customer, body.coupon_id)
                 .await?,
         ))
+    }
+
+    /// Redeem a discount.
+    ///
+    /// Gives the Customer the discount campaign `discount_id` outside a cart
+    /// (a service desk's goodwill discount, for example) and records it in
+    /// their history (GET /discounts/transactions). A percentage is taken of
+    /// `base_amount` (required); a fixed amount takes at most `base_amount`
+    /// when one is sent; both at most the campaign's `max_amount`. The
+    /// campaign's conditions on a cart (`when`, `lines`) do not apply
+    /// outside one; its activity and dates do (`discount_unavailable`).
+    /// Send an `Idempotency-Key` to retry safely.
+    ///
+    /// Rate limit: tier 1 (critical).
+    #[oai(path = "/discounts/redeem", method = "post")]
+    async fn redeem(
+        &self,
+        caller: Tier1,
+        request: &poem::Request,
+        body: Json<DiscountRedeem>,
+    ) -> Result<Json<DiscountTransaction>, ErrorResponse> {
+        let body = body.0;
+        let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        customer.check_not_blank()?;
+        let given = GivenAt {
+            base_amount: body.base_amount.as_ref(),
+            location_code: body.location_code.as_deref(),
+            description: body.description.as_deref(),
+        };
+        Ok(Json(
+            services(request)?
+                .redeem_discount(
+                    &caller.0.company,
+                    customer,
+                    body.discount_id,
+                    given,
+                    language(request)?,
+                )
+                .await?,
+        ))
+    }
+
+    /// Redeemed-discount history of a Customer.
+    ///
+    /// Every discount the Customer got, newest first: each discount
+    /// campaign (`source: cart`) and each Voucher (`source: voucher`) that
+    /// took money off a realtime cart, with what it took, and each discount
+    /// given by POST /discounts/redeem (`source: redeem`). A cancelled cart's
+    /// discounts stay, with `cancelled_at`.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/discounts/transactions", method = "get")]
+    async fn transactions(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        /// The Customer, by id.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        customer_id: Query<Option<String>>,
+        /// The Customer, by code.
+        #[oai(validator(min_length = 1, max_length = 128))]
+        customer_code: Query<Option<String>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
+    ) -> Result<Json<DiscountTransactionList>, ErrorResponse> {
+        let page = PageRequest::new(per_page.0, starting_after.0)?;
+        let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
+        customer.check_not_blank()?;
+        let page = services(request)?
+            .discount_history(&caller.0.company, customer, page)
+            .await?;
+        Ok(Json(DiscountTransactionList {
+            transactions: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
     }
 }

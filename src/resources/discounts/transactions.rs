@@ -1,0 +1,165 @@
+//! Discounts outside a cart (POST /discounts/redeem: a service desk's
+//! goodwill discount, for example) and every discount a Customer got
+//! (GET /discounts/transactions), from carts and from this call.
+
+use rust_decimal::Decimal;
+
+use crate::common::amount::Amount;
+use crate::common::amount::SentAmount;
+use crate::common::ids::time_ordered_id;
+use crate::common::money::round_money;
+use crate::common::pagination::Page;
+use crate::common::pagination::PageRequest;
+use crate::engine::campaign::Campaign;
+use crate::engine::kinds::CampaignKind;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::languages::negotiate::Language;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::discounts::model::DiscountSource;
+use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::discounts::rules::Discount;
+use crate::services::Services;
+
+/// Where and why a discount is given outside a cart.
+#[derive(Debug, Clone, Copy)]
+pub struct GivenAt<'a> {
+    /// What a percentage is taken of; the most a fixed amount takes.
+    pub base_amount: Option<&'a SentAmount>,
+    /// The store.
+    pub location_code: Option<&'a str>,
+    /// Why.
+    pub description: Option<&'a str>,
+}
+
+/// The discount campaign `id` among `campaigns`.
+pub(crate) fn discount_campaign(
+    campaigns: &[Campaign],
+    id: i64,
+) -> ApiResult<(&Campaign, &Discount)> {
+    campaigns
+        .iter()
+        .find_map(|campaign| match &campaign.kind {
+            CampaignKind::Discount(discount) if campaign.id == id => Some((campaign, discount)),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::DiscountNotFound,
+                format!("no discount campaign `{id}`"),
+            )
+        })
+}
+
+/// What `discount` takes off `base` (when given), exact to the minor unit.
+fn value_of(discount: &Discount, base: Option<Decimal>, minor_units: u32) -> ApiResult<Decimal> {
+    let value = match (discount.percent, discount.amount, base) {
+        (Some(percent), _, Some(base)) => {
+            round_money(base * percent / Decimal::ONE_HUNDRED, minor_units)
+        }
+        (Some(_), _, None) => {
+            return Err(ApiError::invalid(
+                "a percentage discount is taken of `base_amount`: send it",
+            ));
+        }
+        (None, Some(amount), base) => {
+            let amount = round_money(amount, minor_units);
+            base.map_or(amount, |base| amount.min(base))
+        }
+        (None, None, _) => Decimal::ZERO,
+    };
+    let value = discount
+        .max_amount
+        .map_or(value, |cap| value.min(round_money(cap, minor_units)));
+    if value <= Decimal::ZERO {
+        return Err(ApiError::invalid(
+            "the discount takes nothing off: send a `base_amount` over 0",
+        ));
+    }
+    Ok(value)
+}
+
+impl Services {
+    /// Gives `customer` the discount campaign `discount_id` outside a cart
+    /// and records it in their history. Conditions on a cart (`when`,
+    /// `lines`) do not apply outside one; the campaign's activity and dates
+    /// do (`discount_unavailable`).
+    pub async fn redeem_discount(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        discount_id: i64,
+        given: GivenAt<'_>,
+        language: &Language,
+    ) -> ApiResult<DiscountTransaction> {
+        let customer = self.active_customer_by(company, customer).await?;
+        let rules = self.catalog.company(company);
+        let (campaign, discount) = discount_campaign(&rules.campaigns, discount_id)?;
+        let locale = self.company_settings(company).await?.locale();
+        let now = self.now();
+        let unavailable = |why: String| ApiError::new(ErrorCode::DiscountUnavailable, why);
+        if !campaign.active {
+            return Err(unavailable(format!("discount {discount_id} is inactive")));
+        }
+        if let Some(from) = campaign.available_from.map(|t| t.instant(&locale))
+            && now < from
+        {
+            return Err(unavailable(format!(
+                "discount {discount_id} is available from {from}"
+            )));
+        }
+        if let Some(to) = campaign.available_to.map(|t| t.instant(&locale))
+            && now > to
+        {
+            return Err(unavailable(format!("discount {discount_id} ended at {to}")));
+        }
+        let base = given
+            .base_amount
+            .map(|sent| sent.money("`base_amount`", locale.minor_units))
+            .transpose()?;
+        let value = value_of(discount, base.map(|b| b.0), locale.minor_units)?;
+        let transaction = DiscountTransaction {
+            id: time_ordered_id("dtx"),
+            customer_id: customer.id.clone(),
+            discount_id,
+            discount_name: campaign.name.resolve(&language.chosen, &language.default),
+            source: DiscountSource::Redeem,
+            value: Amount(value),
+            cart_code: None,
+            voucher_code: None,
+            location_code: given.location_code.map(str::to_string),
+            description: given.description.map(str::to_string),
+            base_amount: base,
+            created_at: now,
+            cancelled_at: None,
+        };
+        self.store
+            .insert_discount_transaction(company, &transaction)
+            .await?;
+        tracing::info!(company, customer = %customer.id, discount_id, %value, "discount redeemed");
+        Ok(transaction)
+    }
+
+    /// A page of the discounts `customer` got, newest first.
+    pub async fn discount_history(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        page: PageRequest,
+    ) -> ApiResult<Page<DiscountTransaction>> {
+        let customer_id = self.find_customer(company, customer).await?.customer.id;
+        let fetched = self
+            .store
+            .discount_transactions(
+                company,
+                &customer_id,
+                page.starting_after.as_deref(),
+                page.fetch_limit(),
+            )
+            .await?;
+        Ok(Page::from_fetched(fetched, &page, |transaction| {
+            transaction.id.clone()
+        }))
+    }
+}

@@ -1,0 +1,171 @@
+//! Discounts outside a cart (POST /discounts/redeem) and the history of
+//! every discount a Customer got (GET /discounts/transactions).
+
+use super::carts::{MONDAY, cart, post_cart_ok};
+use super::*;
+
+/// (source, discount_id, value, cart_code) of each transaction listed.
+fn listed(page: &Value) -> Vec<(String, i64, f64, Option<String>)> {
+    page["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["source"].as_str().unwrap().to_string(),
+                t["discount_id"].as_i64().unwrap(),
+                t["value"].as_f64().unwrap(),
+                t["cart_code"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_discount_a_customer_got_is_in_their_history() {
+    let server = TestServer::start_at(MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.com").await;
+    let coupon = create_coupon(
+        &server,
+        &key,
+        json!({"name": "Five off", "discount": {"amount": 5}}),
+    )
+    .await;
+    let code = trigger(&server, &key, &ana, &coupon).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The demo's coffee campaign (101) and the Voucher, on one cart.
+    post_cart_ok(&server, &key, cart(&ana, "H-1", json!([code]))).await;
+    let history = format!("/discounts/transactions?customer_id={ana}");
+    let (status, page) = server.get_as(&history, &key).await;
+    assert_eq!(status, 200, "{page}");
+    let mut got = listed(&page);
+    got.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        got,
+        [
+            ("cart".to_string(), 101, 0.5, Some("H-1".to_string())),
+            (
+                "voucher".to_string(),
+                coupon["id"].as_i64().unwrap(),
+                5.0,
+                Some("H-1".to_string())
+            ),
+        ]
+    );
+    let voucher_line = page["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["source"] == "voucher")
+        .unwrap();
+    assert_eq!(voucher_line["voucher_code"], code.as_str());
+    assert_eq!(voucher_line["location_code"], "S1");
+
+    // A goodwill discount at the service desk: a tenth of 30.00.
+    let redeem = |body: Value| {
+        let (server, key) = (&server, &key);
+        async move {
+            server
+                .call_as("POST", "/discounts/redeem", key, Some(body))
+                .await
+        }
+    };
+    let (status, given) = redeem(json!({
+        "customer_id": ana, "discount_id": 101, "base_amount": 30,
+        "location_code": "DESK", "description": "Late delivery"
+    }))
+    .await;
+    assert_eq!(status, 200, "{given}");
+    assert_eq!(
+        (given["source"].as_str(), given["value"].as_f64()),
+        (Some("redeem"), Some(3.0))
+    );
+    assert_eq!(given["discount_name"], "Coffee mornings");
+    assert_eq!(given["description"], "Late delivery");
+    assert_eq!(given["base_amount"], 30.0);
+    // Newest first, one page at a time.
+    let (_, first) = server.get_as(&format!("{history}&per_page=1"), &key).await;
+    assert_eq!(first["transactions"][0]["id"], given["id"], "{first}");
+    let after = first["next_token_starts_after"].as_str().unwrap();
+    let (_, rest) = server
+        .get_as(
+            &format!("{history}&per_page=5&starting_after={after}"),
+            &key,
+        )
+        .await;
+    assert_eq!(rest["transactions"].as_array().unwrap().len(), 2, "{rest}");
+    assert!(rest.get("next_token_starts_after").is_none(), "{rest}");
+
+    // Refusals change nothing.
+    for (body, status, code) in [
+        (
+            json!({"customer_id": ana, "discount_id": 999, "base_amount": 10}),
+            404,
+            "discount_not_found",
+        ),
+        (
+            json!({"customer_id": ana, "discount_id": coupon["id"], "base_amount": 10}),
+            404,
+            "discount_not_found",
+        ),
+        (
+            json!({"customer_id": ana, "discount_id": 101}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"customer_id": ana, "discount_id": 101, "base_amount": -1}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"customer_id": ana, "discount_id": 101, "base_amount": 0}),
+            400,
+            "invalid_request",
+        ),
+        (
+            json!({"customer_id": "cus_nobody", "discount_id": 101, "base_amount": 10}),
+            404,
+            "customer_not_found",
+        ),
+        (
+            json!({"discount_id": 101, "base_amount": 10}),
+            400,
+            "invalid_request",
+        ),
+    ] {
+        let (got, refused) = redeem(body).await;
+        assert_error(got, &refused, status, code);
+    }
+    let (_, page) = server.get_as(&history, &key).await;
+    assert_eq!(page["transactions"].as_array().unwrap().len(), 3);
+
+    // A cancelled cart's discounts stay, marked.
+    let (status, _) = server
+        .call_as(
+            "POST",
+            "/carts/cancellation",
+            &key,
+            Some(json!({"cart_id": "H-1"})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (_, page) = server.get_as(&history, &key).await;
+    for transaction in page["transactions"].as_array().unwrap() {
+        let cancelled = transaction.get("cancelled_at").is_some();
+        assert_eq!(
+            cancelled,
+            transaction["cart_code"] == "H-1",
+            "{transaction}"
+        );
+    }
+    let (status, refused) = server
+        .get_as("/discounts/transactions?customer_id=cus_nobody", &key)
+        .await;
+    assert_error(status, &refused, 404, "customer_not_found");
+    let (status, refused) = server.get_as("/discounts/transactions", &key).await;
+    assert_error(status, &refused, 400, "invalid_request");
+}
