@@ -103,7 +103,7 @@ error_codes! {
     VoucherFrozen: "voucher_frozen", UNPROCESSABLE_ENTITY, "The Voucher's uses are held by another checkout (frozen) until the hold ends or is released.";
     VoucherNotRedeemed: "voucher_not_redeemed", UNPROCESSABLE_ENTITY, "Nothing to roll back: the Voucher has no use that was not rolled back already.";
     VoucherOutDate: "voucher_out_date", UNPROCESSABLE_ENTITY, "Voucher is not yet available, or not on this day or at this hour.";
-    DiscountUnavailable: "discount_unavailable", UNPROCESSABLE_ENTITY, "The discount campaign is inactive or outside its dates.";
+    DiscountUnavailable: "discount_unavailable", UNPROCESSABLE_ENTITY, "The discount cannot be given: its campaign is inactive or outside its dates, or it takes nothing off the amount sent.";
     VoucherNotApplicable: "voucher_not_applicable", UNPROCESSABLE_ENTITY, "The Voucher does not apply to this cart: its Coupon's condition is not met, every line is excluded from it, or nothing is left to take off.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";

@@ -224,6 +224,15 @@ impl Campaign {
                     format!("a {} listens to no event: remove `on`", file.kind),
                 );
             }
+            // A Custom Event or trigger has no cart to take money off.
+            ("discount", Some(Listens::CustomEvent(_) | Listens::Trigger(_))) => {
+                problems.at_key(
+                    "on",
+                    "a discount takes money off a cart: use `on: cart`. To reward a Custom \
+                     Event or trigger with a discount, issue the Customer a Coupon's Voucher \
+                     (POST /discounts/trigger) for a later cart",
+                );
+            }
             ("discount" | "instant_win", Some(Listens::Prize)) => {
                 problems.at_key(
                     "kind",
@@ -320,6 +329,19 @@ mod tests {
                 .any(|e| e.starts_with("c.yaml:10:") && e.contains("percent")),
             "{described:?}"
         );
+    }
+
+    #[test]
+    fn a_discount_listening_to_an_event_with_no_cart_is_refused_at_its_on() {
+        for on in ["{ trigger: birthday }", "{ custom_event: app_open }"] {
+            let text = format!(
+                "id: 7\nkind: discount\nname: X\non: {on}\ndiscount:\n  applies_to: cart\n  percent: 10\n"
+            );
+            let errors = parse(&text).unwrap_err();
+            assert_eq!(errors.len(), 1, "{errors:?}");
+            assert_eq!(errors[0].line, 4, "{errors:?}");
+            assert!(errors[0].to_string().contains("on: cart"), "{errors:?}");
+        }
     }
 
     #[test]

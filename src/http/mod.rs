@@ -84,6 +84,7 @@ pub type VoucherApis = (
         crate::resources::vouchers::freeze_api::VoucherFreezeApi,
         crate::resources::vouchers::print_api::VoucherPrintApi,
         crate::resources::discounts::api::DiscountsApi,
+        crate::resources::discounts::campaign_api::DiscountCampaignsApi,
     ),
 );
 

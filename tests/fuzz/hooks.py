@@ -1,7 +1,7 @@
 """Schemathesis hooks for the fuzzing run (tests/fuzz/run).
 
 The spec states every rule the service enforces in OpenAPI 3.0 keywords,
-except six that 3.0 has no keyword for. The spec says them in descriptions
+except a few that 3.0 has no keyword for. The spec says them in descriptions
 (and `x-one-of-required`); these hooks teach them to the fuzzer, so that a
 request it generates as valid is valid, and the check that every valid
 request is accepted (positive_data_acceptance) holds for everything else.
@@ -35,6 +35,11 @@ filtering them out would leave too few carts to test.
   (`keeps_rules_between_fields`).
 - A Voucher rollback names `codes` or `redemption_ids`, one of them, and
   with `codes` the Customer.
+- A discount campaign's `discount` has one of `percent` and `amount`
+  (exactly one when created), `lines` exactly when it `applies_to: lines`
+  (in valid cases `map_case` writes a `lines` that compiles), and
+  `available_from` not after `available_to`; its amounts and a discount
+  redemption's `base_amount` are in cents (`map_case`).
 - A Coupon's `discount` has exactly one of `percent` and `amount`; it has a
   `static_code` or a `code_pattern` (with its `charset`), not both; a charset
   holds no two characters read the same (`O` and `0`, `I`, `L` and `1`, a
@@ -255,6 +260,28 @@ def a_coupon_is_one_thing(body):
     return True
 
 
+def a_discount_is_one_thing(body, creating):
+    discount = body.get("discount")
+    if isinstance(discount, dict):
+        given = sum(discount.get(name) is not None for name in ("percent", "amount"))
+        if given > 1 or (creating and given != 1):
+            return False
+        lines, applies_to = discount.get("lines"), discount.get("applies_to")
+        if (lines is not None) != (applies_to == "lines"):
+            return False
+    return dates_in_order(body.get("available_from"), body.get("available_to"))
+
+
+def dates_in_order(first, last):
+    if isinstance(first, str) and isinstance(last, str):
+        try:
+            parse = lambda text: datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+            return parse(first) <= parse(last)
+        except ValueError:
+            pass
+    return True
+
+
 def a_rollback_names_one_thing(body):
     codes, ids = body.get("codes") or [], body.get("redemption_ids") or []
     if bool(codes) == bool(ids):
@@ -269,6 +296,8 @@ RULES_BETWEEN_FIELDS = {
     ("POST", "/coupons"): a_coupon_is_one_thing,
     ("PATCH", "/coupons/{id}"): a_coupon_is_one_thing,
     ("POST", "/vouchers/rollback"): a_rollback_names_one_thing,
+    ("POST", "/discounts"): lambda body: a_discount_is_one_thing(body, True),
+    ("PATCH", "/discounts/{value}"): lambda body: a_discount_is_one_thing(body, False),
 }
 
 
@@ -306,6 +335,14 @@ def a_condition_that_compiles(case):
         and isinstance(case.body.get("when"), str)
     ):
         case.body["when"] = "cart_count >= 0"
+    if (
+        meta is not None
+        and meta.generation.mode.is_positive
+        and isinstance(case.body, dict)
+        and isinstance(case.body.get("discount"), dict)
+        and isinstance(case.body["discount"].get("lines"), str)
+    ):
+        case.body["discount"]["lines"] = "line.quantity > 0"
 
 
 def coupon_amounts_in_cents(case):
@@ -321,12 +358,23 @@ def coupon_amounts_in_cents(case):
             discount[name] = max(round(value, 2), 0.01)
 
 
+def base_amount_in_cents(case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(case.body, dict):
+        return
+    value = case.body.get("base_amount")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_CART:
+        case.body["base_amount"] = round(value, 2)
+
+
 @schemathesis.hook
 def map_case(ctx, case):
     """Runs after `filter_case`, in every phase."""
     a_condition_that_compiles(case)
-    if case.operation.path.startswith("/coupons"):
+    if case.operation.path.startswith(("/coupons", "/discounts")):
         coupon_amounts_in_cents(case)
+    if case.operation.path == "/discounts/redeem":
+        base_amount_in_cents(case)
     if case.operation.path.startswith("/carts/") and isinstance(case.body, dict):
         case.body = amounts_a_cart_can_have(case.body)
     return case

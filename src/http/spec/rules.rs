@@ -96,7 +96,10 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
 /// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 12] = [
+const CLOSED_SCHEMAS: [&str; 15] = [
+    "DiscountRedeem",
+    "DiscountCampaignSpec",
+    "DiscountRules",
     "FreezeRequest",
     "UnfreezeRequest",
     "VoucherHolder",
@@ -115,7 +118,13 @@ const CLOSED_SCHEMAS: [&str; 12] = [
 /// more fields required: (operation, shared schema, the variant's name, the
 /// fields it requires). Creating a points campaign needs what updating one
 /// may leave out.
-const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 2] = [
+const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 3] = [
+    (
+        "/discounts",
+        "DiscountCampaignSpec",
+        "NewDiscountCampaign",
+        &["name", "discount"],
+    ),
     (
         "/points",
         "PointsCampaignSpec",
@@ -128,7 +137,12 @@ const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 2] = [
 /// Operations that need one of two query parameters: (method, path, the
 /// two). OpenAPI 3.0 has no keyword for it; the operation's
 /// `x-one-of-required` and its parameters' descriptions say it.
-const QUERY_ONE_OF: [(&str, &str, [&str; 2]); 2] = [
+const QUERY_ONE_OF: [(&str, &str, [&str; 2]); 3] = [
+    (
+        "get",
+        "/discounts/transactions",
+        ["customer_id", "customer_code"],
+    ),
     (
         "get",
         "/points/transactions",

@@ -108,10 +108,10 @@ impl DiscountsApi {
     /// Gives the Customer the discount campaign `discount_id` outside a cart
     /// (a service desk's goodwill discount, for example) and records it in
     /// their history (GET /discounts/transactions). A percentage is taken of
-    /// `base_amount` (required); a fixed amount takes at most `base_amount`
-    /// when one is sent; both at most the campaign's `max_amount`. The
-    /// campaign's conditions on a cart (`when`, `lines`) do not apply
-    /// outside one; its activity and dates do (`discount_unavailable`).
+    /// `base_amount`; a fixed amount takes at most `base_amount`; both at
+    /// most the campaign's `max_amount`. The campaign's conditions on a cart
+    /// (`when`, `lines`) do not apply outside one; its activity and dates
+    /// do, and it must take something off (422 `discount_unavailable`).
     /// Send an `Idempotency-Key` to retry safely.
     ///
     /// Rate limit: tier 1 (critical).
@@ -126,7 +126,7 @@ impl DiscountsApi {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
         let given = GivenAt {
-            base_amount: body.base_amount.as_ref(),
+            base_amount: &body.base_amount,
             location_code: body.location_code.as_deref(),
             description: body.description.as_deref(),
         };

@@ -87,13 +87,134 @@ pub struct DiscountRedeem {
     pub customer_code: Option<String>,
     /// The discount campaign to give.
     pub discount_id: i64,
-    /// What the discount is taken of: required for a percentage; a fixed
-    /// amount takes at most this much.
-    pub base_amount: Option<SentAmount>,
+    /// The amount the discount is given on (a purchase, a service): a
+    /// percentage is taken of it; a fixed amount takes at most it.
+    pub base_amount: SentAmount,
     /// The store.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub location_code: Option<String>,
     /// Why it is given (kept in the history).
     #[oai(validator(max_length = 500))]
     pub description: Option<String>,
+}
+
+/// Which part of a cart a discount campaign takes money off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
+#[oai(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum DiscountAppliesTo {
+    /// The whole cart, shared out over its lines.
+    Cart,
+    /// Each line `lines` matches, on its own worth.
+    Lines,
+}
+
+/// What a discount campaign takes off: exactly one of `percent` and
+/// `amount`, optionally capped; on the cart or on the lines `lines` matches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
+pub struct DiscountRules {
+    /// `cart` (the default) or `lines`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub applies_to: Option<DiscountAppliesTo>,
+    /// With `applies_to: lines`: the rhai condition a line must meet (it
+    /// sees `line`, and everything a `when` sees).
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(pattern = r"\S", max_length = 10000)
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<String>,
+    /// This percentage (0.01 to 100); or
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "0.01"), maximum(value = "100"))
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percent: Option<f64>,
+    /// this amount: more than 0, in the currency's decimals.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<SentAmount>,
+    /// Most it takes off one cart: more than 0, in the currency's decimals.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_amount: Option<SentAmount>,
+}
+
+/// A discount campaign as written: the fields of a campaign file of kind
+/// `discount` (it listens to carts). On create `name` and `discount` are
+/// needed; on update every field is optional, and the ones sent replace the
+/// stored ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
+pub struct DiscountCampaignSpec {
+    /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<serde_json::Value>,
+    /// Description, translatable like `name`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<serde_json::Value>,
+    /// Whether it applies (default true).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// First instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_from: Option<Timestamp>,
+    /// Last instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_to: Option<Timestamp>,
+    /// Its rhai condition on the cart and Customer (see the campaign file
+    /// reference); not blank.
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(pattern = r"\S", max_length = 10000)
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// What it takes off.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discount: Option<DiscountRules>,
+}
+
+/// A discount campaign as GET /discounts answers it.
+#[derive(Debug, Clone, PartialEq, Object)]
+pub struct DiscountCampaign {
+    /// Its id (`rule_id` of its effects, `discount_id` of its
+    /// transactions); from 1000000 when created through the API.
+    pub id: i64,
+    /// `file` (a campaign file: read-only here) or `api`.
+    pub source: String,
+    /// Name in the response language.
+    pub name: String,
+    /// Description in the response language.
+    #[oai(skip_serializing_if_is_none)]
+    pub description: Option<String>,
+    /// Whether it applies.
+    pub active: bool,
+    /// First instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    pub available_from: Option<Timestamp>,
+    /// Last instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    pub available_to: Option<Timestamp>,
+    /// Its condition.
+    #[oai(skip_serializing_if_is_none)]
+    pub when: Option<String>,
+    /// What it takes off.
+    pub discount: DiscountRules,
+}
+
+/// Discount campaigns.
+#[derive(Debug, Object)]
+pub struct DiscountCampaignList {
+    /// By ascending id.
+    pub discounts: Vec<DiscountCampaign>,
 }

@@ -26,7 +26,7 @@ use crate::services::Services;
 #[derive(Debug, Clone, Copy)]
 pub struct GivenAt<'a> {
     /// What a percentage is taken of; the most a fixed amount takes.
-    pub base_amount: Option<&'a SentAmount>,
+    pub base_amount: &'a SentAmount,
     /// The store.
     pub location_code: Option<&'a str>,
     /// Why.
@@ -52,39 +52,25 @@ pub(crate) fn discount_campaign(
         })
 }
 
-/// What `discount` takes off `base` (when given), exact to the minor unit.
-fn value_of(discount: &Discount, base: Option<Decimal>, minor_units: u32) -> ApiResult<Decimal> {
-    let value = match (discount.percent, discount.amount, base) {
-        (Some(percent), _, Some(base)) => {
-            round_money(base * percent / Decimal::ONE_HUNDRED, minor_units)
-        }
-        (Some(_), _, None) => {
-            return Err(ApiError::invalid(
-                "a percentage discount is taken of `base_amount`: send it",
-            ));
-        }
-        (None, Some(amount), base) => {
-            let amount = round_money(amount, minor_units);
-            base.map_or(amount, |base| amount.min(base))
-        }
-        (None, None, _) => Decimal::ZERO,
+/// What `discount` takes off `base`, exact to the minor unit: a percentage
+/// of it or a fixed amount, at most `base` and at most the cap.
+fn value_of(discount: &Discount, base: Decimal, minor_units: u32) -> Decimal {
+    let value = match (discount.percent, discount.amount) {
+        (Some(percent), _) => round_money(base * percent / Decimal::ONE_HUNDRED, minor_units),
+        (None, Some(amount)) => round_money(amount, minor_units),
+        (None, None) => Decimal::ZERO,
     };
-    let value = discount
+    discount
         .max_amount
-        .map_or(value, |cap| value.min(round_money(cap, minor_units)));
-    if value <= Decimal::ZERO {
-        return Err(ApiError::invalid(
-            "the discount takes nothing off: send a `base_amount` over 0",
-        ));
-    }
-    Ok(value)
+        .map_or(value, |cap| value.min(round_money(cap, minor_units)))
+        .min(base)
 }
 
 impl Services {
     /// Gives `customer` the discount campaign `discount_id` outside a cart
     /// and records it in their history. Conditions on a cart (`when`,
     /// `lines`) do not apply outside one; the campaign's activity and dates
-    /// do (`discount_unavailable`).
+    /// do, and it must take something off (`discount_unavailable`).
     pub async fn redeem_discount(
         &self,
         company: &str,
@@ -116,9 +102,14 @@ impl Services {
         }
         let base = given
             .base_amount
-            .map(|sent| sent.money("`base_amount`", locale.minor_units))
-            .transpose()?;
-        let value = value_of(discount, base.map(|b| b.0), locale.minor_units)?;
+            .money("`base_amount`", locale.minor_units)?;
+        let value = value_of(discount, base.0, locale.minor_units);
+        if value <= Decimal::ZERO {
+            return Err(unavailable(format!(
+                "discount {discount_id} takes nothing off {}",
+                base.0
+            )));
+        }
         let transaction = DiscountTransaction {
             id: time_ordered_id("dtx"),
             customer_id: customer.id.clone(),
@@ -130,7 +121,7 @@ impl Services {
             voucher_code: None,
             location_code: given.location_code.map(str::to_string),
             description: given.description.map(str::to_string),
-            base_amount: base,
+            base_amount: Some(base),
             created_at: now,
             cancelled_at: None,
         };

@@ -1,0 +1,193 @@
+//! Discount campaigns through the API: listed with the campaign files'
+//! ones, created and changed as the campaign-file specification the same
+//! compiler checks (`kind: discount`, `on: cart`), and evaluated by the same
+//! engine.
+
+use serde_json::{Value, json};
+
+use crate::common::amount::Amount;
+use crate::common::money::decimal_to_f64;
+use crate::engine::campaign::Campaign;
+use crate::engine::kinds::CampaignKind;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::languages::negotiate::Language;
+use crate::resources::api_campaigns::API_IDS_START;
+use crate::resources::api_campaigns::service::merge_spec;
+use crate::resources::discounts::model::DiscountAppliesTo;
+use crate::resources::discounts::model::DiscountCampaign;
+use crate::resources::discounts::model::DiscountCampaignSpec;
+use crate::resources::discounts::model::DiscountRules;
+use crate::resources::discounts::rules::Discount;
+use crate::services::Services;
+
+/// The kind of the campaigns this resource creates.
+const KIND: &str = "discount";
+
+fn not_found(id: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::DiscountNotFound,
+        format!("no discount campaign `{id}`"),
+    )
+}
+
+/// `spec` in the field names of a campaign file: it listens to carts, and
+/// takes off the whole cart unless it says `lines`.
+fn file_spec(spec: &DiscountCampaignSpec) -> ApiResult<Value> {
+    let mut file = serde_json::to_value(spec).map_err(ApiError::internal)?;
+    file["on"] = json!("cart");
+    Ok(file)
+}
+
+impl Services {
+    /// Creates a discount campaign; it applies from the next cart on.
+    pub async fn create_discount_campaign(
+        &self,
+        company: &str,
+        spec: DiscountCampaignSpec,
+        language: &Language,
+    ) -> ApiResult<DiscountCampaign> {
+        if spec.name.is_none() || spec.discount.is_none() {
+            return Err(ApiError::invalid(
+                "a discount campaign needs `name` and `discount`",
+            ));
+        }
+        self.check_discount_amounts(company, &spec).await?;
+        let mut file = file_spec(&spec)?;
+        if file["discount"].get("applies_to").is_none() {
+            file["discount"]["applies_to"] = json!("cart");
+        }
+        let campaign = self.create_api_campaign(company, KIND, &file).await?;
+        answer(&campaign, language)
+    }
+
+    /// Changes a discount campaign created through the API: the fields sent
+    /// replace the stored ones (`percent` replaces `amount` and the other way
+    /// round; `applies_to: cart` drops `lines`). File campaigns are changed in
+    /// their files (`forbidden_request`).
+    pub async fn update_discount_campaign(
+        &self,
+        company: &str,
+        id: &str,
+        patch: DiscountCampaignSpec,
+        language: &Language,
+    ) -> ApiResult<DiscountCampaign> {
+        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
+        let stored = self
+            .stored_api_campaign(company, KIND, rule_id, || not_found(id))
+            .await?;
+        self.check_discount_amounts(company, &patch).await?;
+        let mut merged = merge_spec(&stored.spec, &file_spec(&patch)?, &["discount"]);
+        if let (Some(section), Some(sent)) = (
+            merged.get_mut("discount").and_then(Value::as_object_mut),
+            &patch.discount,
+        ) {
+            if sent.percent.is_some() && sent.amount.is_none() {
+                section.remove("amount");
+            } else if sent.amount.is_some() && sent.percent.is_none() {
+                section.remove("percent");
+            }
+            if sent.applies_to == Some(DiscountAppliesTo::Cart) && sent.lines.is_none() {
+                section.remove("lines");
+            }
+        }
+        let campaign = self.update_api_campaign(company, &stored, &merged).await?;
+        answer(&campaign, language)
+    }
+
+    /// 400 `invalid_request` unless the amounts of `spec` are money in the
+    /// Company's currency.
+    async fn check_discount_amounts(
+        &self,
+        company: &str,
+        spec: &DiscountCampaignSpec,
+    ) -> ApiResult<()> {
+        let Some(discount) = &spec.discount else {
+            return Ok(());
+        };
+        let minor_units = self.company_settings(company).await?.locale().minor_units;
+        for (field, amount) in [
+            ("discount.amount", &discount.amount),
+            ("discount.max_amount", &discount.max_amount),
+        ] {
+            if let Some(amount) = amount {
+                amount.money(&format!("`{field}`"), minor_units)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Every discount campaign of the Company (files and API), by id.
+    pub fn discount_campaigns(&self, company: &str, language: &Language) -> Vec<DiscountCampaign> {
+        self.catalog
+            .company(company)
+            .campaigns
+            .iter()
+            .filter_map(|c| discount_of(c).map(|discount| describe(c, discount, language)))
+            .collect()
+    }
+
+    /// The discount campaign `id`.
+    pub fn discount_campaign(
+        &self,
+        company: &str,
+        id: &str,
+        language: &Language,
+    ) -> ApiResult<DiscountCampaign> {
+        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
+        self.catalog
+            .company(company)
+            .campaigns
+            .iter()
+            .filter(|c| c.id == rule_id)
+            .find_map(|c| discount_of(c).map(|discount| describe(c, discount, language)))
+            .ok_or_else(|| not_found(id))
+    }
+}
+
+/// The discount of `campaign`, when it is a discount campaign.
+fn discount_of(campaign: &Campaign) -> Option<&Discount> {
+    match &campaign.kind {
+        CampaignKind::Discount(discount) => Some(discount),
+        _ => None,
+    }
+}
+
+/// The campaign just created or changed, as the API shows it.
+fn answer(campaign: &Campaign, language: &Language) -> ApiResult<DiscountCampaign> {
+    discount_of(campaign)
+        .map(|discount| describe(campaign, discount, language))
+        .ok_or_else(|| ApiError::internal("a discount campaign compiled to another kind"))
+}
+
+/// The discount campaign as the API shows it.
+fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> DiscountCampaign {
+    let render =
+        |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
+    DiscountCampaign {
+        id: campaign.id,
+        source: if campaign.id >= API_IDS_START {
+            "api"
+        } else {
+            "file"
+        }
+        .to_string(),
+        name: render(&campaign.name),
+        description: campaign.description.as_ref().map(render),
+        active: campaign.active,
+        available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
+        available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
+        when: campaign.when.as_ref().map(|w| w.source.clone()),
+        discount: DiscountRules {
+            applies_to: Some(match discount.lines {
+                Some(_) => DiscountAppliesTo::Lines,
+                None => DiscountAppliesTo::Cart,
+            }),
+            lines: discount.lines.as_ref().map(|l| l.source.clone()),
+            percent: discount.percent.map(decimal_to_f64),
+            amount: discount.amount.map(|a| Amount(a).into()),
+            max_amount: discount.max_amount.map(|a| Amount(a).into()),
+        },
+    }
+}
