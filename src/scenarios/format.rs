@@ -18,6 +18,9 @@
 //!     expect:
 //!       status: 200
 //!       body: { effects: [{ rule_id: 101, value: 0.36 }] }
+//!   - post: /discounts/trigger
+//!     body: { customer_id: "{{ana}}", coupon_id: 1000000 }
+//!     save: { ana_code: code }     # "{{ana_code}}" is the answer's `code` from here on
 //!   - advance: 3d                  # moves the clock
 //!   - expire_points: true          # runs points expiry at the clock
 //!   - assign_instant_win: { rule: 302, customers: [ana] }   # Targeted Delivery
@@ -87,6 +90,9 @@ pub enum Action {
         status: u16,
         /// The expected body, matched partially.
         expect: Option<Value>,
+        /// Values of the answer later steps name: placeholder name → the
+        /// answer's field (`code`, `voucher.code`).
+        save: BTreeMap<String, String>,
     },
     /// Moves the clock forward by this many seconds.
     Advance(i64),
@@ -147,6 +153,8 @@ struct StepFile {
     headers: BTreeMap<String, String>,
     #[serde(default)]
     expect: Option<ExpectFile>,
+    #[serde(default)]
+    save: BTreeMap<String, String>,
     #[serde(default)]
     advance: Option<String>,
     #[serde(default)]
@@ -264,6 +272,7 @@ impl Scenario {
                         headers: step.headers,
                         status: expect.status.unwrap_or(200),
                         expect: expect.body,
+                        save: step.save,
                     }
                 }
                 ([], None, None, Some(assign)) => Action::AssignInstantWin {

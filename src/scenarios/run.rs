@@ -93,12 +93,31 @@ fn substitute_text(text: &str, ids: &BTreeMap<String, String>) -> String {
     text
 }
 
+/// Keeps each field of `answer` that `save` names (placeholder → dotted
+/// field) for later steps; why not, when one is not a text or number.
+fn save_values(
+    save: &BTreeMap<String, String>,
+    answer: &Value,
+    ids: &mut BTreeMap<String, String>,
+) -> Result<(), String> {
+    for (name, field) in save {
+        let pointer = format!("/{}", field.replace('.', "/"));
+        let value = match answer.pointer(&pointer) {
+            Some(Value::String(text)) => text.clone(),
+            Some(Value::Number(number)) => number.to_string(),
+            _ => return Err(format!("the answer has no `{field}` to save as `{name}`")),
+        };
+        ids.insert(name.clone(), value);
+    }
+    Ok(())
+}
+
 /// Identifiers and instants that change from run to run, replaced so
 /// snapshots stay stable: Customer ids by their scenario names, generated
 /// ids by their kind, Voucher codes, and wall-clock times.
 fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
-    const GENERATED: [&str; 9] = [
-        "evt_", "pt_", "op_", "drw_", "vch_", "lrh_", "ch_", "lk_", "ls_",
+    const GENERATED: [&str; 12] = [
+        "evt_", "pt_", "op_", "drw_", "vch_", "lrh_", "ch_", "lk_", "ls_", "dtx_", "rdm_", "rsv_",
     ];
     match value {
         Value::String(text) => {
@@ -366,6 +385,7 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
                 headers,
                 status,
                 expect,
+                save,
             } => {
                 let mut path = substitute_text(path, &ids);
                 let body = body.as_ref().map(|b| substitute(b, &ids));
@@ -385,15 +405,19 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
                         a.remove("explanations")
                     }
                 });
-                report
-                    .answers
-                    .push((name.clone(), got, redact(&answer, &ids)));
                 let expected = expect.as_ref().map(|e| substitute(e, &ids));
                 let problem = if got != *status {
                     Some(format!("the status is {got}, not {status}"))
                 } else {
-                    expected.as_ref().and_then(|e| mismatch(e, &answer))
+                    expected
+                        .as_ref()
+                        .and_then(|e| mismatch(e, &answer))
+                        .or_else(|| save_values(save, &answer, &mut ids).err())
                 };
+                // Redacted after saving, so a saved code reads as its name.
+                report
+                    .answers
+                    .push((name.clone(), got, redact(&answer, &ids)));
                 if let Some(problem) = problem {
                     report.failure = Some(StepFailure {
                         line: step.line,
