@@ -54,7 +54,7 @@ fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'stati
 /// string per language; a campaign listens to carts or to one type of Custom
 /// Event or trigger; points per product are at least 1; an adjustment of
 /// points is never 0.
-fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
+fn field_schemas() -> [(&'static str, &'static str, Value); 9] {
     use crate::resources::events::model::SLUG_PATTERN;
     let typed = |kind: &str| {
         json!({
@@ -79,7 +79,9 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 7] {
         ("PointsCampaignSpec", "name", translatable.clone()),
         ("PointsCampaignSpec", "description", translatable.clone()),
         ("CouponSpec", "name", translatable.clone()),
-        ("CouponSpec", "description", translatable),
+        ("CouponSpec", "description", translatable.clone()),
+        ("DiscountCampaignSpec", "name", translatable.clone()),
+        ("DiscountCampaignSpec", "description", translatable),
         ("PointsCampaignSpec", "on", listens),
         (
             "PointsRules",

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+use crate::common::amount::SentAmount;
 use crate::engine::campaign::Campaign;
 use crate::engine::script::RuleError;
 use crate::error::ApiError;
@@ -58,6 +59,26 @@ pub fn merge_spec(stored: &Value, changes: &Value, sections: &[&str]) -> Value {
 }
 
 impl Services {
+    /// 400 `invalid_request` unless each of `amounts` (field, amount) that
+    /// is sent is money in the Company's currency: at least 0, with no more
+    /// decimals than it has (the compiler then wants discounts over 0).
+    pub(crate) async fn check_money_fields(
+        &self,
+        company: &str,
+        amounts: &[(&str, Option<&SentAmount>)],
+    ) -> ApiResult<()> {
+        if amounts.iter().all(|(_, amount)| amount.is_none()) {
+            return Ok(());
+        }
+        let minor_units = self.company_settings(company).await?.locale().minor_units;
+        for (field, amount) in amounts {
+            if let Some(amount) = amount {
+                amount.money(&format!("`{field}`"), minor_units)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Compiles `spec` as campaign `id` of `kind`.
     pub(crate) fn compile_api_campaign(
         &self,

@@ -2,6 +2,8 @@
 //! pipeline), POST /carts/cancellation, GET /carts and GET /carts/{id}.
 
 pub mod api;
+pub mod cancellation;
 pub mod model;
+pub mod occurrence;
 pub mod service;
 pub mod store;

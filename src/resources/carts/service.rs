@@ -1,8 +1,9 @@
-//! Carts: evaluated against the Company's campaigns; recorded with their
-//! points in one transaction (realtime) or not at all (simulate).
+//! Carts: checked, evaluated against the Company's campaigns through the
+//! event pipeline ([`super::occurrence`]), recorded with everything they
+//! earned and used in one transaction (realtime) or not at all (simulate);
+//! read back one or a page at a time.
 
 use crate::common::amount::Amount;
-use crate::common::ids::time_ordered_id;
 use crate::common::money::decimal_from_f64;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
@@ -11,40 +12,22 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
-use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::Mode;
 use crate::resources::carts::model::Cart;
-use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
 use crate::resources::carts::model::NewCart;
 use crate::resources::carts::model::NewCartLine;
-use crate::resources::carts::store::CartWrite;
-use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::carts::occurrence::CartOccurrence;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::discounts::model::DiscountSource;
-use crate::resources::discounts::model::DiscountTransaction;
-use crate::resources::points::model::PointsKind;
 use crate::resources::vouchers::desired::CartVouchers;
-use crate::resources::vouchers::model::VoucherRedemption;
-use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::services::Services;
-use crate::storage::Store;
 use rust_decimal::Decimal;
-use serde_json::Value;
 
-use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
-use crate::engine::effect::PointsEffect;
 use crate::engine::evaluate::Explanation;
-use crate::engine::facts::CartAmounts;
-use crate::engine::facts::Facts;
 use crate::engine::facts::line_worth;
-use crate::engine::facts::line_worths;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
-use crate::resources::points::store::ledger::LedgerEntry;
-use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
@@ -65,235 +48,6 @@ pub struct CartOutcome {
     pub effects: Vec<Effect>,
     /// Why each campaign applied or not.
     pub explanations: Vec<Explanation>,
-}
-
-/// A cart going through the event pipeline.
-struct CartOccurrence {
-    /// The cart, completed by each evaluation.
-    cart: Cart,
-    /// The coupon codes the till asked to redeem.
-    coupons_desired: Vec<String>,
-    /// The Vouchers it names, as read before the evaluation.
-    vouchers: Vec<DesiredVoucher>,
-    /// The uses of the Vouchers that applied, redeemed with the cart.
-    voucher_uses: Vec<VoucherUse>,
-    /// The discounts it got, kept in the Customer's history.
-    discounts: Vec<DiscountTransaction>,
-}
-
-impl Occurrence for CartOccurrence {
-    fn listens(&self) -> Listens {
-        Listens::Cart
-    }
-
-    fn date(&self) -> Timestamp {
-        self.cart.date
-    }
-
-    fn describe(&self, facts: &mut Facts) {
-        let cart = &self.cart;
-        facts.cart = serde_json::json!({
-            "code": cart.id,
-            "total": cart.total,
-            "lines": cart.lines,
-            "location_code": cart.location_code,
-            "coupons_desired": self.coupons_desired,
-            "date": cart.date,
-        });
-        facts.vouchers.clone_from(&self.vouchers);
-        // The exact amounts, from the cart itself rather than its JSON.
-        let minor_units = facts.locale.minor_units;
-        let prices: Vec<Decimal> = cart.lines.iter().map(|line| line.price.0).collect();
-        let quantities: Vec<Decimal> = cart
-            .lines
-            .iter()
-            .map(|line| decimal_from_f64(line.quantity).unwrap_or_default())
-            .collect();
-        facts.cart_amounts = OnceLock::from(CartAmounts {
-            total: cart.total.0,
-            worths: line_worths(&prices, &quantities, minor_units),
-            prices,
-            quantities,
-        });
-    }
-
-    fn points_reason(&self) -> String {
-        "cart".to_string()
-    }
-
-    fn cart_id(&self) -> Option<&str> {
-        Some(&self.cart.id)
-    }
-
-    fn draw_source(&self) -> String {
-        format!("cart:{}", self.cart.id)
-    }
-
-    fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp) {
-        for line in &mut self.cart.lines {
-            line.discount = Amount::ZERO;
-        }
-        for effect in effects {
-            if let Some(line) = usize::try_from(effect.line() - 1)
-                .ok()
-                .and_then(|index| self.cart.lines.get_mut(index))
-            {
-                line.discount.0 += effect.discount_value();
-            }
-        }
-        // Every discount effect names its line (cart discounts are shared out
-        // over them), so the lines' discounts add up to the cart's.
-        self.cart.discount_total = Amount(self.cart.lines.iter().map(|l| l.discount.0).sum());
-        self.cart.points_earned = points_earned;
-        self.cart.created_at = at;
-        self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, effects, at);
-        self.discounts = cart_discounts(&self.cart, effects, at);
-    }
-
-    fn always_written(&self) -> bool {
-        true
-    }
-
-    async fn write(
-        &self,
-        store: &Store,
-        company: &str,
-        _customer_id: &str,
-        ledger: &[LedgerEntry],
-        draw_write: &Value,
-    ) -> ApiResult<()> {
-        let write = CartWrite {
-            cart: &self.cart,
-            ledger,
-            draw_write,
-            voucher_uses: &self.voucher_uses,
-            discounts: &self.discounts,
-        };
-        store.insert_cart(company, write).await
-    }
-}
-
-/// One use of each Voucher of `vouchers` that `effects` apply to `cart`,
-/// with the money it takes off.
-fn voucher_uses(
-    cart: &Cart,
-    vouchers: &[DesiredVoucher],
-    effects: &[Effect],
-    at: Timestamp,
-) -> Vec<VoucherUse> {
-    vouchers
-        .iter()
-        .filter_map(|voucher| {
-            let value: Decimal = effects
-                .iter()
-                .filter_map(|effect| match effect {
-                    Effect::Voucher(applied)
-                        if applied.coupon_info.voucher_id == voucher.voucher_id =>
-                    {
-                        Some(applied.value)
-                    }
-                    _ => None,
-                })
-                .sum();
-            (value > Decimal::ZERO).then(|| VoucherUse {
-                key: voucher.key.clone(),
-                redemption: VoucherRedemption {
-                    redemption_id: time_ordered_id("rdm"),
-                    voucher_code: voucher.voucher_code.clone(),
-                    voucher_id: voucher.voucher_id.clone(),
-                    coupon_id: voucher.coupon_id,
-                    customer_id: cart.customer_id.clone(),
-                    location_code: cart.location_code.clone(),
-                    cart_code: Some(cart.id.clone()),
-                    value: Some(Amount(value)),
-                    reservation_id: voucher.reservation_id.clone(),
-                    redeemed_at: at,
-                    rolled_back_at: None,
-                },
-                create: voucher.create.clone(),
-            })
-        })
-        .collect()
-}
-
-/// One transaction per discount campaign and per Voucher that took money
-/// off `cart`, with what it took.
-fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Vec<DiscountTransaction> {
-    let mut given: Vec<DiscountTransaction> = Vec::new();
-    for effect in effects {
-        let (discount_id, name, source, voucher_code) = match effect {
-            Effect::Discount(discount) => (
-                discount.rule_id,
-                &*discount.rule_name,
-                DiscountSource::Cart,
-                None,
-            ),
-            Effect::Voucher(voucher) => (
-                voucher.rule_id,
-                &*voucher.rule_name,
-                DiscountSource::Voucher,
-                Some(&voucher.coupon_info.voucher_code),
-            ),
-            _ => continue,
-        };
-        let value = effect.discount_value();
-        match given
-            .iter_mut()
-            .find(|t| t.discount_id == discount_id && t.voucher_code.as_ref() == voucher_code)
-        {
-            Some(transaction) => transaction.value.0 += value,
-            None => given.push(DiscountTransaction {
-                id: time_ordered_id("dtx"),
-                customer_id: cart.customer_id.clone(),
-                discount_id,
-                discount_name: name.to_string(),
-                source,
-                value: Amount(value),
-                cart_code: Some(cart.id.clone()),
-                voucher_code: voucher_code.cloned(),
-                location_code: cart.location_code.clone(),
-                description: None,
-                base_amount: None,
-                created_at: at,
-                cancelled_at: None,
-            }),
-        }
-    }
-    given
-}
-
-/// `reversals` of a cancellation, each negative one cut so that no balance
-/// (`balances`, by Customer and kind) goes below zero; positive ones (points
-/// a redemption for the cart took, given back) count first.
-fn cap_to_balances(
-    reversals: &[LedgerEntry],
-    balances: &HashMap<(String, PointsKind), i64>,
-) -> Vec<LedgerEntry> {
-    let mut available: HashMap<(String, PointsKind), i64> = balances.clone();
-    for entry in reversals.iter().filter(|e| e.points > 0) {
-        *available
-            .entry((entry.customer_id.clone(), entry.kind))
-            .or_default() += entry.points;
-    }
-    let mut capped = Vec::new();
-    for entry in reversals {
-        if entry.points > 0 {
-            capped.push(entry.clone());
-            continue;
-        }
-        let left = available
-            .entry((entry.customer_id.clone(), entry.kind))
-            .or_default();
-        let take = (-entry.points).min((*left).max(0));
-        *left -= take;
-        if take > 0 {
-            capped.push(LedgerEntry {
-                points: -take,
-                ..entry.clone()
-            });
-        }
-    }
-    capped
 }
 
 /// The lines of `new`, checked: each names a product, has a quantity over
@@ -456,112 +210,6 @@ impl Services {
             cart: occurrence.cart,
             effects: evaluated.effects,
             explanations: evaluated.explanations,
-        })
-    }
-
-    /// Cancels a recorded cart: records a cart with the opposite amounts and
-    /// ledger entries reversing every point it earned, at most once.
-    pub async fn cancel_cart(
-        &self,
-        company: &str,
-        request: CartCancellation,
-    ) -> ApiResult<CartOutcome> {
-        let original = self.cart(company, &request.cart_id).await?;
-        if original.cancels.is_some() {
-            return Err(ApiError::invalid(format!(
-                "cart {} is itself a cancellation",
-                original.id
-            )));
-        }
-        let code = match request.code {
-            Some(code) => normalise_code(&code)
-                .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?,
-            None => format!("{}-cancellation", original.id),
-        };
-        let now = self.now();
-        let earned = self.store.cart_ledger(company, &original.id).await?;
-        let reversals: Vec<LedgerEntry> = earned
-            .iter()
-            .map(|entry| LedgerEntry {
-                rule_id: entry.rule_id,
-                cart_id: Some(code.clone()),
-                operation_id: entry.operation_id.clone(),
-                ..LedgerEntry::new(
-                    &entry.customer_id,
-                    entry.kind,
-                    -entry.points,
-                    "cancellation",
-                    now,
-                )
-            })
-            .collect();
-        let mut attempt = 0;
-        let (ledger, cancellation) = loop {
-            attempt += 1;
-            // Points the Customer spent since cannot be taken back: a reversal
-            // takes what the balance has (it never goes below zero).
-            let mut balances = HashMap::new();
-            for entry in &reversals {
-                let key = (entry.customer_id.clone(), entry.kind);
-                if let std::collections::hash_map::Entry::Vacant(slot) = balances.entry(key) {
-                    let (customer, kind) = slot.key().clone();
-                    slot.insert(self.store.balance(company, &customer, kind).await?);
-                }
-            }
-            let ledger = cap_to_balances(&reversals, &balances);
-            let cancellation = Cart {
-                id: code.clone(),
-                customer_id: original.customer_id.clone(),
-                date: original.date,
-                location_code: original.location_code.clone(),
-                lines: original
-                    .lines
-                    .iter()
-                    .map(|line| CartLine {
-                        quantity: -line.quantity,
-                        discount: Amount(-line.discount.0),
-                        ..line.clone()
-                    })
-                    .collect(),
-                total: Amount(-original.total.0),
-                discount_total: Amount(-original.discount_total.0),
-                points_earned: ledger.iter().map(|e| e.points).sum(),
-                cancels: Some(original.id.clone()),
-                cancelled_by: None,
-                created_at: now,
-            };
-            let written = self
-                .store
-                .insert_cancellation(company, &original.id, &cancellation, &ledger)
-                .await;
-            match written {
-                // A redemption slipped in between reading the balance and
-                // writing: plan again on the new balance.
-                Err(error)
-                    if error.code == ErrorCode::CustomerNotEnoughScore
-                        && attempt < MAX_DRAW_ATTEMPTS =>
-                {
-                    continue;
-                }
-                written => written?,
-            }
-            break (ledger, cancellation);
-        };
-        let effects = ledger
-            .iter()
-            .map(|entry| {
-                Effect::Points(PointsEffect {
-                    rule_id: entry.rule_id.unwrap_or_default(),
-                    rule_name: String::new(),
-                    points: entry.points,
-                })
-            })
-            .collect();
-        tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");
-        Ok(CartOutcome {
-            cart: cancellation,
-            effects,
-            explanations: Vec::new(),
         })
     }
 

@@ -117,23 +117,21 @@ impl Services {
         answer(&campaign, language)
     }
 
-    /// 400 `invalid_request` unless the amounts of `spec` are numbers in
-    /// the Company's currency (at least 0, no more decimals than it has;
-    /// the compiler then wants them more than 0).
+    /// 400 `invalid_request` unless the amounts of `spec` are money in the
+    /// Company's currency.
     async fn check_amounts(&self, company: &str, spec: &CouponSpec) -> ApiResult<()> {
-        let Some(discount) = &spec.discount else {
-            return Ok(());
-        };
-        let minor_units = self.company_settings(company).await?.locale().minor_units;
-        for (field, amount) in [
-            ("discount.amount", &discount.amount),
-            ("discount.max_amount", &discount.max_amount),
-        ] {
-            if let Some(amount) = amount {
-                amount.money(&format!("`{field}`"), minor_units)?;
-            }
-        }
-        Ok(())
+        let discount = spec.discount.as_ref();
+        self.check_money_fields(
+            company,
+            &[
+                ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
+                (
+                    "discount.max_amount",
+                    discount.and_then(|d| d.max_amount.as_ref()),
+                ),
+            ],
+        )
+        .await
     }
 
     /// Deletes a Coupon created through the API: its Vouchers are refused

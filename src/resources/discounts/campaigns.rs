@@ -103,19 +103,18 @@ impl Services {
         company: &str,
         spec: &DiscountCampaignSpec,
     ) -> ApiResult<()> {
-        let Some(discount) = &spec.discount else {
-            return Ok(());
-        };
-        let minor_units = self.company_settings(company).await?.locale().minor_units;
-        for (field, amount) in [
-            ("discount.amount", &discount.amount),
-            ("discount.max_amount", &discount.max_amount),
-        ] {
-            if let Some(amount) = amount {
-                amount.money(&format!("`{field}`"), minor_units)?;
-            }
-        }
-        Ok(())
+        let discount = spec.discount.as_ref();
+        self.check_money_fields(
+            company,
+            &[
+                ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
+                (
+                    "discount.max_amount",
+                    discount.and_then(|d| d.max_amount.as_ref()),
+                ),
+            ],
+        )
+        .await
     }
 
     /// Every discount campaign of the Company (files and API), by id.

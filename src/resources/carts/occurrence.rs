@@ -1,0 +1,224 @@
+//! A cart as an occurrence of the event pipeline: what conditions see of it,
+//! what it keeps of an evaluation (line discounts, points, the Vouchers it
+//! redeems and the discounts it got) and how it is written.
+
+use std::sync::OnceLock;
+
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::common::amount::Amount;
+use crate::common::ids::time_ordered_id;
+use crate::common::money::decimal_from_f64;
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Listens;
+use crate::engine::effect::Effect;
+use crate::engine::facts::CartAmounts;
+use crate::engine::facts::Facts;
+use crate::engine::facts::line_worths;
+use crate::error::ApiResult;
+use crate::pipeline::occurrence::Occurrence;
+use crate::resources::carts::model::Cart;
+use crate::resources::carts::store::CartWrite;
+use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::discounts::model::DiscountSource;
+use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::redemption_store::VoucherUse;
+use crate::storage::Store;
+
+/// A cart going through the event pipeline.
+pub(crate) struct CartOccurrence {
+    /// The cart, completed by each evaluation.
+    pub(crate) cart: Cart,
+    /// The coupon codes the till asked to redeem.
+    pub(crate) coupons_desired: Vec<String>,
+    /// The Vouchers it names, as read before the evaluation.
+    pub(crate) vouchers: Vec<DesiredVoucher>,
+    /// The uses of the Vouchers that applied, redeemed with the cart.
+    pub(crate) voucher_uses: Vec<VoucherUse>,
+    /// The discounts it got, kept in the Customer's history.
+    pub(crate) discounts: Vec<DiscountTransaction>,
+}
+
+impl Occurrence for CartOccurrence {
+    fn listens(&self) -> Listens {
+        Listens::Cart
+    }
+
+    fn date(&self) -> Timestamp {
+        self.cart.date
+    }
+
+    fn describe(&self, facts: &mut Facts) {
+        let cart = &self.cart;
+        facts.cart = serde_json::json!({
+            "code": cart.id,
+            "total": cart.total,
+            "lines": cart.lines,
+            "location_code": cart.location_code,
+            "coupons_desired": self.coupons_desired,
+            "date": cart.date,
+        });
+        facts.vouchers.clone_from(&self.vouchers);
+        // The exact amounts, from the cart itself rather than its JSON.
+        let minor_units = facts.locale.minor_units;
+        let prices: Vec<Decimal> = cart.lines.iter().map(|line| line.price.0).collect();
+        let quantities: Vec<Decimal> = cart
+            .lines
+            .iter()
+            .map(|line| decimal_from_f64(line.quantity).unwrap_or_default())
+            .collect();
+        facts.cart_amounts = OnceLock::from(CartAmounts {
+            total: cart.total.0,
+            worths: line_worths(&prices, &quantities, minor_units),
+            prices,
+            quantities,
+        });
+    }
+
+    fn points_reason(&self) -> String {
+        "cart".to_string()
+    }
+
+    fn cart_id(&self) -> Option<&str> {
+        Some(&self.cart.id)
+    }
+
+    fn draw_source(&self) -> String {
+        format!("cart:{}", self.cart.id)
+    }
+
+    fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp) {
+        for line in &mut self.cart.lines {
+            line.discount = Amount::ZERO;
+        }
+        for effect in effects {
+            if let Some(line) = usize::try_from(effect.line() - 1)
+                .ok()
+                .and_then(|index| self.cart.lines.get_mut(index))
+            {
+                line.discount.0 += effect.discount_value();
+            }
+        }
+        // Every discount effect names its line (cart discounts are shared out
+        // over them), so the lines' discounts add up to the cart's.
+        self.cart.discount_total = Amount(self.cart.lines.iter().map(|l| l.discount.0).sum());
+        self.cart.points_earned = points_earned;
+        self.cart.created_at = at;
+        self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, effects, at);
+        self.discounts = cart_discounts(&self.cart, effects, at);
+    }
+
+    fn always_written(&self) -> bool {
+        true
+    }
+
+    async fn write(
+        &self,
+        store: &Store,
+        company: &str,
+        _customer_id: &str,
+        ledger: &[LedgerEntry],
+        draw_write: &Value,
+    ) -> ApiResult<()> {
+        let write = CartWrite {
+            cart: &self.cart,
+            ledger,
+            draw_write,
+            voucher_uses: &self.voucher_uses,
+            discounts: &self.discounts,
+        };
+        store.insert_cart(company, write).await
+    }
+}
+
+/// One use of each Voucher of `vouchers` that `effects` apply to `cart`,
+/// with the money it takes off.
+fn voucher_uses(
+    cart: &Cart,
+    vouchers: &[DesiredVoucher],
+    effects: &[Effect],
+    at: Timestamp,
+) -> Vec<VoucherUse> {
+    vouchers
+        .iter()
+        .filter_map(|voucher| {
+            let value: Decimal = effects
+                .iter()
+                .filter_map(|effect| match effect {
+                    Effect::Voucher(applied)
+                        if applied.coupon_info.voucher_id == voucher.voucher_id =>
+                    {
+                        Some(applied.value)
+                    }
+                    _ => None,
+                })
+                .sum();
+            (value > Decimal::ZERO).then(|| VoucherUse {
+                key: voucher.key.clone(),
+                redemption: VoucherRedemption {
+                    redemption_id: time_ordered_id("rdm"),
+                    voucher_code: voucher.voucher_code.clone(),
+                    voucher_id: voucher.voucher_id.clone(),
+                    coupon_id: voucher.coupon_id,
+                    customer_id: cart.customer_id.clone(),
+                    location_code: cart.location_code.clone(),
+                    cart_code: Some(cart.id.clone()),
+                    value: Some(Amount(value)),
+                    reservation_id: voucher.reservation_id.clone(),
+                    redeemed_at: at,
+                    rolled_back_at: None,
+                },
+                create: voucher.create.clone(),
+            })
+        })
+        .collect()
+}
+
+/// One transaction per discount campaign and per Voucher that took money
+/// off `cart`, with what it took.
+fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Vec<DiscountTransaction> {
+    let mut given: Vec<DiscountTransaction> = Vec::new();
+    for effect in effects {
+        let (discount_id, name, source, voucher_code) = match effect {
+            Effect::Discount(discount) => (
+                discount.rule_id,
+                &*discount.rule_name,
+                DiscountSource::Cart,
+                None,
+            ),
+            Effect::Voucher(voucher) => (
+                voucher.rule_id,
+                &*voucher.rule_name,
+                DiscountSource::Voucher,
+                Some(&voucher.coupon_info.voucher_code),
+            ),
+            _ => continue,
+        };
+        let value = effect.discount_value();
+        match given
+            .iter_mut()
+            .find(|t| t.discount_id == discount_id && t.voucher_code.as_ref() == voucher_code)
+        {
+            Some(transaction) => transaction.value.0 += value,
+            None => given.push(DiscountTransaction {
+                id: time_ordered_id("dtx"),
+                customer_id: cart.customer_id.clone(),
+                discount_id,
+                discount_name: name.to_string(),
+                source,
+                value: Amount(value),
+                cart_code: Some(cart.id.clone()),
+                voucher_code: voucher_code.cloned(),
+                location_code: cart.location_code.clone(),
+                description: None,
+                base_amount: None,
+                created_at: at,
+                cancelled_at: None,
+            }),
+        }
+    }
+    given
+}
