@@ -64,7 +64,7 @@ pub(crate) const REMOTE_LANES: usize = 4;
 /// Voucher uses it redeems (`voucher_uses`, made by
 /// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`
 /// and the discounts it got (`discounts`, made by
-/// [`crate::resources::discounts::store::transaction_documents`]).
+/// [`crate::resources::discounts::store::transaction_document`], or null).
 pub(crate) type EventWrite = Value;
 
 /// The transaction recording `$writes`, each as [`EventWrite`]. Every part
@@ -300,7 +300,7 @@ mod tests {
             ledger,
             draw_write: &NO_DRAWS,
             voucher_uses: &[],
-            discounts: &[],
+            discounts: None,
         }
     }
 

@@ -21,8 +21,10 @@ use crate::pipeline::occurrence::Occurrence;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::store::CartWrite;
 use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::discounts::model::DiscountGiver;
 use crate::resources::discounts::model::DiscountSource;
 use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::discounts::model::GivenDiscount;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::vouchers::model::VoucherRedemption;
 use crate::resources::vouchers::redemption_store::VoucherUse;
@@ -39,7 +41,7 @@ pub(crate) struct CartOccurrence {
     /// The uses of the Vouchers that applied, redeemed with the cart.
     pub(crate) voucher_uses: Vec<VoucherUse>,
     /// The discounts it got, kept in the Customer's history.
-    pub(crate) discounts: Vec<DiscountTransaction>,
+    pub(crate) discounts: Option<DiscountTransaction>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -128,7 +130,7 @@ impl Occurrence for CartOccurrence {
             ledger,
             draw_write,
             voucher_uses: &self.voucher_uses,
-            discounts: &self.discounts,
+            discounts: self.discounts.as_ref(),
         };
         store.insert_cart(company, write).await
     }
@@ -177,22 +179,22 @@ fn voucher_uses(
         .collect()
 }
 
-/// One transaction per discount campaign and per Voucher that took money
-/// off `cart`, with what it took.
-fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Vec<DiscountTransaction> {
-    let mut given: Vec<DiscountTransaction> = Vec::new();
+/// The discount transaction of `cart`: each discount campaign and each
+/// Voucher that took money off it, with what it took; `None` when none did.
+fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Option<DiscountTransaction> {
+    let mut given: Vec<GivenDiscount> = Vec::new();
     for effect in effects {
-        let (discount_id, name, source, voucher_code) = match effect {
+        let (discount_id, name, given_by, voucher_code) = match effect {
             Effect::Discount(discount) => (
                 discount.rule_id,
                 &*discount.rule_name,
-                DiscountSource::Cart,
+                DiscountGiver::Campaign,
                 None,
             ),
             Effect::Voucher(voucher) => (
                 voucher.rule_id,
                 &*voucher.rule_name,
-                DiscountSource::Voucher,
+                DiscountGiver::Voucher,
                 Some(&voucher.coupon_info.voucher_code),
             ),
             _ => continue,
@@ -200,25 +202,29 @@ fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Vec<Discoun
         let value = effect.discount_value();
         match given
             .iter_mut()
-            .find(|t| t.discount_id == discount_id && t.voucher_code.as_ref() == voucher_code)
+            .find(|d| d.discount_id == discount_id && d.voucher_code.as_ref() == voucher_code)
         {
-            Some(transaction) => transaction.value.0 += value,
-            None => given.push(DiscountTransaction {
-                id: time_ordered_id("dtx"),
-                customer_id: cart.customer_id.clone(),
+            Some(discount) => discount.value.0 += value,
+            None => given.push(GivenDiscount {
                 discount_id,
                 discount_name: name.to_string(),
-                source,
+                given_by,
                 value: Amount(value),
-                cart_code: Some(cart.id.clone()),
                 voucher_code: voucher_code.cloned(),
-                location_code: cart.location_code.clone(),
-                description: None,
-                base_amount: None,
-                created_at: at,
-                cancelled_at: None,
             }),
         }
     }
-    given
+    (!given.is_empty()).then(|| DiscountTransaction {
+        id: time_ordered_id("dtx"),
+        customer_id: cart.customer_id.clone(),
+        source: DiscountSource::Cart,
+        value: cart.discount_total,
+        discounts: given,
+        cart_code: Some(cart.id.clone()),
+        location_code: cart.location_code.clone(),
+        description: None,
+        base_amount: None,
+        created_at: at,
+        cancelled_at: None,
+    })
 }

@@ -173,7 +173,7 @@ impl Services {
             coupons_desired: new.coupons_desired.clone(),
             vouchers,
             voucher_uses: Vec::new(),
-            discounts: Vec::new(),
+            discounts: None,
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut attempt = 0;

@@ -13,7 +13,7 @@ use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::store::CANCEL_DISCOUNTS;
-use crate::resources::discounts::store::transaction_documents;
+use crate::resources::discounts::store::transaction_document;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::LedgerEntry;
@@ -109,8 +109,8 @@ pub struct CartWrite<'a> {
     pub draw_write: &'a Value,
     /// The Voucher uses it redeems.
     pub voucher_uses: &'a [VoucherUse],
-    /// The discounts it got.
-    pub discounts: &'a [DiscountTransaction],
+    /// The discounts it got, when it got any.
+    pub discounts: Option<&'a DiscountTransaction>,
 }
 
 impl Store {
@@ -141,7 +141,7 @@ impl Store {
                 "balances": written.balances,
                 "draw_write": write.draw_write,
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
-                "discounts": transaction_documents(company, write.discounts),
+                "discounts": write.discounts.map(|given| transaction_document(company, given)),
                 "now": cart.created_at.to_string(),
             }),
         )

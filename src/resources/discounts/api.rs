@@ -145,11 +145,12 @@ impl DiscountsApi {
 
     /// Redeemed-discount history of a Customer.
     ///
-    /// Every discount the Customer got, newest first: each discount
-    /// campaign (`source: cart`) and each Voucher (`source: voucher`) that
-    /// took money off a realtime cart, with what it took, and each discount
-    /// given by POST /discounts/redeem (`source: redeem`). A cancelled cart's
-    /// discounts stay, with `cancelled_at`.
+    /// Every discount the Customer got, newest first, one transaction per
+    /// occasion: a realtime cart (`source: cart`) with each discount campaign
+    /// (`given_by: campaign`) and each Voucher (`given_by: voucher`) that took
+    /// money off it and what each took, or a discount given by
+    /// POST /discounts/redeem (`source: redeem`). A cancelled cart's
+    /// transaction stays, with `cancelled_at`.
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/discounts/transactions", method = "get")]

@@ -1,6 +1,6 @@
-//! Discount transactions: every discount a Customer got, from a cart (a
-//! discount campaign's or a Voucher's) or given outside one
-//! (POST /discounts/redeem), as GET /discounts/transactions lists them.
+//! Discount transactions (the discounts of one realtime cart, or one given
+//! outside a cart by POST /discounts/redeem) as GET /discounts/transactions
+//! lists them, and discount campaigns as the API takes and answers them.
 
 use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
@@ -9,42 +9,64 @@ use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
 
-/// Where a discount was given.
+/// Where a discount transaction happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
 #[oai(rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum DiscountSource {
-    /// A discount campaign applied to a realtime cart.
+    /// A realtime cart: every discount campaign and Voucher that took money
+    /// off it.
     Cart,
-    /// A Voucher applied to a realtime cart.
-    Voucher,
     /// Given outside a cart by POST /discounts/redeem.
     Redeem,
 }
 
-/// One discount a Customer got.
+/// What gave a discount.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum DiscountGiver {
+    /// A discount campaign.
+    Campaign,
+    /// A Voucher of a Coupon.
+    Voucher,
+}
+
+/// One discount of a transaction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct GivenDiscount {
+    /// The discount campaign, or the Voucher's Coupon.
+    pub discount_id: i64,
+    /// Its name, as the answer that gave it named it.
+    pub discount_name: String,
+    /// A campaign or a Voucher.
+    pub given_by: DiscountGiver,
+    /// Money it took off, exact to the minor unit.
+    pub value: Amount,
+    /// The Voucher that gave it.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub voucher_code: Option<String>,
+}
+
+/// The discounts a Customer got at once: those of one realtime cart, or
+/// one given outside a cart.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
 pub struct DiscountTransaction {
     /// Transaction identifier (time-ordered).
     pub id: String,
     /// The Customer.
     pub customer_id: String,
-    /// The discount campaign, or the Voucher's Coupon.
-    pub discount_id: i64,
-    /// Its name, as the answer that gave it named it.
-    pub discount_name: String,
-    /// Where it was given.
+    /// Where it happened.
     pub source: DiscountSource,
-    /// Money taken off, exact to the minor unit.
+    /// Money taken off in all, exact to the minor unit.
     pub value: Amount,
-    /// The cart it was given on.
+    /// Each discount, with what it took.
+    pub discounts: Vec<GivenDiscount>,
+    /// The cart (`source: cart`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cart_code: Option<String>,
-    /// The Voucher that gave it.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub voucher_code: Option<String>,
     /// The store.
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,9 +79,9 @@ pub struct DiscountTransaction {
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_amount: Option<Amount>,
-    /// When it was given.
+    /// When it happened.
     pub created_at: Timestamp,
-    /// When its cart was cancelled (the discount was given back with it).
+    /// When its cart was cancelled (the discounts were given back with it).
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cancelled_at: Option<Timestamp>,

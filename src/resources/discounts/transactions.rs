@@ -17,8 +17,10 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::discounts::model::DiscountGiver;
 use crate::resources::discounts::model::DiscountSource;
 use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::discounts::model::GivenDiscount;
 use crate::resources::discounts::rules::Discount;
 use crate::services::Services;
 
@@ -113,12 +115,16 @@ impl Services {
         let transaction = DiscountTransaction {
             id: time_ordered_id("dtx"),
             customer_id: customer.id.clone(),
-            discount_id,
-            discount_name: campaign.name.resolve(&language.chosen, &language.default),
             source: DiscountSource::Redeem,
             value: Amount(value),
+            discounts: vec![GivenDiscount {
+                discount_id,
+                discount_name: campaign.name.resolve(&language.chosen, &language.default),
+                given_by: DiscountGiver::Campaign,
+                value: Amount(value),
+                voucher_code: None,
+            }],
             cart_code: None,
-            voucher_code: None,
             location_code: given.location_code.map(str::to_string),
             description: given.description.map(str::to_string),
             base_amount: Some(base),
