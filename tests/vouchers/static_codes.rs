@@ -170,3 +170,31 @@ async fn a_static_code_is_triggered_held_and_raced_as_one_voucher_per_customer()
     }
     assert_eq!(used, 1, "{answers:?}");
 }
+
+#[tokio::test]
+async fn a_static_code_never_used_is_printed_for_its_customer() {
+    let server = TestServer::start_at(MONDAY).await;
+    let key = server.bootstrap_key();
+    let gus = customer(&server, &key, "gus@example.com").await;
+    let (status, printed) = server
+        .call_as(
+            "PUT",
+            "/vouchers/print",
+            &key,
+            Some(json!({"customer_id": gus, "codes": ["summer10"]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{printed}");
+    let voucher = &printed["printed"][0]["voucher"];
+    assert_eq!(
+        (voucher["code"].as_str(), voucher["customer_id"].as_str()),
+        (Some("SUMMER10"), Some(gus.as_str()))
+    );
+    assert!(voucher["printed_at"].is_string(), "{printed}");
+    // Stored with its print: listed, and still unused.
+    let (_, listed) = server
+        .get_as(&format!("/vouchers?customer_id={gus}"), &key)
+        .await;
+    assert_eq!(listed["vouchers"][0]["uses_left"], 1, "{listed}");
+    assert!(listed["vouchers"][0]["printed_at"].is_string(), "{listed}");
+}

@@ -88,7 +88,7 @@ impl Services {
             .await?;
         let chosen: Vec<Voucher> = match codes {
             None => held
-                .into_iter()
+                .iter()
                 // A Voucher held by a checkout is still the Customer's to use.
                 .filter(|v| {
                     matches!(
@@ -96,16 +96,23 @@ impl Services {
                         VoucherState::Active | VoucherState::Frozen
                     )
                 })
+                .cloned()
                 .collect(),
             Some(codes) => {
                 let mut chosen = Vec::new();
                 let mut failures = Vec::new();
                 for code in codes {
-                    let key = self
-                        .find_voucher(company, code, Some(&customer.id))
-                        .await?
-                        .map(|found| found.key);
-                    let found = held.iter().find(|v| key.is_some() && v.store_key() == key);
+                    let found = match self.find_voucher(company, code, Some(&customer.id)).await? {
+                        // A static code the Customer has not used yet: stored
+                        // when printed.
+                        Some(found) if !found.stored => Some(found.voucher),
+                        Some(found) => held
+                            .iter()
+                            .find(|v| v.store_key().as_deref() == Some(found.key.as_str()))
+                            .cloned(),
+                        None => None,
+                    };
+                    let found = found.as_ref();
                     let refused = match found {
                         None => Some((
                             ErrorCode::VoucherNotFound,
@@ -133,6 +140,13 @@ impl Services {
                 chosen
             }
         };
+        for voucher in chosen.iter().filter(|v| !held.iter().any(|h| h.id == v.id)) {
+            if let Some(key) = voucher.store_key() {
+                self.store
+                    .store_voucher_once(company, &key, voucher)
+                    .await?;
+            }
+        }
         let keys: Vec<String> = chosen.iter().filter_map(Voucher::store_key).collect();
         if !keys.is_empty() {
             self.store
