@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
-use crate::resources::api_campaigns::API_IDS_START;
+use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::discounts::model::DiscountAppliesTo;
 use crate::resources::discounts::model::DiscountCampaign;
@@ -166,12 +166,7 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
         |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
     DiscountCampaign {
         id: campaign.id,
-        source: if campaign.id >= API_IDS_START {
-            "api"
-        } else {
-            "file"
-        }
-        .to_string(),
+        source: campaign_source(campaign).to_string(),
         name: render(&campaign.name),
         description: campaign.description.as_ref().map(render),
         active: campaign.active,

@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
-use crate::resources::api_campaigns::API_IDS_START;
+use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::points::model::PointsCampaign;
 use crate::resources::points::model::PointsCampaignSpec;
@@ -78,7 +78,7 @@ impl Services {
             .campaigns
             .iter()
             .filter(|c| matches!(c.kind, CampaignKind::Points(_)))
-            .map(|c| describe(c, source_of(c), language))
+            .map(|c| describe(c, campaign_source(c), language))
             .collect()
     }
 
@@ -95,16 +95,8 @@ impl Services {
             .campaigns
             .iter()
             .find(|c| c.id == rule_id && matches!(c.kind, CampaignKind::Points(_)))
-            .map(|c| describe(c, source_of(c), language))
+            .map(|c| describe(c, campaign_source(c), language))
             .ok_or_else(|| not_found(id))
-    }
-}
-
-fn source_of(campaign: &Campaign) -> &'static str {
-    if campaign.id >= API_IDS_START {
-        "api"
-    } else {
-        "file"
     }
 }
 
