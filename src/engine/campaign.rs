@@ -33,6 +33,8 @@ use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::resources::coupons::rules::CouponFile;
+use crate::resources::discounts::stacking::Stacking;
+use crate::resources::discounts::stacking::StackingFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::instant_wins::rules::file::InstantWinFile;
 
@@ -71,6 +73,8 @@ pub struct Campaign {
     pub when: Option<Script>,
     /// What it does.
     pub kind: CampaignKind,
+    /// How it shares a cart with other discounts and Vouchers.
+    pub stacking: Stacking,
     /// The file it came from and the line of its `id`.
     pub origin: Origin,
     /// `file:line` where it is defined, as explanations name it.
@@ -111,6 +115,8 @@ struct CampaignFile {
     recurrence_days: Vec<String>,
     #[serde(default)]
     coupon: Option<CouponFile>,
+    #[serde(default)]
+    stacking: Option<StackingFile>,
     #[serde(default)]
     locations: Vec<String>,
     #[serde(default)]
@@ -255,6 +261,10 @@ impl Campaign {
             .when
             .as_deref()
             .and_then(|source| compile(&mut problems, "when", source, &[]));
+        let stacking = match file.stacking {
+            Some(section) => section.compile(&file.kind, &mut problems),
+            None => Stacking::of_kind(&file.kind),
+        };
         let sections = KindSections {
             kind: file.kind,
             discount: file.discount,
@@ -276,6 +286,7 @@ impl Campaign {
                 listens,
                 when,
                 kind,
+                stacking,
                 source: format!("{}:{}", origin.file.display(), origin.line).into(),
                 origin,
             }),

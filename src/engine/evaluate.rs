@@ -15,9 +15,8 @@ use crate::engine::kinds::KindContext;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
-use crate::resources::coupons::apply::apply_vouchers;
 use crate::resources::coupons::apply::presented;
-use crate::resources::discounts::rules::cap_discounts;
+use crate::resources::discounts::settle::settle;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
 
@@ -66,7 +65,9 @@ pub fn evaluate(
 ) -> Evaluation {
     let mut evaluation = Evaluation::default();
     let prepared = engine.prepare(facts);
+    let mut discount_offers = Vec::new();
     for campaign in campaigns {
+        let effects_so_far = evaluation.effects.len();
         let outcome = applies(engine, campaign, event, facts, &prepared).and_then(|()| {
             campaign.kind.effects(&mut KindContext {
                 engine,
@@ -77,6 +78,8 @@ pub fn evaluate(
                 draws,
                 render,
                 draw_records: &mut evaluation.draws,
+                discount_offers: &mut discount_offers,
+                effects_so_far,
             })
         });
         let source = campaign.source.clone();
@@ -98,10 +101,10 @@ pub fn evaluate(
             }),
         }
     }
-    cap_discounts(&mut evaluation.effects, facts);
-    apply_vouchers(
+    settle(
         &mut evaluation.effects,
         &mut evaluation.explanations,
+        discount_offers,
         campaigns,
         facts,
         render,

@@ -19,7 +19,8 @@ use crate::resources::coupons::rules::CouponFile;
 use crate::resources::discounts::rules::CompileExpression;
 use crate::resources::discounts::rules::Discount;
 use crate::resources::discounts::rules::DiscountFile;
-use crate::resources::discounts::rules::discount_effects;
+use crate::resources::discounts::rules::discount_offer;
+use crate::resources::discounts::settle::CampaignOffer;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::Draws;
@@ -80,6 +81,11 @@ pub(crate) struct KindContext<'a, 'd> {
     pub render: &'a dyn Fn(&Text) -> String,
     /// The draws made, to be recorded with the event.
     pub draw_records: &'a mut Vec<DrawRecord>,
+    /// The discounts offered, settled with each other and the Vouchers
+    /// once every campaign was evaluated.
+    pub discount_offers: &'a mut Vec<CampaignOffer>,
+    /// How many effects the campaigns before this one gave.
+    pub effects_so_far: usize,
 }
 
 impl CampaignKind {
@@ -184,14 +190,17 @@ impl CampaignKind {
         let campaign = cx.campaign;
         let rule_name = (cx.render)(&campaign.name);
         match self {
-            CampaignKind::Discount(discount) => discount_effects(
-                cx.engine,
-                campaign.id,
-                discount,
-                cx.facts,
-                cx.prepared,
-                rule_name,
-            ),
+            CampaignKind::Discount(discount) => {
+                let reckoning = discount_offer(cx.engine, discount, cx.facts, cx.prepared)?;
+                cx.discount_offers.push(CampaignOffer {
+                    rule_id: campaign.id,
+                    rule_name: rule_name.into(),
+                    reckoning,
+                    position: cx.effects_so_far,
+                });
+                // Its effects come once the offers are settled.
+                Ok(Vec::new())
+            }
             CampaignKind::Points(points) => {
                 points_effects(campaign.id, points, cx.facts, rule_name)
             }

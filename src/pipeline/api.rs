@@ -158,7 +158,9 @@ pub struct VoucherEffectBody {
 /// `voucher_expired`, `voucher_inactive`, `voucher_deleted`,
 /// `voucher_out_location`, `voucher_out_date`, `voucher_frozen`), or
 /// `voucher_not_applicable` when its Coupon's condition is not met by this
-/// cart, every line is excluded from it, or nothing is left to take off.
+/// cart, every line is excluded from it, or nothing is left to take off, or
+/// `voucher_not_combinable` when the stacking rules left it out (`error`
+/// names the offer that applies instead and what it is worth more).
 #[derive(Debug, Object)]
 pub struct VoucherRejectedEffectBody {
     /// The Coupon (`rule_id` 0 and `rule_name` empty when no Voucher has the

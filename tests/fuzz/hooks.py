@@ -45,6 +45,9 @@ filtering them out would leave too few carts to test.
   holds no two characters read the same (`O` and `0`, `I`, `L` and `1`, a
   letter in both cases); `hours.from` is before `hours.to` and `valid_from`
   not after `valid_to`.
+- A `stacking` section is `exclusive: true` or names `combines_with`, not
+  both, and only a Coupon's has `max_per_cart`: `map_case` makes valid
+  cases so.
 
 Two rules the spec does state, the fuzzer's generator skips when it makes a
 valid case: a field under `anyOf` that is not `nullable` is still sent
@@ -367,12 +370,26 @@ def base_amount_in_cents(case):
         case.body["base_amount"] = round(value, 2)
 
 
+def stacking_as_written(case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(case.body, dict):
+        return
+    stacking = case.body.get("stacking")
+    if not isinstance(stacking, dict):
+        return
+    if stacking.get("exclusive") is True and "combines_with" in stacking:
+        del stacking["exclusive"]
+    if case.operation.path.startswith("/discounts"):
+        stacking.pop("max_per_cart", None)
+
+
 @schemathesis.hook
 def map_case(ctx, case):
     """Runs after `filter_case`, in every phase."""
     a_condition_that_compiles(case)
     if case.operation.path.startswith(("/coupons", "/discounts")):
         coupon_amounts_in_cents(case)
+        stacking_as_written(case)
     if case.operation.path == "/discounts/redeem":
         base_amount_in_cents(case)
     if case.operation.path.startswith("/carts/") and isinstance(case.body, dict):

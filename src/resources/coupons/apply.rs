@@ -1,23 +1,17 @@
-//! What the Vouchers a cart names take off it: after the discount
-//! campaigns, in the order the cart names them, each on what is left of the
-//! lines its Coupon does not exclude. Pure, like the rest of the engine: the
-//! Vouchers were read and checked ([`crate::resources::vouchers::desired`])
-//! before the evaluation.
+//! What the Vouchers a cart names offer it: each its Coupon's discount on
+//! the lines the Coupon does not exclude, settled with the discount
+//! campaigns in [`crate::resources::discounts::settle`]. Pure, like the rest
+//! of the engine: the Vouchers were read and checked
+//! ([`crate::resources::vouchers::desired`]) before the evaluation.
 
 use std::collections::HashMap;
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
 use serde_json::Value;
 
-use crate::common::money::allocate_with_ties;
 use crate::common::money::round_money;
 use crate::engine::campaign::Campaign;
-use crate::engine::effect::DiscountType;
-use crate::engine::effect::Effect;
-use crate::engine::effect::VoucherEffect;
-use crate::engine::effect::VoucherRejection;
 use crate::engine::evaluate::Explanation;
 use crate::engine::facts::Facts;
 use crate::engine::text::Text;
@@ -25,7 +19,10 @@ use crate::error::ErrorCode;
 use crate::resources::coupons::rules::Coupon;
 use crate::resources::coupons::rules::CouponValue;
 use crate::resources::coupons::service::coupon_of;
-use crate::resources::discounts::rules::tie_keys;
+use crate::resources::discounts::settle::Giver;
+use crate::resources::discounts::settle::Offer;
+use crate::resources::discounts::settle::reckon::Reckoning;
+use crate::resources::discounts::settle::reckon::Spread;
 use crate::resources::vouchers::model::CouponInfo;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::usable::Refusal;
@@ -104,176 +101,95 @@ fn eligible_lines(coupon: &Coupon, facts: &Facts) -> Vec<bool> {
         .collect()
 }
 
-/// What is left to take off each line and the whole cart once `effects`
-/// have: every discount together takes at most a line's worth and at most
-/// the cart's total.
-fn what_is_left(effects: &[Effect], facts: &Facts) -> (Vec<Decimal>, Decimal) {
-    let amounts = facts.cart_amounts();
-    let mut lines = amounts.worths.clone();
-    let worth: Decimal = lines.iter().copied().sum();
-    let mut cart = amounts.total.min(worth).max(Decimal::ZERO);
-    for effect in effects {
-        let value = effect.discount_value();
-        if let Some(left) = usize::try_from(effect.line() - 1)
-            .ok()
-            .and_then(|index| lines.get_mut(index))
-        {
-            *left -= value;
-            cart -= value;
-        }
-    }
-    (lines, cart.max(Decimal::ZERO))
-}
-
-/// The share of each line of what `coupon` takes off, or why it takes
-/// nothing: its value on what is left of the lines it may discount, capped
-/// by its `max_amount` and by what is left of the cart, shared out in
-/// proportion to what is left of each line.
-fn voucher_shares(
-    coupon: &Coupon,
-    facts: &Facts,
-    lines_left: &[Decimal],
-    cart_left: Decimal,
-) -> Result<Vec<Decimal>, (ErrorCode, String)> {
-    let minor_units = facts.locale.minor_units;
-    let eligible = eligible_lines(coupon, facts);
-    if !eligible.iter().any(|e| *e) {
-        return Err((
-            ErrorCode::VoucherNotApplicable,
-            "every line of the cart is excluded from its Coupon".into(),
-        ));
-    }
-    let weights: Vec<Decimal> = lines_left
-        .iter()
-        .zip(&eligible)
-        .map(|(left, eligible)| if *eligible { *left } else { Decimal::ZERO })
-        .collect();
-    let base: Decimal = weights.iter().copied().sum();
-    let wanted = match coupon.value {
-        CouponValue::Percent(percent) => {
-            round_money(base * percent / Decimal::ONE_HUNDRED, minor_units)
-        }
-        CouponValue::Amount(amount) => round_money(amount, minor_units),
-    };
-    let value = coupon
-        .max_amount
-        .map_or(wanted, |cap| wanted.min(round_money(cap, minor_units)))
-        .min(base)
-        .min(cart_left);
-    if value <= Decimal::ZERO {
-        return Err((
-            ErrorCode::VoucherNotApplicable,
-            "nothing is left to take off the lines it may discount".into(),
-        ));
-    }
-    let all: Vec<usize> = (0..weights.len()).collect();
-    let keys = tie_keys(facts, &all);
-    allocate_with_ties(value, &weights, &keys, minor_units).ok_or_else(|| {
-        (
-            ErrorCode::VoucherNotApplicable,
-            format!("{value} cannot be shared out over the lines"),
-        )
-    })
-}
-
-/// Applies the Vouchers of `facts` after the discount campaigns' `effects`:
-/// each usable Voucher whose Coupon took part (its explanation says it
-/// applied) adds one `voucher` effect per line it takes something off;
-/// every other Voucher adds one `voucher_rejected` effect with its refusal.
-/// A Coupon's explanation ends up saying why when none of its Vouchers
-/// applied.
-pub(crate) fn apply_vouchers(
-    effects: &mut Vec<Effect>,
-    explanations: &mut [Explanation],
-    campaigns: &[Campaign],
+/// One outcome per Voucher of `facts`, in the cart's order: the offer it
+/// makes the cart, or why it makes none (its refusal; its Coupon deleted,
+/// not applying to this cart, excluding every line; or the cart already
+/// using the Coupon's `max_per_cart` Vouchers). `explanations` say whether
+/// each Coupon's condition held.
+pub(crate) fn voucher_offers<'c>(
+    campaigns: &'c [Campaign],
+    explanations: &[Explanation],
     facts: &Facts,
     render: &dyn Fn(&Text) -> String,
-) {
-    if facts.vouchers.is_empty() {
-        return;
-    }
-    let (mut lines_left, mut cart_left) = what_is_left(effects, facts);
-    let mut applied_coupons = HashSet::new();
-    let mut rejected = HashMap::new();
-    for desired in &facts.vouchers {
-        let campaign = campaigns
-            .iter()
-            .find(|c| c.id == desired.coupon_id && coupon_of(c).is_some());
-        let rule_name = campaign.map(|c| render(&c.name)).unwrap_or_default();
-        let explanation = campaign.and_then(|c| explanations.iter().find(|e| e.rule_id == c.id));
-        let outcome = match (&desired.refusal, campaign.zip(explanation)) {
-            (Some(refusal), _) => Err(refusal.clone()),
-            (None, None) => Err((
-                ErrorCode::VoucherDeleted,
-                format!("the Coupon of {} was deleted", desired.code),
-            )),
-            (None, Some((_, explanation))) if !explanation.applied => Err((
-                ErrorCode::VoucherNotApplicable,
-                explanation.reason.clone().unwrap_or_default(),
-            )),
-            (None, Some((campaign, _))) => coupon_of(campaign)
-                .ok_or_else(|| {
-                    (
-                        ErrorCode::VoucherDeleted,
-                        format!("the Coupon of {} was deleted", desired.code),
-                    )
-                })
-                .and_then(|coupon| {
-                    voucher_shares(coupon, facts, &lines_left, cart_left)
-                        .map(|shares| (coupon, shares))
-                }),
-        };
-        match outcome {
-            Ok((coupon, shares)) => {
-                applied_coupons.insert(desired.coupon_id);
-                let rule_name: Arc<str> = Arc::from(rule_name.as_str());
-                let coupon_info = Arc::new(CouponInfo {
-                    voucher_id: desired.voucher_id.clone(),
-                    voucher_code: desired.voucher_code.clone(),
-                    coupon_id: desired.coupon_id,
-                    coupon_name: rule_name.to_string(),
-                    static_code: desired.static_code.clone().unwrap_or_default(),
-                });
-                let effect_type = match coupon.value {
-                    CouponValue::Percent(_) => DiscountType::Percent,
-                    CouponValue::Amount(_) => DiscountType::Amount,
-                };
-                for (index, share) in shares.into_iter().enumerate() {
-                    if share <= Decimal::ZERO {
-                        continue;
-                    }
-                    lines_left[index] -= share;
-                    cart_left -= share;
-                    effects.push(Effect::Voucher(Box::new(VoucherEffect {
-                        rule_id: desired.coupon_id,
-                        rule_name: rule_name.clone(),
-                        line: index as i64 + 1,
-                        value: share,
-                        effect_type,
-                        coupon_info: coupon_info.clone(),
-                    })));
+) -> Vec<Result<Offer<'c>, Refusal>> {
+    let minor_units = facts.locale.minor_units;
+    let mut taken_per_coupon: HashMap<i64, u32> = HashMap::new();
+    facts
+        .vouchers
+        .iter()
+        .enumerate()
+        .map(|(index, desired)| {
+            if let Some(refusal) = &desired.refusal {
+                return Err(refusal.clone());
+            }
+            let deleted = || {
+                (
+                    ErrorCode::VoucherDeleted,
+                    format!("the Coupon of {} was deleted", desired.code),
+                )
+            };
+            let campaign = campaigns
+                .iter()
+                .find(|c| c.id == desired.coupon_id)
+                .ok_or_else(deleted)?;
+            let coupon = coupon_of(campaign).ok_or_else(deleted)?;
+            match explanations.iter().find(|e| e.rule_id == campaign.id) {
+                Some(explanation) if explanation.applied => {}
+                Some(explanation) => {
+                    return Err((
+                        ErrorCode::VoucherNotApplicable,
+                        explanation.reason.clone().unwrap_or_default(),
+                    ));
                 }
+                None => return Err(deleted()),
             }
-            Err((code, error)) => {
-                rejected.insert(desired.coupon_id, format!("{}: {error}", desired.code));
-                effects.push(Effect::VoucherRejected(Box::new(VoucherRejection {
-                    rule_id: desired.coupon_id,
-                    rule_name,
-                    voucher_code: desired.code.clone(),
-                    code,
-                    error,
-                })));
+            let taken = taken_per_coupon.entry(campaign.id).or_default();
+            if let Some(most) = campaign.stacking.max_per_cart
+                && *taken >= most
+            {
+                return Err((
+                    ErrorCode::VoucherNotCombinable,
+                    format!(
+                        "a cart uses at most {most} Voucher{} of this Coupon",
+                        if most == 1 { "" } else { "s" }
+                    ),
+                ));
             }
-        }
-    }
-    // A Coupon none of whose Vouchers took anything off did not apply.
-    for explanation in explanations.iter_mut() {
-        if explanation.applied
-            && !applied_coupons.contains(&explanation.rule_id)
-            && let Some(reason) = rejected.remove(&explanation.rule_id)
-        {
-            explanation.applied = false;
-            explanation.reason = Some(reason);
-        }
-    }
+            let eligible = eligible_lines(coupon, facts);
+            if !eligible.contains(&true) {
+                return Err((
+                    ErrorCode::VoucherNotApplicable,
+                    "every line of the cart is excluded from its Coupon".into(),
+                ));
+            }
+            *taken += 1;
+            let rule_name: Arc<str> = Arc::from(render(&campaign.name));
+            let (rate, amount) = match coupon.value {
+                CouponValue::Percent(percent) => (Some(percent / Decimal::ONE_HUNDRED), None),
+                CouponValue::Amount(amount) => (None, Some(round_money(amount, minor_units))),
+            };
+            Ok(Offer {
+                rule_id: campaign.id,
+                rule_name: rule_name.clone(),
+                stacking: &campaign.stacking,
+                reckoning: Reckoning {
+                    rate,
+                    amount,
+                    max_amount: coupon.max_amount.map(|cap| round_money(cap, minor_units)),
+                    eligible,
+                    spread: Spread::Eligible,
+                },
+                giver: Giver::Voucher {
+                    desired: index,
+                    coupon_info: Arc::new(CouponInfo {
+                        voucher_id: desired.voucher_id.clone(),
+                        voucher_code: desired.voucher_code.clone(),
+                        coupon_id: desired.coupon_id,
+                        coupon_name: rule_name.to_string(),
+                        static_code: desired.static_code.clone().unwrap_or_default(),
+                    }),
+                },
+            })
+        })
+        .collect()
 }

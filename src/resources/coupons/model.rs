@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::discounts::stacking::StackingRules;
 
 /// What a Coupon's Vouchers take off the lines they apply to: exactly one of
 /// `percent` and `amount`, and optionally a cap.
@@ -178,6 +179,11 @@ pub struct CouponSpec {
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// How its Vouchers share a cart with discount campaigns and other
+    /// Vouchers, and how many of them one cart uses (`max_per_cart`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stacking: Option<StackingRules>,
 }
 
 /// A Coupon as the API answers it.
@@ -225,6 +231,8 @@ pub struct Coupon {
     /// Who may use it.
     #[oai(skip_serializing_if_is_none)]
     pub when: Option<String>,
+    /// How its Vouchers share a cart.
+    pub stacking: StackingRules,
 }
 
 /// Coupons.

@@ -22,6 +22,7 @@ use crate::resources::coupons::model::VoucherDiscount;
 use crate::resources::coupons::rules;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::CouponValue;
+use crate::resources::discounts::stacking::StackingRules;
 use crate::services::Services;
 
 /// The kind of the campaigns this resource creates.
@@ -104,7 +105,8 @@ impl Services {
             .await?;
         self.check_amounts(company, &patch).await?;
         let changes = file_spec(&patch)?;
-        let mut merged = merge_spec(&stored.spec, &changes, &["coupon"]);
+        let mut merged = merge_spec(&stored.spec, &changes, &["coupon", "stacking"]);
+        StackingRules::settle_patch(patch.stacking.as_ref(), &mut merged);
         if let Some(section) = merged.get_mut("coupon").and_then(Value::as_object_mut) {
             if patch.static_code.is_some() {
                 section.remove("code_pattern");
@@ -220,6 +222,7 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
             to: hours.to.format("%H:%M").to_string(),
         }),
         when: campaign.when.as_ref().map(|w| w.source.clone()),
+        stacking: campaign.stacking.rules(),
     }
 }
 

@@ -20,6 +20,7 @@ use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
 use crate::resources::discounts::model::DiscountRules;
 use crate::resources::discounts::rules::Discount;
+use crate::resources::discounts::stacking::StackingRules;
 use crate::services::Services;
 
 /// The kind of the campaigns this resource creates.
@@ -78,7 +79,8 @@ impl Services {
             .stored_api_campaign(company, KIND, rule_id, || not_found(id))
             .await?;
         self.check_discount_amounts(company, &patch).await?;
-        let mut merged = merge_spec(&stored.spec, &file_spec(&patch)?, &["discount"]);
+        let mut merged = merge_spec(&stored.spec, &file_spec(&patch)?, &["discount", "stacking"]);
+        StackingRules::settle_patch(patch.stacking.as_ref(), &mut merged);
         if let (Some(section), Some(sent)) = (
             merged.get_mut("discount").and_then(Value::as_object_mut),
             &patch.discount,
@@ -183,5 +185,6 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
             amount: discount.amount.map(|a| Amount(a).into()),
             max_amount: discount.max_amount.map(|a| Amount(a).into()),
         },
+        stacking: campaign.stacking.rules(),
     }
 }

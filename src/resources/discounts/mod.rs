@@ -13,5 +13,7 @@ pub mod campaign_api;
 pub mod campaigns;
 pub mod model;
 pub mod rules;
+pub mod settle;
+pub mod stacking;
 pub mod store;
 pub mod transactions;

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::discounts::stacking::StackingRules;
 
 /// Where a discount transaction happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
@@ -204,6 +205,11 @@ pub struct DiscountCampaignSpec {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discount: Option<DiscountRules>,
+    /// How it shares a cart with other discounts and Vouchers (no
+    /// `max_per_cart`: that is for Coupons).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stacking: Option<StackingRules>,
 }
 
 /// A discount campaign as GET /discounts answers it.
@@ -232,6 +238,8 @@ pub struct DiscountCampaign {
     pub when: Option<String>,
     /// What it takes off.
     pub discount: DiscountRules,
+    /// How it shares a cart with other discounts and Vouchers.
+    pub stacking: StackingRules,
 }
 
 /// Discount campaigns.
