@@ -6,6 +6,8 @@ mod carts;
 mod common;
 #[path = "vouchers/discounts.rs"]
 mod discounts;
+#[path = "vouchers/limits.rs"]
+mod limits;
 #[path = "vouchers/stacking.rs"]
 mod stacking;
 #[path = "vouchers/static_codes.rs"]

@@ -33,6 +33,9 @@ use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::resources::coupons::rules::CouponFile;
+use crate::resources::discounts::limits::OfferLimit;
+use crate::resources::discounts::limits::OfferLimitRules;
+use crate::resources::discounts::limits::compile_limits;
 use crate::resources::discounts::stacking::Stacking;
 use crate::resources::discounts::stacking::StackingFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
@@ -75,6 +78,8 @@ pub struct Campaign {
     pub kind: CampaignKind,
     /// How it shares a cart with other discounts and Vouchers.
     pub stacking: Stacking,
+    /// Its budgets and caps (discounts and Coupons).
+    pub limits: Vec<OfferLimit>,
     /// The file it came from and the line of its `id`.
     pub origin: Origin,
     /// `file:line` where it is defined, as explanations name it.
@@ -117,6 +122,8 @@ struct CampaignFile {
     coupon: Option<CouponFile>,
     #[serde(default)]
     stacking: Option<StackingFile>,
+    #[serde(default)]
+    limits: Vec<OfferLimitRules>,
     #[serde(default)]
     locations: Vec<String>,
     #[serde(default)]
@@ -265,6 +272,7 @@ impl Campaign {
             Some(section) => section.compile(&file.kind, &mut problems),
             None => Stacking::of_kind(&file.kind),
         };
+        let limits = compile_limits(file.limits, &file.kind, &mut problems);
         let sections = KindSections {
             kind: file.kind,
             discount: file.discount,
@@ -287,6 +295,7 @@ impl Campaign {
                 when,
                 kind,
                 stacking,
+                limits,
                 source: format!("{}:{}", origin.file.display(), origin.line).into(),
                 origin,
             }),

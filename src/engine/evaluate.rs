@@ -16,6 +16,7 @@ use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::resources::coupons::apply::presented;
+use crate::resources::discounts::limits::OfferTakes;
 use crate::resources::discounts::settle::settle;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
@@ -50,6 +51,9 @@ pub struct Evaluation {
     pub explanations: Vec<Explanation>,
     /// The Instant Win draws made, to be stored with the event.
     pub draws: Vec<DrawRecord>,
+    /// What the limited discounts and Vouchers that applied take from
+    /// their limits, to be checked and counted with the event.
+    pub limit_takes: Vec<OfferTakes>,
 }
 
 /// Evaluates every campaign of a Company against one event of type `event`,
@@ -104,6 +108,7 @@ pub fn evaluate(
     settle(
         &mut evaluation.effects,
         &mut evaluation.explanations,
+        &mut evaluation.limit_takes,
         discount_offers,
         campaigns,
         facts,

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::discounts::limits::Headroom;
 
 /// What an expression can see about one Customer.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +52,9 @@ pub struct Facts {
     /// The Vouchers the cart names, in its order, each checked against the
     /// store; empty for every other event.
     pub vouchers: Vec<DesiredVoucher>,
+    /// What each limited discount campaign and Coupon may still give, by
+    /// rule id, as read before the evaluation; empty when none is limited.
+    pub limits: std::collections::HashMap<i64, Headroom>,
 }
 
 /// The exact amounts of the cart being evaluated, worked out once per event

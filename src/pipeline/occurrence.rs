@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
-use crate::engine::effect::Effect;
+use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::resources::points::store::ledger::LedgerEntry;
@@ -38,9 +38,10 @@ pub(crate) trait Occurrence: Send + Sync {
     /// The source its Instant Win draws are recorded under.
     fn draw_source(&self) -> String;
 
-    /// Takes in one evaluation of it at `at`: the `effects` that applied and
-    /// the campaign points (`points_earned`) they credit.
-    fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp);
+    /// Takes in one `evaluation` of it at `at`: the effects that applied,
+    /// what they take from their limits, and the campaign points
+    /// (`points_earned`) they credit.
+    fn settle(&mut self, evaluation: &Evaluation, points_earned: i64, at: Timestamp);
 
     /// Whether it is written even when it earned and drew nothing (a cart or a
     /// Custom Event is; a trigger leaves no record of its own).

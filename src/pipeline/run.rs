@@ -54,6 +54,7 @@ impl Services {
             .event_facts(company, customer, received, &listens)
             .await?;
         occurrence.describe(&mut facts);
+        self.read_limits(company, &rules, &mut facts).await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
         let mut attempt = 0;
@@ -83,7 +84,7 @@ impl Services {
                 },
             );
             let points_earned = ledger.iter().map(|entry| entry.points).sum();
-            occurrence.settle(&drawn.evaluation.effects, points_earned, at);
+            occurrence.settle(&drawn.evaluation, points_earned, at);
             ledger.extend(drawn.prize_points(&customer.id, at));
             let writes = mode == Mode::Record
                 && (occurrence.always_written() || !ledger.is_empty() || !drawn.draws.is_empty());

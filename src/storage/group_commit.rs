@@ -301,6 +301,7 @@ mod tests {
             draw_write: &NO_DRAWS,
             voucher_uses: &[],
             discounts: None,
+            discount_limit_takes: &[],
         }
     }
 

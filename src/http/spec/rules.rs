@@ -98,8 +98,9 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 9] {
 
 /// Request schemas that refuse fields they do not define (a misspelt rule
 /// must not be ignored silently).
-const CLOSED_SCHEMAS: [&str; 16] = [
+const CLOSED_SCHEMAS: [&str; 17] = [
     "DiscountRedeem",
+    "OfferLimitRules",
     "StackingRules",
     "DiscountCampaignSpec",
     "DiscountRules",

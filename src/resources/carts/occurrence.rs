@@ -13,6 +13,7 @@ use crate::common::money::decimal_from_f64;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
+use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::CartAmounts;
 use crate::engine::facts::Facts;
 use crate::engine::facts::line_worths;
@@ -21,6 +22,7 @@ use crate::pipeline::occurrence::Occurrence;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::store::CartWrite;
 use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::discounts::limits::LimitTake;
 use crate::resources::discounts::model::DiscountGiver;
 use crate::resources::discounts::model::DiscountSource;
 use crate::resources::discounts::model::DiscountTransaction;
@@ -42,6 +44,8 @@ pub(crate) struct CartOccurrence {
     pub(crate) voucher_uses: Vec<VoucherUse>,
     /// The discounts it got, kept in the Customer's history.
     pub(crate) discounts: Option<DiscountTransaction>,
+    /// What its discount campaigns take from their limits.
+    pub(crate) discount_limit_takes: Vec<LimitTake>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -92,7 +96,8 @@ impl Occurrence for CartOccurrence {
         format!("cart:{}", self.cart.id)
     }
 
-    fn settle(&mut self, effects: &[Effect], points_earned: i64, at: Timestamp) {
+    fn settle(&mut self, evaluation: &Evaluation, points_earned: i64, at: Timestamp) {
+        let effects = &evaluation.effects;
         for line in &mut self.cart.lines {
             line.discount = Amount::ZERO;
         }
@@ -109,8 +114,16 @@ impl Occurrence for CartOccurrence {
         self.cart.discount_total = Amount(self.cart.lines.iter().map(|l| l.discount.0).sum());
         self.cart.points_earned = points_earned;
         self.cart.created_at = at;
-        self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, effects, at);
+        self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, evaluation, at);
         self.discounts = cart_discounts(&self.cart, effects, at);
+        // What the campaigns (not the Vouchers: their uses carry theirs)
+        // take from their limits goes with the discount transaction.
+        self.discount_limit_takes = evaluation
+            .limit_takes
+            .iter()
+            .filter(|taken| taken.voucher_id.is_none())
+            .flat_map(|taken| taken.takes.iter().cloned())
+            .collect();
     }
 
     fn always_written(&self) -> bool {
@@ -131,19 +144,22 @@ impl Occurrence for CartOccurrence {
             draw_write,
             voucher_uses: &self.voucher_uses,
             discounts: self.discounts.as_ref(),
+            discount_limit_takes: &self.discount_limit_takes,
         };
         store.insert_cart(company, write).await
     }
 }
 
-/// One use of each Voucher of `vouchers` that `effects` apply to `cart`,
-/// with the money it takes off.
+/// One use of each Voucher of `vouchers` that `evaluation` applies to
+/// `cart`, with the money it takes off and what it takes from its Coupon's
+/// limits.
 fn voucher_uses(
     cart: &Cart,
     vouchers: &[DesiredVoucher],
-    effects: &[Effect],
+    evaluation: &Evaluation,
     at: Timestamp,
 ) -> Vec<VoucherUse> {
+    let effects = &evaluation.effects;
     vouchers
         .iter()
         .filter_map(|voucher| {
@@ -174,6 +190,12 @@ fn voucher_uses(
                     rolled_back_at: None,
                 },
                 create: voucher.create.clone(),
+                limit_takes: evaluation
+                    .limit_takes
+                    .iter()
+                    .find(|taken| taken.voucher_id.as_ref() == Some(&voucher.voucher_id))
+                    .map(|taken| taken.takes.clone())
+                    .unwrap_or_default(),
             })
         })
         .collect()

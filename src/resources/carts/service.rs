@@ -174,6 +174,7 @@ impl Services {
             vouchers,
             voucher_uses: Vec::new(),
             discounts: None,
+            discount_limit_takes: Vec::new(),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut attempt = 0;
@@ -183,12 +184,16 @@ impl Services {
                 .run_pipeline(company, &customer, &mut occurrence, language, mode)
                 .await
             {
-                // Another till took or held a use of a Voucher since it was
-                // read: read them again, and the sale goes on without it.
+                // Another till took or held a use of a Voucher, or the last
+                // of a limit, since they were read: read them again, and the
+                // sale goes on without what is gone.
                 Err(error)
                     if matches!(
                         error.code,
-                        ErrorCode::VoucherRedeemed | ErrorCode::VoucherFrozen
+                        ErrorCode::VoucherRedeemed
+                            | ErrorCode::VoucherFrozen
+                            | ErrorCode::VoucherLimitReached
+                            | ErrorCode::DiscountLimitReached
                     ) && attempt < MAX_DRAW_ATTEMPTS =>
                 {
                     let presented = CartVouchers {

@@ -11,6 +11,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::discounts::limits::LimitTake;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::store::CANCEL_DISCOUNTS;
 use crate::resources::discounts::store::transaction_document;
@@ -111,6 +112,8 @@ pub struct CartWrite<'a> {
     pub voucher_uses: &'a [VoucherUse],
     /// The discounts it got, when it got any.
     pub discounts: Option<&'a DiscountTransaction>,
+    /// What its discount campaigns take from their limits.
+    pub discount_limit_takes: &'a [LimitTake],
 }
 
 impl Store {
@@ -141,7 +144,9 @@ impl Store {
                 "balances": written.balances,
                 "draw_write": write.draw_write,
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
-                "discounts": write.discounts.map(|given| transaction_document(company, given)),
+                "discounts": write.discounts.map(|given| {
+                    transaction_document(company, given, write.discount_limit_takes)
+                }),
                 "now": cart.created_at.to_string(),
             }),
         )

@@ -155,6 +155,17 @@ pub(crate) fn voucher_offers<'c>(
                     ),
                 ));
             }
+            if let Some((left, limit)) = facts
+                .limits
+                .get(&campaign.id)
+                .and_then(|headroom| headroom.redemptions.as_ref())
+                && u64::from(*taken) >= *left
+            {
+                return Err((
+                    ErrorCode::VoucherLimitReached,
+                    format!("its Coupon's limit of {limit} is reached"),
+                ));
+            }
             let eligible = eligible_lines(coupon, facts);
             if !eligible.contains(&true) {
                 return Err((
@@ -172,6 +183,7 @@ pub(crate) fn voucher_offers<'c>(
                 rule_id: campaign.id,
                 rule_name: rule_name.clone(),
                 stacking: &campaign.stacking,
+                limits: &campaign.limits,
                 reckoning: Reckoning {
                     rate,
                     amount,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::stacking::StackingRules;
 
 /// What a Coupon's Vouchers take off the lines they apply to: exactly one of
@@ -184,6 +185,12 @@ pub struct CouponSpec {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stacking: Option<StackingRules>,
+    /// Its budgets and caps: how many redemptions (Voucher uses) and how much money
+    /// its Vouchers give, overall or per period, across the Company, per Location or per
+    /// Customer (each `per`/`each` pair once). A PATCH replaces the list.
+    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<OfferLimitRules>>,
 }
 
 /// A Coupon as the API answers it.
@@ -233,6 +240,8 @@ pub struct Coupon {
     pub when: Option<String>,
     /// How its Vouchers share a cart.
     pub stacking: StackingRules,
+    /// Its budgets and caps.
+    pub limits: Vec<OfferLimitRules>,
 }
 
 /// Coupons.

@@ -22,6 +22,8 @@ use crate::resources::coupons::model::VoucherDiscount;
 use crate::resources::coupons::rules;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::CouponValue;
+use crate::resources::discounts::limits::OfferLimit;
+use crate::resources::discounts::limits::limit_amount_fields;
 use crate::resources::discounts::stacking::StackingRules;
 use crate::services::Services;
 
@@ -123,17 +125,20 @@ impl Services {
     /// Company's currency.
     async fn check_amounts(&self, company: &str, spec: &CouponSpec) -> ApiResult<()> {
         let discount = spec.discount.as_ref();
-        self.check_money_fields(
-            company,
-            &[
-                ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
-                (
-                    "discount.max_amount",
-                    discount.and_then(|d| d.max_amount.as_ref()),
-                ),
-            ],
-        )
-        .await
+        let limits = limit_amount_fields(spec.limits.as_deref());
+        let mut fields = vec![
+            ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
+            (
+                "discount.max_amount",
+                discount.and_then(|d| d.max_amount.as_ref()),
+            ),
+        ];
+        fields.extend(
+            limits
+                .iter()
+                .map(|(field, amount)| (field.as_str(), Some(*amount))),
+        );
+        self.check_money_fields(company, &fields).await
     }
 
     /// Deletes a Coupon created through the API: its Vouchers are refused
@@ -223,6 +228,7 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
         }),
         when: campaign.when.as_ref().map(|w| w.source.clone()),
         stacking: campaign.stacking.rules(),
+        limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
     }
 }
 

@@ -64,6 +64,7 @@ impl DeclaredErrors for DiscountsApi {
                 ErrorCode::CustomerInactive,
                 ErrorCode::DiscountNotFound,
                 ErrorCode::DiscountUnavailable,
+                ErrorCode::DiscountLimitReached,
             ],
         },
         OperationErrors {

@@ -15,6 +15,8 @@ use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::merge_spec;
+use crate::resources::discounts::limits::OfferLimit;
+use crate::resources::discounts::limits::limit_amount_fields;
 use crate::resources::discounts::model::DiscountAppliesTo;
 use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
@@ -106,17 +108,20 @@ impl Services {
         spec: &DiscountCampaignSpec,
     ) -> ApiResult<()> {
         let discount = spec.discount.as_ref();
-        self.check_money_fields(
-            company,
-            &[
-                ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
-                (
-                    "discount.max_amount",
-                    discount.and_then(|d| d.max_amount.as_ref()),
-                ),
-            ],
-        )
-        .await
+        let limits = limit_amount_fields(spec.limits.as_deref());
+        let mut fields = vec![
+            ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
+            (
+                "discount.max_amount",
+                discount.and_then(|d| d.max_amount.as_ref()),
+            ),
+        ];
+        fields.extend(
+            limits
+                .iter()
+                .map(|(field, amount)| (field.as_str(), Some(*amount))),
+        );
+        self.check_money_fields(company, &fields).await
     }
 
     /// Every discount campaign of the Company (files and API), by id.
@@ -186,5 +191,6 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
             max_amount: discount.max_amount.map(|a| Amount(a).into()),
         },
         stacking: campaign.stacking.rules(),
+        limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
     }
 }

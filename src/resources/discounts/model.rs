@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::stacking::StackingRules;
 
 /// Where a discount transaction happened.
@@ -210,6 +211,12 @@ pub struct DiscountCampaignSpec {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stacking: Option<StackingRules>,
+    /// Its budgets and caps: how many redemptions and how much money it
+    /// gives, overall or per period, across the Company, per Location or per
+    /// Customer (each `per`/`each` pair once). A PATCH replaces the list.
+    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<OfferLimitRules>>,
 }
 
 /// A discount campaign as GET /discounts answers it.
@@ -240,6 +247,8 @@ pub struct DiscountCampaign {
     pub discount: DiscountRules,
     /// How it shares a cart with other discounts and Vouchers.
     pub stacking: StackingRules,
+    /// Its budgets and caps.
+    pub limits: Vec<OfferLimitRules>,
 }
 
 /// Discount campaigns.

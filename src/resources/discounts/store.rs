@@ -6,31 +6,51 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::discounts::limits::LimitTake;
+use crate::resources::discounts::limits::store::give_back_limits_sql;
+use crate::resources::discounts::limits::store::limit_take_documents;
+use crate::resources::discounts::limits::store::take_limits_sql;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::storage::Store;
 use crate::storage::page_query::PageQuery;
 
 /// SurrealQL recording a cart's discount transaction `$write.discounts`
 /// (made by [`transaction_document`]): one record, with no index but the
-/// Customer's, so a cart with many discounts costs one write.
-pub(crate) const STORE_DISCOUNTS: &str = "
+/// Customer's, so a cart with many discounts costs one write; and what its
+/// campaigns take from their limits.
+pub(crate) const STORE_DISCOUNTS: &str = concat!(
+    "
     CREATE type::record('discount_transaction', [$company, $write.discounts.key])
-        CONTENT $write.discounts RETURN NONE;";
+        CONTENT $write.discounts RETURN NONE;
+    LET $limit_takes = $write.discounts.limit_takes ?? [];",
+    take_limits_sql!()
+);
 
 /// SurrealQL marking the discount transaction of the cart `$original_code`
-/// cancelled at `$now`: part of its cancellation's transaction.
-pub(crate) const CANCEL_DISCOUNTS: &str = "
-    UPDATE type::record('discount_transaction', [$company, 'cart:' + $original_code])
-        SET cancelled_at = $now RETURN NONE;";
+/// cancelled at `$now`, and giving back what its campaigns took from their
+/// limits: part of its cancellation's transaction.
+pub(crate) const CANCEL_DISCOUNTS: &str = concat!(
+    "
+    LET $cancelled = type::record('discount_transaction', [$company, 'cart:' + $original_code]);
+    LET $limit_takes = (SELECT VALUE limit_takes FROM ONLY $cancelled) ?? [];",
+    give_back_limits_sql!(),
+    "
+    UPDATE $cancelled SET cancelled_at = $now RETURN NONE;"
+);
 
 /// The key of the discount transaction of the cart `code`.
 fn cart_key(code: &str) -> String {
     format!("cart:{code}")
 }
 
-/// `transaction` as stored for `company`: its amounts as exact decimal
-/// text (a JSON number would reach the store as a binary float).
-pub(crate) fn transaction_document(company: &str, transaction: &DiscountTransaction) -> Value {
+/// `transaction` as stored for `company`, with what its campaigns take from
+/// their limits: its amounts as exact decimal text (a JSON number would
+/// reach the store as a binary float).
+pub(crate) fn transaction_document(
+    company: &str,
+    transaction: &DiscountTransaction,
+    limit_takes: &[LimitTake],
+) -> Value {
     let text = |amount: &crate::common::amount::Amount| json!(amount.0.to_string());
     let mut document = json!(transaction);
     if let Some(object) = document.as_object_mut() {
@@ -56,6 +76,12 @@ pub(crate) fn transaction_document(company: &str, transaction: &DiscountTransact
             })
             .collect();
         object.insert("discounts".into(), json!(discounts));
+        if !limit_takes.is_empty() {
+            object.insert(
+                "limit_takes".into(),
+                json!(limit_take_documents(limit_takes)),
+            );
+        }
     }
     document
 }
@@ -65,6 +91,7 @@ fn transaction_from(mut document: Value) -> ApiResult<DiscountTransaction> {
         object.remove("id");
         object.remove("company");
         object.remove("key");
+        object.remove("limit_takes");
         if let Some(id) = object.remove("tid") {
             object.insert("id".into(), id);
         }
@@ -74,20 +101,29 @@ fn transaction_from(mut document: Value) -> ApiResult<DiscountTransaction> {
 }
 
 impl Store {
-    /// Records `transaction`, a discount given outside a cart.
+    /// Records `transaction`, a discount given outside a cart, taking
+    /// `limit_takes` from its campaign's limits: the refusal of the first
+    /// limit reached, and nothing recorded, when one is.
     pub async fn insert_discount_transaction(
         &self,
         company: &str,
         transaction: &DiscountTransaction,
+        limit_takes: &[LimitTake],
     ) -> ApiResult<()> {
-        let document = transaction_document(company, transaction);
+        let document = transaction_document(company, transaction, limit_takes);
+        let query = concat!(
+            "BEGIN TRANSACTION;
+             CREATE type::record('discount_transaction', [$company, $document.key])
+                 CONTENT $document RETURN NONE;
+             LET $limit_takes = $document.limit_takes ?? [];",
+            take_limits_sql!(),
+            "
+             COMMIT TRANSACTION;"
+        );
         self.transact(|db| {
-            db.query(
-                "CREATE type::record('discount_transaction', [$company, $document.key])
-                     CONTENT $document RETURN NONE",
-            )
-            .bind(("company", company.to_string()))
-            .bind(("document", document.clone()))
+            db.query(query)
+                .bind(("company", company.to_string()))
+                .bind(("document", document.clone()))
         })
         .await?;
         Ok(())

@@ -2,6 +2,8 @@
 //! goodwill discount, for example) and every discount a Customer got
 //! (GET /discounts/transactions), from carts and from this call.
 
+use crate::resources::discounts::limits::Redeeming;
+use crate::resources::discounts::limits::limit_takes;
 use rust_decimal::Decimal;
 
 use crate::common::amount::Amount;
@@ -131,8 +133,21 @@ impl Services {
             created_at: now,
             cancelled_at: None,
         };
+        let redeeming = Redeeming {
+            customer_id: &customer.id,
+            location_code: given.location_code,
+            wall_clock: locale.wall_clock(now.as_datetime()),
+        };
+        let takes = limit_takes(
+            discount_id,
+            &format!("discount {discount_id}"),
+            &campaign.limits,
+            &redeeming,
+            value,
+            ErrorCode::DiscountLimitReached,
+        );
         self.store
-            .insert_discount_transaction(company, &transaction)
+            .insert_discount_transaction(company, &transaction, &takes)
             .await?;
         tracing::info!(company, customer = %customer.id, discount_id, %value, "discount redeemed");
         Ok(transaction)

@@ -7,7 +7,7 @@ use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
 use crate::common::validate::validate_slug;
 use crate::engine::campaign::Listens;
-use crate::engine::effect::Effect;
+use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -94,7 +94,7 @@ impl Occurrence for EventOccurrence {
         }
     }
 
-    fn settle(&mut self, _effects: &[Effect], points_earned: i64, at: Timestamp) {
+    fn settle(&mut self, _evaluation: &Evaluation, points_earned: i64, at: Timestamp) {
         self.recorded = self.id.clone().map(|id| CustomEvent {
             id,
             customer_id: self.customer_id.clone(),

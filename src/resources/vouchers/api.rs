@@ -154,12 +154,14 @@ pub const VOUCHER_REFUSALS_AND_CUSTOMER: &[ErrorCode] = &{
 
 /// A Voucher's refusals, and an unknown or inactive Customer (a redemption).
 const REDEEM_REFUSALS: &[ErrorCode] = &{
-    let mut codes = [ErrorCode::CustomerInactive; VOUCHER_REFUSALS_AND_CUSTOMER.len() + 1];
+    let mut codes = [ErrorCode::CustomerInactive; VOUCHER_REFUSALS_AND_CUSTOMER.len() + 2];
     let mut i = 0;
     while i < VOUCHER_REFUSALS_AND_CUSTOMER.len() {
-        codes[i + 1] = VOUCHER_REFUSALS_AND_CUSTOMER[i];
+        codes[i + 2] = VOUCHER_REFUSALS_AND_CUSTOMER[i];
         i += 1;
     }
+    // A Coupon's limit reached: the use would go past it.
+    codes[1] = ErrorCode::VoucherLimitReached;
     codes
 };
 

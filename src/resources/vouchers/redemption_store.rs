@@ -8,6 +8,10 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::discounts::limits::LimitTake;
+use crate::resources::discounts::limits::store::give_back_limits_sql;
+use crate::resources::discounts::limits::store::limit_take_documents;
+use crate::resources::discounts::limits::store::take_limits_sql;
 use crate::resources::vouchers::model::Reservation;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherRedemption;
@@ -26,6 +30,9 @@ pub struct VoucherUse {
     /// The Voucher to store first when none is stored under `key` yet (a
     /// Customer's Voucher of a static code, used for the first time).
     pub create: Option<Voucher>,
+    /// What the use takes from its Coupon's limits (kept with the
+    /// redemption, so a rollback gives it back).
+    pub limit_takes: Vec<LimitTake>,
 }
 
 /// SurrealQL taking one use from the Voucher of each of `$voucher_uses`
@@ -34,7 +41,8 @@ pub struct VoucherUse {
 /// when every use left is held by another checkout than the use's
 /// `reservation_id`. Shared by POST /vouchers/redeem and the carts' group
 /// commit ([`crate::storage::group_commit`]), so a use is taken one way.
-pub(crate) const TAKE_VOUCHER_USES: &str = "
+pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
+    "
     FOR $use IN $voucher_uses {
         LET $record = type::record('voucher', [$company, $use.key]);
         IF $use.create AND !record::exists($record) {
@@ -54,18 +62,28 @@ pub(crate) const TAKE_VOUCHER_USES: &str = "
             state = IF $left <= 1 { 'redeemed' } ELSE { state } RETURN NONE;
         CREATE type::record('voucher_redemption', [$company, $use.redemption.redemption_id])
             CONTENT $use.redemption RETURN NONE;
-    };";
+        LET $limit_takes = $use.redemption.limit_takes ?? [];",
+    take_limits_sql!(),
+    "
+    };"
+);
 
 /// SurrealQL giving back every use the cart `$original_code` took and did
-/// not give back yet, at `$now`: part of its cancellation's transaction.
-pub(crate) const GIVE_BACK_CART_VOUCHERS: &str = "
-    FOR $taken IN (SELECT redemption_id, key FROM voucher_redemption
+/// not give back yet, with what it took from its Coupon's limits, at
+/// `$now`: part of its cancellation's transaction.
+pub(crate) const GIVE_BACK_CART_VOUCHERS: &str = concat!(
+    "
+    FOR $taken IN (SELECT redemption_id, key, limit_takes FROM voucher_redemption
             WHERE company = $company AND cart_code = $original_code AND rolled_back_at = NONE) {
         UPDATE type::record('voucher_redemption', [$company, $taken.redemption_id])
             SET rolled_back_at = $now RETURN NONE;
         UPDATE type::record('voucher', [$company, $taken.key])
             SET uses_left = uses_left + 1, state = 'active' RETURN NONE;
-    };";
+        LET $limit_takes = $taken.limit_takes ?? [];",
+    give_back_limits_sql!(),
+    "
+    };"
+);
 
 /// `uses` as [`TAKE_VOUCHER_USES`] reads them.
 pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<Value> {
@@ -74,6 +92,9 @@ pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<V
             let mut redemption = json!(taken.redemption);
             redemption["company"] = json!(company);
             redemption["key"] = json!(taken.key);
+            if !taken.limit_takes.is_empty() {
+                redemption["limit_takes"] = json!(limit_take_documents(&taken.limit_takes));
+            }
             json!({
                 "key": taken.key,
                 "redemption": redemption,
@@ -91,6 +112,7 @@ fn redemption_from(mut document: Value) -> ApiResult<VoucherRedemption> {
         object.remove("id");
         object.remove("company");
         object.remove("key");
+        object.remove("limit_takes");
     }
     serde_json::from_value(document)
         .map_err(|e| ApiError::internal(format!("stored redemption unreadable: {e}")))
@@ -228,10 +250,13 @@ impl Store {
                  UPDATE $record SET rolled_back_at = $at RETURN NONE;
                  UPDATE type::record('voucher', [$company, $redemption.key])
                      SET uses_left = uses_left + 1, state = 'active' RETURN NONE;
+                 LET $limit_takes = $redemption.limit_takes ?? [];
+                 {give_back}
              }};
              COMMIT TRANSACTION;",
             unknown = ErrorCode::RedemptionNotFound.code(),
             again = ErrorCode::VoucherNotRedeemed.code(),
+            give_back = give_back_limits_sql!(),
         );
         let at_text = at.to_string();
         self.transact(|db| {

@@ -3,12 +3,16 @@
 
 use std::collections::HashSet;
 
+use rust_decimal::Decimal;
+
 use crate::common::ids::time_ordered_id;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::discounts::limits::Redeeming;
+use crate::resources::discounts::limits::limit_takes;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherRedemption;
@@ -76,6 +80,13 @@ impl Services {
             return Err(refused);
         }
         let now = self.now();
+        let rules = self.catalog.company(company);
+        let locale = self.company_settings(company).await?.locale();
+        let redeeming = Redeeming {
+            customer_id: &customer.id,
+            location_code: at.location_code,
+            wall_clock: locale.wall_clock(now.as_datetime()),
+        };
         let uses: Vec<VoucherUse> = vouchers
             .iter()
             .map(|found| VoucherUse {
@@ -94,6 +105,23 @@ impl Services {
                     rolled_back_at: None,
                 },
                 create: (!found.stored).then(|| found.voucher.clone()),
+                // Outside a cart a use gives no money it knows of: it counts
+                // towards the Coupon's redemption limits only.
+                limit_takes: rules
+                    .campaigns
+                    .iter()
+                    .find(|campaign| campaign.id == found.voucher.coupon_id)
+                    .map(|campaign| {
+                        limit_takes(
+                            campaign.id,
+                            &format!("Voucher {}", found.voucher.code),
+                            &campaign.limits,
+                            &redeeming,
+                            Decimal::ZERO,
+                            ErrorCode::VoucherLimitReached,
+                        )
+                    })
+                    .unwrap_or_default(),
             })
             .collect();
         if let Err(error) = self.store.redeem_vouchers(company, &uses, now).await {

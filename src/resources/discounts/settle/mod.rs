@@ -12,6 +12,7 @@ pub mod choose;
 pub mod reckon;
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
@@ -27,6 +28,11 @@ use crate::engine::facts::Facts;
 use crate::engine::text::Text;
 use crate::error::ErrorCode;
 use crate::resources::coupons::apply::voucher_offers;
+use crate::resources::discounts::limits::Headroom;
+use crate::resources::discounts::limits::OfferLimit;
+use crate::resources::discounts::limits::OfferTakes;
+use crate::resources::discounts::limits::Redeeming;
+use crate::resources::discounts::limits::limit_takes as limit_takes_of;
 use crate::resources::discounts::settle::choose::Contender;
 use crate::resources::discounts::settle::choose::choose;
 use crate::resources::discounts::settle::reckon::Left;
@@ -76,6 +82,8 @@ pub struct Offer<'c> {
     pub rule_name: Arc<str>,
     /// How it shares the cart.
     pub stacking: &'c Stacking,
+    /// Its budgets and caps.
+    pub limits: &'c [OfferLimit],
     /// What it takes off.
     pub reckoning: Reckoning,
     /// What gave it.
@@ -102,6 +110,7 @@ impl Offer<'_> {
 pub(crate) fn settle(
     effects: &mut Vec<Effect>,
     explanations: &mut [Explanation],
+    limit_takes: &mut Vec<OfferTakes>,
     campaign_offers: Vec<CampaignOffer>,
     campaigns: &[Campaign],
     facts: &Facts,
@@ -118,6 +127,7 @@ pub(crate) fn settle(
                 rule_id: offer.rule_id,
                 rule_name: offer.rule_name,
                 stacking: &campaign.stacking,
+                limits: &campaign.limits,
                 reckoning: offer.reckoning,
                 giver: Giver::Campaign {
                     position: offer.position,
@@ -137,6 +147,32 @@ pub(crate) fn settle(
     }
     let (shares, losses) = settle_offers(&offers, facts);
     place_effects(effects, &offers, &shares);
+    let redeeming = Redeeming::of_facts(facts);
+    for ((offer, shares), loss) in offers.iter().zip(&shares).zip(&losses) {
+        if offer.limits.is_empty() || loss.is_some() {
+            continue;
+        }
+        let (voucher_id, code) = match &offer.giver {
+            Giver::Campaign { .. } => (None, ErrorCode::DiscountLimitReached),
+            Giver::Voucher { coupon_info, .. } => (
+                Some(coupon_info.voucher_id.clone()),
+                ErrorCode::VoucherLimitReached,
+            ),
+        };
+        let amount: Decimal = shares.iter().copied().sum();
+        limit_takes.push(OfferTakes {
+            rule_id: offer.rule_id,
+            voucher_id,
+            takes: limit_takes_of(
+                offer.rule_id,
+                &offer.label(),
+                offer.limits,
+                &redeeming,
+                amount,
+                code,
+            ),
+        });
+    }
     let mut voucher_effects: Vec<Vec<Effect>> = vec![Vec::new(); facts.vouchers.len()];
     for ((offer, shares), loss) in offers.iter().zip(&shares).zip(losses) {
         match (&offer.giver, loss) {
@@ -221,6 +257,14 @@ fn settle_offers(offers: &[Offer<'_>], facts: &Facts) -> (Vec<Vec<Decimal>>, Vec
     let mut contenders = Vec::with_capacity(offers.len());
     let mut contending = Vec::with_capacity(offers.len());
     for (index, offer) in offers.iter().enumerate() {
+        if let Some(reached) = facts
+            .limits
+            .get(&offer.rule_id)
+            .and_then(Headroom::exhausted)
+        {
+            losses[index] = Some((limit_code(offer), reached));
+            continue;
+        }
         let worth: Decimal = offer
             .reckoning
             .shares(offer.stacking.base, &everything, facts)
@@ -248,9 +292,42 @@ fn settle_offers(offers: &[Offer<'_>], facts: &Facts) -> (Vec<Vec<Decimal>>, Vec
     order.sort_by_key(|&index| (Reverse(offers[index].stacking.priority), index));
     let mut shares = vec![Vec::new(); offers.len()];
     let mut left = everything;
+    // What each limited offer's budget has left, shared by its Vouchers.
+    let mut budgets: HashMap<i64, (Decimal, &str)> = facts
+        .limits
+        .iter()
+        .filter_map(|(rule_id, headroom)| {
+            headroom
+                .amount
+                .as_ref()
+                .map(|(left, limit)| (*rule_id, (*left, limit.as_str())))
+        })
+        .collect();
     for index in order {
         let offer = &offers[index];
-        let taken = offer.reckoning.shares(offer.stacking.base, &left, facts);
+        let budget = budgets.get_mut(&offer.rule_id);
+        let taken = match &budget {
+            Some((left_of_budget, limit)) if left_of_budget.is_zero() => {
+                losses[index] = Some((limit_code(offer), format!("its limit of {limit} is spent")));
+                continue;
+            }
+            Some((left_of_budget, _)) => {
+                let capped = Reckoning {
+                    max_amount: Some(
+                        offer
+                            .reckoning
+                            .max_amount
+                            .map_or(*left_of_budget, |cap| cap.min(*left_of_budget)),
+                    ),
+                    ..offer.reckoning.clone()
+                };
+                capped.shares(offer.stacking.base, &left, facts)
+            }
+            None => offer.reckoning.shares(offer.stacking.base, &left, facts),
+        };
+        if let Some((left_of_budget, _)) = budget {
+            *left_of_budget -= taken.iter().copied().sum::<Decimal>();
+        }
         if taken.iter().all(|share| *share <= Decimal::ZERO) {
             losses[index] = Some(nothing_left(
                 offer,
@@ -262,6 +339,14 @@ fn settle_offers(offers: &[Offer<'_>], facts: &Facts) -> (Vec<Vec<Decimal>>, Vec
         shares[index] = taken;
     }
     (shares, losses)
+}
+
+/// The refusal of `offer` when a limit of it is reached.
+fn limit_code(offer: &Offer<'_>) -> ErrorCode {
+    match offer.giver {
+        Giver::Campaign { .. } => ErrorCode::DiscountLimitReached,
+        Giver::Voucher { .. } => ErrorCode::VoucherLimitReached,
+    }
 }
 
 /// Why `offer` takes nothing: a campaign says `campaign_reason`; a Voucher

@@ -1,0 +1,65 @@
+//! What the limited offers of a cart may still give, read before it is
+//! evaluated.
+
+use crate::engine::campaign::Listens;
+use crate::engine::catalog::CompanyRules;
+use crate::engine::facts::Facts;
+use crate::engine::kinds::CampaignKind;
+use crate::error::ApiResult;
+use crate::resources::discounts::limits::Headroom;
+use crate::resources::discounts::limits::Redeeming;
+use crate::services::Services;
+
+impl Services {
+    /// Fills `facts.limits` with the headroom of every limited discount
+    /// campaign listening to carts and every limited Coupon of a Voucher
+    /// the cart presents, from one read of their counters; reads nothing
+    /// when none is limited.
+    pub(crate) async fn read_limits(
+        &self,
+        company: &str,
+        rules: &CompanyRules,
+        facts: &mut Facts,
+    ) -> ApiResult<()> {
+        let limited: Vec<_> = rules
+            .campaigns
+            .iter()
+            .filter(|campaign| {
+                !campaign.limits.is_empty()
+                    && match campaign.kind {
+                        CampaignKind::Discount(_) => campaign.listens == Listens::Cart,
+                        CampaignKind::Coupon(_) => facts
+                            .vouchers
+                            .iter()
+                            .any(|voucher| voucher.coupon_id == campaign.id),
+                        _ => false,
+                    }
+            })
+            .collect();
+        if limited.is_empty() {
+            return Ok(());
+        }
+        let redeeming = Redeeming::of_facts(facts);
+        let keys: Vec<Vec<String>> = limited
+            .iter()
+            .flat_map(|campaign| {
+                campaign
+                    .limits
+                    .iter()
+                    .map(|limit| limit.counter_key(campaign.id, &redeeming))
+            })
+            .collect();
+        let counted = self.store.limit_counters(company, &keys).await?;
+        let headroom = limited
+            .iter()
+            .map(|campaign| {
+                (
+                    campaign.id,
+                    Headroom::of(campaign.id, &campaign.limits, &redeeming, &counted),
+                )
+            })
+            .collect();
+        facts.limits = headroom;
+        Ok(())
+    }
+}
