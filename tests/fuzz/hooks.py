@@ -48,6 +48,9 @@ filtering them out would leave too few carts to test.
 - A `stacking` section is `exclusive: true` or names `combines_with`, not
   both, and only a Coupon's has `max_per_cart`: `map_case` makes valid
   cases so.
+- Each of `limits` counts `redemptions`, `amount` (in cents, more than 0) or
+  both, and names each `per`/`each` pair once: `map_case` makes valid cases
+  so.
 
 Two rules the spec does state, the fuzzer's generator skips when it makes a
 valid case: a field under `anyOf` that is not `nullable` is still sent
@@ -383,6 +386,30 @@ def stacking_as_written(case):
         stacking.pop("max_per_cart", None)
 
 
+def limits_as_written(case):
+    meta = case.meta
+    if meta is None or not meta.generation.mode.is_positive or not isinstance(case.body, dict):
+        return
+    limits = case.body.get("limits")
+    if not isinstance(limits, list):
+        return
+    kept, seen = [], set()
+    for limit in limits:
+        if not isinstance(limit, dict):
+            continue
+        pair = (limit.get("per"), limit.get("each"))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        amount = limit.get("amount")
+        if isinstance(amount, (int, float)) and not isinstance(amount, bool):
+            limit["amount"] = min(max(round(amount, 2), 0.01), MAX_CART)
+        if limit.get("redemptions") is None and limit.get("amount") is None:
+            limit["redemptions"] = 1
+        kept.append(limit)
+    case.body["limits"] = kept
+
+
 @schemathesis.hook
 def map_case(ctx, case):
     """Runs after `filter_case`, in every phase."""
@@ -390,6 +417,7 @@ def map_case(ctx, case):
     if case.operation.path.startswith(("/coupons", "/discounts")):
         coupon_amounts_in_cents(case)
         stacking_as_written(case)
+        limits_as_written(case)
     if case.operation.path == "/discounts/redeem":
         base_amount_in_cents(case)
     if case.operation.path.startswith("/carts/") and isinstance(case.body, dict):
