@@ -43,6 +43,9 @@ pub enum Command {
     /// Targeted Delivery of Instant Wins (back-office).
     #[command(subcommand)]
     InstantWins(InstantWinsCommand),
+    /// Issue Vouchers in bulk (back-office).
+    #[command(subcommand)]
+    Vouchers(VouchersCommand),
     /// Scenario files: given/when/then proofs of the campaigns.
     #[command(subcommand)]
     Scenarios(ScenariosCommand),
@@ -132,6 +135,43 @@ pub enum InstantWinsCommand {
         /// Customer ids.
         #[arg(required = true)]
         customers: Vec<String>,
+        /// Campaign files, read when no server answers and the store is opened directly.
+        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+        campaigns: PathBuf,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+}
+
+/// `loyalty vouchers ...`
+#[derive(Debug, Subcommand)]
+pub enum VouchersCommand {
+    /// Issue a Coupon's Vouchers in bulk: `--count N` bearer Vouchers any
+    /// Customer presents, or one per Customer of `--customers FILE` (one id
+    /// per line). Prints `code,customer_id` lines (CSV with a header) and a
+    /// summary on stderr. Running it again under the same `--source` gives
+    /// the same Vouchers.
+    Issue {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        /// The Coupon's id.
+        #[arg(long)]
+        coupon: i64,
+        /// The issue's name (letters, digits, `_`, `-`), e.g. spring-flyer.
+        #[arg(long)]
+        source: String,
+        /// How many bearer Vouchers.
+        #[arg(
+            long,
+            conflicts_with = "customers",
+            required_unless_present = "customers"
+        )]
+        count: Option<u64>,
+        /// A file of Customer ids, one per line (blank lines and `#` comments
+        /// are skipped).
+        #[arg(long)]
+        customers: Option<PathBuf>,
         /// Campaign files, read when no server answers and the store is opened directly.
         #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
         campaigns: PathBuf,

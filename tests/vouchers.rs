@@ -1,6 +1,8 @@
 //! Discounts, Coupons and Vouchers over HTTP: Coupons from files and through
 //! the API (created, read, changed, deleted), every refusal changing nothing.
 
+#[path = "vouchers/bulk.rs"]
+mod bulk;
 #[path = "vouchers/carts.rs"]
 mod carts;
 mod common;

@@ -1,4 +1,5 @@
-//! The back-office commands: `keys ...`, `companies ...` and `instant-wins ...`, through the back-office API.
+//! The back-office commands: `keys ...`, `companies ...`, `instant-wins ...`
+//! and `vouchers issue`, through the back-office API.
 
 use crate::cli::back_office_client::BackOffice;
 use crate::cli::init_logging;
@@ -8,6 +9,7 @@ use crate::config::CompaniesCommand;
 use crate::config::InstantWinsCommand;
 use crate::config::KeysCommand;
 use crate::config::LogFormat;
+use crate::config::VouchersCommand;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::companies::keys::NewKey;
@@ -17,6 +19,9 @@ use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::RateLimits;
 use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
+use crate::resources::vouchers::bulk::BulkIssue;
+use crate::resources::vouchers::bulk::BulkIssued;
+use crate::resources::vouchers::bulk::MAX_BULK_ISSUE;
 
 async fn back_office(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
     init_logging("warn", LogFormat::Text);
@@ -260,6 +265,96 @@ pub(crate) async fn instant_wins(command: InstantWinsCommand) -> ApiResult<()> {
             voucher.code,
             voucher.loyalty_rule_history_id.as_deref().unwrap_or("-"),
             voucher.campaign_history_id.as_deref().unwrap_or("-")
+        );
+    }
+    Ok(())
+}
+
+/// Customers sent per request of a bulk issue by list.
+const CUSTOMERS_PER_REQUEST: usize = 1_000;
+
+pub(crate) async fn vouchers(command: VouchersCommand) -> ApiResult<()> {
+    let VouchersCommand::Issue {
+        company,
+        coupon,
+        source,
+        count,
+        customers,
+        campaigns,
+        back_office: args,
+    } = command;
+    init_logging("warn", LogFormat::Text);
+    let office = BackOffice::connect_with_rules(&args, Some(&campaigns)).await?;
+    let parts: Vec<BulkIssue> = match (count, customers) {
+        (Some(count), None) => (0..count)
+            .step_by(MAX_BULK_ISSUE as usize)
+            .map(|first| BulkIssue {
+                source: source.clone(),
+                count: Some(MAX_BULK_ISSUE.min(count - first)),
+                first: Some(first),
+                customer_ids: None,
+            })
+            .collect(),
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", path.display())))?;
+            let ids: Vec<String> = text
+                .lines()
+                .map(str::trim)
+                .filter(|line| !line.is_empty() && !line.starts_with('#'))
+                .map(str::to_string)
+                .collect();
+            if ids.is_empty() {
+                return Err(ApiError::invalid(format!(
+                    "{} names no Customer",
+                    path.display()
+                )));
+            }
+            ids.chunks(CUSTOMERS_PER_REQUEST)
+                .map(|chunk| BulkIssue {
+                    source: source.clone(),
+                    count: None,
+                    first: None,
+                    customer_ids: Some(chunk.to_vec()),
+                })
+                .collect()
+        }
+        _ => {
+            return Err(ApiError::invalid(
+                "name --count N or --customers FILE, one of them",
+            ));
+        }
+    };
+    let started = std::time::Instant::now();
+    let mut all = BulkIssued {
+        vouchers: Vec::new(),
+        refused: Vec::new(),
+    };
+    for part in parts {
+        let mut issued = office.bulk_issue(&company, coupon, part).await?;
+        all.vouchers.append(&mut issued.vouchers);
+        all.refused.append(&mut issued.refused);
+        eprint!("\r{} Vouchers issued", all.vouchers.len());
+    }
+    eprintln!(
+        "\r{} Vouchers of Coupon {coupon} issued as `{source}` in {:.1} s; {} Customers refused",
+        all.vouchers.len(),
+        started.elapsed().as_secs_f64(),
+        all.refused.len()
+    );
+    if args.json {
+        return print_json(&all);
+    }
+    let mut out = String::with_capacity(all.vouchers.len() * 48);
+    out.push_str("code,customer_id\n");
+    for voucher in &all.vouchers {
+        out.push_str(&format!("{},{}\n", voucher.code, voucher.customer_id));
+    }
+    print!("{out}");
+    for refused in &all.refused {
+        eprintln!(
+            "{}: {} ({})",
+            refused.customer_id, refused.code, refused.error
         );
     }
     Ok(())

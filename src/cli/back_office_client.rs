@@ -1,6 +1,8 @@
 //! How the operator commands reach the store: through a running server's
 //! back-office listener, or, when none answers, by opening the store directly.
 
+use crate::resources::vouchers::bulk::BulkIssue;
+use crate::resources::vouchers::bulk::BulkIssued;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
@@ -207,6 +209,25 @@ impl BackOffice {
                 let body = serde_json::json!({ "customer_ids": customer_ids });
                 let answer: Value = self.call("POST", &path, Some(body)).await?;
                 from_value(answer["vouchers"].clone())
+            }
+        }
+    }
+
+    /// Issues a part of a bulk issue of the Coupon `coupon_id` of `company`.
+    pub async fn bulk_issue(
+        &self,
+        company: &str,
+        coupon_id: i64,
+        issue: BulkIssue,
+    ) -> ApiResult<BulkIssued> {
+        match self {
+            BackOffice::Local(services) => services.bulk_issue(company, coupon_id, issue).await,
+            BackOffice::Remote { .. } => {
+                let path = format!(
+                    "/companies/{}/coupons/{coupon_id}/vouchers",
+                    encode_component(company)
+                );
+                self.call("POST", &path, Some(to_body(&issue)?)).await
             }
         }
     }

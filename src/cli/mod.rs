@@ -1,7 +1,8 @@
 //! What each command does: the dispatch, and the commands by who runs them.
 //!
 //! - [`serve`]: `loyalty serve`.
-//! - [`back_office`]: `keys ...`, `companies ...`, `instant-wins ...`.
+//! - [`back_office`]: `keys ...`, `companies ...`, `instant-wins ...`,
+//!   `vouchers issue`.
 //! - [`authoring`]: `campaigns ...`, `scenarios run`, `bench`.
 //! - [`back_office_client`]: the back-office API's HTTP client.
 
@@ -11,7 +12,7 @@ pub mod back_office_client;
 pub mod serve;
 
 use crate::cli::authoring::{bench, check_campaigns, run_scenarios, simulate_draws};
-use crate::cli::back_office::{companies, instant_wins, keys};
+use crate::cli::back_office::{companies, instant_wins, keys, vouchers};
 use crate::cli::serve::serve;
 use crate::config::CampaignsCommand;
 use crate::config::Cli;
@@ -28,6 +29,7 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Keys(command) => keys(command).await,
         Command::Companies(command) => companies(command).await,
         Command::InstantWins(command) => instant_wins(command).await,
+        Command::Vouchers(command) => vouchers(command).await,
         Command::Scenarios(ScenariosCommand::Run {
             paths,
             campaigns,

@@ -31,6 +31,7 @@ impl std::fmt::Debug for OperatorToken {
 pub type BackOfficeGroups = (
     crate::resources::companies::api::BackOfficeApi,
     crate::resources::companies::api::InstantWinAssignments,
+    crate::resources::vouchers::bulk_api::VoucherBulkIssues,
 );
 
 /// Largest back-office request body.

@@ -164,6 +164,15 @@ pub struct CouponSpec {
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uses_per_voucher: Option<u32>,
+    /// Most Vouchers of it one Customer is issued (by POST
+    /// /discounts/trigger, campaign effects and bulk issues); absent: no
+    /// limit. A static code's one Voucher per Customer counts once.
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "1"), maximum(value = "1000000"))
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issues_per_customer: Option<u32>,
     /// Days of the week its Vouchers can be used; absent or empty: every day.
     #[oai(skip_serializing_if_is_none, validator(max_items = 7, unique_items))]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -230,6 +239,9 @@ pub struct Coupon {
     pub excluded_categories: Vec<String>,
     /// Uses of one Voucher.
     pub uses_per_voucher: u32,
+    /// Most Vouchers of it one Customer is issued.
+    #[oai(skip_serializing_if_is_none)]
+    pub issues_per_customer: Option<u32>,
     /// Days of the week it can be used; empty: every day.
     pub weekdays: Vec<Weekday>,
     /// Hours of the day it can be used.

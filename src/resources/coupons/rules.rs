@@ -17,6 +17,7 @@
 //!   excluded_products: [GIFTCARD]
 //!   excluded_categories: [tobacco]
 //!   uses_per_voucher: 1
+//!   issues_per_customer: 3                # most Vouchers one Customer is issued
 //!   weekdays: [saturday, sunday]
 //!   hours: { from: "09:00", to: "13:00" }
 //! ```
@@ -63,6 +64,8 @@ pub(crate) struct CouponFile {
     excluded_categories: Vec<String>,
     #[serde(default)]
     uses_per_voucher: Option<u32>,
+    #[serde(default)]
+    issues_per_customer: Option<u32>,
     #[serde(default)]
     weekdays: Vec<String>,
     #[serde(default)]
@@ -133,6 +136,8 @@ pub struct Coupon {
     pub excluded_categories: Vec<String>,
     /// Uses of one Voucher (of a static code: of each Customer).
     pub uses_per_voucher: u32,
+    /// Most Vouchers of it one Customer is issued; `None`: no limit.
+    pub issues_per_customer: Option<u32>,
     /// Days of the week it can be used; empty: every day.
     pub weekdays: Vec<Weekday>,
     /// Hours of the day it can be used; `None`: all day.
@@ -161,6 +166,7 @@ impl CouponFile {
             (!self.excluded_products.is_empty(), "excluded_products"),
             (!self.excluded_categories.is_empty(), "excluded_categories"),
             (self.uses_per_voucher.is_some(), "uses_per_voucher"),
+            (self.issues_per_customer.is_some(), "issues_per_customer"),
             (!self.weekdays.is_empty(), "weekdays"),
             (self.hours.is_some(), "hours"),
         ]
@@ -262,6 +268,15 @@ impl CouponFile {
                 format!("uses_per_voucher is 1 to {MAX_USES_PER_VOUCHER}"),
             );
         }
+        if self
+            .issues_per_customer
+            .is_some_and(|most| !(1..=MAX_USES_PER_VOUCHER).contains(&most))
+        {
+            problems.at_key(
+                "issues_per_customer",
+                format!("issues_per_customer is 1 to {MAX_USES_PER_VOUCHER}"),
+            );
+        }
         for (key, list) in [
             ("excluded_products", &self.excluded_products),
             ("excluded_categories", &self.excluded_categories),
@@ -300,6 +315,7 @@ impl CouponFile {
             excluded_products: self.excluded_products,
             excluded_categories: self.excluded_categories,
             uses_per_voucher,
+            issues_per_customer: self.issues_per_customer,
             weekdays,
             hours,
         })

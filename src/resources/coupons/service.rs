@@ -31,8 +31,9 @@ use crate::services::Services;
 const KIND: &str = "coupon";
 
 /// The fields of [`CouponSpec`] that belong in the file's `coupon:` section.
-const SECTION_FIELDS: [&str; 9] = [
+const SECTION_FIELDS: [&str; 10] = [
     "discount",
+    "issues_per_customer",
     "static_code",
     "code_pattern",
     "charset",
@@ -221,6 +222,7 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
         excluded_products: coupon.excluded_products.clone(),
         excluded_categories: coupon.excluded_categories.clone(),
         uses_per_voucher: coupon.uses_per_voucher,
+        issues_per_customer: coupon.issues_per_customer,
         weekdays: coupon.weekdays.iter().map(|d| (*d).into()).collect(),
         hours: coupon.hours.map(|hours| UsableHours {
             from: hours.from.format("%H:%M").to_string(),

@@ -55,6 +55,7 @@ impl DeclaredErrors for DiscountsApi {
                 ErrorCode::VoucherInactive,
                 ErrorCode::VoucherExpired,
                 ErrorCode::VoucherCodeTaken,
+                ErrorCode::CouponIssueLimitReached,
             ],
         },
         OperationErrors {

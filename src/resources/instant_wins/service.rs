@@ -279,6 +279,7 @@ impl Services {
         }
         let issue = |customer_id: &String| VoucherIssue {
             issue_key: targeted_delivery_issue(rule_id, customer_id),
+            issues_per_customer: None,
             voucher: Voucher {
                 id: time_ordered_id("vch"),
                 code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),

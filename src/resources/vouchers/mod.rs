@@ -2,9 +2,12 @@
 //! Customers. GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem and
 //! POST /vouchers/rollback, selection (a Customer's wallet), holds during a
 //! checkout (freeze), printing; issued by
-//! POST /discounts/trigger and by a targeted Instant Win's assignment.
+//! POST /discounts/trigger, by a targeted Instant Win's assignment and in
+//! bulk by an operator ([`bulk`], [`bulk_api`]).
 
 pub mod api;
+pub mod bulk;
+pub mod bulk_api;
 pub mod codes;
 pub mod desired;
 pub mod freeze;

@@ -128,6 +128,7 @@ impl Services {
             let issue = VoucherIssue {
                 voucher,
                 issue_key: reason.clone(),
+                issues_per_customer: coupon.issues_per_customer,
             };
             match self.store.issue_vouchers(company, &[issue]).await {
                 Err(error)

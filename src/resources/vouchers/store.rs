@@ -58,6 +58,8 @@ pub struct VoucherIssue {
     pub voucher: Voucher,
     /// What it is issued for (`targeted_delivery:{rule}:{customer}`, ...).
     pub issue_key: String,
+    /// Its Coupon's cap of Vouchers per Customer, if any.
+    pub issues_per_customer: Option<u32>,
 }
 
 /// The `code` key of a code the service made; `concurrent_modification`
@@ -66,48 +68,92 @@ fn key_of(code: &str) -> ApiResult<String> {
     code_key(code).ok_or_else(|| ApiError::internal(format!("voucher code `{code}` has no key")))
 }
 
+/// SurrealQL issuing each of `$vouchers` (made by [`issue_documents`])
+/// whose issue key was not issued before: its code taken, or its Customer
+/// holding the Coupon's `issues_cap` Vouchers already, refuses the whole when
+/// `$refuse`, and leaves that one out otherwise. A Customer's issues of a
+/// Coupon are counted in one record, so simultaneous issues cannot pass the
+/// cap together.
+fn issue_query() -> String {
+    format!(
+        "BEGIN TRANSACTION;
+         FOR $voucher IN $vouchers {{
+             LET $reason = type::record('voucher_issue', [$company, $voucher.issue_key]);
+             IF !record::exists($reason) {{
+                 LET $record = type::record('voucher', [$company, $voucher.key]);
+                 LET $counted = type::record('voucher_issue_count',
+                     [$company, $voucher.coupon_id, $voucher.customer_id]);
+                 LET $held = (SELECT VALUE issued FROM ONLY $counted) ?? 0;
+                 IF record::exists($record) {{
+                     IF $refuse {{
+                         THROW '{REFUSED}{taken}|voucher code ' + $voucher.code + ' is taken';
+                     }};
+                 }} ELSE IF $voucher.issues_cap != NONE AND $held >= $voucher.issues_cap {{
+                     IF $refuse {{
+                         THROW '{REFUSED}{capped}|the Customer holds the ' + <string> $voucher.issues_cap
+                             + ' Vouchers of Coupon ' + <string> $voucher.coupon_id + ' it issues to one Customer';
+                     }};
+                 }} ELSE {{
+                     CREATE $record CONTENT $voucher.document RETURN NONE;
+                     CREATE $reason SET key = $voucher.key RETURN NONE;
+                     IF $voucher.customer_id != '' {{
+                         UPSERT $counted SET issued = $held + 1 RETURN NONE;
+                     }};
+                 }};
+             }};
+         }};
+         COMMIT TRANSACTION;",
+        taken = ErrorCode::VoucherCodeTaken.code(),
+        capped = ErrorCode::CouponIssueLimitReached.code(),
+    )
+}
+
+/// `issues` as [`issue_query`] reads them.
+fn issue_documents(company: &str, issues: &[VoucherIssue]) -> ApiResult<Vec<Value>> {
+    issues
+        .iter()
+        .map(|issue| {
+            let key = key_of(&issue.voucher.code)?;
+            let mut document = json!({
+                "key": key,
+                "issue_key": issue.issue_key,
+                "code": issue.voucher.code,
+                "coupon_id": issue.voucher.coupon_id,
+                "customer_id": issue.voucher.customer_id,
+                "document": voucher_document(company, &key, &issue.voucher, Some(&issue.issue_key)),
+            });
+            if let Some(cap) = issue.issues_per_customer {
+                document["issues_cap"] = json!(cap);
+            }
+            Ok(document)
+        })
+        .collect()
+}
+
+/// What became of one Voucher of a batch ([`Store::issue_voucher_batch`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum IssueOutcome {
+    /// Issued now or before, for its issue key: the Voucher.
+    Issued(Box<Voucher>),
+    /// Its code is another Voucher's: draw another.
+    CodeTaken,
+    /// Its Customer holds as many Vouchers of the Coupon as it issues to
+    /// one.
+    OverCap,
+}
+
 impl Store {
     /// Issues `issues`, all or none: one whose issue key was issued before
     /// gives the Voucher issued then. A code already taken refuses the whole
-    /// with `voucher_code_taken` (the caller draws new codes and tries again).
+    /// with `voucher_code_taken` (the caller draws new codes and tries again),
+    /// a Customer at the Coupon's cap with `coupon_issue_limit_reached`.
     /// Answers the Vouchers in the order asked.
     pub async fn issue_vouchers(
         &self,
         company: &str,
         issues: &[VoucherIssue],
     ) -> ApiResult<Vec<Voucher>> {
-        let mut documents = Vec::with_capacity(issues.len());
-        for issue in issues {
-            let key = key_of(&issue.voucher.code)?;
-            documents.push(voucher_document(
-                company,
-                &key,
-                &issue.voucher,
-                Some(&issue.issue_key),
-            ));
-        }
-        let query = format!(
-            "BEGIN TRANSACTION;
-             FOR $voucher IN $vouchers {{
-                 LET $reason = type::record('voucher_issue', [$company, $voucher.issue_key]);
-                 IF !record::exists($reason) {{
-                     LET $record = type::record('voucher', [$company, $voucher.key]);
-                     IF record::exists($record) {{
-                         THROW '{REFUSED}{taken}|voucher code ' + $voucher.code + ' is taken';
-                     }};
-                     CREATE $record CONTENT $voucher RETURN NONE;
-                     CREATE $reason SET key = $voucher.key RETURN NONE;
-                 }};
-             }};
-             COMMIT TRANSACTION;",
-            taken = ErrorCode::VoucherCodeTaken.code()
-        );
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("vouchers", documents.clone()))
-        })
-        .await?;
+        self.write_issues(company, issues, true).await?;
         let reasons: Vec<String> = issues.iter().map(|i| i.issue_key.clone()).collect();
         let rows: Vec<Value> = first(
             self.db
@@ -121,6 +167,98 @@ impl Store {
         )
         .await?;
         rows.into_iter().map(voucher_from).collect()
+    }
+
+    /// Issues what it can of `issues` in one transaction, leaving out a
+    /// Voucher whose code is taken or whose Customer is at the Coupon's cap;
+    /// answers what became of each, in the order asked.
+    pub async fn issue_voucher_batch(
+        &self,
+        company: &str,
+        issues: &[VoucherIssue],
+    ) -> ApiResult<Vec<IssueOutcome>> {
+        self.write_issues(company, issues, false).await?;
+        let documents: Vec<Value> = issues
+            .iter()
+            .map(|issue| {
+                Ok(json!({
+                    "issue_key": issue.issue_key,
+                    "key": key_of(&issue.voucher.code)?,
+                }))
+            })
+            .collect::<ApiResult<_>>()?;
+        let statuses: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT VALUE {
+                         issued: type::record('voucher_issue', [$company, issue_key]).key,
+                         taken: record::exists(type::record('voucher', [$company, key]))
+                     } FROM $issues",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("issues", documents)),
+        )
+        .await?;
+        let issued_keys: Vec<String> = statuses
+            .iter()
+            .filter_map(|status| status["issued"].as_str().map(str::to_string))
+            .collect();
+        let mut vouchers = self
+            .vouchers_by_keys(company, &issued_keys)
+            .await?
+            .into_iter();
+        statuses
+            .iter()
+            .map(|status| {
+                if status["issued"].is_string() {
+                    vouchers
+                        .next()
+                        .map(|voucher| IssueOutcome::Issued(Box::new(voucher)))
+                        .ok_or_else(|| ApiError::internal("an issued Voucher was not read back"))
+                } else if status["taken"].as_bool() == Some(true) {
+                    Ok(IssueOutcome::CodeTaken)
+                } else {
+                    Ok(IssueOutcome::OverCap)
+                }
+            })
+            .collect()
+    }
+
+    /// Runs [`issue_query`] on `issues`.
+    async fn write_issues(
+        &self,
+        company: &str,
+        issues: &[VoucherIssue],
+        refuse: bool,
+    ) -> ApiResult<()> {
+        let documents = issue_documents(company, issues)?;
+        let query = issue_query();
+        self.transact(|db| {
+            db.query(query.as_str())
+                .bind(("company", company.to_string()))
+                .bind(("vouchers", documents.clone()))
+                .bind(("refuse", refuse))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// How many Vouchers of the Coupon `coupon_id` were issued.
+    pub async fn coupon_voucher_count(&self, company: &str, coupon_id: i64) -> ApiResult<u64> {
+        let counted: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT count() AS issued FROM voucher
+                         WHERE company = $company AND coupon_id = $coupon GROUP ALL",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("coupon", coupon_id)),
+        )
+        .await?;
+        Ok(counted
+            .first()
+            .and_then(|row| row["issued"].as_u64())
+            .unwrap_or(0))
     }
 
     /// The Voucher of `company` with `code`, however the code is written.
@@ -297,6 +435,7 @@ mod tests {
     fn issue(code: &str, customer: &str, reason: &str) -> VoucherIssue {
         VoucherIssue {
             issue_key: reason.into(),
+            issues_per_customer: None,
             voucher: Voucher {
                 id: format!("vch_{code}"),
                 code: code.into(),

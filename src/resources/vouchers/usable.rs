@@ -82,9 +82,12 @@ pub fn refusal(
     campaign: Option<&Campaign>,
     presented: &Presented<'_>,
 ) -> Option<Refusal> {
-    if presented
-        .customer_id
-        .is_some_and(|customer| customer != voucher.customer_id)
+    // A Voucher with no owner (a bearer code of a bulk issue) is any
+    // Customer's to present.
+    if !voucher.customer_id.is_empty()
+        && presented
+            .customer_id
+            .is_some_and(|customer| customer != voucher.customer_id)
     {
         return Some((
             ErrorCode::VoucherNotFound,

@@ -176,7 +176,10 @@ mod tests {
             (refused.code, refused.message.as_str()),
             (ErrorCode::VoucherLimitReached, "two only")
         );
-        let counted = store.limit_counters("c", std::slice::from_ref(&key)).await.unwrap();
+        let counted = store
+            .limit_counters("c", std::slice::from_ref(&key))
+            .await
+            .unwrap();
         assert_eq!(
             counted[&key],
             Counted {
@@ -192,7 +195,10 @@ mod tests {
         };
         assert!(take(&store, std::slice::from_ref(&dearer)).await.is_err());
         take(&store, std::slice::from_ref(&limit)).await.unwrap();
-        let counted = store.limit_counters("c", std::slice::from_ref(&key)).await.unwrap();
+        let counted = store
+            .limit_counters("c", std::slice::from_ref(&key))
+            .await
+            .unwrap();
         assert_eq!(counted[&key].redemptions, 2);
         assert_eq!(counted[&key].amount, Decimal::new(500, 2));
     }
