@@ -83,7 +83,9 @@ fn issue_query() -> String {
                  LET $record = type::record('voucher', [$company, $voucher.key]);
                  LET $counted = type::record('voucher_issue_count',
                      [$company, $voucher.coupon_id, $voucher.customer_id]);
-                 LET $held = (SELECT VALUE issued FROM ONLY $counted) ?? 0;
+                 LET $held = IF $voucher.customer_id == '' {{ 0 }} ELSE {{
+                     (SELECT VALUE issued FROM ONLY $counted) ?? 0
+                 }};
                  IF record::exists($record) {{
                      IF $refuse {{
                          THROW '{REFUSED}{taken}|voucher code ' + $voucher.code + ' is taken';
@@ -172,12 +174,17 @@ impl Store {
     /// Issues what it can of `issues` in one transaction, leaving out a
     /// Voucher whose code is taken or whose Customer is at the Coupon's cap;
     /// answers what became of each, in the order asked.
+    ///
+    /// Bearer Vouchers (no owner, so no cap to count) take a faster way: the
+    /// issue keys and codes are read first, and the new Vouchers and their
+    /// issue keys written by two `INSERT`s; when a concurrent issue took one
+    /// of them meanwhile, that transaction fails and the batch is issued one
+    /// Voucher at a time like any other.
     pub async fn issue_voucher_batch(
         &self,
         company: &str,
         issues: &[VoucherIssue],
     ) -> ApiResult<Vec<IssueOutcome>> {
-        self.write_issues(company, issues, false).await?;
         let documents: Vec<Value> = issues
             .iter()
             .map(|issue| {
@@ -187,31 +194,40 @@ impl Store {
                 }))
             })
             .collect::<ApiResult<_>>()?;
-        let statuses: Vec<Value> = first(
-            self.db
-                .query(
-                    "SELECT VALUE {
-                         issued: type::record('voucher_issue', [$company, issue_key]).key,
-                         taken: record::exists(type::record('voucher', [$company, key]))
-                     } FROM $issues",
-                )
-                .bind(("company", company.to_string()))
-                .bind(("issues", documents)),
-        )
-        .await?;
-        let issued_keys: Vec<String> = statuses
+        let bearer = issues
             .iter()
-            .filter_map(|status| status["issued"].as_str().map(str::to_string))
+            .all(|issue| issue.voucher.customer_id.is_empty());
+        let written = if bearer {
+            self.insert_new_issues(company, issues, &documents).await
+        } else {
+            Err(ApiError::internal("owned Vouchers count their issues"))
+        };
+        if written.is_err() {
+            self.write_issues(company, issues, false).await?;
+        }
+        let statuses = self.issue_statuses(company, &documents).await?;
+        // A Voucher issued now is the one sent; only those an earlier issue
+        // gave are read back.
+        let earlier: Vec<String> = statuses
+            .iter()
+            .zip(&documents)
+            .filter_map(|(status, sent)| {
+                status["issued"]
+                    .as_str()
+                    .filter(|key| Some(*key) != sent["key"].as_str())
+                    .map(str::to_string)
+            })
             .collect();
-        let mut vouchers = self
-            .vouchers_by_keys(company, &issued_keys)
-            .await?
-            .into_iter();
+        let mut earlier = self.vouchers_by_keys(company, &earlier).await?.into_iter();
         statuses
             .iter()
-            .map(|status| {
-                if status["issued"].is_string() {
-                    vouchers
+            .zip(&documents)
+            .zip(issues)
+            .map(|((status, sent), issue)| {
+                if status["issued"].is_string() && status["issued"] == sent["key"] {
+                    Ok(IssueOutcome::Issued(Box::new(issue.voucher.clone())))
+                } else if status["issued"].is_string() {
+                    earlier
                         .next()
                         .map(|voucher| IssueOutcome::Issued(Box::new(voucher)))
                         .ok_or_else(|| ApiError::internal("an issued Voucher was not read back"))
@@ -222,6 +238,70 @@ impl Store {
                 }
             })
             .collect()
+    }
+
+    /// For each of `documents` (`issue_key` and code `key`): the key of
+    /// the Voucher its issue key gave (`issued`, if any) and whether its
+    /// code is taken.
+    async fn issue_statuses(&self, company: &str, documents: &[Value]) -> ApiResult<Vec<Value>> {
+        first(
+            self.db
+                .query(
+                    "SELECT VALUE {
+                         issued: type::record('voucher_issue', [$company, issue_key]).key,
+                         taken: record::exists(type::record('voucher', [$company, key]))
+                     } FROM $issues",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("issues", documents.to_vec())),
+        )
+        .await
+    }
+
+    /// Writes the Vouchers of `issues` whose issue keys and codes are new
+    /// (as read just before) with two `INSERT`s in one transaction; fails
+    /// whole when one was taken meanwhile.
+    async fn insert_new_issues(
+        &self,
+        company: &str,
+        issues: &[VoucherIssue],
+        documents: &[Value],
+    ) -> ApiResult<()> {
+        let statuses = self.issue_statuses(company, documents).await?;
+        let mut codes = std::collections::HashSet::new();
+        let mut vouchers = Vec::new();
+        let mut reasons = Vec::new();
+        for ((status, sent), issue) in statuses.iter().zip(documents).zip(issues) {
+            let key = sent["key"].as_str().unwrap_or_default();
+            // Issued before, its code taken, or drawn twice in this batch:
+            // left for the statuses to tell.
+            if status["issued"].is_string()
+                || status["taken"].as_bool() == Some(true)
+                || !codes.insert(key.to_string())
+            {
+                continue;
+            }
+            let mut voucher =
+                voucher_document(company, key, &issue.voucher, Some(&issue.issue_key));
+            voucher["id"] = json!([company, key]);
+            vouchers.push(voucher);
+            reasons.push(json!({"id": [company, issue.issue_key], "key": key}));
+        }
+        if vouchers.is_empty() {
+            return Ok(());
+        }
+        self.transact(|db| {
+            db.query(
+                "BEGIN TRANSACTION;
+                 INSERT INTO voucher $vouchers RETURN NONE;
+                 INSERT INTO voucher_issue $reasons RETURN NONE;
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("vouchers", vouchers.clone()))
+            .bind(("reasons", reasons.clone()))
+        })
+        .await
+        .map(drop)
     }
 
     /// Runs [`issue_query`] on `issues`.
