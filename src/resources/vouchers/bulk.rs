@@ -15,10 +15,10 @@ use crate::error::ErrorCode;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::service::coupon_of;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::issue_store::IssueOutcome;
+use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;
-use crate::resources::vouchers::store::IssueOutcome;
-use crate::resources::vouchers::store::VoucherIssue;
 use crate::services::Services;
 
 /// Most Vouchers one request issues; the CLI sends larger issues in parts.

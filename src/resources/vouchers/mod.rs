@@ -12,6 +12,7 @@ pub mod codes;
 pub mod desired;
 pub mod freeze;
 pub mod freeze_api;
+pub mod issue_store;
 pub mod model;
 pub mod print;
 pub mod print_api;
