@@ -13,6 +13,8 @@ use crate::error::ErrorCode;
 use crate::resources::api_campaigns::API_IDS_START;
 use crate::resources::api_campaigns::store::CampaignWrite;
 use crate::resources::api_campaigns::store::StoredCampaign;
+use crate::resources::discounts::limits::OfferLimitRules;
+use crate::resources::discounts::limits::limit_amount_fields;
 use crate::services::Services;
 
 /// What a kind's resource calls its campaigns in messages
@@ -58,6 +60,15 @@ pub fn merge_spec(stored: &Value, changes: &Value, sections: &[&str]) -> Value {
     merged
 }
 
+/// The money an offer's payload sends (a discount campaign's or a
+/// Coupon's), checked against the Company's currency.
+pub(crate) trait OfferAmounts {
+    /// Its `discount.amount` and `discount.max_amount`, when sent.
+    fn discount_amounts(&self) -> (Option<&SentAmount>, Option<&SentAmount>);
+    /// Its `limits`, when sent.
+    fn limit_rules(&self) -> Option<&[OfferLimitRules]>;
+}
+
 impl Services {
     /// 400 `invalid_request` unless each of `amounts` (field, amount) that
     /// is sent is money in the Company's currency: at least 0, with no more
@@ -77,6 +88,27 @@ impl Services {
             }
         }
         Ok(())
+    }
+
+    /// [`Services::check_money_fields`] on what an offer (a discount
+    /// campaign or a Coupon) sends as money.
+    pub(crate) async fn check_offer_amounts(
+        &self,
+        company: &str,
+        spec: &impl OfferAmounts,
+    ) -> ApiResult<()> {
+        let (amount, max_amount) = spec.discount_amounts();
+        let limits = limit_amount_fields(spec.limit_rules());
+        let mut fields = vec![
+            ("discount.amount", amount),
+            ("discount.max_amount", max_amount),
+        ];
+        fields.extend(
+            limits
+                .iter()
+                .map(|(field, amount)| (field.as_str(), Some(*amount))),
+        );
+        self.check_money_fields(company, &fields).await
     }
 
     /// Compiles `spec` as campaign `id` of `kind`.

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use crate::common::amount::Amount;
+use crate::common::amount::SentAmount;
 use crate::common::money::decimal_to_f64;
 use crate::engine::campaign::Campaign;
 use crate::engine::kinds::CampaignKind;
@@ -14,6 +15,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
+use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::coupons::model::Coupon;
 use crate::resources::coupons::model::CouponSpec;
@@ -23,7 +25,7 @@ use crate::resources::coupons::rules;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::CouponValue;
 use crate::resources::discounts::limits::OfferLimit;
-use crate::resources::discounts::limits::limit_amount_fields;
+use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::stacking::StackingRules;
 use crate::services::Services;
 
@@ -84,7 +86,7 @@ impl Services {
         if spec.name.is_none() || spec.discount.is_none() {
             return Err(ApiError::invalid("a Coupon needs `name` and `discount`"));
         }
-        self.check_amounts(company, &spec).await?;
+        self.check_offer_amounts(company, &spec).await?;
         let campaign = self
             .create_api_campaign(company, KIND, &file_spec(&spec)?)
             .await?;
@@ -106,7 +108,7 @@ impl Services {
         let stored = self
             .stored_api_campaign(company, KIND, rule_id, || not_found(id))
             .await?;
-        self.check_amounts(company, &patch).await?;
+        self.check_offer_amounts(company, &patch).await?;
         let changes = file_spec(&patch)?;
         let mut merged = merge_spec(&stored.spec, &changes, &["coupon", "stacking"]);
         StackingRules::settle_patch(patch.stacking.as_ref(), &mut merged);
@@ -120,26 +122,6 @@ impl Services {
         }
         let campaign = self.update_api_campaign(company, &stored, &merged).await?;
         answer(&campaign, language)
-    }
-
-    /// 400 `invalid_request` unless the amounts of `spec` are money in the
-    /// Company's currency.
-    async fn check_amounts(&self, company: &str, spec: &CouponSpec) -> ApiResult<()> {
-        let discount = spec.discount.as_ref();
-        let limits = limit_amount_fields(spec.limits.as_deref());
-        let mut fields = vec![
-            ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
-            (
-                "discount.max_amount",
-                discount.and_then(|d| d.max_amount.as_ref()),
-            ),
-        ];
-        fields.extend(
-            limits
-                .iter()
-                .map(|(field, amount)| (field.as_str(), Some(*amount))),
-        );
-        self.check_money_fields(company, &fields).await
     }
 
     /// Deletes a Coupon created through the API: its Vouchers are refused
@@ -182,6 +164,27 @@ pub(crate) fn coupon_of(campaign: &Campaign) -> Option<&rules::Coupon> {
         CampaignKind::Coupon(coupon) => Some(coupon),
         _ => None,
     }
+}
+
+/// The Coupon `coupon_id` among `campaigns`, with its campaign;
+/// `coupon_not_found` when there is none.
+pub(crate) fn find_coupon(
+    campaigns: &[Campaign],
+    coupon_id: i64,
+) -> ApiResult<(&Campaign, &rules::Coupon)> {
+    campaigns
+        .iter()
+        .find_map(|campaign| {
+            coupon_of(campaign)
+                .filter(|_| campaign.id == coupon_id)
+                .map(|coupon| (campaign, coupon))
+        })
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::CouponNotFound,
+                format!("no Coupon `{coupon_id}`"),
+            )
+        })
 }
 
 /// The Coupon just created or changed, as the API shows it.
@@ -231,6 +234,20 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
         when: campaign.when.as_ref().map(|w| w.source.clone()),
         stacking: campaign.stacking.rules(),
         limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
+    }
+}
+
+impl OfferAmounts for CouponSpec {
+    fn discount_amounts(&self) -> (Option<&SentAmount>, Option<&SentAmount>) {
+        let discount = self.discount.as_ref();
+        (
+            discount.and_then(|d| d.amount.as_ref()),
+            discount.and_then(|d| d.max_amount.as_ref()),
+        )
+    }
+
+    fn limit_rules(&self) -> Option<&[OfferLimitRules]> {
+        self.limits.as_deref()
     }
 }
 

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::common::amount::Amount;
+use crate::common::amount::SentAmount;
 use crate::common::money::decimal_to_f64;
 use crate::engine::campaign::Campaign;
 use crate::engine::kinds::CampaignKind;
@@ -14,9 +15,10 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
+use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::discounts::limits::OfferLimit;
-use crate::resources::discounts::limits::limit_amount_fields;
+use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::model::DiscountAppliesTo;
 use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
@@ -56,7 +58,7 @@ impl Services {
                 "a discount campaign needs `name` and `discount`",
             ));
         }
-        self.check_discount_amounts(company, &spec).await?;
+        self.check_offer_amounts(company, &spec).await?;
         let mut file = file_spec(&spec)?;
         if file["discount"].get("applies_to").is_none() {
             file["discount"]["applies_to"] = json!("cart");
@@ -80,7 +82,7 @@ impl Services {
         let stored = self
             .stored_api_campaign(company, KIND, rule_id, || not_found(id))
             .await?;
-        self.check_discount_amounts(company, &patch).await?;
+        self.check_offer_amounts(company, &patch).await?;
         let mut merged = merge_spec(&stored.spec, &file_spec(&patch)?, &["discount", "stacking"]);
         StackingRules::settle_patch(patch.stacking.as_ref(), &mut merged);
         if let (Some(section), Some(sent)) = (
@@ -98,30 +100,6 @@ impl Services {
         }
         let campaign = self.update_api_campaign(company, &stored, &merged).await?;
         answer(&campaign, language)
-    }
-
-    /// 400 `invalid_request` unless the amounts of `spec` are money in the
-    /// Company's currency.
-    async fn check_discount_amounts(
-        &self,
-        company: &str,
-        spec: &DiscountCampaignSpec,
-    ) -> ApiResult<()> {
-        let discount = spec.discount.as_ref();
-        let limits = limit_amount_fields(spec.limits.as_deref());
-        let mut fields = vec![
-            ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
-            (
-                "discount.max_amount",
-                discount.and_then(|d| d.max_amount.as_ref()),
-            ),
-        ];
-        fields.extend(
-            limits
-                .iter()
-                .map(|(field, amount)| (field.as_str(), Some(*amount))),
-        );
-        self.check_money_fields(company, &fields).await
     }
 
     /// Every discount campaign of the Company (files and API), by id.
@@ -192,5 +170,19 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
         },
         stacking: campaign.stacking.rules(),
         limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
+    }
+}
+
+impl OfferAmounts for DiscountCampaignSpec {
+    fn discount_amounts(&self) -> (Option<&SentAmount>, Option<&SentAmount>) {
+        let discount = self.discount.as_ref();
+        (
+            discount.and_then(|d| d.amount.as_ref()),
+            discount.and_then(|d| d.max_amount.as_ref()),
+        )
+    }
+
+    fn limit_rules(&self) -> Option<&[OfferLimitRules]> {
+        self.limits.as_deref()
     }
 }

@@ -13,7 +13,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::coupon_of;
+use crate::resources::coupons::service::find_coupon;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::issue_store::IssueOutcome;
 use crate::resources::vouchers::issue_store::VoucherIssue;
@@ -97,19 +97,7 @@ impl Services {
     ) -> ApiResult<BulkIssued> {
         validate_slug("source", &issue.source)?;
         let rules = self.catalog.company(company);
-        let campaign = rules
-            .campaigns
-            .iter()
-            .find(|c| c.id == coupon_id && coupon_of(c).is_some())
-            .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::CouponNotFound,
-                    format!("no Coupon `{coupon_id}`"),
-                )
-            })?;
-        let Some(coupon) = coupon_of(campaign) else {
-            return Err(ApiError::internal("a Coupon compiled to another kind"));
-        };
+        let (campaign, coupon) = find_coupon(&rules.campaigns, coupon_id)?;
         let CouponCodes::Generated(pattern) = &coupon.codes else {
             return Err(ApiError::invalid(format!(
                 "Coupon {coupon_id} has one static code for everyone: there is nothing to issue in bulk"

@@ -9,6 +9,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::service::coupon_of;
+use crate::resources::coupons::service::find_coupon;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::model::Voucher;
@@ -39,19 +40,7 @@ impl Services {
     ) -> ApiResult<Voucher> {
         let customer = self.active_customer_by(company, customer).await?;
         let rules = self.catalog.company(company);
-        let campaign = rules
-            .campaigns
-            .iter()
-            .find(|c| c.id == coupon_id && coupon_of(c).is_some())
-            .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::CouponNotFound,
-                    format!("no Coupon `{coupon_id}`"),
-                )
-            })?;
-        let Some(coupon) = coupon_of(campaign) else {
-            return Err(ApiError::internal("a Coupon compiled to another kind"));
-        };
+        let (campaign, coupon) = find_coupon(&rules.campaigns, coupon_id)?;
         if !campaign.active {
             return Err(ApiError::new(
                 ErrorCode::VoucherInactive,

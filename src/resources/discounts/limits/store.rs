@@ -122,16 +122,15 @@ mod tests {
     use super::*;
     use crate::error::ErrorCode;
 
-    async fn take(store: &Store, takes: &[LimitTake]) -> ApiResult<()> {
-        let query = concat!(
-            "BEGIN TRANSACTION; LET $limit_takes = $takes;",
-            take_limits_sql!(),
-            "COMMIT TRANSACTION;"
+    /// Runs `statements` (one of the macros) on `takes` in a transaction.
+    async fn run(store: &Store, statements: &'static str, takes: &[LimitTake]) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION; LET $limit_takes = $takes; {statements} COMMIT TRANSACTION;"
         );
         let takes = limit_take_documents(takes);
         store
             .transact(|db| {
-                db.query(query)
+                db.query(query.as_str())
                     .bind(("company", "c".to_string()))
                     .bind(("takes", takes.clone()))
             })
@@ -139,21 +138,12 @@ mod tests {
             .map(drop)
     }
 
+    async fn take(store: &Store, takes: &[LimitTake]) -> ApiResult<()> {
+        run(store, take_limits_sql!(), takes).await
+    }
+
     async fn give_back(store: &Store, takes: &[LimitTake]) {
-        let query = concat!(
-            "BEGIN TRANSACTION; LET $limit_takes = $takes;",
-            give_back_limits_sql!(),
-            "COMMIT TRANSACTION;"
-        );
-        let takes = limit_take_documents(takes);
-        store
-            .transact(|db| {
-                db.query(query)
-                    .bind(("company", "c".to_string()))
-                    .bind(("takes", takes.clone()))
-            })
-            .await
-            .unwrap();
+        run(store, give_back_limits_sql!(), takes).await.unwrap();
     }
 
     #[tokio::test]
