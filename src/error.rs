@@ -109,6 +109,7 @@ error_codes! {
     DiscountLimitReached: "discount_limit_reached", UNPROCESSABLE_ENTITY, "The discount campaign's limit is reached: its redemptions or its discount amount, overall or in this period, across the Company, at this Location or for this Customer.";
     CouponIssueLimitReached: "coupon_issue_limit_reached", UNPROCESSABLE_ENTITY, "The Customer holds as many Vouchers of the Coupon as it issues to one Customer (its `issues_per_customer`); nothing was issued.";
     VoucherNotCombinable: "voucher_not_combinable", UNPROCESSABLE_ENTITY, "The Voucher was left out of the cart by the stacking rules: an offer it does not combine with applies instead, or the cart already uses as many Vouchers of its Coupon as the Coupon allows.";
+    VoucherLookupsLimited: "voucher_lookups_limited", TOO_MANY_REQUESTS, "The API key sent too many unknown Voucher codes within a minute (codes cannot be guessed); Voucher look-ups are refused until the minute ends.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";
     StoreUnavailable: "store_unavailable", SERVICE_UNAVAILABLE, "The store is unavailable. Retry with exponential backoff (1 s up to 32 s).";

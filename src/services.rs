@@ -24,6 +24,8 @@ pub struct Services {
     pub(crate) catalog: Arc<Catalog>,
     /// Per-Company, per-tier request limiters.
     pub(crate) rate_limiters: Arc<RateLimiters>,
+    /// Unknown Voucher codes per API key, to stop guessing.
+    pub(crate) code_guesses: Arc<crate::resources::vouchers::guesses::CodeGuesses>,
     /// Recently read Company settings.
     pub(crate) companies: Arc<CompanyCache>,
     /// Recently read API keys.
@@ -57,6 +59,7 @@ impl Services {
             serve_environment,
             catalog,
             rate_limiters: Arc::default(),
+            code_guesses: Arc::default(),
             companies: Arc::default(),
             keys: Arc::default(),
             random: Arc::new(RandomSource::Os),

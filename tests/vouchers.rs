@@ -1,6 +1,8 @@
 //! Discounts, Coupons and Vouchers over HTTP: Coupons from files and through
 //! the API (created, read, changed, deleted), every refusal changing nothing.
 
+#[path = "vouchers/anonymized.rs"]
+mod anonymized;
 #[path = "vouchers/bulk.rs"]
 mod bulk;
 #[path = "vouchers/carts.rs"]
@@ -8,6 +10,12 @@ mod carts;
 mod common;
 #[path = "vouchers/discounts.rs"]
 mod discounts;
+#[path = "vouchers/earned.rs"]
+mod earned;
+#[path = "vouchers/guesses.rs"]
+mod guesses;
+#[path = "vouchers/lifecycle.rs"]
+mod lifecycle;
 #[path = "vouchers/limits.rs"]
 mod limits;
 #[path = "vouchers/stacking.rs"]
@@ -1144,225 +1152,4 @@ async fn vouchers_are_printed_in_the_customers_language_and_the_print_recorded()
             .starts_with("Five off\n5.00 off\nCode: "),
         "{one}"
     );
-}
-
-/// Random sequences of redemptions, rollbacks, holds and clock advances on
-/// two Vouchers (one and two uses), checked against a model after each step.
-mod sequences {
-    use super::*;
-    use proptest::prelude::*;
-
-    #[derive(Debug, Clone)]
-    enum Op {
-        /// Redeem Voucher `v`, under its latest hold when `true`.
-        Redeem(usize, bool),
-        RollBack(usize),
-        Freeze(usize),
-        Unfreeze(usize),
-        /// Move the clock on by this many minutes.
-        Advance(i64),
-    }
-
-    fn op() -> impl Strategy<Value = Op> {
-        prop_oneof![
-            (0..2usize, any::<bool>()).prop_map(|(v, held)| Op::Redeem(v, held)),
-            (0..2usize).prop_map(Op::RollBack),
-            (0..2usize).prop_map(Op::Freeze),
-            (0..2usize).prop_map(Op::Unfreeze),
-            (1..4i64).prop_map(Op::Advance),
-        ]
-    }
-
-    /// What the model knows of one Voucher.
-    #[derive(Debug, Default)]
-    struct Model {
-        code: String,
-        uses: i64,
-        uses_left: i64,
-        /// Uses not rolled back, oldest first.
-        redeemed: i64,
-        /// (reservation id, minute it ends).
-        holds: Vec<(String, i64)>,
-    }
-
-    impl Model {
-        fn active_holds(&mut self, minute: i64) -> usize {
-            self.holds.retain(|(_, until)| *until > minute);
-            self.holds.len()
-        }
-    }
-
-    async fn run(ops: Vec<Op>) -> Result<(), TestCaseError> {
-        let server = TestServer::start_at("2026-07-04T10:00:00Z").await;
-        let key = server.bootstrap_key();
-        let ana = customer(&server, &key, "ana@example.com").await;
-        let mut models = Vec::new();
-        for uses in [1, 2] {
-            let coupon = create_coupon(
-                &server,
-                &key,
-                json!({"name": "P", "discount": {"percent": 5}, "uses_per_voucher": uses}),
-            )
-            .await;
-            let voucher = trigger(&server, &key, &ana, &coupon).await;
-            models.push(Model {
-                code: voucher["code"].as_str().unwrap().to_string(),
-                uses,
-                uses_left: uses,
-                ..Model::default()
-            });
-        }
-        let mut minute = 0i64;
-        for op in ops {
-            match op {
-                Op::Redeem(v, held) => {
-                    let model = &mut models[v];
-                    let holds = model.active_holds(minute);
-                    let hold = held
-                        .then(|| model.holds.last().map(|(id, _)| id.clone()))
-                        .flatten();
-                    let mut body = json!({"customer_id": ana, "codes": [model.code]});
-                    if let Some(hold) = &hold {
-                        body["reservation_id"] = json!(hold);
-                    }
-                    let (status, answer) = server
-                        .call_as("POST", "/vouchers/redeem", &key, Some(body))
-                        .await;
-                    let others = holds - usize::from(hold.is_some());
-                    let expected = if model.uses_left == 0 {
-                        "voucher_redeemed"
-                    } else if model.uses_left - others as i64 <= 0 {
-                        "voucher_frozen"
-                    } else {
-                        "ok"
-                    };
-                    prop_assert_eq!(
-                        if status == 200 {
-                            "ok"
-                        } else {
-                            answer["code"].as_str().unwrap_or("?")
-                        },
-                        expected,
-                        "{}",
-                        answer
-                    );
-                    if status == 200 {
-                        model.uses_left -= 1;
-                        model.redeemed += 1;
-                        if let Some(hold) = hold {
-                            model.holds.retain(|(id, _)| *id != hold);
-                        }
-                    }
-                }
-                Op::RollBack(v) => {
-                    let model = &mut models[v];
-                    let (status, answer) = server
-                        .call_as(
-                            "POST",
-                            "/vouchers/rollback",
-                            &key,
-                            Some(json!({"customer_id": ana, "codes": [model.code]})),
-                        )
-                        .await;
-                    if model.redeemed == 0 {
-                        prop_assert_eq!(answer["code"].as_str(), Some("voucher_not_redeemed"));
-                    } else {
-                        prop_assert_eq!(status, 200, "{}", answer);
-                        model.redeemed -= 1;
-                        model.uses_left += 1;
-                    }
-                }
-                Op::Freeze(v) => {
-                    let model = &mut models[v];
-                    let holds = model.active_holds(minute) as i64;
-                    let (status, answer) = server
-                        .call_as(
-                            "POST",
-                            &format!("/vouchers/{}/freeze", model.code),
-                            &key,
-                            Some(json!({"customer_id": ana, "minutes": 2})),
-                        )
-                        .await;
-                    let expected = if model.uses_left == 0 {
-                        "voucher_redeemed"
-                    } else if model.uses_left - holds <= 0 {
-                        "voucher_frozen"
-                    } else {
-                        "ok"
-                    };
-                    prop_assert_eq!(
-                        if status == 200 {
-                            "ok"
-                        } else {
-                            answer["code"].as_str().unwrap_or("?")
-                        },
-                        expected,
-                        "{}",
-                        answer
-                    );
-                    if status == 200 {
-                        let id = answer["reservation_id"].as_str().unwrap().to_string();
-                        model.holds.push((id, minute + 2));
-                    }
-                }
-                Op::Unfreeze(v) => {
-                    let model = &mut models[v];
-                    let (status, _) = server
-                        .call_as(
-                            "POST",
-                            &format!("/vouchers/{}/unfreeze", model.code),
-                            &key,
-                            Some(json!({"customer_id": ana})),
-                        )
-                        .await;
-                    prop_assert_eq!(status, 200);
-                    model.holds.clear();
-                }
-                Op::Advance(minutes) => {
-                    minute += minutes;
-                    let at = chrono::DateTime::parse_from_rfc3339("2026-07-04T10:00:00Z").unwrap()
-                        + chrono::Duration::minutes(minute);
-                    server.set_time(&at.to_rfc3339());
-                }
-            }
-            for model in &mut models {
-                // Uses never exceed the Voucher's, and each rolled-back use
-                // returned exactly once.
-                prop_assert!(
-                    model.uses_left >= 0 && model.uses_left + model.redeemed == model.uses
-                );
-                let (_, read) = server
-                    .get_as(&format!("/vouchers?customer_id={ana}"), &key)
-                    .await;
-                let stored = read["vouchers"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|v| v["code"] == model.code.as_str())
-                    .unwrap()
-                    .clone();
-                prop_assert_eq!(stored["uses_left"].as_i64(), Some(model.uses_left));
-                let holds = model.active_holds(minute) as i64;
-                let state = if model.uses_left == 0 {
-                    "redeemed"
-                } else if holds >= model.uses_left {
-                    "frozen"
-                } else {
-                    "active"
-                };
-                prop_assert_eq!(stored["state"].as_str(), Some(state), "{}", stored);
-            }
-        }
-        Ok(())
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(10))]
-
-        #[test]
-        fn uses_holds_and_rollbacks_agree_with_the_model(ops in prop::collection::vec(op(), 1..20)) {
-            let runtime = common::proptest_runtime();
-            runtime.block_on(run(ops))?;
-        }
-    }
 }

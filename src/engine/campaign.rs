@@ -40,6 +40,7 @@ use crate::resources::discounts::stacking::Stacking;
 use crate::resources::discounts::stacking::StackingFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::instant_wins::rules::file::InstantWinFile;
+use crate::resources::vouchers::earned::VoucherFile;
 
 /// Which events a campaign listens to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -132,6 +133,8 @@ struct CampaignFile {
     tiers: Vec<String>,
     #[serde(default)]
     instant_win: Option<InstantWinFile>,
+    #[serde(default)]
+    voucher: Option<VoucherFile>,
 }
 
 fn yes() -> bool {
@@ -243,10 +246,11 @@ impl Campaign {
                     "on",
                     "a discount takes money off a cart: use `on: cart`. To reward a Custom \
                      Event or trigger with a discount, issue the Customer a Coupon's Voucher \
-                     (POST /discounts/trigger) for a later cart",
+                     for a later cart: a `voucher` campaign (`kind: voucher`, `voucher: \
+                     { coupon: ID }`), or POST /discounts/trigger",
                 );
             }
-            ("discount" | "instant_win", Some(Listens::Prize)) => {
+            ("discount" | "instant_win" | "voucher", Some(Listens::Prize)) => {
                 problems.at_key(
                     "kind",
                     format!(
@@ -279,6 +283,7 @@ impl Campaign {
             points: file.points,
             coupon,
             coupon_locations,
+            voucher: file.voucher,
             instant_win: instant_win_fields,
         };
         let kind = CampaignKind::compile(sections, &mut problems, &compile);

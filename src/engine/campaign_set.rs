@@ -57,6 +57,7 @@ impl Campaign {
             }
         }
         errors.extend(dangling_prizes(&campaigns, files));
+        errors.extend(dangling_coupons(&campaigns, files));
         if errors.is_empty() {
             campaigns.sort_by_key(|c| c.id);
             Ok(campaigns)
@@ -66,6 +67,26 @@ impl Campaign {
     }
 }
 
+/// The line of `campaign`'s file that `matches`; its `id` line when none does.
+fn line_of(
+    files: &[(PathBuf, String)],
+    campaign: &Campaign,
+    matches: impl Fn(&str) -> bool,
+) -> usize {
+    files
+        .iter()
+        .find(|(path, _)| *path == campaign.origin.file)
+        .and_then(|(_, text)| text.lines().position(matches))
+        .map_or(campaign.origin.line, |index| index + 1)
+}
+
+/// What campaign `id` is, when it is not what was named: `target`.
+fn what_is(target: Option<&Campaign>, id: i64) -> String {
+    target.map_or("no campaign has that id".to_string(), |c| {
+        format!("campaign {id} is a {} campaign", c.kind.name())
+    })
+}
+
 /// Prizes whose promotion_id names no campaign of the right kind in the Company.
 fn dangling_prizes(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<RuleError> {
     let mut errors = Vec::new();
@@ -73,10 +94,6 @@ fn dangling_prizes(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<R
         let CampaignKind::InstantWin(instant_win) = &campaign.kind else {
             continue;
         };
-        let text = files
-            .iter()
-            .find(|(path, _)| *path == campaign.origin.file)
-            .map_or("", |(_, text)| text.as_str());
         for prize in &instant_win.prizes {
             let (Some(kind), Some(id)) = (prize.promotion_type.campaign_kind(), prize.promotion_id)
             else {
@@ -86,13 +103,10 @@ fn dangling_prizes(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<R
             if target.is_some_and(|c| c.kind.name() == kind) {
                 continue;
             }
-            let line = text
-                .lines()
-                .position(|l| l.contains("promotion_id") && l.contains(&id.to_string()))
-                .map_or(campaign.origin.line, |index| index + 1);
-            let found = target.map_or("no campaign has that id".to_string(), |c| {
-                format!("campaign {id} is a {} campaign", c.kind.name())
+            let line = line_of(files, campaign, |l| {
+                l.contains("promotion_id") && l.contains(&id.to_string())
             });
+            let found = what_is(target, id);
             errors.push(RuleError::new(
                 &campaign.origin.file,
                 line,
@@ -101,6 +115,34 @@ fn dangling_prizes(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<R
         }
     }
     errors
+}
+
+/// `voucher` campaigns naming a Coupon the files should hold and do not.
+/// Ids from [`API_IDS_START`] are Coupons created through the API, which
+/// come and go without the files: evaluation explains a missing one.
+fn dangling_coupons(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<RuleError> {
+    campaigns
+        .iter()
+        .filter_map(|campaign| match campaign.kind {
+            CampaignKind::Voucher(earned) if earned.coupon_id < API_IDS_START => {
+                Some((campaign, earned.coupon_id))
+            }
+            _ => None,
+        })
+        .filter_map(|(campaign, id)| {
+            let target = campaigns.iter().find(|c| c.id == id);
+            if target.is_some_and(|c| c.kind.name() == "coupon") {
+                return None;
+            }
+            let line = line_of(files, campaign, |l| l.trim_start().starts_with("coupon:"));
+            let found = what_is(target, id);
+            Some(RuleError::new(
+                &campaign.origin.file,
+                line,
+                format!("the Voucher issued is of Coupon {id}, but {found}"),
+            ))
+        })
+        .collect()
 }
 
 #[cfg(test)]

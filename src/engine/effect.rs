@@ -12,6 +12,7 @@ use crate::common::amount::Amount;
 use crate::error::ErrorCode;
 use crate::resources::instant_wins::rules::draws::InstantWinEffect;
 use crate::resources::vouchers::model::CouponInfo;
+use crate::resources::vouchers::model::Voucher;
 
 /// One effect of one campaign, as event responses return it.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +29,8 @@ pub enum Effect {
     Voucher(Box<VoucherEffect>),
     /// A Voucher the cart named that could not be used.
     VoucherRejected(Box<VoucherRejection>),
+    /// A Voucher issued to the Customer by a `voucher` campaign.
+    VoucherIssued(Box<VoucherIssuedEffect>),
 }
 
 /// How a discount's value was reckoned.
@@ -143,6 +146,32 @@ pub struct VoucherRejection {
     pub error: String,
 }
 
+/// A Voucher a `voucher` campaign issued to the event's Customer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoucherIssuedEffect {
+    /// The `voucher` campaign's id.
+    pub rule_id: i64,
+    /// The campaign's name in the response language.
+    pub rule_name: String,
+    /// The Voucher issued (written with the event).
+    pub voucher: Voucher,
+    /// Its Coupon's cap of Vouchers per Customer, checked when written.
+    pub issues_per_customer: Option<u32>,
+}
+
+impl VoucherIssuedEffect {
+    /// The Voucher and its Coupon, as effects name them.
+    pub fn coupon_info(&self) -> CouponInfo {
+        CouponInfo {
+            voucher_id: self.voucher.id.clone(),
+            voucher_code: self.voucher.code.clone(),
+            coupon_id: self.voucher.coupon_id,
+            coupon_name: self.voucher.coupon_name.clone(),
+            static_code: String::new(),
+        }
+    }
+}
+
 impl Effect {
     /// The `type` it is answered with.
     pub fn kind(&self) -> &'static str {
@@ -152,6 +181,7 @@ impl Effect {
             Effect::InstantWin(_) => "instant_win",
             Effect::Voucher(_) => "voucher",
             Effect::VoucherRejected(_) => "voucher_rejected",
+            Effect::VoucherIssued(_) => "voucher_issued",
         }
     }
 
@@ -163,6 +193,7 @@ impl Effect {
             Effect::InstantWin(effect) => effect.rule_id,
             Effect::Voucher(effect) => effect.rule_id,
             Effect::VoucherRejected(effect) => effect.rule_id,
+            Effect::VoucherIssued(effect) => effect.rule_id,
         }
     }
 
@@ -211,6 +242,8 @@ struct Wire<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     coupon_info: Option<&'a CouponInfo>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    voucher: Option<&'a Voucher>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     voucher_code: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     code: Option<&'static str>,
@@ -240,6 +273,11 @@ impl Serialize for Effect {
                 None,
             ),
             Effect::VoucherRejected(effect) => (effect.rule_name.as_str(), 0, "", "", None),
+            Effect::VoucherIssued(effect) => (effect.rule_name.as_str(), 0, "", "", None),
+        };
+        let issued = match self {
+            Effect::VoucherIssued(effect) => Some((effect.coupon_info(), &effect.voucher)),
+            _ => None,
         };
         let (coupon_info, voucher_code, code, error) = match self {
             Effect::Voucher(effect) => (
@@ -254,6 +292,12 @@ impl Serialize for Effect {
                 Some(effect.code.code()),
                 Some(effect.error.as_str()),
             ),
+            Effect::VoucherIssued(effect) => (
+                issued.as_ref().map(|(info, _)| info),
+                Some(effect.voucher.code.as_str()),
+                None,
+                None,
+            ),
             _ => (None, None, None, None),
         };
         Wire {
@@ -267,6 +311,7 @@ impl Serialize for Effect {
             points: self.points(),
             instant_win,
             coupon_info,
+            voucher: issued.as_ref().map(|(_, voucher)| *voucher),
             voucher_code,
             code,
             error,

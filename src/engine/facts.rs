@@ -55,6 +55,10 @@ pub struct Facts {
     /// What each limited discount campaign and Coupon may still give, by
     /// rule id, as read before the evaluation; empty when none is limited.
     pub limits: std::collections::HashMap<i64, Headroom>,
+    /// How many Vouchers the Customer holds of each Coupon a `voucher`
+    /// campaign listening to the event issues with a cap per Customer, as
+    /// read before the evaluation; empty when none is capped.
+    pub voucher_issues: std::collections::HashMap<i64, u32>,
 }
 
 /// The exact amounts of the cart being evaluated, worked out once per event

@@ -29,6 +29,9 @@ use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::points_campaigns::rules::PointsFile;
 use crate::resources::points_campaigns::rules::points_effects;
+use crate::resources::vouchers::earned::EarnedVoucher;
+use crate::resources::vouchers::earned::VoucherFile;
+use crate::resources::vouchers::earned::earned_voucher;
 
 /// What a campaign does; one variant per kind.
 #[derive(Debug, Clone)]
@@ -45,6 +48,8 @@ pub enum CampaignKind {
     Game,
     /// A Coupon: the template of Vouchers, which apply it to carts.
     Coupon(Box<Coupon>),
+    /// Issues the Customer a Voucher of a Coupon.
+    Voucher(EarnedVoucher),
 }
 
 /// The sections of a campaign file that say what it does.
@@ -59,6 +64,8 @@ pub(crate) struct KindSections {
     pub coupon: Option<CouponFile>,
     /// `locations:` of a Coupon campaign.
     pub coupon_locations: Vec<String>,
+    /// `voucher:` of a `voucher` campaign.
+    pub voucher: Option<VoucherFile>,
     /// The Instant Win fields.
     pub instant_win: InstantWinFields,
 }
@@ -90,13 +97,14 @@ pub(crate) struct KindContext<'a, 'd> {
 
 impl CampaignKind {
     /// Every kind's `kind:` name, in the order the error message lists them.
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "discount",
         "points",
         "instant_win",
         "reward",
         "game",
         "coupon",
+        "voucher",
     ];
 
     /// The `kind` name in files and effects.
@@ -108,6 +116,7 @@ impl CampaignKind {
             CampaignKind::Reward => "reward",
             CampaignKind::Game => "game",
             CampaignKind::Coupon(_) => "coupon",
+            CampaignKind::Voucher(_) => "voucher",
         }
     }
 
@@ -119,7 +128,8 @@ impl CampaignKind {
             | CampaignKind::InstantWin(_)
             | CampaignKind::Reward
             | CampaignKind::Game
-            | CampaignKind::Coupon(_) => None,
+            | CampaignKind::Coupon(_)
+            | CampaignKind::Voucher(_) => None,
         }
     }
 
@@ -129,6 +139,27 @@ impl CampaignKind {
         problems: &mut Problems<'_>,
         compile: &CompileExpression<'_>,
     ) -> Option<CampaignKind> {
+        if sections.kind == "voucher" {
+            if sections.discount.is_some() || sections.points.is_some() {
+                problems.at_key(
+                    "kind",
+                    "a `voucher` campaign has a `voucher:` section and no `discount:` or `points:`",
+                );
+                return None;
+            }
+            let Some(voucher) = sections.voucher else {
+                problems.at_key(
+                    "kind",
+                    "a `voucher` campaign needs a `voucher:` section naming its `coupon`",
+                );
+                return None;
+            };
+            return voucher.compile(problems).map(CampaignKind::Voucher);
+        }
+        if let Some(voucher) = sections.voucher.as_ref().map(|_| "voucher") {
+            problems.at_key(voucher, "`voucher:` belongs to `voucher` campaigns only");
+            return None;
+        }
         if sections.kind == "coupon" {
             if sections.discount.is_some() || sections.points.is_some() {
                 problems.at_key(
@@ -226,6 +257,9 @@ impl CampaignKind {
             // Its Vouchers' effects are reckoned after every discount
             // campaign's (`coupons::apply`).
             CampaignKind::Coupon(_) => Ok(Vec::new()),
+            CampaignKind::Voucher(earned) => {
+                earned_voucher(campaign, *earned, cx.campaigns, cx.facts, cx.render)
+            }
         }
     }
 }
@@ -249,6 +283,9 @@ mod tests {
             "reward" => "id: 1\nkind: reward\nname: R\n",
             "game" => "id: 1\nkind: game\nname: G\n",
             "coupon" => "id: 1\nkind: coupon\nname: C\ncoupon:\n  discount: { percent: 10 }\n",
+            "voucher" => {
+                "id: 2\nkind: voucher\nname: V\non: { custom_event: review }\nvoucher:\n  coupon: 1\n"
+            }
             _ => return None,
         })
     }

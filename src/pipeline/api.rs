@@ -13,9 +13,11 @@ use crate::engine::effect::Effect;
 use crate::engine::effect::InstantWinDrawEffect;
 use crate::engine::effect::PointsEffect;
 use crate::engine::effect::VoucherEffect;
+use crate::engine::effect::VoucherIssuedEffect;
 use crate::engine::effect::VoucherRejection;
 use crate::engine::evaluate::Explanation;
 use crate::resources::vouchers::model::CouponInfo;
+use crate::resources::vouchers::model::Voucher;
 
 /// One effect of a campaign on the event; `type` says which kind.
 // A body lives only from its evaluation to the serialiser, and poem's
@@ -39,6 +41,9 @@ pub enum EffectBody {
     /// A Voucher the cart named that was not used.
     #[oai(mapping = "voucher_rejected")]
     VoucherRejected(VoucherRejectedEffectBody),
+    /// A Voucher a `voucher` campaign issued to the Customer.
+    #[oai(mapping = "voucher_issued")]
+    VoucherIssued(VoucherIssuedEffectBody),
 }
 
 /// The fields every effect carries.
@@ -160,7 +165,9 @@ pub struct VoucherEffectBody {
 /// `voucher_not_applicable` when its Coupon's condition is not met by this
 /// cart, every line is excluded from it, or nothing is left to take off, or
 /// `voucher_not_combinable` when the stacking rules left it out (`error`
-/// names the offer that applies instead and what it is worth more).
+/// names the offer that applies instead and what it is worth more), or
+/// `voucher_lookups_limited` when the API key sent too many unknown codes
+/// within the minute (the code was not looked up).
 #[derive(Debug, Object)]
 pub struct VoucherRejectedEffectBody {
     /// The Coupon (`rule_id` 0 and `rule_name` empty when no Voucher has the
@@ -173,6 +180,23 @@ pub struct VoucherRejectedEffectBody {
     pub code: String,
     /// What it means here.
     pub error: String,
+}
+
+/// A Voucher a `voucher` campaign issued to the event's Customer, written
+/// in the event's own transaction: a later cart names `voucher_code` in
+/// `coupons_desired`. A simulation shows the Voucher it would issue and
+/// issues nothing.
+#[derive(Debug, Object)]
+pub struct VoucherIssuedEffectBody {
+    /// The `voucher` campaign; `line` and `value` are 0.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+    /// The issued Voucher's code (also in `coupon_info` and `voucher`).
+    pub voucher_code: String,
+    /// The Voucher and its Coupon.
+    pub coupon_info: CouponInfo,
+    /// The Voucher issued.
+    pub voucher: Voucher,
 }
 
 impl From<Effect> for EffectBody {
@@ -240,6 +264,21 @@ impl From<Effect> for EffectBody {
                     voucher_code,
                     code: code.code().to_string(),
                     error,
+                })
+            }
+            Effect::VoucherIssued(issued) => {
+                let coupon_info = issued.coupon_info();
+                let VoucherIssuedEffect {
+                    rule_id,
+                    rule_name,
+                    voucher,
+                    ..
+                } = *issued;
+                EffectBody::VoucherIssued(VoucherIssuedEffectBody {
+                    campaign: EffectCampaign::of(rule_id, rule_name),
+                    voucher_code: voucher.code.clone(),
+                    coupon_info,
+                    voucher,
                 })
             }
         }

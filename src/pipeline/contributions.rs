@@ -31,7 +31,8 @@ fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQu
         | CampaignKind::Points(_)
         | CampaignKind::Reward
         | CampaignKind::Game
-        | CampaignKind::Coupon(_) => None,
+        | CampaignKind::Coupon(_)
+        | CampaignKind::Voucher(_) => None,
     }
 }
 
@@ -88,7 +89,8 @@ pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> 
             Effect::Discount(_)
             | Effect::InstantWin(_)
             | Effect::Voucher(_)
-            | Effect::VoucherRejected(_) => None,
+            | Effect::VoucherRejected(_)
+            | Effect::VoucherIssued(_) => None,
         })
         .collect()
 }

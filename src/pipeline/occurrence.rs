@@ -47,13 +47,26 @@ pub(crate) trait Occurrence: Send + Sync {
     /// Custom Event is; a trigger leaves no record of its own).
     fn always_written(&self) -> bool;
 
-    /// Writes it with `ledger` and the draws' `draw_write`, in one transaction.
+    /// Writes it with what its campaigns earned (`earned`), in one
+    /// transaction.
     fn write(
         &self,
         store: &Store,
         company: &str,
         customer_id: &str,
-        ledger: &[LedgerEntry],
-        draw_write: &Value,
+        earned: &Earned<'_>,
     ) -> impl Future<Output = ApiResult<()>> + Send;
+}
+
+/// What the campaigns of an occurrence earned, written with it.
+#[derive(Debug, Clone, Copy)]
+pub struct Earned<'a> {
+    /// The points entries.
+    pub ledger: &'a [LedgerEntry],
+    /// The Instant Win draws ([`crate::resources::instant_wins::store::draw_write`]).
+    pub draw_write: &'a Value,
+    /// The Vouchers issued by `voucher` campaigns
+    /// ([`crate::resources::vouchers::issue_store::issue_documents`]), null
+    /// when none is.
+    pub voucher_issues: &'a Value,
 }

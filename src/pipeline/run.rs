@@ -7,11 +7,16 @@ use crate::error::ApiResult;
 use crate::http::languages::negotiate::Language;
 use crate::pipeline::contributions::EntryContext;
 use crate::pipeline::contributions::ledger_entries;
+use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::model::Customer;
 use crate::resources::instant_wins::draws::contended;
 use crate::resources::instant_wins::store::draw_write;
+use crate::resources::vouchers::earned::issue_contended;
+use crate::resources::vouchers::earned::voucher_issues;
+use crate::resources::vouchers::issue_store::issue_documents;
 use crate::services::Services;
+use serde_json::Value;
 
 /// What the campaigns made of an occurrence.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +60,8 @@ impl Services {
             .await?;
         occurrence.describe(&mut facts);
         self.read_limits(company, &rules, &mut facts).await?;
+        self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
+            .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
         let mut attempt = 0;
@@ -86,8 +93,12 @@ impl Services {
             let points_earned = ledger.iter().map(|entry| entry.points).sum();
             occurrence.settle(&drawn.evaluation, points_earned, at);
             ledger.extend(drawn.prize_points(&customer.id, at));
+            let issues = voucher_issues(&drawn.evaluation.effects);
             let writes = mode == Mode::Record
-                && (occurrence.always_written() || !ledger.is_empty() || !drawn.draws.is_empty());
+                && (occurrence.always_written()
+                    || !ledger.is_empty()
+                    || !drawn.draws.is_empty()
+                    || !issues.is_empty());
             if writes {
                 let draws = draw_write(
                     company,
@@ -97,10 +108,27 @@ impl Services {
                     &drawn.participations,
                     at,
                 );
+                let voucher_issues = if issues.is_empty() {
+                    Value::Null
+                } else {
+                    Value::Array(issue_documents(company, &issues)?)
+                };
+                let earned = Earned {
+                    ledger: &ledger,
+                    draw_write: &draws,
+                    voucher_issues: &voucher_issues,
+                };
                 let written = occurrence
-                    .write(&self.store, company, &customer.id, &ledger, &draws)
+                    .write(&self.store, company, &customer.id, &earned)
                     .await;
                 if contended(&written, attempt) {
+                    continue;
+                }
+                // A code drawn twice, or a Customer's Vouchers of a capped
+                // Coupon counted meanwhile: evaluate again on fresh counts.
+                if issue_contended(&written, attempt) {
+                    self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
+                        .await?;
                     continue;
                 }
                 written?;

@@ -141,6 +141,8 @@ fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
                         Value::String("[time]".into())
                     } else if key == "voucher_code" && v.is_string() {
                         Value::String("[voucher_code]".into())
+                    } else if let Some(inline) = v.as_str().and_then(inline_source) {
+                        Value::String(inline)
                     } else {
                         redact(v, ids)
                     };
@@ -287,9 +289,21 @@ pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<Sc
     outcome
 }
 
+/// An explanation's `source` in a scenario's inline campaigns (a
+/// temporary folder of its own, [`write_inline`]) as `{{inline}}/...`.
+fn inline_source(text: &str) -> Option<String> {
+    let start = text.find(INLINE_PREFIX)?;
+    let rest = &text[start..];
+    let end = rest.find('/')?;
+    Some(format!("{{{{inline}}}}{}", &rest[end..]))
+}
+
+/// How the temporary folders of inline campaigns are named.
+const INLINE_PREFIX: &str = "loyalty-scenario-";
+
 /// Writes inline campaign files into a new temporary campaigns folder.
 fn write_inline(company: &str, files: &BTreeMap<String, Value>) -> ApiResult<PathBuf> {
-    let root = std::env::temp_dir().join(format!("loyalty-scenario-{}", random_hex(8)));
+    let root = std::env::temp_dir().join(format!("{INLINE_PREFIX}{}", random_hex(8)));
     let dir = root.join(company);
     std::fs::create_dir_all(&dir).map_err(ApiError::internal)?;
     for (name, content) in files {

@@ -39,6 +39,7 @@ use crate::resources::instant_wins::store::STORE_AUDIT;
 use crate::resources::instant_wins::store::TAKE_STOCK;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
+use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::storage::Store;
 use crate::storage::WriterPermit;
@@ -89,6 +90,11 @@ fn batch_query() -> String {
              IF $write.discounts {{
                  {STORE_DISCOUNTS}
              }};
+             IF $write.voucher_issues {{
+                 LET $vouchers = $write.voucher_issues;
+                 LET $refuse = true;
+                 {issue_vouchers}
+             }};
              IF $write.event {{
                  CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
              }};
@@ -104,7 +110,8 @@ fn batch_query() -> String {
                  }};
              }};
          }};
-         COMMIT TRANSACTION;"
+         COMMIT TRANSACTION;",
+        issue_vouchers = issue_statements(),
     )
 }
 
@@ -276,6 +283,7 @@ mod tests {
     use super::*;
     use crate::common::time::Timestamp;
     use crate::error::ErrorCode;
+    use crate::pipeline::occurrence::Earned;
     use crate::resources::carts::model::Cart;
     use crate::resources::carts::store::CartWrite;
     use crate::resources::points::model::PointsKind;
@@ -297,8 +305,11 @@ mod tests {
         static NO_DRAWS: Value = Value::Null;
         CartWrite {
             cart,
-            ledger,
-            draw_write: &NO_DRAWS,
+            earned: Earned {
+                ledger,
+                draw_write: &NO_DRAWS,
+                voucher_issues: &NO_DRAWS,
+            },
             voucher_uses: &[],
             discounts: None,
             discount_limit_takes: &[],

@@ -129,8 +129,13 @@ impl CartsApi {
         explain: Query<Option<bool>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
-        let outcome = services(request)?
-            .process_cart(&caller.0.company, body.0, language(request)?, true)
+        let services = services(request)?;
+        let caller = &caller.0;
+        let language = language(request)?;
+        let outcome = services
+            .guarded_cart(&caller.company, &caller.key, body.0, |cart| {
+                services.process_cart(&caller.company, cart, language, true)
+            })
             .await?;
         Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
     }
@@ -147,8 +152,13 @@ impl CartsApi {
         explain: Query<Option<bool>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
-        let outcome = services(request)?
-            .process_cart(&caller.0.company, body.0, language(request)?, false)
+        let services = services(request)?;
+        let caller = &caller.0;
+        let language = language(request)?;
+        let outcome = services
+            .guarded_cart(&caller.company, &caller.key, body.0, |cart| {
+                services.process_cart(&caller.company, cart, language, false)
+            })
             .await?;
         Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
     }

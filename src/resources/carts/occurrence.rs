@@ -5,7 +5,6 @@
 use std::sync::OnceLock;
 
 use rust_decimal::Decimal;
-use serde_json::Value;
 
 use crate::common::amount::Amount;
 use crate::common::ids::time_ordered_id;
@@ -18,6 +17,7 @@ use crate::engine::facts::CartAmounts;
 use crate::engine::facts::Facts;
 use crate::engine::facts::line_worths;
 use crate::error::ApiResult;
+use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::store::CartWrite;
@@ -27,7 +27,6 @@ use crate::resources::discounts::model::DiscountGiver;
 use crate::resources::discounts::model::DiscountSource;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::model::GivenDiscount;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::vouchers::model::VoucherRedemption;
 use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::storage::Store;
@@ -135,13 +134,11 @@ impl Occurrence for CartOccurrence {
         store: &Store,
         company: &str,
         _customer_id: &str,
-        ledger: &[LedgerEntry],
-        draw_write: &Value,
+        earned: &Earned<'_>,
     ) -> ApiResult<()> {
         let write = CartWrite {
             cart: &self.cart,
-            ledger,
-            draw_write,
+            earned: *earned,
             voucher_uses: &self.voucher_uses,
             discounts: self.discounts.as_ref(),
             discount_limit_takes: &self.discount_limit_takes,

@@ -9,6 +9,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::discounts::limits::LimitTake;
@@ -104,10 +105,8 @@ pub(crate) const STORE_CART: &str = "
 pub struct CartWrite<'a> {
     /// The cart.
     pub cart: &'a Cart,
-    /// The points it earned.
-    pub ledger: &'a [LedgerEntry],
-    /// Its Instant Win draws ([`crate::resources::instant_wins::store::draw_write`]).
-    pub draw_write: &'a Value,
+    /// What its campaigns earned: points, Instant Win draws, Vouchers.
+    pub earned: Earned<'a>,
     /// The Voucher uses it redeems.
     pub voucher_uses: &'a [VoucherUse],
     /// The discounts it got, when it got any.
@@ -130,7 +129,7 @@ impl Store {
             object.insert("code".into(), Value::String(cart.id.clone()));
             object.insert("company".into(), Value::String(company.to_string()));
         }
-        let written = ledger_documents(&self.ledger_clock, company, write.ledger);
+        let written = ledger_documents(&self.ledger_clock, company, write.earned.ledger);
         self.record_event(
             &cart.customer_id,
             json!({
@@ -142,7 +141,8 @@ impl Store {
                 "date": cart.date.to_string(),
                 "ledger": written.records,
                 "balances": written.balances,
-                "draw_write": write.draw_write,
+                "draw_write": write.earned.draw_write,
+                "voucher_issues": write.earned.voucher_issues,
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
                 "discounts": write.discounts.map(|given| {
                     transaction_document(company, given, write.discount_limit_takes)

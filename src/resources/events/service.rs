@@ -13,15 +13,14 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::EvaluatedEvent;
 use crate::pipeline::run::Mode;
 use crate::resources::events::model::CustomEvent;
 use crate::resources::events::model::NewEvent;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
 use crate::storage::Store;
-use serde_json::Value;
 
 /// Whether an event is a Custom Event (recorded and listable) or a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,17 +114,10 @@ impl Occurrence for EventOccurrence {
         store: &Store,
         company: &str,
         customer_id: &str,
-        ledger: &[LedgerEntry],
-        draw_write: &Value,
+        earned: &Earned<'_>,
     ) -> ApiResult<()> {
         store
-            .insert_event(
-                company,
-                customer_id,
-                self.recorded.as_ref(),
-                ledger,
-                draw_write,
-            )
+            .insert_event(company, customer_id, self.recorded.as_ref(), earned)
             .await
     }
 }

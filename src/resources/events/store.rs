@@ -4,8 +4,8 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::pipeline::occurrence::Earned;
 use crate::resources::events::model::CustomEvent;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::first;
@@ -24,16 +24,16 @@ fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
 }
 
 impl Store {
-    /// Records a Custom Event (when given) of `customer_id`, its ledger
-    /// entries and its Instant Win draws in one transaction, possibly shared
+    /// Records a Custom Event (when given) of `customer_id` and what its
+    /// campaigns earned (points, Instant Win draws, Vouchers) in one
+    /// transaction, possibly shared
     /// with other events ([`crate::storage::group_commit`]).
     pub async fn insert_event(
         &self,
         company: &str,
         customer_id: &str,
         event: Option<&CustomEvent>,
-        ledger: &[LedgerEntry],
-        draw_write: &Value,
+        earned: &Earned<'_>,
     ) -> ApiResult<()> {
         let doc = match event {
             Some(event) => {
@@ -47,7 +47,7 @@ impl Store {
             }
             None => Value::Null,
         };
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.ledger_clock, company, earned.ledger);
         self.record_event(
             customer_id,
             json!({
@@ -57,7 +57,8 @@ impl Store {
                 "event": doc,
                 "ledger": written.records,
                 "balances": written.balances,
-                "draw_write": draw_write,
+                "draw_write": earned.draw_write,
+                "voucher_issues": earned.voucher_issues,
             }),
         )
         .await

@@ -128,9 +128,11 @@ pub struct ExcludedProducts {
 #[derive(Debug, Default)]
 pub struct VouchersApi;
 
-/// The refusals of a Voucher that exists but cannot be used now.
+/// The refusals of a Voucher that is unknown (and of a key guessing
+/// codes) or cannot be used now.
 pub const VOUCHER_REFUSALS: &[ErrorCode] = &[
     ErrorCode::VoucherNotFound,
+    ErrorCode::VoucherLookupsLimited,
     ErrorCode::VoucherFrozen,
     ErrorCode::VoucherRedeemed,
     ErrorCode::VoucherExpired,
@@ -272,14 +274,17 @@ impl VouchersApi {
         if let Some(customer) = &customer {
             customer.check_not_blank()?;
         }
+        let services = services(request)?;
+        let caller = &caller.0;
+        let validated = services.validate_voucher(
+            &caller.company,
+            &code.0,
+            customer,
+            location_code.0.as_deref(),
+        );
         Ok(Json(
-            services(request)?
-                .validate_voucher(
-                    &caller.0.company,
-                    &code.0,
-                    customer,
-                    location_code.0.as_deref(),
-                )
+            services
+                .guarded_lookup(&caller.company, &caller.key, validated)
                 .await?,
         ))
     }
@@ -305,17 +310,20 @@ impl VouchersApi {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
-        let (redemptions, vouchers) = services(request)?
-            .redeem_vouchers(
-                &caller.0.company,
-                customer,
-                &body.codes,
-                RedeemAt {
-                    location_code: body.location_code.as_deref(),
-                    cart_code: body.cart_code.as_deref(),
-                    reservation_id: body.reservation_id.as_deref(),
-                },
-            )
+        let services = services(request)?;
+        let caller = &caller.0;
+        let redeemed = services.redeem_vouchers(
+            &caller.company,
+            customer,
+            &body.codes,
+            RedeemAt {
+                location_code: body.location_code.as_deref(),
+                cart_code: body.cart_code.as_deref(),
+                reservation_id: body.reservation_id.as_deref(),
+            },
+        );
+        let (redemptions, vouchers) = services
+            .guarded_lookup(&caller.company, &caller.key, redeemed)
             .await?;
         Ok(Json(RedeemedVouchers {
             redemptions,

@@ -26,6 +26,13 @@ use crate::services::Services;
 /// of the Customer take part).
 const SELECTED_WORDS: [&str; 2] = ["all", "selected"];
 
+/// Whether `code` of `coupons_desired` is one of [`SELECTED_WORDS`].
+pub(crate) fn is_selected_word(code: &str) -> bool {
+    SELECTED_WORDS
+        .iter()
+        .any(|w| code.trim().eq_ignore_ascii_case(w))
+}
+
 /// Refusals a selected Voucher is reported with: the ones that depend on
 /// this cart. A selected Voucher that is used up, expired or gone is left
 /// out without a word: the cart did not name it.
@@ -65,10 +72,7 @@ impl Services {
         let mut seen = HashSet::new();
         let rules = self.catalog.company(company);
         for code in cart.coupons_desired {
-            if SELECTED_WORDS
-                .iter()
-                .any(|w| code.trim().eq_ignore_ascii_case(w))
-            {
+            if is_selected_word(code) {
                 wants_selected = true;
                 continue;
             }

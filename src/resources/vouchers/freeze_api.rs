@@ -90,14 +90,17 @@ impl VoucherFreezeApi {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
+        let services = services(request)?;
+        let caller = &caller.0;
+        let frozen = services.freeze_voucher(
+            &caller.company,
+            customer,
+            &code.0,
+            body.minutes.unwrap_or(DEFAULT_FREEZE_MINUTES),
+        );
         Ok(Json(
-            services(request)?
-                .freeze_voucher(
-                    &caller.0.company,
-                    customer,
-                    &code.0,
-                    body.minutes.unwrap_or(DEFAULT_FREEZE_MINUTES),
-                )
+            services
+                .guarded_lookup(&caller.company, &caller.key, frozen)
                 .await?,
         ))
     }

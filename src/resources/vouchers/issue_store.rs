@@ -3,6 +3,8 @@
 //! can (bulk issues). One Voucher per issue key; a Coupon's
 //! `issues_per_customer` counted in one record per Customer.
 
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
@@ -34,15 +36,15 @@ fn key_of(code: &str) -> ApiResult<String> {
 }
 
 /// SurrealQL issuing each of `$vouchers` (made by [`issue_documents`])
+/// of `$company`
 /// whose issue key was not issued before: its code taken, or its Customer
 /// holding the Coupon's `issues_cap` Vouchers already, refuses the whole when
 /// `$refuse`, and leaves that one out otherwise. A Customer's issues of a
 /// Coupon are counted in one record, so simultaneous issues cannot pass the
 /// cap together.
-fn issue_query() -> String {
+pub(crate) fn issue_statements() -> String {
     format!(
-        "BEGIN TRANSACTION;
-         FOR $voucher IN $vouchers {{
+        "FOR $voucher IN $vouchers {{
              LET $reason = type::record('voucher_issue', [$company, $voucher.issue_key]);
              IF !record::exists($reason) {{
                  LET $record = type::record('voucher', [$company, $voucher.key]);
@@ -68,15 +70,22 @@ fn issue_query() -> String {
                      }};
                  }};
              }};
-         }};
-         COMMIT TRANSACTION;",
+         }};",
         taken = ErrorCode::VoucherCodeTaken.code(),
         capped = ErrorCode::CouponIssueLimitReached.code(),
     )
 }
 
+/// The transaction issuing `$vouchers` ([`issue_statements`]).
+fn issue_query() -> String {
+    format!(
+        "BEGIN TRANSACTION; {} COMMIT TRANSACTION;",
+        issue_statements()
+    )
+}
+
 /// `issues` as [`issue_query`] reads them.
-fn issue_documents(company: &str, issues: &[VoucherIssue]) -> ApiResult<Vec<Value>> {
+pub(crate) fn issue_documents(company: &str, issues: &[VoucherIssue]) -> ApiResult<Vec<Value>> {
     issues
         .iter()
         .map(|issue| {
@@ -110,6 +119,35 @@ pub enum IssueOutcome {
 }
 
 impl Store {
+    /// How many Vouchers of each of `coupons` the Customer `customer_id`
+    /// was issued, as their Coupons' `issues_per_customer` counts them.
+    pub async fn voucher_issue_counts(
+        &self,
+        company: &str,
+        customer_id: &str,
+        coupons: &[i64],
+    ) -> ApiResult<HashMap<i64, u32>> {
+        let held: Vec<Value> = first(
+            self.db
+                .query(
+                    "RETURN array::map($coupons, |$coupon| [$coupon,
+                         (SELECT VALUE issued FROM ONLY type::record(
+                             'voucher_issue_count', [$company, $coupon, $customer])) ?? 0])",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("coupons", coupons.to_vec())),
+        )
+        .await?;
+        Ok(held
+            .iter()
+            .filter_map(|pair| {
+                let issued = u32::try_from(pair[1].as_i64()?).ok()?;
+                Some((pair[0].as_i64()?, issued))
+            })
+            .collect())
+    }
+
     /// Issues `issues`, all or none: one whose issue key was issued before
     /// gives the Voucher issued then. A code already taken refuses the whole
     /// with `voucher_code_taken` (the caller draws new codes and tries again),

@@ -2,16 +2,19 @@
 //! Customers. GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem and
 //! POST /vouchers/rollback, selection (a Customer's wallet), holds during a
 //! checkout (freeze), printing; issued by
-//! POST /discounts/trigger, by a targeted Instant Win's assignment and in
-//! bulk by an operator ([`bulk`], [`bulk_api`]).
+//! POST /discounts/trigger, by `voucher` campaigns ([`earned`]), by a
+//! targeted Instant Win's assignment and in bulk by an operator ([`bulk`],
+//! [`bulk_api`]).
 
 pub mod api;
 pub mod bulk;
 pub mod bulk_api;
 pub mod codes;
 pub mod desired;
+pub mod earned;
 pub mod freeze;
 pub mod freeze_api;
+pub mod guesses;
 pub mod issue_store;
 pub mod model;
 pub mod print;

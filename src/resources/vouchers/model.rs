@@ -47,8 +47,9 @@ pub struct Voucher {
     pub state: VoucherState,
     /// Uses left.
     pub uses_left: i64,
-    /// What issued it: `trigger` (POST /discounts/trigger), `targeted_delivery`
-    /// (a targeted Instant Win's assignment), ...
+    /// What issued it: `trigger` (POST /discounts/trigger), `campaign` (a
+    /// `voucher` campaign), `targeted_delivery` (a targeted Instant Win's
+    /// assignment), `bulk` (an operator's bulk issue).
     pub source: String,
     /// Targeted Delivery only: the Instant Win it gives access to.
     #[oai(skip_serializing_if_is_none)]

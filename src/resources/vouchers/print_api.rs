@@ -86,14 +86,17 @@ impl VoucherPrintApi {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
+        let services = services(request)?;
+        let caller = &caller.0;
+        let printed = services.print_vouchers(
+            &caller.company,
+            customer,
+            Some(&body.codes),
+            language(request)?,
+        );
         Ok(Json(PrintedVouchers {
-            printed: services(request)?
-                .print_vouchers(
-                    &caller.0.company,
-                    customer,
-                    Some(&body.codes),
-                    language(request)?,
-                )
+            printed: services
+                .guarded_lookup(&caller.company, &caller.key, printed)
                 .await?,
         }))
     }

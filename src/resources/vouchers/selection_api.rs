@@ -193,13 +193,16 @@ impl VoucherSelectionApi {
     ) -> Result<Json<Voucher>, ErrorResponse> {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
-        let mut vouchers = services(request)?
-            .select_vouchers(
-                &caller.0.company,
-                customer,
-                std::slice::from_ref(&code),
-                select,
-            )
+        let services = services(request)?;
+        let caller = &caller.0;
+        let selected = services.select_vouchers(
+            &caller.company,
+            customer,
+            std::slice::from_ref(&code),
+            select,
+        );
+        let mut vouchers = services
+            .guarded_lookup(&caller.company, &caller.key, selected)
             .await?;
         vouchers.pop().map(Json).ok_or_else(|| {
             crate::error::ApiError::internal("a selected Voucher was not read back").into()
@@ -215,9 +218,12 @@ impl VoucherSelectionApi {
     ) -> Result<Json<Vouchers>, ErrorResponse> {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
+        let services = services(request)?;
+        let caller = &caller.0;
+        let selected = services.select_vouchers(&caller.company, customer, &body.codes, select);
         Ok(Json(Vouchers {
-            vouchers: services(request)?
-                .select_vouchers(&caller.0.company, customer, &body.codes, select)
+            vouchers: services
+                .guarded_lookup(&caller.company, &caller.key, selected)
                 .await?,
         }))
     }

@@ -166,6 +166,23 @@ impl Store {
 }
 
 impl Store {
+    /// Forgets the choices `customer_id` made about their Vouchers (which
+    /// they selected, which a checkout of theirs holds) when they are
+    /// anonymized; the Vouchers and their redemptions stay, under the
+    /// Customer's id alone, for the Company's accounts.
+    pub async fn forget_voucher_choices(&self, company: &str, customer_id: &str) -> ApiResult<()> {
+        crate::storage::execute(
+            self.db
+                .query(
+                    "UPDATE voucher SET selected_at = NONE, reservations = []
+                     WHERE company = $company AND customer_id = $customer RETURN NONE",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string())),
+        )
+        .await
+    }
+
     /// Stamps the Vouchers stored under `keys` (selected at, or not
     /// selected, or printed at), all or none: `voucher_not_found` when one
     /// is no longer `customer_id`'s. Selecting again keeps the first time.

@@ -355,13 +355,18 @@ impl Services {
         reference: CustomerRef<'_>,
     ) -> ApiResult<Customer> {
         let now = self.now();
-        self.modify_customer(company, reference, |customer| {
-            if customer.anonymized_at.is_none() {
-                anonymize(customer, now);
-            }
-            Ok(())
-        })
-        .await
+        let customer = self
+            .modify_customer(company, reference, |customer| {
+                if customer.anonymized_at.is_none() {
+                    anonymize(customer, now);
+                }
+                Ok(())
+            })
+            .await?;
+        self.store
+            .forget_voucher_choices(company, &customer.id)
+            .await?;
+        Ok(customer)
     }
 
     /// Anonymizes (default) or deletes a Customer.

@@ -269,6 +269,7 @@ impl Store {
 mod tests {
     use super::*;
     use crate::error::ErrorCode;
+    use crate::pipeline::occurrence::Earned;
     use crate::resources::instant_wins::model::DrawRecord;
     use crate::resources::instant_wins::store::draw_state::StateQuery;
 
@@ -293,7 +294,18 @@ mod tests {
 
     async fn record(store: &Store, write: &Value) -> ApiResult<()> {
         let customer = write["customer_id"].as_str().unwrap_or_default();
-        store.insert_event("c", customer, None, &[], write).await
+        store
+            .insert_event(
+                "c",
+                customer,
+                None,
+                &Earned {
+                    ledger: &[],
+                    draw_write: write,
+                    voucher_issues: &Value::Null,
+                },
+            )
+            .await
     }
 
     #[tokio::test]
