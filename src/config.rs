@@ -280,6 +280,11 @@ pub struct ServeArgs {
     /// offline till catching up); older dates are refused.
     #[arg(long, env = "LOYALTY_MAX_DATE_AGE_DAYS", default_value_t = 365)]
     pub max_date_age_days: u32,
+    /// Unknown Voucher codes one API key may look up within a minute before
+    /// its Voucher look-ups are refused until the minute ends
+    /// (`voucher_lookups_limited`): codes cannot be guessed.
+    #[arg(long, env = "LOYALTY_UNKNOWN_CODES_PER_MINUTE", default_value_t = crate::resources::vouchers::guesses::UNKNOWN_CODES_PER_MINUTE)]
+    pub unknown_codes_per_minute: u32,
     /// Seed Instant Win draws for a reproducible rehearsal (never in
     /// production: seeded results are predictable). Unset: the OS generator.
     #[arg(long, env = "LOYALTY_DRAW_SEED")]

@@ -61,6 +61,9 @@ pub struct ServerSettings {
     /// process (operators may hold delivery, e.g. while a prize catalog is
     /// fixed; prizes wait in the outbox).
     pub deliver_prizes: bool,
+    /// Unknown Voucher codes one API key may look up within a minute
+    /// ([`crate::resources::vouchers::guesses`]).
+    pub unknown_codes_per_minute: u32,
 }
 
 impl ServerSettings {
@@ -80,6 +83,7 @@ impl ServerSettings {
             event_dates: Default::default(),
             clock: Arc::default(),
             deliver_prizes: true,
+            unknown_codes_per_minute: crate::resources::vouchers::guesses::UNKNOWN_CODES_PER_MINUTE,
         }
     }
 }
@@ -136,7 +140,8 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let services = Services::new(store, settings.serve_environment, catalog.clone())
         .with_random(random)
         .with_clock(settings.clock.clone())
-        .with_event_dates(settings.event_dates);
+        .with_event_dates(settings.event_dates)
+        .with_unknown_codes_per_minute(settings.unknown_codes_per_minute);
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
 

@@ -78,6 +78,13 @@ impl Services {
         self
     }
 
+    /// The same use-cases letting one API key look up `limit` unknown
+    /// Voucher codes a minute.
+    pub fn with_unknown_codes_per_minute(mut self, limit: u32) -> Self {
+        self.code_guesses = Arc::new(crate::resources::vouchers::guesses::CodeGuesses::new(limit));
+        self
+    }
+
     /// The same use-cases reading the time from `clock`.
     pub fn with_clock(mut self, clock: Arc<Clock>) -> Self {
         self.clock = clock;

@@ -597,6 +597,88 @@ async fn targeted_instant_wins_need_the_voucher_in_coupons_desired() {
 }
 
 #[tokio::test]
+async fn a_targeted_voucher_with_uses_gives_that_many_draws_even_at_once() {
+    let campaigns = tempfile::tempdir().unwrap();
+    let company = campaigns.path().join("demo");
+    std::fs::create_dir_all(&company).unwrap();
+    std::fs::write(
+        company.join("coffee.yaml"),
+        "id: 11\nkind: reward\nname: Coffee\n",
+    )
+    .unwrap();
+    std::fs::write(
+        company.join("tickets.yaml"),
+        "id: 30
+kind: instant_win
+name: Two tickets
+on: { trigger: spin }
+select_customers: targeted
+coupon: { id: 9030, name: Two spins, static_code: TWOSPINS, uses_per_voucher: 2 }
+once: day
+once_limit: 10
+instant_win:
+  instant_win_prizes:
+    - { id: coffee, name: Coffee, outcome: { promotion_type: reward, promotion_id: 11 }, weight: 1 }
+",
+    )
+    .unwrap();
+    let mut settings = ServerSettings::for_store("mem://", common::OPERATOR_TOKEN);
+    settings.campaigns = campaigns.path().to_path_buf();
+    settings.clock = common::manual_clock("2026-03-02T10:00:00Z");
+    let server = TestServer::start_with(settings).await;
+    let key = server.bootstrap_key();
+    let (_, created) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(json!({"email": "t@example.com"})),
+        )
+        .await;
+    let holder = created["id"].as_str().unwrap().to_string();
+    let voucher = server
+        .back_office()
+        .await
+        .assign_instant_win("demo", 30, std::slice::from_ref(&holder))
+        .await
+        .unwrap()
+        .remove(0);
+    assert_eq!(voucher.uses_left, 2);
+    let spin = json!({"customer_id": holder, "type": "spin", "coupons_desired": [voucher.code]});
+    let requests = (0..6)
+        .map(|_| {
+            server
+                .request_as("POST", "/trigger?explain=true", &key)
+                .json(&spin)
+        })
+        .collect();
+    let answers = all_at_once(requests).await;
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
+    let drawn = answers
+        .iter()
+        .filter(|(_, answer)| draw_of(answer, 30).is_some())
+        .count();
+    assert_eq!(drawn, 2, "two uses, two draws: {answers:?}");
+    let (_, left_out) = answers
+        .iter()
+        .find(|(_, answer)| draw_of(answer, 30).is_none())
+        .unwrap();
+    assert!(
+        reason_of(left_out, 30).contains("has given its 2 draws"),
+        "{left_out}"
+    );
+    let (status, read) = server
+        .get_as(&format!("/vouchers?customer_id={holder}"), &key)
+        .await;
+    assert_eq!(status, 200, "{read}");
+    assert_eq!(read["vouchers"][0]["uses_left"], 0);
+    assert_eq!(read["vouchers"][0]["state"], "redeemed");
+}
+
+#[tokio::test]
 async fn recurrence_dates_and_locations_decide_who_takes_part() {
     let setup = setup().await;
     let customer = setup.customer("cart@example.com").await;

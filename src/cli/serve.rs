@@ -46,6 +46,7 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
         },
         clock: std::sync::Arc::default(),
         deliver_prizes: !args.hold_prize_delivery,
+        unknown_codes_per_minute: args.unknown_codes_per_minute,
     };
     let running = server::start(settings).await?;
     if let Some(bootstrap) = &running.bootstrap {

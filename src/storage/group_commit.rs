@@ -37,6 +37,7 @@ use crate::resources::instant_wins::store::COUNT_PARTICIPATIONS;
 use crate::resources::instant_wins::store::QUEUE_DELIVERIES;
 use crate::resources::instant_wins::store::STORE_AUDIT;
 use crate::resources::instant_wins::store::TAKE_STOCK;
+use crate::resources::instant_wins::store::USE_VOUCHERS;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::vouchers::issue_store::issue_statements;
@@ -101,6 +102,9 @@ fn batch_query() -> String {
              {APPEND_LEDGER}
              IF $draw_write {{
                  {COUNT_PARTICIPATIONS}
+                 IF $draw_write.used {{
+                     {USE_VOUCHERS}
+                 }};
                  IF $draw_write.limited {{
                      {TAKE_STOCK}
                  }};

@@ -153,11 +153,15 @@ pub struct CouponReference {
     pub name: Text,
     /// Shared code printed on every Voucher of the coupon.
     pub static_code: String,
+    /// Draws each Voucher gives, one used by each draw it takes part in;
+    /// `None`: the Voucher is not used up (draws are limited by
+    /// `once_limit` alone).
+    pub uses_per_voucher: Option<u32>,
 }
 
 impl CouponFile {
-    /// The fields written beyond a reference's `id`, `name` and
-    /// `static_code`, first one first.
+    /// The fields written beyond a reference's `id`, `name`,
+    /// `static_code` and `uses_per_voucher`, first one first.
     fn beyond_reference(&self) -> Option<&'static str> {
         [
             (self.discount.is_some(), "discount"),
@@ -165,7 +169,6 @@ impl CouponFile {
             (self.charset.is_some(), "charset"),
             (!self.excluded_products.is_empty(), "excluded_products"),
             (!self.excluded_categories.is_empty(), "excluded_categories"),
-            (self.uses_per_voucher.is_some(), "uses_per_voucher"),
             (self.issues_per_customer.is_some(), "issues_per_customer"),
             (!self.weekdays.is_empty(), "weekdays"),
             (self.hours.is_some(), "hours"),
@@ -174,14 +177,14 @@ impl CouponFile {
         .find_map(|(written, key)| written.then_some(key))
     }
 
-    /// The reference a targeted Instant Win writes: `id`, `name` and
-    /// `static_code`, nothing else.
+    /// The reference a targeted Instant Win writes: `id`, `name`,
+    /// `static_code` and optionally `uses_per_voucher`, nothing else.
     pub(crate) fn reference(self, problems: &mut Problems<'_>) -> Option<CouponReference> {
         if let Some(key) = self.beyond_reference() {
             problems.at_key(
                 key,
                 format!(
-                    "an Instant Win's coupon has `id`, `name` and `static_code` only, not `{key}`"
+                    "an Instant Win's coupon has `id`, `name`, `static_code` and `uses_per_voucher` only, not `{key}`"
                 ),
             );
         }
@@ -189,11 +192,15 @@ impl CouponFile {
         if static_code.trim().is_empty() {
             problems.at_key("static_code", "static_code is not empty");
         }
+        if self.uses_per_voucher == Some(0) {
+            problems.at_key("uses_per_voucher", "uses_per_voucher is at least 1");
+        }
         match (self.id, self.name) {
             (Some(id), Some(name)) => Some(CouponReference {
                 id,
                 name,
                 static_code,
+                uses_per_voucher: self.uses_per_voucher,
             }),
             _ => {
                 problems.at_key("coupon", "an Instant Win's coupon needs `id` and `name`");

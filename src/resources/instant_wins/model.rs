@@ -189,6 +189,10 @@ pub struct DrawRecord {
     /// The Voucher it took part with (targeted).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub voucher_code: Option<String>,
+    /// Whether the draw used one of the Voucher's uses (its campaign's
+    /// coupon has `uses_per_voucher`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub voucher_used: bool,
 }
 
 /// What GET /instant_wins/{id} names with `id`.

@@ -288,7 +288,7 @@ impl Services {
                 static_code: Some(coupon.static_code.clone()),
                 customer_id: customer_id.clone(),
                 state: VoucherState::Active,
-                uses_left: 1,
+                uses_left: coupon.uses_per_voucher.map_or(1, i64::from),
                 source: "targeted_delivery".into(),
                 rule_id: Some(rule_id),
                 campaign_history_id: Some(send.clone()),

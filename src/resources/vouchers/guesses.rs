@@ -1,7 +1,8 @@
 //! Guessing codes is rate limited: every code an API key looks up that no
 //! Voucher has (`voucher_not_found`) counts against that key, and a key
-//! that sent [`UNKNOWN_CODES_PER_MINUTE`] unknown codes within a minute is
-//! refused every Voucher look-up (`voucher_lookups_limited`, 429) until the
+//! that sent [`UNKNOWN_CODES_PER_MINUTE`] unknown codes (or what the
+//! operator set: `loyalty serve --unknown-codes-per-minute`) within a
+//! minute is refused every Voucher look-up (`voucher_lookups_limited`, 429) until the
 //! minute ends. A till that mistypes a code now and then never comes near;
 //! a script walking a pattern's keyspace stops after a handful.
 //!
@@ -26,7 +27,8 @@ use crate::resources::carts::service::CartOutcome;
 use crate::resources::vouchers::desired::is_selected_word;
 use crate::services::Services;
 
-/// Unknown codes one key may send within a minute.
+/// Unknown codes one key may send within a minute, unless the operator
+/// says otherwise.
 pub const UNKNOWN_CODES_PER_MINUTE: u32 = 20;
 
 /// How long a window counts.
@@ -47,12 +49,28 @@ impl Window {
 }
 
 /// The unknown codes each API key sent in its current window.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct CodeGuesses {
+    /// Unknown codes a key may send within a window.
+    limit: u32,
     windows: Mutex<HashMap<String, Window>>,
 }
 
+impl Default for CodeGuesses {
+    fn default() -> Self {
+        CodeGuesses::new(UNKNOWN_CODES_PER_MINUTE)
+    }
+}
+
 impl CodeGuesses {
+    /// Guesses stopped past `limit` unknown codes a minute per key.
+    pub fn new(limit: u32) -> Self {
+        CodeGuesses {
+            limit,
+            windows: Mutex::default(),
+        }
+    }
+
     /// `voucher_lookups_limited` when `key` sent as many unknown codes as
     /// a minute allows and that minute is not over at `now`.
     pub fn check(&self, key: &str, now: Timestamp) -> ApiResult<()> {
@@ -61,13 +79,14 @@ impl CodeGuesses {
             return Ok(());
         };
         match windows.get(key) {
-            Some(window) if window.unknown >= UNKNOWN_CODES_PER_MINUTE && window.open_at(now) => {
+            Some(window) if window.unknown >= self.limit && window.open_at(now) => {
                 let seconds = (window.opened + WINDOW - now).num_seconds().max(1);
                 Err(ApiError::new(
                     ErrorCode::VoucherLookupsLimited,
                     format!(
-                        "this key sent {UNKNOWN_CODES_PER_MINUTE} unknown Voucher codes within a \
-                         minute; Voucher look-ups are refused for {seconds} s"
+                        "this key sent {} unknown Voucher codes within a minute; Voucher \
+                         look-ups are refused for {seconds} s",
+                        window.unknown
                     ),
                 ))
             }

@@ -126,6 +126,14 @@ fn may_take_part(
                     .into(),
             );
         }
+        if let Some(uses) = instant_win.coupon.as_ref().and_then(|c| c.uses_per_voucher)
+            && voucher.uses_left <= 0
+        {
+            return Err(format!(
+                "targeted: Voucher {} has given its {uses} draws",
+                voucher.code
+            ));
+        }
     }
     if state.participations >= instant_win.once_limit {
         return Err(format!(
@@ -233,6 +241,11 @@ pub(crate) fn instant_win_draw(
             })
         }),
         voucher_code: state.voucher.as_ref().map(|v| v.code.clone()),
+        voucher_used: state.voucher.is_some()
+            && instant_win
+                .coupon
+                .as_ref()
+                .is_some_and(|c| c.uses_per_voucher.is_some()),
     };
     Ok((effect, record))
 }

@@ -23,6 +23,7 @@ use crate::error::ApiResult;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::StockShard;
+use crate::resources::vouchers::codes::code_key;
 use crate::storage::Store;
 use crate::storage::first;
 
@@ -56,6 +57,19 @@ pub(crate) const TAKE_STOCK: &str = "
         UPSERT $unit SET company = $company, rule_id = $draw.rule_id,
             prize_id = $draw.prize.prize_id, shard = $draw.shard.index, given = $given + 1
             RETURN NONE;
+    };";
+
+/// Part of the group commit: one use of each Voucher a targeted draw takes
+/// part with, when its campaign's coupon counts them. The participation
+/// counts' compare-and-set keeps a Customer's draws apart; a use taken by
+/// anything else meanwhile throws `draw_contended` like a prize run out.
+pub(crate) const USE_VOUCHERS: &str = "
+    FOR $key IN $draw_write.used {
+        LET $voucher = type::record('voucher', [$company, $key]);
+        IF ((SELECT VALUE uses_left FROM ONLY $voucher) ?? 0) <= 0 {
+            THROW 'REFUSED|draw_contended|the Voucher was used up during the draw';
+        };
+        UPDATE $voucher SET uses_left -= 1 RETURN NONE;
     };";
 
 /// Part of the group commit: the audit record.
@@ -142,9 +156,16 @@ pub fn draw_write(
         })
         .map(|(document, _)| document)
         .collect();
+    // The Vouchers whose uses the draws take, by their store key.
+    let used: Vec<String> = draws
+        .iter()
+        .filter(|draw| draw.record.voucher_used)
+        .filter_map(|draw| draw.record.voucher_code.as_deref().and_then(code_key))
+        .collect();
     json!({
         "id": first_draw.id,
         "customer_id": customer_id,
+        "used": used,
         "seen": seen.stored(),
         "next": seen.after(draws).stored(),
         "limited": limited,
@@ -287,6 +308,7 @@ mod tests {
                 drawn_index: -1,
                 prize: None,
                 voucher_code: None,
+                voucher_used: false,
             },
             shard: None,
         }

@@ -100,6 +100,7 @@ mod tests {
                 drawn_index: -1,
                 prize: None,
                 voucher_code: None,
+                voucher_used: false,
             },
             shard: None,
         }
