@@ -476,6 +476,37 @@ async fn a_trigger_that_cannot_issue_is_refused_and_issues_nothing() {
 }
 
 #[tokio::test]
+async fn a_coupon_whose_codes_ran_out_refuses_with_voucher_code_taken() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    // Two codes in all: `XA` and `XB`.
+    let tiny = create_coupon(
+        &server,
+        &key,
+        json!({"name": "Tiny", "discount": {"percent": 5}, "code_pattern": "X#", "charset": "AB"}),
+    )
+    .await;
+    let mut issued = Vec::new();
+    for n in 0..8 {
+        let holder = customer(&server, &key, &format!("t{n}@example.com")).await;
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/discounts/trigger",
+                &key,
+                Some(json!({"customer_id": holder, "coupon_id": tiny["id"]})),
+            )
+            .await;
+        match status {
+            200 => issued.push(answer["code"].as_str().unwrap().to_string()),
+            _ => assert_error(status, &answer, 409, "voucher_code_taken"),
+        }
+    }
+    issued.sort();
+    assert_eq!(issued, ["XA", "XB"], "each code once, then refusals");
+}
+
+#[tokio::test]
 async fn concurrent_triggers_each_issue_a_voucher_of_its_own_code() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
@@ -668,6 +699,58 @@ async fn vouchers_are_redeemed_all_or_none_and_rolled_back_once() {
     assert_eq!(status, 200, "{answer}");
     let (status, replayed) = server.send(retried()).await;
     assert_eq!((status, &replayed), (200, &answer));
+}
+
+#[tokio::test]
+async fn concurrent_rollbacks_by_code_give_back_each_use_once() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.com").await;
+    let coupon = create_coupon(
+        &server,
+        &key,
+        json!({"name": "Four", "discount": {"percent": 5}, "uses_per_voucher": 4}),
+    )
+    .await;
+    let code = trigger(&server, &key, &ana, &coupon).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = json!({"customer_id": ana, "codes": [code]});
+    for _ in 0..4 {
+        let (status, used) = server
+            .call_as("POST", "/vouchers/redeem", &key, Some(body.clone()))
+            .await;
+        assert_eq!(status, 200, "{used}");
+    }
+    let requests = (0..6)
+        .map(|_| {
+            server
+                .request_as("POST", "/vouchers/rollback", &key)
+                .json(&body)
+        })
+        .collect();
+    let answers = all_at_once(requests).await;
+    let given_back: Vec<String> = answers
+        .iter()
+        .filter(|(status, _)| *status == 200)
+        .map(|(_, answer)| {
+            answer["redemptions"][0]["redemption_id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(given_back.len(), 4, "each use once: {answers:?}");
+    let distinct: std::collections::HashSet<&String> = given_back.iter().collect();
+    assert_eq!(distinct.len(), 4, "{given_back:?}");
+    for (status, answer) in answers.iter().filter(|(status, _)| *status != 200) {
+        assert_error(*status, answer, 422, "voucher_not_redeemed");
+    }
+    let (_, read) = server
+        .get_as(&format!("/vouchers/{code}?customer_id={ana}"), &key)
+        .await;
+    assert_eq!(read["uses_left"], 4, "{read}");
 }
 
 #[tokio::test]
@@ -1152,4 +1235,63 @@ async fn vouchers_are_printed_in_the_customers_language_and_the_print_recorded()
             .starts_with("Five off\n5.00 off\nCode: "),
         "{one}"
     );
+}
+
+#[tokio::test]
+async fn the_published_spec_carries_every_example_and_error_example() {
+    let server = TestServer::start().await;
+    let spec: Value = server
+        .http
+        .get(server.url("/openapi.json"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    for example in loyalty::http::spec::examples::all() {
+        let (method, path) = example.operation.split_once(' ').unwrap();
+        let operation = &spec["paths"][path][method.to_ascii_lowercase()];
+        assert!(
+            operation.is_object(),
+            "{} is not in the spec",
+            example.operation
+        );
+        if example.request.is_some() {
+            let sent = json_media(&operation["requestBody"]["content"])["example"].clone();
+            assert!(
+                sent.is_object(),
+                "{}: no request example",
+                example.operation
+            );
+        }
+        if example.response.is_some() {
+            let answered = json_media(&operation["responses"]["200"]["content"])["example"].clone();
+            assert!(
+                answered.is_object(),
+                "{}: no answer example",
+                example.operation
+            );
+        }
+    }
+    let refusals = json_media(
+        &spec["paths"]["/vouchers/{code}"]["get"]["responses"]["422"]["content"],
+    )["examples"]
+        .clone();
+    assert_eq!(
+        refusals["voucher_expired"]["value"]["code"], "voucher_expired",
+        "{refusals}"
+    );
+}
+
+/// The JSON media type of an OpenAPI `content` object.
+fn json_media(content: &Value) -> &Value {
+    content
+        .as_object()
+        .and_then(|types| {
+            types
+                .iter()
+                .find(|(media_type, _)| media_type.starts_with("application/json"))
+        })
+        .map_or(&Value::Null, |(_, media)| media)
 }

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use crate::error::ErrorCode;
 use crate::http::spec::PathTable;
+use crate::http::spec::examples::set_on_json_media;
 
 /// The codes one operation answers beyond those its [`Surface`] shares.
 #[derive(Debug, Clone, Copy)]
@@ -153,12 +154,30 @@ fn describe_responses(operation: &mut Value, codes: &[ErrorCode]) {
             if !is_error_status(status) {
                 continue;
             }
-            let lines: Vec<String> = codes
+            let answered: Vec<&ErrorCode> = codes
                 .iter()
                 .filter(|code| status_of(**code) == *status)
+                .collect();
+            let lines: Vec<String> = answered
+                .iter()
                 .map(|code| format!("- `{}`: {}", code.code(), code.meaning()))
                 .collect();
             response["description"] = json!(lines.join("\n"));
+            // One example body per code the status stands for.
+            let examples: serde_json::Map<String, Value> = answered
+                .iter()
+                .map(|code| {
+                    (
+                        code.code().to_string(),
+                        json!({"value": {"error": code.meaning(), "code": code.code()}}),
+                    )
+                })
+                .collect();
+            set_on_json_media(
+                response.get_mut("content"),
+                "examples",
+                &Value::Object(examples),
+            );
         }
     }
     let listed: Vec<&str> = codes.iter().map(|code| code.code()).collect();

@@ -6,6 +6,7 @@
 //! each operation answers.
 
 pub mod errors;
+pub mod examples;
 pub mod rules;
 pub mod tidy;
 
@@ -61,6 +62,7 @@ pub fn finish(generated: &str, surface: Surface, declared: &[OperationErrors]) -
             join_security_requirements(&mut document);
             tidy::tidy(&mut document);
             errors::publish(&mut document, surface, declared);
+            examples::publish(&mut document, examples::all());
             serde_json::to_string_pretty(&document).unwrap_or_else(|_| generated.to_string())
         }
         Err(_) => generated.to_string(),

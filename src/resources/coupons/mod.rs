@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod apply;
+pub mod examples;
 pub mod model;
 pub mod rules;
 pub mod service;

@@ -12,6 +12,7 @@ pub mod bulk_api;
 pub mod codes;
 pub mod desired;
 pub mod earned;
+pub mod examples;
 pub mod freeze;
 pub mod freeze_api;
 pub mod guesses;

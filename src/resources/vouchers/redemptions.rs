@@ -60,6 +60,10 @@ fn keyed(codes: &[String]) -> ApiResult<Vec<(String, String)>> {
         .collect()
 }
 
+/// Times a rollback by codes picks the latest redemptions again when a
+/// concurrent rollback gave one of them back meanwhile.
+const ROLLBACK_ATTEMPTS: u32 = 8;
+
 impl Services {
     /// Uses one use of each Voucher of `codes` for `customer`, all or none:
     /// when any cannot be used, none is, and the refusal names each that
@@ -204,39 +208,18 @@ impl Services {
             Some(reference) => Some(self.find_customer(company, reference).await?.customer.id),
             None => None,
         };
-        let mut ids = Vec::new();
-        let mut failures = Vec::new();
-        match (codes.is_empty(), redemption_ids.is_empty()) {
+        let rolled_back = match (codes.is_empty(), redemption_ids.is_empty()) {
             (false, true) => {
                 let Some(customer_id) = &customer_id else {
                     return Err(ApiError::invalid(
                         "rolling back by `codes` names the Customer: customer_id or customer_code",
                     ));
                 };
-                for (code, _) in keyed(codes)? {
-                    let held = self
-                        .find_voucher(company, &code, Some(customer_id))
-                        .await?
-                        .filter(|found| &found.voucher.customer_id == customer_id);
-                    let Some(held) = held else {
-                        failures.push(VoucherFailure {
-                            message: format!("no Voucher `{code}` of this Customer"),
-                            voucher_code: code,
-                            code: ErrorCode::VoucherNotFound,
-                        });
-                        continue;
-                    };
-                    match self.store.last_redemption(company, &held.key).await? {
-                        Some(redemption) => ids.push(redemption.redemption_id),
-                        None => failures.push(VoucherFailure {
-                            message: format!("`{code}` has no redemption to roll back"),
-                            voucher_code: code,
-                            code: ErrorCode::VoucherNotRedeemed,
-                        }),
-                    }
-                }
+                self.roll_back_latest(company, customer_id, codes).await?
             }
             (true, false) => {
+                let mut ids = Vec::new();
+                let mut failures = Vec::new();
                 if redemption_ids.len() > MAX_CODES {
                     return Err(ApiError::invalid(format!(
                         "`redemption_ids` names at most {MAX_CODES}"
@@ -270,25 +253,78 @@ impl Services {
                         }),
                     }
                 }
+                if let Some(refused) = ApiError::of_vouchers(failures) {
+                    return Err(refused);
+                }
+                self.store
+                    .roll_back_redemptions(company, &ids, self.now())
+                    .await?
             }
             _ => {
                 return Err(ApiError::invalid(
                     "name what to roll back: `codes` or `redemption_ids`, one of them",
                 ));
             }
-        }
-        if let Some(refused) = ApiError::of_vouchers(failures) {
-            return Err(refused);
-        }
-        let rolled_back = self
-            .store
-            .roll_back_redemptions(company, &ids, self.now())
-            .await?;
+        };
         tracing::info!(
             company,
             count = rolled_back.len(),
             "Voucher redemptions rolled back"
         );
         Ok(rolled_back)
+    }
+
+    /// Gives back the latest redemption not rolled back of each Voucher of
+    /// `codes` held by `customer_id`, all or none. A redemption picked that
+    /// a concurrent rollback gave back meanwhile is not a refusal: the
+    /// latest ones are picked again, so two rollbacks of a Voucher used
+    /// twice each give one use back.
+    async fn roll_back_latest(
+        &self,
+        company: &str,
+        customer_id: &str,
+        codes: &[String],
+    ) -> ApiResult<Vec<VoucherRedemption>> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut ids = Vec::new();
+            let mut failures = Vec::new();
+            for (code, _) in keyed(codes)? {
+                let held = self
+                    .find_voucher(company, &code, Some(customer_id))
+                    .await?
+                    .filter(|found| found.voucher.customer_id == customer_id);
+                let Some(held) = held else {
+                    failures.push(VoucherFailure {
+                        message: format!("no Voucher `{code}` of this Customer"),
+                        voucher_code: code,
+                        code: ErrorCode::VoucherNotFound,
+                    });
+                    continue;
+                };
+                match self.store.last_redemption(company, &held.key).await? {
+                    Some(redemption) => ids.push(redemption.redemption_id),
+                    None => failures.push(VoucherFailure {
+                        message: format!("`{code}` has no redemption to roll back"),
+                        voucher_code: code,
+                        code: ErrorCode::VoucherNotRedeemed,
+                    }),
+                }
+            }
+            if let Some(refused) = ApiError::of_vouchers(failures) {
+                return Err(refused);
+            }
+            match self
+                .store
+                .roll_back_redemptions(company, &ids, self.now())
+                .await
+            {
+                Err(error)
+                    if error.code == ErrorCode::VoucherNotRedeemed
+                        && attempt < ROLLBACK_ATTEMPTS => {}
+                rolled_back => return rolled_back,
+            }
+        }
     }
 }
