@@ -1,8 +1,6 @@
 //! Discounts, Coupons and Vouchers over HTTP: Coupons from files and through
 //! the API (created, read, changed, deleted), every refusal changing nothing.
 
-#[path = "vouchers/anonymized.rs"]
-mod anonymized;
 #[path = "vouchers/bulk.rs"]
 mod bulk;
 #[path = "vouchers/carts.rs"]
@@ -14,6 +12,8 @@ mod discounts;
 mod earned;
 #[path = "vouchers/guesses.rs"]
 mod guesses;
+#[path = "vouchers/holders.rs"]
+mod holders;
 #[path = "vouchers/lifecycle.rs"]
 mod lifecycle;
 #[path = "vouchers/limits.rs"]

@@ -198,3 +198,40 @@ async fn a_static_code_never_used_is_printed_for_its_customer() {
     assert_eq!(listed["vouchers"][0]["uses_left"], 1, "{listed}");
     assert!(listed["vouchers"][0]["printed_at"].is_string(), "{listed}");
 }
+
+#[tokio::test]
+async fn deselecting_a_static_code_never_selected_answers_it_and_changes_nothing() {
+    let server = TestServer::start_at(MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.com").await;
+    let holder = json!({"customer_id": ana});
+    let (status, answer) = server
+        .call_as(
+            "POST",
+            "/vouchers/SUMMER10/deselect",
+            &key,
+            Some(holder.clone()),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["static_code"], "SUMMER10", "{answer}");
+    assert!(answer["selected_at"].is_null(), "{answer}");
+    let (status, selected) = server
+        .get_as(&format!("/customers/{ana}/vouchers/selected"), &key)
+        .await;
+    assert_eq!(
+        (status, &selected["vouchers"]),
+        (200, &json!([])),
+        "{selected}"
+    );
+    let (status, answer) = server
+        .call_as(
+            "PUT",
+            "/vouchers/deselect",
+            &key,
+            Some(json!({"customer_id": ana, "codes": ["SUMMER10"]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["vouchers"].as_array().unwrap().len(), 1, "{answer}");
+}

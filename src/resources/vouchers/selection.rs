@@ -79,13 +79,17 @@ impl Services {
             return Err(refused);
         }
         // A static code's Voucher is stored before it is first selected;
-        // deselecting one never selected changes nothing.
+        // deselecting one never selected changes nothing, and answers it
+        // as it stands.
         let mut found = Vec::with_capacity(keys.len());
+        let mut never_selected = Vec::new();
         for held in keys {
             if held.stored {
                 found.push(held);
             } else if select {
                 found.push(self.stored_voucher(company, held).await?);
+            } else {
+                never_selected.push(held.voucher);
             }
         }
         let keys: Vec<String> = found.iter().map(|f| f.key.clone()).collect();
@@ -100,6 +104,7 @@ impl Services {
             .vouchers_by_keys(company, &keys)
             .await?
             .into_iter()
+            .chain(never_selected)
             .map(|voucher| {
                 let campaign = campaign_of(&voucher, &rules.campaigns);
                 Voucher {

@@ -1,7 +1,8 @@
-//! Anonymizing a Customer erases who they are, not what the Company gave:
-//! their Vouchers, redemptions and discount transactions stay under their
-//! bare id, their wallet choices (selections, holds) go, and their
-//! Vouchers can no longer be used.
+//! Who holds a Voucher when Customers change: a merge moves Vouchers and
+//! their selection to the survivor; anonymizing erases who a Customer was,
+//! not what the Company gave (Vouchers, redemptions and discount
+//! transactions stay under the bare id, wallet choices go, and the Vouchers
+//! can no longer be used).
 
 use super::carts::{MONDAY, cart, effects_of, post_cart_ok};
 use super::*;
@@ -103,4 +104,49 @@ async fn anonymizing_keeps_the_redemption_history_without_personal_data() {
         )
         .await;
     assert_error(status, &body, 422, "customer_inactive");
+}
+
+#[tokio::test]
+async fn a_merge_moves_vouchers_and_their_selection_to_the_survivor() {
+    let server = TestServer::start_at(MONDAY).await;
+    let key = server.bootstrap_key();
+    let main = customer(&server, &key, "main@example.com").await;
+    let duplicate = customer(&server, &key, "dup@example.com").await;
+    let coupon = create_coupon(
+        &server,
+        &key,
+        json!({"name": "Five off", "discount": {"amount": 5}, "code_pattern": "FIVE-######"}),
+    )
+    .await;
+    let code = trigger(&server, &key, &duplicate, &coupon).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, body) = server
+        .call_as(
+            "POST",
+            &format!("/vouchers/{code}/select"),
+            &key,
+            Some(json!({"customer_id": duplicate})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, merged) = server
+        .call_as(
+            "POST",
+            "/customers/transfer",
+            &key,
+            Some(json!({"from_customer_id": duplicate, "to_customer_id": main})),
+        )
+        .await;
+    assert_eq!(status, 200, "{merged}");
+    let (status, selected) = server
+        .get_as(&format!("/customers/{main}/vouchers/selected"), &key)
+        .await;
+    assert_eq!(status, 200, "{selected}");
+    assert_eq!(selected["vouchers"][0]["code"], code.as_str(), "{selected}");
+    assert_eq!(selected["vouchers"][0]["customer_id"], main.as_str());
+    // The survivor's cart uses it by naming its selection.
+    let answer = post_cart_ok(&server, &key, cart(&main, "M-1", json!(["selected"]))).await;
+    assert!(!effects_of(&answer, "voucher").is_empty(), "{answer}");
 }
