@@ -346,6 +346,19 @@ async fn trigger(
     voucher
 }
 
+/// The code of a Voucher of `coupon` triggered for `customer`.
+async fn issued_code(
+    server: &TestServer,
+    key: &CreatedApiKey,
+    customer: &str,
+    coupon: &Value,
+) -> String {
+    trigger(server, key, customer, coupon).await["code"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 #[tokio::test]
 async fn a_triggered_voucher_is_validated_by_customer_place_day_and_hour() {
     // A Saturday morning within the Coupon's month.
@@ -712,10 +725,7 @@ async fn concurrent_rollbacks_by_code_give_back_each_use_once() {
         json!({"name": "Four", "discount": {"percent": 5}, "uses_per_voucher": 4}),
     )
     .await;
-    let code = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let code = issued_code(&server, &key, &ana, &coupon).await;
     let body = json!({"customer_id": ana, "codes": [code]});
     for _ in 0..4 {
         let (status, used) = server

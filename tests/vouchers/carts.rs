@@ -109,18 +109,9 @@ async fn vouchers_take_off_their_eligible_lines_and_are_redeemed_with_the_cart()
         json!({"name": "Five off", "discount": {"amount": 5}}),
     )
     .await;
-    let tenth_code = trigger(&server, &key, &ana, &tenth).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let five_code = trigger(&server, &key, &ana, &five).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let bobs = trigger(&server, &key, &bob, &five).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let tenth_code = issued_code(&server, &key, &ana, &tenth).await;
+    let five_code = issued_code(&server, &key, &ana, &five).await;
+    let bobs = issued_code(&server, &key, &bob, &five).await;
     let desired = json!([tenth_code.to_lowercase(), five_code, "NO-SUCH-CODE", bobs]);
 
     // A simulation shows what the cart would get and redeems nothing.
@@ -240,10 +231,7 @@ async fn a_voucher_that_cannot_be_used_never_fails_the_sale() {
         let (server, key, ana) = (&server, &key, &ana);
         async move {
             let coupon = create_coupon(server, key, body).await;
-            trigger(server, key, ana, &coupon).await["code"]
-                .as_str()
-                .unwrap()
-                .to_string()
+            issued_code(server, key, ana, &coupon).await
         }
     };
     let elsewhere =
@@ -269,10 +257,7 @@ async fn a_voucher_that_cannot_be_used_never_fails_the_sale() {
         json!({"name": "Off", "discount": {"percent": 5}}),
     )
     .await;
-    let inactive = trigger(&server, &key, &ana, &inactive_coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let inactive = issued_code(&server, &key, &ana, &inactive_coupon).await;
     let (status, _) = server
         .call_as(
             "PATCH",
@@ -352,14 +337,8 @@ async fn selected_and_frozen_vouchers_in_a_cart() {
         json!({"name": "Two off", "discount": {"amount": 2}}),
     )
     .await;
-    let clipped = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let held = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let clipped = issued_code(&server, &key, &ana, &coupon).await;
+    let held = issued_code(&server, &key, &ana, &coupon).await;
     let (status, _) = server
         .call_as(
             "POST",
@@ -435,10 +414,7 @@ async fn one_single_use_voucher_raced_by_carts_and_redemptions_is_used_once() {
         json!({"name": "Once", "discount": {"percent": 10}}),
     )
     .await;
-    let code = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let code = issued_code(&server, &key, &ana, &coupon).await;
     let requests = (0..64)
         .map(|n| {
             if n % 2 == 0 {
@@ -495,14 +471,8 @@ async fn an_all_or_none_redemption_racing_a_cart_for_one_of_its_codes() {
     )
     .await;
     for round in 0..8 {
-        let shared = trigger(&server, &key, &ana, &coupon).await["code"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let other = trigger(&server, &key, &ana, &coupon).await["code"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let shared = issued_code(&server, &key, &ana, &coupon).await;
+        let other = issued_code(&server, &key, &ana, &coupon).await;
         let answers = all_at_once(vec![
             server.request_as("POST", "/vouchers/redeem", &key).json(
                 &json!({"customer_id": ana, "codes": [other, shared], "location_code": "S1"}),

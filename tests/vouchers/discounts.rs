@@ -33,10 +33,7 @@ async fn every_discount_a_customer_got_is_in_their_history() {
         json!({"name": "Five off", "discount": {"amount": 5}}),
     )
     .await;
-    let code = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let code = issued_code(&server, &key, &ana, &coupon).await;
     // The demo's coffee campaign (101) and the Voucher, on one cart.
     post_cart_ok(&server, &key, cart(&ana, "H-1", json!([code]))).await;
     let history = format!("/discounts/transactions?customer_id={ana}");

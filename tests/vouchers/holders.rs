@@ -27,14 +27,8 @@ async fn anonymizing_keeps_the_redemption_history_without_personal_data() {
         json!({"name": "Five off", "discount": {"amount": 5}, "code_pattern": "FIVE-######"}),
     )
     .await;
-    let used = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let kept = trigger(&server, &key, &ana, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let used = issued_code(&server, &key, &ana, &coupon).await;
+    let kept = issued_code(&server, &key, &ana, &coupon).await;
     let (status, body) = server
         .call_as(
             "POST",
@@ -118,10 +112,7 @@ async fn a_merge_moves_vouchers_and_their_selection_to_the_survivor() {
         json!({"name": "Five off", "discount": {"amount": 5}, "code_pattern": "FIVE-######"}),
     )
     .await;
-    let code = trigger(&server, &key, &duplicate, &coupon).await["code"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let code = issued_code(&server, &key, &duplicate, &coupon).await;
     let (status, body) = server
         .call_as(
             "POST",

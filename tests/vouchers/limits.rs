@@ -35,12 +35,7 @@ async fn a_coupons_redemption_limit_refuses_the_next_use_until_one_is_given_back
     assert_eq!(coupon["limits"], json!([{"redemptions": 2}]), "{coupon}");
     let mut codes = Vec::new();
     for _ in 0..3 {
-        codes.push(
-            trigger(&server, &key, &ana, &coupon).await["code"]
-                .as_str()
-                .unwrap()
-                .to_string(),
-        );
+        codes.push(issued_code(&server, &key, &ana, &coupon).await);
     }
     for (n, code) in codes[..2].iter().enumerate() {
         let answer =
