@@ -73,6 +73,8 @@ error_codes! {
     PointsCampaignNotFound: "points_campaign_not_found", NOT_FOUND, "No points campaign of the Company has this id.";
     CouponNotFound: "coupon_not_found", NOT_FOUND, "No Coupon of the Company has this id (or it was deleted).";
     DiscountNotFound: "discount_not_found", NOT_FOUND, "No discount campaign of the Company has this id.";
+    RewardNotFound: "reward_not_found", NOT_FOUND, "No Reward of the Company has this id.";
+    RewardTransactionNotFound: "reward_transaction_not_found", NOT_FOUND, "No reward transaction of the Company has this id.";
     RedemptionNotFound: "redemption_not_found", NOT_FOUND, "No redemption of the Company has this id.";
     VoucherNotFound: "voucher_not_found", NOT_FOUND, "Voucher not found, Customer not found, or the Voucher does not belong to the Customer.";
     LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
@@ -110,6 +112,13 @@ error_codes! {
     CouponIssueLimitReached: "coupon_issue_limit_reached", UNPROCESSABLE_ENTITY, "The Customer holds as many Vouchers of the Coupon as it issues to one Customer (its `issues_per_customer`); nothing was issued.";
     VoucherNotCombinable: "voucher_not_combinable", UNPROCESSABLE_ENTITY, "The Voucher was left out of the cart by the stacking rules: an offer it does not combine with applies instead, or the cart already uses as many Vouchers of its Coupon as the Coupon allows.";
     VoucherLookupsLimited: "voucher_lookups_limited", TOO_MANY_REQUESTS, "The API key sent too many unknown Voucher codes within a minute (codes cannot be guessed); Voucher look-ups are refused until the minute ends.";
+    RewardNotRedeemable: "reward_not_redeemable", UNPROCESSABLE_ENTITY, "The Reward has no points cost: it is only given (as a prize or by a Challenge), never redeemed with points.";
+    RewardNotAvailable: "reward_not_available", UNPROCESSABLE_ENTITY, "The Reward cannot be redeemed now: it is inactive, outside its dates, or its condition (audience, tier) does not hold for the Customer.";
+    RewardOutOfStock: "reward_out_of_stock", UNPROCESSABLE_ENTITY, "Every unit of the Reward's stock is taken.";
+    RewardLimitReached: "reward_limit_reached", UNPROCESSABLE_ENTITY, "The Customer redeemed the Reward as often as its `limit` allows in this period.";
+    RewardTransactionRolledBack: "reward_transaction_rolled_back", UNPROCESSABLE_ENTITY, "The reward transaction was rolled back already; a redemption is rolled back once.";
+    RewardTransactionNotRedemption: "reward_transaction_not_redemption", UNPROCESSABLE_ENTITY, "Only redemptions are rolled back: this reward transaction was given (an Instant Win prize), not paid for.";
+    RewardGiftUsed: "reward_gift_used", UNPROCESSABLE_ENTITY, "What the redemption gave was used since (its Voucher redeemed, its game participation played, its points spent), so it cannot be taken back.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";
     StoreUnavailable: "store_unavailable", SERVICE_UNAVAILABLE, "The store is unavailable. Retry with exponential backoff (1 s up to 32 s).";

@@ -575,7 +575,7 @@ async fn targeted_instant_wins_need_the_voucher_in_coupons_desired() {
         )
         .await;
     assert_eq!(rewards["reward_transactions"][0]["reward_id"], 11);
-    assert_eq!(rewards["reward_transactions"][0]["status"], "available");
+    assert_eq!(rewards["reward_transactions"][0]["state"], "available");
 
     // Assigning again keeps the Voucher the Customer holds.
     let again = setup

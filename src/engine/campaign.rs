@@ -40,6 +40,9 @@ use crate::resources::discounts::stacking::Stacking;
 use crate::resources::discounts::stacking::StackingFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::instant_wins::rules::file::InstantWinFile;
+use crate::resources::rewards::rules::GivesFile;
+use crate::resources::rewards::rules::LimitFile;
+use crate::resources::rewards::rules::RewardFields;
 use crate::resources::vouchers::earned::VoucherFile;
 
 /// Which events a campaign listens to.
@@ -135,6 +138,20 @@ struct CampaignFile {
     instant_win: Option<InstantWinFile>,
     #[serde(default)]
     voucher: Option<VoucherFile>,
+    #[serde(default)]
+    image_url: Option<String>,
+    #[serde(default)]
+    points_cost: Option<i64>,
+    #[serde(default)]
+    points_cost_by_tier: BTreeMap<String, i64>,
+    #[serde(default)]
+    balance: Option<String>,
+    #[serde(default)]
+    stock: Option<i64>,
+    #[serde(default)]
+    limit: Option<LimitFile>,
+    #[serde(default)]
+    gives: Option<GivesFile>,
 }
 
 fn yes() -> bool {
@@ -233,6 +250,20 @@ impl Campaign {
                 format!("`{key}` belongs to instant_win campaigns only"),
             );
         }
+        let reward = RewardFields {
+            image_url: file.image_url,
+            points_cost: file.points_cost,
+            points_cost_by_tier: file.points_cost_by_tier,
+            balance: file.balance,
+            stock: file.stock,
+            limit: file.limit,
+            gives: file.gives,
+        };
+        if file.kind != "reward"
+            && let Some(key) = reward.any()
+        {
+            problems.at_key(key, format!("`{key}` belongs to reward campaigns only"));
+        }
         match (file.kind.as_str(), &listens) {
             ("reward" | "game" | "coupon", Some(listens)) if *listens != Listens::Prize => {
                 problems.at_key(
@@ -285,6 +316,7 @@ impl Campaign {
             coupon_locations,
             voucher: file.voucher,
             instant_win: instant_win_fields,
+            reward,
         };
         let kind = CampaignKind::compile(sections, &mut problems, &compile);
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));

@@ -57,7 +57,7 @@ impl Campaign {
             }
         }
         errors.extend(dangling_prizes(&campaigns, files));
-        errors.extend(dangling_coupons(&campaigns, files));
+        errors.extend(dangling_references(&campaigns, files));
         if errors.is_empty() {
             campaigns.sort_by_key(|c| c.id);
             Ok(campaigns)
@@ -117,29 +117,34 @@ fn dangling_prizes(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<R
     errors
 }
 
-/// `voucher` campaigns naming a Coupon the files should hold and do not.
-/// Ids from [`API_IDS_START`] are Coupons created through the API, which
-/// come and go without the files: evaluation explains a missing one.
-fn dangling_coupons(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<RuleError> {
+/// Campaigns naming another campaign (a Coupon whose Voucher they issue, a
+/// game they give a participation in) that the files should hold and do not.
+/// Coupons from [`API_IDS_START`] are created through the API, which come
+/// and go without the files: evaluation explains a missing one.
+fn dangling_references(campaigns: &[Campaign], files: &[(PathBuf, String)]) -> Vec<RuleError> {
     campaigns
         .iter()
-        .filter_map(|campaign| match campaign.kind {
-            CampaignKind::Voucher(earned) if earned.coupon_id < API_IDS_START => {
-                Some((campaign, earned.coupon_id))
-            }
-            _ => None,
+        .flat_map(|campaign| {
+            campaign
+                .kind
+                .references()
+                .into_iter()
+                .map(move |reference| (campaign, reference))
         })
-        .filter_map(|(campaign, id)| {
-            let target = campaigns.iter().find(|c| c.id == id);
-            if target.is_some_and(|c| c.kind.name() == "coupon") {
+        .filter(|(_, reference)| !(reference.kind == "coupon" && reference.id >= API_IDS_START))
+        .filter_map(|(campaign, reference)| {
+            let target = campaigns.iter().find(|c| c.id == reference.id);
+            if target.is_some_and(|c| c.kind.name() == reference.kind) {
                 return None;
             }
-            let line = line_of(files, campaign, |l| l.trim_start().starts_with("coupon:"));
-            let found = what_is(target, id);
+            let line = line_of(files, campaign, |l| {
+                l.trim_start().starts_with(reference.key)
+            });
+            let found = what_is(target, reference.id);
             Some(RuleError::new(
                 &campaign.origin.file,
                 line,
-                format!("the Voucher issued is of Coupon {id}, but {found}"),
+                format!("{}, but {found}", reference.what),
             ))
         })
         .collect()

@@ -129,6 +129,27 @@ fn applies(
     if coupon {
         presented(campaign, facts)?;
     }
+    in_force(campaign, facts)?;
+    if !coupon && &campaign.listens != event {
+        return Err(format!("listens to {}", describe(&campaign.listens)));
+    }
+    condition_holds(engine, campaign, prepared)
+}
+
+/// Whether `campaign` is in force for the Customer of `facts` now: active,
+/// within its dates, its condition true; the reason when it is not.
+pub(crate) fn available(
+    engine: &ScriptEngine,
+    campaign: &Campaign,
+    facts: &Facts,
+    prepared: &PreparedFacts,
+) -> Result<(), String> {
+    in_force(campaign, facts)?;
+    condition_holds(engine, campaign, prepared)
+}
+
+/// Whether `campaign` is active and within its dates at the time of `facts`.
+fn in_force(campaign: &Campaign, facts: &Facts) -> Result<(), String> {
     if !campaign.active {
         return Err("inactive".into());
     }
@@ -143,9 +164,15 @@ fn applies(
     {
         return Err(format!("not available since {to}"));
     }
-    if !coupon && &campaign.listens != event {
-        return Err(format!("listens to {}", describe(&campaign.listens)));
-    }
+    Ok(())
+}
+
+/// Whether `campaign`'s `when` holds for `prepared`.
+fn condition_holds(
+    engine: &ScriptEngine,
+    campaign: &Campaign,
+    prepared: &PreparedFacts,
+) -> Result<(), String> {
     if let Some(when) = &campaign.when {
         match engine.eval_prepared(when, prepared, None) {
             Ok(true) => {}

@@ -29,9 +29,25 @@ use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::points_campaigns::rules::PointsFile;
 use crate::resources::points_campaigns::rules::points_effects;
+use crate::resources::rewards::rules::Reward;
+use crate::resources::rewards::rules::RewardFields;
+use crate::resources::rewards::rules::RewardGift;
 use crate::resources::vouchers::earned::EarnedVoucher;
 use crate::resources::vouchers::earned::VoucherFile;
 use crate::resources::vouchers::earned::earned_voucher;
+
+/// Another campaign a campaign names, which must exist and be of `kind`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    /// The kind it must be.
+    pub kind: &'static str,
+    /// Its id.
+    pub id: i64,
+    /// How the line naming it starts, for the error's line.
+    pub key: &'static str,
+    /// What the campaign does with it, in words.
+    pub what: String,
+}
 
 /// What a campaign does; one variant per kind.
 #[derive(Debug, Clone)]
@@ -42,8 +58,8 @@ pub enum CampaignKind {
     Points(PointsAccrual),
     /// A weighted prize draw.
     InstantWin(Box<InstantWin>),
-    /// A Reward a Customer can hold (given as a prize).
-    Reward,
+    /// A Reward of the catalogue: redeemed with points, or given as a prize.
+    Reward(Box<Reward>),
     /// A game a Customer can be given participations in (given as a prize).
     Game,
     /// A Coupon: the template of Vouchers, which apply it to carts.
@@ -68,6 +84,8 @@ pub(crate) struct KindSections {
     pub voucher: Option<VoucherFile>,
     /// The Instant Win fields.
     pub instant_win: InstantWinFields,
+    /// The Reward fields.
+    pub reward: RewardFields,
 }
 
 /// What evaluating one campaign sees and where its draws go.
@@ -113,7 +131,7 @@ impl CampaignKind {
             CampaignKind::Discount(_) => "discount",
             CampaignKind::Points(_) => "points",
             CampaignKind::InstantWin(_) => "instant_win",
-            CampaignKind::Reward => "reward",
+            CampaignKind::Reward(_) => "reward",
             CampaignKind::Game => "game",
             CampaignKind::Coupon(_) => "coupon",
             CampaignKind::Voucher(_) => "voucher",
@@ -126,10 +144,42 @@ impl CampaignKind {
             CampaignKind::Discount(discount) => discount.lines.as_ref(),
             CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
-            | CampaignKind::Reward
+            | CampaignKind::Reward(_)
             | CampaignKind::Game
             | CampaignKind::Coupon(_)
             | CampaignKind::Voucher(_) => None,
+        }
+    }
+
+    /// The other campaigns it names.
+    pub fn references(&self) -> Vec<Reference> {
+        match self {
+            CampaignKind::Voucher(earned) => vec![Reference {
+                kind: "coupon",
+                id: earned.coupon_id,
+                key: "coupon:",
+                what: format!("the Voucher issued is of Coupon {}", earned.coupon_id),
+            }],
+            CampaignKind::Reward(reward) => match reward.gives {
+                RewardGift::Voucher { coupon_id } => vec![Reference {
+                    kind: "coupon",
+                    id: coupon_id,
+                    key: "gives:",
+                    what: format!("the Reward gives a Voucher of Coupon {coupon_id}"),
+                }],
+                RewardGift::Game { game_id } => vec![Reference {
+                    kind: "game",
+                    id: game_id,
+                    key: "gives:",
+                    what: format!("the Reward gives a participation in game {game_id}"),
+                }],
+                RewardGift::Item(_) | RewardGift::Points { .. } => Vec::new(),
+            },
+            CampaignKind::Discount(_)
+            | CampaignKind::Points(_)
+            | CampaignKind::InstantWin(_)
+            | CampaignKind::Game
+            | CampaignKind::Coupon(_) => Vec::new(),
         }
     }
 
@@ -185,7 +235,10 @@ impl CampaignKind {
                 .instant_win
                 .compile(problems)
                 .map(|instant_win| CampaignKind::InstantWin(Box::new(instant_win))),
-            ("reward", None, None) => Some(CampaignKind::Reward),
+            ("reward", None, None) => sections
+                .reward
+                .compile(problems)
+                .map(|reward| CampaignKind::Reward(Box::new(reward))),
             ("game", None, None) => Some(CampaignKind::Game),
             (kind @ ("discount" | "points"), _, _) => {
                 problems.at_key(
@@ -251,7 +304,7 @@ impl CampaignKind {
                     draw,
                 }))])
             }
-            CampaignKind::Reward | CampaignKind::Game => {
+            CampaignKind::Reward(_) | CampaignKind::Game => {
                 Err(format!("a {} has no effects of its own", self.name()))
             }
             // Its Vouchers' effects are reckoned after every discount

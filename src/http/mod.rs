@@ -51,6 +51,7 @@ pub type ApiGroups = (
     EventApis,
     CampaignApis,
     WalletApis,
+    EngagementApis,
     crate::resources::utilities::api::UtilitiesApi,
 );
 
@@ -92,6 +93,11 @@ pub type VoucherApis = (
 pub type WalletApis = (
     crate::resources::points::api::PointsApi,
     crate::resources::cashback::api::CashbacksApi,
+);
+
+/// Rewards, games and challenges: what a Customer earns and spends.
+pub type EngagementApis = (
+    crate::resources::rewards::api::RewardsApi,
     crate::resources::wallet::api::WalletApi,
 );
 

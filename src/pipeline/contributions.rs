@@ -29,7 +29,7 @@ fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQu
         }
         CampaignKind::Discount(_)
         | CampaignKind::Points(_)
-        | CampaignKind::Reward
+        | CampaignKind::Reward(_)
         | CampaignKind::Game
         | CampaignKind::Coupon(_)
         | CampaignKind::Voucher(_) => None,

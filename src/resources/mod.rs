@@ -13,6 +13,7 @@ pub mod instant_wins;
 pub mod merges;
 pub mod points;
 pub mod points_campaigns;
+pub mod rewards;
 pub mod segments;
 pub mod utilities;
 pub mod vouchers;

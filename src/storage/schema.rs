@@ -37,6 +37,7 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         "vouchers",
         include_str!("../resources/vouchers/schema.surql"),
     ),
+    ("rewards", include_str!("../resources/rewards/schema.surql")),
     (
         "api_campaigns",
         include_str!("../resources/api_campaigns/schema.surql"),

@@ -53,6 +53,7 @@ tuple_declared_errors!(A, B);
 tuple_declared_errors!(A, B, C);
 tuple_declared_errors!(A, B, C, D);
 tuple_declared_errors!(A, B, C, D, E);
+tuple_declared_errors!(A, B, C, D, E, F);
 
 /// Every entry `Groups` declares.
 pub fn declared_by<Groups: DeclaredErrors>() -> Vec<OperationErrors> {

@@ -1,9 +1,9 @@
 //! Instant Win records: campaigns as the list and detail endpoints return
 //! them, the draws the interpreter makes and the store keeps, the state a
-//! draw is decided on, and the Rewards prizes give.
+//! draw is decided on.
 
 use poem_openapi::Object;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::common::time::Timestamp;
 use crate::resources::points::model::PointsKind;
@@ -90,25 +90,6 @@ pub struct InstantWinCampaign {
     pub tiers: Vec<String>,
     /// The prizes.
     pub instant_win: InstantWinPrizes,
-}
-
-/// A Reward a Customer holds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Object)]
-pub struct RewardTransaction {
-    /// Transaction identifier (for prizes, the draw's id).
-    pub id: String,
-    /// The Customer.
-    pub customer_id: String,
-    /// The Reward.
-    pub reward_id: i64,
-    /// How it was obtained: `instant_win`.
-    pub source: String,
-    /// The campaign that gave it.
-    pub rule_id: i64,
-    /// `available` until redeemed.
-    pub status: String,
-    /// When it was given.
-    pub created_at: Timestamp,
 }
 
 /// What the store knows about one Instant Win and one Customer, read before

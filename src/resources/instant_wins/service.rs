@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use crate::common::ids::time_ordered_id;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::engine::campaign::Campaign;
@@ -22,8 +21,8 @@ use crate::resources::instant_wins::model::PrizeOutcome;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
-use crate::resources::vouchers::model::VoucherState;
 use crate::secrets::random_hex;
 use crate::services::Services;
 
@@ -281,22 +280,19 @@ impl Services {
             issue_key: targeted_delivery_issue(rule_id, customer_id),
             issues_per_customer: None,
             voucher: Voucher {
-                id: time_ordered_id("vch"),
-                code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),
-                coupon_id: coupon.id,
-                coupon_name: coupon_name.clone(),
                 static_code: Some(coupon.static_code.clone()),
-                customer_id: customer_id.clone(),
-                state: VoucherState::Active,
-                uses_left: coupon.uses_per_voucher.map_or(1, i64::from),
-                source: "targeted_delivery".into(),
                 rule_id: Some(rule_id),
                 campaign_history_id: Some(send.clone()),
                 loyalty_rule_history_id: Some(format!("lrh_{}", random_hex(8))),
-                created_at: now,
-                printed_at: None,
-                selected_at: None,
-                reservations: Vec::new(),
+                ..Voucher::issued(NewVoucher {
+                    code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),
+                    coupon_id: coupon.id,
+                    coupon_name: coupon_name.clone(),
+                    customer_id: customer_id.clone(),
+                    uses_left: coupon.uses_per_voucher.map_or(1, i64::from),
+                    source: "targeted_delivery",
+                    created_at: now,
+                })
             },
         };
         // A code drawn twice (one in a million per code) refuses the whole

@@ -42,7 +42,9 @@ impl Services {
             self.store.vouchers_by(company, "customer_id", target),
         )?;
         let mut plan = HoldingsPlan::default();
-        for reward in rewards.iter().filter(|r| r.status == "available") {
+        // Redemptions and rolled-back ones move too: a later rollback gives
+        // the cost back to the survivor, who holds the merged balance.
+        for reward in &rewards {
             plan.rewards.push(reward.id.clone());
             plan.moves.push(HoldingMove::Reward {
                 id: reward.id.clone(),
@@ -99,10 +101,7 @@ impl Services {
         let mut moves = Vec::new();
         let mut not_restored = Vec::new();
         for id in &record.rewards {
-            if rewards
-                .iter()
-                .any(|r| &r.id == id && r.status == "available")
-            {
+            if rewards.iter().any(|r| &r.id == id) {
                 moves.push(HoldingMove::Reward {
                     id: id.clone(),
                     from: target.to_string(),
@@ -112,7 +111,7 @@ impl Services {
                 not_restored.push(NotRestored {
                     kind: "reward".into(),
                     value: id.clone(),
-                    reason: "the target used it after the merge".into(),
+                    reason: "the target no longer holds it".into(),
                 });
             }
         }

@@ -7,7 +7,6 @@
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
-use crate::common::ids::time_ordered_id;
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -17,8 +16,8 @@ use crate::resources::coupons::service::find_coupon;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::issue_store::IssueOutcome;
 use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
-use crate::resources::vouchers::model::VoucherState;
 use crate::services::Services;
 
 /// Most Vouchers one request issues; the CLI sends larger issues in parts.
@@ -159,22 +158,16 @@ impl Services {
             issue_key: issue_key.clone(),
             issues_per_customer: coupon.issues_per_customer,
             voucher: Voucher {
-                id: time_ordered_id("vch"),
-                code: pattern.generate(&mut rand::rng()),
-                coupon_id,
-                coupon_name: coupon_name.clone(),
-                static_code: None,
-                customer_id: owner.clone(),
-                state: VoucherState::Active,
-                uses_left: i64::from(coupon.uses_per_voucher),
-                source: "bulk".into(),
-                rule_id: None,
                 campaign_history_id: Some(issue.source.clone()),
-                loyalty_rule_history_id: None,
-                created_at: now,
-                printed_at: None,
-                selected_at: None,
-                reservations: Vec::new(),
+                ..Voucher::issued(NewVoucher {
+                    code: pattern.generate(&mut rand::rng()),
+                    coupon_id,
+                    coupon_name: coupon_name.clone(),
+                    customer_id: owner.clone(),
+                    uses_left: i64::from(coupon.uses_per_voucher),
+                    source: "bulk",
+                    created_at: now,
+                })
             },
         };
         let mut vouchers = Vec::with_capacity(wanted.len());

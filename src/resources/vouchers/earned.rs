@@ -20,7 +20,6 @@
 
 use serde::Deserialize;
 
-use crate::common::ids::time_ordered_id;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -37,8 +36,8 @@ use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::service::find_coupon;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
 use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
-use crate::resources::vouchers::model::VoucherState;
 use crate::services::Services;
 
 /// The `voucher:` section of a `voucher` campaign.
@@ -109,26 +108,17 @@ pub(crate) fn earned_voucher(
         }
     }
     let customer_id = facts.customer["id"].as_str().unwrap_or_default();
-    let voucher = Voucher {
-        id: time_ordered_id("vch"),
+    // `rule_id` names the Instant Win of a targeted Voucher; the campaign
+    // that issued this one is in its issue key.
+    let voucher = Voucher::issued(NewVoucher {
         code: pattern.generate(&mut rand::rng()),
         coupon_id,
         coupon_name: render(&coupon_campaign.name),
-        static_code: None,
         customer_id: customer_id.to_string(),
-        state: VoucherState::Active,
         uses_left: i64::from(coupon.uses_per_voucher),
-        source: "campaign".into(),
-        // `rule_id` names the Instant Win of a targeted Voucher; the
-        // campaign that issued this one is in its issue key.
-        rule_id: None,
-        campaign_history_id: None,
-        loyalty_rule_history_id: None,
+        source: "campaign",
         created_at: now,
-        printed_at: None,
-        selected_at: None,
-        reservations: Vec::new(),
-    };
+    });
     Ok(vec![Effect::VoucherIssued(Box::new(VoucherIssuedEffect {
         rule_id: campaign.id,
         rule_name: render(&campaign.name),

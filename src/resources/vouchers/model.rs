@@ -90,7 +90,48 @@ pub struct Reservation {
     pub until: Timestamp,
 }
 
+/// What every new Voucher is issued with; the rest starts empty.
+#[derive(Debug, Clone)]
+pub struct NewVoucher {
+    /// The code.
+    pub code: String,
+    /// The Coupon.
+    pub coupon_id: i64,
+    /// The Coupon's name.
+    pub coupon_name: String,
+    /// The holder (empty: a bearer Voucher).
+    pub customer_id: String,
+    /// Its uses.
+    pub uses_left: i64,
+    /// What issues it (see [`Voucher::source`]).
+    pub source: &'static str,
+    /// When.
+    pub created_at: Timestamp,
+}
+
 impl Voucher {
+    /// A new active Voucher with a new id, never printed, selected or held.
+    pub fn issued(new: NewVoucher) -> Voucher {
+        Voucher {
+            id: crate::common::ids::time_ordered_id("vch"),
+            code: new.code,
+            coupon_id: new.coupon_id,
+            coupon_name: new.coupon_name,
+            static_code: None,
+            customer_id: new.customer_id,
+            state: VoucherState::Active,
+            uses_left: new.uses_left,
+            source: new.source.to_string(),
+            rule_id: None,
+            campaign_history_id: None,
+            loyalty_rule_history_id: None,
+            created_at: new.created_at,
+            printed_at: None,
+            selected_at: None,
+            reservations: Vec::new(),
+        }
+    }
+
     /// The holds still running at `at`.
     pub fn holds_at(&self, at: Timestamp) -> impl Iterator<Item = &Reservation> {
         self.reservations.iter().filter(move |r| r.until > at)

@@ -12,8 +12,8 @@ use crate::resources::coupons::service::coupon_of;
 use crate::resources::coupons::service::find_coupon;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
-use crate::resources::vouchers::model::VoucherState;
 use crate::resources::vouchers::static_codes::FoundVoucher;
 use crate::resources::vouchers::static_codes::unstored_static_voucher;
 use crate::resources::vouchers::usable::Presented;
@@ -96,24 +96,15 @@ impl Services {
         let reason = format!("trigger:{}", time_ordered_id("iss"));
         let mut attempts = 0;
         loop {
-            let voucher = Voucher {
-                id: time_ordered_id("vch"),
+            let voucher = Voucher::issued(NewVoucher {
                 code: pattern.generate(&mut rand::rng()),
                 coupon_id,
                 coupon_name: campaign.name.resolve(&language, &language),
-                static_code: None,
                 customer_id: customer.id.clone(),
-                state: VoucherState::Active,
                 uses_left: i64::from(coupon.uses_per_voucher),
-                source: "trigger".into(),
-                rule_id: None,
-                campaign_history_id: None,
-                loyalty_rule_history_id: None,
+                source: "trigger",
                 created_at: self.now(),
-                printed_at: None,
-                selected_at: None,
-                reservations: Vec::new(),
-            };
+            });
             let issue = VoucherIssue {
                 voucher,
                 issue_key: reason.clone(),

@@ -1,6 +1,6 @@
-//! What a Customer holds besides points (see [`crate::resources::points::api`]): GET
-//! /rewards/transactions and GET /games (with a Customer, their available
-//! participations). Delivered Instant Win prizes appear here.
+//! What a Customer holds besides points (see [`crate::resources::points::api`]):
+//! GET /games (with a Customer, their available participations). Game
+//! participations won as Instant Win prizes appear here.
 
 use crate::error::ErrorCode;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -13,19 +13,11 @@ use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::languages::language;
 use crate::http::services;
-use crate::resources::instant_wins::model::RewardTransaction;
 
 #[derive(Tags)]
 enum WalletTags {
     /// Points, Rewards and game participations a Customer holds.
     Wallet,
-}
-
-/// Rewards a Customer holds.
-#[derive(Debug, Object)]
-pub struct RewardTransactionList {
-    /// Newest first.
-    pub reward_transactions: Vec<RewardTransaction>,
 }
 
 /// A game campaign.
@@ -56,40 +48,14 @@ pub struct WalletApi;
 
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for WalletApi {
-    const ERRORS: &'static [OperationErrors] = &[
-        OperationErrors {
-            operation: "GET /rewards/transactions",
-            codes: &[ErrorCode::CustomerNotFound],
-        },
-        OperationErrors {
-            operation: "GET /games",
-            codes: &[ErrorCode::CustomerNotFound],
-        },
-    ];
+    const ERRORS: &'static [OperationErrors] = &[OperationErrors {
+        operation: "GET /games",
+        codes: &[ErrorCode::CustomerNotFound],
+    }];
 }
 
 #[OpenApi(tag = "WalletTags::Wallet")]
 impl WalletApi {
-    /// Reward transactions of a Customer (`customer_id` or `customer_code`).
-    ///
-    /// Rate limit: tier 2 (moderate).
-    #[oai(path = "/rewards/transactions", method = "get")]
-    async fn reward_transactions(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-        #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
-        #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
-    ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
-        let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
-        let reward_transactions = services(request)?
-            .reward_transactions(&caller.0.company, customer)
-            .await?;
-        Ok(Json(RewardTransactionList {
-            reward_transactions,
-        }))
-    }
-
     /// List game campaigns; with `customer_id` or `customer_code`, each with
     /// the participations the Customer has available.
     ///

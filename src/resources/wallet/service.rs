@@ -1,11 +1,10 @@
-//! What a Customer holds besides points: Rewards and game participations
-//! (where delivered Instant Win prizes appear).
+//! What a Customer holds besides points: game participations (where
+//! delivered Instant Win prizes appear).
 
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::instant_wins::model::RewardTransaction;
 use crate::services::Services;
 
 /// A game of the Company, with the participations a Customer has in it.
@@ -22,16 +21,6 @@ pub struct GameStanding {
 }
 
 impl Services {
-    /// The Rewards a Customer holds, newest first.
-    pub async fn reward_transactions(
-        &self,
-        company: &str,
-        customer: CustomerRef<'_>,
-    ) -> ApiResult<Vec<RewardTransaction>> {
-        let customer = self.find_customer(company, customer).await?.customer;
-        self.store.reward_transactions(company, &customer.id).await
-    }
-
     /// The games of the Company; with a Customer, their available participations.
     pub async fn games(
         &self,

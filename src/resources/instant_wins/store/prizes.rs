@@ -2,12 +2,10 @@
 //! and what delivering a prize writes (ledger points, a Reward transaction or
 //! a game participation), each delivery at most once.
 
-use crate::resources::instant_wins::model::RewardTransaction;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::common::time::Timestamp;
-use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
@@ -46,22 +44,30 @@ pub struct PendingPrize {
     pub created_at: Timestamp,
 }
 
+/// SurrealQL adding one participation in game `$game` to the Customer
+/// `$participant` of `$company`, inside the caller's transaction.
+pub(crate) const ADD_GAME_PARTICIPATION: &str = "
+    UPSERT type::record('game_participation', [$company, $participant, $game])
+        SET company = $company, customer_id = $participant,
+            game_id = $game, available = (available ?? 0) + 1
+        RETURN NONE;";
+
 /// SurrealQL giving `$prize` (the outbox row `$key`) when it is a Reward or a
 /// game participation, and marking it delivered; points prizes are ledger
 /// entries, appended by the caller.
 const GIVE: &str = "
     IF $prize.promotion_type == 'reward' {
         CREATE type::record('reward_transaction', [$company, $prize.draw_id]) CONTENT {
-            company: $company, tid: $prize.draw_id, customer_id: $prize.customer_id,
+            company: $company, tid: $prize.draw_id, seq: string::split($prize.draw_id, '_')[1],
+            customer_id: $prize.customer_id,
             reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
-            status: 'available', created_at: $now
+            state: 'available', points: 0, created_at: $now
         } RETURN NONE;
     };
     IF $prize.promotion_type == 'game' {
-        UPSERT type::record('game_participation', [$company, $prize.customer_id, $prize.promotion_id])
-            SET company = $company, customer_id = $prize.customer_id,
-                game_id = $prize.promotion_id, available = (available ?? 0) + 1
-            RETURN NONE;
+        LET $participant = $prize.customer_id;
+        LET $game = $prize.promotion_id;
+        __ADD_GAME_PARTICIPATION__
     };
     UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;";
 
@@ -144,7 +150,8 @@ impl Store {
         let written = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
         let query = DELIVER
             .replace("__APPEND_LEDGER__", APPEND_LEDGER)
-            .replace("__GIVE__", GIVE);
+            .replace("__GIVE__", GIVE)
+            .replace("__ADD_GAME_PARTICIPATION__", ADD_GAME_PARTICIPATION);
         let document = json!(prize);
         self.transact(|db| {
             db.query(query.as_str())
@@ -175,7 +182,8 @@ impl Store {
         let written = ledger_documents(&self.ledger_clock, company, &ledger);
         let query = DELIVER_BATCH
             .replace("__APPEND_LEDGER__", APPEND_LEDGER)
-            .replace("__GIVE__", GIVE);
+            .replace("__GIVE__", GIVE)
+            .replace("__ADD_GAME_PARTICIPATION__", ADD_GAME_PARTICIPATION);
         let documents: Vec<Value> = prizes.iter().map(|prize| json!(prize)).collect();
         self.transact(|db| {
             db.query(query.as_str())
@@ -199,33 +207,6 @@ impl Store {
                 .bind(("reason", reason.to_string())),
         )
         .await
-    }
-
-    /// The Reward transactions of a Customer, newest first.
-    pub async fn reward_transactions(
-        &self,
-        company: &str,
-        customer_id: &str,
-    ) -> ApiResult<Vec<RewardTransaction>> {
-        let rows: Vec<Value> = first(
-            self.db
-                .query("SELECT * OMIT id, company FROM reward_transaction WHERE company = $company AND customer_id = $customer ORDER BY created_at DESC")
-                .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string())),
-        )
-        .await?;
-        rows.into_iter()
-            .map(|mut row| {
-                if let Some(object) = row.as_object_mut()
-                    && let Some(id) = object.remove("tid")
-                {
-                    object.insert("id".into(), id);
-                }
-                serde_json::from_value(row).map_err(|e| {
-                    ApiError::internal(format!("stored reward transaction unreadable: {e}"))
-                })
-            })
-            .collect()
     }
 
     /// Participations a Customer has available in each game (game id → count).

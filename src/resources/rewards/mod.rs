@@ -1,0 +1,12 @@
+//! Rewards: the catalogue a Customer spends points on (GET /rewards, GET
+//! /rewards/{id}, with whether a named Customer can redeem each now and why
+//! not), redemptions (POST /rewards/{id}/redeem), a Customer's reward
+//! transactions (GET /rewards/transactions: redemptions and Instant Win
+//! prizes) and their rollback (POST /rewards/transactions/{id}/rollback).
+//! A Reward is a campaign file of kind `reward` ([`rules`]).
+
+pub mod api;
+pub mod model;
+pub mod rules;
+pub mod service;
+pub mod store;
