@@ -5,6 +5,8 @@
 mod common;
 #[path = "engagement/reward_gifts.rs"]
 mod reward_gifts;
+#[path = "engagement/reward_properties.rs"]
+mod reward_properties;
 #[path = "engagement/rewards.rs"]
 mod rewards;
 

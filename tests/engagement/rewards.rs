@@ -399,3 +399,24 @@ async fn a_balance_that_pays_for_one_redemption_pays_for_one_of_two_racing() {
     let (_, coffee) = server.get_as("/rewards/401", &key).await;
     assert_eq!(coffee["stock_left"], 1);
 }
+
+#[tokio::test]
+async fn a_redemption_sent_twice_with_one_idempotency_key_redeems_once() {
+    let (server, _dir, key) = catalogue_server().await;
+    let ana = customer(&server, &key, "ana@example.org").await;
+    credit(&server, &key, &ana, 300, false).await;
+    let send = || {
+        server
+            .request_as("POST", "/rewards/401/redeem", &key)
+            .header("Idempotency-Key", "till-7-0042")
+            .json(&json!({"customer_id": ana}))
+    };
+    let (status, first) = server.send(send()).await;
+    assert_eq!(status, 200, "{first}");
+    let (status, again) = server.send(send()).await;
+    assert_eq!(status, 200, "{again}");
+    assert_eq!(first, again, "the same answer");
+    assert_eq!(balances(&server, &key, &ana).await, (200, 0), "paid once");
+    let (_, coffee) = server.get_as("/rewards/401", &key).await;
+    assert_eq!(coffee["stock_left"], 1);
+}

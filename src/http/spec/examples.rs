@@ -24,6 +24,7 @@ pub fn all() -> impl Iterator<Item = &'static OperationExample> {
         crate::resources::coupons::examples::EXAMPLES,
         crate::resources::discounts::examples::EXAMPLES,
         crate::resources::vouchers::examples::EXAMPLES,
+        crate::resources::rewards::examples::EXAMPLES,
     ]
     .into_iter()
     .flatten()

@@ -56,7 +56,8 @@ pub struct PointsTransaction {
     pub points: i64,
     /// Why: `cart` (earned on a cart), `custom_event`, `trigger:TYPE`,
     /// `instant_win` (a prize), `redemption`, `transfer`, `adjustment`,
-    /// `expiry`, `cancellation`, `merge`, `unmerge`.
+    /// `expiry`, `cancellation`, `merge`, `unmerge`, `reward` (a Reward redeemed,
+    /// or the points it gave), `reward_rollback`.
     pub reason: String,
     /// The campaign that earned them.
     #[oai(skip_serializing_if_is_none)]

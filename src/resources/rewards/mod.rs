@@ -6,6 +6,7 @@
 //! A Reward is a campaign file of kind `reward` ([`rules`]).
 
 pub mod api;
+pub mod examples;
 pub mod model;
 pub mod rules;
 pub mod service;

@@ -29,7 +29,8 @@ pub struct LedgerEntry {
     /// Amount.
     pub points: i64,
     /// Why: `cart`, `custom_event`, `trigger:TYPE`, `instant_win`,
-    /// `redemption`, `transfer`, `cancellation`, `merge` or `unmerge`.
+    /// `redemption`, `transfer`, `cancellation`, `merge`, `unmerge`, `reward` or
+    /// `reward_rollback`.
     pub reason: String,
     /// The campaign that earned them.
     pub rule_id: Option<i64>,
