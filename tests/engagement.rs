@@ -3,6 +3,8 @@
 //! concurrent requests.
 
 mod common;
+#[path = "engagement/games.rs"]
+mod games;
 #[path = "engagement/reward_gifts.rs"]
 mod reward_gifts;
 #[path = "engagement/reward_properties.rs"]
@@ -17,6 +19,15 @@ use serde_json::{Value, json};
 /// A server whose `demo` Company has the campaign `files` (and
 /// `segments.yaml` when given), its clock at `at`.
 async fn server_with(files: &[(&str, &str)], at: &str) -> (TestServer, tempfile::TempDir) {
+    seeded_server_with(files, at, None).await
+}
+
+/// [`server_with`], its draws seeded with `draw_seed` when given.
+async fn seeded_server_with(
+    files: &[(&str, &str)],
+    at: &str,
+    draw_seed: Option<u64>,
+) -> (TestServer, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let company = dir.path().join("demo");
     std::fs::create_dir(&company).unwrap();
@@ -26,6 +37,7 @@ async fn server_with(files: &[(&str, &str)], at: &str) -> (TestServer, tempfile:
     let mut settings = loyalty::server::ServerSettings::for_store("mem://", common::OPERATOR_TOKEN);
     settings.campaigns = dir.path().to_path_buf();
     settings.clock = common::manual_clock(at);
+    settings.draw_seed = draw_seed;
     (TestServer::start_with(settings).await, dir)
 }
 

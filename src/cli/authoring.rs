@@ -156,9 +156,11 @@ pub(crate) fn simulate_draws(file: &Path, runs: usize, seed: u64, json: bool) ->
                 errors.len()
             ))
         })?;
-    let crate::engine::kinds::CampaignKind::InstantWin(instant_win) = &campaign.kind else {
+    let (crate::engine::kinds::CampaignKind::InstantWin(instant_win)
+    | crate::engine::kinds::CampaignKind::Game(instant_win)) = &campaign.kind
+    else {
         return Err(ApiError::invalid(format!(
-            "{} is a {} campaign, not an instant_win",
+            "{} is a {} campaign, not an instant_win or a game",
             file.display(),
             campaign.kind.name()
         )));

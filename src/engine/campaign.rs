@@ -54,9 +54,11 @@ pub enum Listens {
     CustomEvent(String),
     /// Triggers of this type.
     Trigger(String),
-    /// No event: the campaign is only given as an Instant Win prize (or, for
-    /// Rewards and games, only redeemed or played).
+    /// No event: the campaign is only given (an Instant Win prize, a
+    /// Reward, a Coupon).
     Prize,
+    /// Plays of this game (POST /games/{id}/play): a game listens to its own.
+    Play(i64),
 }
 
 /// A compiled campaign.
@@ -243,11 +245,12 @@ impl Campaign {
             (None, Vec::new())
         };
         if file.kind != "instant_win"
+            && file.kind != "game"
             && let Some(key) = instant_win_fields.any()
         {
             problems.at_key(
                 key,
-                format!("`{key}` belongs to instant_win campaigns only"),
+                format!("`{key}` belongs to instant_win and game campaigns only"),
             );
         }
         let reward = RewardFields {
@@ -322,13 +325,18 @@ impl Campaign {
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));
         match (problems.errors.is_empty(), listens, kind) {
             (true, Some(listens), Some(kind)) => Ok(Campaign {
+                // A game listens to its own plays.
+                listens: if matches!(kind, CampaignKind::Game(_)) {
+                    Listens::Play(file.id)
+                } else {
+                    listens
+                },
                 id: file.id,
                 name: file.name,
                 description: file.description,
                 active: file.active,
                 available_from,
                 available_to,
-                listens,
                 when,
                 kind,
                 stacking,

@@ -60,8 +60,9 @@ pub enum CampaignKind {
     InstantWin(Box<InstantWin>),
     /// A Reward of the catalogue: redeemed with points, or given as a prize.
     Reward(Box<Reward>),
-    /// A game a Customer can be given participations in (given as a prize).
-    Game,
+    /// A game, played with participations (given as prizes, by Rewards
+    /// and Challenges, or free per period): a weighted prize draw per play.
+    Game(Box<InstantWin>),
     /// A Coupon: the template of Vouchers, which apply it to carts.
     Coupon(Box<Coupon>),
     /// Issues the Customer a Voucher of a Coupon.
@@ -132,7 +133,7 @@ impl CampaignKind {
             CampaignKind::Points(_) => "points",
             CampaignKind::InstantWin(_) => "instant_win",
             CampaignKind::Reward(_) => "reward",
-            CampaignKind::Game => "game",
+            CampaignKind::Game(_) => "game",
             CampaignKind::Coupon(_) => "coupon",
             CampaignKind::Voucher(_) => "voucher",
         }
@@ -145,7 +146,7 @@ impl CampaignKind {
             CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
             | CampaignKind::Reward(_)
-            | CampaignKind::Game
+            | CampaignKind::Game(_)
             | CampaignKind::Coupon(_)
             | CampaignKind::Voucher(_) => None,
         }
@@ -178,7 +179,7 @@ impl CampaignKind {
             CampaignKind::Discount(_)
             | CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
-            | CampaignKind::Game
+            | CampaignKind::Game(_)
             | CampaignKind::Coupon(_) => Vec::new(),
         }
     }
@@ -233,13 +234,16 @@ impl CampaignKind {
             ("points", None, Some(points)) => points.compile(problems).map(CampaignKind::Points),
             ("instant_win", None, None) => sections
                 .instant_win
-                .compile(problems)
+                .compile(problems, false)
                 .map(|instant_win| CampaignKind::InstantWin(Box::new(instant_win))),
             ("reward", None, None) => sections
                 .reward
                 .compile(problems)
                 .map(|reward| CampaignKind::Reward(Box::new(reward))),
-            ("game", None, None) => Some(CampaignKind::Game),
+            ("game", None, None) => sections
+                .instant_win
+                .compile(problems, true)
+                .map(|game| CampaignKind::Game(Box::new(game))),
             (kind @ ("discount" | "points"), _, _) => {
                 problems.at_key(
                     "kind",
@@ -288,7 +292,7 @@ impl CampaignKind {
             CampaignKind::Points(points) => {
                 points_effects(campaign.id, points, cx.facts, rule_name)
             }
-            CampaignKind::InstantWin(instant_win) => {
+            CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
                 let (draw, record) = instant_win_draw(
                     campaign,
                     instant_win,
@@ -304,9 +308,7 @@ impl CampaignKind {
                     draw,
                 }))])
             }
-            CampaignKind::Reward(_) | CampaignKind::Game => {
-                Err(format!("a {} has no effects of its own", self.name()))
-            }
+            CampaignKind::Reward(_) => Err("a Reward has no effects of its own".into()),
             // Its Vouchers' effects are reckoned after every discount
             // campaign's (`coupons::apply`).
             CampaignKind::Coupon(_) => Ok(Vec::new()),
@@ -334,7 +336,9 @@ mod tests {
                 "id: 1\nkind: instant_win\nname: I\non: cart\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n"
             }
             "reward" => "id: 1\nkind: reward\nname: R\n",
-            "game" => "id: 1\nkind: game\nname: G\n",
+            "game" => {
+                "id: 1\nkind: game\nname: G\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n"
+            }
             "coupon" => "id: 1\nkind: coupon\nname: C\ncoupon:\n  discount: { percent: 10 }\n",
             "voucher" => {
                 "id: 2\nkind: voucher\nname: V\non: { custom_event: review }\nvoucher:\n  coupon: 1\n"

@@ -98,7 +98,7 @@ pub type WalletApis = (
 /// Rewards, games and challenges: what a Customer earns and spends.
 pub type EngagementApis = (
     crate::resources::rewards::api::RewardsApi,
-    crate::resources::wallet::api::WalletApi,
+    crate::resources::games::api::GamesApi,
 );
 
 /// Settings of the HTTP layer.

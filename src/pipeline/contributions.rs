@@ -24,13 +24,12 @@ use crate::resources::points::store::ledger::LedgerEntry;
 /// Company's clocks.
 fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQuery> {
     match &campaign.kind {
-        CampaignKind::InstantWin(instant_win) => {
+        CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
             instant_win_state_query(campaign, instant_win, wall_clock)
         }
         CampaignKind::Discount(_)
         | CampaignKind::Points(_)
         | CampaignKind::Reward(_)
-        | CampaignKind::Game
         | CampaignKind::Coupon(_)
         | CampaignKind::Voucher(_) => None,
     }

@@ -37,6 +37,7 @@ use crate::resources::instant_wins::store::COUNT_PARTICIPATIONS;
 use crate::resources::instant_wins::store::QUEUE_DELIVERIES;
 use crate::resources::instant_wins::store::STORE_AUDIT;
 use crate::resources::instant_wins::store::TAKE_STOCK;
+use crate::resources::instant_wins::store::USE_GAME_PARTICIPATIONS;
 use crate::resources::instant_wins::store::USE_VOUCHERS;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
@@ -107,6 +108,9 @@ fn batch_query() -> String {
                  }};
                  IF $draw_write.limited {{
                      {TAKE_STOCK}
+                 }};
+                 IF $draw_write.played {{
+                     {USE_GAME_PARTICIPATIONS}
                  }};
                  {STORE_AUDIT}
                  IF $draw_write.won {{

@@ -25,6 +25,7 @@ pub fn all() -> impl Iterator<Item = &'static OperationExample> {
         crate::resources::discounts::examples::EXAMPLES,
         crate::resources::vouchers::examples::EXAMPLES,
         crate::resources::rewards::examples::EXAMPLES,
+        crate::resources::games::examples::EXAMPLES,
     ]
     .into_iter()
     .flatten()

@@ -99,6 +99,7 @@ pub(crate) fn instant_win_state_query(
         prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
         limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
         targeted: instant_win.audience == Audience::Targeted,
+        game: instant_win.granted_plays,
     })
 }
 

@@ -102,6 +102,8 @@ pub struct InstantWinState {
     pub given: Vec<i64>,
     /// The Customer's Voucher for the campaign (targeted campaigns).
     pub voucher: Option<Voucher>,
+    /// Games: the participations the Customer was given and has not played.
+    pub granted: i64,
 }
 
 /// A prize won in a draw, to be credited or delivered.
@@ -174,6 +176,10 @@ pub struct DrawRecord {
     /// coupon has `uses_per_voucher`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub voucher_used: bool,
+    /// Games: whether the play used a participation the Customer was given
+    /// (its free plays of the period were used).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub participation_used: bool,
 }
 
 /// What GET /instant_wins/{id} names with `id`.

@@ -366,30 +366,41 @@ fn describe(
         locations: instant_win.locations.clone(),
         countries: instant_win.countries.clone(),
         tiers: instant_win.tiers.clone(),
-        instant_win: InstantWinPrizes {
-            instant_win_prizes: instant_win
-                .prizes
-                .iter()
-                .map(|prize| InstantWinPrize {
-                    id: prize.id.clone(),
-                    name: render(&prize.name),
-                    description: prize.description.as_ref().map(render),
-                    outcome: PrizeOutcome {
-                        promotion_type: prize.promotion_type.name().to_string(),
-                        promotion_id: prize.promotion_id,
-                    },
-                    weight: prize.weight,
-                    stock: prize
-                        .remaining(
-                            given
-                                .get(&(campaign.id, prize.id.clone()))
-                                .copied()
-                                .unwrap_or(0),
-                        )
-                        .unwrap_or(-1),
-                    stock_management_strategy: prize.strategy.name().to_string(),
-                })
-                .collect(),
-        },
+        instant_win: prize_views(campaign.id, instant_win, given, &render),
+    }
+}
+
+/// The prizes of `instant_win` (an Instant Win's or a game's, rule
+/// `rule_id`) as the API shows them, with the stock left after `given`.
+pub(crate) fn prize_views(
+    rule_id: i64,
+    instant_win: &InstantWin,
+    given: &HashMap<(i64, String), i64>,
+    render: &dyn Fn(&crate::engine::text::Text) -> String,
+) -> InstantWinPrizes {
+    InstantWinPrizes {
+        instant_win_prizes: instant_win
+            .prizes
+            .iter()
+            .map(|prize| InstantWinPrize {
+                id: prize.id.clone(),
+                name: render(&prize.name),
+                description: prize.description.as_ref().map(render),
+                outcome: PrizeOutcome {
+                    promotion_type: prize.promotion_type.name().to_string(),
+                    promotion_id: prize.promotion_id,
+                },
+                weight: prize.weight,
+                stock: prize
+                    .remaining(
+                        given
+                            .get(&(rule_id, prize.id.clone()))
+                            .copied()
+                            .unwrap_or(0),
+                    )
+                    .unwrap_or(-1),
+                stock_management_strategy: prize.strategy.name().to_string(),
+            })
+            .collect(),
     }
 }

@@ -158,6 +158,7 @@ proptest! {
                 participations: used,
                 given: vec![given, 0],
                 voucher: None,
+                granted: 0,
             })]);
             let mut random = || rng.random::<f64>();
             let mut draws = Draws { states: &states, random: &mut random };

@@ -23,6 +23,9 @@ use crate::resources::instant_wins::rules::draw;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::vouchers::model::CouponInfo;
 
+/// How the reason a Customer cannot play a game starts.
+pub const NO_PARTICIPATIONS: &str = "no participation left";
+
 /// The inputs of the draws of one event.
 pub struct Draws<'a> {
     /// State per Instant Win rule id; a campaign missing here has no
@@ -135,6 +138,17 @@ fn may_take_part(
             ));
         }
     }
+    if instant_win.granted_plays {
+        if state.participations >= instant_win.once_limit && state.granted <= 0 {
+            return Err(format!(
+                "{NO_PARTICIPATIONS}: {} free plays of {} per {} used and no participation given",
+                state.participations.min(instant_win.once_limit),
+                instant_win.once_limit,
+                instant_win.once.name()
+            ));
+        }
+        return Ok(());
+    }
     if state.participations >= instant_win.once_limit {
         return Err(format!(
             "participation limit reached: {} of {} per {}",
@@ -246,6 +260,8 @@ pub(crate) fn instant_win_draw(
                 .coupon
                 .as_ref()
                 .is_some_and(|c| c.uses_per_voucher.is_some()),
+        participation_used: instant_win.granted_plays
+            && state.participations >= instant_win.once_limit,
     };
     Ok((effect, record))
 }

@@ -46,9 +46,18 @@ impl InstantWinFields {
         .find_map(|(written, key)| written.then_some(key))
     }
 
-    /// Checks every field and compiles them; `None` when any is wrong.
-    pub fn compile(self, problems: &mut Problems<'_>) -> Option<InstantWin> {
+    /// Checks every field and compiles them; `None` when any is wrong. A
+    /// `game` is played with participations: `once` and `once_limit` are its
+    /// free plays (none unless written), beyond which plays use the
+    /// participations the Customer was given; it is for loyalty members.
+    pub fn compile(self, problems: &mut Problems<'_>, game: bool) -> Option<InstantWin> {
         let before = problems.errors.len();
+        if game && self.select_customers.as_deref() == Some("targeted") {
+            problems.at_key(
+                "select_customers",
+                "a game is played with participations, not targeted Vouchers",
+            );
+        }
         let audience = match self.select_customers.as_deref() {
             None | Some("loyalty") => Audience::Loyalty,
             Some("targeted") => Audience::Targeted,
@@ -68,6 +77,7 @@ impl InstantWinFields {
                 );
                 Period::Campaign
             }),
+            None if game => Period::Campaign,
             None => {
                 problems.at_key(
                     "kind",
@@ -77,7 +87,12 @@ impl InstantWinFields {
             }
         };
         let once_limit = match self.once_limit {
-            Some(limit) if limit >= 1 => limit,
+            Some(limit) if limit >= 1 || (game && limit == 0) => limit,
+            Some(_) if game => {
+                problems.at_key("once_limit", "once_limit (free plays) is 0 or more");
+                0
+            }
+            None if game => 0,
             Some(_) => {
                 problems.at_key("once_limit", "once_limit is at least 1");
                 1
@@ -153,6 +168,9 @@ impl InstantWinFields {
         };
         let prizes = match self.instant_win {
             Some(section) => compile_prizes(problems, section.instant_win_prizes),
+            // A game whose prizes are not written yet holds the
+            // participations it is given; it is played once it has prizes.
+            None if game => Vec::new(),
             None => {
                 problems.at_key(
                     "kind",
@@ -171,6 +189,7 @@ impl InstantWinFields {
             countries: self.countries.iter().map(|c| c.to_uppercase()).collect(),
             tiers: self.tiers,
             prizes,
+            granted_plays: game,
         })
     }
 }
@@ -317,12 +336,23 @@ mod tests {
             "id: 1\nkind: points\nname: P\non: cart\nonce_limit: 3\npoints: { fixed: 1 }\n",
         );
         assert!(
-            errors[0].starts_with("iw.yaml:5:") && errors[0].contains("instant_win campaigns only"),
+            errors[0].starts_with("iw.yaml:5:")
+                && errors[0].contains("instant_win and game campaigns only"),
             "{errors:?}"
         );
         let errors = described("id: 1\nkind: reward\nname: R\non: cart\n");
         assert!(errors[0].contains("remove `on`"), "{errors:?}");
-        assert!(parse("id: 1\nkind: game\nname: G\n").is_ok());
+        assert!(
+            parse("id: 1\nkind: game\nname: G\n").is_ok(),
+            "prizes come later"
+        );
+        let errors = described(
+            "id: 1\nkind: game\nname: G\nselect_customers: targeted\ninstant_win:\n  instant_win_prizes:\n    - id: n\n      name: N\n      weight: 1\n",
+        );
+        assert!(
+            errors[0].starts_with("iw.yaml:4:") && errors[0].contains("not targeted"),
+            "{errors:?}"
+        );
     }
 
     #[test]
@@ -336,7 +366,7 @@ mod tests {
             ),
             (
                 PathBuf::from("game.yaml"),
-                "id: 2\nkind: game\nname: G\n".to_string(),
+                "id: 2\nkind: game\nname: G\ninstant_win:\n  instant_win_prizes:\n    - id: n\n      name: N\n      weight: 1\n".to_string(),
             ),
         ];
         let errors: Vec<String> = Campaign::load_all(&ScriptEngine::new(), &files)

@@ -294,6 +294,9 @@ pub struct InstantWin {
     pub tiers: Vec<String>,
     /// The prizes, No Prize included.
     pub prizes: Vec<Prize>,
+    /// A game: beyond its free plays (`once_limit` per `once`), each play
+    /// uses one of the participations the Customer was given.
+    pub granted_plays: bool,
 }
 
 /// The outcome of one draw.

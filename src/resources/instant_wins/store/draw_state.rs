@@ -40,6 +40,8 @@ pub struct StateQuery {
     pub limited: bool,
     /// Whether it is targeted, so the Customer's Voucher is read.
     pub targeted: bool,
+    /// Whether it is a game, so the Customer's participations given are read.
+    pub game: bool,
 }
 
 /// What the draws of one event need from the store.
@@ -70,6 +72,8 @@ pub(crate) struct StateRead<'a> {
     read_at: Instant,
     limited: Vec<i64>,
     targeted: Vec<i64>,
+    /// Whether a game's participations given are read.
+    games: bool,
 }
 
 impl<'a> StateRead<'a> {
@@ -88,6 +92,11 @@ impl<'a> StateRead<'a> {
         if !self.targeted.is_empty() {
             statements.push_str(
                 "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",
+            );
+        }
+        if self.games {
+            statements.push_str(
+                "SELECT game_id, available FROM game_participation WHERE company = $company AND customer_id = $customer;",
             );
         }
         statements
@@ -120,7 +129,13 @@ impl<'a> StateRead<'a> {
         let vouchers: Vec<Value> = if self.targeted.is_empty() {
             Vec::new()
         } else {
+            next += 1;
+            response.take(next - 1).map_err(store_error)?
+        };
+        let granted: Vec<Value> = if self.games {
             response.take(next).map_err(store_error)?
+        } else {
+            Vec::new()
         };
         let viewed = match self.viewed {
             Some(viewed) => viewed,
@@ -161,6 +176,11 @@ impl<'a> StateRead<'a> {
                     .map(|prize| counters[&(query.rule_id, prize.clone())].total())
                     .collect(),
                 voucher: None,
+                granted: granted
+                    .iter()
+                    .find(|row| row["game_id"].as_i64() == Some(query.rule_id))
+                    .and_then(|row| row["available"].as_i64())
+                    .unwrap_or(0),
             };
             if let Some(document) = vouchers
                 .iter()
@@ -220,6 +240,7 @@ impl Store {
             read_at,
             limited,
             targeted,
+            games: queries.iter().any(|q| q.game),
         }
     }
 
@@ -258,6 +279,7 @@ mod tests {
                 prize_ids: vec!["gift".into(), "none".into()],
                 limited: true,
                 targeted: false,
+                game: false,
             },
             StateQuery {
                 rule_id: 8,
@@ -265,6 +287,7 @@ mod tests {
                 prize_ids: vec!["coffee".into()],
                 limited: false,
                 targeted: true,
+                game: false,
             },
         ]
     }

@@ -72,6 +72,19 @@ pub(crate) const USE_VOUCHERS: &str = "
         UPDATE $voucher SET uses_left -= 1 RETURN NONE;
     };";
 
+/// Part of the group commit: one participation given of each game played
+/// past its free plays. One taken meanwhile (another play, a merge, a
+/// rollback) throws `draw_contended`: the play is decided again.
+pub(crate) const USE_GAME_PARTICIPATIONS: &str = "
+    FOR $game IN $draw_write.played {
+        LET $held = type::record('game_participation', [$company, $draw_write.customer_id, $game]);
+        LET $available = (SELECT VALUE available FROM ONLY $held) ?? 0;
+        IF $available < 1 {
+            THROW 'REFUSED|draw_contended|the participation was used during the play';
+        };
+        UPDATE $held SET available = $available - 1 RETURN NONE;
+    };";
+
 /// Part of the group commit: the audit record.
 pub(crate) const STORE_AUDIT: &str = "
     CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;";
@@ -162,10 +175,17 @@ pub fn draw_write(
         .filter(|draw| draw.record.voucher_used)
         .filter_map(|draw| draw.record.voucher_code.as_deref().and_then(code_key))
         .collect();
+    // The games whose participations given the draws use.
+    let played: Vec<i64> = draws
+        .iter()
+        .filter(|draw| draw.record.participation_used)
+        .map(|draw| draw.record.rule_id)
+        .collect();
     json!({
         "id": first_draw.id,
         "customer_id": customer_id,
         "used": used,
+        "played": played,
         "seen": seen.stored(),
         "next": seen.after(draws).stored(),
         "limited": limited,
@@ -309,6 +329,7 @@ mod tests {
                 prize: None,
                 voucher_code: None,
                 voucher_used: false,
+                participation_used: false,
             },
             shard: None,
         }
@@ -392,6 +413,7 @@ mod tests {
             prize_ids: vec!["gift".into()],
             limited: true,
             targeted: false,
+            game: false,
         };
         let state = store.instant_win_states("c", "x", &[query]).await.unwrap();
         state.counters[&(7, "gift".to_string())].total()

@@ -101,6 +101,7 @@ mod tests {
                 prize: None,
                 voucher_code: None,
                 voucher_used: false,
+                participation_used: false,
             },
             shard: None,
         }

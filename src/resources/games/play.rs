@@ -1,0 +1,64 @@
+//! A play of a game as an occurrence of the one event pipeline: only the
+//! game listens to it, its draw is the game's, and it is written with the
+//! draw (one participation used, the stock taken, the audit record and the
+//! prize's delivery) in one transaction.
+
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Listens;
+use crate::engine::evaluate::Evaluation;
+use crate::engine::facts::Facts;
+use crate::error::ApiResult;
+use crate::pipeline::occurrence::Earned;
+use crate::pipeline::occurrence::Occurrence;
+use crate::storage::Store;
+
+/// One play of game `game_id`.
+pub(crate) struct Play {
+    /// The game.
+    pub game_id: i64,
+    /// When it was asked for.
+    pub date: Timestamp,
+}
+
+impl Occurrence for Play {
+    fn listens(&self) -> Listens {
+        Listens::Play(self.game_id)
+    }
+
+    fn date(&self) -> Timestamp {
+        self.date
+    }
+
+    fn describe(&self, facts: &mut Facts) {
+        facts.event = serde_json::json!({
+            "type": "game_play",
+            "data": {"game_id": self.game_id},
+            "date": self.date,
+        });
+    }
+
+    fn points_reason(&self) -> String {
+        format!("game:{}", self.game_id)
+    }
+
+    fn draw_source(&self) -> String {
+        format!("game:{}", self.game_id)
+    }
+
+    fn settle(&mut self, _evaluation: &Evaluation, _points_earned: i64, _at: Timestamp) {}
+
+    /// A play that drew nothing (no participation left) writes nothing.
+    fn always_written(&self) -> bool {
+        false
+    }
+
+    async fn write(
+        &self,
+        store: &Store,
+        company: &str,
+        customer_id: &str,
+        earned: &Earned<'_>,
+    ) -> ApiResult<()> {
+        store.insert_event(company, customer_id, None, earned).await
+    }
+}
