@@ -18,6 +18,16 @@ pub struct OperationExample {
     pub response: Option<&'static str>,
 }
 
+/// Fails the test when `text` (an example of `operation`) is not what `T`
+/// accepts.
+#[cfg(test)]
+pub(crate) fn parses<T: poem_openapi::types::ParseFromJSON>(operation: &str, text: Option<&str>) {
+    let value = text.map(|t| serde_json::from_str(t).unwrap());
+    if let Err(error) = T::parse_from_json(value) {
+        panic!("{operation}: {}", error.into_message());
+    }
+}
+
 /// Every resource's examples.
 pub fn all() -> impl Iterator<Item = &'static OperationExample> {
     [

@@ -17,7 +17,7 @@ use crate::resources::games::model::Game;
 use crate::resources::games::model::GamePlay;
 use crate::resources::games::model::PlayPrize;
 use crate::resources::games::play::Play;
-use crate::resources::instant_wins::draws::instant_win_state_query;
+use crate::resources::instant_wins::draws::state_query_at;
 use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::NO_PARTICIPATIONS;
@@ -61,11 +61,7 @@ impl Services {
         let wall_clock = locale.wall_clock(self.now().as_datetime());
         let queries: Vec<_> = games
             .iter()
-            .filter_map(|(campaign, game)| {
-                // A game off its recurrence days reads as having no state:
-                // its free plays are counted from none.
-                instant_win_state_query(campaign, game, wall_clock)
-            })
+            .map(|(campaign, game)| state_query_at(campaign, game, wall_clock))
             .collect();
         Ok(self
             .store

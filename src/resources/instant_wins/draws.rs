@@ -93,14 +93,24 @@ pub(crate) fn instant_win_state_query(
     if !instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) {
         return None;
     }
-    Some(StateQuery {
+    Some(state_query_at(campaign, instant_win, at))
+}
+
+/// The state of an Instant Win or game at `at`, whatever its recurrence
+/// (what a Customer holds of a game shows on any day).
+pub(crate) fn state_query_at(
+    campaign: &Campaign,
+    instant_win: &InstantWin,
+    at: chrono::NaiveDateTime,
+) -> StateQuery {
+    StateQuery {
         rule_id: campaign.id,
         period: instant_win.once.key(at),
         prize_ids: instant_win.prizes.iter().map(|p| p.id.clone()).collect(),
         limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
         targeted: instant_win.audience == Audience::Targeted,
         game: instant_win.granted_plays,
-    })
+    }
 }
 
 /// Whether `result` is a collision worth evaluating the event again for.

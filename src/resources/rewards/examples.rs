@@ -77,20 +77,12 @@ pub const EXAMPLES: &[OperationExample] = &[
 
 #[cfg(test)]
 mod tests {
-    use poem_openapi::types::ParseFromJSON;
-
     use super::*;
+    use crate::http::spec::examples::parses;
     use crate::resources::rewards::api::{
         RewardList, RewardRedemption, RewardRollback, RewardTransactionList,
     };
     use crate::resources::rewards::model::{RewardTransaction, RewardView};
-
-    fn parses<T: ParseFromJSON>(operation: &str, text: Option<&str>) {
-        let value = text.map(|t| serde_json::from_str(t).unwrap());
-        if let Err(error) = T::parse_from_json(value) {
-            panic!("{operation}: {}", error.into_message());
-        }
-    }
 
     #[test]
     fn every_example_is_what_the_operation_accepts_and_answers() {

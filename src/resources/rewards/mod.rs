@@ -8,6 +8,8 @@
 pub mod api;
 pub mod examples;
 pub mod model;
+pub mod redemption;
+pub mod rollback;
 pub mod rules;
 pub mod service;
 pub mod store;

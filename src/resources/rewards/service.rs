@@ -1,12 +1,7 @@
-//! The Rewards catalogue and its use-cases: whether a Customer can redeem
-//! each Reward now and why not, redeeming one (its cost debited, a unit of
-//! stock taken, what it gives given, all in one transaction), a Customer's
-//! reward transactions, and rolling a redemption back once.
+//! The Rewards catalogue: every Reward, and whether a Customer can redeem
+//! each now and why not (the same judgement a redemption makes,
+//! [`crate::resources::rewards::redemption`]).
 
-use crate::common::ids::time_ordered_id;
-use crate::common::pagination::Page;
-use crate::common::pagination::PageRequest;
-use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::evaluate::available;
 use crate::engine::facts::Facts;
@@ -15,31 +10,15 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
-use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::find_coupon;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::rewards::model::RewardGiven;
 use crate::resources::rewards::model::RewardLimitView;
-use crate::resources::rewards::model::RewardState;
-use crate::resources::rewards::model::RewardTransaction;
 use crate::resources::rewards::model::RewardView;
 use crate::resources::rewards::rules::Reward;
 use crate::resources::rewards::rules::RewardGift;
 use crate::resources::rewards::store::RedemptionStanding;
-use crate::resources::rewards::store::RedemptionWrite;
-use crate::resources::rewards::store::RollbackWrite;
-use crate::resources::vouchers::issue_store::VoucherIssue;
-use crate::resources::vouchers::model::NewVoucher;
-use crate::resources::vouchers::model::Voucher;
 use crate::services::Services;
-
-/// How often a redemption whose drawn Voucher code is taken draws again.
-const CODE_ATTEMPTS: usize = 5;
-
-/// Longest rollback reason.
-const MAX_REASON: usize = 500;
 
 /// Why a Customer cannot redeem a Reward: the code a redemption answers, and words.
 type Refusal = (ErrorCode, String);
@@ -56,7 +35,7 @@ pub(crate) fn find_reward(campaigns: &[Campaign], id: i64) -> ApiResult<(&Campai
 }
 
 /// The period key of `reward`'s limit at `facts`' time.
-fn limit_period(reward: &Reward, facts: &Facts) -> Option<String> {
+pub(super) fn limit_period(reward: &Reward, facts: &Facts) -> Option<String> {
     reward
         .limit
         .map(|limit| limit.per.key(facts.locale.wall_clock(facts.now)))
@@ -123,7 +102,7 @@ fn judge(
 }
 
 /// What `gift` gives, as the catalogue shows it.
-fn given_view(gift: &RewardGift) -> RewardGiven {
+pub(super) fn given_view(gift: &RewardGift) -> RewardGiven {
     let mut view = RewardGiven {
         kind: gift.name().to_string(),
         ..RewardGiven::default()
@@ -141,11 +120,12 @@ fn given_view(gift: &RewardGift) -> RewardGiven {
 }
 
 /// A Customer's standing on one Reward, as the catalogue adds it.
-struct Standing {
+pub(super) struct Standing {
     customer_id: String,
     cost: Option<i64>,
     redeemed_in_period: i64,
-    verdict: Result<i64, Refusal>,
+    /// What they pay, or why they cannot redeem it.
+    pub verdict: Result<i64, Refusal>,
 }
 
 impl Services {
@@ -214,7 +194,11 @@ impl Services {
 
     /// The facts `when` conditions of Rewards are judged on: the Customer,
     /// their history and tier, now.
-    async fn reward_facts(&self, company: &str, customer: &Customer) -> ApiResult<Facts> {
+    pub(super) async fn reward_facts(
+        &self,
+        company: &str,
+        customer: &Customer,
+    ) -> ApiResult<Facts> {
         let mut facts = self
             .customer_facts(company, customer, self.now().as_datetime())
             .await?;
@@ -224,7 +208,7 @@ impl Services {
     }
 
     /// A Customer's standing on `reward`: what the store says, judged.
-    async fn standing(
+    pub(super) async fn standing(
         &self,
         company: &str,
         customer: &Customer,
@@ -341,285 +325,4 @@ impl Services {
         }
         Ok(views)
     }
-
-    /// POST /rewards/{id}/redeem: debits the Reward's cost from the
-    /// Customer's balance, takes a unit of its stock, counts it against the
-    /// Customer's limit, gives what it gives and records the transaction,
-    /// all in one transaction; refuses with the code the catalogue shows
-    /// otherwise, and changes nothing.
-    pub async fn redeem_reward(
-        &self,
-        company: &str,
-        reward_id: i64,
-        customer: CustomerRef<'_>,
-        location_code: Option<String>,
-        author: Option<&str>,
-    ) -> ApiResult<RewardTransaction> {
-        let rules = self.catalog.company(company);
-        let (campaign, reward) = find_reward(&rules.campaigns, reward_id)?;
-        let customer = self.active_customer_by(company, customer).await?;
-        let facts = self.reward_facts(company, &customer).await?;
-        let held = self
-            .balance_locks
-            .lock(company, &[&customer.id], reward.balance)
-            .await;
-        let standing = self
-            .standing(company, &customer, &facts, campaign, reward)
-            .await?;
-        let cost = standing
-            .verdict
-            .map_err(|(code, message)| ApiError::new(code, message))?;
-        let language = self
-            .company_settings(company)
-            .await?
-            .default_language
-            .clone();
-        let now = self.now();
-        let mut attempts = 0;
-        loop {
-            let redemption = self.redemption_write(RedemptionParts {
-                company,
-                campaign,
-                reward,
-                customer: &customer,
-                facts: &facts,
-                cost,
-                location_code: location_code.clone(),
-                author,
-                language: &language,
-                now,
-            })?;
-            match self.store.write_redemption(company, &redemption).await {
-                Err(error)
-                    if error.code == ErrorCode::VoucherCodeTaken && attempts < CODE_ATTEMPTS =>
-                {
-                    attempts += 1;
-                }
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    drop(held);
-                    tracing::info!(company, customer = %customer.id, reward_id, cost,
-                        transaction = %redemption.transaction.id, "Reward redeemed");
-                    return Ok(redemption.transaction);
-                }
-            }
-        }
-    }
-
-    /// The writes of one redemption; a Voucher it gives has a new code.
-    fn redemption_write(&self, parts: RedemptionParts<'_>) -> ApiResult<RedemptionWrite> {
-        let RedemptionParts {
-            company: _,
-            campaign,
-            reward,
-            customer,
-            facts,
-            cost,
-            location_code,
-            author,
-            language,
-            now,
-        } = parts;
-        let id = time_ordered_id("rwt");
-        let mut ledger = Vec::new();
-        if cost > 0 {
-            ledger.push(LedgerEntry {
-                operation_id: Some(id.clone()),
-                author_email: author.map(str::to_string),
-                rule_id: Some(campaign.id),
-                ..LedgerEntry::new(&customer.id, reward.balance, -cost, "reward", now)
-            });
-        }
-        let mut given = given_view(&reward.gives);
-        let mut voucher = None;
-        let mut game_id = None;
-        match &reward.gives {
-            RewardGift::Item(_) => {}
-            RewardGift::Points { points, kind } => ledger.push(LedgerEntry {
-                operation_id: Some(id.clone()),
-                rule_id: Some(campaign.id),
-                ..LedgerEntry::new(&customer.id, *kind, *points, "reward", now)
-            }),
-            RewardGift::Game { game_id: game } => game_id = Some(*game),
-            RewardGift::Voucher { coupon_id } => {
-                let rules = self.catalog.company(parts.company);
-                let (coupon_campaign, coupon) = find_coupon(&rules.campaigns, *coupon_id)?;
-                let CouponCodes::Generated(pattern) = &coupon.codes else {
-                    return Err(ApiError::new(
-                        ErrorCode::RewardNotAvailable,
-                        format!(
-                            "Coupon {coupon_id} has one static code for everyone: Reward {} has no Voucher of its own to give",
-                            campaign.id
-                        ),
-                    ));
-                };
-                let issued = Voucher::issued(NewVoucher {
-                    code: pattern.generate(&mut rand::rng()),
-                    coupon_id: *coupon_id,
-                    coupon_name: coupon_campaign.name.resolve(language, language),
-                    customer_id: customer.id.clone(),
-                    uses_left: i64::from(coupon.uses_per_voucher),
-                    source: "reward",
-                    created_at: now,
-                });
-                given.voucher_code = Some(issued.code.clone());
-                given.voucher_id = Some(issued.id.clone());
-                voucher = Some(VoucherIssue {
-                    voucher: issued,
-                    issue_key: format!("reward:{id}"),
-                    issues_per_customer: coupon.issues_per_customer,
-                });
-            }
-        }
-        let transaction = RewardTransaction {
-            id,
-            customer_id: customer.id.clone(),
-            reward_id: campaign.id,
-            reward_name: Some(campaign.name.resolve(language, language)),
-            source: "redemption".into(),
-            rule_id: campaign.id,
-            state: RewardState::Redeemed,
-            points: cost,
-            balance: reward.balance,
-            given: Some(given),
-            location_code,
-            author_email: author.map(str::to_string),
-            created_at: now,
-            rolled_back_at: None,
-            rolled_back_by: None,
-            rollback_reason: None,
-        };
-        Ok(RedemptionWrite {
-            transaction,
-            stock: reward.stock,
-            limit: reward
-                .limit
-                .zip(limit_period(reward, facts))
-                .map(|(limit, period)| (limit.count, period)),
-            ledger,
-            voucher,
-            game_id,
-        })
-    }
-
-    /// GET /rewards/transactions: a Customer's reward transactions, newest first.
-    pub async fn reward_transaction_page(
-        &self,
-        company: &str,
-        customer: CustomerRef<'_>,
-        page: PageRequest,
-    ) -> ApiResult<Page<RewardTransaction>> {
-        let customer = self.find_customer(company, customer).await?.customer;
-        let fetched = self
-            .store
-            .reward_transaction_page(
-                company,
-                &customer.id,
-                page.starting_after.as_deref(),
-                page.fetch_limit(),
-            )
-            .await?;
-        Ok(Page::from_fetched(fetched, &page, |t| t.id.clone()))
-    }
-
-    /// POST /rewards/transactions/{id}/rollback: gives a redemption's cost
-    /// back and takes back what it gave (its Voucher voided, its game
-    /// participation or points taken back), once.
-    pub async fn rollback_reward_transaction(
-        &self,
-        company: &str,
-        id: &str,
-        reason: Option<String>,
-        author: Option<&str>,
-    ) -> ApiResult<RewardTransaction> {
-        let reason = match reason {
-            Some(reason) if reason.chars().count() > MAX_REASON => {
-                return Err(ApiError::invalid(format!(
-                    "reason is at most {MAX_REASON} characters"
-                )));
-            }
-            Some(reason) if reason.trim().is_empty() => None,
-            other => other,
-        };
-        let not_found = || {
-            ApiError::new(
-                ErrorCode::RewardTransactionNotFound,
-                format!("no reward transaction `{id}`"),
-            )
-        };
-        let done = self
-            .store
-            .reward_transaction(company, id)
-            .await?
-            .ok_or_else(not_found)?;
-        let at: Timestamp = self.now();
-        let mut ledger = Vec::new();
-        if done.points > 0 {
-            ledger.push(LedgerEntry {
-                operation_id: Some(done.id.clone()),
-                author_email: author.map(str::to_string),
-                rule_id: Some(done.reward_id),
-                ..LedgerEntry::new(
-                    &done.customer_id,
-                    done.balance,
-                    done.points,
-                    "reward_rollback",
-                    at,
-                )
-            });
-        }
-        if let Some(RewardGiven {
-            points: Some(points),
-            balance: Some(kind),
-            ..
-        }) = &done.given
-        {
-            ledger.push(LedgerEntry {
-                operation_id: Some(done.id.clone()),
-                rule_id: Some(done.reward_id),
-                ..LedgerEntry::new(&done.customer_id, *kind, -points, "reward_rollback", at)
-            });
-        }
-        let rollback = RollbackWrite {
-            id: done.id.clone(),
-            ledger,
-            at,
-            author: author.map(str::to_string),
-            reason: reason.clone(),
-        };
-        match self.store.write_rollback(company, &rollback).await {
-            Err(error) if error.code == ErrorCode::CustomerNotEnoughScore => {
-                return Err(ApiError::new(
-                    ErrorCode::RewardGiftUsed,
-                    format!(
-                        "the points reward transaction {id} gave were spent: {}",
-                        error.message
-                    ),
-                ));
-            }
-            written => written?,
-        }
-        tracing::info!(company, transaction = %done.id, "reward redemption rolled back");
-        Ok(RewardTransaction {
-            state: RewardState::RolledBack,
-            rolled_back_at: Some(at),
-            rolled_back_by: author.map(str::to_string),
-            rollback_reason: reason,
-            ..done
-        })
-    }
-}
-
-/// What one redemption is made of.
-struct RedemptionParts<'a> {
-    company: &'a str,
-    campaign: &'a Campaign,
-    reward: &'a Reward,
-    customer: &'a Customer,
-    facts: &'a Facts,
-    cost: i64,
-    location_code: Option<String>,
-    author: Option<&'a str>,
-    language: &'a str,
-    now: Timestamp,
 }

@@ -1,0 +1,208 @@
+//! Redeeming a Reward: its cost debited, a unit of stock taken, the
+//! Customer's count for the period, what it gives given and the reward
+//! transaction recorded, all in one transaction.
+
+use crate::common::ids::time_ordered_id;
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Campaign;
+use crate::engine::facts::Facts;
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::resources::coupons::rules::CouponCodes;
+use crate::resources::coupons::service::find_coupon;
+use crate::resources::customers::model::Customer;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::rewards::model::RewardState;
+use crate::resources::rewards::model::RewardTransaction;
+use crate::resources::rewards::rules::Reward;
+use crate::resources::rewards::rules::RewardGift;
+use crate::resources::rewards::store::RedemptionWrite;
+use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::model::NewVoucher;
+use crate::resources::vouchers::model::Voucher;
+use crate::services::Services;
+
+/// How often a redemption whose drawn Voucher code is taken draws again.
+const CODE_ATTEMPTS: usize = 5;
+
+use crate::resources::rewards::service::find_reward;
+use crate::resources::rewards::service::given_view;
+use crate::resources::rewards::service::limit_period;
+
+impl Services {
+    /// POST /rewards/{id}/redeem: debits the Reward's cost from the
+    /// Customer's balance, takes a unit of its stock, counts it against the
+    /// Customer's limit, gives what it gives and records the transaction,
+    /// all in one transaction; refuses with the code the catalogue shows
+    /// otherwise, and changes nothing.
+    pub async fn redeem_reward(
+        &self,
+        company: &str,
+        reward_id: i64,
+        customer: CustomerRef<'_>,
+        location_code: Option<String>,
+        author: Option<&str>,
+    ) -> ApiResult<RewardTransaction> {
+        let rules = self.catalog.company(company);
+        let (campaign, reward) = find_reward(&rules.campaigns, reward_id)?;
+        let customer = self.active_customer_by(company, customer).await?;
+        let facts = self.reward_facts(company, &customer).await?;
+        let held = self
+            .balance_locks
+            .lock(company, &[&customer.id], reward.balance)
+            .await;
+        let standing = self
+            .standing(company, &customer, &facts, campaign, reward)
+            .await?;
+        let cost = standing
+            .verdict
+            .map_err(|(code, message)| ApiError::new(code, message))?;
+        let language = self
+            .company_settings(company)
+            .await?
+            .default_language
+            .clone();
+        let now = self.now();
+        let mut attempts = 0;
+        loop {
+            let redemption = self.redemption_write(RedemptionParts {
+                company,
+                campaign,
+                reward,
+                customer: &customer,
+                facts: &facts,
+                cost,
+                location_code: location_code.clone(),
+                author,
+                language: &language,
+                now,
+            })?;
+            match self.store.write_redemption(company, &redemption).await {
+                Err(error)
+                    if error.code == ErrorCode::VoucherCodeTaken && attempts < CODE_ATTEMPTS =>
+                {
+                    attempts += 1;
+                }
+                Err(error) => return Err(error),
+                Ok(()) => {
+                    drop(held);
+                    tracing::info!(company, customer = %customer.id, reward_id, cost,
+                        transaction = %redemption.transaction.id, "Reward redeemed");
+                    return Ok(redemption.transaction);
+                }
+            }
+        }
+    }
+
+    /// The writes of one redemption; a Voucher it gives has a new code.
+    fn redemption_write(&self, parts: RedemptionParts<'_>) -> ApiResult<RedemptionWrite> {
+        let RedemptionParts {
+            company: _,
+            campaign,
+            reward,
+            customer,
+            facts,
+            cost,
+            location_code,
+            author,
+            language,
+            now,
+        } = parts;
+        let id = time_ordered_id("rwt");
+        let mut ledger = Vec::new();
+        if cost > 0 {
+            ledger.push(LedgerEntry {
+                operation_id: Some(id.clone()),
+                author_email: author.map(str::to_string),
+                rule_id: Some(campaign.id),
+                ..LedgerEntry::new(&customer.id, reward.balance, -cost, "reward", now)
+            });
+        }
+        let mut given = given_view(&reward.gives);
+        let mut voucher = None;
+        let mut game_id = None;
+        match &reward.gives {
+            RewardGift::Item(_) => {}
+            RewardGift::Points { points, kind } => ledger.push(LedgerEntry {
+                operation_id: Some(id.clone()),
+                rule_id: Some(campaign.id),
+                ..LedgerEntry::new(&customer.id, *kind, *points, "reward", now)
+            }),
+            RewardGift::Game { game_id: game } => game_id = Some(*game),
+            RewardGift::Voucher { coupon_id } => {
+                let rules = self.catalog.company(parts.company);
+                let (coupon_campaign, coupon) = find_coupon(&rules.campaigns, *coupon_id)?;
+                let CouponCodes::Generated(pattern) = &coupon.codes else {
+                    return Err(ApiError::new(
+                        ErrorCode::RewardNotAvailable,
+                        format!(
+                            "Coupon {coupon_id} has one static code for everyone: Reward {} has no Voucher of its own to give",
+                            campaign.id
+                        ),
+                    ));
+                };
+                let issued = Voucher::issued(NewVoucher {
+                    code: pattern.generate(&mut rand::rng()),
+                    coupon_id: *coupon_id,
+                    coupon_name: coupon_campaign.name.resolve(language, language),
+                    customer_id: customer.id.clone(),
+                    uses_left: i64::from(coupon.uses_per_voucher),
+                    source: "reward",
+                    created_at: now,
+                });
+                given.voucher_code = Some(issued.code.clone());
+                given.voucher_id = Some(issued.id.clone());
+                voucher = Some(VoucherIssue {
+                    voucher: issued,
+                    issue_key: format!("reward:{id}"),
+                    issues_per_customer: coupon.issues_per_customer,
+                });
+            }
+        }
+        let transaction = RewardTransaction {
+            id,
+            customer_id: customer.id.clone(),
+            reward_id: campaign.id,
+            reward_name: Some(campaign.name.resolve(language, language)),
+            source: "redemption".into(),
+            rule_id: campaign.id,
+            state: RewardState::Redeemed,
+            points: cost,
+            balance: reward.balance,
+            given: Some(given),
+            location_code,
+            author_email: author.map(str::to_string),
+            created_at: now,
+            rolled_back_at: None,
+            rolled_back_by: None,
+            rollback_reason: None,
+        };
+        Ok(RedemptionWrite {
+            transaction,
+            stock: reward.stock,
+            limit: reward
+                .limit
+                .zip(limit_period(reward, facts))
+                .map(|(limit, period)| (limit.count, period)),
+            ledger,
+            voucher,
+            game_id,
+        })
+    }
+}
+
+/// What one redemption is made of.
+struct RedemptionParts<'a> {
+    company: &'a str,
+    campaign: &'a Campaign,
+    reward: &'a Reward,
+    customer: &'a Customer,
+    facts: &'a Facts,
+    cost: i64,
+    location_code: Option<String>,
+    author: Option<&'a str>,
+    language: &'a str,
+    now: Timestamp,
+}
