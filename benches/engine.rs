@@ -89,10 +89,12 @@ fn evaluate_cart(bencher: divan::Bencher, count: usize) {
     let campaigns = campaigns(&engine, count);
     let facts = facts();
     let states = HashMap::new();
+    let challenges = HashMap::new();
     bencher.bench_local(|| {
         let mut random = || 0.5;
         let mut draws = Draws {
             states: &states,
+            challenges: &challenges,
             random: &mut random,
         };
         evaluate(

@@ -76,6 +76,7 @@ error_codes! {
     RewardNotFound: "reward_not_found", NOT_FOUND, "No Reward of the Company has this id.";
     RewardTransactionNotFound: "reward_transaction_not_found", NOT_FOUND, "No reward transaction of the Company has this id.";
     GameNotFound: "game_not_found", NOT_FOUND, "No game of the Company has this id.";
+    ChallengeNotFound: "challenge_not_found", NOT_FOUND, "No Challenge of the Company has this id.";
     RedemptionNotFound: "redemption_not_found", NOT_FOUND, "No redemption of the Company has this id.";
     VoucherNotFound: "voucher_not_found", NOT_FOUND, "Voucher not found, Customer not found, or the Voucher does not belong to the Customer.";
     LocationNotFound: "location_not_found", NOT_FOUND, "No store of the Company matches the location given (a `location_id` and a `location_code` naming different stores).";
@@ -121,6 +122,7 @@ error_codes! {
     RewardTransactionNotRedemption: "reward_transaction_not_redemption", UNPROCESSABLE_ENTITY, "Only redemptions are rolled back: this reward transaction was given (an Instant Win prize), not paid for.";
     RewardGiftUsed: "reward_gift_used", UNPROCESSABLE_ENTITY, "What the redemption gave was used since (its Voucher redeemed, its game participation played, its points spent), so it cannot be taken back.";
     GameNoParticipations: "game_no_participations", UNPROCESSABLE_ENTITY, "The Customer has no participation left in the game: its free plays of the period are used and none was given (by an Instant Win prize, a Reward or a Challenge).";
+    ChallengeNotAvailable: "challenge_not_available", UNPROCESSABLE_ENTITY, "The Challenge cannot be joined now: it is inactive or outside its dates, or its condition leaves the Customer out.";
     GameNotAvailable: "game_not_available", UNPROCESSABLE_ENTITY, "The game cannot be played now: it is inactive, outside its dates or recurrence days, or its condition, tiers or locations leave the Customer out.";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";

@@ -2,6 +2,8 @@
 //! not", redemptions and rollbacks, stock, limits and balances under
 //! concurrent requests.
 
+#[path = "engagement/challenges.rs"]
+mod challenges;
 mod common;
 #[path = "engagement/games.rs"]
 mod games;

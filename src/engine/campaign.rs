@@ -32,6 +32,9 @@ use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::resources::challenges::goal::GoalFile;
+use crate::resources::challenges::rules::ChallengeFields;
+use crate::resources::challenges::rules::ChallengeRewardFile;
 use crate::resources::coupons::rules::CouponFile;
 use crate::resources::discounts::limits::OfferLimit;
 use crate::resources::discounts::limits::OfferLimitRules;
@@ -154,6 +157,20 @@ struct CampaignFile {
     limit: Option<LimitFile>,
     #[serde(default)]
     gives: Option<GivesFile>,
+    #[serde(default)]
+    goal: Option<GoalFile>,
+    #[serde(default)]
+    enrollment: Option<String>,
+    #[serde(default)]
+    period: Option<String>,
+    #[serde(default)]
+    period_starts: Option<String>,
+    #[serde(default)]
+    repeat: Option<String>,
+    #[serde(default)]
+    reward: Option<ChallengeRewardFile>,
+    #[serde(default)]
+    on_return: Option<String>,
 }
 
 fn yes() -> bool {
@@ -267,6 +284,20 @@ impl Campaign {
         {
             problems.at_key(key, format!("`{key}` belongs to reward campaigns only"));
         }
+        let challenge = ChallengeFields {
+            goal: file.goal,
+            enrollment: file.enrollment,
+            period: file.period,
+            period_starts: file.period_starts,
+            repeat: file.repeat,
+            reward: file.reward,
+            on_return: file.on_return,
+        };
+        if file.kind != "challenge"
+            && let Some(key) = challenge.any()
+        {
+            problems.at_key(key, format!("`{key}` belongs to challenge campaigns only"));
+        }
         match (file.kind.as_str(), &listens) {
             ("reward" | "game" | "coupon", Some(listens)) if *listens != Listens::Prize => {
                 problems.at_key(
@@ -284,7 +315,7 @@ impl Campaign {
                      { coupon: ID }`), or POST /discounts/trigger",
                 );
             }
-            ("discount" | "instant_win" | "voucher", Some(Listens::Prize)) => {
+            ("discount" | "instant_win" | "voucher" | "challenge", Some(Listens::Prize)) => {
                 problems.at_key(
                     "kind",
                     format!(
@@ -320,6 +351,7 @@ impl Campaign {
             voucher: file.voucher,
             instant_win: instant_win_fields,
             reward,
+            challenge,
         };
         let kind = CampaignKind::compile(sections, &mut problems, &compile);
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));

@@ -10,6 +10,8 @@ use serde::Serialize;
 
 use crate::common::amount::Amount;
 use crate::error::ErrorCode;
+use crate::resources::challenges::evaluate::ChallengeEffect;
+use crate::resources::challenges::evaluate::ChallengeStep;
 use crate::resources::instant_wins::rules::draws::InstantWinEffect;
 use crate::resources::vouchers::model::CouponInfo;
 use crate::resources::vouchers::model::Voucher;
@@ -31,6 +33,8 @@ pub enum Effect {
     VoucherRejected(Box<VoucherRejection>),
     /// A Voucher issued to the Customer by a `voucher` campaign.
     VoucherIssued(Box<VoucherIssuedEffect>),
+    /// Progress in a Challenge, and on completion what it gave.
+    Challenge(Box<ChallengeEffect>),
 }
 
 /// How a discount's value was reckoned.
@@ -182,6 +186,7 @@ impl Effect {
             Effect::Voucher(_) => "voucher",
             Effect::VoucherRejected(_) => "voucher_rejected",
             Effect::VoucherIssued(_) => "voucher_issued",
+            Effect::Challenge(_) => "challenge",
         }
     }
 
@@ -194,6 +199,7 @@ impl Effect {
             Effect::Voucher(effect) => effect.rule_id,
             Effect::VoucherRejected(effect) => effect.rule_id,
             Effect::VoucherIssued(effect) => effect.rule_id,
+            Effect::Challenge(effect) => effect.rule_id,
         }
     }
 
@@ -249,6 +255,8 @@ struct Wire<'a> {
     code: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    challenge: Option<&'a ChallengeStep>,
 }
 
 impl Serialize for Effect {
@@ -274,6 +282,7 @@ impl Serialize for Effect {
             ),
             Effect::VoucherRejected(effect) => (effect.rule_name.as_str(), 0, "", "", None),
             Effect::VoucherIssued(effect) => (effect.rule_name.as_str(), 0, "", "", None),
+            Effect::Challenge(effect) => (effect.rule_name.as_str(), 0, "", "", None),
         };
         let issued = match self {
             Effect::VoucherIssued(effect) => Some((effect.coupon_info(), &effect.voucher)),
@@ -315,6 +324,10 @@ impl Serialize for Effect {
             voucher_code,
             code,
             error,
+            challenge: match self {
+                Effect::Challenge(effect) => Some(&effect.step),
+                _ => None,
+            },
         }
         .serialize(serializer)
     }

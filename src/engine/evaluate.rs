@@ -218,6 +218,7 @@ mod tests {
         let mut random = || 0.5;
         let mut draws = Draws {
             states: &states,
+            challenges: &std::collections::HashMap::new(),
             random: &mut random,
         };
         evaluate(
@@ -362,6 +363,7 @@ mod tests {
         let mut random = || 0.5;
         let mut draws = Draws {
             states: &states,
+            challenges: &std::collections::HashMap::new(),
             random: &mut random,
         };
         let evaluation = evaluate(

@@ -213,6 +213,7 @@ fn run(engine: &ScriptEngine, campaigns: &[Campaign], cart: &Value) -> Evaluatio
     let mut random = || 0.5;
     let mut draws = Draws {
         states: &states,
+        challenges: &std::collections::HashMap::new(),
         random: &mut random,
     };
     let facts = Facts {

@@ -14,6 +14,10 @@ use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::resources::challenges::evaluate::challenge_effects;
+use crate::resources::challenges::goal::Measure;
+use crate::resources::challenges::rules::Challenge;
+use crate::resources::challenges::rules::ChallengeFields;
 use crate::resources::coupons::rules::Coupon;
 use crate::resources::coupons::rules::CouponFile;
 use crate::resources::discounts::rules::CompileExpression;
@@ -67,6 +71,8 @@ pub enum CampaignKind {
     Coupon(Box<Coupon>),
     /// Issues the Customer a Voucher of a Coupon.
     Voucher(EarnedVoucher),
+    /// A goal Customers reach with the events that count, for a reward.
+    Challenge(Box<Challenge>),
 }
 
 /// The sections of a campaign file that say what it does.
@@ -87,6 +93,8 @@ pub(crate) struct KindSections {
     pub instant_win: InstantWinFields,
     /// The Reward fields.
     pub reward: RewardFields,
+    /// The Challenge fields.
+    pub challenge: ChallengeFields,
 }
 
 /// What evaluating one campaign sees and where its draws go.
@@ -116,7 +124,7 @@ pub(crate) struct KindContext<'a, 'd> {
 
 impl CampaignKind {
     /// Every kind's `kind:` name, in the order the error message lists them.
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "discount",
         "points",
         "instant_win",
@@ -124,6 +132,7 @@ impl CampaignKind {
         "game",
         "coupon",
         "voucher",
+        "challenge",
     ];
 
     /// The `kind` name in files and effects.
@@ -136,6 +145,7 @@ impl CampaignKind {
             CampaignKind::Game(_) => "game",
             CampaignKind::Coupon(_) => "coupon",
             CampaignKind::Voucher(_) => "voucher",
+            CampaignKind::Challenge(_) => "challenge",
         }
     }
 
@@ -143,6 +153,10 @@ impl CampaignKind {
     pub fn expressions(&self) -> Option<&Script> {
         match self {
             CampaignKind::Discount(discount) => discount.lines.as_ref(),
+            CampaignKind::Challenge(challenge) => match &challenge.goal.measure {
+                Measure::Sum { amount, .. } => Some(amount),
+                Measure::Count(_) | Measure::Streak { .. } => None,
+            },
             CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
             | CampaignKind::Reward(_)
@@ -176,6 +190,7 @@ impl CampaignKind {
                 }],
                 RewardGift::Item(_) | RewardGift::Points { .. } => Vec::new(),
             },
+            CampaignKind::Challenge(challenge) => challenge.references(),
             CampaignKind::Discount(_)
             | CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
@@ -244,6 +259,10 @@ impl CampaignKind {
                 .instant_win
                 .compile(problems, true)
                 .map(|game| CampaignKind::Game(Box::new(game))),
+            ("challenge", None, None) => sections
+                .challenge
+                .compile(problems, compile)
+                .map(|challenge| CampaignKind::Challenge(Box::new(challenge))),
             (kind @ ("discount" | "points"), _, _) => {
                 problems.at_key(
                     "kind",
@@ -251,7 +270,7 @@ impl CampaignKind {
                 );
                 None
             }
-            (kind @ ("instant_win" | "reward" | "game"), _, _) => {
+            (kind @ ("instant_win" | "reward" | "game" | "challenge"), _, _) => {
                 problems.at_key(
                     "kind",
                     format!("a `{kind}` campaign has no `discount:` or `points:` section"),
@@ -315,6 +334,7 @@ impl CampaignKind {
             CampaignKind::Voucher(earned) => {
                 earned_voucher(campaign, *earned, cx.campaigns, cx.facts, cx.render)
             }
+            CampaignKind::Challenge(challenge) => challenge_effects(campaign, challenge, cx),
         }
     }
 }
@@ -342,6 +362,9 @@ mod tests {
             "coupon" => "id: 1\nkind: coupon\nname: C\ncoupon:\n  discount: { percent: 10 }\n",
             "voucher" => {
                 "id: 2\nkind: voucher\nname: V\non: { custom_event: review }\nvoucher:\n  coupon: 1\n"
+            }
+            "challenge" => {
+                "id: 3\nkind: challenge\nname: C\non: cart\ngoal: { count: 3 }\nreward: { points: 10 }\n"
             }
             _ => return None,
         })

@@ -99,6 +99,7 @@ pub type WalletApis = (
 pub type EngagementApis = (
     crate::resources::rewards::api::RewardsApi,
     crate::resources::games::api::GamesApi,
+    crate::resources::challenges::api::ChallengesApi,
 );
 
 /// Settings of the HTTP layer.

@@ -16,6 +16,8 @@ use crate::engine::effect::VoucherEffect;
 use crate::engine::effect::VoucherIssuedEffect;
 use crate::engine::effect::VoucherRejection;
 use crate::engine::evaluate::Explanation;
+use crate::resources::challenges::evaluate::ChallengeEffect;
+use crate::resources::challenges::model::ChallengeGrantBody;
 use crate::resources::vouchers::model::CouponInfo;
 use crate::resources::vouchers::model::Voucher;
 
@@ -44,6 +46,9 @@ pub enum EffectBody {
     /// A Voucher a `voucher` campaign issued to the Customer.
     #[oai(mapping = "voucher_issued")]
     VoucherIssued(VoucherIssuedEffectBody),
+    /// Progress the event made in a Challenge.
+    #[oai(mapping = "challenge")]
+    Challenge(ChallengeEffectBody),
 }
 
 /// The fields every effect carries.
@@ -199,6 +204,30 @@ pub struct VoucherIssuedEffectBody {
     pub voucher: Voucher,
 }
 
+/// Progress the event made in a Challenge (`rule_id`): it counted, and
+/// `progress` of `target` is reached. On the event that completes it,
+/// `completed` is true and `granted` says what it gave, written in the
+/// event's own transaction (points in the ledger, a Reward held, a game
+/// participation, or a Voucher, also answered as a `voucher_issued` effect).
+/// An event that does not count answers no effect; `explain=true` says why.
+#[derive(Debug, Object)]
+pub struct ChallengeEffectBody {
+    /// The Challenge; `line` and `value` are 0.
+    #[oai(flatten)]
+    pub campaign: EffectCampaign,
+    /// Progress after the event, at most `target`: events counted, an
+    /// amount added up, days or weeks in a row, or periods in a row met.
+    pub progress: Amount,
+    /// What completes it.
+    pub target: Amount,
+    /// Whether this event completed it.
+    pub completed: bool,
+    /// What the completion gave; absent when it gave nothing (the period's
+    /// grant was given before, by a completion a return revoked).
+    #[oai(skip_serializing_if_is_none)]
+    pub granted: Option<ChallengeGrantBody>,
+}
+
 impl From<Effect> for EffectBody {
     fn from(effect: Effect) -> Self {
         match effect {
@@ -279,6 +308,21 @@ impl From<Effect> for EffectBody {
                     voucher_code: voucher.code.clone(),
                     coupon_info,
                     voucher,
+                })
+            }
+            Effect::Challenge(challenge) => {
+                let ChallengeEffect {
+                    rule_id,
+                    rule_name,
+                    step,
+                    ..
+                } = *challenge;
+                EffectBody::Challenge(ChallengeEffectBody {
+                    campaign: EffectCampaign::of(rule_id, rule_name),
+                    progress: step.progress,
+                    target: step.target,
+                    completed: step.completed,
+                    granted: step.granted.map(Into::into),
                 })
             }
         }

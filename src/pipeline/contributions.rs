@@ -14,6 +14,8 @@ use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
 use crate::engine::kinds::CampaignKind;
+use crate::resources::challenges::evaluate::challenge_points;
+use crate::resources::challenges::evaluate::challenge_state_query;
 use crate::resources::instant_wins::draws::instant_win_state_query;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::points::earned::points_entry;
@@ -27,6 +29,7 @@ fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQu
         CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
             instant_win_state_query(campaign, instant_win, wall_clock)
         }
+        CampaignKind::Challenge(_) => Some(challenge_state_query(campaign)),
         CampaignKind::Discount(_)
         | CampaignKind::Points(_)
         | CampaignKind::Reward(_)
@@ -85,6 +88,7 @@ pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> 
         .iter()
         .filter_map(|effect| match effect {
             Effect::Points(points) => Some(points_entry(points, context)),
+            Effect::Challenge(challenge) => challenge_points(challenge, context),
             Effect::Discount(_)
             | Effect::InstantWin(_)
             | Effect::Voucher(_)

@@ -69,4 +69,8 @@ pub struct Earned<'a> {
     /// ([`crate::resources::vouchers::issue_store::issue_documents`]), null
     /// when none is.
     pub voucher_issues: &'a Value,
+    /// The Challenge records moved
+    /// ([`crate::resources::challenges::evaluate::challenge_writes`]), null
+    /// when none is.
+    pub challenges: &'a Value,
 }

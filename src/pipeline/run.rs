@@ -9,6 +9,7 @@ use crate::pipeline::contributions::EntryContext;
 use crate::pipeline::contributions::ledger_entries;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
+use crate::resources::challenges::evaluate::challenge_writes;
 use crate::resources::customers::model::Customer;
 use crate::resources::instant_wins::draws::contended;
 use crate::resources::instant_wins::store::draw_write;
@@ -98,7 +99,12 @@ impl Services {
                 && (occurrence.always_written()
                     || !ledger.is_empty()
                     || !drawn.draws.is_empty()
-                    || !issues.is_empty());
+                    || !issues.is_empty()
+                    || drawn
+                        .evaluation
+                        .effects
+                        .iter()
+                        .any(|effect| matches!(effect, Effect::Challenge(_))));
             if writes {
                 let draws = draw_write(
                     company,
@@ -113,10 +119,12 @@ impl Services {
                 } else {
                     Value::Array(issue_documents(company, &issues)?)
                 };
+                let challenges = challenge_writes(company, &drawn.evaluation.effects);
                 let earned = Earned {
                     ledger: &ledger,
                     draw_write: &draws,
                     voucher_issues: &voucher_issues,
+                    challenges: &challenges,
                 };
                 let written = occurrence
                     .write(&self.store, company, &customer.id, &earned)

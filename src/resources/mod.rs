@@ -4,6 +4,7 @@ pub mod api_campaigns;
 pub mod associations;
 pub mod carts;
 pub mod cashback;
+pub mod challenges;
 pub mod companies;
 pub mod coupons;
 pub mod customers;

@@ -116,8 +116,9 @@ fn save_values(
 /// snapshots stay stable: Customer ids by their scenario names, generated
 /// ids by their kind, Voucher codes, and wall-clock times.
 fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
-    const GENERATED: [&str; 12] = [
+    const GENERATED: [&str; 13] = [
         "evt_", "pt_", "op_", "drw_", "vch_", "lrh_", "ch_", "lk_", "ls_", "dtx_", "rdm_", "rsv_",
+        "rwt_",
     ];
     match value {
         Value::String(text) => {
@@ -125,8 +126,14 @@ fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
             for (name, id) in ids {
                 text = text.replace(id.as_str(), &format!("{{{{{name}}}}}"));
             }
-            match GENERATED.iter().find(|prefix| text.starts_with(**prefix)) {
-                Some(prefix) => Value::String(format!("[{prefix}]")),
+            // An id alone (`evt_...`) or at the end of a source key
+            // (`custom_event:evt_...`).
+            if let Some(prefix) = GENERATED.iter().find(|prefix| text.starts_with(**prefix)) {
+                return Value::String(format!("[{prefix}]"));
+            }
+            let (kind, id) = text.rsplit_once(':').unwrap_or(("", ""));
+            match GENERATED.iter().find(|prefix| id.starts_with(**prefix)) {
+                Some(prefix) => Value::String(format!("{kind}:[{prefix}]")),
                 None => Value::String(text),
             }
         }

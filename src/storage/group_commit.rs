@@ -32,6 +32,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::carts::store::STORE_CART;
+use crate::resources::challenges::store::advance_statements;
 use crate::resources::discounts::store::STORE_DISCOUNTS;
 use crate::resources::instant_wins::store::COUNT_PARTICIPATIONS;
 use crate::resources::instant_wins::store::QUEUE_DELIVERIES;
@@ -97,6 +98,9 @@ fn batch_query() -> String {
                  LET $refuse = true;
                  {issue_vouchers}
              }};
+             IF $write.challenges {{
+                 {advance_challenges}
+             }};
              IF $write.event {{
                  CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
              }};
@@ -120,6 +124,7 @@ fn batch_query() -> String {
          }};
          COMMIT TRANSACTION;",
         issue_vouchers = issue_statements(),
+        advance_challenges = advance_statements(),
     )
 }
 
@@ -317,6 +322,7 @@ mod tests {
                 ledger,
                 draw_write: &NO_DRAWS,
                 voucher_issues: &NO_DRAWS,
+                challenges: &NO_DRAWS,
             },
             voucher_uses: &[],
             discounts: None,

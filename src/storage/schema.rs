@@ -39,6 +39,10 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
     ),
     ("rewards", include_str!("../resources/rewards/schema.surql")),
     (
+        "challenges",
+        include_str!("../resources/challenges/schema.surql"),
+    ),
+    (
         "api_campaigns",
         include_str!("../resources/api_campaigns/schema.surql"),
     ),

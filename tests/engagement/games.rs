@@ -201,3 +201,31 @@ async fn the_draws_of_many_plays_follow_the_weights() {
         50 * (observed[0] + observed[1]) as i64
     );
 }
+
+#[tokio::test]
+async fn a_merge_moves_participations_and_the_merged_customer_is_inactive() {
+    let (server, _dir) = server_with(&GAMES, MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.org").await;
+    let old = customer(&server, &key, "ana.old@example.org").await;
+    give_rolls(&server, &key, &old, 2).await;
+    let (status, merged) = server
+        .call_as(
+            "POST",
+            "/customers/transfer",
+            &key,
+            Some(json!({"from_customer_id": old, "to_customer_id": ana})),
+        )
+        .await;
+    assert_eq!(status, 200, "{merged}");
+    assert_eq!(plays_left(&server, &key, 502, &ana).await, 2);
+    for path in [
+        format!("/games?customer_id={old}"),
+        format!("/games/502?customer_id={old}"),
+    ] {
+        let (status, body) = server.get_as(&path, &key).await;
+        assert_error(status, &body, 422, "customer_inactive");
+    }
+    let (status, body) = play(&server, &key, 502, &old).await;
+    assert_error(status, &body, 422, "customer_inactive");
+}

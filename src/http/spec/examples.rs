@@ -36,6 +36,7 @@ pub fn all() -> impl Iterator<Item = &'static OperationExample> {
         crate::resources::vouchers::examples::EXAMPLES,
         crate::resources::rewards::examples::EXAMPLES,
         crate::resources::games::examples::EXAMPLES,
+        crate::resources::challenges::examples::EXAMPLES,
     ]
     .into_iter()
     .flatten()

@@ -14,6 +14,8 @@ use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
 use crate::resources::carts::service::CartOutcome;
+use crate::resources::challenges::progress::Grant;
+use crate::resources::challenges::store::give_back_documents;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
 use crate::resources::points::model::PointsKind;
@@ -94,6 +96,28 @@ impl Services {
         let mut attempt = 0;
         let (ledger, cancellation) = loop {
             attempt += 1;
+            // The cart leaves the Challenges it counted towards; a completion
+            // it made is revoked where the Challenge says so.
+            let given_back = self
+                .challenges_given_back(company, &original.customer_id, &original.id, now)
+                .await?;
+            let mut reversals = reversals.clone();
+            reversals.extend(given_back.iter().filter_map(|given| {
+                let Some(Grant::Points { points }) = given.revoked else {
+                    return None;
+                };
+                Some(LedgerEntry {
+                    rule_id: Some(given.record.rule_id),
+                    cart_id: Some(code.clone()),
+                    ..LedgerEntry::new(
+                        &given.record.customer_id,
+                        PointsKind::Points,
+                        -points,
+                        "challenge_revoked",
+                        now,
+                    )
+                })
+            }));
             // Points the Customer spent since cannot be taken back: a reversal
             // takes what the balance has (it never goes below zero).
             let mut balances = HashMap::new();
@@ -128,9 +152,21 @@ impl Services {
             };
             let written = self
                 .store
-                .insert_cancellation(company, &original.id, &cancellation, &ledger)
+                .insert_cancellation(
+                    company,
+                    &original.id,
+                    &cancellation,
+                    &ledger,
+                    &give_back_documents(company, &given_back),
+                )
                 .await;
             match written {
+                // A Challenge record moved meanwhile: give back on the new one.
+                Err(error)
+                    if error.code == ErrorCode::DrawContended && attempt < MAX_DRAW_ATTEMPTS =>
+                {
+                    continue;
+                }
                 // A redemption slipped in between reading the balance and
                 // writing: plan again on the new balance.
                 Err(error)

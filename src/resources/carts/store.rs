@@ -12,6 +12,7 @@ use crate::error::ErrorCode;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::challenges::store::give_back_statements;
 use crate::resources::discounts::limits::LimitTake;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::store::CANCEL_DISCOUNTS;
@@ -143,6 +144,7 @@ impl Store {
                 "balances": written.balances,
                 "draw_write": write.earned.draw_write,
                 "voucher_issues": write.earned.voucher_issues,
+                "challenges": write.earned.challenges,
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
                 "discounts": write.discounts.map(|given| {
                     transaction_document(company, given, write.discount_limit_takes)
@@ -163,6 +165,7 @@ impl Store {
         original: &str,
         cancellation: &Cart,
         ledger: &[LedgerEntry],
+        challenges: &Value,
     ) -> ApiResult<()> {
         let mut doc = serde_json::to_value(cancellation).map_err(ApiError::internal)?;
         if let Some(object) = doc.as_object_mut() {
@@ -187,9 +190,11 @@ impl Store {
              {GUARD_DEBITS}
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}
+             {give_back}
              COMMIT TRANSACTION;",
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
-            exists = ErrorCode::CartAlreadyExists.code()
+            exists = ErrorCode::CartAlreadyExists.code(),
+            give_back = give_back_statements(),
         );
         let written = ledger_documents(&self.ledger_clock, company, ledger);
         let now = cancellation.created_at.to_string();
@@ -203,6 +208,7 @@ impl Store {
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind(("challenges", challenges.clone()))
         })
         .await?;
         Ok(())

@@ -68,6 +68,7 @@ impl Occurrence for EventOccurrence {
 
     fn describe(&self, facts: &mut Facts) {
         let payload = serde_json::json!({
+            "id": self.id,
             "type": self.new.kind,
             "data": self.new.data,
             "coupons_desired": self.new.coupons_desired,

@@ -59,6 +59,7 @@ impl Store {
                 "balances": written.balances,
                 "draw_write": earned.draw_write,
                 "voucher_issues": earned.voucher_issues,
+                "challenges": earned.challenges,
             }),
         )
         .await

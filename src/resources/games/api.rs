@@ -48,11 +48,15 @@ impl DeclaredErrors for GamesApi {
     const ERRORS: &'static [OperationErrors] = &[
         OperationErrors {
             operation: "GET /games",
-            codes: &[ErrorCode::CustomerNotFound],
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::CustomerInactive],
         },
         OperationErrors {
             operation: "GET /games/{id}",
-            codes: &[ErrorCode::GameNotFound, ErrorCode::CustomerNotFound],
+            codes: &[
+                ErrorCode::GameNotFound,
+                ErrorCode::CustomerNotFound,
+                ErrorCode::CustomerInactive,
+            ],
         },
         OperationErrors {
             operation: "POST /games/{id}/play",
@@ -75,7 +79,8 @@ impl GamesApi {
     /// Every game with its prizes (stock left included) and free plays; with
     /// `customer_id` or `customer_code`, the plays that Customer has now
     /// (`participations_left`) and the participations given to them
-    /// (`available_participations`).
+    /// (`available_participations`). A Customer who is inactive (merged,
+    /// anonymized or deactivated) answers 422 `customer_inactive`.
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/games", method = "get")]

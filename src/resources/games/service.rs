@@ -81,7 +81,7 @@ impl Services {
         let given = self.store.prizes_given(company, &ids).await?;
         let standing = match customer {
             Some(reference) => {
-                let customer = self.find_customer(company, reference).await?.customer;
+                let customer = self.active_customer_by(company, reference).await?;
                 let states = self.game_states(company, &customer.id, games).await?;
                 Some((customer.id, states))
             }

@@ -110,6 +110,7 @@ pub(crate) fn state_query_at(
         limited: instant_win.prizes.iter().any(|p| p.stock >= 0),
         targeted: instant_win.audience == Audience::Targeted,
         game: instant_win.granted_plays,
+        challenge: false,
     }
 }
 
@@ -151,6 +152,7 @@ impl Services {
         let mut next = move || random.next();
         let mut draws = Draws {
             states: &state.states,
+            challenges: &state.challenges,
             random: &mut next,
         };
         let mut evaluation = evaluate(

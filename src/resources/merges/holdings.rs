@@ -1,10 +1,18 @@
 //! What a merge moves, and an unmerge gives back, of what a Customer holds
-//! beyond points and carts: Rewards, game participations and Vouchers.
+//! beyond points and carts: Rewards, game participations, Vouchers and
+//! Challenge progress.
+
+use serde_json::Value;
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::challenges::merges::fold;
+use crate::resources::challenges::merges::unfold;
+use crate::resources::challenges::progress::ChallengeRecord;
+use crate::resources::challenges::store::record_document;
 use crate::resources::instant_wins::service::targeted_delivery_issue;
 use crate::resources::merges::model::MergeRecord;
+use crate::resources::merges::model::MovedChallenge;
 use crate::resources::merges::model::MovedGameParticipations;
 use crate::resources::merges::model::MovedVoucher;
 use crate::resources::merges::model::NotRestored;
@@ -23,6 +31,8 @@ pub(crate) struct HoldingsPlan {
     pub game_participations: Vec<MovedGameParticipations>,
     /// Vouchers moved (for the merge record).
     pub vouchers: Vec<MovedVoucher>,
+    /// Challenge records folded into the target's (for the merge record).
+    pub challenges: Vec<MovedChallenge>,
 }
 
 impl Services {
@@ -41,7 +51,32 @@ impl Services {
             self.store.vouchers_by(company, "customer_id", merged),
             self.store.vouchers_by(company, "customer_id", target),
         )?;
+        let (challenges, target_challenges) = tokio::try_join!(
+            self.store.challenge_records(company, merged),
+            self.store.challenge_records(company, target),
+        )?;
         let mut plan = HoldingsPlan::default();
+        for record in challenges {
+            let survivor = target_challenges
+                .iter()
+                .find(|r| r.rule_id == record.rule_id);
+            let folded = fold(survivor, &record, target);
+            plan.moves.push(HoldingMove::Challenge {
+                rule_id: record.rule_id,
+                from: merged.to_string(),
+                to: target.to_string(),
+                from_version: record.version,
+                to_version: survivor.map_or(0, |r| r.version),
+                from_document: Value::Null,
+                to_document: record_document(company, &folded),
+            });
+            plan.challenges.push(MovedChallenge {
+                challenge_id: record.rule_id,
+                events: record.counted.iter().map(|c| c.source.clone()).collect(),
+                completions: record.completions.len() as i64,
+                record,
+            });
+        }
         // Redemptions and rolled-back ones move too: a later rollback gives
         // the cost back to the survivor, who holds the merged balance.
         for reward in &rewards {
@@ -93,13 +128,40 @@ impl Services {
         customer: &str,
         target: &str,
     ) -> ApiResult<(Vec<HoldingMove>, Vec<NotRestored>)> {
-        let (rewards, games, vouchers) = tokio::try_join!(
+        let (rewards, games, vouchers, challenges) = tokio::try_join!(
             self.store.reward_transactions(company, target),
             self.store.game_participations(company, target),
             self.store.vouchers_by(company, "customer_id", target),
+            self.store.challenge_records(company, target),
         )?;
         let mut moves = Vec::new();
         let mut not_restored = Vec::new();
+        // The merged Customer gets its records back as they were; the
+        // target's keep what it did since, without what the merge brought.
+        for moved in &record.challenges {
+            let survivor = challenges.iter().find(|r| r.rule_id == moved.challenge_id);
+            let restored = ChallengeRecord {
+                customer_id: customer.to_string(),
+                version: moved.record.version + 1,
+                ..moved.record.clone()
+            };
+            let (from_version, from_document) = match survivor {
+                Some(survivor) => (
+                    survivor.version,
+                    record_document(company, &unfold(survivor, &moved.record)),
+                ),
+                None => (0, Value::Null),
+            };
+            moves.push(HoldingMove::Challenge {
+                rule_id: moved.challenge_id,
+                from: target.to_string(),
+                to: customer.to_string(),
+                from_version,
+                to_version: 0,
+                from_document,
+                to_document: record_document(company, &restored),
+            });
+        }
         for id in &record.rewards {
             if rewards.iter().any(|r| &r.id == id) {
                 moves.push(HoldingMove::Reward {

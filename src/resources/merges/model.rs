@@ -4,6 +4,7 @@ use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
+use crate::resources::challenges::progress::ChallengeRecord;
 use crate::resources::customers::model::Card;
 
 /// What a merge moved from the merged Customer to the target, kept until the
@@ -46,6 +47,23 @@ pub struct MergeRecord {
     /// of the same campaign for stays with the merged Customer).
     #[serde(default)]
     pub vouchers: Vec<MovedVoucher>,
+    /// The merged Customer's Challenge progress, folded into the target's.
+    #[serde(default)]
+    pub challenges: Vec<MovedChallenge>,
+}
+
+/// A Challenge record folded into the target's by a merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct MovedChallenge {
+    /// The Challenge.
+    pub challenge_id: i64,
+    /// The events it counted that joined the target's.
+    pub events: Vec<String>,
+    /// Its completions, now the target's.
+    pub completions: i64,
+    /// The record as it was, given back by an unmerge.
+    #[oai(skip)]
+    pub record: ChallengeRecord,
 }
 
 /// Game participations moved by a merge.

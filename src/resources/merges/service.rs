@@ -253,6 +253,7 @@ impl Services {
                 rewards: holdings.rewards,
                 game_participations: holdings.game_participations,
                 vouchers: holdings.vouchers,
+                challenges: holdings.challenges,
             };
             merged.active = false;
             merged.merged_into = Some(target_after.id.clone());

@@ -100,6 +100,18 @@ pub enum HoldingMove {
         from: String,
         to: String,
     },
+    /// A Challenge record: `from`'s written as `from_document` (deleted when
+    /// null) and `to`'s as `to_document`; refuses if either moved since it
+    /// was read (at `from_version` and `to_version`, 0: none).
+    Challenge {
+        rule_id: i64,
+        from: String,
+        to: String,
+        from_version: i64,
+        to_version: i64,
+        from_document: Value,
+        to_document: Value,
+    },
 }
 
 fn from_document(mut document: Value) -> ApiResult<MergeRecord> {
@@ -220,6 +232,18 @@ impl Store {
                          UPDATE $record SET issue_key = $move.issue_to RETURN NONE;
                      }};
                      UPDATE $record SET customer_id = $move.to RETURN NONE;
+                 }};
+                 IF $move.kind == 'challenge' {{
+                     LET $source = type::record('challenge_progress', [$company, $move.from, $move.rule_id]);
+                     LET $dest = type::record('challenge_progress', [$company, $move.to, $move.rule_id]);
+                     IF ((SELECT VALUE version FROM ONLY $source) ?? 0) != $move.from_version
+                         OR ((SELECT VALUE version FROM ONLY $dest) ?? 0) != $move.to_version {{ {stale} }};
+                     IF $move.from_document {{
+                         UPSERT $source CONTENT $move.from_document RETURN NONE;
+                     }} ELSE {{
+                         DELETE $source RETURN NONE;
+                     }};
+                     UPSERT $dest CONTENT $move.to_document RETURN NONE;
                  }};
              }};
              {APPEND_LEDGER}

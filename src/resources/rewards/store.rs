@@ -164,6 +164,18 @@ pub(crate) fn order_key(id: &str) -> &str {
     id.split_once('_').map_or(id, |(_, key)| key)
 }
 
+/// `transaction` of `company` as it is stored: keyed by `tid`, in order of `seq`.
+pub(crate) fn transaction_document(company: &str, transaction: &RewardTransaction) -> Value {
+    let mut document = json!(transaction);
+    if let Some(object) = document.as_object_mut() {
+        let id = object.remove("id").unwrap_or(Value::Null);
+        object.insert("tid".into(), id);
+        object.insert("company".into(), json!(company));
+        object.insert("seq".into(), json!(order_key(&transaction.id)));
+    }
+    document
+}
+
 /// A stored reward transaction as the API answers it. Prizes delivered
 /// before redemptions existed say `status` where newer ones say `state`.
 fn transaction_from(mut document: Value) -> ApiResult<RewardTransaction> {
@@ -238,12 +250,8 @@ impl Store {
         redemption: &RedemptionWrite,
     ) -> ApiResult<()> {
         let transaction = &redemption.transaction;
-        let mut document = json!(transaction);
+        let mut document = transaction_document(company, transaction);
         if let Some(object) = document.as_object_mut() {
-            let id = object.remove("id").unwrap_or(Value::Null);
-            object.insert("tid".into(), id);
-            object.insert("company".into(), json!(company));
-            object.insert("seq".into(), json!(order_key(&transaction.id)));
             object.insert("stock_taken".into(), json!(redemption.stock >= 0));
             if let Some((_, period)) = &redemption.limit {
                 object.insert("limit_period".into(), json!(period));

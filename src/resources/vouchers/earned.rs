@@ -78,7 +78,21 @@ pub(crate) fn earned_voucher(
     facts: &Facts,
     render: &dyn Fn(&Text) -> String,
 ) -> Result<Vec<Effect>, String> {
-    let coupon_id = earned.coupon_id;
+    voucher_of_coupon(campaign, earned.coupon_id, campaigns, facts, render)
+        .map(|issued| vec![Effect::VoucherIssued(Box::new(issued))])
+}
+
+/// A Voucher of Coupon `coupon_id` that `campaign` (a `voucher` campaign,
+/// or a Challenge completed) issues to the Customer of `facts`; why not,
+/// when the Coupon cannot issue one now or the Customer holds as many as it
+/// issues to one.
+pub(crate) fn voucher_of_coupon(
+    campaign: &Campaign,
+    coupon_id: i64,
+    campaigns: &[Campaign],
+    facts: &Facts,
+    render: &dyn Fn(&Text) -> String,
+) -> Result<VoucherIssuedEffect, String> {
     let (coupon_campaign, coupon) =
         find_coupon(campaigns, coupon_id).map_err(|error| error.message)?;
     if !coupon_campaign.active {
@@ -119,12 +133,12 @@ pub(crate) fn earned_voucher(
         source: "campaign",
         created_at: now,
     });
-    Ok(vec![Effect::VoucherIssued(Box::new(VoucherIssuedEffect {
+    Ok(VoucherIssuedEffect {
         rule_id: campaign.id,
         rule_name: render(&campaign.name),
         voucher,
         issues_per_customer: coupon.issues_per_customer,
-    }))])
+    })
 }
 
 /// The Vouchers `effects` issue, to be written with their event.

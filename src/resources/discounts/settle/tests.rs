@@ -65,6 +65,7 @@ fn run(campaigns: &[Campaign], vouchers: Vec<DesiredVoucher>) -> Evaluation {
     let mut random = || 0.5;
     let mut draws = Draws {
         states: &states,
+        challenges: &std::collections::HashMap::new(),
         random: &mut random,
     };
     evaluate(

@@ -3,6 +3,7 @@
 //! the service stores. Pure: participations, stock, the Customer's Voucher and
 //! the random source are passed in.
 
+use crate::resources::challenges::progress::ChallengeRecord;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::model::StockSeen;
@@ -26,11 +27,14 @@ use crate::resources::vouchers::model::CouponInfo;
 /// How the reason a Customer cannot play a game starts.
 pub const NO_PARTICIPATIONS: &str = "no participation left";
 
-/// The inputs of the draws of one event.
+/// The state the campaigns of one event read, and the random source of its
+/// draws.
 pub struct Draws<'a> {
     /// State per Instant Win rule id; a campaign missing here has no
     /// participations, no prize given and no Voucher.
     pub states: &'a HashMap<i64, InstantWinState>,
+    /// The Customer's record per Challenge id; missing: nothing counted yet.
+    pub challenges: &'a HashMap<i64, ChallengeRecord>,
     /// Values in [0, 1): seeded in tests and scenarios, the OS generator in production.
     pub random: &'a mut dyn FnMut() -> f64,
 }

@@ -17,6 +17,8 @@ use surrealdb::engine::any::Any;
 use surrealdb::method::Query;
 
 use crate::error::ApiResult;
+use crate::resources::challenges::progress::ChallengeRecord;
+use crate::resources::challenges::store::records_from;
 use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::store::of_rules;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
@@ -42,6 +44,9 @@ pub struct StateQuery {
     pub targeted: bool,
     /// Whether it is a game, so the Customer's participations given are read.
     pub game: bool,
+    /// Whether it is a Challenge, so the Customer's Challenge records are
+    /// read (and no Instant Win state).
+    pub challenge: bool,
 }
 
 /// What the draws of one event need from the store.
@@ -53,6 +58,8 @@ pub struct DrawState {
     pub counters: HashMap<(i64, String), PrizeCounters>,
     /// The Customer's participation counts, as read.
     pub participations: ParticipationCounts,
+    /// The Customer's Challenge records, by Challenge id.
+    pub challenges: HashMap<i64, ChallengeRecord>,
 }
 
 /// A planned read of the draw state of `queries`: the statements to run and
@@ -74,6 +81,8 @@ pub(crate) struct StateRead<'a> {
     targeted: Vec<i64>,
     /// Whether a game's participations given are read.
     games: bool,
+    /// Whether the Customer's Challenge records are read.
+    challenges: bool,
 }
 
 impl<'a> StateRead<'a> {
@@ -97,6 +106,11 @@ impl<'a> StateRead<'a> {
         if self.games {
             statements.push_str(
                 "SELECT game_id, available FROM game_participation WHERE company = $company AND customer_id = $customer;",
+            );
+        }
+        if self.challenges {
+            statements.push_str(
+                "SELECT * OMIT id, company FROM challenge_progress WHERE company = $company AND customer_id = $customer;",
             );
         }
         statements
@@ -133,9 +147,19 @@ impl<'a> StateRead<'a> {
             response.take(next - 1).map_err(store_error)?
         };
         let granted: Vec<Value> = if self.games {
-            response.take(next).map_err(store_error)?
+            next += 1;
+            response.take(next - 1).map_err(store_error)?
         } else {
             Vec::new()
+        };
+        let challenges: HashMap<i64, ChallengeRecord> = if self.challenges {
+            let documents: Vec<Value> = response.take(next).map_err(store_error)?;
+            records_from(documents)?
+                .into_iter()
+                .map(|record| (record.rule_id, record))
+                .collect()
+        } else {
+            HashMap::new()
         };
         let viewed = match self.viewed {
             Some(viewed) => viewed,
@@ -159,7 +183,7 @@ impl<'a> StateRead<'a> {
         };
         let mut states = HashMap::new();
         let mut counters = HashMap::new();
-        for query in self.queries {
+        for query in self.queries.iter().filter(|q| !q.challenge) {
             for prize in &query.prize_ids {
                 let key = (self.company.to_string(), query.rule_id, prize.clone());
                 let prize_counters = viewed.get(&key).cloned().unwrap_or_else(|| {
@@ -194,6 +218,7 @@ impl<'a> StateRead<'a> {
             states,
             counters,
             participations,
+            challenges,
         })
     }
 }
@@ -241,6 +266,7 @@ impl Store {
             limited,
             targeted,
             games: queries.iter().any(|q| q.game),
+            challenges: queries.iter().any(|q| q.challenge),
         }
     }
 
@@ -280,6 +306,7 @@ mod tests {
                 limited: true,
                 targeted: false,
                 game: false,
+                challenge: false,
             },
             StateQuery {
                 rule_id: 8,
@@ -288,6 +315,7 @@ mod tests {
                 limited: false,
                 targeted: true,
                 game: false,
+                challenge: false,
             },
         ]
     }

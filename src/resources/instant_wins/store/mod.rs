@@ -346,6 +346,7 @@ mod tests {
                     ledger: &[],
                     draw_write: write,
                     voucher_issues: &Value::Null,
+                    challenges: &Value::Null,
                 },
             )
             .await
@@ -414,6 +415,7 @@ mod tests {
             limited: true,
             targeted: false,
             game: false,
+            challenge: false,
         };
         let state = store.instant_win_states("c", "x", &[query]).await.unwrap();
         state.counters[&(7, "gift".to_string())].total()

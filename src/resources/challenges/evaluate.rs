@@ -1,0 +1,261 @@
+//! Challenges in the interpreter and the pipeline: the `challenge` effect an
+//! event that counts returns, the state a Challenge reads before an event,
+//! and what the event's transaction writes for it (the record, compare-and-set
+//! on its version, and the grant of a completion).
+
+use rust_decimal::Decimal;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::common::amount::Amount;
+use crate::common::time::Timestamp;
+use crate::engine::campaign::Campaign;
+use crate::engine::effect::Effect;
+use crate::engine::kinds::KindContext;
+use crate::pipeline::contributions::EntryContext;
+use crate::resources::challenges::goal::Measure;
+use crate::resources::challenges::progress::Advanced;
+use crate::resources::challenges::progress::ChallengeRecord;
+use crate::resources::challenges::progress::Grant;
+use crate::resources::challenges::progress::Offered;
+use crate::resources::challenges::progress::advance;
+use crate::resources::challenges::rules::Challenge;
+use crate::resources::challenges::rules::ChallengeReward;
+use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::points::model::PointsKind;
+use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::rewards::model::RewardState;
+use crate::resources::rewards::model::RewardTransaction;
+use crate::resources::vouchers::earned::voucher_of_coupon;
+
+/// What an event did to a Challenge, as its `challenge` effect shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChallengeStep {
+    /// Progress after the event, at most the target.
+    pub progress: Amount,
+    /// The goal's target.
+    pub target: Amount,
+    /// Whether this event completed it.
+    pub completed: bool,
+    /// What the completion gave (none when it gave nothing: its period's
+    /// grant was given before).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub granted: Option<Grant>,
+}
+
+/// An event's `challenge` effect, with what its transaction writes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChallengeEffect {
+    /// The Challenge.
+    pub rule_id: i64,
+    /// Its name in the response language.
+    pub rule_name: String,
+    /// What the event did.
+    pub step: ChallengeStep,
+    /// The record to write.
+    pub record: ChallengeRecord,
+    /// The Reward a completion gives, recorded with the event.
+    pub reward_transaction: Option<RewardTransaction>,
+}
+
+/// The state a Challenge reads before an event: the Customer's record.
+pub(crate) fn challenge_state_query(campaign: &Campaign) -> StateQuery {
+    StateQuery {
+        rule_id: campaign.id,
+        period: String::new(),
+        prize_ids: Vec::new(),
+        limited: false,
+        targeted: false,
+        game: false,
+        challenge: true,
+    }
+}
+
+/// The source key of the event of `cx`: its cart, Custom Event or trigger.
+fn event_source(cx: &KindContext<'_, '_>) -> String {
+    let facts = cx.facts;
+    if let Some(code) = facts.cart.get("code").and_then(Value::as_str) {
+        return format!("cart:{code}");
+    }
+    if let Some(id) = facts.event.get("id").and_then(Value::as_str) {
+        return format!("custom_event:{id}");
+    }
+    let kind = facts
+        .trigger
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("event");
+    format!("trigger:{kind}@{}", Timestamp::from(facts.now))
+}
+
+/// The `challenge` effect of the event of `cx` for `challenge` (and the
+/// `voucher_issued` effect of a Voucher its completion gives); why the event
+/// does not count otherwise.
+pub(crate) fn challenge_effects(
+    campaign: &Campaign,
+    challenge: &Challenge,
+    cx: &mut KindContext<'_, '_>,
+) -> Result<Vec<Effect>, String> {
+    let facts = cx.facts;
+    let amount = match &challenge.goal.measure {
+        Measure::Sum { amount, .. } => {
+            let value = cx
+                .engine
+                .eval_json(amount, facts)
+                .map_err(|e| format!("the amount to add could not be reckoned: {e}"))?;
+            Amount::from_json(&value)
+                .map_err(|e| format!("the amount to add is not an amount: {e}"))?
+                .0
+        }
+        Measure::Count(_) | Measure::Streak { .. } => Decimal::ONE,
+    };
+    let at = Timestamp::from(facts.now);
+    let offered = Offered {
+        source: event_source(cx),
+        day: facts.locale.wall_clock(facts.now).date(),
+        amount,
+        at,
+    };
+    let customer_id = facts.customer["id"].as_str().unwrap_or_default();
+    let Advanced {
+        record,
+        progress,
+        target,
+        completed,
+        grants,
+    } = advance(
+        challenge,
+        cx.draws.challenges.get(&campaign.id),
+        campaign.id,
+        customer_id,
+        &offered,
+    )?;
+    let rule_name = (cx.render)(&campaign.name);
+    let mut effects = Vec::new();
+    let mut reward_transaction = None;
+    let granted = match grants {
+        None => None,
+        Some(ChallengeReward::Points(points)) => Some(Grant::Points { points }),
+        Some(ChallengeReward::Game(game_id)) => Some(Grant::Game { game_id }),
+        Some(ChallengeReward::Reward(reward_id)) => {
+            let transaction = RewardTransaction {
+                id: crate::common::ids::time_ordered_id("rwt"),
+                customer_id: customer_id.to_string(),
+                reward_id,
+                reward_name: cx
+                    .campaigns
+                    .iter()
+                    .find(|c| c.id == reward_id)
+                    .map(|c| (cx.render)(&c.name)),
+                source: "challenge".into(),
+                rule_id: campaign.id,
+                state: RewardState::Available,
+                points: 0,
+                balance: PointsKind::Points,
+                given: None,
+                location_code: None,
+                author_email: None,
+                created_at: at,
+                rolled_back_at: None,
+                rolled_back_by: None,
+                rollback_reason: None,
+            };
+            let grant = Grant::Reward {
+                reward_id,
+                transaction_id: transaction.id.clone(),
+            };
+            reward_transaction = Some(transaction);
+            Some(grant)
+        }
+        Some(ChallengeReward::Coupon(coupon_id)) => {
+            // Written by the event's Voucher issues, like a `voucher` campaign's.
+            let issued = voucher_of_coupon(campaign, coupon_id, cx.campaigns, facts, cx.render)
+                .map_err(|reason| {
+                    format!("completed, but its Voucher cannot be issued: {reason}")
+                })?;
+            let grant = Grant::Voucher {
+                coupon_id,
+                code: issued.voucher.code.clone(),
+            };
+            effects.push(Effect::VoucherIssued(Box::new(issued)));
+            Some(grant)
+        }
+    };
+    let mut record = record;
+    if let (true, Some(completion)) = (completed, record.completions.last_mut()) {
+        completion.granted.clone_from(&granted);
+    }
+    effects.insert(
+        0,
+        Effect::Challenge(Box::new(ChallengeEffect {
+            rule_id: campaign.id,
+            rule_name,
+            step: ChallengeStep {
+                progress: Amount(progress),
+                target: Amount(target),
+                completed,
+                granted,
+            },
+            record,
+            reward_transaction,
+        })),
+    );
+    Ok(effects)
+}
+
+/// The ledger entry crediting the points a completion gives: not tied to
+/// the event's cart, so the cart's cancellation reverses it only when the
+/// Challenge says so (`on_return: revoke`).
+pub(crate) fn challenge_points(
+    effect: &ChallengeEffect,
+    context: &EntryContext<'_>,
+) -> Option<LedgerEntry> {
+    let Some(Grant::Points { points }) = effect.step.granted else {
+        return None;
+    };
+    Some(LedgerEntry {
+        rule_id: Some(effect.rule_id),
+        ..LedgerEntry::new(
+            context.customer_id,
+            PointsKind::Points,
+            points,
+            "challenge",
+            context.at,
+        )
+    })
+}
+
+/// What the event's transaction writes for the Challenges of `effects`
+/// (see [`crate::resources::challenges::store::ADVANCE_CHALLENGES`]); null
+/// when none moved.
+pub(crate) fn challenge_writes(company: &str, effects: &[Effect]) -> Value {
+    let steps: Vec<Value> = effects
+        .iter()
+        .filter_map(|effect| match effect {
+            Effect::Challenge(challenge) => Some(challenge),
+            _ => None,
+        })
+        .map(|challenge| {
+            let game = match challenge.step.granted {
+                Some(Grant::Game { game_id }) => json!(game_id),
+                _ => Value::Null,
+            };
+            json!({
+                "rule_id": challenge.rule_id,
+                "customer": challenge.record.customer_id,
+                "expected": challenge.record.version - 1,
+                "document": crate::resources::challenges::store::record_document(company, &challenge.record),
+                "game": game,
+                "reward_transaction": challenge
+                    .reward_transaction
+                    .as_ref()
+                    .map(|t| crate::resources::rewards::store::transaction_document(company, t)),
+            })
+        })
+        .collect();
+    if steps.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(steps)
+    }
+}
