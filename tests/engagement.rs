@@ -2,6 +2,8 @@
 //! not", redemptions and rollbacks, stock, limits and balances under
 //! concurrent requests.
 
+#[path = "engagement/challenge_properties.rs"]
+mod challenge_properties;
 #[path = "engagement/challenges.rs"]
 mod challenges;
 mod common;

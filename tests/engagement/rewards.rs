@@ -420,3 +420,55 @@ async fn a_redemption_sent_twice_with_one_idempotency_key_redeems_once() {
     let (_, coffee) = server.get_as("/rewards/401", &key).await;
     assert_eq!(coffee["stock_left"], 1);
 }
+
+#[tokio::test]
+async fn redemptions_move_with_a_merge_and_back_with_the_unmerge() {
+    let (server, _dir, key) = catalogue_server().await;
+    let ana = customer(&server, &key, "ana@example.org").await;
+    let old = customer(&server, &key, "ana.old@example.org").await;
+    credit(&server, &key, &old, 100, false).await;
+    let (status, coffee) = redeem(&server, &key, 401, &old).await;
+    assert_eq!(status, 200, "{coffee}");
+    let (status, merged) = server
+        .call_as(
+            "POST",
+            "/customers/transfer",
+            &key,
+            Some(json!({"from_customer_id": old, "to_customer_id": ana})),
+        )
+        .await;
+    assert_eq!(status, 200, "{merged}");
+    let listed = |customer: String| {
+        let server = &server;
+        let key = &key;
+        async move {
+            let (status, listed) = server
+                .get_as(
+                    &format!("/rewards/transactions?customer_id={customer}"),
+                    key,
+                )
+                .await;
+            assert_eq!(status, 200, "{listed}");
+            listed["reward_transactions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["id"].as_str().unwrap().to_string())
+                .collect::<Vec<_>>()
+        }
+    };
+    let id = coffee["id"].as_str().unwrap().to_string();
+    assert_eq!(listed(ana.clone()).await, std::slice::from_ref(&id));
+    let (status, body) = redeem(&server, &key, 401, &old).await;
+    assert_error(status, &body, 422, "customer_inactive");
+    // A rollback now gives the cost back to the survivor.
+    let (status, unmerged) = server
+        .call_as("POST", &format!("/customers/{old}/unmerge"), &key, None)
+        .await;
+    assert_eq!(status, 200, "{unmerged}");
+    assert_eq!(listed(old.clone()).await, std::slice::from_ref(&id));
+    assert!(listed(ana.clone()).await.is_empty());
+    let (status, back) = rollback(&server, &key, &id).await;
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(balances(&server, &key, &old).await, (100, 0));
+}
