@@ -1114,11 +1114,12 @@ async fn prizes_won_together_are_delivered_together_and_each_exactly_once() {
     // Another process delivers one of them meanwhile: delivering the four
     // together refuses and writes nothing.
     store
-        .deliver_prize(&pending[0], loyalty::common::time::Timestamp::now())
+        .deliver_prize(&pending[0], None, loyalty::common::time::Timestamp::now())
         .await
         .unwrap();
+    let together: Vec<_> = pending.iter().map(|prize| (prize.clone(), None)).collect();
     let refused = store
-        .deliver_prizes("demo", &pending, loyalty::common::time::Timestamp::now())
+        .deliver_prizes("demo", &together, loyalty::common::time::Timestamp::now())
         .await
         .unwrap_err();
     assert_eq!(

@@ -86,14 +86,14 @@ pub(crate) struct EntryContext<'a> {
 pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> Vec<LedgerEntry> {
     effects
         .iter()
-        .filter_map(|effect| match effect {
-            Effect::Points(points) => Some(points_entry(points, context)),
+        .flat_map(|effect| match effect {
+            Effect::Points(points) => vec![points_entry(points, context)],
             Effect::Challenge(challenge) => challenge_points(challenge, context),
             Effect::Discount(_)
             | Effect::InstantWin(_)
             | Effect::Voucher(_)
             | Effect::VoucherRejected(_)
-            | Effect::VoucherIssued(_) => None,
+            | Effect::VoucherIssued(_) => Vec::new(),
         })
         .collect()
 }

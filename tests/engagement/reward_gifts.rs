@@ -176,3 +176,104 @@ async fn a_reward_naming_a_campaign_that_is_not_there_is_refused_at_load_with_it
     assert_eq!(errors[0].line, 5);
     assert!(errors[0].to_string().contains("game 77"), "{}", errors[0]);
 }
+
+/// Reads `customer`'s reward transactions until `count` are there (prizes
+/// are delivered right after the event).
+async fn transactions(
+    server: &TestServer,
+    key: &CreatedApiKey,
+    customer: &str,
+    count: usize,
+) -> Vec<Value> {
+    for _ in 0..200 {
+        let (status, body) = server
+            .get_as(
+                &format!("/rewards/transactions?customer_id={customer}"),
+                key,
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        let listed = body["reward_transactions"].as_array().unwrap().clone();
+        if listed.len() >= count {
+            return listed;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("{count} reward transactions never arrived");
+}
+
+#[tokio::test]
+async fn a_reward_won_or_earned_gives_what_it_gives() {
+    let mut files = GIFTS.to_vec();
+    files.push((
+        "visit-draw.yaml",
+        "id: 301\nkind: instant_win\nname: Visit draw\non: { custom_event: visit }\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ninstant_win:\n  instant_win_prizes:\n    - { id: wallet, name: Wallet points, outcome: { promotion_type: reward, promotion_id: 421 }, weight: 1 }\n",
+    ));
+    files.push((
+        "visit-voucher.yaml",
+        "id: 302\nkind: instant_win\nname: Voucher draw\non: { custom_event: visit }\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ninstant_win:\n  instant_win_prizes:\n    - { id: voucher, name: Five off, outcome: { promotion_type: reward, promotion_id: 420 }, weight: 1 }\n",
+    ));
+    files.push((
+        "two-visits.yaml",
+        "id: 601\nkind: challenge\nname: Two visits\non: { custom_event: visit }\ngoal: { count: 2 }\nreward: { reward: 421 }\n",
+    ));
+    let (server, _dir) = server_with(&files, MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.org").await;
+    let visit = || {
+        server.call_as(
+            "POST",
+            "/custom_events",
+            &key,
+            Some(json!({"customer_id": ana, "type": "visit"})),
+        )
+    };
+    let (status, answer) = visit().await;
+    assert_eq!(status, 200, "{answer}");
+    let won = transactions(&server, &key, &ana, 2).await;
+    let given: Vec<&str> = won
+        .iter()
+        .map(|t| t["given"]["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(given.len(), 2, "{won:?}");
+    assert!(
+        given.contains(&"points") && given.contains(&"voucher"),
+        "{won:?}"
+    );
+    assert!(
+        won.iter()
+            .all(|t| t["source"] == "instant_win" && t["state"] == "available")
+    );
+    assert_eq!(
+        balances(&server, &key, &ana).await,
+        (0, 250),
+        "the wallet Reward credits"
+    );
+    let voucher = won
+        .iter()
+        .find(|t| t["given"]["type"] == "voucher")
+        .unwrap();
+    let code = voucher["given"]["voucher_code"].as_str().unwrap();
+    let (status, held) = server
+        .get_as(&format!("/vouchers/{code}?customer_id={ana}"), &key)
+        .await;
+    assert_eq!(status, 200, "{held}");
+    assert_eq!(held["customer_id"], ana.as_str(), "{held}");
+
+    // The second visit completes the Challenge: its Reward gives at once.
+    server.set_time("2026-11-24T10:00:00Z");
+    let (status, answer) = visit().await;
+    assert_eq!(status, 200, "{answer}");
+    let challenge = answer["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "challenge")
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert_eq!(challenge["granted"]["reward_id"], 421, "{answer}");
+    let all = transactions(&server, &key, &ana, 5).await;
+    let earned = all.iter().find(|t| t["source"] == "challenge").unwrap();
+    assert_eq!(earned["given"]["points"], 250, "{earned}");
+    // 250 won on Monday, 250 won again on Tuesday, 250 for the Challenge.
+    assert_eq!(balances(&server, &key, &ana).await, (0, 750));
+}

@@ -11,6 +11,8 @@ use crate::common::amount::Amount;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::effect::Effect;
+use crate::engine::effect::VoucherIssuedEffect;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindContext;
 use crate::pipeline::contributions::EntryContext;
 use crate::resources::challenges::goal::Measure;
@@ -24,6 +26,8 @@ use crate::resources::challenges::rules::ChallengeReward;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::rewards::gift::Recipient;
+use crate::resources::rewards::gift::gift_write;
 use crate::resources::rewards::model::RewardState;
 use crate::resources::rewards::model::RewardTransaction;
 use crate::resources::vouchers::earned::voucher_of_coupon;
@@ -56,6 +60,10 @@ pub struct ChallengeEffect {
     pub record: ChallengeRecord,
     /// The Reward a completion gives, recorded with the event.
     pub reward_transaction: Option<RewardTransaction>,
+    /// What that Reward gives: its points (ledger entries of the event) and
+    /// the game it gives a participation in (its Voucher is an effect of its
+    /// own, issued with the event's).
+    pub reward_gift: Option<(Vec<LedgerEntry>, Option<i64>)>,
 }
 
 /// The state a Challenge reads before an event: the Customer's record.
@@ -133,13 +141,41 @@ pub(crate) fn challenge_effects(
     let rule_name = (cx.render)(&campaign.name);
     let mut effects = Vec::new();
     let mut reward_transaction = None;
+    let mut reward_gift = None;
     let granted = match grants {
         None => None,
         Some(ChallengeReward::Points(points)) => Some(Grant::Points { points }),
         Some(ChallengeReward::Game(game_id)) => Some(Grant::Game { game_id }),
         Some(ChallengeReward::Reward(reward_id)) => {
+            let id = crate::common::ids::time_ordered_id("rwt");
+            let reward = cx.campaigns.iter().find_map(|c| match &c.kind {
+                CampaignKind::Reward(reward) if c.id == reward_id => Some((c, reward.as_ref())),
+                _ => None,
+            });
+            let gift = match reward {
+                Some((reward_campaign, reward)) => Some(
+                    gift_write(
+                        cx.campaigns,
+                        reward_campaign,
+                        reward,
+                        &Recipient {
+                            customer_id,
+                            transaction_id: &id,
+                            render: cx.render,
+                            now: at,
+                        },
+                    )
+                    .map_err(|error| {
+                        format!(
+                            "completed, but Reward {reward_id} cannot be given: {}",
+                            error.message
+                        )
+                    })?,
+                ),
+                None => None,
+            };
             let transaction = RewardTransaction {
-                id: crate::common::ids::time_ordered_id("rwt"),
+                id,
                 customer_id: customer_id.to_string(),
                 reward_id,
                 reward_name: cx
@@ -152,7 +188,7 @@ pub(crate) fn challenge_effects(
                 state: RewardState::Available,
                 points: 0,
                 balance: PointsKind::Points,
-                given: None,
+                given: gift.as_ref().map(|g| g.given.clone()),
                 location_code: None,
                 author_email: None,
                 created_at: at,
@@ -165,6 +201,17 @@ pub(crate) fn challenge_effects(
                 transaction_id: transaction.id.clone(),
             };
             reward_transaction = Some(transaction);
+            if let Some(gift) = gift {
+                if let Some(issue) = gift.voucher {
+                    effects.push(Effect::VoucherIssued(Box::new(VoucherIssuedEffect {
+                        rule_id: campaign.id,
+                        rule_name: rule_name.clone(),
+                        voucher: issue.voucher,
+                        issues_per_customer: issue.issues_per_customer,
+                    })));
+                }
+                reward_gift = Some((gift.ledger, gift.game_id));
+            }
             Some(grant)
         }
         Some(ChallengeReward::Coupon(coupon_id)) => {
@@ -198,6 +245,7 @@ pub(crate) fn challenge_effects(
             },
             record,
             reward_transaction,
+            reward_gift,
         })),
     );
     Ok(effects)
@@ -209,20 +257,25 @@ pub(crate) fn challenge_effects(
 pub(crate) fn challenge_points(
     effect: &ChallengeEffect,
     context: &EntryContext<'_>,
-) -> Option<LedgerEntry> {
-    let Some(Grant::Points { points }) = effect.step.granted else {
-        return None;
-    };
-    Some(LedgerEntry {
-        rule_id: Some(effect.rule_id),
-        ..LedgerEntry::new(
-            context.customer_id,
-            PointsKind::Points,
-            points,
-            "challenge",
-            context.at,
-        )
-    })
+) -> Vec<LedgerEntry> {
+    let mut entries: Vec<LedgerEntry> = effect
+        .reward_gift
+        .iter()
+        .flat_map(|(ledger, _)| ledger.iter().cloned())
+        .collect();
+    if let Some(Grant::Points { points }) = effect.step.granted {
+        entries.push(LedgerEntry {
+            rule_id: Some(effect.rule_id),
+            ..LedgerEntry::new(
+                context.customer_id,
+                PointsKind::Points,
+                points,
+                "challenge",
+                context.at,
+            )
+        });
+    }
+    entries
 }
 
 /// What the event's transaction writes for the Challenges of `effects`
@@ -236,9 +289,10 @@ pub(crate) fn challenge_writes(company: &str, effects: &[Effect]) -> Value {
             _ => None,
         })
         .map(|challenge| {
+            let gift_game = challenge.reward_gift.as_ref().and_then(|(_, game)| *game);
             let game = match challenge.step.granted {
                 Some(Grant::Game { game_id }) => json!(game_id),
-                _ => Value::Null,
+                _ => json!(gift_game),
             };
             json!({
                 "rule_id": challenge.rule_id,

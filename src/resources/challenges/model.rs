@@ -182,9 +182,15 @@ pub struct CustomerChallenge {
 #[derive(Debug, Clone, PartialEq, Eq, Object)]
 pub struct EnrollRequest {
     /// The Customer's id (this or `customer_code`).
-    #[oai(skip_serializing_if_is_none)]
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(min_length = 1, max_length = 128)
+    )]
     pub customer_id: Option<String>,
     /// The Customer's code (this or `customer_id`).
-    #[oai(skip_serializing_if_is_none)]
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(min_length = 1, max_length = 128)
+    )]
     pub customer_code: Option<String>,
 }

@@ -10,10 +10,14 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::instant_wins::store::prizes::PendingPrize;
+use crate::resources::rewards::gift::GiftWrite;
+use crate::resources::rewards::gift::Recipient;
+use crate::resources::rewards::gift::gift_write;
 use crate::services::Services;
 
 /// What one round of deliveries did.
@@ -86,10 +90,13 @@ impl Services {
             if direct.is_empty() {
                 continue;
             }
-            let owned: Vec<PendingPrize> = direct.iter().map(|&p| p.clone()).collect();
+            let mut owned = Vec::with_capacity(direct.len());
+            for prize in &direct {
+                owned.push(((*prize).clone(), self.prize_gift(prize).await));
+            }
             match self.store.deliver_prizes(company, &owned, self.now()).await {
                 Ok(()) => {
-                    for prize in &owned {
+                    for (prize, _) in &owned {
                         delivered_log(prize);
                     }
                     round.delivered += owned.len();
@@ -106,10 +113,7 @@ impl Services {
                 Ok(Ok(owner)) => {
                     let mut prize = prize.clone();
                     prize.customer_id = owner;
-                    self.store
-                        .deliver_prize(&prize, self.now())
-                        .await
-                        .map(|()| true)
+                    self.deliver_one(&prize).await.map(|()| true)
                 }
                 Ok(Err(reason)) => {
                     tracing::warn!(draw = %prize.draw_id, customer = %prize.customer_id, reason,
@@ -135,6 +139,62 @@ impl Services {
             }
         }
         round
+    }
+
+    /// What the Reward of `prize` gives its winner, when it is a Reward
+    /// still in the Company's campaigns; `None` for other prizes (and for a
+    /// Reward that cannot give now, which is then held as it is).
+    async fn prize_gift(&self, prize: &PendingPrize) -> Option<GiftWrite> {
+        if prize.promotion_type != "reward" {
+            return None;
+        }
+        let rules = self.catalog.company(&prize.company);
+        let campaign = rules
+            .campaigns
+            .iter()
+            .find(|c| c.id == prize.promotion_id)?;
+        let CampaignKind::Reward(reward) = &campaign.kind else {
+            return None;
+        };
+        let language = match self.company_settings(&prize.company).await {
+            Ok(settings) => settings.default_language.clone(),
+            Err(_) => "en".to_string(),
+        };
+        let to = Recipient {
+            customer_id: &prize.customer_id,
+            transaction_id: &prize.draw_id,
+            render: &|text| text.resolve(&language, &language),
+            now: self.now(),
+        };
+        match gift_write(&rules.campaigns, campaign, reward, &to) {
+            Ok(gift) => Some(gift),
+            Err(error) => {
+                tracing::warn!(draw = %prize.draw_id, %error, "the Reward won cannot give what it gives; it is held");
+                None
+            }
+        }
+    }
+
+    /// Delivers `prize` on its own with what its Reward gives; a Voucher the
+    /// winner already holds as many of as its Coupon issues to one is left
+    /// out, and the rest delivered.
+    async fn deliver_one(&self, prize: &PendingPrize) -> ApiResult<()> {
+        let gift = self.prize_gift(prize).await;
+        let delivered = self
+            .store
+            .deliver_prize(prize, gift.as_ref(), self.now())
+            .await;
+        match (delivered, gift) {
+            (Err(error), Some(mut gift)) if error.code == ErrorCode::CouponIssueLimitReached => {
+                gift.voucher = None;
+                gift.given.voucher_code = None;
+                gift.given.voucher_id = None;
+                self.store
+                    .deliver_prize(prize, Some(&gift), self.now())
+                    .await
+            }
+            (delivered, _) => delivered,
+        }
     }
 
     /// Who receives `prize`: its winner or, when the winner was merged since,

@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod examples;
+pub mod gift;
 pub mod model;
 pub mod redemption;
 pub mod rollback;

@@ -9,26 +9,21 @@ use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::find_coupon;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::rewards::gift::Recipient;
+use crate::resources::rewards::gift::gift_write;
 use crate::resources::rewards::model::RewardState;
 use crate::resources::rewards::model::RewardTransaction;
 use crate::resources::rewards::rules::Reward;
-use crate::resources::rewards::rules::RewardGift;
 use crate::resources::rewards::store::RedemptionWrite;
-use crate::resources::vouchers::issue_store::VoucherIssue;
-use crate::resources::vouchers::model::NewVoucher;
-use crate::resources::vouchers::model::Voucher;
 use crate::services::Services;
 
 /// How often a redemption whose drawn Voucher code is taken draws again.
 const CODE_ATTEMPTS: usize = 5;
 
 use crate::resources::rewards::service::find_reward;
-use crate::resources::rewards::service::given_view;
 use crate::resources::rewards::service::limit_period;
 
 impl Services {
@@ -120,47 +115,19 @@ impl Services {
                 ..LedgerEntry::new(&customer.id, reward.balance, -cost, "reward", now)
             });
         }
-        let mut given = given_view(&reward.gives);
-        let mut voucher = None;
-        let mut game_id = None;
-        match &reward.gives {
-            RewardGift::Item(_) => {}
-            RewardGift::Points { points, kind } => ledger.push(LedgerEntry {
-                operation_id: Some(id.clone()),
-                rule_id: Some(campaign.id),
-                ..LedgerEntry::new(&customer.id, *kind, *points, "reward", now)
-            }),
-            RewardGift::Game { game_id: game } => game_id = Some(*game),
-            RewardGift::Voucher { coupon_id } => {
-                let rules = self.catalog.company(parts.company);
-                let (coupon_campaign, coupon) = find_coupon(&rules.campaigns, *coupon_id)?;
-                let CouponCodes::Generated(pattern) = &coupon.codes else {
-                    return Err(ApiError::new(
-                        ErrorCode::RewardNotAvailable,
-                        format!(
-                            "Coupon {coupon_id} has one static code for everyone: Reward {} has no Voucher of its own to give",
-                            campaign.id
-                        ),
-                    ));
-                };
-                let issued = Voucher::issued(NewVoucher {
-                    code: pattern.generate(&mut rand::rng()),
-                    coupon_id: *coupon_id,
-                    coupon_name: coupon_campaign.name.resolve(language, language),
-                    customer_id: customer.id.clone(),
-                    uses_left: i64::from(coupon.uses_per_voucher),
-                    source: "reward",
-                    created_at: now,
-                });
-                given.voucher_code = Some(issued.code.clone());
-                given.voucher_id = Some(issued.id.clone());
-                voucher = Some(VoucherIssue {
-                    voucher: issued,
-                    issue_key: format!("reward:{id}"),
-                    issues_per_customer: coupon.issues_per_customer,
-                });
-            }
-        }
+        let rules = self.catalog.company(parts.company);
+        let gift = gift_write(
+            &rules.campaigns,
+            campaign,
+            reward,
+            &Recipient {
+                customer_id: &customer.id,
+                transaction_id: &id,
+                render: &|text| text.resolve(language, language),
+                now,
+            },
+        )?;
+        ledger.extend(gift.ledger);
         let transaction = RewardTransaction {
             id,
             customer_id: customer.id.clone(),
@@ -171,7 +138,7 @@ impl Services {
             state: RewardState::Redeemed,
             points: cost,
             balance: reward.balance,
-            given: Some(given),
+            given: Some(gift.given),
             location_code,
             author_email: author.map(str::to_string),
             created_at: now,
@@ -187,8 +154,8 @@ impl Services {
                 .zip(limit_period(reward, facts))
                 .map(|(limit, period)| (limit.count, period)),
             ledger,
-            voucher,
-            game_id,
+            voucher: gift.voucher,
+            game_id: gift.game_id,
         })
     }
 }

@@ -102,7 +102,7 @@ fn judge(
 }
 
 /// What `gift` gives, as the catalogue shows it.
-pub(super) fn given_view(gift: &RewardGift) -> RewardGiven {
+pub(crate) fn given_view(gift: &RewardGift) -> RewardGiven {
     let mut view = RewardGiven {
         kind: gift.name().to_string(),
         ..RewardGiven::default()

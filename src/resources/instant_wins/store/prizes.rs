@@ -1,6 +1,7 @@
 //! Repository of prize delivery: the outbox the draw's transaction writes,
-//! and what delivering a prize writes (ledger points, a Reward transaction or
-//! a game participation), each delivery at most once.
+//! and what delivering a prize writes (ledger points, a Reward transaction
+//! with what the Reward gives, or a game participation), each delivery at
+//! most once.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -11,6 +12,10 @@ use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::ledger_documents;
+use crate::resources::rewards::gift::GiftWrite;
+use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::issue_store::issue_documents;
+use crate::resources::vouchers::issue_store::issue_statements;
 use crate::storage::Store;
 use crate::storage::first;
 
@@ -61,8 +66,13 @@ const GIVE: &str = "
             company: $company, tid: $prize.draw_id, seq: string::split($prize.draw_id, '_')[1],
             customer_id: $prize.customer_id,
             reward_id: $prize.promotion_id, source: 'instant_win', rule_id: $prize.rule_id,
-            state: 'available', points: 0, created_at: $now
+            state: 'available', points: 0, given: $prize.given, created_at: $now
         } RETURN NONE;
+        IF $prize.gift_game {
+            LET $participant = $prize.customer_id;
+            LET $game = $prize.gift_game;
+            __ADD_GAME_PARTICIPATION__
+        };
     };
     IF $prize.promotion_type == 'game' {
         LET $participant = $prize.customer_id;
@@ -78,10 +88,10 @@ const DELIVER: &str = "
     LET $key = type::record('prize_outbox', $id);
     LET $pending = (SELECT VALUE pending FROM ONLY $key) ?? false;
     IF $pending {
-        IF $prize.promotion_type == 'points' {
-            __APPEND_LEDGER__
-        };
+        __APPEND_LEDGER__
         __GIVE__
+        LET $refuse = true;
+        __ISSUE__
     };
     COMMIT TRANSACTION;";
 
@@ -98,6 +108,8 @@ const DELIVER_BATCH: &str = "
         __GIVE__
     };
     __APPEND_LEDGER__
+    LET $refuse = true;
+    __ISSUE__
     COMMIT TRANSACTION;";
 
 /// The ledger entry crediting a points prize (none for other prizes). Points
@@ -116,6 +128,26 @@ fn prize_ledger(prize: &PendingPrize, now: Timestamp) -> Option<LedgerEntry> {
         )),
         _ => None,
     }
+}
+
+/// `template` ([`DELIVER`] or [`DELIVER_BATCH`]) with its parts.
+fn delivery_query(template: &str) -> String {
+    template
+        .replace("__APPEND_LEDGER__", APPEND_LEDGER)
+        .replace("__GIVE__", GIVE)
+        .replace("__ADD_GAME_PARTICIPATION__", ADD_GAME_PARTICIPATION)
+        .replace("__ISSUE__", &issue_statements())
+}
+
+/// `prize` as the delivery reads it, with what a Reward gives (`given`,
+/// `gift_game`).
+fn prize_document(prize: &PendingPrize, gift: Option<&GiftWrite>) -> Value {
+    let mut document = json!(prize);
+    if let Some(gift) = gift {
+        document["given"] = json!(gift.given);
+        document["gift_game"] = json!(gift.game_id);
+    }
+    document
 }
 
 impl Store {
@@ -144,15 +176,26 @@ impl Store {
         Ok(prizes)
     }
 
-    /// Delivers `prize` once, at `now`: a prize already delivered is left alone.
-    pub async fn deliver_prize(&self, prize: &PendingPrize, now: Timestamp) -> ApiResult<()> {
-        let ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
+    /// Delivers `prize` (a Reward with what it gives, `gift`) once, at
+    /// `now`: a prize already delivered is left alone.
+    pub async fn deliver_prize(
+        &self,
+        prize: &PendingPrize,
+        gift: Option<&GiftWrite>,
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        let mut ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
+        ledger.extend(gift.iter().flat_map(|g| g.ledger.iter().cloned()));
         let written = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
-        let query = DELIVER
-            .replace("__APPEND_LEDGER__", APPEND_LEDGER)
-            .replace("__GIVE__", GIVE)
-            .replace("__ADD_GAME_PARTICIPATION__", ADD_GAME_PARTICIPATION);
-        let document = json!(prize);
+        let vouchers = issue_documents(
+            &prize.company,
+            &gift
+                .and_then(|g| g.voucher.clone())
+                .into_iter()
+                .collect::<Vec<_>>(),
+        )?;
+        let query = delivery_query(DELIVER);
+        let document = prize_document(prize, gift);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", prize.company.clone()))
@@ -160,6 +203,7 @@ impl Store {
                 .bind(("prize", document.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind(("vouchers", vouchers.clone()))
                 .bind(("now", now.to_string()))
         })
         .await?;
@@ -172,25 +216,36 @@ impl Store {
     pub async fn deliver_prizes(
         &self,
         company: &str,
-        prizes: &[PendingPrize],
+        prizes: &[(PendingPrize, Option<GiftWrite>)],
         now: Timestamp,
     ) -> ApiResult<()> {
-        let ledger: Vec<LedgerEntry> = prizes
+        let mut ledger: Vec<LedgerEntry> = prizes
             .iter()
-            .filter_map(|prize| prize_ledger(prize, now))
+            .filter_map(|(prize, _)| prize_ledger(prize, now))
             .collect();
+        ledger.extend(
+            prizes
+                .iter()
+                .flat_map(|(_, gift)| gift.iter().flat_map(|g| g.ledger.iter().cloned())),
+        );
         let written = ledger_documents(&self.ledger_clock, company, &ledger);
-        let query = DELIVER_BATCH
-            .replace("__APPEND_LEDGER__", APPEND_LEDGER)
-            .replace("__GIVE__", GIVE)
-            .replace("__ADD_GAME_PARTICIPATION__", ADD_GAME_PARTICIPATION);
-        let documents: Vec<Value> = prizes.iter().map(|prize| json!(prize)).collect();
+        let issues: Vec<VoucherIssue> = prizes
+            .iter()
+            .filter_map(|(_, gift)| gift.as_ref().and_then(|g| g.voucher.clone()))
+            .collect();
+        let vouchers = issue_documents(company, &issues)?;
+        let query = delivery_query(DELIVER_BATCH);
+        let documents: Vec<Value> = prizes
+            .iter()
+            .map(|(prize, gift)| prize_document(prize, gift.as_ref()))
+            .collect();
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("prizes", documents.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind(("vouchers", vouchers.clone()))
                 .bind(("now", now.to_string()))
         })
         .await?;
