@@ -457,3 +457,59 @@ async fn a_merge_folds_challenge_progress_into_the_target_and_an_unmerge_gives_i
         2.0
     );
 }
+
+#[tokio::test]
+async fn triggers_count_and_a_challenge_can_give_a_voucher() {
+    let files = [
+        (
+            "coupon.yaml",
+            "id: 31\nkind: coupon\nname: Five off\ncoupon:\n  discount: { amount: 5 }\n  code_pattern: CHL-######\n",
+        ),
+        (
+            "app-opens.yaml",
+            "id: 605\nkind: challenge\nname: Open the app on two days\non: { trigger: app_open }\ngoal: { streak: { days: 2 } }\nrepeat: once_completed\nreward: { coupon: 31 }\n",
+        ),
+    ];
+    let (server, _dir) = server_with(&files, MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.org").await;
+    let open = || {
+        server.call_as(
+            "POST",
+            "/trigger",
+            &key,
+            Some(json!({"customer_id": ana, "type": "app_open"})),
+        )
+    };
+    let (status, first) = open().await;
+    assert_eq!(status, 200, "{first}");
+    assert_eq!(num(&challenge_effect(&first).unwrap()["progress"]), 1.0);
+    server.set_time("2026-11-24T08:00:00Z");
+    let (status, second) = open().await;
+    assert_eq!(status, 200, "{second}");
+    let effect = challenge_effect(&second).unwrap();
+    assert_eq!(effect["completed"], true, "{second}");
+    assert_eq!(effect["granted"]["type"], "voucher");
+    let code = effect["granted"]["voucher_code"].as_str().unwrap();
+    assert!(code.starts_with("CHL-"), "{code}");
+    let issued = second["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "voucher_issued")
+        .unwrap_or_else(|| panic!("{second}"));
+    assert_eq!(issued["voucher_code"], code);
+    let (status, held) = server
+        .get_as(&format!("/vouchers/{code}?customer_id={ana}"), &key)
+        .await;
+    assert_eq!(status, 200, "{held}");
+    // Repeating once completed: it starts again at once.
+    server.set_time("2026-11-25T08:00:00Z");
+    let (_, third) = open().await;
+    let effect = challenge_effect(&third).unwrap();
+    assert_eq!(
+        (num(&effect["progress"]), &effect["completed"]),
+        (1.0, &json!(false))
+    );
+    assert_eq!(standing(&server, &key, &ana, 605).await["completions"], 1);
+}
