@@ -10,7 +10,7 @@
 //! checked by a test.
 //!
 //! Module map:
-//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `cashback`, `api_campaigns` (campaigns created through the API, of any kind), `points_campaigns`, `coupons`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks), `games` (plays through the pipeline), `vouchers`, `utilities`, `companies` (the back office's Companies and keys).
+//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `cashback`, `api_campaigns` (campaigns created through the API, of any kind), `points_campaigns`, `coupons`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks, what a Reward gives), `games` (plays through the pipeline), `challenges` (goals, progress in the event's transaction, enrolment), `vouchers`, `utilities`, `companies` (the back office's Companies and keys).
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go through: facts, evaluation, the write, retries, the effects they answer with.
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
 //! - [`storage`]: the storage core: SurrealDB connection, transactions and retries, group commit in write lanes, the paginated list query, schema assembly.
@@ -38,6 +38,7 @@
 //! - The Instant Win draw: `resources/instant_wins/rules/draws.rs` (pure), `resources/instant_wins/draws.rs` (state and retries); stock and limits: `resources/instant_wins/store/`; prize delivery: `resources/instant_wins/deliveries.rs`.
 //! - Points, wallet, redemptions, transfers, expiry: `resources/points/`; cashback: `resources/cashback/`.
 //! - Rewards (kind `reward`): `resources/rewards/`; games (kind `game`, POST /games/{id}/play as an occurrence of the pipeline): `resources/games/`.
+//! - Challenges (kind `challenge`): `resources/challenges/`: the goal measured (`measure.rs`), progress moved and given back (`progress.rs`), written compare-and-set with the event (`evaluate.rs`, `store.rs`), merges (`merges.rs`).
 //! - Tiers, audiences, calculated attributes: `resources/segments/`.
 //! - Coupons (kind `coupon`, POST /coupons): `resources/coupons/`, stored with every API-created campaign by `resources/api_campaigns/`.
 //! - Vouchers: `resources/vouchers/`: codes and their one normalisation (`codes.rs`), whether one can be used (`usable.rs`), issue and validation (`service.rs`, POST /discounts/trigger in `resources/discounts/api.rs`), redeem and rollback (`redemptions.rs`), the wallet (`selection.rs`), checkout holds (`freeze.rs`).
