@@ -26,6 +26,7 @@ use crate::resources::challenges::rules::ChallengeReward;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::rewards::gift::GiftWrite;
 use crate::resources::rewards::gift::Recipient;
 use crate::resources::rewards::gift::gift_write;
 use crate::resources::rewards::model::RewardState;
@@ -126,7 +127,7 @@ pub(crate) fn challenge_effects(
     };
     let customer_id = facts.customer["id"].as_str().unwrap_or_default();
     let Advanced {
-        record,
+        mut record,
         progress,
         target,
         completed,
@@ -147,55 +148,7 @@ pub(crate) fn challenge_effects(
         Some(ChallengeReward::Points(points)) => Some(Grant::Points { points }),
         Some(ChallengeReward::Game(game_id)) => Some(Grant::Game { game_id }),
         Some(ChallengeReward::Reward(reward_id)) => {
-            let id = crate::common::ids::time_ordered_id("rwt");
-            let reward = cx.campaigns.iter().find_map(|c| match &c.kind {
-                CampaignKind::Reward(reward) if c.id == reward_id => Some((c, reward.as_ref())),
-                _ => None,
-            });
-            let gift = match reward {
-                Some((reward_campaign, reward)) => Some(
-                    gift_write(
-                        cx.campaigns,
-                        reward_campaign,
-                        reward,
-                        &Recipient {
-                            customer_id,
-                            transaction_id: &id,
-                            render: cx.render,
-                            now: at,
-                        },
-                    )
-                    .map_err(|error| {
-                        format!(
-                            "completed, but Reward {reward_id} cannot be given: {}",
-                            error.message
-                        )
-                    })?,
-                ),
-                None => None,
-            };
-            let transaction = RewardTransaction {
-                id,
-                customer_id: customer_id.to_string(),
-                reward_id,
-                reward_name: cx
-                    .campaigns
-                    .iter()
-                    .find(|c| c.id == reward_id)
-                    .map(|c| (cx.render)(&c.name)),
-                source: "challenge".into(),
-                rule_id: campaign.id,
-                state: RewardState::Available,
-                points: 0,
-                balance: PointsKind::Points,
-                given: gift.as_ref().map(|g| g.given.clone()),
-                location_code: None,
-                author_email: None,
-                created_at: at,
-                rolled_back_at: None,
-                rolled_back_by: None,
-                rollback_reason: None,
-            };
+            let (transaction, gift) = reward_grant(reward_id, campaign.id, customer_id, at, cx)?;
             let grant = Grant::Reward {
                 reward_id,
                 transaction_id: transaction.id.clone(),
@@ -228,7 +181,6 @@ pub(crate) fn challenge_effects(
             Some(grant)
         }
     };
-    let mut record = record;
     if let (true, Some(completion)) = (completed, record.completions.last_mut()) {
         completion.granted.clone_from(&granted);
     }
@@ -249,6 +201,61 @@ pub(crate) fn challenge_effects(
         })),
     );
     Ok(effects)
+}
+
+/// The reward transaction of Reward `reward_id` a completion of Challenge
+/// `challenge_id` gives `customer_id` at `at`, and what that Reward gives
+/// (none when it is not among the Company's campaigns).
+fn reward_grant(
+    reward_id: i64,
+    challenge_id: i64,
+    customer_id: &str,
+    at: Timestamp,
+    cx: &KindContext<'_, '_>,
+) -> Result<(RewardTransaction, Option<GiftWrite>), String> {
+    let id = crate::common::ids::time_ordered_id("rwt");
+    let reward = cx.campaigns.iter().find_map(|c| match &c.kind {
+        CampaignKind::Reward(reward) if c.id == reward_id => Some((c, reward.as_ref())),
+        _ => None,
+    });
+    let gift = match reward {
+        Some((reward_campaign, reward)) => {
+            let to = Recipient {
+                customer_id,
+                transaction_id: &id,
+                render: cx.render,
+                now: at,
+            };
+            Some(
+                gift_write(cx.campaigns, reward_campaign, reward, &to).map_err(|error| {
+                    format!(
+                        "completed, but Reward {reward_id} cannot be given: {}",
+                        error.message
+                    )
+                })?,
+            )
+        }
+        None => None,
+    };
+    let transaction = RewardTransaction {
+        id,
+        customer_id: customer_id.to_string(),
+        reward_id,
+        reward_name: reward.map(|(c, _)| (cx.render)(&c.name)),
+        source: "challenge".into(),
+        rule_id: challenge_id,
+        state: RewardState::Available,
+        points: 0,
+        balance: PointsKind::Points,
+        given: gift.as_ref().map(|g| g.given.clone()),
+        location_code: None,
+        author_email: None,
+        created_at: at,
+        rolled_back_at: None,
+        rolled_back_by: None,
+        rollback_reason: None,
+    };
+    Ok((transaction, gift))
 }
 
 /// The ledger entry crediting the points a completion gives: not tied to
