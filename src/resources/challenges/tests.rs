@@ -187,6 +187,77 @@ fn a_sum_goal_adds_the_amount_its_expression_reckons() {
     assert_eq!(effect.record.counted[0].source, "cart:K1");
 }
 
+/// The `challenge` effect of a cart `code` at `now` (UTC) for a Company in
+/// Madrid, on the record `record`.
+fn madrid_cart(
+    campaign: &Campaign,
+    record: Option<&ChallengeRecord>,
+    code: &str,
+    now: &str,
+) -> Box<crate::resources::challenges::evaluate::ChallengeEffect> {
+    let facts = Facts {
+        now: now.parse().unwrap(),
+        customer: json!({"id": "x"}),
+        cart: json!({"code": code, "total": 3.0, "lines": []}),
+        locale: crate::common::locale::Locale {
+            time_zone: chrono_tz::Europe::Madrid,
+            ..Default::default()
+        },
+        ..Facts::default()
+    };
+    let states = std::collections::HashMap::new();
+    let challenges: std::collections::HashMap<i64, ChallengeRecord> =
+        record.map(|r| (9, r.clone())).into_iter().collect();
+    let mut random = || 0.5;
+    let mut draws = Draws {
+        states: &states,
+        challenges: &challenges,
+        random: &mut random,
+    };
+    let mut evaluation = evaluate(
+        &ScriptEngine::new(),
+        std::slice::from_ref(campaign),
+        &Listens::Cart,
+        &facts,
+        &mut draws,
+        &|text| text.resolve("en", "en"),
+    );
+    match evaluation.effects.pop() {
+        Some(Effect::Challenge(effect)) => effect,
+        other => panic!("{other:?} {:?}", evaluation.explanations),
+    }
+}
+
+#[test]
+fn days_are_the_companys_across_a_daylight_saving_change() {
+    let campaign = parse("id: 9\nkind: challenge\nname: Two days\non: cart\ngoal: { streak: { days: 2 } }\nreward: { points: 10 }\n").unwrap();
+    // 23:30 in Madrid on Saturday 24 October (summer time, UTC+2) and on
+    // Sunday 25 October (winter time, UTC+1): two days in a row there,
+    // 25 hours apart.
+    let saturday = madrid_cart(&campaign, None, "A", "2026-10-24T21:30:00Z");
+    assert_eq!(saturday.record.counted[0].day, day("2026-10-24"));
+    let sunday = madrid_cart(
+        &campaign,
+        Some(&saturday.record),
+        "B",
+        "2026-10-25T22:30:00Z",
+    );
+    assert_eq!(sunday.record.counted[1].day, day("2026-10-25"));
+    assert!(sunday.step.completed, "{sunday:?}");
+    // 00:30 on Monday in Madrid is still Sunday in UTC: a third day there.
+    let monday = madrid_cart(
+        &campaign,
+        Some(&saturday.record),
+        "C",
+        "2026-10-25T23:30:00Z",
+    );
+    assert_eq!(monday.record.counted.last().unwrap().day, day("2026-10-26"));
+    assert!(
+        !monday.step.completed,
+        "a day was missed in Madrid: {monday:?}"
+    );
+}
+
 #[test]
 fn a_day_streak_survives_gaps_of_its_grace_days_only() {
     let streak = challenge("goal: { streak: { days: 4 }, grace_days: 1 }\n");
