@@ -513,3 +513,34 @@ async fn triggers_count_and_a_challenge_can_give_a_voucher() {
     );
     assert_eq!(standing(&server, &key, &ana, 605).await["completions"], 1);
 }
+
+#[tokio::test]
+async fn an_ended_challenge_cannot_be_joined_and_counts_nothing() {
+    let ended = (
+        "ended.yaml",
+        "id: 606\nkind: challenge\nname: Last year\non: cart\nenrollment: required\navailable_to: 2026-01-31T23:59:59Z\ngoal: { count: 1 }\nreward: { points: 5 }\n",
+    );
+    let (server, _dir) = server_with(&[ended], MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.org").await;
+    let (status, body) = server
+        .call_as(
+            "POST",
+            "/challenges/606/enroll",
+            &key,
+            Some(json!({"customer_id": ana})),
+        )
+        .await;
+    assert_error(status, &body, 422, "challenge_not_available");
+    let answer = buy(&server, &key, &ana, "E1", 9.0).await;
+    assert!(challenge_effect(&answer).is_none(), "{answer}");
+    assert!(!reason(&answer, 606).is_empty(), "{answer}");
+    let (status, body) = server
+        .get_as("/challenges/606?customer_id=cus_nobody", &key)
+        .await;
+    assert_error(status, &body, 404, "customer_not_found");
+    let (status, listed) = server.get_as("/challenges/606", &key).await;
+    assert_eq!(status, 200, "{listed}");
+    assert_eq!(listed["available_to"], "2026-01-31T23:59:59Z", "{listed}");
+    assert!(listed.get("customer").is_none(), "{listed}");
+}
