@@ -26,6 +26,10 @@ use serde::Deserialize;
 use crate::common::locale::CampaignTime;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindSections;
+pub use crate::engine::listens::Listens;
+use crate::engine::listens::OnFile;
+use crate::engine::listens::check_listens;
+use crate::engine::listens::listens_of;
 use crate::engine::problems::Problems;
 use crate::engine::script::Origin;
 use crate::engine::script::RuleError;
@@ -47,22 +51,6 @@ use crate::resources::rewards::rules::GivesFile;
 use crate::resources::rewards::rules::LimitFile;
 use crate::resources::rewards::rules::RewardFields;
 use crate::resources::vouchers::earned::VoucherFile;
-
-/// Which events a campaign listens to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Listens {
-    /// Carts (POST /carts/realtime and /carts/simulate).
-    Cart,
-    /// Custom Events of this type.
-    CustomEvent(String),
-    /// Triggers of this type.
-    Trigger(String),
-    /// No event: the campaign is only given (an Instant Win prize, a
-    /// Reward, a Coupon).
-    Prize,
-    /// Plays of this game (POST /games/{id}/play): a game listens to its own.
-    Play(i64),
-}
 
 /// A compiled campaign.
 #[derive(Debug, Clone)]
@@ -177,11 +165,15 @@ fn yes() -> bool {
     true
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum OnFile {
-    Named(String),
-    Typed(BTreeMap<String, String>),
+/// Refuses `field`, written on a campaign of `kind`, when it belongs to
+/// the campaigns of `kinds` only.
+fn only_on(problems: &mut Problems<'_>, kind: &str, kinds: &[&str], field: Option<&str>) {
+    if let Some(key) = field.filter(|_| !kinds.contains(&kind)) {
+        problems.at_key(
+            key,
+            format!("`{key}` belongs to {} campaigns only", kinds.join(" and ")),
+        );
+    }
 }
 
 impl Campaign {
@@ -223,22 +215,7 @@ impl Campaign {
                 format!("available_to ({to}) is before available_from ({from})"),
             );
         }
-        let listens = match file.on {
-            None => Some(Listens::Prize),
-            Some(OnFile::Named(name)) if name == "cart" => Some(Listens::Cart),
-            Some(OnFile::Typed(map)) if map.len() == 1 => match map.into_iter().next() {
-                Some((key, value)) if key == "custom_event" => Some(Listens::CustomEvent(value)),
-                Some((key, value)) if key == "trigger" => Some(Listens::Trigger(value)),
-                _ => None,
-            },
-            _ => None,
-        };
-        if listens.is_none() {
-            problems.at_key(
-                "on",
-                "`on` is `cart`, `{ custom_event: TYPE }` or `{ trigger: TYPE }`",
-            );
-        }
+        let listens = listens_of(file.on, &mut problems);
         let mut instant_win_fields = InstantWinFields {
             select_customers: file.select_customers,
             once: file.once,
@@ -261,15 +238,12 @@ impl Campaign {
         } else {
             (None, Vec::new())
         };
-        if file.kind != "instant_win"
-            && file.kind != "game"
-            && let Some(key) = instant_win_fields.any()
-        {
-            problems.at_key(
-                key,
-                format!("`{key}` belongs to instant_win and game campaigns only"),
-            );
-        }
+        only_on(
+            &mut problems,
+            &file.kind,
+            &["instant_win", "game"],
+            instant_win_fields.any(),
+        );
         let reward = RewardFields {
             image_url: file.image_url,
             points_cost: file.points_cost,
@@ -279,11 +253,7 @@ impl Campaign {
             limit: file.limit,
             gives: file.gives,
         };
-        if file.kind != "reward"
-            && let Some(key) = reward.any()
-        {
-            problems.at_key(key, format!("`{key}` belongs to reward campaigns only"));
-        }
+        only_on(&mut problems, &file.kind, &["reward"], reward.any());
         let challenge = ChallengeFields {
             goal: file.goal,
             enrollment: file.enrollment,
@@ -293,39 +263,8 @@ impl Campaign {
             reward: file.reward,
             on_return: file.on_return,
         };
-        if file.kind != "challenge"
-            && let Some(key) = challenge.any()
-        {
-            problems.at_key(key, format!("`{key}` belongs to challenge campaigns only"));
-        }
-        match (file.kind.as_str(), &listens) {
-            ("reward" | "game" | "coupon", Some(listens)) if *listens != Listens::Prize => {
-                problems.at_key(
-                    "on",
-                    format!("a {} listens to no event: remove `on`", file.kind),
-                );
-            }
-            // A Custom Event or trigger has no cart to take money off.
-            ("discount", Some(Listens::CustomEvent(_) | Listens::Trigger(_))) => {
-                problems.at_key(
-                    "on",
-                    "a discount takes money off a cart: use `on: cart`. To reward a Custom \
-                     Event or trigger with a discount, issue the Customer a Coupon's Voucher \
-                     for a later cart: a `voucher` campaign (`kind: voucher`, `voucher: \
-                     { coupon: ID }`), or POST /discounts/trigger",
-                );
-            }
-            ("discount" | "instant_win" | "voucher" | "challenge", Some(Listens::Prize)) => {
-                problems.at_key(
-                    "kind",
-                    format!(
-                        "a {} campaign needs `on`: cart, custom_event or trigger",
-                        file.kind
-                    ),
-                );
-            }
-            _ => {}
-        }
+        only_on(&mut problems, &file.kind, &["challenge"], challenge.any());
+        check_listens(&file.kind, listens.as_ref(), &mut problems);
         let compile = |problems: &mut Problems<'_>, key: &str, source: &str, extra: &[&str]| {
             let origin = Origin::locate(path, text, Some(&format!("{key}:")), source);
             engine

@@ -1,7 +1,7 @@
 //! The rules engine core, pure apart from its file loader: rhai expressions
 //! compiled once ([`script`], with a [`fast`] path for the commonest, under
 //! the [`limits`] of one evaluation) and the
-//! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`]) with
+//! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`], the events they [`listens`] to) with
 //! translatable [`text`] and problems reported at their line ([`problems`],
 //! [`origin`]), the kinds registry every campaign kind plugs into
 //! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]), and the
@@ -25,6 +25,7 @@ pub mod fast;
 mod fast_properties;
 pub mod kinds;
 pub mod limits;
+pub mod listens;
 pub mod loader;
 pub mod origin;
 pub mod problems;

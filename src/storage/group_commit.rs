@@ -25,27 +25,16 @@
 
 use std::sync::atomic::Ordering;
 
-use serde_json::Value;
 use tokio::sync::{OwnedSemaphorePermit, oneshot};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::resources::carts::store::STORE_CART;
-use crate::resources::challenges::store::advance_statements;
-use crate::resources::discounts::store::STORE_DISCOUNTS;
-use crate::resources::instant_wins::store::COUNT_PARTICIPATIONS;
-use crate::resources::instant_wins::store::QUEUE_DELIVERIES;
-use crate::resources::instant_wins::store::STORE_AUDIT;
-use crate::resources::instant_wins::store::TAKE_STOCK;
-use crate::resources::instant_wins::store::USE_GAME_PARTICIPATIONS;
-use crate::resources::instant_wins::store::USE_VOUCHERS;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
-use crate::resources::points::store::ledger::APPEND_LEDGER;
-use crate::resources::vouchers::issue_store::issue_statements;
-use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::storage::Store;
 use crate::storage::WriterPermit;
+use crate::storage::event_transaction::EventWrite;
+use crate::storage::event_transaction::batch_query;
 use crate::storage::server_busy;
 use crate::storage::write_lanes::Enlisted;
 use crate::storage::write_lanes::Lane;
@@ -60,73 +49,6 @@ pub(crate) const MAX_BATCH: usize = 16;
 /// trip to hide. Against an embedded store there is one lane per core: a
 /// transaction runs on one thread.
 pub(crate) const REMOTE_LANES: usize = 4;
-
-/// One event to record, as bound to the transaction (`$write`): `company`,
-/// `customer`, `ledger` and `balances` (see [`crate::resources::points::store::ledger::ledger_documents`]),
-/// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one of `cart` (the stored cart)
-/// or `event` (the stored Custom Event), the other null, and for a cart the
-/// Voucher uses it redeems (`voucher_uses`, made by
-/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`
-/// and the discounts it got (`discounts`, made by
-/// [`crate::resources::discounts::store::transaction_document`], or null).
-pub(crate) type EventWrite = Value;
-
-/// The transaction recording `$writes`, each as [`EventWrite`]. Every part
-/// is written once and skipped at run time where an event does not need it.
-fn batch_query() -> String {
-    format!(
-        "BEGIN TRANSACTION;
-         FOR $write IN $writes {{
-             LET $company = $write.company;
-             LET $customer = $write.customer;
-             LET $ledger = $write.ledger;
-             LET $balances = $write.balances;
-             LET $draw_write = $write.draw_write;
-             LET $voucher_uses = $write.voucher_uses;
-             LET $now = $write.now;
-             IF $write.cart {{
-                 {STORE_CART}
-             }};
-             IF $voucher_uses {{
-                 {TAKE_VOUCHER_USES}
-             }};
-             IF $write.discounts {{
-                 {STORE_DISCOUNTS}
-             }};
-             IF $write.voucher_issues {{
-                 LET $vouchers = $write.voucher_issues;
-                 LET $refuse = true;
-                 {issue_vouchers}
-             }};
-             IF $write.challenges {{
-                 {advance_challenges}
-             }};
-             IF $write.event {{
-                 CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
-             }};
-             {APPEND_LEDGER}
-             IF $draw_write {{
-                 {COUNT_PARTICIPATIONS}
-                 IF $draw_write.used {{
-                     {USE_VOUCHERS}
-                 }};
-                 IF $draw_write.limited {{
-                     {TAKE_STOCK}
-                 }};
-                 IF $draw_write.played {{
-                     {USE_GAME_PARTICIPATIONS}
-                 }};
-                 {STORE_AUDIT}
-                 IF $draw_write.won {{
-                     {QUEUE_DELIVERIES}
-                 }};
-             }};
-         }};
-         COMMIT TRANSACTION;",
-        issue_vouchers = issue_statements(),
-        advance_challenges = advance_statements(),
-    )
-}
 
 /// The writes waiting to be recorded, shared by the clones of a [`Store`]:
 /// one lane per batch recorded at a time. A Customer's events always go to
@@ -301,6 +223,7 @@ mod tests {
     use crate::resources::carts::store::CartWrite;
     use crate::resources::points::model::PointsKind;
     use crate::resources::points::store::ledger::LedgerEntry;
+    use serde_json::Value;
     use std::time::Duration;
 
     fn cart(code: &str, customer: &str, total: f64) -> Cart {

@@ -3,6 +3,7 @@
 //! Handlers and services never write SurrealQL; they call the repositories in
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
+pub mod event_transaction;
 pub mod group_commit;
 pub mod page_query;
 pub mod schema;

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::ApiResult;
-use crate::storage::group_commit::EventWrite;
+use crate::storage::event_transaction::EventWrite;
 use crate::storage::group_commit::MAX_BATCH;
 
 /// A write waiting for a transaction, and where its answer goes.
