@@ -10,7 +10,7 @@
 //! checked by a test.
 //!
 //! Module map:
-//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `cashback`, `api_campaigns` (campaigns created through the API, of any kind), `points_campaigns`, `coupons`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks, what a Reward gives), `games` (plays through the pipeline), `challenges` (goals, progress in the event's transaction, enrolment), `vouchers`, `utilities`, `companies` (the back office's Companies and keys).
+//! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `cashback`, `api_campaigns` (campaigns created through the API, of any kind), `points_campaigns`, `coupons`, `discounts`, `instant_wins` (draws, fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks, what a Reward gives), `games` (plays through the pipeline), `challenges` (goals, progress in the event's transaction, enrolment), `vouchers`, `products`, `locations`, `taxonomies` (of Products and Locations, with their features), `master_data` (the catalogue events read from memory, refreshed on change), `utilities`, `companies` (the back office's Companies and keys).
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go through: facts, evaluation, the write, retries, the effects they answer with.
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
 //! - [`storage`]: the storage core: SurrealDB connection, transactions and retries, group commit in write lanes, the paginated list query, schema assembly.
@@ -42,6 +42,7 @@
 //! - Tiers, audiences, calculated attributes: `resources/segments/`.
 //! - Coupons (kind `coupon`, POST /coupons): `resources/coupons/`, stored with every API-created campaign by `resources/api_campaigns/`.
 //! - Vouchers: `resources/vouchers/`: codes and their one normalisation (`codes.rs`), whether one can be used (`usable.rs`), issue and validation (`service.rs`, POST /discounts/trigger in `resources/discounts/api.rs`), redeem and rollback (`redemptions.rs`), the wallet (`selection.rs`), checkout holds (`freeze.rs`).
+//! - Master data: Products `resources/products/`, Locations `resources/locations/`, taxonomies and features of both `resources/taxonomies/`; what an event sees of them (`line.has_feature`, `line.product`, `location`, a Location's time zone, `discountable: false`): `resources/master_data/` (`snapshot.rs` the in-memory catalogue, `refresh.rs` keeping it current, `enrich.rs` completing an event's facts).
 //! - Companies and API keys (back office): `resources/companies/`.
 //! - "Why didn't my campaign fire?" (`explain=true`): `engine/evaluate.rs`; file errors with line: `engine/problems.rs`.
 

@@ -144,6 +144,8 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .with_unknown_codes_per_minute(settings.unknown_codes_per_minute);
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
+    services.refresh_master_data().await?;
+    services.roll_back_stalled_imports().await?;
 
     let (stop, stopped) = watch::channel(false);
     let reload_task = tokio::spawn(reload_rules(services.clone(), catalog, stopped.clone()));
@@ -205,6 +207,16 @@ async fn reload_rules(
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
             log_rules_report(&report);
         }
+        // Master data another server wrote reaches this one within a poll.
+        if let Err(error) = services.refresh_master_data().await {
+            tracing::warn!(%error, "reading the master data's changes failed");
+        }
+        // An import a stopped process left half written is taken back.
+        if ticks.is_multiple_of(STALLED_IMPORTS_EVERY)
+            && let Err(error) = services.roll_back_stalled_imports().await
+        {
+            tracing::warn!(%error, "taking back an unfinished catalogue import failed");
+        }
         // Campaigns created through the API by another process sharing the
         // store arrive within a few seconds.
         ticks = ticks.wrapping_add(1);
@@ -215,6 +227,9 @@ async fn reload_rules(
         }
     }
 }
+
+/// Every how many rule polls unfinished catalogue imports are looked for.
+const STALLED_IMPORTS_EVERY: u32 = 120;
 
 /// Every how many rule polls the API-created campaigns are read again.
 const API_CAMPAIGNS_EVERY: u32 = 10;

@@ -42,6 +42,9 @@ pub struct Services {
     pub(crate) event_dates: crate::pipeline::dates::EventDates,
     /// (Company, id, revision) of the API-created campaigns last applied.
     pub(crate) api_campaign_revisions: Arc<std::sync::Mutex<Vec<(String, i64, i64)>>>,
+    /// Every Company's master data (Products, Locations, taxonomies) as
+    /// events read it.
+    pub(crate) master_data: Arc<crate::resources::master_data::snapshot::MasterDataCache>,
     /// Error codes answered that their operation's spec does not declare.
     pub(crate) undeclared_errors: Arc<crate::http::errors::UndeclaredErrors>,
 }
@@ -69,6 +72,7 @@ impl Services {
             event_dates: Default::default(),
             api_campaign_revisions: Arc::default(),
             undeclared_errors: Arc::default(),
+            master_data: Arc::default(),
         }
     }
 

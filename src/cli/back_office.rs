@@ -10,6 +10,7 @@ use crate::config::InstantWinsCommand;
 use crate::config::KeysCommand;
 use crate::config::LogFormat;
 use crate::config::VouchersCommand;
+use crate::config::{CatalogCommand, CatalogKindArg, ImportFormatArg};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::companies::keys::NewKey;
@@ -19,6 +20,8 @@ use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::RateLimits;
 use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
+use crate::resources::master_data::import::CatalogKind;
+use crate::resources::master_data::import::rows::ImportFormat;
 use crate::resources::vouchers::bulk::BulkIssue;
 use crate::resources::vouchers::bulk::BulkIssued;
 use crate::resources::vouchers::bulk::MAX_BULK_ISSUE;
@@ -377,5 +380,65 @@ fn print_company_table(companies: &[Company]) {
             company.time_zone,
             company.languages.join(",")
         );
+    }
+}
+
+/// `loyalty catalog import`: the file sent whole, every problem printed as
+/// FILE:LINE: message.
+pub(crate) async fn catalog(command: CatalogCommand) -> ApiResult<()> {
+    let CatalogCommand::Import {
+        company,
+        kind,
+        format,
+        file,
+        back_office: args,
+    } = command;
+    init_logging("warn", LogFormat::Text);
+    let format = match format {
+        Some(ImportFormatArg::Csv) => ImportFormat::Csv,
+        Some(ImportFormatArg::JsonLines) => ImportFormat::JsonLines,
+        None => match file.extension().and_then(|e| e.to_str()) {
+            Some("csv") => ImportFormat::Csv,
+            Some("jsonl" | "ndjson" | "json") => ImportFormat::JsonLines,
+            _ => {
+                return Err(ApiError::invalid(format!(
+                    "{}: name its format with --format csv or --format json-lines",
+                    file.display()
+                )));
+            }
+        },
+    };
+    let kind = match kind {
+        CatalogKindArg::Products => CatalogKind::Products,
+        CatalogKindArg::Locations => CatalogKind::Locations,
+    };
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
+    let office = BackOffice::connect(&args).await?;
+    let started = std::time::Instant::now();
+    match office.import_catalog(&company, kind, format, text).await {
+        Ok(report) => {
+            eprintln!(
+                "{}: {} created, {} updated in {:.1} s",
+                file.display(),
+                report.created,
+                report.updated,
+                started.elapsed().as_secs_f64()
+            );
+            Ok(())
+        }
+        Err(mut error) => {
+            // Each `line N: ...` as FILE:N: ..., as compilers print it.
+            error.message = error
+                .message
+                .lines()
+                .map(|line| match line.strip_prefix("line ") {
+                    Some(rest) => format!("{}:{rest}", file.display()),
+                    None => line.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            Err(error)
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! How the operator commands reach the store: through a running server's
 //! back-office listener, or, when none answers, by opening the store directly.
 
+use crate::resources::master_data::import::rows::ImportFormat;
+use crate::resources::master_data::import::{CatalogKind, ImportReport};
 use crate::resources::vouchers::bulk::BulkIssue;
 use crate::resources::vouchers::bulk::BulkIssued;
 use std::path::Path;
@@ -232,6 +234,46 @@ impl BackOffice {
         }
     }
 
+    /// Imports `text` (a catalogue file) into the Company's catalogue.
+    pub async fn import_catalog(
+        &self,
+        company: &str,
+        kind: CatalogKind,
+        format: ImportFormat,
+        text: String,
+    ) -> ApiResult<ImportReport> {
+        match self {
+            BackOffice::Local(services) => {
+                services.import_catalog(company, kind, format, &text).await
+            }
+            BackOffice::Remote {
+                client,
+                base_url,
+                token,
+            } => {
+                // The names the query takes are the enums' serde names.
+                let name = |value: Value| value.as_str().unwrap_or_default().to_string();
+                let url = format!(
+                    "{base_url}/companies/{}/catalog/import?kind={}&format={}",
+                    encode_component(company),
+                    name(serde_json::json!(kind)),
+                    name(serde_json::json!(format)),
+                );
+                let response = client
+                    .post(&url)
+                    .bearer_auth(token)
+                    .header("Content-Type", "text/plain; charset=utf-8")
+                    .body(text)
+                    .send()
+                    .await
+                    .map_err(|e| {
+                        ApiError::new(ErrorCode::StoreUnavailable, format!("calling {url}: {e}"))
+                    })?;
+                answer(&url, response).await
+            }
+        }
+    }
+
     async fn call<T: DeserializeOwned>(
         &self,
         method: &str,
@@ -256,26 +298,32 @@ impl BackOffice {
         let response = request.bearer_auth(token).send().await.map_err(|e| {
             ApiError::new(ErrorCode::StoreUnavailable, format!("calling {url}: {e}"))
         })?;
-        let status = response.status();
-        let value: Value = response.json().await.map_err(|e| {
-            ApiError::new(
-                ErrorCode::ServerError,
-                format!("unreadable answer from {url} ({status}): {e}"),
-            )
-        })?;
-        if status.is_success() {
-            return from_value(value);
-        }
-        let code = value["code"]
-            .as_str()
-            .and_then(ErrorCode::from_code)
-            .unwrap_or(ErrorCode::ServerError);
-        let message = value["error"]
-            .as_str()
-            .unwrap_or("the back-office refused the request")
-            .to_string();
-        Err(ApiError::new(code, message))
+        answer(&url, response).await
     }
+}
+
+/// The back office's answer from `url`: its body when it succeeded, its
+/// error otherwise.
+async fn answer<T: DeserializeOwned>(url: &str, response: reqwest::Response) -> ApiResult<T> {
+    let status = response.status();
+    let value: Value = response.json().await.map_err(|e| {
+        ApiError::new(
+            ErrorCode::ServerError,
+            format!("unreadable answer from {url} ({status}): {e}"),
+        )
+    })?;
+    if status.is_success() {
+        return from_value(value);
+    }
+    let code = value["code"]
+        .as_str()
+        .and_then(ErrorCode::from_code)
+        .unwrap_or(ErrorCode::ServerError);
+    let message = value["error"]
+        .as_str()
+        .unwrap_or("the back-office refused the request")
+        .to_string();
+    Err(ApiError::new(code, message))
 }
 
 /// The operator token from `--admin-token` or the file the server wrote.

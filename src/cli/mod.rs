@@ -2,7 +2,7 @@
 //!
 //! - [`serve`]: `loyalty serve`.
 //! - [`back_office`]: `keys ...`, `companies ...`, `instant-wins ...`,
-//!   `vouchers issue`.
+//!   `vouchers issue`, `catalog import`.
 //! - [`authoring`]: `campaigns ...`, `scenarios run`, `bench`.
 //! - [`back_office_client`]: the back-office API's HTTP client.
 
@@ -12,7 +12,7 @@ pub mod back_office_client;
 pub mod serve;
 
 use crate::cli::authoring::{bench, check_campaigns, run_scenarios, simulate_draws};
-use crate::cli::back_office::{companies, instant_wins, keys, vouchers};
+use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
 use crate::cli::serve::serve;
 use crate::config::CampaignsCommand;
 use crate::config::Cli;
@@ -30,6 +30,7 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::Companies(command) => companies(command).await,
         Command::InstantWins(command) => instant_wins(command).await,
         Command::Vouchers(command) => vouchers(command).await,
+        Command::Catalog(command) => catalog(command).await,
         Command::Scenarios(ScenariosCommand::Run {
             paths,
             campaigns,

@@ -39,6 +39,9 @@ pub struct Facts {
     pub event: Value,
     /// The trigger being evaluated (`type` and `data`), when it is one.
     pub trigger: Value,
+    /// The event's Location as the catalogue knows it (`{}` when it names
+    /// none): what conditions read as `location`.
+    pub location: Value,
     /// The Customer's current tier id (`()` when none is reached).
     pub tier: Value,
     /// Ids of the audiences the Customer belongs to.

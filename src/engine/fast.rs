@@ -23,6 +23,7 @@ pub(crate) enum Var {
     Event,
     Trigger,
     Tier,
+    Location,
     Line,
     LifetimeSpend,
     CartCount,
@@ -45,6 +46,7 @@ impl Var {
             "event" => Var::Event,
             "trigger" => Var::Trigger,
             "tier" => Var::Tier,
+            "location" => Var::Location,
             "line" => Var::Line,
             "lifetime_spend" => Var::LifetimeSpend,
             "cart_count" => Var::CartCount,
@@ -189,6 +191,7 @@ impl<'a> FastFacts<'a> {
             Var::Event => Val::of(&facts.event),
             Var::Trigger => Val::of(&facts.trigger),
             Var::Tier => Val::of(&facts.tier),
+            Var::Location => Val::of(&facts.location),
             // Outside a line filter `line` does not exist: rhai reports it.
             Var::Line => Val::of(line?),
             Var::LifetimeSpend => Val::Float(facts.totals.lifetime_spend),

@@ -17,6 +17,7 @@ use crate::engine::limits;
 use crate::engine::limits::EvaluationClock;
 pub use crate::engine::origin::Origin;
 pub use crate::engine::origin::RuleError;
+use crate::resources::master_data::enrich::FACETS;
 
 /// A compiled expression and where it came from.
 #[derive(Debug, Clone)]
@@ -107,6 +108,39 @@ fn array_contains_text(array: &mut rhai::Array, text: ImmutableString) -> bool {
     })
 }
 
+/// Whether `record` (a cart line or the Location, as conditions see them)
+/// carries feature `feature` of taxonomy `taxonomy`, or one under it:
+/// `line.has_feature("department", "dairy")`. Read from the features the
+/// catalogue completed with their ancestors; a line it did not complete
+/// answers from the features it sent.
+fn has_feature(record: &mut rhai::Map, taxonomy: ImmutableString, feature: &str) -> bool {
+    let is_feature = |value: &Dynamic| {
+        value
+            .read_lock::<ImmutableString>()
+            .is_some_and(|slug| slug.as_str() == feature)
+    };
+    match record.get(FACETS) {
+        Some(facets) => facets
+            .read_lock::<rhai::Map>()
+            .and_then(|facets| {
+                facets.get(taxonomy.as_str()).map(|slugs| {
+                    slugs
+                        .read_lock::<rhai::Array>()
+                        .is_some_and(|slugs| slugs.iter().any(is_feature))
+                })
+            })
+            .unwrap_or(false),
+        None => record
+            .get("features")
+            .and_then(|features| {
+                features
+                    .read_lock::<rhai::Map>()
+                    .and_then(|features| features.get(taxonomy.as_str()).map(is_feature))
+            })
+            .unwrap_or(false),
+    }
+}
+
 /// A rhai engine configured once: limits, no `eval`, and the `history` type.
 #[derive(Debug)]
 pub struct ScriptEngine {
@@ -133,7 +167,8 @@ impl ScriptEngine {
             // `tags.contains("x")` and `"x" in tags` on arrays of strings are
             // the commonest line filters; the generic version calls `==`
             // through the function table for every element.
-            .register_fn("contains", array_contains_text);
+            .register_fn("contains", array_contains_text)
+            .register_fn("has_feature", has_feature);
         ScriptEngine { engine }
     }
 
@@ -347,6 +382,7 @@ impl ScriptEngine {
         scope.push_dynamic("event", to_dynamic(&facts.event));
         scope.push_dynamic("trigger", to_dynamic(&facts.trigger));
         scope.push_dynamic("tier", to_dynamic(&facts.tier));
+        scope.push_dynamic("location", to_dynamic(&facts.location));
         scope.push_dynamic(
             "audiences",
             to_dynamic(&Value::Array(

@@ -32,10 +32,13 @@ pub type BackOfficeGroups = (
     crate::resources::companies::api::BackOfficeApi,
     crate::resources::companies::api::InstantWinAssignments,
     crate::resources::vouchers::bulk_api::VoucherBulkIssues,
+    crate::resources::master_data::import_api::CatalogImports,
 );
 
-/// Largest back-office request body.
-const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Largest back-office request body: a catalogue import's whole file
+/// (100,000 Products are about 15 MB of CSV). The listener is the
+/// operator's, on loopback unless configured otherwise.
+const MAX_BODY_BYTES: usize = 128 * 1024 * 1024;
 
 /// The back-office application over `services`, accepting `token`.
 pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static {

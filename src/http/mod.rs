@@ -52,7 +52,18 @@ pub type ApiGroups = (
     CampaignApis,
     WalletApis,
     EngagementApis,
-    crate::resources::utilities::api::UtilitiesApi,
+    (
+        MasterDataApis,
+        crate::resources::utilities::api::UtilitiesApi,
+    ),
+);
+
+/// Master data: the catalogue campaigns reason about.
+pub type MasterDataApis = (
+    crate::resources::products::api::ProductsApi,
+    crate::resources::locations::api::LocationsApi,
+    crate::resources::taxonomies::api::TaxonomiesApi,
+    crate::resources::promotions::api::PromotionsApi,
 );
 
 /// Customers and what hangs off them.

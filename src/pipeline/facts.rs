@@ -55,6 +55,7 @@ impl Services {
         customer: &Customer,
         date: Timestamp,
         event: &Listens,
+        location_code: Option<&str>,
     ) -> ApiResult<(Arc<CompanyRules>, Facts, DrawState)> {
         if let Some(errors) = self.catalog.failure(company) {
             let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
@@ -64,12 +65,44 @@ impl Services {
             ));
         }
         let rules = self.catalog.company(company);
-        let locale = self.company_locale(company).await?;
+        let mut locale = self.company_locale(company).await?;
+        // A Location's local day, weekday and hour are its own.
+        if let Some(zone) = location_code.and_then(|code| {
+            self.master_data
+                .company(company)
+                .location(code)
+                .and_then(|location| location.time_zone)
+        }) {
+            locale.time_zone = zone;
+        }
         let queries = state_queries(&rules, event, date.as_datetime(), &locale);
         let (mut facts, state) = self
             .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
             .await?;
         self.segment_facts(&rules, &mut facts);
+        // Tiers and audiences keep the Company's calendar; the event's own
+        // day, weekday and hour are its Location's.
+        facts.locale = locale;
         Ok((rules, facts, state))
+    }
+
+    /// Completes `facts` from the Company's master data: the cart's lines
+    /// from its Products, and the Location the event names.
+    pub(crate) fn describe_master_data(
+        &self,
+        company: &str,
+        location_code: Option<&str>,
+        facts: &mut Facts,
+    ) {
+        let master = self.master_data.company(company);
+        if master.is_empty() {
+            facts.location = location_code.map_or_else(
+                || serde_json::json!({}),
+                |code| serde_json::json!({ "code": code }),
+            );
+            return;
+        }
+        master.describe_lines(&mut facts.cart);
+        facts.location = master.location_facts(location_code);
     }
 }

@@ -30,6 +30,13 @@ pub(crate) trait Occurrence: Send + Sync {
     /// The reason of the ledger entries crediting the points it earns.
     fn points_reason(&self) -> String;
 
+    /// The code of the Location it happened at, when it names one: its
+    /// local time is read in that Location's time zone, and conditions see
+    /// it as `location`.
+    fn location_code(&self) -> Option<&str> {
+        None
+    }
+
     /// The cart the points it earns are for, when it is one.
     fn cart_id(&self) -> Option<&str> {
         None

@@ -57,9 +57,16 @@ impl Services {
         self.event_dates.check(occurrence.date(), received)?;
         let listens = occurrence.listens();
         let (rules, mut facts, state) = self
-            .event_facts(company, customer, received, &listens)
+            .event_facts(
+                company,
+                customer,
+                received,
+                &listens,
+                occurrence.location_code(),
+            )
             .await?;
         occurrence.describe(&mut facts);
+        self.describe_master_data(company, occurrence.location_code(), &mut facts);
         self.read_limits(company, &rules, &mut facts).await?;
         self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
             .await?;

@@ -43,6 +43,22 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         include_str!("../resources/challenges/schema.surql"),
     ),
     (
+        "master_data",
+        include_str!("../resources/master_data/schema.surql"),
+    ),
+    (
+        "taxonomies",
+        include_str!("../resources/taxonomies/schema.surql"),
+    ),
+    (
+        "products",
+        include_str!("../resources/products/schema.surql"),
+    ),
+    (
+        "locations",
+        include_str!("../resources/locations/schema.surql"),
+    ),
+    (
         "api_campaigns",
         include_str!("../resources/api_campaigns/schema.surql"),
     ),

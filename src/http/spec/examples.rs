@@ -37,6 +37,10 @@ pub fn all() -> impl Iterator<Item = &'static OperationExample> {
         crate::resources::rewards::examples::EXAMPLES,
         crate::resources::games::examples::EXAMPLES,
         crate::resources::challenges::examples::EXAMPLES,
+        crate::resources::products::examples::EXAMPLES,
+        crate::resources::locations::examples::EXAMPLES,
+        crate::resources::taxonomies::examples::EXAMPLES,
+        crate::resources::promotions::examples::EXAMPLES,
     ]
     .into_iter()
     .flatten()

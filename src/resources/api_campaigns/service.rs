@@ -11,6 +11,8 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::API_IDS_START;
+use crate::resources::api_campaigns::API_RECORD;
+use crate::resources::api_campaigns::compiled_kind;
 use crate::resources::api_campaigns::store::CampaignWrite;
 use crate::resources::api_campaigns::store::StoredCampaign;
 use crate::resources::discounts::limits::OfferLimitRules;
@@ -24,6 +26,7 @@ fn label(kind: &str) -> &str {
         "coupon" => "Coupon",
         "discount" => "discount campaign",
         "points" => "points campaign",
+        "promotion" => "Promotion",
         other => other,
     }
 }
@@ -120,8 +123,9 @@ impl Services {
     ) -> ApiResult<Campaign> {
         let mut document = spec.clone();
         if let Some(object) = document.as_object_mut() {
+            object.remove(API_RECORD);
             object.insert("id".into(), json!(id));
-            object.insert("kind".into(), json!(kind));
+            object.insert("kind".into(), json!(compiled_kind(kind)));
         }
         let text = serde_yaml::to_string(&document).map_err(ApiError::internal)?;
         let path = std::path::PathBuf::from(format!("api/{kind}/{id}"));

@@ -141,6 +141,25 @@ impl Store {
             .collect())
     }
 
+    /// The Company's stored campaigns of `kind` not deleted, by id.
+    pub async fn api_campaigns_of(
+        &self,
+        company: &str,
+        kind: &str,
+    ) -> ApiResult<Vec<StoredCampaign>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query(
+                    "SELECT * FROM api_campaign WHERE company = $company AND kind = $kind
+                         AND deleted_at = NONE ORDER BY rule_id",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("kind", kind.to_string())),
+        )
+        .await?;
+        Ok(rows.iter().filter_map(stored_from).collect())
+    }
+
     /// Every stored campaign of every Company, deleted ones included.
     pub async fn all_api_campaigns(&self) -> ApiResult<Vec<StoredCampaign>> {
         let rows: Vec<Value> = first(

@@ -87,6 +87,10 @@ impl Occurrence for CartOccurrence {
         "cart".to_string()
     }
 
+    fn location_code(&self) -> Option<&str> {
+        self.cart.location_code.as_deref()
+    }
+
     fn cart_id(&self) -> Option<&str> {
         Some(&self.cart.id)
     }

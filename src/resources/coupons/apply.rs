@@ -4,6 +4,7 @@
 //! of the engine: the Vouchers were read and checked
 //! ([`crate::resources::vouchers::desired`]) before the evaluation.
 
+use crate::resources::master_data::enrich::discountable_lines;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -74,7 +75,7 @@ pub(crate) fn presented(campaign: &Campaign, facts: &Facts) -> Result<(), String
 }
 
 /// The lines `coupon` may discount: those whose product and categories it
-/// does not exclude.
+/// does not exclude, of Products discounts may take money off.
 fn eligible_lines(coupon: &Coupon, facts: &Facts) -> Vec<bool> {
     let lines = facts
         .cart
@@ -82,9 +83,14 @@ fn eligible_lines(coupon: &Coupon, facts: &Facts) -> Vec<bool> {
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
+    let discountable = discountable_lines(&facts.cart);
     lines
         .iter()
-        .map(|line| {
+        .zip(discountable)
+        .map(|(line, discountable)| {
+            if !discountable {
+                return false;
+            }
             let product = line.get("product_code").and_then(Value::as_str);
             let excluded_product =
                 product.is_some_and(|p| coupon.excluded_products.iter().any(|e| e == p));

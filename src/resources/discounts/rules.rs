@@ -3,6 +3,7 @@
 //! Vouchers in [`crate::resources::discounts::settle`], so a cart never
 //! costs less than nothing).
 
+use crate::resources::master_data::enrich::discountable_lines;
 use rust_decimal::Decimal;
 use serde::Deserialize;
 use serde_json::Value;
@@ -143,15 +144,26 @@ pub(crate) fn discount_offer(
 ) -> Result<Reckoning, String> {
     let minor_units = facts.locale.minor_units;
     let lines = facts.cart_amounts().worths.len();
+    // Lines of Products marked `discountable: false` are never a base.
+    let discountable = discountable_lines(&facts.cart);
+    let may_discount = |index: usize| discountable.get(index) != Some(&false);
     let (eligible, spread) = match &discount.lines {
-        None => (vec![true; lines], Spread::Total),
+        None if (0..lines).all(may_discount) => (vec![true; lines], Spread::Total),
+        None => {
+            let eligible: Vec<bool> = (0..lines).map(may_discount).collect();
+            if !eligible.contains(&true) {
+                return Err("no line of the cart may be discounted (discountable: false)".into());
+            }
+            (eligible, Spread::Eligible)
+        }
         Some(condition) => {
             let mut eligible = Vec::with_capacity(lines);
             for index in 0..lines {
                 eligible.push(
-                    engine
-                        .eval_prepared(condition, prepared, Some(index))
-                        .map_err(|e| format!("lines condition failed: {e}"))?,
+                    may_discount(index)
+                        && engine
+                            .eval_prepared(condition, prepared, Some(index))
+                            .map_err(|e| format!("lines condition failed: {e}"))?,
                 );
             }
             if !eligible.contains(&true) {

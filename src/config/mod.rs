@@ -8,6 +8,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::resources::companies::model::Environment;
 
+mod data_commands;
+pub use data_commands::*;
+
 /// Default HTTP API address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 /// Default back-office address (loopback only).
@@ -46,6 +49,9 @@ pub enum Command {
     /// Issue Vouchers in bulk (back-office).
     #[command(subcommand)]
     Vouchers(VouchersCommand),
+    /// Import the catalogue: Products or Locations (back-office).
+    #[command(subcommand)]
+    Catalog(CatalogCommand),
     /// Scenario files: given/when/then proofs of the campaigns.
     #[command(subcommand)]
     Scenarios(ScenariosCommand),
@@ -117,66 +123,6 @@ pub enum ScenariosCommand {
         /// Rewrite the snapshots with the answers of this run.
         #[arg(long)]
         update: bool,
-    },
-}
-
-/// `loyalty instant-wins ...`
-#[derive(Debug, Subcommand)]
-pub enum InstantWinsCommand {
-    /// Assign a targeted Instant Win to Customers: each gets a Voucher to take
-    /// part with (a Customer who holds one keeps it). Prints the Vouchers.
-    Assign {
-        /// Slug of the Company.
-        #[arg(long)]
-        company: String,
-        /// The Instant Win's id (its campaign file's `id`).
-        #[arg(long)]
-        rule: i64,
-        /// Customer ids.
-        #[arg(required = true)]
-        customers: Vec<String>,
-        /// Campaign files, read when no server answers and the store is opened directly.
-        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
-        campaigns: PathBuf,
-        #[command(flatten)]
-        back_office: BackOfficeArgs,
-    },
-}
-
-/// `loyalty vouchers ...`
-#[derive(Debug, Subcommand)]
-pub enum VouchersCommand {
-    /// Issue a Coupon's Vouchers in bulk: `--count N` bearer Vouchers any
-    /// Customer presents, or one per Customer of `--customers FILE` (one id
-    /// per line). Prints `code,customer_id` lines (CSV with a header) and a
-    /// summary on stderr. Running it again under the same `--source` gives
-    /// the same Vouchers.
-    Issue {
-        /// Slug of the Company.
-        #[arg(long)]
-        company: String,
-        /// The Coupon's id.
-        #[arg(long)]
-        coupon: i64,
-        /// The issue's name (letters, digits, `_`, `-`), e.g. spring-flyer.
-        #[arg(long)]
-        source: String,
-        /// How many bearer Vouchers.
-        #[arg(
-            long,
-            conflicts_with = "customers",
-            required_unless_present = "customers"
-        )]
-        count: Option<u64>,
-        /// A file of Customer ids, one per line (blank lines and `#` comments
-        /// are skipped).
-        #[arg(long)]
-        customers: Option<PathBuf>,
-        /// Campaign files, read when no server answers and the store is opened directly.
-        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
-        campaigns: PathBuf,
-        #[command(flatten)]
-        back_office: BackOfficeArgs,
     },
 }
 

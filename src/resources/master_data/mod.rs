@@ -1,0 +1,18 @@
+//! Master data shared by Products, Locations and their taxonomies
+//! (`resources/products`, `resources/locations`, `resources/taxonomies`):
+//! how their `{id}`/`{value}` path is read and the features map both carry
+//! (`model.rs`), the Company's revision every change moves and the writes
+//! they share (`store.rs`, `service.rs`), and the catalogue the engine reads
+//! on every event without a store read: one [`snapshot::MasterData`] per
+//! Company in memory (`snapshot.rs`), refreshed on change on every server
+//! (`refresh.rs`) and applied to an event's facts (`enrich.rs`); and
+//! imports of whole files (`import/`, `import_api.rs`).
+
+pub mod enrich;
+pub mod import;
+pub mod import_api;
+pub mod model;
+pub mod refresh;
+pub mod service;
+pub mod snapshot;
+pub mod store;

@@ -1,0 +1,288 @@
+//! Campaigns reading the catalogue: a cart that sends only product codes is
+//! seen with its Products' features (and the features above them) and its
+//! Location's, changes reach the next cart without a restart, Products no
+//! discount may touch are left out, and a cart's hour is its Location's.
+
+use super::*;
+
+/// 10% off dairy lines; 7 points at northern stores; 3 points at 9 in the
+/// morning.
+const FILES: [(&str, &str); 3] = [
+    (
+        "dairy.yaml",
+        "id: 301\nkind: discount\nname: Dairy days\non: cart\ndiscount:\n  applies_to: lines\n  lines: line.has_feature(\"department\", \"dairy\")\n  percent: 10\n",
+    ),
+    (
+        "north.yaml",
+        "id: 302\nkind: points\nname: Northern stores\non: cart\nwhen: location.has_feature(\"region\", \"north\") && location.country == \"ES\"\npoints:\n  fixed: 7\n",
+    ),
+    (
+        "nine.yaml",
+        "id: 303\nkind: points\nname: Nine o'clock\non: cart\nwhen: hour == 9\npoints:\n  fixed: 3\n",
+    ),
+];
+
+/// Monday 20:00 in UTC: Tuesday 09:00 in Auckland.
+const MONDAY_EVENING: &str = "2026-11-23T20:00:00Z";
+
+/// A new Customer; their id.
+async fn customer(server: &TestServer, key: &CreatedApiKey) -> String {
+    let created = ok(
+        server,
+        key,
+        "POST",
+        "/customers",
+        Some(json!({"email": "ana@example.com"})),
+    )
+    .await;
+    created["id"].as_str().unwrap().to_string()
+}
+
+/// Records a cart of `lines` at `location` with `explain=true`; its answer.
+async fn buy(
+    server: &TestServer,
+    key: &CreatedApiKey,
+    customer: &str,
+    code: &str,
+    location: Option<&str>,
+    lines: Value,
+) -> Value {
+    ok(
+        server,
+        key,
+        "POST",
+        "/carts/realtime?explain=true",
+        Some(json!({
+            "customer_id": customer, "code": code, "location_code": location, "lines": lines
+        })),
+    )
+    .await
+}
+
+/// (rule id, line, value) of each discount effect; (rule id, points) of each
+/// points effect.
+type Applied = (Vec<(i64, i64, f64)>, Vec<(i64, i64)>);
+
+/// The discounts and points `answer` applied.
+fn effects(answer: &Value) -> Applied {
+    let all = answer["effects"].as_array().unwrap();
+    let discounts = all
+        .iter()
+        .filter(|e| e["type"] == "discount")
+        .map(|e| {
+            (
+                e["rule_id"].as_i64().unwrap(),
+                e["line"].as_i64().unwrap(),
+                e["value"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let points = all
+        .iter()
+        .filter(|e| e["type"] == "points")
+        .map(|e| {
+            (
+                e["rule_id"].as_i64().unwrap(),
+                e["points"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    (discounts, points)
+}
+
+/// The cheese, bread and milk lines: only product codes, quantities and prices.
+fn basket() -> Value {
+    json!([
+        {"product_code": "CHEESE", "quantity": 1, "price": 4.0},
+        {"product_code": "BREAD", "quantity": 2, "price": 1.5},
+        {"product_code": "8410000000017", "quantity": 1, "price": 1.0}
+    ])
+}
+
+#[tokio::test]
+async fn a_cart_that_sends_only_codes_is_seen_with_the_catalogues_features() {
+    let (server, _dir) = server_with(&FILES, MONDAY_EVENING).await;
+    let key = server.bootstrap_key();
+    departments(&server, &key).await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/products",
+        Some(json!({"code": "CHEESE", "name": "Manchego", "features": {"department": ["cheese"]}})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/products",
+        Some(json!({"code": "BREAD", "name": "Bread", "features": {"department": ["bakery"]}})),
+    )
+    .await;
+    ok(&server, &key, "POST", "/products", Some(json!({"code": "MILK", "name": "Milk", "aliases": ["8410000000017"], "features": {"department": ["dairy"]}}))).await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies",
+        Some(json!({"slug": "region", "name": "Region"})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies/region/features",
+        Some(json!({"slug": "north", "name": "North"})),
+    )
+    .await;
+    ok(&server, &key, "POST", "/locations", Some(json!({"code": "S1", "name": "Bilbao", "country": "ES", "features": {"region": ["north"]}}))).await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations",
+        Some(json!({"code": "S2", "name": "Sevilla", "country": "ES"})),
+    )
+    .await;
+    let ana = customer(&server, &key).await;
+
+    // Cheese lies under dairy; milk is named by its EAN alias.
+    let answer = buy(&server, &key, &ana, "T1", Some("S1"), basket()).await;
+    let (discounts, points) = effects(&answer);
+    assert_eq!(discounts, vec![(301, 1, 0.4), (301, 3, 0.1)], "{answer}");
+    assert_eq!(points, vec![(302, 7)], "{answer}");
+
+    // Another store: no northern points; what the cart sends wins over the
+    // catalogue (the till says this cheese is bakery).
+    let mut lines = basket();
+    lines[0]["features"] = json!({"department": "bakery"});
+    let answer = buy(&server, &key, &ana, "T2", Some("S2"), lines).await;
+    let (discounts, points) = effects(&answer);
+    assert_eq!(
+        (discounts, points),
+        (vec![(301, 3, 0.1)], vec![]),
+        "{answer}"
+    );
+    let why = answer["explanations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["rule_id"] == 302)
+        .unwrap();
+    assert!(why.to_string().contains("location.has_feature"), "{why}");
+
+    // A change reaches the next cart, without a restart.
+    ok(
+        &server,
+        &key,
+        "PATCH",
+        "/products/CHEESE?search_by=code",
+        Some(json!({"features": {"department": ["bakery"]}})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "PATCH",
+        "/locations/S2?search_by=code",
+        Some(json!({"features": {"region": ["north"]}})),
+    )
+    .await;
+    let answer = buy(&server, &key, &ana, "T3", Some("S2"), basket()).await;
+    assert_eq!(
+        effects(&answer),
+        (vec![(301, 3, 0.1)], vec![(302, 7)]),
+        "{answer}"
+    );
+    // Moving a feature under another reaches it too: bakery under dairy.
+    ok(
+        &server,
+        &key,
+        "PATCH",
+        "/taxonomies/department/features/bakery",
+        Some(json!({"parent": "dairy"})),
+    )
+    .await;
+    let answer = buy(&server, &key, &ana, "T4", None, basket()).await;
+    let (discounts, _) = effects(&answer);
+    assert_eq!(
+        discounts,
+        vec![(301, 1, 0.4), (301, 2, 0.3), (301, 3, 0.1)],
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn products_no_discount_may_touch_are_left_out_of_its_base() {
+    let whole_cart = [(
+        "tenth.yaml",
+        "id: 311\nkind: discount\nname: A tenth off\non: cart\ndiscount:\n  applies_to: cart\n  percent: 10\n",
+    )];
+    let (server, _dir) = server_with(&whole_cart, MONDAY_EVENING).await;
+    let key = server.bootstrap_key();
+    departments(&server, &key).await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/products",
+        Some(json!({"code": "GIFTCARD", "name": "Gift card", "discountable": false})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/products",
+        Some(
+            json!({"code": "CIGS", "name": "Cigarettes", "features": {"department": ["tobacco"]}}),
+        ),
+    )
+    .await;
+    let ana = customer(&server, &key).await;
+    let answer = buy(
+        &server,
+        &key,
+        &ana,
+        "T1",
+        None,
+        json!([
+            {"product_code": "SHIRT", "quantity": 1, "price": 20.0},
+            {"product_code": "GIFTCARD", "quantity": 1, "price": 50.0},
+            {"product_code": "CIGS", "quantity": 1, "price": 6.0}
+        ]),
+    )
+    .await;
+    let (discounts, _) = effects(&answer);
+    assert_eq!(discounts, vec![(311, 1, 2.0)], "{answer}");
+    // Only undiscountable lines: the campaign says why it gives nothing.
+    let answer = buy(
+        &server,
+        &key,
+        &ana,
+        "T2",
+        None,
+        json!([{"product_code": "GIFTCARD", "quantity": 1, "price": 50.0}]),
+    )
+    .await;
+    assert_eq!(effects(&answer).0, vec![], "{answer}");
+}
+
+#[tokio::test]
+async fn a_carts_hour_is_its_locations() {
+    let (server, _dir) = server_with(&FILES, MONDAY_EVENING).await;
+    let key = server.bootstrap_key();
+    ok(&server, &key, "POST", "/locations", Some(json!({"code": "AKL", "name": "Auckland", "country": "NZ", "time_zone": "Pacific/Auckland"}))).await;
+    let ana = customer(&server, &key).await;
+    let lines = json!([{"product_code": "TEA", "quantity": 1, "price": 3.0}]);
+    // 20:00 at the Company's clock (UTC); 09:00 in Auckland.
+    let at_home = buy(&server, &key, &ana, "T1", None, lines.clone()).await;
+    assert_eq!(effects(&at_home).1, vec![], "{at_home}");
+    let in_auckland = buy(&server, &key, &ana, "T2", Some("AKL"), lines.clone()).await;
+    assert_eq!(effects(&in_auckland).1, vec![(303, 3)], "{in_auckland}");
+    // A Location the catalogue does not know keeps the Company's clock.
+    let unknown = buy(&server, &key, &ana, "T3", Some("NOWHERE"), lines).await;
+    assert_eq!(effects(&unknown).1, vec![], "{unknown}");
+}
