@@ -295,6 +295,65 @@ def a_rollback_names_one_thing(body):
     return not codes or any(body.get(name) is not None for name in ("customer_id", "customer_code"))
 
 
+LANGUAGE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
+
+
+def a_printable_code(value):
+    return isinstance(value, str) and 0 < len(value.strip()) <= 128 and not any(
+        ord(c) < 32 or 127 <= ord(c) < 160 for c in value
+    )
+
+
+def features_are_slugs(body):
+    features = body.get("features")
+    if not isinstance(features, dict):
+        return True
+    return all(
+        SLUG.fullmatch(taxonomy)
+        and isinstance(slugs, list)
+        and all(isinstance(slug, str) and SLUG.fullmatch(slug) for slug in slugs)
+        for taxonomy, slugs in features.items()
+    )
+
+
+def a_catalogue_record(body):
+    """A Product or Location: codes and aliases printable and distinct,
+    names by language code, features as slugs."""
+    code = body.get("code")
+    if code is not None and not a_printable_code(code):
+        return False
+    aliases = body.get("aliases") or []
+    if not all(a_printable_code(alias) for alias in aliases):
+        return False
+    keys = [k.strip() for k in ([code] if isinstance(code, str) else []) + aliases]
+    if len(keys) != len(set(keys)):
+        return False
+    names = body.get("names")
+    if isinstance(names, dict) and not all(
+        LANGUAGE.fullmatch(language) and isinstance(name, str) and 0 < len(name.strip()) <= 200
+        for language, name in names.items()
+    ):
+        return False
+    zone = body.get("time_zone")
+    if zone is not None and zone not in ("UTC", "Europe/Madrid", "Atlantic/Canary"):
+        return False
+    return features_are_slugs(body)
+
+
+def a_promotion(body, creating):
+    given = sum(body.get(name) is not None for name in ("percent", "amount"))
+    if given > 1 or (creating and (given != 1 or body.get("name") is None)):
+        return False
+    products = body.get("products") or []
+    if not all(a_printable_code(code) for code in products):
+        return False
+    return features_are_slugs(body) and dates_in_order(body.get("valid_from"), body.get("valid_to"))
+
+
+def a_location_feature(body):
+    return body.get("discountable") is None
+
+
 RULES_BETWEEN_FIELDS = {
     ("POST", "/points"): points_name_one_way_to_earn,
     ("PATCH", "/points/{value}"): points_name_one_way_to_earn,
@@ -304,6 +363,14 @@ RULES_BETWEEN_FIELDS = {
     ("POST", "/vouchers/rollback"): a_rollback_names_one_thing,
     ("POST", "/discounts"): lambda body: a_discount_is_one_thing(body, True),
     ("PATCH", "/discounts/{value}"): lambda body: a_discount_is_one_thing(body, False),
+    ("POST", "/products"): a_catalogue_record,
+    ("PATCH", "/products/{id}"): a_catalogue_record,
+    ("POST", "/locations"): a_catalogue_record,
+    ("PATCH", "/locations/{value}"): a_catalogue_record,
+    ("POST", "/promotions"): lambda body: a_promotion(body, True),
+    ("PATCH", "/promotions/{id}"): lambda body: a_promotion(body, False),
+    ("POST", "/locations/taxonomies/{taxonomy_slug}/features"): a_location_feature,
+    ("PATCH", "/locations/taxonomies/{taxonomy_slug}/features/{id}"): a_location_feature,
 }
 
 
@@ -351,17 +418,28 @@ def a_condition_that_compiles(case):
         case.body["discount"]["lines"] = "line.quantity > 0"
 
 
+def in_cents(fields, names):
+    """Money of the demo Company: `names` of `fields` rounded to cents."""
+    for name in names:
+        value = fields.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_CART:
+            fields[name] = max(round(value, 2), 0.01)
+
+
 def coupon_amounts_in_cents(case):
     meta = case.meta
     if meta is None or not meta.generation.mode.is_positive or not isinstance(case.body, dict):
         return
     discount = case.body.get("discount")
-    if not isinstance(discount, dict):
-        return
-    for name in ("amount", "max_amount"):
-        value = discount.get(name)
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= MAX_CART:
-            discount[name] = max(round(value, 2), 0.01)
+    if isinstance(discount, dict):
+        in_cents(discount, ("amount", "max_amount"))
+
+
+def catalogue_amounts_in_cents(case):
+    """A Product's price and a Promotion's amount: money of the Company."""
+    meta = case.meta
+    if meta is not None and meta.generation.mode.is_positive and isinstance(case.body, dict):
+        in_cents(case.body, ("price", "amount"))
 
 
 def base_amount_in_cents(case):
@@ -418,6 +496,8 @@ def map_case(ctx, case):
         coupon_amounts_in_cents(case)
         stacking_as_written(case)
         limits_as_written(case)
+    if case.operation.path.startswith(("/products", "/promotions")):
+        catalogue_amounts_in_cents(case)
     if case.operation.path == "/discounts/redeem":
         base_amount_in_cents(case)
     if case.operation.path.startswith("/carts/") and isinstance(case.body, dict):
