@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod examples;
+pub mod location_api;
 pub mod model;
 pub mod service;
 pub mod store;
