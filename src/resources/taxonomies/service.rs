@@ -63,6 +63,15 @@ pub(crate) fn taxonomy_from(document: &Value, features: &[Value]) -> ApiResult<T
     Ok(taxonomy)
 }
 
+/// A taxonomy as it is stored: its features are records of their own.
+fn taxonomy_document(company: &str, taxonomy: &Taxonomy) -> Value {
+    let mut document = with_company(company, taxonomy);
+    if let Some(object) = document.as_object_mut() {
+        object.remove("features");
+    }
+    document
+}
+
 /// The feature of `read` whose slug, or else id, is `id`.
 fn find_feature(read: &TaxonomyRead, taxonomy: &str, id: &str) -> ApiResult<Feature> {
     let by = |field: &str| read.features.iter().find(|f| f[field].as_str() == Some(id));
@@ -151,12 +160,9 @@ impl Services {
             created_at: now,
             updated_at: now,
         };
-        let mut document = with_company(company, &taxonomy);
-        if let Some(object) = document.as_object_mut() {
-            object.remove("features");
-        }
+        let document = taxonomy_document(company, &taxonomy);
         self.store
-            .create_taxonomy(company, scope, &document)
+            .write_taxonomy(company, scope, &document, false)
             .await?;
         self.refresh_master_data_of(company).await?;
         tracing::info!(company, scope = scope.as_str(), slug = %taxonomy.slug, "taxonomy created");
@@ -181,12 +187,9 @@ impl Services {
             MaybeUndefined::Undefined => {}
         }
         taxonomy.updated_at = self.now();
-        let mut document = with_company(company, &taxonomy);
-        if let Some(object) = document.as_object_mut() {
-            object.remove("features");
-        }
+        let document = taxonomy_document(company, &taxonomy);
         self.store
-            .replace_taxonomy(company, scope, &document)
+            .write_taxonomy(company, scope, &document, true)
             .await?;
         self.refresh_master_data_of(company).await?;
         Ok(taxonomy)

@@ -119,50 +119,29 @@ impl Store {
         })
     }
 
-    /// Creates a taxonomy, or refuses with `taxonomy_already_exists`.
-    pub async fn create_taxonomy(
+    /// Creates (`replace: false`, refused with `taxonomy_already_exists`
+    /// when the slug is taken) or replaces (refused with
+    /// `taxonomy_not_found` when there is none) taxonomy `document.slug`.
+    pub async fn write_taxonomy(
         &self,
         company: &str,
         scope: Scope,
         document: &Value,
+        replace: bool,
     ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record('taxonomy', [$company, $scope, $document.slug]);
-             IF record::exists($key) {{
+             IF !$replace AND record::exists($key) {{
                  THROW '{REFUSED}{taken}|the Company already has a ' + $scope + ' taxonomy `' + $document.slug + '`';
              }};
-             {BUMP_REVISION}
-             CREATE $key CONTENT $document RETURN NONE;
-             COMMIT TRANSACTION;",
-            taken = ErrorCode::TaxonomyAlreadyExists.code(),
-        );
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("scope", scope.as_str()))
-                .bind(("document", document.clone()))
-        })
-        .await?;
-        Ok(())
-    }
-
-    /// Replaces taxonomy `document.slug`, or refuses with `taxonomy_not_found`.
-    pub async fn replace_taxonomy(
-        &self,
-        company: &str,
-        scope: Scope,
-        document: &Value,
-    ) -> ApiResult<()> {
-        let query = format!(
-            "BEGIN TRANSACTION;
-             LET $key = type::record('taxonomy', [$company, $scope, $document.slug]);
-             IF !record::exists($key) {{
+             IF $replace AND !record::exists($key) {{
                  THROW '{REFUSED}{missing}|the Company has no ' + $scope + ' taxonomy `' + $document.slug + '`';
              }};
              {BUMP_REVISION}
-             UPDATE $key CONTENT $document RETURN NONE;
+             UPSERT $key CONTENT $document RETURN NONE;
              COMMIT TRANSACTION;",
+            taken = ErrorCode::TaxonomyAlreadyExists.code(),
             missing = ErrorCode::TaxonomyNotFound.code(),
         );
         self.transact(|db| {
@@ -170,6 +149,7 @@ impl Store {
                 .bind(("company", company.to_string()))
                 .bind(("scope", scope.as_str()))
                 .bind(("document", document.clone()))
+                .bind(("replace", replace))
         })
         .await?;
         Ok(())
