@@ -81,6 +81,7 @@ error_codes! {
     VoucherNotFound: "voucher_not_found", NOT_FOUND, "Voucher not found, Customer not found, or the Voucher does not belong to the Customer.";
     LocationNotFound: "location_not_found", NOT_FOUND, "No Location of the Company matches the identifier (its id, or its code with search_by=code), or a `location_id` and a `location_code` name different Locations.";
     PromotionNotFound: "promotion_not_found", NOT_FOUND, "No legacy Promotion of the Company has this id (or it was deleted).";
+    MessageNotFound: "message_not_found", NOT_FOUND, "No campaign of the Company has a message with this id (`RULE_ID:KEY`); nothing was printed.";
     ProductNotFound: "product_not_found", NOT_FOUND, "No Product of the Company matches the identifier (its id, or its code or an alias with search_by=code).";
     TaxonomyNotFound: "taxonomy_not_found", NOT_FOUND, "No taxonomy of the Company has this slug (product taxonomies under /taxonomies, Location taxonomies under /locations/taxonomies).";
     FeatureNotFound: "feature_not_found", NOT_FOUND, "No feature of the taxonomy has this id or slug.";

@@ -145,6 +145,9 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
+    for company in &report.loaded {
+        services.warn_of_unknown_features(company);
+    }
     services.roll_back_stalled_imports().await?;
 
     let (stop, stopped) = watch::channel(false);
@@ -206,6 +209,9 @@ async fn reload_rules(
         let worker = catalog.clone();
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
             log_rules_report(&report);
+            for company in &report.loaded {
+                services.warn_of_unknown_features(company);
+            }
         }
         // Master data another server wrote reaches this one within a poll.
         if let Err(error) = services.refresh_master_data().await {

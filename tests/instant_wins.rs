@@ -258,7 +258,8 @@ impl Setup {
                 "POST",
                 "/customers",
                 &self.key,
-                Some(json!({"email": email})),
+                // In Spain, where campaign 25 runs (`countries: [ES]`).
+                Some(json!({"email": email, "country": "ES"})),
             )
             .await;
         assert_eq!(status, 200, "{customer}");
@@ -723,6 +724,24 @@ async fn recurrence_dates_and_locations_decide_who_takes_part() {
         "outside the availability dates"
     );
     assert!(reason_of(&next_year, 25).starts_with("not available since"));
+    // A Customer of another country: a store outside the catalogue has no
+    // country, so the Customer's decides.
+    let (_, portuguese) = setup
+        .server
+        .call_as(
+            "POST",
+            "/customers",
+            &setup.key,
+            Some(json!({"email": "pt@example.com", "country": "PT"})),
+        )
+        .await;
+    let abroad = send(json!({
+        "code": "C6", "customer_id": portuguese["id"], "date": "2026-03-02T13:00:00Z",
+        "location_code": "STORE1", "lines": [{"product_code": "X", "quantity": 1, "price": 12.0}]
+    }))
+    .await;
+    assert!(draw_of(&abroad, 25).is_none(), "{abroad}");
+    assert!(reason_of(&abroad, 25).contains("not in PT"), "{abroad}");
 }
 
 #[tokio::test]

@@ -1,7 +1,8 @@
 //! Master data over HTTP: taxonomies and features of Products and
-//! Locations, Products, Locations, legacy Promotions, every refusal and
-//! cross-reference rule, and campaigns reading the catalogue on carts that
-//! send only codes.
+//! Locations, Products, Locations, legacy Promotions, messages, every
+//! refusal and cross-reference rule; campaigns reading the catalogue on
+//! carts that send only codes, running where their Locations say, and
+//! files naming features the Company lacks; catalogue imports.
 
 mod common;
 #[path = "master_data/engine.rs"]
@@ -10,6 +11,10 @@ mod engine;
 mod import;
 #[path = "master_data/locations.rs"]
 mod locations;
+#[path = "master_data/messages.rs"]
+mod messages;
+#[path = "master_data/places.rs"]
+mod places;
 #[path = "master_data/products.rs"]
 mod products;
 #[path = "master_data/promotions.rs"]

@@ -1,11 +1,14 @@
 //! The commands of campaign authors and QA: check campaign files, simulate draws, run scenarios and the benchmark.
 
+use crate::cli::back_office_client::BackOffice;
 use crate::cli::init_logging;
 use crate::cli::print_json;
+use crate::config::BackOfficeArgs;
 use crate::config::LogFormat;
 use crate::engine::catalog::Catalog;
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::master_data::references::unknown_features;
 use std::path::Path;
 
 /// Runs `loyalty bench` and prints its report.
@@ -217,15 +220,35 @@ pub(crate) fn simulate_draws(file: &Path, runs: usize, seed: u64, json: bool) ->
     Ok(())
 }
 
-/// Compiles every rule file under `dir`, printing problems as `FILE:LINE:COLUMN: message`.
-pub(crate) fn check_campaigns(dir: &Path) -> ApiResult<()> {
+/// Compiles every rule file under `dir`, printing problems as
+/// `FILE:LINE:COLUMN: message`; when a server answers at the back office's
+/// URL, also checks the taxonomies and features they name against each
+/// Company's catalogue.
+pub(crate) async fn check_campaigns(dir: &Path, back_office: &BackOfficeArgs) -> ApiResult<()> {
     if !dir.is_dir() {
         return Err(ApiError::invalid(format!(
             "{} is not a directory",
             dir.display()
         )));
     }
-    let (catalog, report) = Catalog::load(dir);
+    let (catalog, mut report) = Catalog::load(dir);
+    if report.errors.is_empty() {
+        match BackOffice::connect_if_running(back_office).await? {
+            Some(office) => {
+                for company in &report.loaded {
+                    let known = office.feature_catalogue(company).await?;
+                    report.errors.extend(unknown_features(
+                        &catalog.company(company).campaigns,
+                        &known,
+                    ));
+                }
+            }
+            None => eprintln!(
+                "note: no server answers at {}: the taxonomies and features conditions name were not checked against the catalogue",
+                back_office.admin_url
+            ),
+        }
+    }
     for error in &report.errors {
         eprintln!("{error}");
     }

@@ -3,6 +3,7 @@
 
 use crate::resources::master_data::import::rows::ImportFormat;
 use crate::resources::master_data::import::{CatalogKind, ImportReport};
+use crate::resources::master_data::references::FeatureCatalogue;
 use crate::resources::vouchers::bulk::BulkIssue;
 use crate::resources::vouchers::bulk::BulkIssued;
 use std::path::Path;
@@ -49,12 +50,9 @@ impl BackOffice {
         Self::connect_with_rules(args, None).await
     }
 
-    /// Like [`BackOffice::connect`]; when it opens the store itself, it loads
-    /// the campaign files of `campaigns` (for commands that need them).
-    pub async fn connect_with_rules(
-        args: &BackOfficeArgs,
-        campaigns: Option<&Path>,
-    ) -> ApiResult<BackOffice> {
+    /// The server at `--admin-url` when one answers; `None` otherwise (the
+    /// store is then not opened).
+    pub async fn connect_if_running(args: &BackOfficeArgs) -> ApiResult<Option<BackOffice>> {
         let base_url = args.admin_url.trim_end_matches('/').to_string();
         let client = reqwest::Client::new();
         let reachable = client
@@ -62,14 +60,26 @@ impl BackOffice {
             .send()
             .await
             .is_ok();
-        if reachable {
-            let token = read_token(args)?;
-            return Ok(BackOffice::Remote {
-                client,
-                base_url,
-                token,
-            });
+        if !reachable {
+            return Ok(None);
         }
+        Ok(Some(BackOffice::Remote {
+            client,
+            token: read_token(args)?,
+            base_url,
+        }))
+    }
+
+    /// Like [`BackOffice::connect`]; when it opens the store itself, it loads
+    /// the campaign files of `campaigns` (for commands that need them).
+    pub async fn connect_with_rules(
+        args: &BackOfficeArgs,
+        campaigns: Option<&Path>,
+    ) -> ApiResult<BackOffice> {
+        if let Some(running) = Self::connect_if_running(args).await? {
+            return Ok(running);
+        }
+        let base_url = args.admin_url.trim_end_matches('/').to_string();
         if args.store.url.starts_with("mem://") {
             return Err(ApiError::new(
                 ErrorCode::StoreUnavailable,
@@ -230,6 +240,17 @@ impl BackOffice {
                     encode_component(company)
                 );
                 self.call("POST", &path, Some(to_body(&issue)?)).await
+            }
+        }
+    }
+
+    /// The Company's taxonomies and features.
+    pub async fn feature_catalogue(&self, company: &str) -> ApiResult<FeatureCatalogue> {
+        match self {
+            BackOffice::Local(services) => services.feature_catalogue(company).await,
+            BackOffice::Remote { .. } => {
+                let path = format!("/companies/{}/catalog/features", encode_component(company));
+                self.call("GET", &path, None).await
             }
         }
     }

@@ -37,7 +37,10 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
             snapshots,
             update,
         }) => run_scenarios(paths, &campaigns, &snapshots, update).await,
-        Command::Campaigns(CampaignsCommand::Check { campaigns }) => check_campaigns(&campaigns),
+        Command::Campaigns(CampaignsCommand::Check {
+            campaigns,
+            back_office,
+        }) => check_campaigns(&campaigns, &back_office).await,
         Command::Campaigns(CampaignsCommand::Draws {
             file,
             runs,

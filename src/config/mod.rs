@@ -134,6 +134,11 @@ pub enum CampaignsCommand {
         /// Directory of campaign files, one sub-directory per Company.
         #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
         campaigns: PathBuf,
+        /// When a server answers at --admin-url, the taxonomies and
+        /// features conditions name are checked against each Company's
+        /// catalogue too.
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
     },
     /// Simulate draws of an Instant Win campaign file: observed against
     /// configured prize frequencies, when stock runs out, and a chi-square

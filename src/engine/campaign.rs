@@ -47,6 +47,9 @@ use crate::resources::discounts::stacking::Stacking;
 use crate::resources::discounts::stacking::StackingFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::instant_wins::rules::file::InstantWinFile;
+use crate::resources::messages::rules::Message;
+use crate::resources::messages::rules::MessageFile;
+use crate::resources::messages::rules::compile_messages;
 use crate::resources::rewards::rules::GivesFile;
 use crate::resources::rewards::rules::LimitFile;
 use crate::resources::rewards::rules::RewardFields;
@@ -81,6 +84,14 @@ pub struct Campaign {
     pub origin: Origin,
     /// `file:line` where it is defined, as explanations name it.
     pub source: std::sync::Arc<str>,
+    /// What it shows the Customer when it applies (`messages:`).
+    pub messages: Vec<Message>,
+    /// The Locations it runs at (codes, aliases, ids or
+    /// `taxonomy:feature`); empty: everywhere. A Coupon's are where its
+    /// Vouchers can be used, checked with them.
+    pub locations: Vec<String>,
+    /// The line of `locations:` (0 when absent).
+    pub locations_line: usize,
 }
 
 #[derive(Debug, Deserialize)]
@@ -159,6 +170,8 @@ struct CampaignFile {
     reward: Option<ChallengeRewardFile>,
     #[serde(default)]
     on_return: Option<String>,
+    #[serde(default)]
+    messages: Vec<MessageFile>,
 }
 
 fn yes() -> bool {
@@ -177,12 +190,17 @@ fn only_on(problems: &mut Problems<'_>, kind: &str, kinds: &[&str], field: Optio
 }
 
 impl Campaign {
-    /// The text of every expression of the campaign.
-    pub fn sources(&self) -> impl Iterator<Item = &str> {
+    /// Every expression of the campaign.
+    pub fn scripts(&self) -> impl Iterator<Item = &Script> {
         self.when
             .iter()
             .chain(self.kind.expressions())
-            .map(|script| script.source.as_str())
+            .chain(self.messages.iter().filter_map(|m| m.when.as_ref()))
+    }
+
+    /// The text of every expression of the campaign.
+    pub fn sources(&self) -> impl Iterator<Item = &str> {
+        self.scripts().map(|script| script.source.as_str())
     }
 
     /// Parses and compiles one campaign file; every problem is reported.
@@ -216,6 +234,10 @@ impl Campaign {
             );
         }
         let listens = listens_of(file.on, &mut problems);
+        // Every kind may run at some Locations only; an Instant Win shows
+        // them in its API record too.
+        let locations = file.locations;
+        let locations_line = problems.line_of("locations");
         let mut instant_win_fields = InstantWinFields {
             select_customers: file.select_customers,
             once: file.once,
@@ -223,20 +245,21 @@ impl Campaign {
             recurrence_type: file.recurrence_type,
             recurrence_days: file.recurrence_days,
             coupon: file.coupon,
-            locations: file.locations,
+            locations: if matches!(file.kind.as_str(), "instant_win" | "game") {
+                locations.clone()
+            } else {
+                Vec::new()
+            },
             countries: file.countries,
             tiers: file.tiers,
             instant_win: file.instant_win,
         };
         // A Coupon campaign writes its `coupon:` section and where it can
         // be used; the other Instant Win fields stay Instant Win only.
-        let (coupon, coupon_locations) = if file.kind == "coupon" {
-            (
-                instant_win_fields.coupon.take(),
-                std::mem::take(&mut instant_win_fields.locations),
-            )
+        let (coupon, coupon_locations, locations) = if file.kind == "coupon" {
+            (instant_win_fields.coupon.take(), locations, Vec::new())
         } else {
-            (None, Vec::new())
+            (None, Vec::new(), locations)
         };
         only_on(
             &mut problems,
@@ -292,6 +315,10 @@ impl Campaign {
             reward,
             challenge,
         };
+        if sections.kind == "message" && file.messages.is_empty() {
+            problems.at_key("kind", "a `message` campaign needs `messages:`");
+        }
+        let messages = compile_messages(file.messages, file.id, &mut problems, &compile);
         let kind = CampaignKind::compile(sections, &mut problems, &compile);
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));
         match (problems.errors.is_empty(), listens, kind) {
@@ -314,6 +341,9 @@ impl Campaign {
                 limits,
                 source: format!("{}:{}", origin.file.display(), origin.line).into(),
                 origin,
+                messages,
+                locations,
+                locations_line,
             }),
             _ => Err(problems.errors),
         }

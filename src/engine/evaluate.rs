@@ -20,6 +20,9 @@ use crate::resources::discounts::limits::OfferTakes;
 use crate::resources::discounts::settle::settle;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
+use crate::resources::master_data::matching::location_listed;
+use crate::resources::messages::rules::ShownMessage;
+use crate::resources::messages::rules::shown_messages;
 
 /// Serialises shared text as a string.
 fn text<S: serde::Serializer>(value: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
@@ -54,6 +57,8 @@ pub struct Evaluation {
     /// What the limited discounts and Vouchers that applied take from
     /// their limits, to be checked and counted with the event.
     pub limit_takes: Vec<OfferTakes>,
+    /// The messages of the campaigns that applied, for the Customer.
+    pub messages: Vec<ShownMessage>,
 }
 
 /// Evaluates every campaign of a Company against one event of type `event`,
@@ -114,6 +119,13 @@ pub fn evaluate(
         facts,
         render,
     );
+    evaluation.messages = shown_messages(
+        engine,
+        campaigns,
+        &evaluation.explanations,
+        &prepared,
+        &facts.printed_messages,
+    );
     evaluation
 }
 
@@ -133,7 +145,28 @@ fn applies(
     if !coupon && &campaign.listens != event {
         return Err(format!("listens to {}", describe(&campaign.listens)));
     }
+    at_its_locations(campaign, facts)?;
     condition_holds(engine, campaign, prepared)
+}
+
+/// Whether the event happens at one of `campaign`'s Locations, when it
+/// lists some; the reason when not.
+fn at_its_locations(campaign: &Campaign, facts: &Facts) -> Result<(), String> {
+    if campaign.locations.is_empty() {
+        return Ok(());
+    }
+    match facts
+        .location
+        .get("code")
+        .and_then(serde_json::Value::as_str)
+    {
+        Some(code) if location_listed(&campaign.locations, code, &facts.location) => Ok(()),
+        Some(code) => Err(format!(
+            "location `{code}` is not one of its locations ({})",
+            campaign.locations.join(", ")
+        )),
+        None => Err("the event names no location and the campaign runs only in some".into()),
+    }
 }
 
 /// Whether `campaign` is in force for the Customer of `facts` now: active,

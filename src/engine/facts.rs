@@ -62,6 +62,9 @@ pub struct Facts {
     /// campaign listening to the event issues with a cap per Customer, as
     /// read before the evaluation; empty when none is capped.
     pub voucher_issues: std::collections::HashMap<i64, u32>,
+    /// The ids of the `once` messages the Customer was printed, as read
+    /// before the evaluation; empty when no campaign of the event has one.
+    pub printed_messages: std::collections::HashSet<String>,
 }
 
 /// The exact amounts of the cart being evaluated, worked out once per event

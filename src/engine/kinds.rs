@@ -73,6 +73,8 @@ pub enum CampaignKind {
     Voucher(EarnedVoucher),
     /// A goal Customers reach with the events that count, for a reward.
     Challenge(Box<Challenge>),
+    /// Messages only (`messages:`), shown when its condition holds.
+    Message,
 }
 
 /// The sections of a campaign file that say what it does.
@@ -124,7 +126,7 @@ pub(crate) struct KindContext<'a, 'd> {
 
 impl CampaignKind {
     /// Every kind's `kind:` name, in the order the error message lists them.
-    pub const NAMES: [&'static str; 8] = [
+    pub const NAMES: [&'static str; 9] = [
         "discount",
         "points",
         "instant_win",
@@ -133,6 +135,7 @@ impl CampaignKind {
         "coupon",
         "voucher",
         "challenge",
+        "message",
     ];
 
     /// The `kind` name in files and effects.
@@ -146,6 +149,7 @@ impl CampaignKind {
             CampaignKind::Coupon(_) => "coupon",
             CampaignKind::Voucher(_) => "voucher",
             CampaignKind::Challenge(_) => "challenge",
+            CampaignKind::Message => "message",
         }
     }
 
@@ -162,7 +166,8 @@ impl CampaignKind {
             | CampaignKind::Reward(_)
             | CampaignKind::Game(_)
             | CampaignKind::Coupon(_)
-            | CampaignKind::Voucher(_) => None,
+            | CampaignKind::Voucher(_)
+            | CampaignKind::Message => None,
         }
     }
 
@@ -195,7 +200,8 @@ impl CampaignKind {
             | CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
             | CampaignKind::Game(_)
-            | CampaignKind::Coupon(_) => Vec::new(),
+            | CampaignKind::Coupon(_)
+            | CampaignKind::Message => Vec::new(),
         }
     }
 
@@ -263,6 +269,8 @@ impl CampaignKind {
                 .challenge
                 .compile(problems, compile)
                 .map(|challenge| CampaignKind::Challenge(Box::new(challenge))),
+            // Its `messages:` are the campaign's, checked with it.
+            ("message", None, None) => Some(CampaignKind::Message),
             (kind @ ("discount" | "points"), _, _) => {
                 problems.at_key(
                     "kind",
@@ -270,7 +278,7 @@ impl CampaignKind {
                 );
                 None
             }
-            (kind @ ("instant_win" | "reward" | "game" | "challenge"), _, _) => {
+            (kind @ ("instant_win" | "reward" | "game" | "challenge" | "message"), _, _) => {
                 problems.at_key(
                     "kind",
                     format!("a `{kind}` campaign has no `discount:` or `points:` section"),
@@ -335,6 +343,8 @@ impl CampaignKind {
                 earned_voucher(campaign, *earned, cx.campaigns, cx.facts, cx.render)
             }
             CampaignKind::Challenge(challenge) => challenge_effects(campaign, challenge, cx),
+            // What it shows is its messages (`messages::rules`).
+            CampaignKind::Message => Ok(Vec::new()),
         }
     }
 }
@@ -365,6 +375,9 @@ mod tests {
             }
             "challenge" => {
                 "id: 3\nkind: challenge\nname: C\non: cart\ngoal: { count: 3 }\nreward: { points: 10 }\n"
+            }
+            "message" => {
+                "id: 4\nkind: message\nname: M\non: cart\nmessages:\n  - key: hello\n    text: Hello\n"
             }
             _ => return None,
         })

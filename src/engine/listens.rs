@@ -70,7 +70,10 @@ pub(crate) fn check_listens(kind: &str, listens: Option<&Listens>, problems: &mu
                  { coupon: ID }`), or POST /discounts/trigger",
             );
         }
-        ("discount" | "instant_win" | "voucher" | "challenge", Some(Listens::Prize)) => {
+        (
+            "discount" | "instant_win" | "voucher" | "challenge" | "message",
+            Some(Listens::Prize),
+        ) => {
             problems.at_key(
                 "kind",
                 format!("a {kind} campaign needs `on`: cart, custom_event or trigger"),

@@ -55,6 +55,7 @@ pub type ApiGroups = (
     (
         MasterDataApis,
         crate::resources::utilities::api::UtilitiesApi,
+        crate::resources::messages::api::MessagesApi,
     ),
 );
 

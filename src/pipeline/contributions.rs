@@ -34,7 +34,8 @@ fn state_query(campaign: &Campaign, wall_clock: NaiveDateTime) -> Option<StateQu
         | CampaignKind::Points(_)
         | CampaignKind::Reward(_)
         | CampaignKind::Coupon(_)
-        | CampaignKind::Voucher(_) => None,
+        | CampaignKind::Voucher(_)
+        | CampaignKind::Message => None,
     }
 }
 

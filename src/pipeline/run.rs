@@ -13,6 +13,8 @@ use crate::resources::challenges::evaluate::challenge_writes;
 use crate::resources::customers::model::Customer;
 use crate::resources::instant_wins::draws::contended;
 use crate::resources::instant_wins::store::draw_write;
+use crate::resources::messages::model::MessageBody;
+use crate::resources::messages::service::message_bodies;
 use crate::resources::vouchers::earned::issue_contended;
 use crate::resources::vouchers::earned::voucher_issues;
 use crate::resources::vouchers::issue_store::issue_documents;
@@ -26,6 +28,8 @@ pub struct EvaluatedEvent {
     pub effects: Vec<Effect>,
     /// Why each campaign applied or not.
     pub explanations: Vec<Explanation>,
+    /// The messages of the campaigns that applied, for the Customer.
+    pub messages: Vec<MessageBody>,
 }
 
 /// Whether the pipeline writes what it evaluated.
@@ -70,6 +74,14 @@ impl Services {
         self.read_limits(company, &rules, &mut facts).await?;
         self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
             .await?;
+        self.read_printed_messages(
+            company,
+            &rules.campaigns,
+            &listens,
+            &customer.id,
+            &mut facts,
+        )
+        .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
         let mut attempt = 0;
@@ -154,6 +166,11 @@ impl Services {
             return Ok(EvaluatedEvent {
                 effects: drawn.evaluation.effects,
                 explanations: drawn.evaluation.explanations,
+                messages: message_bodies(
+                    drawn.evaluation.messages,
+                    customer.language.as_deref(),
+                    language,
+                ),
             });
         }
     }

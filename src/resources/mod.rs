@@ -15,6 +15,7 @@ pub mod instant_wins;
 pub mod locations;
 pub mod master_data;
 pub mod merges;
+pub mod messages;
 pub mod points;
 pub mod points_campaigns;
 pub mod products;

@@ -116,9 +116,9 @@ fn save_values(
 /// snapshots stay stable: Customer ids by their scenario names, generated
 /// ids by their kind, Voucher codes, and wall-clock times.
 fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
-    const GENERATED: [&str; 13] = [
+    const GENERATED: [&str; 17] = [
         "evt_", "pt_", "op_", "drw_", "vch_", "lrh_", "ch_", "lk_", "ls_", "dtx_", "rdm_", "rsv_",
-        "rwt_",
+        "rwt_", "prd_", "loc_", "ftr_", "imp_",
     ];
     match value {
         Value::String(text) => {

@@ -62,6 +62,10 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         "api_campaigns",
         include_str!("../resources/api_campaigns/schema.surql"),
     ),
+    (
+        "messages",
+        include_str!("../resources/messages/schema.surql"),
+    ),
 ];
 
 /// The whole schema as one query.

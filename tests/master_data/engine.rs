@@ -286,3 +286,103 @@ async fn a_carts_hour_is_its_locations() {
     let unknown = buy(&server, &key, &ana, "T3", Some("NOWHERE"), lines).await;
     assert_eq!(effects(&unknown).1, vec![], "{unknown}");
 }
+
+/// Runs `loyalty campaigns check` on `dir` against `server`: success and
+/// what it printed on stderr.
+async fn check(server: &TestServer, dir: &std::path::Path) -> (bool, String) {
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
+        .args(["campaigns", "check", "--campaigns"])
+        .arg(dir)
+        .args(["--admin-url", &server.admin_url()])
+        .args(["--admin-token", common::OPERATOR_TOKEN])
+        .env_remove("LOYALTY_ADMIN_TOKEN")
+        .env_remove("LOYALTY_ADMIN_URL")
+        .output()
+        .await
+        .expect("binary runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn a_campaign_naming_a_feature_the_company_lacks_is_reported_at_its_line() {
+    let typo = [(
+        "typo.yaml",
+        "id: 310\nkind: points\nname: Typo\non: cart\nwhen: location.has_feature(\"region\", \"nort\")\nlocations: [\"format:mall\"]\npoints: { fixed: 1 }\n",
+    )];
+    let (server, dir) = server_with(&typo, MONDAY_EVENING).await;
+    let key = server.bootstrap_key();
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies",
+        Some(json!({"slug": "region", "name": "Region"})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies/region/features",
+        Some(json!({"slug": "north", "name": "North"})),
+    )
+    .await;
+
+    // The server knows (and logs it); the check names both, each at its line.
+    let problems: Vec<String> = server
+        .running
+        .services
+        .unknown_features_of("demo")
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    let (passed, stderr) = check(&server, dir.path()).await;
+    assert!(!passed, "{stderr}");
+    assert!(
+        stderr.contains("typo.yaml:5:7: `has_feature` names `region:nort`, but the Location taxonomy `region` has no feature `nort` (it has: north)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("typo.yaml:6: `locations` names `format:mall`, but the Company has no Location taxonomy `format` (it has: region)"),
+        "{stderr}"
+    );
+
+    // Once the catalogue has them, the same files pass.
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies/region/features",
+        Some(json!({"slug": "nort", "name": "Nort"})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies",
+        Some(json!({"slug": "format", "name": "Format"})),
+    )
+    .await;
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations/taxonomies/format/features",
+        Some(json!({"slug": "mall", "name": "Mall"})),
+    )
+    .await;
+    assert!(
+        server
+            .running
+            .services
+            .unknown_features_of("demo")
+            .is_empty()
+    );
+    let (passed, stderr) = check(&server, dir.path()).await;
+    assert!(passed, "{stderr}");
+}

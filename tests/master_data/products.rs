@@ -248,3 +248,105 @@ async fn one_code_makes_one_product_however_many_ask_at_once() {
         assert_eq!(status, if other == alias { 200 } else { 404 }, "{other}");
     }
 }
+
+#[tokio::test]
+async fn products_are_listed_a_page_at_a_time_and_by_feature() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    departments(&server, &key).await;
+    for (code, department) in [
+        ("MILK", "dairy"),
+        ("BREAD", "bakery"),
+        ("BRIE", "cheese"),
+        ("GONE", "dairy"),
+        ("YOGURT", "dairy"),
+    ] {
+        ok(
+            &server,
+            &key,
+            "POST",
+            "/products",
+            Some(json!({"code": code, "name": code, "features": {"department": [department]}})),
+        )
+        .await;
+    }
+    ok(
+        &server,
+        &key,
+        "DELETE",
+        "/products/GONE?search_by=code",
+        None,
+    )
+    .await;
+    let codes = |page: &Value| -> Vec<String> {
+        page["products"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["code"].as_str().unwrap().to_string())
+            .collect()
+    };
+
+    // Two at a time, in the order they were created; the deleted one left out.
+    let first = ok(&server, &key, "GET", "/products?per_page=2", None).await;
+    assert_eq!(codes(&first), ["MILK", "BREAD"]);
+    let after = first["next_token_starts_after"].as_str().unwrap();
+    let second = ok(
+        &server,
+        &key,
+        "GET",
+        &format!("/products?per_page=2&starting_after={after}"),
+        None,
+    )
+    .await;
+    assert_eq!(codes(&second), ["BRIE", "YOGURT"]);
+    assert!(second.get("next_token_starts_after").is_none(), "{second}");
+    assert_eq!(
+        second["products"][0],
+        ok(&server, &key, "GET", "/products/BRIE?search_by=code", None).await,
+        "a listed Product reads as GET reads it"
+    );
+
+    // By feature: dairy covers the cheese under it.
+    let dairy = ok(
+        &server,
+        &key,
+        "GET",
+        "/products?feature=department:dairy",
+        None,
+    )
+    .await;
+    assert_eq!(codes(&dairy), ["MILK", "BRIE", "YOGURT"]);
+    let cheese = ok(
+        &server,
+        &key,
+        "GET",
+        "/products?feature=department:cheese",
+        None,
+    )
+    .await;
+    assert_eq!(codes(&cheese), ["BRIE"]);
+    assert_error(
+        &server
+            .call_as("GET", "/products?feature=dairy", &key, None)
+            .await,
+        400,
+        "invalid_request",
+    );
+    // Another Company's catalogue is its own.
+    let other = server.company_with_key("other").await;
+    let theirs = ok(&server, &other, "GET", "/products", None).await;
+    assert!(codes(&theirs).is_empty());
+
+    // Locations list the same way.
+    ok(
+        &server,
+        &key,
+        "POST",
+        "/locations",
+        Some(json!({"code": "S1", "name": "One", "country": "ES"})),
+    )
+    .await;
+    let locations = ok(&server, &key, "GET", "/locations", None).await;
+    assert_eq!(locations["locations"][0]["code"], "S1");
+}

@@ -41,6 +41,7 @@ pub fn all() -> impl Iterator<Item = &'static OperationExample> {
         crate::resources::locations::examples::EXAMPLES,
         crate::resources::taxonomies::examples::EXAMPLES,
         crate::resources::promotions::examples::EXAMPLES,
+        crate::resources::messages::examples::EXAMPLES,
     ]
     .into_iter()
     .flatten()

@@ -244,8 +244,8 @@ fn add_create_variants(document: &mut Value) {
 }
 
 /// Request schemas where naming the Customer is optional (a rollback by
-/// `redemption_ids` needs none).
-pub(crate) const CUSTOMER_OPTIONAL: [&str; 1] = ["VoucherRollback"];
+/// `redemption_ids` needs none; messages print for no one in particular).
+pub(crate) const CUSTOMER_OPTIONAL: [&str; 2] = ["VoucherRollback", "PrintRequest"];
 
 /// A request schema naming a Customer by `{who}_id` or `{who}_code` (both
 /// optional, as `customer_id`/`customer_code` and `to_customer_id`/

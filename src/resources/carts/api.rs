@@ -21,6 +21,7 @@ use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::NewCart;
 use crate::resources::carts::service::CartOutcome;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::messages::model::MessageBody;
 
 #[derive(Tags)]
 enum CartTags {
@@ -35,6 +36,10 @@ pub struct CartResponse {
     pub cart: Cart,
     /// The effects of the campaigns that applied.
     pub effects: Vec<EffectBody>,
+    /// The messages of the campaigns that applied, for the receipt or the
+    /// app, in the Customer's language (print them with POST
+    /// /messages/print).
+    pub messages: Vec<MessageBody>,
     /// With `explain=true`: every campaign of the Company, applied or why not.
     #[oai(skip_serializing_if_is_none)]
     pub explanations: Option<Vec<ExplanationBody>>,
@@ -45,6 +50,7 @@ fn respond(outcome: CartOutcome, explain: bool) -> CartResponse {
     CartResponse {
         cart: outcome.cart,
         effects,
+        messages: outcome.messages,
         explanations,
     }
 }

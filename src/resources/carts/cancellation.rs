@@ -194,6 +194,7 @@ impl Services {
             cart: cancellation,
             effects,
             explanations: Vec::new(),
+            messages: Vec::new(),
         })
     }
 }

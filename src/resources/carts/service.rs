@@ -19,6 +19,7 @@ use crate::resources::carts::model::NewCart;
 use crate::resources::carts::model::NewCartLine;
 use crate::resources::carts::occurrence::CartOccurrence;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::messages::model::MessageBody;
 use crate::resources::vouchers::desired::CartVouchers;
 use crate::services::Services;
 use rust_decimal::Decimal;
@@ -48,6 +49,8 @@ pub struct CartOutcome {
     pub effects: Vec<Effect>,
     /// Why each campaign applied or not.
     pub explanations: Vec<Explanation>,
+    /// The messages of the campaigns that applied, for the Customer.
+    pub messages: Vec<MessageBody>,
 }
 
 /// The lines of `new`, checked: each names a product, has a quantity over
@@ -215,6 +218,7 @@ impl Services {
             cart: occurrence.cart,
             effects: evaluated.effects,
             explanations: evaluated.explanations,
+            messages: evaluated.messages,
         })
     }
 

@@ -112,7 +112,11 @@ impl CashbacksApi {
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
-        let location = location(location_id.0, location_code.0)?;
+        let location = location(
+            &services(request)?.master_data.company(&caller.0.company),
+            location_id.0,
+            location_code.0,
+        )?;
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
         let quotes = services(request)?
             .cashbacks(&caller.0.company, location.as_deref(), customer)
@@ -152,7 +156,11 @@ impl CashbacksApi {
         #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
     ) -> Result<Json<ThresholdList>, ErrorResponse> {
-        let location = location(location_id.0, location_code.0)?;
+        let location = location(
+            &services(request)?.master_data.company(&caller.0.company),
+            location_id.0,
+            location_code.0,
+        )?;
         let thresholds =
             services(request)?.cashback_thresholds(&caller.0.company, location.as_deref())?;
         Ok(Json(ThresholdList {

@@ -5,6 +5,7 @@
 //! ([`crate::resources::vouchers::desired`]) before the evaluation.
 
 use crate::resources::master_data::enrich::discountable_lines;
+use crate::resources::master_data::matching::{line_in_category, product_listed};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -91,18 +92,8 @@ fn eligible_lines(coupon: &Coupon, facts: &Facts) -> Vec<bool> {
             if !discountable {
                 return false;
             }
-            let product = line.get("product_code").and_then(Value::as_str);
-            let excluded_product =
-                product.is_some_and(|p| coupon.excluded_products.iter().any(|e| e == p));
-            let excluded_category =
-                line.get("taxonomies")
-                    .and_then(Value::as_array)
-                    .is_some_and(|categories| {
-                        categories.iter().filter_map(Value::as_str).any(|category| {
-                            coupon.excluded_categories.iter().any(|e| e == category)
-                        })
-                    });
-            !(excluded_product || excluded_category)
+            !(product_listed(&coupon.excluded_products, line)
+                || line_in_category(&coupon.excluded_categories, line))
         })
         .collect()
 }

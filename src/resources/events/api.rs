@@ -20,6 +20,7 @@ use crate::resources::events::model::CustomEvent;
 use crate::resources::events::model::NewEvent;
 use crate::resources::events::service::EventKind;
 use crate::resources::events::service::EventOutcome;
+use crate::resources::messages::model::MessageBody;
 
 #[derive(Tags)]
 enum EventTags {
@@ -35,6 +36,10 @@ pub struct EventResponse {
     pub custom_event: Option<CustomEvent>,
     /// The effects of the campaigns that applied.
     pub effects: Vec<EffectBody>,
+    /// The messages of the campaigns that applied, for the receipt or the
+    /// app, in the Customer's language (print them with POST
+    /// /messages/print).
+    pub messages: Vec<MessageBody>,
     /// With `explain=true`: every campaign of the Company, applied or why not.
     #[oai(skip_serializing_if_is_none)]
     pub explanations: Option<Vec<ExplanationBody>>,
@@ -49,6 +54,7 @@ fn respond(outcome: EventOutcome, explain: bool) -> EventResponse {
     EventResponse {
         custom_event: outcome.event,
         effects,
+        messages: outcome.evaluated.messages,
         explanations,
     }
 }

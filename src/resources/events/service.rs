@@ -80,6 +80,12 @@ impl Occurrence for EventOccurrence {
         }
     }
 
+    /// A Custom Event or trigger happens at a store when its data says
+    /// `location_code`.
+    fn location_code(&self) -> Option<&str> {
+        self.new.data.get("location_code")?.as_str()
+    }
+
     fn points_reason(&self) -> String {
         match self.kind {
             EventKind::CustomEvent => "custom_event".to_string(),

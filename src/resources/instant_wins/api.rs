@@ -122,7 +122,11 @@ impl InstantWinsApi {
         let filter = InstantWinFilter {
             customer: CustomerRef::optional(&customer_id.0, &customer_code.0),
             audience: campaign_audience.0.map(Audience::from),
-            location: location(location_id.0, location_code.0)?,
+            location: location(
+                &services(request)?.master_data.company(&caller.0.company),
+                location_id.0,
+                location_code.0,
+            )?,
             countries: countries(country_list.0),
             tier: tier_id.0,
         };
@@ -161,7 +165,11 @@ impl InstantWinsApi {
         let search_by = search_by.0.unwrap_or_default();
         let filter = InstantWinFilter {
             customer: CustomerRef::optional(&customer_id.0, &customer_code.0),
-            location: location(location_id.0, location_code.0)?,
+            location: location(
+                &services(request)?.master_data.company(&caller.0.company),
+                location_id.0,
+                location_code.0,
+            )?,
             countries: countries(country_list.0),
             ..InstantWinFilter::default()
         };

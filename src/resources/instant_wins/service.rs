@@ -2,6 +2,7 @@
 //! /instant_wins/{id}), and their Targeted Delivery: Vouchers assigning a
 //! targeted Instant Win to Customers.
 
+use crate::resources::master_data::matching::location_listed;
 use std::collections::HashMap;
 
 use crate::common::pagination::Page;
@@ -41,10 +42,16 @@ pub struct InstantWinFilter<'a> {
     pub tier: Option<String>,
 }
 
-fn runs_for(instant_win: &InstantWin, filter: &InstantWinFilter<'_>) -> bool {
+/// Whether `instant_win` is among those `filter` asks for; `location` is
+/// the catalogue's record of the filter's store (`{}` when it has none).
+fn runs_for(
+    instant_win: &InstantWin,
+    filter: &InstantWinFilter<'_>,
+    location: &serde_json::Value,
+) -> bool {
     let audience = filter.audience.is_none_or(|a| a == instant_win.audience);
-    let location = filter.location.as_ref().is_none_or(|location| {
-        instant_win.locations.is_empty() || instant_win.locations.contains(location)
+    let at = filter.location.as_ref().is_none_or(|code| {
+        instant_win.locations.is_empty() || location_listed(&instant_win.locations, code, location)
     });
     let country = filter.countries.is_empty()
         || instant_win.countries.is_empty()
@@ -56,7 +63,7 @@ fn runs_for(instant_win: &InstantWin, filter: &InstantWinFilter<'_>) -> bool {
         .tier
         .as_ref()
         .is_none_or(|tier| instant_win.tiers.is_empty() || instant_win.tiers.contains(tier));
-    audience && location && country && tier
+    audience && at && country && tier
 }
 
 fn instant_win_of(campaign: &Campaign) -> Option<&InstantWin> {
@@ -97,10 +104,14 @@ impl Services {
             None => None,
         };
         let rules = self.catalog.company(company);
+        let location = self
+            .master_data
+            .company(company)
+            .location_facts(filter.location.as_deref());
         let candidates: Vec<&Campaign> = rules
             .campaigns
             .iter()
-            .filter(|c| instant_win_of(c).is_some_and(|iw| runs_for(iw, &filter)))
+            .filter(|c| instant_win_of(c).is_some_and(|iw| runs_for(iw, &filter, &location)))
             .collect();
         let view = self.customer_view(company, &filter, &candidates).await?;
         let mut listed: Vec<&Campaign> = candidates
@@ -188,7 +199,11 @@ impl Services {
             .iter()
             .find_map(|c| Some((c, instant_win_of(c).filter(|_| c.id == rule_id)?)))
             .ok_or_else(|| not_found(format!("with id {rule_id}")))?;
-        if !runs_for(instant_win, &filter) {
+        let location = self
+            .master_data
+            .company(company)
+            .location_facts(filter.location.as_deref());
+        if !runs_for(instant_win, &filter, &location) {
             return Err(not_found(format!(
                 "{rule_id} for that audience, location, country or tier"
             )));

@@ -1,9 +1,10 @@
-//! Locations: POST /locations, GET, PATCH and DELETE /locations/{value}.
+//! Locations: POST and GET /locations, GET, PATCH and DELETE /locations/{value}.
 
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{OpenApi, Tags};
 
+use crate::common::pagination::PageRequest;
 use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
@@ -12,6 +13,7 @@ use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::locations::model::Location;
 use crate::resources::locations::model::LocationChanges;
+use crate::resources::locations::model::LocationList;
 use crate::resources::locations::model::NewLocation;
 use crate::resources::master_data::model::MasterSearchBy;
 use crate::resources::taxonomies::model::DeletedMasterRecord;
@@ -33,6 +35,10 @@ impl DeclaredErrors for LocationsApi {
         OperationErrors {
             operation: "POST /locations",
             codes: &[ErrorCode::LocationAlreadyExists, ErrorCode::UnknownFeature],
+        },
+        OperationErrors {
+            operation: "GET /locations",
+            codes: &[],
         },
         OperationErrors {
             operation: "GET /locations/{value}",
@@ -77,6 +83,36 @@ impl LocationsApi {
                 .create_location(&caller.0.company, body.0)
                 .await?,
         ))
+    }
+
+    /// List Locations.
+    ///
+    /// Every Location of the Company, in id order (the order they were
+    /// created), one page at a time (`per_page` 1 to 100, default 20;
+    /// `starting_after` the previous page's `next_token_starts_after`).
+    /// With `feature` (`taxonomy:feature`, such as `region:north`), only
+    /// those carrying it or a feature below it.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/locations", method = "get")]
+    async fn list(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        #[oai(validator(min_length = 3, max_length = 129))] feature: Query<Option<String>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
+    ) -> Result<Json<LocationList>, ErrorResponse> {
+        let page = PageRequest::new(per_page.0, starting_after.0)?;
+        let page = services(request)?
+            .locations(&caller.0.company, feature.0.as_deref(), &page)
+            .await?;
+        Ok(Json(LocationList {
+            locations: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
     }
 
     /// Get a Location.

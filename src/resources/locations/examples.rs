@@ -28,6 +28,11 @@ pub const EXAMPLES: &[OperationExample] = &[
         response: Some(location!()),
     },
     OperationExample {
+        operation: "GET /locations",
+        request: None,
+        response: Some(concat!(r#"{"locations": ["#, location!(), "]}")),
+    },
+    OperationExample {
         operation: "GET /locations/{value}",
         request: None,
         response: Some(location!()),
@@ -50,7 +55,9 @@ pub const EXAMPLES: &[OperationExample] = &[
 mod tests {
     use super::*;
     use crate::http::spec::examples::parses;
-    use crate::resources::locations::model::{Location, LocationChanges, NewLocation};
+    use crate::resources::locations::model::{
+        Location, LocationChanges, LocationList, NewLocation,
+    };
     use crate::resources::taxonomies::model::DeletedMasterRecord;
 
     #[test]
@@ -62,6 +69,10 @@ mod tests {
                 "POST /locations" => parses::<NewLocation>(operation, request),
                 "PATCH /locations/{value}" => parses::<LocationChanges>(operation, request),
                 "GET /locations/{value}" => {}
+                "GET /locations" => {
+                    parses::<LocationList>(operation, response);
+                    continue;
+                }
                 "DELETE /locations/{value}" => parses::<DeletedMasterRecord>(operation, response),
                 other => panic!("no check for {other}"),
             }

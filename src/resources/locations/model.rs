@@ -129,3 +129,13 @@ pub struct Location {
     /// When it last changed.
     pub updated_at: Timestamp,
 }
+
+/// A page of Locations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct LocationList {
+    /// The Locations, in id order (the order they were created).
+    pub locations: Vec<Location>,
+    /// Pass as `starting_after` for the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    pub next_token_starts_after: Option<String>,
+}

@@ -4,6 +4,7 @@
 use poem_openapi::types::MaybeUndefined;
 
 use crate::common::ids::time_ordered_id;
+use crate::common::pagination::{Page, PageRequest};
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -49,6 +50,18 @@ impl Services {
         let company_zone = self.company_locale(company).await?.time_zone;
         let location = new_location(new, time_ordered_id("loc"), self.now(), company_zone)?;
         self.save_location(company, location, false).await
+    }
+
+    /// A page of the Company's Locations, in id order; with `feature`
+    /// (`taxonomy:feature`), those carrying it or a feature below it.
+    pub async fn locations(
+        &self,
+        company: &str,
+        feature: Option<&str>,
+        page: &PageRequest,
+    ) -> ApiResult<Page<Location>> {
+        self.list_master_records(LOCATIONS, company, feature, page)
+            .await
     }
 
     /// Location `value`, as `by` reads it.

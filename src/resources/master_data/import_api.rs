@@ -1,4 +1,6 @@
-//! The back-office operation behind `loyalty catalog import`.
+//! The back-office operations on the catalogue: `loyalty catalog import`,
+//! and the taxonomies and features `loyalty campaigns check` checks
+//! campaign files against.
 
 use poem::Request;
 use poem_openapi::OpenApi;
@@ -12,6 +14,7 @@ use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::companies::api::OperatorAuth;
 use crate::resources::master_data::import::rows::ImportFormat;
 use crate::resources::master_data::import::{CatalogKind, ImportReport};
+use crate::resources::master_data::references::FeatureCatalogue;
 
 /// Operator-only imports of the catalogue.
 #[derive(Debug, Default)]
@@ -42,15 +45,33 @@ impl CatalogImports {
             .await?;
         Ok(Json(report))
     }
+
+    /// The Company's taxonomies and their features, of Products and of
+    /// Locations: what campaign conditions may name.
+    #[oai(path = "/companies/:slug/catalog/features", method = "get")]
+    async fn features(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+    ) -> Result<Json<FeatureCatalogue>, ErrorResponse> {
+        Ok(Json(services(request)?.feature_catalogue(&slug.0).await?))
+    }
 }
 
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for CatalogImports {
-    const ERRORS: &'static [OperationErrors] = &[OperationErrors {
-        operation: "POST /companies/{slug}/catalog/import",
-        codes: &[
-            ErrorCode::CompanyNotFound,
-            ErrorCode::ConcurrentModification,
-        ],
-    }];
+    const ERRORS: &'static [OperationErrors] = &[
+        OperationErrors {
+            operation: "POST /companies/{slug}/catalog/import",
+            codes: &[
+                ErrorCode::CompanyNotFound,
+                ErrorCode::ConcurrentModification,
+            ],
+        },
+        OperationErrors {
+            operation: "GET /companies/{slug}/catalog/features",
+            codes: &[ErrorCode::CompanyNotFound],
+        },
+    ];
 }

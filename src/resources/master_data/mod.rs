@@ -6,12 +6,16 @@
 //! on every event without a store read: one [`snapshot::MasterData`] per
 //! Company in memory (`snapshot.rs`), refreshed on change on every server
 //! (`refresh.rs`) and applied to an event's facts (`enrich.rs`); and
-//! imports of whole files (`import/`, `import_api.rs`).
+//! imports of whole files (`import/`, `import_api.rs`); lists of Locations
+//! and Products that campaigns and Coupons write, resolved through the
+//! catalogue (`matching.rs`).
 
 pub mod enrich;
 pub mod import;
 pub mod import_api;
+pub mod matching;
 pub mod model;
+pub mod references;
 pub mod refresh;
 pub mod service;
 pub mod snapshot;

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::common::pagination::{Page, PageRequest};
 use crate::common::validate::validate_language;
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
@@ -14,10 +15,12 @@ use crate::resources::customers::model::normalise_code;
 use crate::resources::master_data::model::FeatureMap;
 use crate::resources::master_data::model::MasterSearchBy;
 use crate::resources::master_data::model::document_from_record;
+use crate::resources::master_data::model::feature_key;
 use crate::resources::master_data::model::feature_refs;
 use crate::resources::master_data::model::record_from_document;
 use crate::resources::master_data::store::RecordKind;
 use crate::resources::master_data::store::RecordWrite;
+use crate::resources::taxonomies::model::Scope;
 use crate::services::Services;
 
 /// The unique keys of a record: its code, then its aliases, each trimmed
@@ -104,6 +107,68 @@ impl Services {
         })?;
         serde_json::from_value(record_from_document(&stored))
             .map_err(|e| ApiError::internal(format!("stored {} unreadable: {e}", kind.label)))
+    }
+
+    /// A page of the records of `kind`, in id order; with `feature`
+    /// (`taxonomy:feature`), only those carrying it or a feature below it.
+    pub(crate) async fn list_master_records<T: serde::de::DeserializeOwned>(
+        &self,
+        kind: RecordKind,
+        company: &str,
+        feature: Option<&str>,
+        page: &PageRequest,
+    ) -> ApiResult<Page<T>> {
+        let feature_keys = match feature {
+            None => None,
+            Some(feature) => {
+                let Some((taxonomy, slug)) = feature.split_once(':') else {
+                    return Err(ApiError::invalid(format!(
+                        "`feature` is `taxonomy:feature`, not `{feature}`"
+                    )));
+                };
+                let catalogue = self.master_data.company(company);
+                let tree = match kind.scope {
+                    Scope::Product => &catalogue.product_tree,
+                    Scope::Location => &catalogue.location_tree,
+                };
+                Some(
+                    tree.with_descendants(taxonomy, slug)
+                        .iter()
+                        .map(|slug| feature_key(taxonomy, slug))
+                        .collect(),
+                )
+            }
+        };
+        let documents = self
+            .store
+            .master_records_page(
+                kind,
+                company,
+                page.starting_after.as_deref(),
+                feature_keys,
+                page.fetch_limit(),
+            )
+            .await?;
+        let records = documents
+            .iter()
+            .map(|document| {
+                serde_json::from_value(record_from_document(document)).map_err(|e| {
+                    ApiError::internal(format!("stored {} unreadable: {e}", kind.label))
+                })
+            })
+            .collect::<ApiResult<Vec<T>>>()?;
+        let ids: Vec<String> = documents
+            .iter()
+            .map(|document| document["rid"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let mut page =
+            Page::from_fetched(records.into_iter().zip(ids).collect(), page, |(_, id)| {
+                id.clone()
+            });
+        Ok(Page {
+            items: page.items.drain(..).map(|(record, _)| record).collect(),
+            next_token_starts_after: page.next_token_starts_after,
+        })
     }
 
     /// Writes `record` (created, or replacing the stored one) with its

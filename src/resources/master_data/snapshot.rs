@@ -56,6 +56,45 @@ impl FeatureTree {
         tree
     }
 
+    /// Each taxonomy's features' slugs, sorted.
+    pub fn listing(&self) -> std::collections::BTreeMap<String, Vec<String>> {
+        let mut listing: std::collections::BTreeMap<String, Vec<String>> = self
+            .taxonomies
+            .iter()
+            .map(|taxonomy| (taxonomy.clone(), Vec::new()))
+            .collect();
+        for (taxonomy, feature) in self.parents.keys() {
+            listing
+                .entry(taxonomy.clone())
+                .or_default()
+                .push(feature.clone());
+        }
+        for features in listing.values_mut() {
+            features.sort();
+        }
+        listing
+    }
+
+    /// `feature` of `taxonomy` and every feature below it.
+    pub fn with_descendants(&self, taxonomy: &str, feature: &str) -> Vec<String> {
+        let mut found: Vec<String> = self
+            .parents
+            .keys()
+            .filter(|(of, _)| of == taxonomy)
+            .filter(|(_, slug)| {
+                self.with_ancestors(taxonomy, slug)
+                    .iter()
+                    .any(|a| a == feature)
+            })
+            .map(|(_, slug)| slug.clone())
+            .collect();
+        if !found.iter().any(|slug| slug == feature) {
+            found.push(feature.to_string());
+        }
+        found.sort();
+        found
+    }
+
     /// Whether the taxonomy `taxonomy` has the feature `feature`.
     pub fn has(&self, taxonomy: &str, feature: &str) -> bool {
         self.parents

@@ -254,3 +254,38 @@ impl Store {
         Ok(record.filter(|r| r.get("deleted_at").is_none_or(Value::is_null)))
     }
 }
+
+impl Store {
+    /// Up to `limit` records of `kind` not deleted, in id order, after the
+    /// one with id `after`; only those carrying one of `feature_keys`
+    /// (`taxonomy/feature`) when given. Read along the records' ids (no
+    /// index), so a page costs the same however large the catalogue.
+    pub async fn master_records_page(
+        &self,
+        kind: RecordKind,
+        company: &str,
+        after: Option<&str>,
+        feature_keys: Option<Vec<String>>,
+        limit: usize,
+    ) -> ApiResult<Vec<Value>> {
+        let filter = if feature_keys.is_some() {
+            " AND feature_keys CONTAINSANY $feature_keys"
+        } else {
+            ""
+        };
+        let query = format!(
+            "SELECT * FROM {table}:[$company, $after]>..[$company, ..]
+                 WHERE deleted_at = NONE{filter} LIMIT $limit",
+            table = kind.table,
+        );
+        first(
+            self.db
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("after", after.unwrap_or_default().to_string()))
+                .bind(("feature_keys", feature_keys))
+                .bind(("limit", limit as i64)),
+        )
+        .await
+    }
+}

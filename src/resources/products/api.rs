@@ -1,9 +1,10 @@
-//! Products: POST /products, GET, PATCH and DELETE /products/{id}.
+//! Products: POST and GET /products, GET, PATCH and DELETE /products/{id}.
 
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{OpenApi, Tags};
 
+use crate::common::pagination::PageRequest;
 use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
@@ -14,6 +15,7 @@ use crate::resources::master_data::model::MasterSearchBy;
 use crate::resources::products::model::NewProduct;
 use crate::resources::products::model::Product;
 use crate::resources::products::model::ProductChanges;
+use crate::resources::products::model::ProductList;
 use crate::resources::taxonomies::model::DeletedMasterRecord;
 
 #[derive(Tags)]
@@ -33,6 +35,10 @@ impl DeclaredErrors for ProductsApi {
         OperationErrors {
             operation: "POST /products",
             codes: &[ErrorCode::ProductAlreadyExists, ErrorCode::UnknownFeature],
+        },
+        OperationErrors {
+            operation: "GET /products",
+            codes: &[],
         },
         OperationErrors {
             operation: "GET /products/{id}",
@@ -77,6 +83,36 @@ impl ProductsApi {
                 .create_product(&caller.0.company, body.0)
                 .await?,
         ))
+    }
+
+    /// List Products.
+    ///
+    /// Every Product of the Company, in id order (the order they were
+    /// created), one page at a time (`per_page` 1 to 100, default 20;
+    /// `starting_after` the previous page's `next_token_starts_after`).
+    /// With `feature` (`taxonomy:feature`, such as `department:dairy`), only
+    /// those carrying it or a feature below it.
+    ///
+    /// Rate limit: tier 2 (moderate).
+    #[oai(path = "/products", method = "get")]
+    async fn list(
+        &self,
+        caller: Tier2,
+        request: &poem::Request,
+        #[oai(validator(min_length = 3, max_length = 129))] feature: Query<Option<String>>,
+        #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
+            Option<u32>,
+        >,
+        #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
+    ) -> Result<Json<ProductList>, ErrorResponse> {
+        let page = PageRequest::new(per_page.0, starting_after.0)?;
+        let page = services(request)?
+            .products(&caller.0.company, feature.0.as_deref(), &page)
+            .await?;
+        Ok(Json(ProductList {
+            products: page.items,
+            next_token_starts_after: page.next_token_starts_after,
+        }))
     }
 
     /// Get a Product.

@@ -27,6 +27,11 @@ pub const EXAMPLES: &[OperationExample] = &[
         response: Some(product!()),
     },
     OperationExample {
+        operation: "GET /products",
+        request: None,
+        response: Some(concat!(r#"{"products": ["#, product!(), "]}")),
+    },
+    OperationExample {
         operation: "GET /products/{id}",
         request: None,
         response: Some(product!()),
@@ -51,7 +56,7 @@ pub const EXAMPLES: &[OperationExample] = &[
 mod tests {
     use super::*;
     use crate::http::spec::examples::parses;
-    use crate::resources::products::model::{NewProduct, Product, ProductChanges};
+    use crate::resources::products::model::{NewProduct, Product, ProductChanges, ProductList};
     use crate::resources::taxonomies::model::DeletedMasterRecord;
 
     #[test]
@@ -63,6 +68,10 @@ mod tests {
                 "POST /products" => parses::<NewProduct>(operation, request),
                 "PATCH /products/{id}" => parses::<ProductChanges>(operation, request),
                 "GET /products/{id}" => {}
+                "GET /products" => {
+                    parses::<ProductList>(operation, response);
+                    continue;
+                }
                 "DELETE /products/{id}" => parses::<DeletedMasterRecord>(operation, response),
                 other => panic!("no check for {other}"),
             }

@@ -106,3 +106,13 @@ pub struct Product {
     /// When it last changed.
     pub updated_at: Timestamp,
 }
+
+/// A page of Products.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+pub struct ProductList {
+    /// The Products, in id order (the order they were created).
+    pub products: Vec<Product>,
+    /// Pass as `starting_after` for the next page; absent on the last page.
+    #[oai(skip_serializing_if_is_none)]
+    pub next_token_starts_after: Option<String>,
+}

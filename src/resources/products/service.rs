@@ -2,6 +2,7 @@
 //! reaches the engine's catalogue at once.
 
 use crate::common::ids::time_ordered_id;
+use crate::common::pagination::{Page, PageRequest};
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -36,6 +37,18 @@ impl Services {
         let minor_units = self.company_locale(company).await?.minor_units;
         let product = new_product(new, time_ordered_id("prd"), self.now(), minor_units)?;
         self.save_product(company, product, false).await
+    }
+
+    /// A page of the Company's Products, in id order; with `feature`
+    /// (`taxonomy:feature`), those carrying it or a feature below it.
+    pub async fn products(
+        &self,
+        company: &str,
+        feature: Option<&str>,
+        page: &PageRequest,
+    ) -> ApiResult<Page<Product>> {
+        self.list_master_records(PRODUCTS, company, feature, page)
+            .await
     }
 
     /// Product `id`, as `by` reads it.

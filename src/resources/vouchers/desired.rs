@@ -89,6 +89,10 @@ impl Services {
         }
         let keys: Vec<String> = named.iter().filter_map(|(_, key)| key.clone()).collect();
         let mut found = self.store.vouchers_by_keys(company, &keys).await?;
+        let location = self
+            .master_data
+            .company(company)
+            .location_facts(cart.location_code);
         let check = |voucher: &Voucher| {
             let reservation_id = voucher
                 .holds_at(cart.at)
@@ -97,6 +101,7 @@ impl Services {
             let presented = Presented {
                 customer_id: Some(customer_id),
                 location_code: cart.location_code,
+                location: &location,
                 location_required: true,
                 reservation_id: reservation_id.as_deref(),
                 at: cart.at,

@@ -159,9 +159,14 @@ impl Services {
     ) -> ApiResult<(Vec<FoundVoucher>, Vec<VoucherFailure>)> {
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();
+        let location = self
+            .master_data
+            .company(company)
+            .location_facts(at.location_code);
         let presented = Presented {
             customer_id: Some(customer_id),
             location_code: at.location_code,
+            location: &location,
             location_required: true,
             reservation_id: at.reservation_id,
             at: self.now(),

@@ -41,6 +41,7 @@ impl Services {
         let presented = Presented {
             customer_id: Some(&customer.id),
             location_code: None,
+            location: &serde_json::Value::Null,
             location_required: false,
             reservation_id: None,
             at: now,

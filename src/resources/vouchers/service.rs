@@ -161,9 +161,14 @@ impl Services {
         let rules = self.catalog.company(company);
         let campaign = campaign_of(&voucher, &rules.campaigns);
         let locale = self.company_settings(company).await?.locale();
+        let location = self
+            .master_data
+            .company(company)
+            .location_facts(location_code);
         let presented = Presented {
             customer_id: customer_id.as_deref(),
             location_code,
+            location: &location,
             location_required: false,
             reservation_id: None,
             at: self.now(),

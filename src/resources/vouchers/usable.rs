@@ -9,6 +9,7 @@ use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::error::ErrorCode;
 use crate::resources::coupons::service::coupon_of;
+use crate::resources::master_data::matching::location_listed;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;
 
@@ -19,6 +20,9 @@ pub struct Presented<'a> {
     pub customer_id: Option<&'a str>,
     /// The store, when known (then a Coupon limited to stores must list it).
     pub location_code: Option<&'a str>,
+    /// The catalogue's record of that store (`{}` when it has none), so a
+    /// Coupon may list it by id, alias or feature.
+    pub location: &'a serde_json::Value,
     /// Whether a Coupon limited to stores refuses a use at no named store
     /// (a redemption), or is only checked against a store when one is named
     /// (a validation).
@@ -170,10 +174,12 @@ pub fn refusal(
         return None;
     }
     match presented.location_code {
-        Some(location) if !coupon.locations.iter().any(|l| l == location) => Some((
-            ErrorCode::VoucherOutLocation,
-            format!("{code} cannot be used at {location}"),
-        )),
+        Some(location) if !location_listed(&coupon.locations, location, presented.location) => {
+            Some((
+                ErrorCode::VoucherOutLocation,
+                format!("{code} cannot be used at {location}"),
+            ))
+        }
         None if presented.location_required => Some((
             ErrorCode::VoucherOutLocation,
             format!(

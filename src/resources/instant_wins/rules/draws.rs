@@ -21,6 +21,7 @@ use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draw;
+use crate::resources::master_data::matching::event_country;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::vouchers::model::CouponInfo;
 
@@ -63,19 +64,6 @@ pub struct InstantWinEffect {
     pub winned_prize_index: i64,
 }
 
-/// The event's location code (a cart's, or `location_code` in a Custom
-/// Event's or trigger's data).
-fn event_location(facts: &Facts) -> Option<&str> {
-    [
-        facts.cart.get("location_code"),
-        facts.event.pointer("/data/location_code"),
-        facts.trigger.pointer("/data/location_code"),
-    ]
-    .into_iter()
-    .flatten()
-    .find_map(Value::as_str)
-}
-
 /// The event's `coupons_desired`.
 fn coupons_desired(facts: &Facts) -> Vec<&str> {
     [&facts.cart, &facts.event, &facts.trigger]
@@ -103,16 +91,25 @@ fn may_take_part(
             }
         ));
     }
-    if !instant_win.locations.is_empty() {
-        match event_location(facts) {
-            Some(location) if instant_win.locations.iter().any(|l| l == location) => {}
-            Some(location) => {
-                return Err(format!("location `{location}` is not one of its locations"));
+    // Its `locations` are every campaign's (`engine::evaluate`).
+    if !instant_win.countries.is_empty() {
+        match event_country(&facts.location, &facts.customer) {
+            Some(country)
+                if instant_win
+                    .countries
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(country)) => {}
+            Some(country) => {
+                return Err(format!(
+                    "runs in {} only, not in {country} (the event's Location's country, else the Customer's)",
+                    instant_win.countries.join(", ")
+                ));
             }
             None => {
-                return Err(
-                    "the event names no location and the campaign runs only in some".into(),
-                );
+                return Err(format!(
+                    "runs in {} only, and neither the event's Location nor the Customer has a country",
+                    instant_win.countries.join(", ")
+                ));
             }
         }
     }
