@@ -56,7 +56,7 @@ pub fn campaign_text(n: usize) -> String {
         4 => format!(
             "id: {id}\nkind: discount\nname: Brand days {n}\non: cart\n\
              when: weekday == \"{day}\" || \"families\" in audiences\n\
-             discount:\n  applies_to: lines\n  lines: line.features.brand == \"b{b}\"\n  percent: 15\n",
+             discount:\n  applies_to: lines\n  lines: line.has_feature(\"brand\", \"b{b}\")\n  percent: 15\n",
             day = ["monday", "tuesday", "wednesday", "thursday", "friday"][n % 5],
             b = n % BRANDS
         ),
@@ -188,8 +188,17 @@ pub fn catalogue(size: usize, rng: &mut impl Rng) -> Vec<Product> {
         .collect()
 }
 
-/// A cart line of `product` as the till sends it.
-fn line(product: &Product, quantity: u32) -> Value {
+/// A cart line of `product` as the till sends it: only code, quantity and
+/// price when the Company's catalogue holds the Product, else with its
+/// department and brand too.
+fn line(product: &Product, quantity: u32, described: bool) -> Value {
+    if !described {
+        return json!({
+            "product_code": product.code,
+            "quantity": quantity,
+            "price": product.price,
+        });
+    }
     json!({
         "product_code": product.code,
         "quantity": quantity,
@@ -199,20 +208,50 @@ fn line(product: &Product, quantity: u32) -> Value {
     })
 }
 
+/// The catalogue as a CSV file of `loyalty catalog import`: each Product
+/// with its department and brand features.
+pub fn catalogue_csv(catalogue: &[Product]) -> String {
+    let mut csv = String::from("code,name,price,features\n");
+    for product in catalogue {
+        csv.push_str(&format!(
+            "{code},Product {code},{price:.2},department:{department}|brand:{brand}\n",
+            code = product.code,
+            price = product.price,
+            department = product.department,
+            brand = product.brand,
+        ));
+    }
+    csv
+}
+
+/// The taxonomies of the catalogue: `department` (`d0`...) and `brand`
+/// (`b0`...), with their features' slugs.
+pub fn catalogue_taxonomies() -> [(&'static str, Vec<String>); 2] {
+    [
+        (
+            "department",
+            (0..DEPARTMENTS).map(|d| format!("d{d}")).collect(),
+        ),
+        ("brand", (0..BRANDS).map(|b| format!("b{b}")).collect()),
+    ]
+}
+
 /// The body of a till's cart: 1 to 15 lines of the catalogue, for the
-/// Customer `customer_code`, recorded under `code`.
+/// Customer `customer_code`, recorded under `code`; `described`: the lines
+/// carry their departments and brands (the catalogue is not in the store).
 pub fn cart_body(
     catalogue: &[Product],
     customer_code: &str,
     code: &str,
     coupons: &[&str],
+    described: bool,
     rng: &mut impl Rng,
 ) -> String {
     let count = rng.random_range(1..=15);
     let lines: Vec<Value> = (0..count)
         .map(|_| {
             let product = &catalogue[rng.random_range(0..catalogue.len())];
-            line(product, rng.random_range(1..=3))
+            line(product, rng.random_range(1..=3), described)
         })
         .collect();
     json!({
@@ -256,15 +295,43 @@ mod tests {
     fn carts_are_valid_json_with_lines_from_the_catalogue() {
         let mut rng = rand::rngs::StdRng::seed_from_u64(7);
         let products = catalogue(100, &mut rng);
-        let body: Value =
-            serde_json::from_str(&cart_body(&products, "C0000001", "B-1", &[], &mut rng))
-                .expect("JSON");
-        let lines = body["lines"].as_array().expect("lines");
-        assert!((1..=15).contains(&lines.len()));
-        assert!(lines.iter().all(|l| {
-            l["product_code"]
-                .as_str()
-                .is_some_and(|c| products.iter().any(|p| p.code == c))
-        }));
+        for described in [true, false] {
+            let body: Value = serde_json::from_str(&cart_body(
+                &products,
+                "C0000001",
+                "B-1",
+                &[],
+                described,
+                &mut rng,
+            ))
+            .expect("JSON");
+            let lines = body["lines"].as_array().expect("lines");
+            assert!((1..=15).contains(&lines.len()));
+            assert!(lines.iter().all(|l| {
+                l["product_code"]
+                    .as_str()
+                    .is_some_and(|c| products.iter().any(|p| p.code == c))
+                    && l.get("features").is_some() == described
+            }));
+        }
+    }
+
+    #[test]
+    fn the_catalogue_file_is_what_an_import_reads() {
+        let products = catalogue(100, &mut rand::rngs::StdRng::seed_from_u64(7));
+        let rows = crate::resources::master_data::import::rows::rows(
+            crate::resources::master_data::import::rows::ImportFormat::Csv,
+            &catalogue_csv(&products),
+        )
+        .expect("a valid file");
+        assert_eq!(rows.len(), 100);
+        let taxonomies = catalogue_taxonomies();
+        for (row, product) in rows.iter().zip(&products) {
+            let features = &row.1["features"];
+            assert_eq!(features["department"][0], product.department.as_str());
+            assert_eq!(features["brand"][0], product.brand.as_str());
+            assert!(taxonomies[0].1.contains(&product.department));
+            assert!(taxonomies[1].1.contains(&product.brand));
+        }
     }
 }

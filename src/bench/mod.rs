@@ -3,12 +3,15 @@
 //!
 //! - [`company`]: the realistic Company (campaigns, segments, catalogue, carts).
 //! - [`server`]: the release server under test, a child process on a durable store.
+//! - [`setup`]: the Company created, its catalogue imported, its Customers seeded.
 //! - [`load`]: the load generator (fixed arrival rates and saturation) and percentiles.
 //! - [`ceiling`]: the raw store write rate, with no service in front.
 //! - [`report`]: the tables and ratios printed at the end.
 //!
 //! A run writes the Company's campaign files into a fresh directory, measures
-//! the raw store, starts the server there, seeds the Customers over HTTP, and
+//! the raw store, starts the server there, imports the catalogue (carts then
+//! send only codes, quantities and prices; `--catalogue-in-carts` sends it in
+//! every line instead), seeds the Customers over HTTP, and
 //! drives each scenario at saturation and at each fixed rate.
 
 pub mod ceiling;
@@ -16,6 +19,7 @@ pub mod company;
 pub mod load;
 pub mod report;
 pub mod server;
+pub mod setup;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -28,25 +32,17 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::bench::company::APP_EVENT;
-use crate::bench::company::FIRST_COUPON;
 use crate::bench::company::HOT_PRIZE_EVENT;
 use crate::bench::company::VOUCHER_CODES;
 use crate::bench::company::customer_code;
 use crate::bench::load::Load;
 use crate::bench::load::Request;
 use crate::bench::load::RequestSource;
-use crate::bench::load::RunResult;
 use crate::bench::load::Target;
 use crate::bench::report::Report;
 use crate::bench::report::ScenarioRun;
 use crate::bench::server::ServerProcess;
-use crate::cli::back_office_client::BackOffice;
-use crate::config::BackOfficeArgs;
-use crate::config::StoreArgs;
-use crate::resources::companies::keys::NewKey;
-use crate::resources::companies::model::Environment;
-use crate::resources::companies::model::RateLimits;
-use crate::resources::companies::service::NewCompany;
+use crate::bench::setup::{create_company, import_catalogue, seed};
 use crate::secrets::random_hex;
 
 /// The longest the raw store is measured: its rate varies little.
@@ -133,6 +129,9 @@ pub struct BenchOptions {
     pub keep: bool,
     /// Seed of the generated catalogue and requests.
     pub seed: u64,
+    /// Carts describe their lines instead of the catalogue being in the
+    /// store.
+    pub catalogue_in_carts: bool,
 }
 
 /// Runs a benchmark as `options` say, printing progress to stderr; the
@@ -190,7 +189,14 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
     eprintln!("starting the server in {}…", dir.display());
     let admin_token = random_hex(16);
     let server = ServerProcess::start(dir, &admin_token).await?;
-    let target = create_company(&server, dir, &admin_token).await?;
+    let (target, office) = create_company(&server, dir, &admin_token).await?;
+    if !options.catalogue_in_carts {
+        eprintln!(
+            "importing the {} products of the catalogue…",
+            options.products
+        );
+        import_catalogue(&target, &office, options).await?;
+    }
     seed(&target, options).await?;
     let next = Arc::new(AtomicU64::new(0));
     let run_tag = random_hex(3);
@@ -276,128 +282,6 @@ const SETTLED_CHECK: Duration = Duration::from_millis(10);
 /// A small write this fast means no backlog of writes waits before it.
 const SETTLED_WRITE: Duration = Duration::from_millis(50);
 
-/// Creates the benchmark Company with limits no run reaches and a key for it.
-async fn create_company(
-    server: &ServerProcess,
-    dir: &std::path::Path,
-    admin_token: &str,
-) -> anyhow::Result<Target> {
-    let args = BackOfficeArgs {
-        admin_url: server.admin_url.clone(),
-        admin_token: Some(admin_token.to_string()),
-        admin_token_file: dir.join("admin.token"),
-        store: StoreArgs {
-            url: "mem://".into(),
-            user: None,
-            password: None,
-        },
-        json: false,
-    };
-    let office = BackOffice::connect(&args).await.map_err(api_error)?;
-    // The highest limit a Company may have: no run comes near it.
-    let unlimited = 100_000;
-    office
-        .create_company(NewCompany {
-            slug: COMPANY.into(),
-            environment: Environment::Sandbox,
-            language: None,
-            languages: Vec::new(),
-            rate_limits: Some(RateLimits {
-                critical: unlimited,
-                moderate: unlimited,
-                low: unlimited,
-            }),
-            currency: None,
-            minor_units: None,
-            time_zone: None,
-        })
-        .await
-        .map_err(api_error)?;
-    let key = office
-        .create_key(NewKey {
-            company: COMPANY.into(),
-            description: "benchmark".into(),
-            enabled: true,
-        })
-        .await
-        .map_err(api_error)?;
-    Target::new(&server.api_url, &key.key.key, &key.secret)
-}
-
-fn api_error(error: crate::error::ApiError) -> anyhow::Error {
-    anyhow::anyhow!("{} ({})", error.message, error.code)
-}
-
-/// Seeds the Customers, and the points and Vouchers of those who redeem.
-async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Result<()> {
-    let started = Instant::now();
-    let customers: RequestSource = Arc::new(|n| {
-        Request::post(
-            "/customers",
-            json!({
-                "code": customer_code(n),
-                "email": format!("customer{n}@example.com"),
-                "first_name": "Bench",
-                "consents": { "marketing_email": n % 3 == 0 },
-            })
-            .to_string(),
-        )
-    });
-    let seeded =
-        crate::bench::load::send_all(target, options.connections, options.customers, &customers)
-            .await;
-    check_seeding("Customers", &seeded)?;
-    eprintln!(
-        "seeded {} Customers in {:.1} s ({:.0}/s)",
-        options.customers,
-        started.elapsed().as_secs_f64(),
-        options.customers as f64 / started.elapsed().as_secs_f64()
-    );
-    let redeemers = options.redeemers.min(options.customers);
-    let credits: RequestSource = Arc::new(|n| {
-        Request::post(
-            "/scores/trigger",
-            json!({ "customer_code": customer_code(n), "points": 1_000_000, "description": "benchmark" })
-                .to_string(),
-        )
-    });
-    let credited =
-        crate::bench::load::send_all(target, options.connections, redeemers, &credits).await;
-    check_seeding("points", &credited)?;
-    // The same Customers hold a Voucher of each benchmark Coupon.
-    let vouchers: RequestSource = Arc::new(|n| {
-        let coupons = VOUCHER_CODES.len() as u64;
-        Request::post(
-            "/discounts/trigger",
-            json!({
-                "customer_code": customer_code(n / coupons),
-                "coupon_id": FIRST_COUPON + (n % coupons) as i64,
-            })
-            .to_string(),
-        )
-    });
-    let issued = crate::bench::load::send_all(
-        target,
-        options.connections,
-        redeemers * VOUCHER_CODES.len() as u64,
-        &vouchers,
-    )
-    .await;
-    check_seeding("Vouchers", &issued)?;
-    Ok(())
-}
-
-fn check_seeding(what: &str, result: &RunResult) -> anyhow::Result<()> {
-    if result.failures() > 0 {
-        bail!(
-            "seeding {what} failed: statuses {:?}, {} without answer",
-            result.statuses,
-            result.transport_errors
-        );
-    }
-    Ok(())
-}
-
 /// The requests of `scenario`: random Customers, carts from the catalogue.
 fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> RequestSource {
     let customers = options.customers.max(1);
@@ -408,6 +292,7 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
         &mut rand::rngs::StdRng::seed_from_u64(seed),
     ));
     let tag = run_tag.to_string();
+    let described = options.catalogue_in_carts;
     let rng = move |n: u64| rand::rngs::StdRng::seed_from_u64(seed ^ n.rotate_left(17));
     match scenario {
         Scenario::Check => Arc::new(|_| Request::get("/check")),
@@ -436,6 +321,7 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
                     &customer,
                     &format!("T{tag}-{n}"),
                     coupons,
+                    described,
                     &mut rng,
                 );
                 Request::post(path, body)

@@ -50,6 +50,7 @@ impl Report {
                 "customers": options.customers,
                 "campaigns": options.campaigns,
                 "products": options.products,
+                "catalogue": if options.catalogue_in_carts { "in the carts" } else { "in the store" },
                 "duration_s": options.duration.as_secs_f64(),
                 "warmup_s": options.warmup.as_secs_f64(),
                 "connections": options.connections,

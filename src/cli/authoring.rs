@@ -37,6 +37,7 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
         dir: args.dir,
         keep: args.keep,
         seed: args.seed,
+        catalogue_in_carts: args.catalogue_in_carts,
     };
     let report = crate::bench::run(&options)
         .await

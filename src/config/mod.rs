@@ -101,6 +101,11 @@ pub struct BenchArgs {
     /// Seed of the catalogue and the requests.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Carts describe every line (departments and brands) instead of the
+    /// catalogue being imported into the store: what catalogue lookups
+    /// cost, by comparison.
+    #[arg(long)]
+    pub catalogue_in_carts: bool,
     /// Print one JSON object instead of Markdown.
     #[arg(long)]
     pub json: bool,

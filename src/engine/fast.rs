@@ -14,6 +14,7 @@ use rhai::{AST, Expr, FnCallExpr, Stmt};
 use serde_json::{Map, Value};
 
 use crate::engine::facts::Facts;
+use crate::resources::master_data::enrich::FACETS;
 
 /// A variable a fast expression reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +98,8 @@ pub(crate) enum FastExpr {
     Len(Box<FastExpr>),
     /// `haystack.contains(needle)` and `needle in haystack`.
     Contains(Box<FastExpr>, Box<FastExpr>),
+    /// `record.has_feature("taxonomy", "feature")` on a line or `location`.
+    HasFeature(Box<FastExpr>, String, String),
     /// `a == b` and the other comparisons.
     Compare(Comparison, Box<FastExpr>, Box<FastExpr>),
     /// `!a`.
@@ -303,6 +306,14 @@ impl FastExpr {
                     Box::new(target),
                     Box::new(Self::from_expr(needle)?),
                 )),
+                ("has_feature", [taxonomy, feature]) => {
+                    match (Self::from_expr(taxonomy)?, Self::from_expr(feature)?) {
+                        (FastExpr::Str(taxonomy), FastExpr::Str(feature)) => {
+                            Some(FastExpr::HasFeature(Box::new(target), taxonomy, feature))
+                        }
+                        _ => None,
+                    }
+                }
                 _ => None,
             },
             Expr::Dot(chain, ..) => {
@@ -354,6 +365,11 @@ impl FastExpr {
                     _ => return None,
                 }
             }
+            FastExpr::HasFeature(target, taxonomy, feature) => match target.eval(facts, line)? {
+                Val::Map(record) => Val::Bool(has_feature(record, taxonomy, feature)),
+                // rhai's `has_feature` takes a map; it decides (and says why).
+                _ => return None,
+            },
             FastExpr::Compare(comparison, lhs, rhs) => Val::Bool(compare(
                 *comparison,
                 lhs.eval(facts, line)?,
@@ -366,6 +382,23 @@ impl FastExpr {
             FastExpr::And(operands) => Val::Bool(short_circuit(operands, false, facts, line)?),
             FastExpr::Or(operands) => Val::Bool(short_circuit(operands, true, facts, line)?),
         })
+    }
+}
+
+/// `record.has_feature(taxonomy, feature)` as rhai answers it
+/// (`engine::script`): from the features the catalogue completed with their
+/// ancestors (`facets`), else from the features the record sent.
+fn has_feature(record: &Map<String, Value>, taxonomy: &str, feature: &str) -> bool {
+    let is_feature = |value: &Value| value.as_str() == Some(feature);
+    match record.get(FACETS) {
+        Some(facets) => facets
+            .get(taxonomy)
+            .and_then(Value::as_array)
+            .is_some_and(|slugs| slugs.iter().any(is_feature)),
+        None => record
+            .get("features")
+            .and_then(|features| features.get(taxonomy))
+            .is_some_and(is_feature),
     }
 }
 

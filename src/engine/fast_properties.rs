@@ -46,12 +46,17 @@ fn facts() -> impl Strategy<Value = (Facts, Value)> {
     )
         .prop_map(
             |(member, age, name, total, line_price, audiences, hour, cart_count)| {
-                let line = json!({
+                let mut line = json!({
                     "product_code": "P1",
                     "price": line_price,
                     "taxonomies": ["t1", "t2"],
                     "features": {"brand": name.clone()}
                 });
+                // A line the catalogue completed, or only what the till sent.
+                if hour % 3 == 0 {
+                    line["facets"] =
+                        json!({"department": ["cheese", "dairy"], "brand": [name.clone()]});
+                }
                 let facts = Facts {
                     customer: json!({"loyalty_member": member, "age": age, "name": name}),
                     cart: json!({"total": total, "lines": [line.clone(), line.clone()]}),
@@ -67,6 +72,12 @@ fn facts() -> impl Strategy<Value = (Facts, Value)> {
                         last_purchase: None,
                     },
                     now: format!("2026-05-04T{hour:02}:30:00Z").parse().unwrap(),
+                    location: match hour % 4 {
+                        0 => json!({"code": "S1", "facets": {"region": ["north"]}}),
+                        1 => json!({"code": "S2", "features": {"region": "north"}}),
+                        2 => json!({}),
+                        _ => Value::Null,
+                    },
                     ..Facts::default()
                 };
                 (facts, line)
@@ -130,6 +141,16 @@ fn atom() -> impl Strategy<Value = String> {
             .prop_map(|(haystack, needle)| format!("{haystack}.contains({needle})")),
         1 => (operand(), prop::sample::select(vec!["\"a\"", "\"t1\"", "\"vip\"", "\"a\"", "2"]))
             .prop_map(|(haystack, needle)| format!("{needle} in {haystack}")),
+        1 => prop::sample::select(vec![
+            "line.has_feature(\"brand\", \"a\")",
+            "line.has_feature(\"brand\", \"gold\")",
+            "line.has_feature(\"department\", \"dairy\")",
+            "line.has_feature(\"department\", \"bakery\")",
+            "location.has_feature(\"region\", \"north\")",
+            "location.has_feature(\"region\", \"south\")",
+            "customer.has_feature(\"brand\", \"a\")",
+        ])
+        .prop_map(str::to_string),
     ]
 }
 
@@ -175,6 +196,7 @@ fn the_commonest_conditions_take_the_fast_path() {
         "!(customer.attributes.segment == \"regular\")",
         "line.price >= 2.0 && line.taxonomies.contains(\"d3\")",
         "line.features.brand == \"b1\" || line.product_code == \"P00042\"",
+        "line.has_feature(\"brand\", \"b1\") && location.has_feature(\"region\", \"north\")",
     ];
     for source in sources {
         let script = engine.compile_with(source, origin(), &["line"]).unwrap();

@@ -99,7 +99,9 @@ impl ProductsApi {
         &self,
         caller: Tier2,
         request: &poem::Request,
-        #[oai(validator(min_length = 3, max_length = 129))] feature: Query<Option<String>>,
+        #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$"))] feature: Query<
+            Option<String>,
+        >,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
             Option<u32>,
         >,
