@@ -129,6 +129,31 @@ pub fn evaluate(
     evaluation
 }
 
+/// [`evaluate`] with no Instant Win or Challenge state, every draw landing
+/// at 0.5 and text in English: what unit tests of the kinds need.
+#[cfg(test)]
+pub(crate) fn evaluate_plainly(
+    campaigns: &[Campaign],
+    event: &Listens,
+    facts: &Facts,
+) -> Evaluation {
+    let states = std::collections::HashMap::new();
+    let mut random = || 0.5;
+    let mut draws = Draws {
+        states: &states,
+        challenges: &std::collections::HashMap::new(),
+        random: &mut random,
+    };
+    evaluate(
+        &ScriptEngine::new(),
+        campaigns,
+        event,
+        facts,
+        &mut draws,
+        &|text| text.resolve("en", "en"),
+    )
+}
+
 /// Whether `campaign` takes part in this event; the reason when it does not.
 fn applies(
     engine: &ScriptEngine,
@@ -247,21 +272,7 @@ mod tests {
     }
 
     fn run(campaigns: &[Campaign], event: &Listens, facts: &Facts) -> Evaluation {
-        let states = std::collections::HashMap::new();
-        let mut random = || 0.5;
-        let mut draws = Draws {
-            states: &states,
-            challenges: &std::collections::HashMap::new(),
-            random: &mut random,
-        };
-        evaluate(
-            &ScriptEngine::new(),
-            campaigns,
-            event,
-            facts,
-            &mut draws,
-            &|text| text.resolve("en", "en"),
-        )
+        evaluate_plainly(campaigns, event, facts)
     }
 
     const COFFEE: &str = "id: 101\nkind: discount\nname: Coffee\non: cart\nwhen: hour < 12\ndiscount:\n  applies_to: lines\n  lines: line.product_code == \"COFFEE\"\n  percent: 10\n  max_amount: 0.5\n";

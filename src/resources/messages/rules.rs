@@ -224,10 +224,9 @@ mod tests {
 
     use crate::engine::campaign::Campaign;
     use crate::engine::campaign::Listens;
-    use crate::engine::evaluate::evaluate;
+    use crate::engine::evaluate::evaluate_plainly;
     use crate::engine::facts::Facts;
     use crate::engine::script::ScriptEngine;
-    use crate::resources::instant_wins::rules::draws::Draws;
 
     fn parse(text: &str) -> Result<Campaign, Vec<String>> {
         Campaign::parse(&ScriptEngine::new(), &PathBuf::from("m.yaml"), text)
@@ -272,25 +271,11 @@ mod tests {
             printed_messages: printed.iter().map(ToString::to_string).collect(),
             ..Facts::default()
         };
-        let states = std::collections::HashMap::new();
-        let mut random = || 0.5;
-        let mut draws = Draws {
-            states: &states,
-            challenges: &std::collections::HashMap::new(),
-            random: &mut random,
-        };
-        evaluate(
-            &ScriptEngine::new(),
-            campaigns,
-            &Listens::Cart,
-            &facts,
-            &mut draws,
-            &|text| text.resolve("en", "en"),
-        )
-        .messages
-        .into_iter()
-        .map(|message| (message.id.to_string(), message.channel.name().to_string()))
-        .collect()
+        evaluate_plainly(campaigns, &Listens::Cart, &facts)
+            .messages
+            .into_iter()
+            .map(|message| (message.id.to_string(), message.channel.name().to_string()))
+            .collect()
     }
 
     #[test]

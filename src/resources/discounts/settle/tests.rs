@@ -6,12 +6,11 @@ use serde_json::{Value, json};
 
 use crate::engine::campaign::{Campaign, Listens};
 use crate::engine::effect::Effect;
-use crate::engine::evaluate::{Evaluation, evaluate};
+use crate::engine::evaluate::{Evaluation, evaluate_plainly};
 use crate::engine::facts::Facts;
 use crate::engine::script::ScriptEngine;
 use crate::error::ErrorCode;
 use crate::resources::coupons::apply::DesiredVoucher;
-use crate::resources::instant_wins::rules::draws::Draws;
 
 fn campaign(text: &str) -> Campaign {
     Campaign::parse(&ScriptEngine::new(), &PathBuf::from("s.yaml"), text)
@@ -61,21 +60,7 @@ fn run(campaigns: &[Campaign], vouchers: Vec<DesiredVoucher>) -> Evaluation {
         vouchers,
         ..Facts::default()
     };
-    let states = std::collections::HashMap::new();
-    let mut random = || 0.5;
-    let mut draws = Draws {
-        states: &states,
-        challenges: &std::collections::HashMap::new(),
-        random: &mut random,
-    };
-    evaluate(
-        &ScriptEngine::new(),
-        campaigns,
-        &Listens::Cart,
-        &facts,
-        &mut draws,
-        &|text| text.resolve("en", "en"),
-    )
+    evaluate_plainly(campaigns, &Listens::Cart, &facts)
 }
 
 /// What each campaign or Coupon took off in all, as (rule, cents).
