@@ -234,8 +234,8 @@ impl Campaign {
             );
         }
         let listens = listens_of(file.on, &mut problems);
-        // Every kind may run at some Locations only; an Instant Win shows
-        // them in its API record too.
+        // Every kind may run at some Locations only (a Coupon's are where
+        // its Vouchers can be used).
         let locations = file.locations;
         let locations_line = problems.line_of("locations");
         let mut instant_win_fields = InstantWinFields {
@@ -245,11 +245,6 @@ impl Campaign {
             recurrence_type: file.recurrence_type,
             recurrence_days: file.recurrence_days,
             coupon: file.coupon,
-            locations: if matches!(file.kind.as_str(), "instant_win" | "game") {
-                locations.clone()
-            } else {
-                Vec::new()
-            },
             countries: file.countries,
             tiers: file.tiers,
             instant_win: file.instant_win,

@@ -45,13 +45,14 @@ pub struct InstantWinFilter<'a> {
 /// Whether `instant_win` is among those `filter` asks for; `location` is
 /// the catalogue's record of the filter's store (`{}` when it has none).
 fn runs_for(
+    campaign: &Campaign,
     instant_win: &InstantWin,
     filter: &InstantWinFilter<'_>,
     location: &serde_json::Value,
 ) -> bool {
     let audience = filter.audience.is_none_or(|a| a == instant_win.audience);
     let at = filter.location.as_ref().is_none_or(|code| {
-        instant_win.locations.is_empty() || location_listed(&instant_win.locations, code, location)
+        campaign.locations.is_empty() || location_listed(&campaign.locations, code, location)
     });
     let country = filter.countries.is_empty()
         || instant_win.countries.is_empty()
@@ -111,7 +112,7 @@ impl Services {
         let candidates: Vec<&Campaign> = rules
             .campaigns
             .iter()
-            .filter(|c| instant_win_of(c).is_some_and(|iw| runs_for(iw, &filter, &location)))
+            .filter(|c| instant_win_of(c).is_some_and(|iw| runs_for(c, iw, &filter, &location)))
             .collect();
         let view = self.customer_view(company, &filter, &candidates).await?;
         let mut listed: Vec<&Campaign> = candidates
@@ -203,7 +204,7 @@ impl Services {
             .master_data
             .company(company)
             .location_facts(filter.location.as_deref());
-        if !runs_for(instant_win, &filter, &location) {
+        if !runs_for(campaign, instant_win, &filter, &location) {
             return Err(not_found(format!(
                 "{rule_id} for that audience, location, country or tier"
             )));
@@ -378,7 +379,7 @@ fn describe(
             let used = view.participations.get(&campaign.id).copied().unwrap_or(0);
             (instant_win.once_limit - used).max(0)
         }),
-        locations: instant_win.locations.clone(),
+        locations: campaign.locations.clone(),
         countries: instant_win.countries.clone(),
         tiers: instant_win.tiers.clone(),
         instant_win: prize_views(campaign.id, instant_win, given, &render),

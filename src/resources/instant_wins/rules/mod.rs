@@ -286,8 +286,6 @@ pub struct InstantWin {
     pub recurrence: Option<Recurrence>,
     /// The Voucher of a targeted campaign.
     pub coupon: Option<Coupon>,
-    /// Location codes it runs in; empty: everywhere.
-    pub locations: Vec<String>,
     /// Countries it runs in (ISO codes); empty: everywhere.
     pub countries: Vec<String>,
     /// Tiers it is for; empty: every Customer.
