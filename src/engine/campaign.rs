@@ -92,7 +92,29 @@ pub struct Campaign {
     pub locations: Vec<String>,
     /// The line of `locations:` (0 when absent).
     pub locations_line: usize,
+    /// `file:line` of each key an explanation may point at, when written.
+    pub key_places: Vec<(&'static str, std::sync::Arc<str>)>,
 }
+
+/// The keys of a campaign file an explanation may point at.
+const EXPLAINED_KEYS: [&str; 16] = [
+    "active",
+    "available_from",
+    "available_to",
+    "on",
+    "when",
+    "locations",
+    "lines",
+    "stacking",
+    "limits",
+    "tiers",
+    "countries",
+    "recurrence_days",
+    "recurrence_type",
+    "once_limit",
+    "points",
+    "goal",
+];
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -196,6 +218,18 @@ impl Campaign {
             .iter()
             .chain(self.kind.expressions())
             .chain(self.messages.iter().filter_map(|m| m.when.as_ref()))
+    }
+
+    /// `file:line` of `key` in the campaign's file; where the campaign is
+    /// defined (its `id:`) when the key is not written.
+    pub fn place_of(&self, key: Option<&str>) -> std::sync::Arc<str> {
+        key.and_then(|key| {
+            self.key_places
+                .iter()
+                .find(|(written, _)| *written == key)
+                .map(|(_, place)| place.clone())
+        })
+        .unwrap_or_else(|| self.source.clone())
     }
 
     /// The text of every expression of the campaign.
@@ -316,6 +350,13 @@ impl Campaign {
         let messages = compile_messages(file.messages, file.id, &mut problems, &compile);
         let kind = CampaignKind::compile(sections, &mut problems, &compile);
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));
+        let key_places = EXPLAINED_KEYS
+            .iter()
+            .filter_map(|key| match problems.line_of(key) {
+                0 => None,
+                line => Some((*key, format!("{}:{line}", path.display()).into())),
+            })
+            .collect();
         match (problems.errors.is_empty(), listens, kind) {
             (true, Some(listens), Some(kind)) => Ok(Campaign {
                 // A game listens to its own plays.
@@ -339,6 +380,7 @@ impl Campaign {
                 messages,
                 locations,
                 locations_line,
+                key_places,
             }),
             _ => Err(problems.errors),
         }

@@ -12,9 +12,13 @@ use crate::engine::effect::Effect;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindContext;
+use crate::engine::not_applied::NotApplied;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::engine::why::Part;
+use crate::engine::why::deciding_parts;
+use crate::engine::why::describe as describe_parts;
 use crate::resources::coupons::apply::presented;
 use crate::resources::discounts::limits::OfferTakes;
 use crate::resources::discounts::settle::settle;
@@ -27,6 +31,17 @@ use crate::resources::messages::rules::shown_messages;
 /// Serialises shared text as a string.
 fn text<S: serde::Serializer>(value: &Arc<str>, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(value)
+}
+
+/// Serialises optional shared text as a string.
+fn optional_text<S: serde::Serializer>(
+    value: &Option<Arc<str>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(value) => serializer.serialize_str(value),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// Why a campaign applied or not, for `?explain=true`.
@@ -43,6 +58,54 @@ pub struct Explanation {
     /// Why not, when it did not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `file:line[:column]` of what decided it did not apply: the part of
+    /// its condition, or the key (`limits:`, `locations:`, `on:`).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "optional_text"
+    )]
+    pub at: Option<Arc<str>>,
+    /// For a condition: the parts that decided and the values they saw.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<Part>,
+}
+
+impl Explanation {
+    /// The explanation of `campaign`, which applied.
+    pub fn applied(campaign: &Campaign) -> Explanation {
+        Explanation {
+            rule_id: campaign.id,
+            source: campaign.source.clone(),
+            applied: true,
+            reason: None,
+            at: None,
+            parts: Vec::new(),
+        }
+    }
+
+    /// The explanation of `campaign`, which did not apply for `why`.
+    pub fn not_applied(campaign: &Campaign, why: NotApplied) -> Explanation {
+        let at = match why.parts.first() {
+            Some(part) => Some(part.at.as_str().into()),
+            None => why.key.map(|key| campaign.place_of(Some(key))),
+        };
+        Explanation {
+            rule_id: campaign.id,
+            source: campaign.source.clone(),
+            applied: false,
+            reason: Some(why.reason),
+            at,
+            parts: why.parts,
+        }
+    }
+
+    /// Marks this explanation's campaign as not applied after all, for
+    /// `reason`, decided at `key` of its file.
+    pub fn refuse(&mut self, campaign: Option<&Campaign>, key: &'static str, reason: String) {
+        self.applied = false;
+        self.reason = Some(reason);
+        self.at = campaign.map(|campaign| campaign.place_of(Some(key)));
+    }
 }
 
 /// The outcome of evaluating an event.
@@ -91,23 +154,14 @@ pub fn evaluate(
                 effects_so_far,
             })
         });
-        let source = campaign.source.clone();
         match outcome {
             Ok(mut effects) => {
-                evaluation.explanations.push(Explanation {
-                    rule_id: campaign.id,
-                    source,
-                    applied: true,
-                    reason: None,
-                });
+                evaluation.explanations.push(Explanation::applied(campaign));
                 evaluation.effects.append(&mut effects);
             }
-            Err(reason) => evaluation.explanations.push(Explanation {
-                rule_id: campaign.id,
-                source,
-                applied: false,
-                reason: Some(reason),
-            }),
+            Err(why) => evaluation
+                .explanations
+                .push(Explanation::not_applied(campaign, why)),
         }
     }
     settle(
@@ -161,14 +215,17 @@ fn applies(
     event: &Listens,
     facts: &Facts,
     prepared: &PreparedFacts,
-) -> Result<(), String> {
+) -> Result<(), NotApplied> {
     let coupon = matches!(campaign.kind, CampaignKind::Coupon(_));
     if coupon {
         presented(campaign, facts)?;
     }
     in_force(campaign, facts)?;
     if !coupon && &campaign.listens != event {
-        return Err(format!("listens to {}", describe(&campaign.listens)));
+        return Err(NotApplied::at_key(
+            "on",
+            format!("listens to {}", describe(&campaign.listens)),
+        ));
     }
     at_its_locations(campaign, facts)?;
     condition_holds(engine, campaign, prepared)
@@ -176,21 +233,22 @@ fn applies(
 
 /// Whether the event happens at one of `campaign`'s Locations, when it
 /// lists some; the reason when not.
-fn at_its_locations(campaign: &Campaign, facts: &Facts) -> Result<(), String> {
+fn at_its_locations(campaign: &Campaign, facts: &Facts) -> Result<(), NotApplied> {
     if campaign.locations.is_empty() {
         return Ok(());
     }
+    let refused = |reason: String| Err(NotApplied::at_key("locations", reason));
     match facts
         .location
         .get("code")
         .and_then(serde_json::Value::as_str)
     {
         Some(code) if location_listed(&campaign.locations, code, &facts.location) => Ok(()),
-        Some(code) => Err(format!(
+        Some(code) => refused(format!(
             "location `{code}` is not one of its locations ({})",
             campaign.locations.join(", ")
         )),
-        None => Err("the event names no location and the campaign runs only in some".into()),
+        None => refused("the event names no location and the campaign runs only in some".into()),
     }
 }
 
@@ -201,44 +259,70 @@ pub(crate) fn available(
     campaign: &Campaign,
     facts: &Facts,
     prepared: &PreparedFacts,
-) -> Result<(), String> {
+) -> Result<(), NotApplied> {
     in_force(campaign, facts)?;
     condition_holds(engine, campaign, prepared)
 }
 
 /// Whether `campaign` is active and within its dates at the time of `facts`.
-fn in_force(campaign: &Campaign, facts: &Facts) -> Result<(), String> {
+fn in_force(campaign: &Campaign, facts: &Facts) -> Result<(), NotApplied> {
     if !campaign.active {
-        return Err("inactive".into());
+        return Err(NotApplied::at_key("active", "inactive"));
     }
     let now = crate::common::time::Timestamp::from(facts.now);
     if let Some(from) = campaign.available_from.map(|t| t.instant(&facts.locale))
         && now < from
     {
-        return Err(format!("not available until {from}"));
+        return Err(NotApplied::at_key(
+            "available_from",
+            format!("not available until {from}"),
+        ));
     }
     if let Some(to) = campaign.available_to.map(|t| t.instant(&facts.locale))
         && now > to
     {
-        return Err(format!("not available since {to}"));
+        return Err(NotApplied::at_key(
+            "available_to",
+            format!("not available since {to}"),
+        ));
     }
     Ok(())
 }
 
-/// Whether `campaign`'s `when` holds for `prepared`.
+/// Whether `campaign`'s `when` holds for `prepared`; when it does not and
+/// the event is explained, the parts that made it false.
 fn condition_holds(
     engine: &ScriptEngine,
     campaign: &Campaign,
     prepared: &PreparedFacts,
-) -> Result<(), String> {
-    if let Some(when) = &campaign.when {
-        match engine.eval_prepared(when, prepared, None) {
-            Ok(true) => {}
-            Ok(false) => return Err(format!("condition is false: `{}`", when.source.trim())),
-            Err(error) => return Err(format!("condition failed: {error}")),
+) -> Result<(), NotApplied> {
+    let Some(when) = &campaign.when else {
+        return Ok(());
+    };
+    match engine.eval_prepared(when, prepared, None) {
+        Ok(true) => Ok(()),
+        Ok(false) if prepared.facts().explain => {
+            let parts = deciding_parts(engine, when, prepared, None, false);
+            let reason = if parts.is_empty() {
+                format!("condition is false: `{}`", when.source.trim())
+            } else {
+                format!("condition is false: {}", describe_parts(&parts))
+            };
+            Err(NotApplied {
+                reason,
+                key: Some("when"),
+                parts,
+            })
         }
+        Ok(false) => Err(NotApplied::at_key(
+            "when",
+            format!("condition is false: `{}`", when.source.trim()),
+        )),
+        Err(error) => Err(NotApplied::at_key(
+            "when",
+            format!("condition failed: {error}"),
+        )),
     }
-    Ok(())
 }
 
 fn describe(listens: &Listens) -> String {
@@ -355,6 +439,54 @@ mod tests {
         assert_eq!(
             evaluation.explanations[0].reason.as_deref(),
             Some("not available until 2030-01-01T00:00:00Z")
+        );
+        assert_eq!(
+            evaluation.explanations[0].at.as_deref(),
+            Some("demo/c.yaml:5"),
+            "the line of available_from"
+        );
+    }
+
+    #[test]
+    fn explained_events_name_the_false_part_its_values_and_where_it_is_written() {
+        let weekend = campaign(
+            "id: 9\nkind: discount\nname: Weekend\non: cart\nwhen: (weekday == \"saturday\" || weekday == \"sunday\") && cart.total > 40.0\ndiscount:\n  applies_to: cart\n  percent: 5\n",
+        );
+        // A Saturday cart of 12.70.
+        let mut saturday = cart_facts("2026-05-02T10:00:00Z", cart());
+        saturday.explain = true;
+        let evaluation = run(std::slice::from_ref(&weekend), &Listens::Cart, &saturday);
+        let explanation = &evaluation.explanations[0];
+        assert_eq!(
+            explanation.reason.as_deref(),
+            Some("condition is false: `cart.total > 40.0` was false: `cart.total` is 12.7")
+        );
+        assert_eq!(explanation.at.as_deref(), Some("demo/c.yaml:5:57"));
+        assert_eq!(explanation.parts.len(), 1);
+        // Unexplained events (the till's) keep the plain reason.
+        saturday.explain = false;
+        let evaluation = run(&[weekend], &Listens::Cart, &saturday);
+        assert!(evaluation.explanations[0].parts.is_empty());
+        assert_eq!(
+            evaluation.explanations[0].at.as_deref(),
+            Some("demo/c.yaml:5")
+        );
+
+        let mut no_coffee = cart_facts(
+            "2026-05-04T09:00:00Z",
+            json!({"total": 3.0, "lines": [{"product_code": "TEA", "quantity": 1, "price": 3.0}]}),
+        );
+        no_coffee.explain = true;
+        let evaluation = run(&[campaign(COFFEE)], &Listens::Cart, &no_coffee);
+        assert_eq!(
+            evaluation.explanations[0].reason.as_deref(),
+            Some(
+                "no line matches `line.product_code == \"COFFEE\"`: cart line 1: `line.product_code == \"COFFEE\"` was false: `line.product_code` is \"TEA\""
+            )
+        );
+        assert_eq!(
+            evaluation.explanations[0].at.as_deref(),
+            Some("demo/c.yaml:8:10")
         );
     }
 

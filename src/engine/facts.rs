@@ -62,6 +62,9 @@ pub struct Facts {
     /// campaign listening to the event issues with a cap per Customer, as
     /// read before the evaluation; empty when none is capped.
     pub voucher_issues: std::collections::HashMap<i64, u32>,
+    /// Whether the event is explained (`?explain=true`, scenarios): only
+    /// then does a false condition say which of its parts made it false.
+    pub explain: bool,
     /// The ids of the `once` messages the Customer was printed, as read
     /// before the evaluation; empty when no campaign of the event has one.
     pub printed_messages: std::collections::HashSet<String>,

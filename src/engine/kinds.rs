@@ -9,6 +9,7 @@ use crate::engine::campaign::Campaign;
 use crate::engine::effect::Effect;
 use crate::engine::effect::InstantWinDrawEffect;
 use crate::engine::facts::Facts;
+use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
@@ -301,7 +302,7 @@ impl CampaignKind {
 
     /// The effects of a campaign of this kind that takes part in the event
     /// of `cx`; the reason when it gives none.
-    pub(crate) fn effects(&self, cx: &mut KindContext<'_, '_>) -> Result<Vec<Effect>, String> {
+    pub(crate) fn effects(&self, cx: &mut KindContext<'_, '_>) -> Result<Vec<Effect>, NotApplied> {
         let campaign = cx.campaign;
         let rule_name = (cx.render)(&campaign.name);
         match self {
@@ -318,6 +319,7 @@ impl CampaignKind {
             }
             CampaignKind::Points(points) => {
                 points_effects(campaign.id, points, cx.facts, rule_name)
+                    .map_err(|reason| NotApplied::at_key("points", reason))
             }
             CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
                 let (draw, record) = instant_win_draw(
@@ -339,10 +341,14 @@ impl CampaignKind {
             // Its Vouchers' effects are reckoned after every discount
             // campaign's (`coupons::apply`).
             CampaignKind::Coupon(_) => Ok(Vec::new()),
-            CampaignKind::Voucher(earned) => {
-                earned_voucher(campaign, *earned, cx.campaigns, cx.facts, cx.render)
-            }
-            CampaignKind::Challenge(challenge) => challenge_effects(campaign, challenge, cx),
+            CampaignKind::Voucher(earned) => Ok(earned_voucher(
+                campaign,
+                *earned,
+                cx.campaigns,
+                cx.facts,
+                cx.render,
+            )?),
+            CampaignKind::Challenge(challenge) => Ok(challenge_effects(campaign, challenge, cx)?),
             // What it shows is its messages (`messages::rules`).
             CampaignKind::Message => Ok(Vec::new()),
         }

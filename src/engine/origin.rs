@@ -18,6 +18,19 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// The file's line and column (0 when unknown) of `position` within
+    /// the expression that starts here.
+    pub fn place(&self, position: Position) -> (usize, usize) {
+        let script_line = position.line().unwrap_or(1);
+        let line = self.line + script_line.saturating_sub(1);
+        let column = match (script_line, position.position()) {
+            (1, Some(column)) if self.column > 0 => self.column + column - 1,
+            (_, Some(column)) => column,
+            _ => 0,
+        };
+        (line, column)
+    }
+
     /// Where `source` starts in `text` (the content of `file`), looking from
     /// the line that defines `anchor` (e.g. `id: gold`) on.
     pub fn locate(file: &Path, text: &str, anchor: Option<&str>, source: &str) -> Origin {
@@ -88,13 +101,7 @@ impl RuleError {
     }
 
     pub(crate) fn at(origin: &Origin, position: Position, message: impl Into<String>) -> Self {
-        let script_line = position.line().unwrap_or(1);
-        let line = origin.line + script_line.saturating_sub(1);
-        let column = match (script_line, position.position()) {
-            (1, Some(column)) if origin.column > 0 => origin.column + column - 1,
-            (_, Some(column)) => column,
-            _ => 0,
-        };
+        let (line, column) = origin.place(position);
         RuleError::new(&origin.file, line, message).with_column(column)
     }
 }

@@ -31,6 +31,13 @@ pub struct Script {
     pub origin: Origin,
 }
 
+impl Script {
+    /// Its syntax tree (explanations and checks walk it).
+    pub(crate) fn ast(&self) -> &AST {
+        &self.ast
+    }
+}
+
 /// The error of `script` failing to evaluate.
 fn evaluation_error(script: &Script, error: &EvalAltResult) -> RuleError {
     let said = match error.unwrap_inner() {
@@ -91,6 +98,13 @@ pub struct PreparedFacts<'a> {
     fast: FastFacts<'a>,
     lines: &'a [Value],
     rhai: std::sync::OnceLock<RhaiFacts>,
+}
+
+impl<'a> PreparedFacts<'a> {
+    /// The facts they were prepared from.
+    pub fn facts(&self) -> &'a Facts {
+        self.facts
+    }
 }
 
 /// The facts as rhai values, converted once.
@@ -250,6 +264,17 @@ impl ScriptEngine {
                 return Ok(result);
             }
         }
+        as_bool(script, self.eval_value_prepared(script, prepared, line)?)
+    }
+
+    /// The value of `script` for prepared facts, always through rhai (the
+    /// parts of a condition an explanation names, which may be of any type).
+    pub(crate) fn eval_value_prepared(
+        &self,
+        script: &Script,
+        prepared: &PreparedFacts<'_>,
+        line: Option<usize>,
+    ) -> Result<Dynamic, RuleError> {
         let rhai = prepared.rhai.get_or_init(|| RhaiFacts {
             // Shared, so that giving each line filter its `line` clones a
             // pointer, not the line's map.
@@ -277,7 +302,7 @@ impl ScriptEngine {
         // Expressions cannot assign, so the facts are as they were: only the
         // line variable is taken off again.
         scope.rewind(base);
-        as_bool(script, value.map_err(|e| evaluation_error(script, &e))?)
+        value.map_err(|e| evaluation_error(script, &e))
     }
 
     /// Evaluates `script` with rhai only, never on the fast path (to check

@@ -356,6 +356,32 @@ pub struct ExplanationBody {
     /// Why not, when it did not.
     #[oai(skip_serializing_if_is_none)]
     pub reason: Option<String>,
+    /// Where what decided it is written, as `file:line` or
+    /// `file:line:column`: the part of its condition that was false, or the
+    /// key (`on`, `locations`, `limits`, `stacking`, `tiers`, ...).
+    #[oai(skip_serializing_if_is_none)]
+    pub at: Option<String>,
+    /// When its condition (or line selector) was false: the parts of it
+    /// that made it so, each with the values it read.
+    #[oai(skip_serializing_if_is_empty)]
+    pub parts: Vec<ConditionPartBody>,
+}
+
+/// A part of a condition that decided its result.
+#[derive(Debug, Object)]
+pub struct ConditionPartBody {
+    /// The part as written, e.g. `cart.total > 40.0`.
+    pub part: String,
+    /// What it gave.
+    pub was: bool,
+    /// Where it is written: `file:line:column`.
+    pub at: String,
+    /// The facts it read and their values, e.g. `{"cart.total": 35.0}`
+    /// (absent facts are `null`).
+    pub values: std::collections::BTreeMap<String, serde_json::Value>,
+    /// In a line selector: the cart line (from 1) it was evaluated on.
+    #[oai(skip_serializing_if_is_none)]
+    pub cart_line: Option<usize>,
 }
 
 impl From<Explanation> for ExplanationBody {
@@ -365,6 +391,18 @@ impl From<Explanation> for ExplanationBody {
             source: explanation.source.to_string(),
             applied: explanation.applied,
             reason: explanation.reason,
+            at: explanation.at.map(|at| at.to_string()),
+            parts: explanation
+                .parts
+                .into_iter()
+                .map(|part| ConditionPartBody {
+                    part: part.text,
+                    was: part.was,
+                    at: part.at,
+                    values: part.values.into_iter().collect(),
+                    cart_line: part.cart_line,
+                })
+                .collect(),
         }
     }
 }

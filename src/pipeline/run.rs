@@ -46,7 +46,8 @@ impl Services {
     /// the facts and Instant Win state, evaluates (drawing), and in
     /// [`Mode::Record`] writes the occurrence, its points and its draws in
     /// one transaction, evaluating again on fresh state when a concurrent
-    /// draw took what this one counted on.
+    /// draw took what this one counted on. With `explain`, a campaign whose
+    /// condition is false says which of its parts made it so.
     pub(crate) async fn run_pipeline<O: Occurrence>(
         &self,
         company: &str,
@@ -54,6 +55,7 @@ impl Services {
         occurrence: &mut O,
         language: &Language,
         mode: Mode,
+        explain: bool,
     ) -> ApiResult<EvaluatedEvent> {
         // Campaigns are evaluated at the time the event is received, never at
         // the date the client sent (see `pipeline::dates`).
@@ -70,6 +72,7 @@ impl Services {
             )
             .await?;
         occurrence.describe(&mut facts);
+        facts.explain = explain;
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
         self.read_limits(company, &rules, &mut facts).await?;
         self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)

@@ -138,12 +138,13 @@ impl CartsApi {
         let services = services(request)?;
         let caller = &caller.0;
         let language = language(request)?;
+        let explain = explain.0.unwrap_or(false);
         let outcome = services
             .guarded_cart(&caller.company, &caller.key, body.0, |cart| {
-                services.process_cart(&caller.company, cart, language, true)
+                services.process_cart(&caller.company, cart, language, true, explain)
             })
             .await?;
-        Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
+        Ok(Json(respond(outcome, explain)))
     }
 
     /// Simulate cart creation in real time: the same evaluation and answer as
@@ -161,12 +162,13 @@ impl CartsApi {
         let services = services(request)?;
         let caller = &caller.0;
         let language = language(request)?;
+        let explain = explain.0.unwrap_or(false);
         let outcome = services
             .guarded_cart(&caller.company, &caller.key, body.0, |cart| {
-                services.process_cart(&caller.company, cart, language, false)
+                services.process_cart(&caller.company, cart, language, false, explain)
             })
             .await?;
-        Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
+        Ok(Json(respond(outcome, explain)))
     }
 
     /// Cancel a full cart by creating a new cart with negative amounts.

@@ -119,6 +119,7 @@ impl Services {
         new: NewCart,
         language: &Language,
         record: bool,
+        explain: bool,
     ) -> ApiResult<CartOutcome> {
         let code = normalise_code(&new.code)
             .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?;
@@ -184,7 +185,7 @@ impl Services {
         let evaluated = loop {
             attempt += 1;
             match self
-                .run_pipeline(company, &customer, &mut occurrence, language, mode)
+                .run_pipeline(company, &customer, &mut occurrence, language, mode, explain)
                 .await
             {
                 // Another till took or held a use of a Voucher, or the last

@@ -10,10 +10,14 @@ use serde_json::Value;
 
 use crate::common::money::round_money;
 use crate::engine::facts::Facts;
+use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
+use crate::engine::why::Part;
+use crate::engine::why::deciding_parts;
+use crate::engine::why::describe;
 use crate::resources::discounts::settle::reckon::Reckoning;
 use crate::resources::discounts::settle::reckon::Spread;
 
@@ -131,6 +135,39 @@ pub(crate) fn tie_keys<'c>(facts: &'c Facts, of: &[usize]) -> Vec<(&'c str, Deci
         .collect()
 }
 
+/// Lines an explanation takes apart when none matches a selector (the
+/// first ones; a long cart's others are alike or listed by the event).
+const LINES_EXPLAINED: usize = 3;
+
+/// Why no line of the cart matches the line selector `condition`; when
+/// the event is explained, why each of the first lines does not.
+fn no_line_matches(
+    engine: &ScriptEngine,
+    condition: &Script,
+    prepared: &PreparedFacts,
+    discountable: &[bool],
+) -> NotApplied {
+    let mut reason = format!("no line matches `{}`", condition.source.trim());
+    if !prepared.facts().explain {
+        return NotApplied::at_key("lines", reason);
+    }
+    let lines = prepared.facts().cart_amounts().worths.len();
+    let parts: Vec<Part> = (0..lines)
+        .filter(|index| discountable.get(*index) != Some(&false))
+        .take(LINES_EXPLAINED)
+        .flat_map(|index| deciding_parts(engine, condition, prepared, Some(index), false))
+        .collect();
+    if !parts.is_empty() {
+        reason.push_str(": ");
+        reason.push_str(&describe(&parts));
+    }
+    NotApplied {
+        reason,
+        key: Some("lines"),
+        parts,
+    }
+}
+
 /// What the discount campaign `discount` offers the cart in `facts`, before
 /// it meets the other offers ([`crate::resources::discounts::settle`]): its
 /// value and the lines it may take it off (all of them for a cart
@@ -141,7 +178,7 @@ pub(crate) fn discount_offer(
     discount: &Discount,
     facts: &Facts,
     prepared: &PreparedFacts,
-) -> Result<Reckoning, String> {
+) -> Result<Reckoning, NotApplied> {
     let minor_units = facts.locale.minor_units;
     let lines = facts.cart_amounts().worths.len();
     // Lines of Products marked `discountable: false` are never a base.
@@ -152,7 +189,10 @@ pub(crate) fn discount_offer(
         None => {
             let eligible: Vec<bool> = (0..lines).map(may_discount).collect();
             if !eligible.contains(&true) {
-                return Err("no line of the cart may be discounted (discountable: false)".into());
+                return Err(NotApplied::at_key(
+                    "lines",
+                    "no line of the cart may be discounted (discountable: false)",
+                ));
             }
             (eligible, Spread::Eligible)
         }
@@ -163,11 +203,13 @@ pub(crate) fn discount_offer(
                     may_discount(index)
                         && engine
                             .eval_prepared(condition, prepared, Some(index))
-                            .map_err(|e| format!("lines condition failed: {e}"))?,
+                            .map_err(|e| {
+                                NotApplied::at_key("lines", format!("lines condition failed: {e}"))
+                            })?,
                 );
             }
             if !eligible.contains(&true) {
-                return Err(format!("no line matches `{}`", condition.source.trim()));
+                return Err(no_line_matches(engine, condition, prepared, &discountable));
             }
             (eligible, Spread::PerLine)
         }

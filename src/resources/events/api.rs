@@ -122,15 +122,17 @@ impl EventsApi {
         explain: Query<Option<bool>>,
         body: Json<NewEvent>,
     ) -> Result<Json<EventResponse>, ErrorResponse> {
+        let explain = explain.0.unwrap_or(false);
         let outcome = services(request)?
             .process_event(
                 &caller.0.company,
                 body.0,
                 EventKind::CustomEvent,
                 language(request)?,
+                explain,
             )
             .await?;
-        Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
+        Ok(Json(respond(outcome, explain)))
     }
 
     /// List Custom Events, optionally of one Customer and one type.
@@ -197,14 +199,16 @@ impl EventsApi {
         explain: Query<Option<bool>>,
         body: Json<NewEvent>,
     ) -> Result<Json<EventResponse>, ErrorResponse> {
+        let explain = explain.0.unwrap_or(false);
         let outcome = services(request)?
             .process_event(
                 &caller.0.company,
                 body.0,
                 EventKind::Trigger,
                 language(request)?,
+                explain,
             )
             .await?;
-        Ok(Json(respond(outcome, explain.0.unwrap_or(false))))
+        Ok(Json(respond(outcome, explain)))
     }
 }

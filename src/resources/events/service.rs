@@ -138,6 +138,7 @@ impl Services {
         new: NewEvent,
         kind: EventKind,
         language: &Language,
+        explain: bool,
     ) -> ApiResult<EventOutcome> {
         validate_slug("type", &new.kind)?;
         let customer = self
@@ -152,7 +153,14 @@ impl Services {
             recorded: None,
         };
         let evaluated = self
-            .run_pipeline(company, &customer, &mut occurrence, language, Mode::Record)
+            .run_pipeline(
+                company,
+                &customer,
+                &mut occurrence,
+                language,
+                Mode::Record,
+                explain,
+            )
             .await?;
         Ok(EventOutcome {
             event: occurrence.recorded,

@@ -167,7 +167,7 @@ impl Services {
             date: self.now(),
         };
         let evaluated = self
-            .run_pipeline(company, &customer, &mut play, language, Mode::Record)
+            .run_pipeline(company, &customer, &mut play, language, Mode::Record, false)
             .await?;
         let drawn = evaluated.effects.iter().find_map(|effect| match effect {
             Effect::InstantWin(draw) if draw.rule_id == id => Some(&draw.draw),

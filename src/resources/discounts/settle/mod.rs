@@ -176,12 +176,18 @@ pub(crate) fn settle(
     let mut voucher_effects: Vec<Vec<Effect>> = vec![Vec::new(); facts.vouchers.len()];
     for ((offer, shares), loss) in offers.iter().zip(&shares).zip(losses) {
         match (&offer.giver, loss) {
-            (Giver::Campaign { .. }, Some((_, reason))) => {
+            (Giver::Campaign { .. }, Some((code, reason))) => {
                 if let Some(explanation) =
                     explanations.iter_mut().find(|e| e.rule_id == offer.rule_id)
                 {
-                    explanation.applied = false;
-                    explanation.reason = Some(reason);
+                    // What decided is written under one key of its file.
+                    let key = match code {
+                        ErrorCode::DiscountLimitReached => "limits",
+                        ErrorCode::VoucherNotCombinable => "stacking",
+                        _ => "lines",
+                    };
+                    let campaign = campaigns.iter().find(|c| c.id == offer.rule_id);
+                    explanation.refuse(campaign, key, reason);
                 }
             }
             (Giver::Campaign { .. }, None) => {}
@@ -242,8 +248,8 @@ pub(crate) fn settle(
             && !applied_coupons.contains(&explanation.rule_id)
             && let Some(reason) = first_rejection.remove(&explanation.rule_id)
         {
-            explanation.applied = false;
-            explanation.reason = Some(reason);
+            let campaign = campaigns.iter().find(|c| c.id == explanation.rule_id);
+            explanation.refuse(campaign, "coupon", reason);
         }
     }
 }

@@ -17,6 +17,7 @@ use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
+use crate::engine::not_applied::NotApplied;
 use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
@@ -79,16 +80,19 @@ fn may_take_part(
     instant_win: &InstantWin,
     state: &InstantWinState,
     facts: &Facts,
-) -> Result<(), String> {
+) -> Result<(), NotApplied> {
     if let Some(recurrence) = &instant_win.recurrence
         && !recurrence.allows(facts.locale.wall_clock(facts.now))
     {
-        return Err(format!(
-            "runs only on {}",
-            match recurrence.days().as_slice() {
-                [] => "its recurrence days".to_string(),
-                days => days.join(", "),
-            }
+        return Err(NotApplied::at_key(
+            "recurrence_days",
+            format!(
+                "runs only on {}",
+                match recurrence.days().as_slice() {
+                    [] => "its recurrence days".to_string(),
+                    days => days.join(", "),
+                }
+            ),
         ));
     }
     // Its `locations` are every campaign's (`engine::evaluate`).
@@ -100,15 +104,21 @@ fn may_take_part(
                     .iter()
                     .any(|c| c.eq_ignore_ascii_case(country)) => {}
             Some(country) => {
-                return Err(format!(
-                    "runs in {} only, not in {country} (the event's Location's country, else the Customer's)",
-                    instant_win.countries.join(", ")
+                return Err(NotApplied::at_key(
+                    "countries",
+                    format!(
+                        "runs in {} only, not in {country} (the event's Location's country, else the Customer's)",
+                        instant_win.countries.join(", ")
+                    ),
                 ));
             }
             None => {
-                return Err(format!(
-                    "runs in {} only, and neither the event's Location nor the Customer has a country",
-                    instant_win.countries.join(", ")
+                return Err(NotApplied::at_key(
+                    "countries",
+                    format!(
+                        "runs in {} only, and neither the event's Location nor the Customer has a country",
+                        instant_win.countries.join(", ")
+                    ),
                 ));
             }
         }
@@ -116,7 +126,10 @@ fn may_take_part(
     if !instant_win.tiers.is_empty() {
         let tier = facts.tier.as_str().unwrap_or_default();
         if !instant_win.tiers.iter().any(|t| t == tier) {
-            return Err(format!("for tiers {} only", instant_win.tiers.join(", ")));
+            return Err(NotApplied::at_key(
+                "tiers",
+                format!("for tiers {} only", instant_win.tiers.join(", ")),
+            ));
         }
     }
     if instant_win.audience == Audience::Targeted {
@@ -136,26 +149,33 @@ fn may_take_part(
             return Err(format!(
                 "targeted: Voucher {} has given its {uses} draws",
                 voucher.code
-            ));
+            )
+            .into());
         }
     }
     if instant_win.granted_plays {
         if state.participations >= instant_win.once_limit && state.granted <= 0 {
-            return Err(format!(
-                "{NO_PARTICIPATIONS}: {} free plays of {} per {} used and no participation given",
-                state.participations.min(instant_win.once_limit),
-                instant_win.once_limit,
-                instant_win.once.name()
+            return Err(NotApplied::at_key(
+                "once_limit",
+                format!(
+                    "{NO_PARTICIPATIONS}: {} free plays of {} per {} used and no participation given",
+                    state.participations.min(instant_win.once_limit),
+                    instant_win.once_limit,
+                    instant_win.once.name()
+                ),
             ));
         }
         return Ok(());
     }
     if state.participations >= instant_win.once_limit {
-        return Err(format!(
-            "participation limit reached: {} of {} per {}",
-            state.participations,
-            instant_win.once_limit,
-            instant_win.once.name()
+        return Err(NotApplied::at_key(
+            "once_limit",
+            format!(
+                "participation limit reached: {} of {} per {}",
+                state.participations,
+                instant_win.once_limit,
+                instant_win.once.name()
+            ),
         ));
     }
     Ok(())
@@ -178,7 +198,7 @@ pub(crate) fn instant_win_draw(
     facts: &Facts,
     draws: &mut Draws<'_>,
     render: &dyn Fn(&Text) -> String,
-) -> Result<(InstantWinEffect, DrawRecord), String> {
+) -> Result<(InstantWinEffect, DrawRecord), NotApplied> {
     let empty = InstantWinState::default();
     let state = draws.states.get(&campaign.id).unwrap_or(&empty);
     may_take_part(instant_win, state, facts)?;
