@@ -188,6 +188,14 @@ instant_win:
 ",
     ),
     (
+        "segments.yaml",
+        "tiers:
+  - id: gold
+    name: Gold
+    condition: points_balance >= 1000000
+",
+    ),
+    (
         "gold.yaml",
         "id: 27
 kind: instant_win

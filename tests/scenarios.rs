@@ -126,3 +126,45 @@ fn an_author_sees_which_answer_a_campaign_edit_changed() {
     );
     assert!(run(false).status.success());
 }
+
+/// `loyalty campaigns explain` answers offline what `?explain=true` does:
+/// the false part of the condition, where it is written and what it read.
+#[tokio::test]
+async fn campaigns_explain_names_the_false_part_of_a_file_offline() {
+    use loyalty::cli::explain::{ExplainRequest, ExplainedEvent, explanation_of};
+    let dir = tempfile::tempdir().unwrap();
+    let cart = dir.path().join("cart.json");
+    std::fs::write(
+        &cart,
+        r#"{"code": "T1", "lines": [{"product_code": "COFFEE", "quantity": 1, "price": 2.5}]}"#,
+    )
+    .unwrap();
+    let request = |at: &str| ExplainRequest {
+        file: PathBuf::from("campaigns/demo/campaigns/coffee-mornings.yaml"),
+        campaigns: PathBuf::from("campaigns"),
+        event: ExplainedEvent::Cart(cart.clone()),
+        customer: None,
+        at: Some(at.to_string()),
+        json: true,
+    };
+    // A Monday afternoon: the hour decides.
+    let (explanation, effects) = explanation_of(&request("2026-05-04T15:00:00Z"))
+        .await
+        .unwrap();
+    assert!(effects.is_empty());
+    assert_eq!(
+        explanation["reason"],
+        "condition is false: `hour < 12` was false: `hour` is 15"
+    );
+    assert_eq!(
+        explanation["at"],
+        "campaigns/demo/campaigns/coffee-mornings.yaml:8:55"
+    );
+    assert_eq!(explanation["parts"][0]["values"]["hour"], 15);
+    // A Monday morning: the total does.
+    let (explanation, _) = explanation_of(&request("2026-05-04T08:00:00Z"))
+        .await
+        .unwrap();
+    assert_eq!(explanation["parts"][0]["part"], "cart.total >= 5.0");
+    assert_eq!(explanation["parts"][0]["values"]["cart.total"], 2.5);
+}

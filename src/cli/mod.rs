@@ -9,10 +9,12 @@
 pub mod authoring;
 pub mod back_office;
 pub mod back_office_client;
+pub mod explain;
 pub mod serve;
 
 use crate::cli::authoring::{bench, check_campaigns, run_scenarios, simulate_draws};
 use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
+use crate::cli::explain::{ExplainRequest, ExplainedEvent, explain_campaign};
 use crate::cli::serve::serve;
 use crate::config::CampaignsCommand;
 use crate::config::Cli;
@@ -41,6 +43,36 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
             campaigns,
             back_office,
         }) => check_campaigns(&campaigns, &back_office).await,
+        Command::Campaigns(CampaignsCommand::Explain {
+            file,
+            campaigns,
+            cart,
+            custom_event,
+            trigger,
+            customer,
+            at,
+            json,
+        }) => {
+            let event = match (cart, custom_event, trigger) {
+                (Some(cart), ..) => ExplainedEvent::Cart(cart),
+                (_, Some(event), _) => ExplainedEvent::CustomEvent(event),
+                (.., Some(trigger)) => ExplainedEvent::Trigger(trigger),
+                _ => {
+                    return Err(ApiError::invalid(
+                        "give --cart, --custom-event or --trigger",
+                    ));
+                }
+            };
+            explain_campaign(ExplainRequest {
+                file,
+                campaigns,
+                event,
+                customer,
+                at,
+                json,
+            })
+            .await
+        }
         Command::Campaigns(CampaignsCommand::Draws {
             file,
             runs,

@@ -145,6 +145,36 @@ pub enum CampaignsCommand {
         #[command(flatten)]
         back_office: BackOfficeArgs,
     },
+    /// Explain why one campaign file applies to a cart (or a Custom Event,
+    /// or a trigger) or not, offline: the real service on an in-memory
+    /// store answers it as `?explain=true` would, naming the part of the
+    /// condition that was false and the values it read.
+    Explain {
+        /// The campaign file, inside a Company's directory of --campaigns.
+        file: PathBuf,
+        /// Directory of campaign files, one sub-directory per Company.
+        #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+        campaigns: PathBuf,
+        /// A cart: a JSON (or YAML) file with the body of POST /carts/simulate.
+        #[arg(long, group = "event")]
+        cart: Option<PathBuf>,
+        /// A Custom Event: a file with the body of POST /custom_events.
+        #[arg(long = "custom-event", group = "event")]
+        custom_event: Option<PathBuf>,
+        /// A trigger: a file with the body of POST /trigger.
+        #[arg(long, group = "event")]
+        trigger: Option<PathBuf>,
+        /// The Customer: a file with the body of POST /customers, plus
+        /// `points` and `wallet` to start with (default: a loyalty member).
+        #[arg(long)]
+        customer: Option<PathBuf>,
+        /// When the event happens, e.g. 2026-05-02T10:00:00Z (default: now).
+        #[arg(long)]
+        at: Option<String>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Simulate draws of an Instant Win campaign file: observed against
     /// configured prize frequencies, when stock runs out, and a chi-square
     /// verdict on the draw's fairness.

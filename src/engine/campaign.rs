@@ -24,6 +24,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::common::locale::CampaignTime;
+use crate::engine::check::Known;
+use crate::engine::check::check_campaign;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindSections;
 pub use crate::engine::listens::Listens;
@@ -36,6 +38,7 @@ use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::engine::yaml::read_yaml;
 use crate::resources::challenges::goal::GoalFile;
 use crate::resources::challenges::rules::ChallengeFields;
 use crate::resources::challenges::rules::ChallengeRewardFile;
@@ -92,12 +95,13 @@ pub struct Campaign {
     pub locations: Vec<String>,
     /// The line of `locations:` (0 when absent).
     pub locations_line: usize,
-    /// `file:line` of each key an explanation may point at, when written.
-    pub key_places: Vec<(&'static str, std::sync::Arc<str>)>,
+    /// The line and `file:line` of each key an explanation may point at,
+    /// when written.
+    pub key_places: Vec<(&'static str, usize, std::sync::Arc<str>)>,
 }
 
 /// The keys of a campaign file an explanation may point at.
-const EXPLAINED_KEYS: [&str; 16] = [
+const EXPLAINED_KEYS: [&str; 17] = [
     "active",
     "available_from",
     "available_to",
@@ -114,6 +118,7 @@ const EXPLAINED_KEYS: [&str; 16] = [
     "once_limit",
     "points",
     "goal",
+    "points_cost_by_tier",
 ];
 
 #[derive(Debug, Deserialize)]
@@ -226,10 +231,19 @@ impl Campaign {
         key.and_then(|key| {
             self.key_places
                 .iter()
-                .find(|(written, _)| *written == key)
-                .map(|(_, place)| place.clone())
+                .find(|(written, ..)| *written == key)
+                .map(|(.., place)| place.clone())
         })
         .unwrap_or_else(|| self.source.clone())
+    }
+
+    /// The line of `key` in the campaign's file; its `id:` line when the
+    /// key is not written.
+    pub fn line_of(&self, key: &str) -> usize {
+        self.key_places
+            .iter()
+            .find(|(written, ..)| *written == key)
+            .map_or(self.origin.line, |(_, line, _)| *line)
     }
 
     /// The text of every expression of the campaign.
@@ -243,14 +257,27 @@ impl Campaign {
         path: &Path,
         text: &str,
     ) -> Result<Campaign, Vec<RuleError>> {
-        let file: CampaignFile = serde_yaml::from_str(text).map_err(|e| {
-            let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
-            vec![RuleError::new(path, line, e.to_string()).with_column(column)]
-        })?;
+        Campaign::parse_checked(engine, path, text, None)
+    }
+
+    /// [`Campaign::parse`], with its conditions and the tiers it names
+    /// checked against what its Company's files define (`engine::check`).
+    pub fn parse_checked(
+        engine: &ScriptEngine,
+        path: &Path,
+        text: &str,
+        known: Option<&Known>,
+    ) -> Result<Campaign, Vec<RuleError>> {
+        // Every unknown key is a problem; the file's other problems are
+        // still looked for.
+        let (file, unknown_keys) = read_yaml::<CampaignFile>(path, text);
+        let Some(file) = file else {
+            return Err(unknown_keys);
+        };
         let mut problems = Problems {
             path,
             text,
-            errors: Vec::new(),
+            errors: unknown_keys,
         };
         let available_from = problems.time("available_from", file.available_from);
         let available_to = problems.time("available_to", file.available_to);
@@ -354,11 +381,11 @@ impl Campaign {
             .iter()
             .filter_map(|key| match problems.line_of(key) {
                 0 => None,
-                line => Some((*key, format!("{}:{line}", path.display()).into())),
+                line => Some((*key, line, format!("{}:{line}", path.display()).into())),
             })
             .collect();
-        match (problems.errors.is_empty(), listens, kind) {
-            (true, Some(listens), Some(kind)) => Ok(Campaign {
+        let campaign = match (listens, kind) {
+            (Some(listens), Some(kind)) => Some(Campaign {
                 // A game listens to its own plays.
                 listens: if matches!(kind, CampaignKind::Game(_)) {
                     Listens::Play(file.id)
@@ -382,7 +409,21 @@ impl Campaign {
                 locations_line,
                 key_places,
             }),
-            _ => Err(problems.errors),
+            _ => None,
+        };
+        // What only the Company's other files tell (its tiers, audiences),
+        // checked even when the file has other problems: every problem is
+        // reported in one run.
+        if let (Some(campaign), Some(known)) = (&campaign, known) {
+            problems.errors.extend(check_campaign(campaign, known));
+        }
+        match campaign {
+            Some(campaign) if problems.errors.is_empty() => Ok(campaign),
+            _ => {
+                let mut errors = problems.errors;
+                errors.sort_by_key(|error| (error.line, error.column));
+                Err(errors)
+            }
         }
     }
 }
@@ -460,6 +501,17 @@ mod tests {
         let errors =
             parse("id: one\nkind: points\nname: P\non: cart\npoints:\n  fixed: 1\n").unwrap_err();
         assert_eq!(errors[0].line, 1, "{}", errors[0]);
+    }
+
+    #[test]
+    fn every_unknown_key_and_every_other_problem_of_a_file_is_reported_at_once() {
+        let errors = parse(
+            "id: 1\nkind: points\nname: P\non: cart\nwehn: hour < 12\nwhen: nope > 1\npoints:\n  per_amont: 1\n  fixed: 1\nstock: 5\n",
+        )
+        .unwrap_err();
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [5, 6, 8, 10], "in the file's order: {errors:?}");
+        assert!(errors[0].message.contains("wehn"), "{}", errors[0]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::engine::campaign::Campaign;
+use crate::engine::check::Known;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::script::RuleError;
 use crate::engine::script::ScriptEngine;
@@ -19,10 +20,20 @@ impl Campaign {
         engine: &ScriptEngine,
         files: &[(PathBuf, String)],
     ) -> Result<Vec<Campaign>, Vec<RuleError>> {
+        Campaign::load_all_checked(engine, files, None)
+    }
+
+    /// [`Campaign::load_all`], each file checked against what `known`
+    /// (from the Company's segments) defines.
+    pub fn load_all_checked(
+        engine: &ScriptEngine,
+        files: &[(PathBuf, String)],
+        known: Option<&Known>,
+    ) -> Result<Vec<Campaign>, Vec<RuleError>> {
         let mut campaigns = Vec::new();
         let mut errors = Vec::new();
         for (path, text) in files {
-            match Campaign::parse(engine, path, text) {
+            match Campaign::parse_checked(engine, path, text, known) {
                 Ok(campaign) => campaigns.push(campaign),
                 Err(mut problems) => errors.append(&mut problems),
             }

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use crate::engine::campaign::Campaign;
+use crate::engine::check::Known;
+use crate::engine::check::check_segments;
 use crate::engine::loader::CampaignLoader;
 use crate::engine::loader::MemoryLoader;
 use crate::engine::loader::Stamp;
@@ -238,8 +240,14 @@ impl Catalog {
                 campaign_files.push((path.clone(), text));
             }
         }
-        let campaigns =
-            Campaign::load_all(&self.engine, &campaign_files).unwrap_or_else(|mut problems| {
+        // Conditions are checked against the tiers and audiences of the
+        // Company's segments, when they load.
+        let known = errors.is_empty().then(|| Known::of(&segments));
+        if known.is_some() {
+            errors.extend(check_segments(&segments));
+        }
+        let campaigns = Campaign::load_all_checked(&self.engine, &campaign_files, known.as_ref())
+            .unwrap_or_else(|mut problems| {
                 errors.append(&mut problems);
                 Vec::new()
             });

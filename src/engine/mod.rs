@@ -15,6 +15,7 @@
 pub mod campaign;
 pub mod campaign_set;
 pub mod catalog;
+pub mod check;
 pub mod effect;
 pub mod evaluate;
 #[cfg(test)]
@@ -33,3 +34,4 @@ pub mod problems;
 pub mod script;
 pub mod text;
 pub mod why;
+pub(crate) mod yaml;

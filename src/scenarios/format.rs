@@ -58,6 +58,10 @@ pub struct Scenario {
     /// Campaign files written inline (file name → content), used instead of
     /// the Company's directory when given.
     pub campaigns: Option<BTreeMap<String, Value>>,
+    /// Whether event answers keep every campaign's explanation (as
+    /// `loyalty campaigns explain` reads them); a scenario file's keep only
+    /// what its expectations name.
+    pub keep_explanations: bool,
     /// The steps, in order.
     pub steps: Vec<Step>,
 }
@@ -315,6 +319,7 @@ impl Scenario {
                 currency: parsed.currency,
                 customers: parsed.customers,
                 campaigns: parsed.campaigns,
+                keep_explanations: false,
                 steps,
             })
         } else {

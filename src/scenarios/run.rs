@@ -417,9 +417,10 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
                 }
                 let (got, mut answer) = harness.send(method, &path, body.as_ref(), headers).await?;
                 let explanations = answer.as_object_mut().and_then(|a| {
-                    let wanted = expect
-                        .as_ref()
-                        .is_some_and(|e| e.get("explanations").is_some());
+                    let wanted = scenario.keep_explanations
+                        || expect
+                            .as_ref()
+                            .is_some_and(|e| e.get("explanations").is_some());
                     if wanted {
                         a.get("explanations").cloned()
                     } else {

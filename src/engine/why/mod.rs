@@ -7,7 +7,7 @@
 //! campaigns explain`): it compiles and evaluates each part it looks at,
 //! which the hot path never does.
 
-mod span;
+pub(crate) mod span;
 
 use rhai::{Dynamic, Expr};
 use serde::Serialize;

@@ -2,6 +2,8 @@
 //! the catalog, created, changed and deleted for the resources that own
 //! each kind.
 
+use crate::engine::check::Known;
+use crate::engine::check::check_campaign;
 use serde_json::{Value, json};
 
 use crate::common::amount::SentAmount;
@@ -132,6 +134,19 @@ impl Services {
         Campaign::parse(self.catalog.engine(), &path, &text).map_err(|e| invalid(kind, e))
     }
 
+    /// Refuses `campaign` when its conditions name facts, tiers or
+    /// audiences the Company does not have, or compare mismatched values
+    /// (`engine::check`).
+    fn check_api_campaign(&self, company: &str, kind: &str, campaign: &Campaign) -> ApiResult<()> {
+        let known = Known::of(&self.catalog.company(company).segments);
+        let problems = check_campaign(campaign, &known);
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(invalid(kind, problems))
+        }
+    }
+
     /// Loads the stored API campaigns into the catalog when they changed
     /// since the last time (at start, after each write, and periodically so
     /// several processes sharing a store agree).
@@ -184,7 +199,8 @@ impl Services {
         spec: &Value,
     ) -> ApiResult<Campaign> {
         // Check before taking an id, so a bad request uses up nothing.
-        self.compile_api_campaign(kind, API_IDS_START, spec)?;
+        let draft = self.compile_api_campaign(kind, API_IDS_START, spec)?;
+        self.check_api_campaign(company, kind, &draft)?;
         let id = self.store.next_api_campaign_id(company).await?;
         let campaign = self.compile_api_campaign(kind, id, spec)?;
         self.store
@@ -248,6 +264,7 @@ impl Services {
         spec: &Value,
     ) -> ApiResult<Campaign> {
         let campaign = self.compile_api_campaign(&stored.kind, stored.id, spec)?;
+        self.check_api_campaign(company, &stored.kind, &campaign)?;
         self.store
             .save_api_campaign(CampaignWrite {
                 company,

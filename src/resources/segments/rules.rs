@@ -29,6 +29,7 @@ use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::engine::yaml::read_yaml;
 
 /// The file name, inside a Company's campaign directory.
 pub const SEGMENTS_FILE: &str = "segments.yaml";
@@ -114,15 +115,15 @@ impl Segments {
         path: &Path,
         text: &str,
     ) -> Result<Segments, Vec<RuleError>> {
-        let file: SegmentsFile = if text.trim().is_empty() {
-            SegmentsFile::default()
+        // Every unknown key is reported, with the file's other problems.
+        let (file, mut errors) = if text.trim().is_empty() {
+            (Some(SegmentsFile::default()), Vec::new())
         } else {
-            serde_yaml::from_str(text).map_err(|e| {
-                let line = e.location().map_or(0, |l| l.line());
-                vec![RuleError::new(path, line, e.to_string())]
-            })?
+            read_yaml::<SegmentsFile>(path, text)
         };
-        let mut errors = Vec::new();
+        let Some(file) = file else {
+            return Err(errors);
+        };
         let mut compile = |id: &str, source: &str| {
             let origin = Origin::locate(path, text, Some(&format!("id: {id}")), source);
             engine
@@ -192,17 +193,19 @@ impl Segments {
         }
     }
 
+    /// Every expression.
+    pub fn scripts(&self) -> impl Iterator<Item = &Script> {
+        self.attributes.iter().map(|a| &a.expression).chain(
+            self.tiers
+                .iter()
+                .chain(&self.audiences)
+                .map(|s| &s.condition),
+        )
+    }
+
     /// The text of every expression.
     pub fn sources(&self) -> impl Iterator<Item = &str> {
-        self.attributes
-            .iter()
-            .map(|a| a.expression.source.as_str())
-            .chain(
-                self.tiers
-                    .iter()
-                    .chain(&self.audiences)
-                    .map(|s| s.condition.source.as_str()),
-            )
+        self.scripts().map(|script| script.source.as_str())
     }
 
     /// Every author-defined attribute for `facts`; each sees the ones before it
