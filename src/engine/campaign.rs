@@ -18,18 +18,15 @@
 //!   percent: 10                 # or amount: 2.5
 //! ```
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Deserialize;
-
 use crate::common::locale::CampaignTime;
+use crate::engine::campaign_file::CampaignFile;
 use crate::engine::check::Known;
 use crate::engine::check::check_campaign;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindSections;
 pub use crate::engine::listens::Listens;
-use crate::engine::listens::OnFile;
 use crate::engine::listens::check_listens;
 use crate::engine::listens::listens_of;
 use crate::engine::problems::Problems;
@@ -39,24 +36,14 @@ use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::engine::yaml::read_yaml;
-use crate::resources::challenges::goal::GoalFile;
 use crate::resources::challenges::rules::ChallengeFields;
-use crate::resources::challenges::rules::ChallengeRewardFile;
-use crate::resources::coupons::rules::CouponFile;
 use crate::resources::discounts::limits::OfferLimit;
-use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::limits::compile_limits;
 use crate::resources::discounts::stacking::Stacking;
-use crate::resources::discounts::stacking::StackingFile;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
-use crate::resources::instant_wins::rules::file::InstantWinFile;
 use crate::resources::messages::rules::Message;
-use crate::resources::messages::rules::MessageFile;
 use crate::resources::messages::rules::compile_messages;
-use crate::resources::rewards::rules::GivesFile;
-use crate::resources::rewards::rules::LimitFile;
 use crate::resources::rewards::rules::RewardFields;
-use crate::resources::vouchers::earned::VoucherFile;
 
 /// A compiled campaign.
 #[derive(Debug, Clone)]
@@ -120,90 +107,6 @@ const EXPLAINED_KEYS: [&str; 17] = [
     "goal",
     "points_cost_by_tier",
 ];
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CampaignFile {
-    id: i64,
-    kind: String,
-    name: Text,
-    #[serde(default)]
-    description: Option<Text>,
-    #[serde(default = "yes")]
-    active: bool,
-    #[serde(default)]
-    available_from: Option<String>,
-    #[serde(default)]
-    available_to: Option<String>,
-    #[serde(default)]
-    on: Option<OnFile>,
-    #[serde(default)]
-    when: Option<String>,
-    #[serde(default)]
-    discount: Option<crate::resources::discounts::rules::DiscountFile>,
-    #[serde(default)]
-    points: Option<crate::resources::points_campaigns::rules::PointsFile>,
-    #[serde(default)]
-    select_customers: Option<String>,
-    #[serde(default)]
-    once: Option<String>,
-    #[serde(default)]
-    once_limit: Option<i64>,
-    #[serde(default)]
-    recurrence_type: Option<String>,
-    #[serde(default)]
-    recurrence_days: Vec<String>,
-    #[serde(default)]
-    coupon: Option<CouponFile>,
-    #[serde(default)]
-    stacking: Option<StackingFile>,
-    #[serde(default)]
-    limits: Vec<OfferLimitRules>,
-    #[serde(default)]
-    locations: Vec<String>,
-    #[serde(default)]
-    countries: Vec<String>,
-    #[serde(default)]
-    tiers: Vec<String>,
-    #[serde(default)]
-    instant_win: Option<InstantWinFile>,
-    #[serde(default)]
-    voucher: Option<VoucherFile>,
-    #[serde(default)]
-    image_url: Option<String>,
-    #[serde(default)]
-    points_cost: Option<i64>,
-    #[serde(default)]
-    points_cost_by_tier: BTreeMap<String, i64>,
-    #[serde(default)]
-    balance: Option<String>,
-    #[serde(default)]
-    stock: Option<i64>,
-    #[serde(default)]
-    limit: Option<LimitFile>,
-    #[serde(default)]
-    gives: Option<GivesFile>,
-    #[serde(default)]
-    goal: Option<GoalFile>,
-    #[serde(default)]
-    enrollment: Option<String>,
-    #[serde(default)]
-    period: Option<String>,
-    #[serde(default)]
-    period_starts: Option<String>,
-    #[serde(default)]
-    repeat: Option<String>,
-    #[serde(default)]
-    reward: Option<ChallengeRewardFile>,
-    #[serde(default)]
-    on_return: Option<String>,
-    #[serde(default)]
-    messages: Vec<MessageFile>,
-}
-
-fn yes() -> bool {
-    true
-}
 
 /// Refuses `field`, written on a campaign of `kind`, when it belongs to
 /// the campaigns of `kinds` only.

@@ -13,6 +13,7 @@
 //! `resources/instant_wins/rules/`).
 
 pub mod campaign;
+pub(crate) mod campaign_file;
 pub mod campaign_set;
 pub mod catalog;
 pub mod check;
