@@ -284,7 +284,11 @@ fn log_rules_report(report: &LoadReport) {
         tracing::info!(company, "rules loaded");
     }
     for error in &report.errors {
-        tracing::error!(%error, "rule file not loaded; its previous version stays in force");
+        tracing::error!(%error, "problem in a campaign file");
+    }
+    for held in &report.held_back {
+        tracing::error!(company = %held.company, files = held.files.len(),
+            "campaign files held back: {}", held.summary());
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::{Arc, RwLock};
 use crate::engine::campaign::Campaign;
 use crate::engine::check::Known;
 use crate::engine::check::check_segments;
+use crate::engine::held_back::HeldBack;
 use crate::engine::loader::CampaignLoader;
 use crate::engine::loader::MemoryLoader;
 use crate::engine::loader::Stamp;
@@ -76,6 +77,8 @@ struct Loaded {
     stamps: HashMap<String, Vec<(PathBuf, Stamp)>>,
     /// Companies whose rules never loaded, with why.
     failed: HashMap<String, Vec<RuleError>>,
+    /// Companies whose last reload was held back, with what it held back.
+    held_back: HashMap<String, HeldBack>,
 }
 
 /// The outcome of a (re)load.
@@ -83,8 +86,11 @@ struct Loaded {
 pub struct LoadReport {
     /// Companies whose rules were (re)loaded.
     pub loaded: Vec<String>,
-    /// Problems, with file and line; a file with problems keeps its previous version.
+    /// Problems, with file and line.
     pub errors: Vec<RuleError>,
+    /// The Companies whose set was held back (a Company's files load
+    /// together or not at all), with what stays in force.
+    pub held_back: Vec<HeldBack>,
 }
 
 impl Loaded {
@@ -168,6 +174,12 @@ impl Catalog {
             .unwrap_or_default()
     }
 
+    /// What the last reload of `company` held back, when it held its set
+    /// back (it has problems that are not fixed yet).
+    pub fn held_back(&self, company: &str) -> Option<HeldBack> {
+        self.loaded.read().ok()?.held_back.get(company).cloned()
+    }
+
     /// Why the rules of `company` never loaded, if they never did.
     pub fn failure(&self, company: &str) -> Option<Vec<RuleError>> {
         self.loaded.read().ok()?.failed.get(company).cloned()
@@ -197,6 +209,7 @@ impl Catalog {
             match outcome {
                 Ok(rules) => {
                     loaded.failed.remove(&company);
+                    loaded.held_back.remove(&company);
                     loaded.files.insert(company.clone(), Arc::new(rules));
                     loaded.combine(&company);
                     report.loaded.push(company);
@@ -205,6 +218,17 @@ impl Catalog {
                     if !loaded.companies.contains_key(&company) {
                         loaded.failed.insert(company.clone(), errors.clone());
                     }
+                    let held = HeldBack {
+                        company: company.clone(),
+                        files,
+                        problems: errors.clone(),
+                        previous_campaigns: loaded
+                            .files
+                            .get(&company)
+                            .map(|rules| rules.campaigns.len()),
+                    };
+                    loaded.held_back.insert(company.clone(), held.clone());
+                    report.held_back.push(held);
                     report.errors.extend(errors);
                 }
             }
@@ -303,10 +327,34 @@ mod tests {
         // Nothing changed: nothing reloaded.
         assert!(catalog.reload().loaded.is_empty());
 
-        // Fixed edit with two tiers: loaded.
+        // A valid edit to another file waits with the rest of the set, and
+        // the reload says so.
+        let points = Path::new("shop").join("points.yaml");
+        files.write(
+            &points,
+            "id: 1\nkind: points\nname: P\non: cart\npoints: { fixed: 5 }\n",
+        );
+        let report = catalog.reload();
+        assert!(catalog.company("shop").campaigns.is_empty());
+        let held = &report.held_back[0];
+        assert_eq!(held.files.len(), 2);
+        assert_eq!(held.files_with_problems(), std::slice::from_ref(&file));
+        assert_eq!(held.previous_campaigns, Some(0));
+        assert!(
+            held.summary().contains(
+                "1 problem(s) in 1 of its 2 files (shop/segments.yaml); the whole set is held back: the previous version of the set (0 campaigns) stays in force, and edits to its other files wait"
+            ),
+            "{}",
+            held.summary()
+        );
+        assert_eq!(catalog.held_back("shop").as_ref(), Some(held));
+
+        // Fixed edit with two tiers: loaded, the other file's edit with it.
         files.write(&file, "tiers:\n  - id: silver\n    name: Silver\n    condition: \"true\"\n  - id: gold\n    name: Gold\n    condition: \"false\"\n");
         let report = catalog.reload();
         assert!(report.errors.is_empty());
+        assert!(report.held_back.is_empty() && catalog.held_back("shop").is_none());
+        assert_eq!(catalog.company("shop").campaigns.len(), 1);
         assert_eq!(catalog.company("shop").segments.tiers.len(), 2);
         assert!(catalog.company("nobody").segments.tiers.is_empty());
     }

@@ -25,6 +25,7 @@ pub mod facts;
 pub mod fast;
 #[cfg(test)]
 mod fast_properties;
+pub mod held_back;
 pub mod kinds;
 pub mod limits;
 pub mod listens;

@@ -33,6 +33,7 @@ pub type BackOfficeGroups = (
     crate::resources::companies::api::InstantWinAssignments,
     crate::resources::vouchers::bulk_api::VoucherBulkIssues,
     crate::resources::master_data::import_api::CatalogImports,
+    crate::resources::companies::campaigns_api::CampaignFiles,
 );
 
 /// Largest back-office request body: a catalogue import's whole file

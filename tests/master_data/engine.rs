@@ -386,3 +386,97 @@ async fn a_campaign_naming_a_feature_the_company_lacks_is_reported_at_its_line()
     let (passed, stderr) = check(&server, dir.path()).await;
     assert!(passed, "{stderr}");
 }
+
+/// A reload held back by one broken file says so, over the back office:
+/// which files wait, every problem, and what stays in force.
+#[tokio::test]
+async fn the_back_office_says_which_files_a_broken_edit_holds_back() {
+    let files = [
+        (
+            "points.yaml",
+            "id: 320\nkind: points\nname: Points\non: cart\npoints: { fixed: 1 }\n",
+        ),
+        (
+            "coffee.yaml",
+            "id: 321\nkind: points\nname: Coffee\non: cart\nwhen: cart.total > 1.0\npoints: { fixed: 2 }\n",
+        ),
+    ];
+    let (server, dir) = server_with(&files, MONDAY_EVENING).await;
+    let status = |server: &TestServer| {
+        let url = format!("{}/companies/demo/campaigns", server.admin_url());
+        async move {
+            let response = reqwest::Client::new()
+                .get(url)
+                .bearer_auth(common::OPERATOR_TOKEN)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 200);
+            response.json::<Value>().await.unwrap()
+        }
+    };
+    let in_force = status(&server).await;
+    assert_eq!(in_force["state"], "in_force", "{in_force}");
+    assert_eq!(in_force["campaigns_in_force"], 2);
+
+    // One valid edit and one broken one, reloaded together.
+    let company = dir.path().join("demo");
+    std::fs::write(
+        company.join("points.yaml"),
+        "id: 320\nkind: points\nname: Points\non: cart\npoints: { fixed: 5 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        company.join("coffee.yaml"),
+        "id: 321\nkind: points\nname: Coffee\non: cart\nwhen: cart.totl > 1.0\npoints: { fixed: 2 }\n",
+    )
+    .unwrap();
+    // Reloaded now (or by the server's own watch, whichever comes first).
+    server.running.services.catalog().reload();
+    let held = status(&server).await;
+    assert_eq!(held["state"], "held_back", "{held}");
+    assert_eq!(held["campaigns_in_force"], 2);
+    assert_eq!(
+        held["held_back_files"].as_array().unwrap().len(),
+        2,
+        "{held}"
+    );
+    let broken = held["files_with_problems"][0].as_str().unwrap();
+    assert!(broken.ends_with("coffee.yaml"), "{held}");
+    assert!(
+        held["problems"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("coffee.yaml:5:12: `cart` has no field `totl` (did you mean `total`?); its fields are code, total, lines, location_code, coupons_desired, date"),
+        "{held}"
+    );
+    assert!(
+        held["summary"]
+            .as_str()
+            .unwrap()
+            .contains("the previous version of the set (2 campaigns) stays in force, and edits to its other files wait"),
+        "{held}"
+    );
+    // The old `fixed: 1` still applies: the valid edit waits too.
+    let key = server.bootstrap_key();
+    let (_, customer) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(json!({"email": "held@example.com"})),
+        )
+        .await;
+    let cart = json!({"customer_id": customer["id"], "code": "H1", "lines": [{"product_code": "A", "quantity": 1, "price": 3.0}]});
+    let (_, answer) = server
+        .call_as("POST", "/carts/simulate", &key, Some(cart))
+        .await;
+    let points: Vec<i64> = answer["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["rule_id"] == 320)
+        .filter_map(|e| e["points"].as_i64())
+        .collect();
+    assert_eq!(points, [1], "{answer}");
+}

@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod bootstrap;
+pub mod campaigns_api;
 pub mod keys;
 pub mod model;
 pub mod service;
