@@ -28,7 +28,13 @@ fn main() -> std::process::ExitCode {
     match runtime.block_on(loyalty::cli::run(cli)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {} ({})", error.message, error.code);
+            // A command refused for what it was given says so in its
+            // message; other failures name their code.
+            if error.code == loyalty::error::ErrorCode::InvalidRequest {
+                eprintln!("error: {}", error.message);
+            } else {
+                eprintln!("error: {} ({})", error.message, error.code);
+            }
             std::process::ExitCode::FAILURE
         }
     }

@@ -67,23 +67,30 @@ pub(crate) async fn run_scenarios(
         return Err(ApiError::invalid("no scenario files found"));
     }
     let (mut passed, mut failed) = (0, 0);
+    // What failed, one line each, for the final summary.
+    let mut failures: Vec<String> = Vec::new();
+    // Scenarios whose answers had no snapshot to be compared with.
+    let mut not_compared = 0;
     for file in files {
         let text = std::fs::read_to_string(&file)
             .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
         let scenario = match crate::scenarios::format::Scenario::parse(&file, &text) {
             Ok(scenario) => scenario,
             Err(errors) => {
-                for error in errors {
+                for error in &errors {
                     println!("FAIL {error}");
                 }
                 failed += 1;
+                failures.extend(errors.first().map(ToString::to_string));
                 continue;
             }
         };
         let report = crate::scenarios::run::run_scenario(&scenario, campaigns).await?;
         let answers = snapshot::answers(&report);
         let snapshot_file = snapshot::snapshot_path(snapshots, &file);
-        let changed = match snapshot::read(&snapshot_file) {
+        let recorded = snapshot::read(&snapshot_file);
+        let compared = update || recorded.is_some();
+        let changed = match recorded {
             _ if update || report.failure.is_some() => None,
             Some(recorded) => snapshot::changes(&recorded, &answers),
             None => None,
@@ -99,6 +106,11 @@ pub(crate) async fn run_scenarios(
                     changed.unwrap_or_default()
                 );
                 println!("  (run with --update to record the new answers)");
+                failures.push(format!(
+                    "{}: the answers changed since {}",
+                    file.display(),
+                    snapshot_file.display()
+                ));
             }
             None => {
                 passed += 1;
@@ -113,9 +125,23 @@ pub(crate) async fn run_scenarios(
                     report.name,
                     report.passed
                 );
+                if !compared {
+                    not_compared += 1;
+                    println!(
+                        "  its answers were not compared: there is no snapshot at {} (run with --update to record one)",
+                        snapshot_file.display()
+                    );
+                }
             }
             Some(failure) => {
                 failed += 1;
+                failures.push(format!(
+                    "{}:{}: step `{}`: {}",
+                    file.display(),
+                    failure.line,
+                    failure.step,
+                    failure.problem
+                ));
                 println!(
                     "FAIL {}:{}: {}: step `{}`: {}",
                     file.display(),
@@ -135,8 +161,17 @@ pub(crate) async fn run_scenarios(
         }
     }
     println!("\n{passed} passed, {failed} failed");
+    if not_compared > 0 {
+        println!(
+            "{not_compared} scenario(s) passed without their answers being compared: no snapshot under {}",
+            snapshots.display()
+        );
+    }
     if failed > 0 {
-        return Err(ApiError::invalid(format!("{failed} scenario(s) failed")));
+        return Err(ApiError::invalid(format!(
+            "{failed} scenario(s) failed: {}",
+            failures.join("; ")
+        )));
     }
     Ok(())
 }
