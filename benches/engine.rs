@@ -96,6 +96,7 @@ fn evaluate_cart(bencher: divan::Bencher, count: usize) {
             states: &states,
             challenges: &challenges,
             random: &mut random,
+            forced: &std::collections::HashMap::new(),
         };
         evaluate(
             &engine,

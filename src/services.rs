@@ -32,6 +32,8 @@ pub struct Services {
     pub(crate) keys: Arc<crate::http::auth::credentials::KeyCache>,
     /// Where Instant Win draws get their random values.
     pub(crate) random: Arc<RandomSource>,
+    /// Draws a scenario forced, honoured only with a seeded `random`.
+    pub(crate) forced_draws: Arc<crate::resources::instant_wins::rules::forced::ForcedDraws>,
     /// Wakes the prize delivery worker when a draw wins.
     pub(crate) prize_delivery: Arc<tokio::sync::Notify>,
     /// Serialises debits of one balance within this process.
@@ -66,6 +68,7 @@ impl Services {
             companies: Arc::default(),
             keys: Arc::default(),
             random: Arc::new(RandomSource::Os),
+            forced_draws: Arc::default(),
             prize_delivery: Arc::default(),
             balance_locks: Arc::default(),
             clock: Arc::default(),

@@ -1423,3 +1423,33 @@ mod simulate_property {
         }
     }
 }
+
+#[tokio::test]
+async fn a_forced_draw_gives_its_prize_and_its_record_says_so() {
+    use loyalty::resources::instant_wins::rules::forced::ForcedPrize;
+    let setup = setup().await;
+    let customer = setup.customer("forced@example.com").await;
+    let services = &setup.server.running.services;
+    services.force_draw("demo", 21, ForcedPrize::Prize("coffee".into()));
+    let won = setup.event(&customer, "scratch", json!({})).await;
+    assert_eq!(draw_of(&won, 21).unwrap()["prize_name"], "Coffee", "{won}");
+    // The only coffee is given: forcing it again cannot give it, and
+    // spends the force on an ordinary draw.
+    services.force_draw("demo", 21, ForcedPrize::Prize("coffee".into()));
+    let lost = setup.event(&customer, "scratch", json!({})).await;
+    assert_eq!(
+        draw_of(&lost, 21).unwrap().get("prize_name"),
+        None,
+        "{lost}"
+    );
+    let draws = services
+        .store()
+        .draws("demo", Some(&customer))
+        .await
+        .unwrap();
+    let forced: Vec<bool> = draws
+        .iter()
+        .map(|draw| draw["forced"].as_bool().unwrap_or(false))
+        .collect();
+    assert_eq!(forced, [true, false]);
+}

@@ -22,6 +22,11 @@ impl RandomSource {
         RandomSource::Seeded(Box::new(Mutex::new(StdRng::seed_from_u64(seed))))
     }
 
+    /// Whether the values are reproducible (never in production).
+    pub fn is_seeded(&self) -> bool {
+        matches!(self, RandomSource::Seeded(_))
+    }
+
     /// A value in [0, 1).
     pub fn next(&self) -> f64 {
         match self {

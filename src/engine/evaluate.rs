@@ -197,6 +197,7 @@ pub(crate) fn evaluate_plainly(
         states: &states,
         challenges: &std::collections::HashMap::new(),
         random: &mut random,
+        forced: &std::collections::HashMap::new(),
     };
     evaluate(
         &ScriptEngine::new(),
@@ -541,6 +542,7 @@ mod tests {
             states: &states,
             challenges: &std::collections::HashMap::new(),
             random: &mut random,
+            forced: &std::collections::HashMap::new(),
         };
         let evaluation = evaluate(
             catalog.engine(),

@@ -215,6 +215,7 @@ fn run(engine: &ScriptEngine, campaigns: &[Campaign], cart: &Value) -> Evaluatio
         states: &states,
         challenges: &std::collections::HashMap::new(),
         random: &mut random,
+        forced: &std::collections::HashMap::new(),
     };
     let facts = Facts {
         now: "2026-05-04T09:30:00Z".parse().unwrap(),

@@ -24,6 +24,8 @@
 //!   - advance: 3d                  # moves the clock
 //!   - expire_points: true          # runs points expiry at the clock
 //!   - assign_instant_win: { rule: 302, customers: [ana] }   # Targeted Delivery
+//!   - force_draw: { rule: 301, prize: free_coffee }   # the next draw of 301 gives it
+//!   - force_draw: { rule: 301, no_prize: true }       # ... or no prize
 //! ```
 
 use std::collections::BTreeMap;
@@ -34,6 +36,7 @@ use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::engine::script::RuleError;
+use crate::resources::instant_wins::rules::forced::ForcedPrize;
 
 /// A parsed scenario.
 #[derive(Debug, Clone)]
@@ -110,6 +113,13 @@ pub enum Action {
         /// Scenario names of the Customers.
         customers: Vec<String>,
     },
+    /// The next draw of an Instant Win or game gives this prize.
+    ForceDraw {
+        /// The Instant Win's or game's id.
+        rule: i64,
+        /// What it gives.
+        prize: ForcedPrize,
+    },
 }
 
 #[derive(Debug, Deserialize)]
@@ -165,6 +175,18 @@ struct StepFile {
     expire_points: Option<bool>,
     #[serde(default)]
     assign_instant_win: Option<AssignFile>,
+    #[serde(default)]
+    force_draw: Option<ForceFile>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ForceFile {
+    rule: i64,
+    #[serde(default)]
+    prize: Option<String>,
+    #[serde(default)]
+    no_prize: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -257,6 +279,32 @@ impl Scenario {
             .into_iter()
             .filter_map(|(method, path)| path.map(|p| (method, p)))
             .collect::<Vec<_>>();
+            if let Some(force) = step.force_draw {
+                let alone = requests.is_empty()
+                    && step.advance.is_none()
+                    && step.expire_points.is_none()
+                    && step.assign_instant_win.is_none();
+                let prize = match (force.prize, force.no_prize) {
+                    (Some(prize), false) => Some(ForcedPrize::Prize(prize)),
+                    (None, true) => Some(ForcedPrize::NoPrize),
+                    _ => None,
+                };
+                match prize.filter(|_| alone) {
+                    Some(prize) => steps.push(Step {
+                        line,
+                        action: Action::ForceDraw {
+                            rule: force.rule,
+                            prize,
+                        },
+                    }),
+                    None => errors.push(RuleError::new(
+                        file,
+                        line,
+                        "`force_draw` is a step of its own, with `rule` and either `prize: ID` or `no_prize: true`",
+                    )),
+                }
+                continue;
+            }
             let action = match (
                 requests.as_slice(),
                 step.advance,
@@ -301,7 +349,7 @@ impl Scenario {
                     errors.push(RuleError::new(
                         file,
                         line,
-                        "a step is one request (get, post, patch, put or delete), an `advance`, `expire_points: true` or `assign_instant_win`",
+                        "a step is one request (get, post, patch, put or delete), an `advance`, `expire_points: true`, `assign_instant_win` or `force_draw`",
                     ));
                     continue;
                 }

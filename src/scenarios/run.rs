@@ -17,6 +17,7 @@ use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::Environment;
 use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
+use crate::resources::instant_wins::rules::forced::ForcedPrize;
 use crate::scenarios::format::Action;
 use crate::scenarios::format::Scenario;
 use crate::scenarios::matching::mismatch;
@@ -296,6 +297,40 @@ pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<Sc
     outcome
 }
 
+/// Forces the next draw of Instant Win or game `rule` of `company` to give
+/// `prize`; why not, when the campaign or the prize does not exist.
+fn force_draw(
+    services: &crate::services::Services,
+    company: &str,
+    rule: i64,
+    prize: &ForcedPrize,
+) -> Result<(), String> {
+    use crate::engine::kinds::CampaignKind;
+    let rules = services.catalog().company(company);
+    let instant_win = rules
+        .campaigns
+        .iter()
+        .find(|campaign| campaign.id == rule)
+        .and_then(|campaign| match &campaign.kind {
+            CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
+                Some(instant_win)
+            }
+            _ => None,
+        })
+        .ok_or_else(|| format!("force_draw: campaign {rule} is not an Instant Win or a game"))?;
+    if let ForcedPrize::Prize(id) = prize
+        && !instant_win.prizes.iter().any(|p| p.id == *id)
+    {
+        let ids: Vec<&str> = instant_win.prizes.iter().map(|p| p.id.as_str()).collect();
+        return Err(format!(
+            "force_draw: campaign {rule} has no prize `{id}` (it has {})",
+            ids.join(", ")
+        ));
+    }
+    services.force_draw(company, rule, prize.clone());
+    Ok(())
+}
+
 /// An explanation's `source` in a scenario's inline campaigns (a
 /// temporary folder of its own, [`write_inline`]) as `{{inline}}/...`.
 fn inline_source(text: &str) -> Option<String> {
@@ -397,6 +432,15 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
                 services
                     .assign_instant_win(&scenario.company, *rule, &chosen)
                     .await?;
+            }
+            Action::ForceDraw { rule, prize } => {
+                force_draw(services, &scenario.company, *rule, prize).map_err(|problem| {
+                    ApiError::invalid(format!(
+                        "{}:{}: {problem}",
+                        scenario.file.display(),
+                        step.line
+                    ))
+                })?;
             }
             Action::Request {
                 name,

@@ -170,6 +170,7 @@ fn a_sum_goal_adds_the_amount_its_expression_reckons() {
         states: &states,
         challenges: &challenges,
         random: &mut random,
+        forced: &std::collections::HashMap::new(),
     };
     let evaluation = evaluate(
         &ScriptEngine::new(),
@@ -213,6 +214,7 @@ fn madrid_cart(
         states: &states,
         challenges: &challenges,
         random: &mut random,
+        forced: &std::collections::HashMap::new(),
     };
     let mut evaluation = evaluate(
         &ScriptEngine::new(),

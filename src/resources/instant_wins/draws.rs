@@ -150,10 +150,17 @@ impl Services {
         };
         let random = self.random.clone();
         let mut next = move || random.next();
+        // Only a seeded server (scenarios, rehearsals) forces a draw.
+        let forced = if self.random.is_seeded() {
+            self.forced_draws.next(company)
+        } else {
+            std::collections::HashMap::new()
+        };
         let mut draws = Draws {
             states: &state.states,
             challenges: &state.challenges,
             random: &mut next,
+            forced: &forced,
         };
         let mut evaluation = evaluate(
             self.catalog.engine(),
@@ -163,6 +170,13 @@ impl Services {
             &mut draws,
             &|text| text.resolve(&language.chosen, &language.default),
         );
+        // A forced prize is spent by the next draw of its Instant Win, given
+        // or not (it cannot be drawn when it has no probability left).
+        for record in &evaluation.draws {
+            if forced.contains_key(&record.rule_id) {
+                self.forced_draws.drawn(company, record.rule_id);
+            }
+        }
         let lane = self.store.write_lane(customer_id);
         let draws = std::mem::take(&mut evaluation.draws)
             .into_iter()

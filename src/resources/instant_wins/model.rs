@@ -164,6 +164,10 @@ pub struct DrawRecord {
     pub stock_seen: Vec<StockSeen>,
     /// The random value drawn, in [0, 1).
     pub random: f64,
+    /// Whether a scenario forced the prize (the random value was chosen
+    /// in its share of the weights).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub forced: bool,
     /// The entry it fell on (-1: the probability passed to No Prize).
     pub drawn_index: i64,
     /// The prize won, if any.

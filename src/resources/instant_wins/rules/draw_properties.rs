@@ -161,7 +161,7 @@ proptest! {
                 granted: 0,
             })]);
             let mut random = || rng.random::<f64>();
-            let mut draws = Draws { states: &states, challenges: &HashMap::new(), random: &mut random };
+            let mut draws = Draws { states: &states, challenges: &HashMap::new(), random: &mut random, forced: &HashMap::new() };
             let facts = Facts {
                 now: format!("2026-03-0{}T10:00:00Z", day + 1).parse().unwrap(),
                 event: json!({"type": "visit"}),

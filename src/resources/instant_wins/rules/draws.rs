@@ -22,6 +22,7 @@ use crate::engine::text::Text;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draw;
+use crate::resources::instant_wins::rules::forced::{ForcedPrize, forced_random};
 use crate::resources::master_data::matching::event_country;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::vouchers::model::CouponInfo;
@@ -39,6 +40,9 @@ pub struct Draws<'a> {
     pub challenges: &'a HashMap<i64, ChallengeRecord>,
     /// Values in [0, 1): seeded in tests and scenarios, the OS generator in production.
     pub random: &'a mut dyn FnMut() -> f64,
+    /// The prize the next draw of an Instant Win gives, when a scenario
+    /// forced it (never in production).
+    pub forced: &'a HashMap<i64, ForcedPrize>,
 }
 
 /// The Instant Win fields of an `instant_win` effect.
@@ -205,7 +209,11 @@ pub(crate) fn instant_win_draw(
     let given: Vec<i64> = (0..instant_win.prizes.len())
         .map(|i| state.given.get(i).copied().unwrap_or(0))
         .collect();
-    let random = (draws.random)();
+    let forced = draws
+        .forced
+        .get(&campaign.id)
+        .and_then(|target| forced_random(&instant_win.prizes, &given, target));
+    let random = forced.unwrap_or_else(|| (draws.random)());
     let drawn = draw(&instant_win.prizes, &given, random);
     let won = drawn
         .index
@@ -254,6 +262,7 @@ pub(crate) fn instant_win_draw(
             })
             .collect(),
         random,
+        forced: forced.is_some(),
         drawn_index,
         prize: won.and_then(|prize| {
             let promotion_id = prize.promotion_id?;

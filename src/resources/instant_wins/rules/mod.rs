@@ -31,6 +31,7 @@ mod draw_properties;
 pub mod draws;
 pub mod fairness;
 pub mod file;
+pub mod forced;
 pub mod prize_file;
 
 use crate::engine::text::Text;

@@ -325,6 +325,7 @@ mod tests {
                 weights: vec![0.5],
                 stock_seen: vec![],
                 random: 0.75,
+                forced: false,
                 drawn_index: -1,
                 prize: None,
                 voucher_code: None,

@@ -97,6 +97,7 @@ mod tests {
                 weights: vec![],
                 stock_seen: vec![],
                 random: 0.5,
+                forced: false,
                 drawn_index: -1,
                 prize: None,
                 voucher_code: None,

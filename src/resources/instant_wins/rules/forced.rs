@@ -1,0 +1,171 @@
+//! Forced draws: a scenario (or a rehearsal on a seeded server) says which
+//! prize the next draw of an Instant Win or game gives, so every prize can
+//! be proven without hunting for seeds. The draw itself is unchanged: the
+//! forced prize is reached by a random value in its own share of the
+//! weights, so stock, strategies and records behave as in any draw, and the
+//! record says it was forced. A server drawing from the operating system's
+//! generator (production) never forces a draw.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+
+use crate::resources::instant_wins::rules::{Prize, WEIGHT_TOLERANCE, effective_weights};
+
+/// What a forced draw gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ForcedPrize {
+    /// The prize of this id (a No Prize entry's id gives that entry).
+    Prize(String),
+    /// No prize: the first No Prize entry, or the probability removed
+    /// from exhausted prizes.
+    NoPrize,
+}
+
+/// The random value in [0, 1) that draws `target` from `prizes` with
+/// `given` units given; `None` when it cannot be drawn now (an unknown
+/// prize, or one whose probability is 0: exhausted and removed).
+pub fn forced_random(prizes: &[Prize], given: &[i64], target: &ForcedPrize) -> Option<f64> {
+    let weights = effective_weights(prizes, given);
+    let start_of = |index: usize| weights[..index].iter().sum::<f64>();
+    let index = match target {
+        ForcedPrize::Prize(id) => prizes.iter().position(|prize| prize.id == *id),
+        ForcedPrize::NoPrize => {
+            (0..prizes.len()).find(|i| !prizes[*i].is_prize() && weights[*i] > 0.0)
+        }
+    };
+    match (index, target) {
+        (Some(index), _) if weights[index] > 0.0 => Some(start_of(index) + weights[index] / 2.0),
+        (None, ForcedPrize::NoPrize) => {
+            // No No Prize entry: the probability removed from exhausted
+            // prizes lies past the weights.
+            let drawn: f64 = weights.iter().sum();
+            let removed = prizes.iter().map(|p| p.weight).sum::<f64>() - drawn;
+            (removed > WEIGHT_TOLERANCE).then(|| drawn + removed / 2.0)
+        }
+        _ => None,
+    }
+}
+
+/// The forced draws waiting, per Company and Instant Win, in order.
+#[derive(Debug, Default)]
+pub struct ForcedDraws {
+    waiting: Mutex<HashMap<(String, i64), VecDeque<ForcedPrize>>>,
+}
+
+impl ForcedDraws {
+    /// The next draw of Instant Win `rule_id` of `company` gives `prize`.
+    pub fn force(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting
+                .entry((company.to_string(), rule_id))
+                .or_default()
+                .push_back(prize);
+        }
+    }
+
+    /// The next forced prize of each Instant Win of `company` that has one
+    /// (not taken yet: see [`ForcedDraws::drawn`]).
+    pub fn next(&self, company: &str) -> HashMap<i64, ForcedPrize> {
+        let Ok(waiting) = self.waiting.lock() else {
+            return HashMap::new();
+        };
+        waiting
+            .iter()
+            .filter(|((of, _), _)| of == company)
+            .filter_map(|((_, rule_id), queue)| Some((*rule_id, queue.front()?.clone())))
+            .collect()
+    }
+
+    /// Takes the forced prize of `rule_id`: the draw it was for was made
+    /// (and gave it, unless it had no probability left).
+    pub fn drawn(&self, company: &str, rule_id: i64) {
+        if let Ok(mut waiting) = self.waiting.lock()
+            && let Some(queue) = waiting.get_mut(&(company.to_string(), rule_id))
+        {
+            queue.pop_front();
+        }
+    }
+}
+
+impl crate::services::Services {
+    /// The next draw of Instant Win `rule_id` of `company` gives `prize`,
+    /// when draws are seeded (scenarios and rehearsals); ignored otherwise.
+    pub fn force_draw(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
+        self.forced_draws.force(company, rule_id, prize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::text::Text;
+    use crate::resources::instant_wins::rules::{PromotionType, StockStrategy, draw};
+
+    fn prize(id: &str, kind: PromotionType, weight: f64, stock: i64) -> Prize {
+        Prize {
+            id: id.into(),
+            name: Text::Plain(id.into()),
+            description: None,
+            promotion_type: kind,
+            promotion_id: (kind != PromotionType::NoPrize).then_some(1),
+            weight,
+            stock,
+            strategy: StockStrategy::RemovePrize,
+        }
+    }
+
+    fn prizes() -> Vec<Prize> {
+        vec![
+            prize("coffee", PromotionType::Reward, 0.05, 1),
+            prize("points", PromotionType::Points, 0.15, -1),
+            prize("none", PromotionType::NoPrize, 0.8, -1),
+        ]
+    }
+
+    #[test]
+    fn every_prize_with_a_probability_can_be_forced() {
+        let prizes = prizes();
+        for (index, id) in ["coffee", "points", "none"].iter().enumerate() {
+            let target = ForcedPrize::Prize(id.to_string());
+            let random = forced_random(&prizes, &[0, 0, 0], &target).unwrap();
+            assert_eq!(draw(&prizes, &[0, 0, 0], random).index, Some(index), "{id}");
+        }
+        let random = forced_random(&prizes, &[0, 0, 0], &ForcedPrize::NoPrize).unwrap();
+        let drawn = draw(&prizes, &[0, 0, 0], random);
+        assert_eq!((drawn.index, drawn.won), (Some(2), false));
+    }
+
+    #[test]
+    fn an_exhausted_or_unknown_prize_cannot_be_forced() {
+        let prizes = prizes();
+        let coffee = ForcedPrize::Prize("coffee".into());
+        assert_eq!(forced_random(&prizes, &[1, 0, 0], &coffee), None);
+        let unknown = ForcedPrize::Prize("car".into());
+        assert_eq!(forced_random(&prizes, &[0, 0, 0], &unknown), None);
+    }
+
+    #[test]
+    fn no_prize_without_an_entry_is_the_probability_removed() {
+        let prizes = vec![
+            prize("coffee", PromotionType::Reward, 0.5, 1),
+            prize("points", PromotionType::Points, 0.5, -1),
+        ];
+        assert_eq!(forced_random(&prizes, &[0, 0], &ForcedPrize::NoPrize), None);
+        let random = forced_random(&prizes, &[1, 0], &ForcedPrize::NoPrize).unwrap();
+        assert_eq!(draw(&prizes, &[1, 0], random).index, None);
+    }
+
+    #[test]
+    fn forced_prizes_wait_in_order_per_instant_win() {
+        let forced = ForcedDraws::default();
+        forced.force("shop", 1, ForcedPrize::NoPrize);
+        forced.force("shop", 1, ForcedPrize::Prize("coffee".into()));
+        forced.force("other", 1, ForcedPrize::Prize("points".into()));
+        assert_eq!(forced.next("shop")[&1], ForcedPrize::NoPrize);
+        forced.drawn("shop", 1);
+        assert_eq!(forced.next("shop")[&1], ForcedPrize::Prize("coffee".into()));
+        forced.drawn("shop", 1);
+        assert!(forced.next("shop").is_empty());
+        assert_eq!(forced.next("other").len(), 1);
+    }
+}
