@@ -46,7 +46,7 @@
 //! - Legacy Promotions: `resources/promotions/` (`spec.rs` compiles one into a discount campaign).
 //! - Messages (`messages:` on any campaign, kind `message`, POST /messages/print): `resources/messages/` (`rules.rs` which an event shows, `service.rs` the Customer's language and printing once).
 //! - Companies and API keys (back office): `resources/companies/`.
-//! - "Why didn't my campaign fire?" (`explain=true`): `engine/evaluate.rs`; file errors with line: `engine/problems.rs`.
+//! - "Why didn't my campaign fire?" (`explain=true`, `loyalty campaigns explain`): `engine/evaluate.rs`, the deciding parts of a condition in `engine/why/`, the offline command in `cli/explain.rs`; file errors with line: `engine/problems.rs`, `engine/yaml.rs` (every unknown key); mistakes caught at load (unknown fields, mismatched comparisons, impossible values): `engine/check/`; forced draws in scenarios: `resources/instant_wins/rules/forced.rs`.
 
 // Module docs point at the crate-private items that do the work; read them
 // with `cargo doc --document-private-items`.

@@ -33,7 +33,7 @@ pub struct Services {
     /// Where Instant Win draws get their random values.
     pub(crate) random: Arc<RandomSource>,
     /// Draws a scenario forced, honoured only with a seeded `random`.
-    pub(crate) forced_draws: Arc<crate::resources::instant_wins::rules::forced::ForcedDraws>,
+    pub(crate) forced_draws: Arc<crate::resources::instant_wins::draws::ForcedDraws>,
     /// Wakes the prize delivery worker when a draw wins.
     pub(crate) prize_delivery: Arc<tokio::sync::Notify>,
     /// Serialises debits of one balance within this process.

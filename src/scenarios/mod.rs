@@ -5,9 +5,11 @@
 //! - [`format`](mod@format): the file format, parsed with the line of every step.
 //! - [`matching`]: partial JSON matching of expectations.
 //! - [`run`]: the runner and its report.
+//! - `redact`: what changes from run to run, replaced in the answers.
 //! - [`snapshot`]: the recorded answers `cargo test` and `--update` share.
 
 pub mod format;
 pub mod matching;
+pub(crate) mod redact;
 pub mod run;
 pub mod snapshot;

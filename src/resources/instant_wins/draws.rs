@@ -3,7 +3,11 @@
 //! the event's transaction. When a concurrent draw changed that state in the
 //! meantime the transaction refuses with `draw_contended`, and the event is
 //! evaluated again on fresh state, so limits and stock hold however many
-//! events arrive at once.
+//! events arrive at once. Scenarios may force the prize of the next draw
+//! ([`ForcedDraws`]), only where draws are seeded.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
 
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
@@ -21,6 +25,7 @@ use crate::resources::instant_wins::model::WonPrize;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::Draws;
+use crate::resources::instant_wins::rules::forced::ForcedPrize;
 use crate::resources::instant_wins::store::PlannedDraw;
 use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
@@ -219,5 +224,73 @@ impl Services {
     /// Wakes the prize delivery worker.
     pub(crate) fn prizes_won(&self) {
         self.prize_delivery.notify_one();
+    }
+}
+
+/// The forced draws waiting, per Company and Instant Win, in order.
+#[derive(Debug, Default)]
+pub struct ForcedDraws {
+    waiting: Mutex<HashMap<(String, i64), VecDeque<ForcedPrize>>>,
+}
+
+impl ForcedDraws {
+    /// The next draw of Instant Win `rule_id` of `company` gives `prize`.
+    pub fn force(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
+        if let Ok(mut waiting) = self.waiting.lock() {
+            waiting
+                .entry((company.to_string(), rule_id))
+                .or_default()
+                .push_back(prize);
+        }
+    }
+
+    /// The next forced prize of each Instant Win of `company` that has one
+    /// (not taken yet: see [`ForcedDraws::drawn`]).
+    pub fn next(&self, company: &str) -> HashMap<i64, ForcedPrize> {
+        let Ok(waiting) = self.waiting.lock() else {
+            return HashMap::new();
+        };
+        waiting
+            .iter()
+            .filter(|((of, _), _)| of == company)
+            .filter_map(|((_, rule_id), queue)| Some((*rule_id, queue.front()?.clone())))
+            .collect()
+    }
+
+    /// Takes the forced prize of `rule_id`: the draw it was for was made
+    /// (and gave it, unless it had no probability left).
+    pub fn drawn(&self, company: &str, rule_id: i64) {
+        if let Ok(mut waiting) = self.waiting.lock()
+            && let Some(queue) = waiting.get_mut(&(company.to_string(), rule_id))
+        {
+            queue.pop_front();
+        }
+    }
+}
+
+impl Services {
+    /// The next draw of Instant Win `rule_id` of `company` gives `prize`,
+    /// when draws are seeded (scenarios and rehearsals); ignored otherwise.
+    pub fn force_draw(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
+        self.forced_draws.force(company, rule_id, prize);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forced_prizes_wait_in_order_per_instant_win() {
+        let forced = ForcedDraws::default();
+        forced.force("shop", 1, ForcedPrize::NoPrize);
+        forced.force("shop", 1, ForcedPrize::Prize("coffee".into()));
+        forced.force("other", 1, ForcedPrize::Prize("points".into()));
+        assert_eq!(forced.next("shop")[&1], ForcedPrize::NoPrize);
+        forced.drawn("shop", 1);
+        assert_eq!(forced.next("shop")[&1], ForcedPrize::Prize("coffee".into()));
+        forced.drawn("shop", 1);
+        assert!(forced.next("shop").is_empty());
+        assert_eq!(forced.next("other").len(), 1);
     }
 }

@@ -6,9 +6,6 @@
 //! record says it was forced. A server drawing from the operating system's
 //! generator (production) never forces a draw.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
-
 use crate::resources::instant_wins::rules::{Prize, WEIGHT_TOLERANCE, effective_weights};
 
 /// What a forced draw gives.
@@ -43,55 +40,6 @@ pub fn forced_random(prizes: &[Prize], given: &[i64], target: &ForcedPrize) -> O
             (removed > WEIGHT_TOLERANCE).then(|| drawn + removed / 2.0)
         }
         _ => None,
-    }
-}
-
-/// The forced draws waiting, per Company and Instant Win, in order.
-#[derive(Debug, Default)]
-pub struct ForcedDraws {
-    waiting: Mutex<HashMap<(String, i64), VecDeque<ForcedPrize>>>,
-}
-
-impl ForcedDraws {
-    /// The next draw of Instant Win `rule_id` of `company` gives `prize`.
-    pub fn force(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
-        if let Ok(mut waiting) = self.waiting.lock() {
-            waiting
-                .entry((company.to_string(), rule_id))
-                .or_default()
-                .push_back(prize);
-        }
-    }
-
-    /// The next forced prize of each Instant Win of `company` that has one
-    /// (not taken yet: see [`ForcedDraws::drawn`]).
-    pub fn next(&self, company: &str) -> HashMap<i64, ForcedPrize> {
-        let Ok(waiting) = self.waiting.lock() else {
-            return HashMap::new();
-        };
-        waiting
-            .iter()
-            .filter(|((of, _), _)| of == company)
-            .filter_map(|((_, rule_id), queue)| Some((*rule_id, queue.front()?.clone())))
-            .collect()
-    }
-
-    /// Takes the forced prize of `rule_id`: the draw it was for was made
-    /// (and gave it, unless it had no probability left).
-    pub fn drawn(&self, company: &str, rule_id: i64) {
-        if let Ok(mut waiting) = self.waiting.lock()
-            && let Some(queue) = waiting.get_mut(&(company.to_string(), rule_id))
-        {
-            queue.pop_front();
-        }
-    }
-}
-
-impl crate::services::Services {
-    /// The next draw of Instant Win `rule_id` of `company` gives `prize`,
-    /// when draws are seeded (scenarios and rehearsals); ignored otherwise.
-    pub fn force_draw(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
-        self.forced_draws.force(company, rule_id, prize);
     }
 }
 
@@ -153,19 +101,5 @@ mod tests {
         assert_eq!(forced_random(&prizes, &[0, 0], &ForcedPrize::NoPrize), None);
         let random = forced_random(&prizes, &[1, 0], &ForcedPrize::NoPrize).unwrap();
         assert_eq!(draw(&prizes, &[1, 0], random).index, None);
-    }
-
-    #[test]
-    fn forced_prizes_wait_in_order_per_instant_win() {
-        let forced = ForcedDraws::default();
-        forced.force("shop", 1, ForcedPrize::NoPrize);
-        forced.force("shop", 1, ForcedPrize::Prize("coffee".into()));
-        forced.force("other", 1, ForcedPrize::Prize("points".into()));
-        assert_eq!(forced.next("shop")[&1], ForcedPrize::NoPrize);
-        forced.drawn("shop", 1);
-        assert_eq!(forced.next("shop")[&1], ForcedPrize::Prize("coffee".into()));
-        forced.drawn("shop", 1);
-        assert!(forced.next("shop").is_empty());
-        assert_eq!(forced.next("other").len(), 1);
     }
 }
