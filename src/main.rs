@@ -26,15 +26,9 @@ fn main() -> std::process::ExitCode {
         }
     };
     match runtime.block_on(loyalty::cli::run(cli)) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
-            // A command refused for what it was given says so in its
-            // message; other failures name their code.
-            if error.code == loyalty::error::ErrorCode::InvalidRequest {
-                eprintln!("error: {}", error.message);
-            } else {
-                eprintln!("error: {} ({})", error.message, error.code);
-            }
+            eprintln!("error: {} ({})", error.message, error.code);
             std::process::ExitCode::FAILURE
         }
     }

@@ -49,13 +49,14 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
     Ok(())
 }
 
-/// Runs the scenarios under `paths` and prints a pass/fail summary.
+/// Runs the scenarios under `paths` and prints a pass/fail summary; the
+/// exit code is 1 when one failed, after every failed expectation.
 pub(crate) async fn run_scenarios(
     paths: Vec<std::path::PathBuf>,
     campaigns: &Path,
     snapshots: &Path,
     update: bool,
-) -> ApiResult<()> {
+) -> ApiResult<std::process::ExitCode> {
     use crate::scenarios::snapshot;
     let paths = if paths.is_empty() {
         vec![std::path::PathBuf::from("scenarios")]
@@ -168,12 +169,13 @@ pub(crate) async fn run_scenarios(
         );
     }
     if failed > 0 {
-        return Err(ApiError::invalid(format!(
-            "{failed} scenario(s) failed: {}",
+        eprintln!(
+            "error: {failed} scenario(s) failed: {}",
             failures.join("; ")
-        )));
+        );
+        return Ok(std::process::ExitCode::FAILURE);
     }
-    Ok(())
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 /// Simulates `runs` draws of the Instant Win in `file` and prints how they went.

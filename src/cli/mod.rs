@@ -24,8 +24,26 @@ use crate::config::ScenariosCommand;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 
-/// Runs one command line; the process exit code is 0 on `Ok`.
-pub async fn run(cli: Cli) -> ApiResult<()> {
+/// Runs one command line; the process exits with the code it gives, or 1
+/// with the error.
+pub async fn run(cli: Cli) -> ApiResult<std::process::ExitCode> {
+    // Scenario runs report their own failures (each failed expectation).
+    if let Command::Scenarios(ScenariosCommand::Run {
+        paths,
+        campaigns,
+        snapshots,
+        update,
+    }) = cli.command
+    {
+        return run_scenarios(paths, &campaigns, &snapshots, update).await;
+    }
+    dispatch(cli)
+        .await
+        .map(|()| std::process::ExitCode::SUCCESS)
+}
+
+/// Runs every command but `scenarios run`.
+async fn dispatch(cli: Cli) -> ApiResult<()> {
     match cli.command {
         Command::Serve(args) => serve(args).await,
         Command::Keys(command) => keys(command).await,
@@ -33,12 +51,7 @@ pub async fn run(cli: Cli) -> ApiResult<()> {
         Command::InstantWins(command) => instant_wins(command).await,
         Command::Vouchers(command) => vouchers(command).await,
         Command::Catalog(command) => catalog(command).await,
-        Command::Scenarios(ScenariosCommand::Run {
-            paths,
-            campaigns,
-            snapshots,
-            update,
-        }) => run_scenarios(paths, &campaigns, &snapshots, update).await,
+        Command::Scenarios(ScenariosCommand::Run { .. }) => Ok(()),
         Command::Campaigns(CampaignsCommand::Check {
             campaigns,
             back_office,
