@@ -363,7 +363,7 @@ pub struct ExplanationBody {
     pub at: Option<String>,
     /// When its condition (or line selector) was false: the parts of it
     /// that made it so, each with the values it read.
-    #[oai(skip_serializing_if_is_empty)]
+    #[oai(skip_serializing_if_is_empty, default)]
     pub parts: Vec<ConditionPartBody>,
 }
 
