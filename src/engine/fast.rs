@@ -157,7 +157,8 @@ pub(crate) struct FastFacts<'a> {
     audiences: Vec<Value>,
 }
 
-const WEEKDAYS: [&str; 7] = [
+/// The weekdays as `weekday` gives them, Monday first.
+pub(crate) const WEEKDAYS: [&str; 7] = [
     "monday",
     "tuesday",
     "wednesday",

@@ -21,11 +21,13 @@ pub mod effect;
 pub mod evaluate;
 #[cfg(test)]
 mod evaluate_properties;
+pub mod explanation;
 pub mod facts;
 pub mod fast;
 #[cfg(test)]
 mod fast_properties;
 pub mod held_back;
+pub(crate) mod helpers;
 pub mod kinds;
 pub mod limits;
 pub mod listens;

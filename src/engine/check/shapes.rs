@@ -48,16 +48,7 @@ impl Shape {
     }
 }
 
-/// The weekdays as `weekday` gives them.
-pub(crate) const WEEKDAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
+use crate::engine::fast::WEEKDAYS;
 
 /// What the Company's files define that facts can hold.
 #[derive(Debug, Clone, Default)]

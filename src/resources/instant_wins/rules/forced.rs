@@ -46,21 +46,8 @@ pub fn forced_random(prizes: &[Prize], given: &[i64], target: &ForcedPrize) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::text::Text;
-    use crate::resources::instant_wins::rules::{PromotionType, StockStrategy, draw};
-
-    fn prize(id: &str, kind: PromotionType, weight: f64, stock: i64) -> Prize {
-        Prize {
-            id: id.into(),
-            name: Text::Plain(id.into()),
-            description: None,
-            promotion_type: kind,
-            promotion_id: (kind != PromotionType::NoPrize).then_some(1),
-            weight,
-            stock,
-            strategy: StockStrategy::RemovePrize,
-        }
-    }
+    use crate::resources::instant_wins::rules::tests::prize;
+    use crate::resources::instant_wins::rules::{PromotionType, draw};
 
     fn prizes() -> Vec<Prize> {
         vec![

@@ -360,10 +360,11 @@ pub fn draw(prizes: &[Prize], given: &[i64], random: f64) -> Drawn {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn prize(id: &str, kind: PromotionType, weight: f64, stock: i64) -> Prize {
+    /// A prize of `weight` and `stock` (-1: unlimited), removed when it runs out.
+    pub(crate) fn prize(id: &str, kind: PromotionType, weight: f64, stock: i64) -> Prize {
         Prize {
             id: id.into(),
             name: Text::Plain(id.into()),
