@@ -4,8 +4,9 @@
 //! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`], the events they [`listens`] to) with
 //! translatable [`text`] and problems reported at their line ([`problems`],
 //! [`origin`]), the kinds registry every campaign kind plugs into
-//! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]), and the
-//! per-Company [`catalog`] read through a [`loader`] and reloaded on change.
+//! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]) and its
+//! [`explanation`]s (the deciding parts of a condition: [`why`]), the
+//! mistakes caught when files load ([`check`]), and the per-Company [`catalog`] read through a [`loader`] and reloaded on change.
 //! It does no store I/O and owns no clock: facts and `now` are passed in
 //! (only an evaluation's time limit reads the monotonic clock).
 //! Each kind's own section, compilation and evaluation live in its resource
