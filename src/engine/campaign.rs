@@ -80,8 +80,6 @@ pub struct Campaign {
     /// `taxonomy:feature`); empty: everywhere. A Coupon's are where its
     /// Vouchers can be used, checked with them.
     pub locations: Vec<String>,
-    /// The line of `locations:` (0 when absent).
-    pub locations_line: usize,
     /// The line and `file:line` of each key an explanation may point at,
     /// when written.
     pub key_places: Vec<(&'static str, usize, std::sync::Arc<str>)>,
@@ -201,7 +199,6 @@ impl Campaign {
         // Every kind may run at some Locations only (a Coupon's are where
         // its Vouchers can be used).
         let locations = file.locations;
-        let locations_line = problems.line_of("locations");
         let mut instant_win_fields = InstantWinFields {
             select_customers: file.select_customers,
             once: file.once,
@@ -309,7 +306,6 @@ impl Campaign {
                 origin,
                 messages,
                 locations,
-                locations_line,
                 key_places,
             }),
             _ => None,

@@ -153,7 +153,7 @@ fn references(campaign: &Campaign) -> Vec<FeatureReference> {
         &campaign.locations,
         Scope::Locations,
         "locations",
-        campaign.locations_line,
+        campaign.line_of("locations"),
     ));
     if let CampaignKind::Coupon(coupon) = &campaign.kind {
         let line = campaign.origin.line;
