@@ -86,7 +86,7 @@ pub struct Campaign {
 }
 
 /// The keys of a campaign file an explanation may point at.
-const EXPLAINED_KEYS: [&str; 17] = [
+const EXPLAINED_KEYS: [&str; 23] = [
     "active",
     "available_from",
     "available_to",
@@ -104,6 +104,12 @@ const EXPLAINED_KEYS: [&str; 17] = [
     "points",
     "goal",
     "points_cost_by_tier",
+    "percent",
+    "amount",
+    "nth",
+    "min_units",
+    "bundle",
+    "size",
 ];
 
 /// Refuses `field`, written on a campaign of `kind`, when it belongs to
@@ -331,6 +337,7 @@ impl Campaign {
 mod tests {
     use super::*;
     use crate::resources::discounts::rules::Discount;
+    use crate::resources::discounts::rules::Off;
     use crate::resources::points::model::PointsKind;
     use std::path::PathBuf;
 
@@ -347,7 +354,7 @@ mod tests {
         assert_eq!(campaign.listens, Listens::Cart);
         assert_eq!(campaign.origin.line, 1);
         assert!(
-            matches!(campaign.kind, CampaignKind::Discount(Discount { percent: Some(p), .. }) if p == rust_decimal::Decimal::TEN)
+            matches!(&campaign.kind, CampaignKind::Discount(discount) if matches!(&**discount, Discount { off: Off::Percent(figure), .. } if figure.number() == Some(rust_decimal::Decimal::TEN)))
         );
     }
 

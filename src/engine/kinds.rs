@@ -58,7 +58,7 @@ pub struct Reference {
 #[derive(Debug, Clone)]
 pub enum CampaignKind {
     /// Money off.
-    Discount(Discount),
+    Discount(Box<Discount>),
     /// Points into the wallet.
     Points(PointsAccrual),
     /// A weighted prize draw.
@@ -155,12 +155,12 @@ impl CampaignKind {
     }
 
     /// The expressions of its own section, beside the campaign's `when`.
-    pub fn expressions(&self) -> Option<&Script> {
+    pub fn expressions(&self) -> Vec<&Script> {
         match self {
-            CampaignKind::Discount(discount) => discount.lines.as_ref(),
+            CampaignKind::Discount(discount) => discount.expressions(),
             CampaignKind::Challenge(challenge) => match &challenge.goal.measure {
-                Measure::Sum { amount, .. } => Some(amount),
-                Measure::Count(_) | Measure::Streak { .. } => None,
+                Measure::Sum { amount, .. } => vec![amount],
+                Measure::Count(_) | Measure::Streak { .. } => Vec::new(),
             },
             CampaignKind::Points(_)
             | CampaignKind::InstantWin(_)
@@ -168,7 +168,7 @@ impl CampaignKind {
             | CampaignKind::Game(_)
             | CampaignKind::Coupon(_)
             | CampaignKind::Voucher(_)
-            | CampaignKind::Message => None,
+            | CampaignKind::Message => Vec::new(),
         }
     }
 
@@ -252,7 +252,7 @@ impl CampaignKind {
         match (sections.kind.as_str(), sections.discount, sections.points) {
             ("discount", Some(discount), None) => discount
                 .compile(problems, compile)
-                .map(CampaignKind::Discount),
+                .map(|discount| CampaignKind::Discount(Box::new(discount))),
             ("points", None, Some(points)) => points.compile(problems).map(CampaignKind::Points),
             ("instant_win", None, None) => sections
                 .instant_win

@@ -1,5 +1,6 @@
 //! The rules engine core, pure apart from its file loader: rhai expressions
-//! compiled once ([`script`], with a [`fast`] path for the commonest, under
+//! compiled once ([`script`], with a [`fast`] path for the commonest and an
+//! [`exact`] one for money, under
 //! the [`limits`] of one evaluation) and the
 //! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`], the events they [`listens`] to) with
 //! translatable [`text`] and problems reported at their line ([`problems`],
@@ -22,6 +23,7 @@ pub mod effect;
 pub mod evaluate;
 #[cfg(test)]
 mod evaluate_properties;
+pub(crate) mod exact;
 pub mod explanation;
 pub mod facts;
 pub mod fast;

@@ -7,8 +7,12 @@
 use std::sync::Arc;
 
 use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope};
+use rust_decimal::Decimal;
 use serde_json::Value;
 
+use crate::engine::exact::decimal_result;
+use crate::engine::exact::register_decimal_operators;
+use crate::engine::exact::to_exact_dynamic;
 use crate::engine::facts::Facts;
 use crate::engine::facts::History;
 use crate::engine::fast::FastExpr;
@@ -99,6 +103,9 @@ pub struct PreparedFacts<'a> {
     fast: FastFacts<'a>,
     lines: &'a [Value],
     rhai: std::sync::OnceLock<RhaiFacts>,
+    /// The same with every number a decimal, for exact expressions
+    /// ([`ScriptEngine::eval_exact`]).
+    exact: std::sync::OnceLock<RhaiFacts>,
 }
 
 impl<'a> PreparedFacts<'a> {
@@ -113,6 +120,22 @@ impl<'a> PreparedFacts<'a> {
 struct RhaiFacts {
     scope: std::sync::Mutex<Scope<'static>>,
     lines: Vec<Dynamic>,
+}
+
+impl RhaiFacts {
+    /// `prepared` converted by `convert`.
+    fn of(prepared: &PreparedFacts<'_>, convert: fn(&Value) -> Dynamic) -> RhaiFacts {
+        RhaiFacts {
+            // Shared, so that giving each line filter its `line` clones a
+            // pointer, not the line's map.
+            lines: prepared
+                .lines
+                .iter()
+                .map(|line| convert(line).into_shared())
+                .collect(),
+            scope: std::sync::Mutex::new(ScriptEngine::scope_with(prepared.facts, convert)),
+        }
+    }
 }
 
 /// A rhai engine configured once: limits, no `eval`, and the `history` type.
@@ -143,6 +166,7 @@ impl ScriptEngine {
             // through the function table for every element.
             .register_fn("contains", array_contains_text)
             .register_fn("has_feature", has_feature);
+        register_decimal_operators(&mut engine);
         ScriptEngine { engine }
     }
 
@@ -207,6 +231,7 @@ impl ScriptEngine {
                 .map(Vec::as_slice)
                 .unwrap_or_default(),
             rhai: std::sync::OnceLock::new(),
+            exact: std::sync::OnceLock::new(),
         }
     }
 
@@ -235,16 +260,40 @@ impl ScriptEngine {
         prepared: &PreparedFacts<'_>,
         line: Option<usize>,
     ) -> Result<Dynamic, RuleError> {
-        let rhai = prepared.rhai.get_or_init(|| RhaiFacts {
-            // Shared, so that giving each line filter its `line` clones a
-            // pointer, not the line's map.
-            lines: prepared
-                .lines
-                .iter()
-                .map(|line| to_dynamic(line).into_shared())
-                .collect(),
-            scope: std::sync::Mutex::new(Self::scope(prepared.facts)),
-        });
+        let rhai = prepared
+            .rhai
+            .get_or_init(|| RhaiFacts::of(prepared, to_dynamic));
+        self.eval_in(script, rhai, line)
+    }
+
+    /// The number `script` gives for prepared facts, worked out exactly:
+    /// every number of the facts is a decimal (see [`crate::engine::exact`]).
+    /// With `line`, the cart line of that index is the variable `line`.
+    pub(crate) fn eval_exact(
+        &self,
+        script: &Script,
+        prepared: &PreparedFacts<'_>,
+        line: Option<usize>,
+    ) -> Result<Decimal, RuleError> {
+        let exact = prepared
+            .exact
+            .get_or_init(|| RhaiFacts::of(prepared, to_exact_dynamic));
+        let value = self.eval_in(script, exact, line)?;
+        decimal_result(&value).map_err(|reason| {
+            RuleError::at(
+                &script.origin,
+                Position::NONE,
+                format!("`{}` must be a number: {reason}", script.source.trim()),
+            )
+        })
+    }
+
+    fn eval_in(
+        &self,
+        script: &Script,
+        rhai: &RhaiFacts,
+        line: Option<usize>,
+    ) -> Result<Dynamic, RuleError> {
         let mut scope = match rhai.scope.lock() {
             Ok(scope) => scope,
             Err(poisoned) => poisoned.into_inner(),
@@ -330,6 +379,11 @@ impl ScriptEngine {
     /// would bake the compile-time placeholders into every evaluation.
     /// (Expressions cannot assign, so they stay read-only all the same.)
     fn scope(facts: &Facts) -> Scope<'static> {
+        Self::scope_with(facts, to_dynamic)
+    }
+
+    /// The variables, their JSON converted by `convert`.
+    fn scope_with(facts: &Facts, to_dynamic: fn(&Value) -> Dynamic) -> Scope<'static> {
         let mut scope = Scope::new();
         scope.push_dynamic("customer", to_dynamic(&facts.customer));
         scope.push(

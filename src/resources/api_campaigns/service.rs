@@ -68,8 +68,9 @@ pub fn merge_spec(stored: &Value, changes: &Value, sections: &[&str]) -> Value {
 /// The money an offer's payload sends (a discount campaign's or a
 /// Coupon's), checked against the Company's currency.
 pub(crate) trait OfferAmounts {
-    /// Its `discount.amount` and `discount.max_amount`, when sent.
-    fn discount_amounts(&self) -> (Option<&SentAmount>, Option<&SentAmount>);
+    /// Its discount's money fields (`discount.amount`, `discount.max_amount`,
+    /// ...), each when sent.
+    fn discount_amounts(&self) -> Vec<(&'static str, Option<&SentAmount>)>;
     /// Its `limits`, when sent.
     fn limit_rules(&self) -> Option<&[OfferLimitRules]>;
 }
@@ -102,12 +103,8 @@ impl Services {
         company: &str,
         spec: &impl OfferAmounts,
     ) -> ApiResult<()> {
-        let (amount, max_amount) = spec.discount_amounts();
         let limits = limit_amount_fields(spec.limit_rules());
-        let mut fields = vec![
-            ("discount.amount", amount),
-            ("discount.max_amount", max_amount),
-        ];
+        let mut fields = spec.discount_amounts();
         fields.extend(
             limits
                 .iter()

@@ -25,6 +25,7 @@ use crate::resources::discounts::settle::Giver;
 use crate::resources::discounts::settle::Offer;
 use crate::resources::discounts::settle::reckon::Reckoning;
 use crate::resources::discounts::settle::reckon::Spread;
+use crate::resources::discounts::settle::reckon::Worth;
 use crate::resources::vouchers::model::CouponInfo;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::usable::Refusal;
@@ -172,9 +173,9 @@ pub(crate) fn voucher_offers<'c>(
             }
             *taken += 1;
             let rule_name: Arc<str> = Arc::from(render(&campaign.name));
-            let (rate, amount) = match coupon.value {
-                CouponValue::Percent(percent) => (Some(percent / Decimal::ONE_HUNDRED), None),
-                CouponValue::Amount(amount) => (None, Some(round_money(amount, minor_units))),
+            let worth = match coupon.value {
+                CouponValue::Percent(percent) => Worth::Rate(percent / Decimal::ONE_HUNDRED),
+                CouponValue::Amount(amount) => Worth::Amount(round_money(amount, minor_units)),
             };
             Ok(Offer {
                 rule_id: campaign.id,
@@ -182,8 +183,7 @@ pub(crate) fn voucher_offers<'c>(
                 stacking: &campaign.stacking,
                 limits: &campaign.limits,
                 reckoning: Reckoning {
-                    rate,
-                    amount,
+                    worth,
                     max_amount: coupon.max_amount.map(|cap| round_money(cap, minor_units)),
                     eligible,
                     spread: Spread::Eligible,

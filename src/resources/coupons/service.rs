@@ -238,12 +238,15 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
 }
 
 impl OfferAmounts for CouponSpec {
-    fn discount_amounts(&self) -> (Option<&SentAmount>, Option<&SentAmount>) {
+    fn discount_amounts(&self) -> Vec<(&'static str, Option<&SentAmount>)> {
         let discount = self.discount.as_ref();
-        (
-            discount.and_then(|d| d.amount.as_ref()),
-            discount.and_then(|d| d.max_amount.as_ref()),
-        )
+        vec![
+            ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
+            (
+                "discount.max_amount",
+                discount.and_then(|d| d.max_amount.as_ref()),
+            ),
+        ]
     }
 
     fn limit_rules(&self) -> Option<&[OfferLimitRules]> {

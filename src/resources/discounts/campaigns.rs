@@ -24,6 +24,9 @@ use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
 use crate::resources::discounts::model::DiscountRules;
 use crate::resources::discounts::rules::Discount;
+use crate::resources::discounts::rules::Figure;
+use crate::resources::discounts::rules::Off;
+use crate::resources::discounts::rules::Target;
 use crate::resources::discounts::stacking::StackingRules;
 use crate::services::Services;
 
@@ -158,28 +161,73 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
         available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
         available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
         when: campaign.when.as_ref().map(|w| w.source.clone()),
-        discount: DiscountRules {
-            applies_to: Some(match discount.lines {
-                Some(_) => DiscountAppliesTo::Lines,
-                None => DiscountAppliesTo::Cart,
-            }),
-            lines: discount.lines.as_ref().map(|l| l.source.clone()),
-            percent: discount.percent.map(decimal_to_f64),
-            amount: discount.amount.map(|a| Amount(a).into()),
-            max_amount: discount.max_amount.map(|a| Amount(a).into()),
-        },
+        discount: rules_of(discount),
         stacking: campaign.stacking.rules(),
         limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
     }
 }
 
+/// The `discount` section as the API shows it.
+fn rules_of(discount: &Discount) -> DiscountRules {
+    let (nth, units, min_units, bundle, size, max_sets) = match &discount.applies_to {
+        Target::Cart | Target::Lines => (None, None, None, None, None, None),
+        Target::EveryNth { nth } => (Some(*nth), None, None, None, None, None),
+        Target::Cheapest { units, min_units } => {
+            (None, Some(*units), Some(*min_units), None, None, None)
+        }
+        Target::Bundle { parts, max_sets } => (
+            None,
+            None,
+            None,
+            Some(parts.iter().map(|part| part.source.clone()).collect()),
+            None,
+            *max_sets,
+        ),
+        Target::Set { size, max_sets } => (None, None, None, None, Some(*size), *max_sets),
+    };
+    let (percent, amount, price, expression) = match &discount.off {
+        Off::Percent(Figure::Number(percent)) => (Some(decimal_to_f64(*percent)), None, None, None),
+        Off::Amount(Figure::Number(amount)) => (None, Some(Amount(*amount).into()), None, None),
+        Off::Price(price) => (None, None, Some(Amount(*price).into()), None),
+        Off::Percent(Figure::Expression(script)) | Off::Amount(Figure::Expression(script)) => {
+            (None, None, None, Some(script.source.clone()))
+        }
+    };
+    DiscountRules {
+        applies_to: Some(match discount.applies_to {
+            Target::Cart => DiscountAppliesTo::Cart,
+            Target::Lines => DiscountAppliesTo::Lines,
+            Target::EveryNth { .. } => DiscountAppliesTo::EveryNth,
+            Target::Cheapest { .. } => DiscountAppliesTo::Cheapest,
+            Target::Bundle { .. } => DiscountAppliesTo::Bundle,
+            Target::Set { .. } => DiscountAppliesTo::Set,
+        }),
+        lines: discount.lines.as_ref().map(|l| l.source.clone()),
+        percent,
+        amount,
+        price,
+        max_amount: discount.max_amount.map(|a| Amount(a).into()),
+        nth,
+        units,
+        min_units,
+        bundle,
+        size,
+        max_sets,
+        expression,
+    }
+}
+
 impl OfferAmounts for DiscountCampaignSpec {
-    fn discount_amounts(&self) -> (Option<&SentAmount>, Option<&SentAmount>) {
+    fn discount_amounts(&self) -> Vec<(&'static str, Option<&SentAmount>)> {
         let discount = self.discount.as_ref();
-        (
-            discount.and_then(|d| d.amount.as_ref()),
-            discount.and_then(|d| d.max_amount.as_ref()),
-        )
+        vec![
+            ("discount.amount", discount.and_then(|d| d.amount.as_ref())),
+            (
+                "discount.max_amount",
+                discount.and_then(|d| d.max_amount.as_ref()),
+            ),
+            ("discount.price", discount.and_then(|d| d.price.as_ref())),
+        ]
     }
 
     fn limit_rules(&self) -> Option<&[OfferLimitRules]> {

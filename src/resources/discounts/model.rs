@@ -124,13 +124,25 @@ pub struct DiscountRedeem {
 
 /// Which part of a cart a discount campaign takes money off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
-#[oai(rename_all = "lowercase")]
-#[serde(rename_all = "lowercase")]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum DiscountAppliesTo {
     /// The whole cart, shared out over its lines.
     Cart,
     /// Each line `lines` matches, on its own worth.
     Lines,
+    /// Every `nth` unit of the lines `lines` matches (every line without
+    /// it), counted together: the cheapest of them.
+    EveryNth,
+    /// The `units` cheapest units of the matching lines, once the cart
+    /// holds `min_units` of them.
+    Cheapest,
+    /// Sets of one unit per part of `bundle` (buy A and B), the dearest
+    /// units first.
+    Bundle,
+    /// Sets of `size` units of the matching lines (3 for 10.00), the
+    /// dearest units first.
+    Set,
 }
 
 /// What a discount campaign takes off: exactly one of `percent` and
@@ -161,10 +173,49 @@ pub struct DiscountRules {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<SentAmount>,
+    /// With `every_nth`, `cheapest`, `bundle` and `set`: what each unit (or
+    /// each set) costs, the difference taken off (0 makes it free; a unit
+    /// or set already cheaper keeps its price).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price: Option<SentAmount>,
     /// Most it takes off one cart: more than 0, in the currency's decimals.
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_amount: Option<SentAmount>,
+    /// With `every_nth`: every this many units (2 or more).
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "2")))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u64>,
+    /// With `cheapest`: how many of the cheapest units (default 1).
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub units: Option<u64>,
+    /// With `cheapest`: how many units the cart must hold (default
+    /// `units` + 1).
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "2")))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub min_units: Option<u64>,
+    /// With `bundle`: a rhai line condition per part (2 or more).
+    #[oai(skip_serializing_if_is_none, validator(min_items = 2, max_items = 20))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bundle: Option<Vec<String>>,
+    /// With `set`: the units in a set (2 to 100).
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "2"), maximum(value = "100"))
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+    /// With `bundle` and `set`: most sets per cart.
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_sets: Option<u64>,
+    /// Read only: when a campaign file writes `percent` or `amount` as a rhai
+    /// expression (worked out exactly for each cart, or line), its text.
+    #[oai(skip_serializing_if_is_none, read_only)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expression: Option<String>,
 }
 
 /// A discount campaign as written: the fields of a campaign file of kind

@@ -24,6 +24,7 @@ use crate::resources::discounts::model::DiscountSource;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::model::GivenDiscount;
 use crate::resources::discounts::rules::Discount;
+use crate::resources::discounts::rules::Off;
 use crate::services::Services;
 
 /// Where and why a discount is given outside a cart.
@@ -45,7 +46,7 @@ pub(crate) fn discount_campaign(
     campaigns
         .iter()
         .find_map(|campaign| match &campaign.kind {
-            CampaignKind::Discount(discount) if campaign.id == id => Some((campaign, discount)),
+            CampaignKind::Discount(discount) if campaign.id == id => Some((campaign, &**discount)),
             _ => None,
         })
         .ok_or_else(|| {
@@ -57,17 +58,25 @@ pub(crate) fn discount_campaign(
 }
 
 /// What `discount` takes off `base`, exact to the minor unit: a percentage
-/// of it or a fixed amount, at most `base` and at most the cap.
-fn value_of(discount: &Discount, base: Decimal, minor_units: u32) -> Decimal {
-    let value = match (discount.percent, discount.amount) {
-        (Some(percent), _) => round_money(base * percent / Decimal::ONE_HUNDRED, minor_units),
-        (None, Some(amount)) => round_money(amount, minor_units),
-        (None, None) => Decimal::ZERO,
+/// of it or a fixed amount, at most `base` and at most the cap. `None` for
+/// a discount that needs a cart: one on units or sets, or whose value is
+/// an expression over the cart.
+fn value_of(discount: &Discount, base: Decimal, minor_units: u32) -> Option<Decimal> {
+    if discount.applies_to.counts_units() {
+        return None;
+    }
+    let value = match &discount.off {
+        Off::Percent(percent) => {
+            round_money(base * percent.number()? / Decimal::ONE_HUNDRED, minor_units)
+        }
+        Off::Amount(amount) => round_money(amount.number()?, minor_units),
+        Off::Price(_) => return None,
     };
     discount
         .max_amount
         .map_or(value, |cap| value.min(round_money(cap, minor_units)))
         .min(base)
+        .into()
 }
 
 impl Services {
@@ -107,7 +116,18 @@ impl Services {
         let base = given
             .base_amount
             .money("`base_amount`", locale.minor_units)?;
-        let value = value_of(discount, base.0, locale.minor_units);
+        let Some(value) = value_of(discount, base.0, locale.minor_units) else {
+            return Err(unavailable(format!(
+                "discount {discount_id} is worked out on a cart's lines or units \
+                 (`applies_to: {}`{}): it is given in carts only",
+                discount.applies_to.name(),
+                if discount.applies_to.counts_units() {
+                    ""
+                } else {
+                    ", its value an expression"
+                }
+            )));
+        };
         if value <= Decimal::ZERO {
             return Err(unavailable(format!(
                 "discount {discount_id} takes nothing off {}",

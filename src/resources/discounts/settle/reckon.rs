@@ -23,13 +23,39 @@ pub enum Spread {
     Eligible,
 }
 
+/// What one line of a [`Worth::PerLine`] offer takes off.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LineOff {
+    /// A percentage of the line, as a rate.
+    Rate(Decimal),
+    /// A fixed amount, in whole minor units, at most the line's worth.
+    Amount(Decimal),
+}
+
+/// What an offer is worth.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Worth {
+    /// A percentage as a rate (`0.1` for 10 %), of each line (a line
+    /// discount) or of what it is given on;
+    Rate(Decimal),
+    /// a fixed amount, in whole minor units, off each line or off what it
+    /// is given on;
+    Amount(Decimal),
+    /// each line its own (an expression over the line, the units or sets a
+    /// line gives), always with [`Spread::PerLine`].
+    PerLine {
+        /// One per line of the cart.
+        offs: Vec<LineOff>,
+        /// How the campaign says it (`percent` or `amount`).
+        kind: DiscountType,
+    },
+}
+
 /// What an offer takes off, before it meets the other offers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reckoning {
-    /// A percentage as a rate (`0.1` for 10 %); or
-    pub rate: Option<Decimal>,
-    /// a fixed amount, in whole minor units.
-    pub amount: Option<Decimal>,
+    /// What it is worth.
+    pub worth: Worth,
     /// Most it takes off the cart, in whole minor units.
     pub max_amount: Option<Decimal>,
     /// Which lines it may take something off.
@@ -71,10 +97,10 @@ impl Left {
 impl Reckoning {
     /// `Percent` or `Amount`, as its effects say.
     pub fn effect_type(&self) -> DiscountType {
-        if self.rate.is_some() {
-            DiscountType::Percent
-        } else {
-            DiscountType::Amount
+        match &self.worth {
+            Worth::Rate(_) => DiscountType::Percent,
+            Worth::Amount(_) => DiscountType::Amount,
+            Worth::PerLine { kind, .. } => *kind,
         }
     }
 
@@ -95,11 +121,20 @@ impl Reckoning {
         let all: Vec<usize> = (0..left.lines.len()).collect();
         if self.spread == Spread::PerLine {
             let mut offs: Vec<Decimal> = (0..left.lines.len())
-                .map(|index| match (eligible(index), self.rate, self.amount) {
-                    (false, _, _) => Decimal::ZERO,
-                    (true, Some(rate), _) => round_money(base_of(index) * rate, minor_units),
-                    (true, None, Some(amount)) => amount.min(base_of(index)),
-                    (true, None, None) => Decimal::ZERO,
+                .map(|index| {
+                    let off = match &self.worth {
+                        _ if !eligible(index) => return Decimal::ZERO,
+                        Worth::Rate(rate) => LineOff::Rate(*rate),
+                        Worth::Amount(amount) => LineOff::Amount(*amount),
+                        Worth::PerLine { offs, .. } => offs
+                            .get(index)
+                            .copied()
+                            .unwrap_or(LineOff::Amount(Decimal::ZERO)),
+                    };
+                    match off {
+                        LineOff::Rate(rate) => round_money(base_of(index) * rate, minor_units),
+                        LineOff::Amount(amount) => amount.min(base_of(index)),
+                    }
                 })
                 .collect();
             let wanted: Decimal = offs.iter().copied().sum();
@@ -136,10 +171,11 @@ impl Reckoning {
                 .sum(),
             (_, DiscountBase::Discounted) => room,
         };
-        let wanted = match (self.rate, self.amount) {
-            (Some(rate), _) => round_money(pool * rate, minor_units),
-            (None, Some(amount)) => amount,
-            (None, None) => Decimal::ZERO,
+        let wanted = match &self.worth {
+            Worth::Rate(rate) => round_money(pool * rate, minor_units),
+            Worth::Amount(amount) => *amount,
+            // Only ever spread per line (above).
+            Worth::PerLine { .. } => Decimal::ZERO,
         };
         let value = self
             .max_amount
