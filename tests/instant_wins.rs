@@ -720,7 +720,10 @@ async fn recurrence_dates_and_locations_decide_who_takes_part() {
     );
     let tuesday = send(cart("C2", "2026-03-03T10:00:00Z", "STORE1", 12.0)).await;
     assert!(draw_of(&tuesday, 25).is_none());
-    assert_eq!(reason_of(&tuesday, 25), "runs only on monday");
+    assert_eq!(
+        reason_of(&tuesday, 25),
+        "runs only on monday, and it is tuesday"
+    );
     let elsewhere = send(cart("C3", "2026-03-02T11:00:00Z", "STORE9", 12.0)).await;
     assert!(draw_of(&elsewhere, 25).is_none());
     assert!(reason_of(&elsewhere, 25).contains("STORE9"));

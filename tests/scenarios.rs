@@ -1,6 +1,10 @@
 //! Every scenario under `scenarios/` passes against the real service, and
 //! each scenario's answers are snapshotted, so a change in effects shows up
-//! as a reviewable diff.
+//! as a reviewable diff; the authoring tools (`campaigns explain`, the
+//! campaign files' JSON Schema in [`schema`]) answer as documented.
+
+#[path = "scenarios/schema.rs"]
+mod schema;
 
 use std::path::{Path, PathBuf};
 

@@ -56,6 +56,10 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
             campaigns,
             back_office,
         }) => check_campaigns(&campaigns, &back_office).await,
+        Command::Campaigns(CampaignsCommand::Schema) => {
+            print!("{}", crate::engine::schema::campaign_schema_text());
+            Ok(())
+        }
         Command::Campaigns(CampaignsCommand::Explain {
             file,
             campaigns,

@@ -145,6 +145,11 @@ pub enum CampaignsCommand {
         #[command(flatten)]
         back_office: BackOfficeArgs,
     },
+    /// Print the JSON Schema of campaign files (every kind, key and
+    /// enumerated value, described), for a YAML editor to check and
+    /// complete files as they are typed; shipped as
+    /// campaigns/campaign.schema.json.
+    Schema,
     /// Explain why one campaign file applies to a cart (or a Custom Event,
     /// or a trigger) or not, offline: the real service on an in-memory
     /// store answers it as `?explain=true` would, naming the part of the

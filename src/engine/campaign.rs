@@ -30,6 +30,8 @@ pub use crate::engine::listens::Listens;
 use crate::engine::listens::check_listens;
 use crate::engine::listens::listens_of;
 use crate::engine::problems::Problems;
+use crate::engine::reach::Reach;
+use crate::engine::reach::ReachFields;
 use crate::engine::script::Origin;
 use crate::engine::script::RuleError;
 use crate::engine::script::Script;
@@ -80,13 +82,15 @@ pub struct Campaign {
     /// `taxonomy:feature`); empty: everywhere. A Coupon's are where its
     /// Vouchers can be used, checked with them.
     pub locations: Vec<String>,
+    /// Its days, hours, tiers and countries.
+    pub reach: Reach,
     /// The line and `file:line` of each key an explanation may point at,
     /// when written.
     pub key_places: Vec<(&'static str, usize, std::sync::Arc<str>)>,
 }
 
 /// The keys of a campaign file an explanation may point at.
-const EXPLAINED_KEYS: [&str; 23] = [
+const EXPLAINED_KEYS: [&str; 24] = [
     "active",
     "available_from",
     "available_to",
@@ -100,6 +104,7 @@ const EXPLAINED_KEYS: [&str; 23] = [
     "countries",
     "recurrence_days",
     "recurrence_type",
+    "hours",
     "once_limit",
     "points",
     "goal",
@@ -209,13 +214,18 @@ impl Campaign {
             select_customers: file.select_customers,
             once: file.once,
             once_limit: file.once_limit,
-            recurrence_type: file.recurrence_type,
-            recurrence_days: file.recurrence_days,
             coupon: file.coupon,
-            countries: file.countries,
-            tiers: file.tiers,
             instant_win: file.instant_win,
         };
+        // Days, hours, tiers and countries are every kind's.
+        let reach = ReachFields {
+            recurrence_type: file.recurrence_type,
+            recurrence_days: file.recurrence_days,
+            hours: file.hours,
+            tiers: file.tiers,
+            countries: file.countries,
+        }
+        .compile(&mut problems);
         // A Coupon campaign writes its `coupon:` section and where it can
         // be used; the other Instant Win fields stay Instant Win only.
         let (coupon, coupon_locations, locations) = if file.kind == "coupon" {
@@ -312,6 +322,7 @@ impl Campaign {
                 origin,
                 messages,
                 locations,
+                reach,
                 key_places,
             }),
             _ => None,

@@ -60,6 +60,8 @@ pub(crate) struct CampaignFile {
     #[serde(default)]
     pub(crate) locations: Vec<String>,
     #[serde(default)]
+    pub(crate) hours: Option<String>,
+    #[serde(default)]
     pub(crate) countries: Vec<String>,
     #[serde(default)]
     pub(crate) tiers: Vec<String>,

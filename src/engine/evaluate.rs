@@ -146,6 +146,7 @@ fn applies(
         ));
     }
     at_its_locations(campaign, facts)?;
+    campaign.reach.admits(facts)?;
     condition_holds(engine, campaign, prepared)
 }
 
@@ -171,7 +172,8 @@ fn at_its_locations(campaign: &Campaign, facts: &Facts) -> Result<(), NotApplied
 }
 
 /// Whether `campaign` is in force for the Customer of `facts` now: active,
-/// within its dates, its condition true; the reason when it is not.
+/// within its dates, days and hours, for the Customer's tier and country,
+/// its condition true; the reason when it is not.
 pub(crate) fn available(
     engine: &ScriptEngine,
     campaign: &Campaign,
@@ -179,6 +181,7 @@ pub(crate) fn available(
     prepared: &PreparedFacts,
 ) -> Result<(), NotApplied> {
     in_force(campaign, facts)?;
+    campaign.reach.admits(facts)?;
     condition_holds(engine, campaign, prepared)
 }
 

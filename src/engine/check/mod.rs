@@ -52,19 +52,20 @@ pub fn check_campaign(campaign: &Campaign, known: &Known) -> Vec<RuleError> {
         .scripts()
         .flat_map(|script| check_script(script, known))
         .collect();
-    let named_tiers: Vec<(&str, &str)> = match &campaign.kind {
-        CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => instant_win
-            .tiers
-            .iter()
-            .map(|tier| ("tiers", tier.as_str()))
-            .collect(),
-        CampaignKind::Reward(reward) => reward
-            .points_cost_by_tier
-            .keys()
-            .map(|tier| ("points_cost_by_tier", tier.as_str()))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let mut named_tiers: Vec<(&str, &str)> = campaign
+        .reach
+        .tiers
+        .iter()
+        .map(|tier| ("tiers", tier.as_str()))
+        .collect();
+    if let CampaignKind::Reward(reward) = &campaign.kind {
+        named_tiers.extend(
+            reward
+                .points_cost_by_tier
+                .keys()
+                .map(|tier| ("points_cost_by_tier", tier.as_str())),
+        );
+    }
     for (key, tier) in named_tiers {
         if known.tiers.iter().any(|known| known == tier) {
             continue;

@@ -28,8 +28,8 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 
 use crate::engine::problems::Problems;
+use crate::engine::reach::parse_day;
 use crate::engine::text::Text;
-use crate::resources::instant_wins::rules::file::parse_day;
 use crate::resources::vouchers::codes::CodePattern;
 use crate::resources::vouchers::codes::DEFAULT_PATTERN;
 use crate::resources::vouchers::codes::check_code;
@@ -75,7 +75,7 @@ pub(crate) struct CouponFile {
 /// `discount:` of a Coupon.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DiscountFile {
+pub(crate) struct DiscountFile {
     #[serde(default)]
     percent: Option<Decimal>,
     #[serde(default)]
@@ -87,7 +87,7 @@ struct DiscountFile {
 /// `hours:` of a Coupon.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct HoursFile {
+pub(crate) struct HoursFile {
     from: String,
     to: String,
 }

@@ -95,7 +95,7 @@ pub(crate) fn instant_win_state_query(
     instant_win: &InstantWin,
     at: chrono::NaiveDateTime,
 ) -> Option<StateQuery> {
-    if !instant_win.recurrence.as_ref().is_none_or(|r| r.allows(at)) {
+    if !campaign.reach.runs_on(at) {
         return None;
     }
     Some(state_query_at(campaign, instant_win, at))

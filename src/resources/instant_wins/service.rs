@@ -54,16 +54,17 @@ fn runs_for(
     let at = filter.location.as_ref().is_none_or(|code| {
         campaign.locations.is_empty() || location_listed(&campaign.locations, code, location)
     });
+    let reach = &campaign.reach;
     let country = filter.countries.is_empty()
-        || instant_win.countries.is_empty()
+        || reach.countries.is_empty()
         || filter
             .countries
             .iter()
-            .any(|c| instant_win.countries.contains(&c.to_uppercase()));
+            .any(|c| reach.countries.contains(&c.to_uppercase()));
     let tier = filter
         .tier
         .as_ref()
-        .is_none_or(|tier| instant_win.tiers.is_empty() || instant_win.tiers.contains(tier));
+        .is_none_or(|tier| reach.tiers.is_empty() || reach.tiers.contains(tier));
     audience && at && country && tier
 }
 
@@ -362,11 +363,13 @@ fn describe(
         active: campaign.active,
         available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
         available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
-        recurrence_type: instant_win
+        recurrence_type: campaign
+            .reach
             .recurrence
             .as_ref()
             .map(|r| r.kind().to_string()),
-        recurrence_days: instant_win
+        recurrence_days: campaign
+            .reach
             .recurrence
             .as_ref()
             .map(|r| r.days())
@@ -380,8 +383,8 @@ fn describe(
             (instant_win.once_limit - used).max(0)
         }),
         locations: campaign.locations.clone(),
-        countries: instant_win.countries.clone(),
-        tiers: instant_win.tiers.clone(),
+        countries: campaign.reach.countries.clone(),
+        tiers: campaign.reach.tiers.clone(),
         instant_win: prize_views(campaign.id, instant_win, given, &render),
     }
 }

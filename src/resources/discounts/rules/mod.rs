@@ -381,20 +381,19 @@ impl DiscountFile {
         sees_line: bool,
     ) -> Option<Off> {
         let extra: &[&str] = if sees_line { &["line"] } else { &[] };
-        let mut figure =
-            |key: &str, written: &WrittenFigure, valid: fn(Decimal) -> bool, rule: &str| match (
-                written,
-                written.number(),
-            ) {
-                (WrittenFigure::Expression(source), _) => {
-                    compile(problems, key, source, extra).map(Figure::Expression)
-                }
-                (_, Some(number)) if valid(number) => Some(Figure::Number(number)),
-                _ => {
-                    problems.at_key(key, rule);
-                    None
-                }
-            };
+        let mut figure = |key: &str,
+                          written: &WrittenFigure,
+                          valid: fn(Decimal) -> bool,
+                          rule: &str| match (written, written.number()) {
+            (WrittenFigure::Expression(source), _) => {
+                compile(problems, key, source, extra).map(Figure::Expression)
+            }
+            (_, Some(number)) if valid(number) => Some(Figure::Number(number)),
+            _ => {
+                problems.at_key(key, rule);
+                None
+            }
+        };
         let counts_units = !matches!(self.applies_to.as_str(), "cart" | "lines");
         match (&self.percent, &self.amount, self.price) {
             (Some(percent), None, None) => figure(

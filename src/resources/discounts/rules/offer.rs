@@ -302,7 +302,9 @@ fn unit_worth(
             if held < *nth {
                 return Err(NotApplied::at_key(
                     "nth",
-                    format!("the lines it counts hold {held} units; every {nth}th is discounted"),
+                    format!(
+                        "the lines it counts hold {held} units; one in every {nth} is discounted"
+                    ),
                 ));
             }
             units::unit_offs(&lines, &taken, off, minor_units)

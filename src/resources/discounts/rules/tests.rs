@@ -146,7 +146,7 @@ fn every_third_snack_is_half_price_counting_different_snacks_together() {
     let two = run(&snacks, vec![line("CRISPS", "snacks", 2, 1.80)]);
     let (reason, at) = why(&two);
     assert!(
-        reason.contains("hold 2 units") && reason.contains("every 3th"),
+        reason.contains("hold 2 units") && reason.contains("one in every 3"),
         "{reason}"
     );
     assert_eq!(at, "d.yaml:8", "the `nth:` line");

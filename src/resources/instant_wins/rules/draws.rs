@@ -23,7 +23,6 @@ use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draw;
 use crate::resources::instant_wins::rules::forced::{ForcedPrize, forced_random};
-use crate::resources::master_data::matching::event_country;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::vouchers::model::CouponInfo;
 
@@ -85,57 +84,8 @@ fn may_take_part(
     state: &InstantWinState,
     facts: &Facts,
 ) -> Result<(), NotApplied> {
-    if let Some(recurrence) = &instant_win.recurrence
-        && !recurrence.allows(facts.locale.wall_clock(facts.now))
-    {
-        return Err(NotApplied::at_key(
-            "recurrence_days",
-            format!(
-                "runs only on {}",
-                match recurrence.days().as_slice() {
-                    [] => "its recurrence days".to_string(),
-                    days => days.join(", "),
-                }
-            ),
-        ));
-    }
-    // Its `locations` are every campaign's (`engine::evaluate`).
-    if !instant_win.countries.is_empty() {
-        match event_country(&facts.location, &facts.customer) {
-            Some(country)
-                if instant_win
-                    .countries
-                    .iter()
-                    .any(|c| c.eq_ignore_ascii_case(country)) => {}
-            Some(country) => {
-                return Err(NotApplied::at_key(
-                    "countries",
-                    format!(
-                        "runs in {} only, not in {country} (the event's Location's country, else the Customer's)",
-                        instant_win.countries.join(", ")
-                    ),
-                ));
-            }
-            None => {
-                return Err(NotApplied::at_key(
-                    "countries",
-                    format!(
-                        "runs in {} only, and neither the event's Location nor the Customer has a country",
-                        instant_win.countries.join(", ")
-                    ),
-                ));
-            }
-        }
-    }
-    if !instant_win.tiers.is_empty() {
-        let tier = facts.tier.as_str().unwrap_or_default();
-        if !instant_win.tiers.iter().any(|t| t == tier) {
-            return Err(NotApplied::at_key(
-                "tiers",
-                format!("for tiers {} only", instant_win.tiers.join(", ")),
-            ));
-        }
-    }
+    // Its days, hours, tiers, countries and `locations` are every
+    // campaign's (`engine::evaluate`).
     if instant_win.audience == Audience::Targeted {
         let Some(voucher) = &state.voucher else {
             return Err("targeted: the Customer holds no Voucher of this Instant Win".into());

@@ -8,7 +8,6 @@ use crate::resources::coupons::rules::CouponFile;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::Period;
-use crate::resources::instant_wins::rules::Recurrence;
 use crate::resources::instant_wins::rules::prize_file::PrizeFile;
 use crate::resources::instant_wins::rules::prize_file::compile_prizes;
 
@@ -18,11 +17,7 @@ pub(crate) struct InstantWinFields {
     pub select_customers: Option<String>,
     pub once: Option<String>,
     pub once_limit: Option<i64>,
-    pub recurrence_type: Option<String>,
-    pub recurrence_days: Vec<String>,
     pub coupon: Option<CouponFile>,
-    pub countries: Vec<String>,
-    pub tiers: Vec<String>,
     pub instant_win: Option<InstantWinFile>,
 }
 
@@ -33,11 +28,7 @@ impl InstantWinFields {
             (self.select_customers.is_some(), "select_customers"),
             (self.once.is_some(), "once"),
             (self.once_limit.is_some(), "once_limit"),
-            (self.recurrence_type.is_some(), "recurrence_type"),
-            (!self.recurrence_days.is_empty(), "recurrence_days"),
             (self.coupon.is_some(), "coupon"),
-            (!self.countries.is_empty(), "countries"),
-            (!self.tiers.is_empty(), "tiers"),
             (self.instant_win.is_some(), "instant_win"),
         ]
         .into_iter()
@@ -100,55 +91,6 @@ impl InstantWinFields {
                 1
             }
         };
-        let recurrence = match (
-            self.recurrence_type.as_deref(),
-            self.recurrence_days.is_empty(),
-        ) {
-            (None, true) => None,
-            (None, false) => {
-                problems.at_key(
-                    "recurrence_days",
-                    "recurrence_days needs `recurrence_type: weekly`",
-                );
-                None
-            }
-            (Some("daily"), true) => Some(Recurrence::Daily),
-            (Some("daily"), false) => {
-                problems.at_key(
-                    "recurrence_days",
-                    "a daily recurrence has no recurrence_days",
-                );
-                None
-            }
-            (Some("weekly"), true) => {
-                problems.at_key(
-                    "recurrence_type",
-                    "a weekly recurrence needs recurrence_days, e.g. [monday, friday]",
-                );
-                None
-            }
-            (Some("weekly"), false) => {
-                let mut days = Vec::new();
-                for name in &self.recurrence_days {
-                    match parse_day(name) {
-                        Some(day) if !days.contains(&day) => days.push(day),
-                        Some(_) => {}
-                        None => problems.at_key(
-                            "recurrence_days",
-                            format!("`{name}` is not a day of the week"),
-                        ),
-                    }
-                }
-                Some(Recurrence::Weekly(days))
-            }
-            (Some(other), _) => {
-                problems.at_key(
-                    "recurrence_type",
-                    format!("recurrence_type is `daily` or `weekly`, not `{other}`"),
-                );
-                None
-            }
-        };
         let coupon = match (audience, self.coupon) {
             (Audience::Targeted, Some(coupon)) => coupon.reference(problems),
             (Audience::Targeted, None) => {
@@ -181,10 +123,7 @@ impl InstantWinFields {
             audience,
             once,
             once_limit,
-            recurrence,
             coupon,
-            countries: self.countries.iter().map(|c| c.to_uppercase()).collect(),
-            tiers: self.tiers,
             prizes,
             granted_plays: game,
         })
@@ -196,11 +135,6 @@ impl InstantWinFields {
 #[serde(deny_unknown_fields)]
 pub(crate) struct InstantWinFile {
     pub instant_win_prizes: Vec<PrizeFile>,
-}
-
-/// The day named `name` (`monday`, `Mon`, ...).
-pub(crate) fn parse_day(name: &str) -> Option<chrono::Weekday> {
-    name.trim().to_lowercase().parse::<chrono::Weekday>().ok()
 }
 
 #[cfg(test)]

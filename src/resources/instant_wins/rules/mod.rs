@@ -35,7 +35,7 @@ pub mod forced;
 pub mod prize_file;
 
 use crate::engine::text::Text;
-use chrono::{Datelike, NaiveDateTime, Weekday};
+use chrono::{Datelike, NaiveDateTime};
 
 /// How far the weights of a campaign may sum away from 1.
 pub const WEIGHT_TOLERANCE: f64 = 1e-6;
@@ -113,53 +113,6 @@ impl Period {
             Period::Year => at.format("%Y").to_string(),
             Period::Campaign => "campaign".to_string(),
         }
-    }
-}
-
-/// On which days the campaign runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Recurrence {
-    /// Every day.
-    Daily,
-    /// Only on these days of the week.
-    Weekly(Vec<Weekday>),
-}
-
-impl Recurrence {
-    /// Whether the campaign runs at `at` (the Company's wall-clock time).
-    pub fn allows(&self, at: NaiveDateTime) -> bool {
-        match self {
-            Recurrence::Daily => true,
-            Recurrence::Weekly(days) => days.contains(&at.weekday()),
-        }
-    }
-
-    /// The interface's `recurrence_type`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Recurrence::Daily => "daily",
-            Recurrence::Weekly(_) => "weekly",
-        }
-    }
-
-    /// The interface's `recurrence_days`, lower-case English day names.
-    pub fn days(&self) -> Vec<String> {
-        match self {
-            Recurrence::Daily => Vec::new(),
-            Recurrence::Weekly(days) => days.iter().map(|d| day_name(*d).to_string()).collect(),
-        }
-    }
-}
-
-fn day_name(day: Weekday) -> &'static str {
-    match day {
-        Weekday::Mon => "monday",
-        Weekday::Tue => "tuesday",
-        Weekday::Wed => "wednesday",
-        Weekday::Thu => "thursday",
-        Weekday::Fri => "friday",
-        Weekday::Sat => "saturday",
-        Weekday::Sun => "sunday",
     }
 }
 
@@ -272,6 +225,7 @@ impl Prize {
 }
 
 /// The Coupon a targeted Instant Win's Vouchers belong to.
+pub use crate::engine::reach::Recurrence;
 pub use crate::resources::coupons::rules::CouponReference as Coupon;
 
 /// The Instant Win part of a campaign.
@@ -283,14 +237,8 @@ pub struct InstantWin {
     pub once: Period,
     /// Most participations of one Customer in one period.
     pub once_limit: i64,
-    /// Days it runs on; `None`: every day within its dates.
-    pub recurrence: Option<Recurrence>,
     /// The Voucher of a targeted campaign.
     pub coupon: Option<Coupon>,
-    /// Countries it runs in (ISO codes); empty: everywhere.
-    pub countries: Vec<String>,
-    /// Tiers it is for; empty: every Customer.
-    pub tiers: Vec<String>,
     /// The prizes, No Prize included.
     pub prizes: Vec<Prize>,
     /// A game: beyond its free plays (`once_limit` per `once`), each play
@@ -436,7 +384,7 @@ pub(crate) mod tests {
         assert_eq!(Period::Year.key(at), "2026");
         assert_eq!(Period::Campaign.key(at), "campaign");
         let sunday = wall_clock("2026-11-22T10:00:00");
-        assert!(Recurrence::Weekly(vec![Weekday::Sun]).allows(sunday));
-        assert!(!Recurrence::Weekly(vec![Weekday::Mon]).allows(sunday));
+        assert!(Recurrence::Weekly(vec![chrono::Weekday::Sun]).allows(sunday));
+        assert!(!Recurrence::Weekly(vec![chrono::Weekday::Mon]).allows(sunday));
     }
 }
