@@ -19,6 +19,7 @@ use chrono::Timelike;
 use chrono::Weekday;
 
 use crate::engine::facts::Facts;
+use crate::engine::fast::WEEKDAYS;
 use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
 use crate::resources::master_data::matching::event_country;
@@ -58,16 +59,9 @@ impl Recurrence {
     }
 }
 
+/// The name `weekday` gives `day`.
 fn day_name(day: Weekday) -> &'static str {
-    match day {
-        Weekday::Mon => "monday",
-        Weekday::Tue => "tuesday",
-        Weekday::Wed => "wednesday",
-        Weekday::Thu => "thursday",
-        Weekday::Fri => "friday",
-        Weekday::Sat => "saturday",
-        Weekday::Sun => "sunday",
-    }
+    WEEKDAYS[day.num_days_from_monday() as usize]
 }
 
 /// The day named `name` (`monday`, `Mon`, ...).
@@ -220,29 +214,9 @@ impl Reach {
     /// tiers and in its countries; the reason, at the key that decided, when
     /// not.
     pub fn admits(&self, facts: &Facts) -> Result<(), NotApplied> {
-        let at = facts.locale.wall_clock(facts.now);
-        if let Some(recurrence) = &self.recurrence
-            && !recurrence.allows(at)
-        {
-            return Err(NotApplied::at_key(
-                "recurrence_days",
-                format!(
-                    "runs only on {}, and it is {}",
-                    match recurrence.days().as_slice() {
-                        [] => "its recurrence days".to_string(),
-                        days => days.join(", "),
-                    },
-                    day_name(at.weekday())
-                ),
-            ));
-        }
-        if let Some(hours) = &self.hours
-            && !hours.allows(at)
-        {
-            return Err(NotApplied::at_key(
-                "hours",
-                format!("runs from {hours} only, and it is {}", at.format("%H:%M")),
-            ));
+        // Most campaigns say none of it: they pay no clock conversion.
+        if self.recurrence.is_some() || self.hours.is_some() {
+            self.on_time(facts.locale.wall_clock(facts.now))?;
         }
         if !self.countries.is_empty() {
             match event_country(&facts.location, &facts.customer) {
@@ -284,6 +258,34 @@ impl Reach {
                     format!("for tiers {} only, and {held}", self.tiers.join(", ")),
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// Whether `at` (wall-clock time) is within its days and hours.
+    fn on_time(&self, at: NaiveDateTime) -> Result<(), NotApplied> {
+        if let Some(recurrence) = &self.recurrence
+            && !recurrence.allows(at)
+        {
+            return Err(NotApplied::at_key(
+                "recurrence_days",
+                format!(
+                    "runs only on {}, and it is {}",
+                    match recurrence.days().as_slice() {
+                        [] => "its recurrence days".to_string(),
+                        days => days.join(", "),
+                    },
+                    day_name(at.weekday())
+                ),
+            ));
+        }
+        if let Some(hours) = &self.hours
+            && !hours.allows(at)
+        {
+            return Err(NotApplied::at_key(
+                "hours",
+                format!("runs from {hours} only, and it is {}", at.format("%H:%M")),
+            ));
         }
         Ok(())
     }

@@ -3,19 +3,11 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::engine::fast::WEEKDAYS;
 use crate::engine::schema::{def, figure, one_of, strings, text, whole};
 use crate::resources::discounts::rules::Target;
 
 const PERIODS: [&str; 5] = ["day", "week", "month", "year", "campaign"];
-const DAYS: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
 
 /// The keys and values as an object's map.
 fn pairs(entries: Vec<(&str, Value)>) -> Map<String, Value> {
@@ -94,7 +86,7 @@ pub(super) fn top_level() -> Map<String, Value> {
         ),
         (
             "recurrence_days",
-            json!({ "type": "array", "items": { "enum": DAYS }, "description": "The local days it runs (weekly)." }),
+            json!({ "type": "array", "items": { "enum": WEEKDAYS }, "description": "The local days it runs (weekly)." }),
         ),
         (
             "hours",
@@ -349,7 +341,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                     "excluded_categories": strings("Categories its Vouchers never discount."),
                     "uses_per_voucher": whole("Uses of one Voucher.", 1),
                     "issues_per_customer": whole("Most Vouchers one Customer is issued.", 1),
-                    "weekdays": { "type": "array", "items": { "enum": DAYS }, "description": "The days its Vouchers can be used." },
+                    "weekdays": { "type": "array", "items": { "enum": WEEKDAYS }, "description": "The days its Vouchers can be used." },
                     "hours": section("The hours its Vouchers can be used.", &["from", "to"], json!({
                         "from": text("HH:MM"), "to": text("HH:MM")
                     })),
