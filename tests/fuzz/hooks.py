@@ -35,11 +35,13 @@ filtering them out would leave too few carts to test.
   (`keeps_rules_between_fields`).
 - A Voucher rollback names `codes` or `redemption_ids`, one of them, and
   with `codes` the Customer.
-- A discount campaign's `discount` has one of `percent` and `amount`
-  (exactly one when created), `lines` exactly when it `applies_to: lines`
-  (in valid cases `map_case` writes a `lines` that compiles), and
-  `available_from` not after `available_to`; its amounts and a discount
-  redemption's `base_amount` are in cents (`map_case`).
+- A discount campaign's `discount` has one of `percent`, `amount` and
+  `price` (exactly one when created), `lines` when it `applies_to: lines`
+  and never on `cart` or `bundle`, the keys of its `applies_to` (`nth`,
+  `units` and `min_units` above them, `bundle`, `size`, `max_sets`, `price`)
+  and no other's (in valid cases `map_case` writes `lines` and bundle parts
+  that compile), and `available_from` not after `available_to`; its amounts
+  and a discount redemption's `base_amount` are in cents (`map_case`).
 - A Coupon's `discount` has exactly one of `percent` and `amount`; it has a
   `static_code` or a `code_pattern` (with its `charset`), not both; a charset
   holds no two characters read the same (`O` and `0`, `I`, `L` and `1`, a
@@ -266,14 +268,37 @@ def a_coupon_is_one_thing(body):
     return True
 
 
+# Keys only some `applies_to` values have, and those values.
+DISCOUNT_KEYS_OF = {
+    "nth": ("every_nth",),
+    "units": ("cheapest",),
+    "min_units": ("cheapest",),
+    "bundle": ("bundle",),
+    "size": ("set",),
+    "max_sets": ("bundle", "set"),
+    "price": ("every_nth", "cheapest", "bundle", "set"),
+}
+# Keys an `applies_to` value needs.
+DISCOUNT_NEEDS = {"lines": "lines", "every_nth": "nth", "bundle": "bundle", "set": "size"}
+
+
 def a_discount_is_one_thing(body, creating):
     discount = body.get("discount")
     if isinstance(discount, dict):
-        given = sum(discount.get(name) is not None for name in ("percent", "amount"))
+        applies_to = discount.get("applies_to") or "cart"
+        given = sum(discount.get(name) is not None for name in ("percent", "amount", "price"))
         if given > 1 or (creating and given != 1):
             return False
-        lines, applies_to = discount.get("lines"), discount.get("applies_to")
-        if (lines is not None) != (applies_to == "lines"):
+        if discount.get("lines") is not None and applies_to in ("cart", "bundle"):
+            return False
+        needed = DISCOUNT_NEEDS.get(applies_to)
+        if needed is not None and discount.get(needed) is None:
+            return False
+        for key, targets in DISCOUNT_KEYS_OF.items():
+            if discount.get(key) is not None and applies_to not in targets:
+                return False
+        units, least = discount.get("units"), discount.get("min_units")
+        if isinstance(units, int) and isinstance(least, int) and least <= units:
             return False
     return dates_in_order(body.get("available_from"), body.get("available_to"))
 
@@ -416,6 +441,15 @@ def a_condition_that_compiles(case):
         and isinstance(case.body["discount"].get("lines"), str)
     ):
         case.body["discount"]["lines"] = "line.quantity > 0"
+    if (
+        meta is not None
+        and meta.generation.mode.is_positive
+        and isinstance(case.body, dict)
+        and isinstance(case.body.get("discount"), dict)
+        and isinstance(case.body["discount"].get("bundle"), list)
+    ):
+        parts = case.body["discount"]["bundle"]
+        case.body["discount"]["bundle"] = ["line.quantity > 0" for _ in parts]
 
 
 def in_cents(fields, names):
@@ -432,7 +466,7 @@ def coupon_amounts_in_cents(case):
         return
     discount = case.body.get("discount")
     if isinstance(discount, dict):
-        in_cents(discount, ("amount", "max_amount"))
+        in_cents(discount, ("amount", "max_amount", "price"))
 
 
 def catalogue_amounts_in_cents(case):

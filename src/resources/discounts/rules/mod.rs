@@ -287,7 +287,7 @@ impl DiscountFile {
                 if min_units <= units {
                     problems.at_key(
                         "min_units",
-                        format!("min_units is more than units ({units}): the cart holds units it pays for"),
+                        format!("min_units is more than units ({units}): the Customer pays for at least one unit"),
                     );
                     return None;
                 }
