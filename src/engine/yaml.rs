@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::de::DeserializeOwned;
 
+use crate::engine::check::closest;
 use crate::engine::script::RuleError;
 
 /// Most unknown keys reported for one file.
@@ -28,7 +29,8 @@ pub(crate) fn read_yaml<T: DeserializeOwned>(
             Err(error) => error,
         };
         let (line, column) = error.location().map_or((0, 0), |l| (l.line(), l.column()));
-        problems.push(RuleError::new(path, line, error.to_string()).with_column(column));
+        let message = with_suggestion(error.to_string());
+        problems.push(RuleError::new(path, line, message).with_column(column));
         let blanked = unknown_key(&error.to_string())
             .filter(|_| problems.len() < MAX_UNKNOWN_KEYS)
             .and_then(|key| blank_key(&text, line, &key));
@@ -36,6 +38,23 @@ pub(crate) fn read_yaml<T: DeserializeOwned>(
             Some(next) => text = next,
             None => return (None, problems),
         }
+    }
+}
+
+/// `message` with the key the author most likely meant, when it names an
+/// unknown key close to one the section has: "unknown field `nht`, expected
+/// one of ... (did you mean `nth`?)".
+fn with_suggestion(message: String) -> String {
+    let Some(key) = unknown_key(&message) else {
+        return message;
+    };
+    let Some(expected) = message.split("expected ").nth(1) else {
+        return message;
+    };
+    let known = expected.split('`').skip(1).step_by(2);
+    match closest(&key, known) {
+        Some(meant) => format!("{message} (did you mean `{meant}`?)"),
+        None => message,
     }
 }
 
@@ -121,6 +140,14 @@ mod tests {
         let lines: Vec<usize> = problems.iter().map(|p| p.line).collect();
         assert_eq!(lines, [2, 4, 6], "{problems:?}");
         assert!(problems[1].message.contains("percnt"), "{problems:?}");
+        assert!(
+            problems[1].message.ends_with("(did you mean `percent`?)"),
+            "{problems:?}"
+        );
+        assert!(
+            !problems[0].message.contains("did you mean"),
+            "nothing is close to `colour`: {problems:?}"
+        );
         assert_eq!(file.map(|f| f.section.percent), Some(5));
     }
 
