@@ -118,7 +118,7 @@ error_codes! {
     VoucherFrozen: "voucher_frozen", UNPROCESSABLE_ENTITY, "The Voucher's uses are held by another checkout (frozen) until the hold ends or is released.";
     VoucherNotRedeemed: "voucher_not_redeemed", UNPROCESSABLE_ENTITY, "Nothing to roll back: the Voucher has no use that was not rolled back already.";
     VoucherOutDate: "voucher_out_date", UNPROCESSABLE_ENTITY, "Voucher is not yet available, or not on this day or at this hour.";
-    DiscountUnavailable: "discount_unavailable", UNPROCESSABLE_ENTITY, "The discount cannot be given: its campaign is inactive or outside its dates, or it takes nothing off the amount sent.";
+    DiscountUnavailable: "discount_unavailable", UNPROCESSABLE_ENTITY, "The discount cannot be given: its campaign is inactive or outside its dates, or it takes nothing off the amount sent, or it is worked out on a cart's lines or units (given in carts only).";
     VoucherNotApplicable: "voucher_not_applicable", UNPROCESSABLE_ENTITY, "The Voucher does not apply to this cart: its Coupon's condition is not met, every line is excluded from it, or nothing is left to take off.";
     VoucherLimitReached: "voucher_limit_reached", UNPROCESSABLE_ENTITY, "The Coupon's limit is reached: its redemptions or its discount amount, overall or in this period, across the Company, at this Location or for this Customer.";
     DiscountLimitReached: "discount_limit_reached", UNPROCESSABLE_ENTITY, "The discount campaign's limit is reached: its redemptions or its discount amount, overall or in this period, across the Company, at this Location or for this Customer.";

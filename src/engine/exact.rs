@@ -9,28 +9,17 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use crate::common::money::decimal_from_f64;
+use crate::engine::script::to_dynamic_with;
 
 /// `value` as a rhai value whose numbers are decimals.
 pub(crate) fn to_exact_dynamic(value: &Value) -> Dynamic {
-    match value {
-        Value::Number(number) => match number.as_i64() {
-            Some(int) => Dynamic::from_decimal(Decimal::from(int)),
-            None => number
-                .as_f64()
-                .and_then(decimal_from_f64)
-                .map_or(Dynamic::UNIT, Dynamic::from_decimal),
-        },
-        Value::Array(items) => Dynamic::from_array(items.iter().map(to_exact_dynamic).collect()),
-        Value::Object(fields) => Dynamic::from_map(
-            fields
-                .iter()
-                .map(|(key, value)| (key.as_str().into(), to_exact_dynamic(value)))
-                .collect(),
-        ),
-        Value::Null => Dynamic::UNIT,
-        Value::Bool(flag) => Dynamic::from_bool(*flag),
-        Value::String(text) => Dynamic::from(text.clone()),
-    }
+    to_dynamic_with(value, &|number| match number.as_i64() {
+        Some(int) => Dynamic::from_decimal(Decimal::from(int)),
+        None => number
+            .as_f64()
+            .and_then(decimal_from_f64)
+            .map_or(Dynamic::UNIT, Dynamic::from_decimal),
+    })
 }
 
 /// What an exact expression gave, as a decimal: a decimal, a whole number,

@@ -76,19 +76,33 @@ fn as_bool(script: &Script, value: Dynamic) -> Result<bool, RuleError> {
 /// `INT` and other numbers `FLOAT` (as rhai's serde conversion gives them,
 /// without its generic serializer's cost on every event).
 fn to_dynamic(value: &Value) -> Dynamic {
+    to_dynamic_with(value, &|number| match number.as_i64() {
+        Some(int) => Dynamic::from_int(int),
+        None => Dynamic::from_float(number.as_f64().unwrap_or(f64::NAN)),
+    })
+}
+
+/// `value` as a rhai value, each number converted by `number` (floats for
+/// conditions, decimals for exact expressions: [`crate::engine::exact`]).
+pub(crate) fn to_dynamic_with(
+    value: &Value,
+    number: &impl Fn(&serde_json::Number) -> Dynamic,
+) -> Dynamic {
     match value {
         Value::Null => Dynamic::UNIT,
         Value::Bool(flag) => Dynamic::from_bool(*flag),
-        Value::Number(number) => match number.as_i64() {
-            Some(int) => Dynamic::from_int(int),
-            None => Dynamic::from_float(number.as_f64().unwrap_or(f64::NAN)),
-        },
+        Value::Number(value) => number(value),
         Value::String(text) => Dynamic::from(ImmutableString::from(text.as_str())),
-        Value::Array(items) => Dynamic::from_array(items.iter().map(to_dynamic).collect()),
+        Value::Array(items) => Dynamic::from_array(
+            items
+                .iter()
+                .map(|item| to_dynamic_with(item, number))
+                .collect(),
+        ),
         Value::Object(fields) => Dynamic::from_map(
             fields
                 .iter()
-                .map(|(key, value)| (key.as_str().into(), to_dynamic(value)))
+                .map(|(key, value)| (key.as_str().into(), to_dynamic_with(value, number)))
                 .collect(),
         ),
     }

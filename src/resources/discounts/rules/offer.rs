@@ -294,11 +294,10 @@ fn unit_worth(
         })
         .collect();
     let held: u64 = lines.iter().map(|line| line.units).sum();
-    let all_ties = tie_keys(facts, &(0..eligible.len()).collect::<Vec<_>>());
-    let ties: Vec<_> = lines.iter().map(|line| all_ties[line.index]).collect();
+    let indexes: Vec<usize> = lines.iter().map(|line| line.index).collect();
+    let ties = tie_keys(facts, &indexes);
     let offs = match target {
         Target::EveryNth { nth } => {
-            let taken = units::every_nth(&lines, &ties, *nth);
             if held < *nth {
                 return Err(NotApplied::at_key(
                     "nth",
@@ -307,6 +306,7 @@ fn unit_worth(
                     ),
                 ));
             }
+            let taken = units::every_nth(&lines, &ties, *nth);
             units::unit_offs(&lines, &taken, off, minor_units)
         }
         Target::Cheapest { units, min_units } => {
