@@ -1,7 +1,10 @@
 //! Points and wallet over HTTP: balances and the ledger, redemptions (also
 //! for a cart, given back by its cancellation), transfers, adjustments with
-//! their author, every error, and balances under concurrent debits.
+//! their author, every error, balances under concurrent debits, and the
+//! budgets of points campaigns.
 
+#[path = "points/budgets.rs"]
+mod budgets;
 mod common;
 
 use common::{TestServer, all_at_once};

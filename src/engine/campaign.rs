@@ -39,10 +39,10 @@ use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::engine::yaml::read_yaml;
 use crate::resources::challenges::rules::ChallengeFields;
-use crate::resources::discounts::limits::OfferLimit;
-use crate::resources::discounts::limits::compile_limits;
 use crate::resources::discounts::stacking::Stacking;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
+use crate::resources::limits::OfferLimit;
+use crate::resources::limits::compile_limits;
 use crate::resources::messages::rules::Message;
 use crate::resources::messages::rules::compile_messages;
 use crate::resources::rewards::rules::RewardFields;
@@ -275,7 +275,7 @@ impl Campaign {
             Some(section) => section.compile(&file.kind, &mut problems),
             None => Stacking::of_kind(&file.kind),
         };
-        let limits = compile_limits(file.limits, &file.kind, &mut problems);
+        let limits = compile_limits(file.limits, &file.kind, listens.as_ref(), &mut problems);
         let sections = KindSections {
             kind: file.kind,
             discount: file.discount,

@@ -15,10 +15,11 @@ use crate::engine::text::Text;
 use crate::engine::why::deciding_parts;
 use crate::engine::why::describe as describe_parts;
 use crate::resources::coupons::apply::presented;
-use crate::resources::discounts::limits::OfferTakes;
 use crate::resources::discounts::settle::settle;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
+use crate::resources::limits::LimitTake;
+use crate::resources::limits::OfferTakes;
 use crate::resources::master_data::matching::location_listed;
 use crate::resources::messages::rules::ShownMessage;
 use crate::resources::messages::rules::shown_messages;
@@ -37,6 +38,10 @@ pub struct Evaluation {
     /// What the limited discounts and Vouchers that applied take from
     /// their limits, to be checked and counted with the event.
     pub limit_takes: Vec<OfferTakes>,
+    /// What the limited points campaigns that applied take from their
+    /// limits, to be checked and counted with the event's own record (a
+    /// cart's cancellation gives them back).
+    pub event_limit_takes: Vec<LimitTake>,
     /// The messages of the campaigns that applied, for the Customer.
     pub messages: Vec<ShownMessage>,
 }
@@ -68,6 +73,7 @@ pub fn evaluate(
                 render,
                 draw_records: &mut evaluation.draws,
                 discount_offers: &mut discount_offers,
+                event_limit_takes: &mut evaluation.event_limit_takes,
                 effects_so_far,
             })
         });

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::coupons::apply::DesiredVoucher;
-use crate::resources::discounts::limits::Headroom;
+use crate::resources::limits::Headroom;
 
 /// What an expression can see about one Customer.
 #[derive(Debug, Clone, Default)]

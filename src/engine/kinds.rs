@@ -31,6 +31,7 @@ use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::Draws;
 use crate::resources::instant_wins::rules::draws::instant_win_draw;
 use crate::resources::instant_wins::rules::file::InstantWinFields;
+use crate::resources::limits::LimitTake;
 use crate::resources::points_campaigns::rules::PointsAccrual;
 use crate::resources::points_campaigns::rules::PointsFile;
 use crate::resources::points_campaigns::rules::points_effects;
@@ -121,6 +122,9 @@ pub(crate) struct KindContext<'a, 'd> {
     /// The discounts offered, settled with each other and the Vouchers
     /// once every campaign was evaluated.
     pub discount_offers: &'a mut Vec<CampaignOffer>,
+    /// What the points campaigns that applied take from their limits,
+    /// counted with the event itself.
+    pub event_limit_takes: &'a mut Vec<LimitTake>,
     /// How many effects the campaigns before this one gave.
     pub effects_so_far: usize,
 }
@@ -318,8 +322,7 @@ impl CampaignKind {
                 Ok(Vec::new())
             }
             CampaignKind::Points(points) => {
-                points_effects(campaign.id, points, cx.facts, rule_name)
-                    .map_err(|reason| NotApplied::at_key("points", reason))
+                points_effects(campaign, points, cx.facts, rule_name, cx.event_limit_takes)
             }
             CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
                 let (draw, record) = instant_win_draw(

@@ -80,4 +80,8 @@ pub struct Earned<'a> {
     /// ([`crate::resources::challenges::evaluate::challenge_writes`]), null
     /// when none is.
     pub challenges: &'a Value,
+    /// What its points campaigns take from their limits
+    /// ([`crate::resources::limits::store::limit_take_documents`]), null
+    /// when none is limited.
+    pub limit_takes: &'a Value,
 }

@@ -13,6 +13,7 @@ use crate::resources::challenges::evaluate::challenge_writes;
 use crate::resources::customers::model::Customer;
 use crate::resources::instant_wins::draws::contended;
 use crate::resources::instant_wins::store::draw_write;
+use crate::resources::limits::store::limit_take_documents;
 use crate::resources::messages::model::MessageBody;
 use crate::resources::messages::service::message_bodies;
 use crate::resources::vouchers::earned::issue_contended;
@@ -74,7 +75,8 @@ impl Services {
         occurrence.describe(&mut facts);
         facts.explain = explain;
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
-        self.read_limits(company, &rules, &mut facts).await?;
+        self.read_limits(company, &rules, &listens, &mut facts)
+            .await?;
         self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
             .await?;
         self.read_printed_messages(
@@ -142,16 +144,25 @@ impl Services {
                     Value::Array(issue_documents(company, &issues)?)
                 };
                 let challenges = challenge_writes(company, &drawn.evaluation.effects);
+                let limit_takes = match drawn.evaluation.event_limit_takes.as_slice() {
+                    [] => Value::Null,
+                    takes => Value::Array(limit_take_documents(takes)),
+                };
                 let earned = Earned {
                     ledger: &ledger,
                     draw_write: &draws,
                     voucher_issues: &voucher_issues,
                     challenges: &challenges,
+                    limit_takes: &limit_takes,
                 };
                 let written = occurrence
                     .write(&self.store, company, &customer.id, &earned)
                     .await;
+                // A concurrent draw, or another event that took the last
+                // of a points budget: evaluate again on fresh state.
                 if contended(&written, attempt) {
+                    self.read_limits(company, &rules, &listens, &mut facts)
+                        .await?;
                     continue;
                 }
                 // A code drawn twice, or a Customer's Vouchers of a capped

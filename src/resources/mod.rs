@@ -12,6 +12,7 @@ pub mod discounts;
 pub mod events;
 pub mod games;
 pub mod instant_wins;
+pub mod limits;
 pub mod locations;
 pub mod master_data;
 pub mod merges;

@@ -16,6 +16,7 @@ use crate::resources::instant_wins::store::STORE_AUDIT;
 use crate::resources::instant_wins::store::TAKE_STOCK;
 use crate::resources::instant_wins::store::USE_GAME_PARTICIPATIONS;
 use crate::resources::instant_wins::store::USE_VOUCHERS;
+use crate::resources::limits::store::TAKE_EVENT_LIMITS;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
@@ -28,8 +29,11 @@ use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 /// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`
 /// and the discounts it got (`discounts`, made by
 /// [`crate::resources::discounts::store::transaction_document`], or null),
-/// the Vouchers its campaigns issue (`voucher_issues`) and the Challenge
-/// records it moved (`challenges`), each null when there are none.
+/// the Vouchers its campaigns issue (`voucher_issues`), the Challenge
+/// records it moved (`challenges`) and what its points campaigns take from
+/// their limits (`limit_takes`, made by
+/// [`crate::resources::limits::store::limit_take_documents`]), each null
+/// when there are none.
 pub(crate) type EventWrite = Value;
 
 /// The transaction recording `$writes`, each as [`EventWrite`]. Every part
@@ -64,6 +68,9 @@ pub(crate) fn batch_query() -> String {
              }};
              IF $write.event {{
                  CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
+             }};
+             IF $write.limit_takes {{
+                 {TAKE_EVENT_LIMITS}
              }};
              {APPEND_LEDGER}
              IF $draw_write {{

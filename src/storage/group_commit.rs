@@ -246,6 +246,7 @@ mod tests {
                 draw_write: &NO_DRAWS,
                 voucher_issues: &NO_DRAWS,
                 challenges: &NO_DRAWS,
+                limit_takes: &NO_DRAWS,
             },
             voucher_uses: &[],
             discounts: None,

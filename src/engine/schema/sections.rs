@@ -120,7 +120,7 @@ pub(super) fn top_level() -> Map<String, Value> {
         ),
         (
             "limits",
-            json!({ "type": "array", "items": { "$ref": "#/$defs/limit" }, "description": "Budgets and caps of a discount or Coupon." }),
+            json!({ "type": "array", "items": { "$ref": "#/$defs/limit" }, "description": "Budgets and caps of a discount, Coupon or points campaign." }),
         ),
         (
             "select_customers",
@@ -311,11 +311,12 @@ pub(super) fn definitions() -> Map<String, Value> {
         (
             "limit",
             section(
-                "One budget or cap: at least one of redemptions and amount.",
+                "One budget or cap: at least one of redemptions and amount (a discount or Coupon) or points (a points campaign).",
                 &[],
                 json!({
-                    "redemptions": whole("Most redemptions.", 1),
-                    "amount": { "type": "number", "exclusiveMinimum": 0, "description": "Most money given." },
+                    "redemptions": whole("Most redemptions (for a points campaign, events credited).", 1),
+                    "amount": { "type": "number", "exclusiveMinimum": 0, "description": "A discount or Coupon: most money given." },
+                    "points": whole("A points campaign: most points given (wallet cents for a wallet campaign).", 1),
                     "per": one_of(&["day", "week", "month", "year"], "The period it counts over (absent: ever)."),
                     "each": one_of(&["location", "customer"], "Counted for each Location or Customer (absent: the Company)."),
                 }),

@@ -17,8 +17,8 @@ use crate::resources::api_campaigns::API_RECORD;
 use crate::resources::api_campaigns::compiled_kind;
 use crate::resources::api_campaigns::store::CampaignWrite;
 use crate::resources::api_campaigns::store::StoredCampaign;
-use crate::resources::discounts::limits::OfferLimitRules;
-use crate::resources::discounts::limits::limit_amount_fields;
+use crate::resources::limits::OfferLimitRules;
+use crate::resources::limits::limit_amount_fields;
 use crate::services::Services;
 
 /// What a kind's resource calls its campaigns in messages

@@ -13,10 +13,11 @@ use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::challenges::store::give_back_statements;
-use crate::resources::discounts::limits::LimitTake;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::store::CANCEL_DISCOUNTS;
 use crate::resources::discounts::store::transaction_document;
+use crate::resources::limits::LimitTake;
+use crate::resources::limits::store::give_back_limits_sql;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::LedgerEntry;
@@ -44,6 +45,7 @@ fn from_document(mut document: Value) -> ApiResult<Cart> {
     if let Some(object) = document.as_object_mut() {
         object.remove("id");
         object.remove("company");
+        object.remove("limit_takes");
         if let Some(code) = object.remove("code") {
             object.insert("id".into(), code);
         }
@@ -85,6 +87,14 @@ pub(crate) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
             .map(|t| t.as_datetime()),
     }
 }
+
+/// SurrealQL giving back what the points campaigns of the cart `$original`
+/// took from their limits: part of its cancellation's transaction.
+const GIVE_BACK_CART_LIMITS: &str = concat!(
+    "
+    LET $limit_takes = (SELECT VALUE limit_takes FROM ONLY $original) ?? [];",
+    give_back_limits_sql!()
+);
 
 /// Part of the group commit ([`crate::storage::group_commit`]): the cart of `$write`
 /// unless its code was recorded before, and the purchase totals it moves.
@@ -129,6 +139,10 @@ impl Store {
             object.remove("id");
             object.insert("code".into(), Value::String(cart.id.clone()));
             object.insert("company".into(), Value::String(company.to_string()));
+            // Kept with the cart so that its cancellation gives them back.
+            if !write.earned.limit_takes.is_null() {
+                object.insert("limit_takes".into(), write.earned.limit_takes.clone());
+            }
         }
         let written = ledger_documents(&self.ledger_clock, company, write.earned.ledger);
         self.record_event(
@@ -145,6 +159,7 @@ impl Store {
                 "draw_write": write.earned.draw_write,
                 "voucher_issues": write.earned.voucher_issues,
                 "challenges": write.earned.challenges,
+                "limit_takes": write.earned.limit_takes,
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
                 "discounts": write.discounts.map(|given| {
                     transaction_document(company, given, write.discount_limit_takes)
@@ -185,6 +200,7 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              UPDATE $original SET cancelled_by = $code RETURN NONE;
+             {GIVE_BACK_CART_LIMITS}
              {GIVE_BACK_CART_VOUCHERS}
              {CANCEL_DISCOUNTS}
              {GUARD_DEBITS}

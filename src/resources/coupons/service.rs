@@ -24,9 +24,9 @@ use crate::resources::coupons::model::VoucherDiscount;
 use crate::resources::coupons::rules;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::CouponValue;
-use crate::resources::discounts::limits::OfferLimit;
-use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::limits::OfferLimit;
+use crate::resources::limits::OfferLimitRules;
 use crate::services::Services;
 
 /// The kind of the campaigns this resource creates.

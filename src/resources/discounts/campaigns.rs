@@ -17,8 +17,6 @@ use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::api_campaigns::service::merge_spec;
-use crate::resources::discounts::limits::OfferLimit;
-use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::model::DiscountAppliesTo;
 use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
@@ -28,6 +26,8 @@ use crate::resources::discounts::rules::Figure;
 use crate::resources::discounts::rules::Off;
 use crate::resources::discounts::rules::Target;
 use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::limits::OfferLimit;
+use crate::resources::limits::OfferLimitRules;
 use crate::services::Services;
 
 /// The kind of the campaigns this resource creates.

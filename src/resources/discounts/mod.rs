@@ -12,7 +12,6 @@ pub mod api;
 pub mod campaign_api;
 pub mod campaigns;
 pub mod examples;
-pub mod limits;
 pub mod model;
 pub mod rules;
 pub mod settle;

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
-use crate::resources::discounts::limits::OfferLimitRules;
 use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::limits::OfferLimitRules;
 
 /// Where a discount transaction happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]

@@ -6,11 +6,11 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::resources::discounts::limits::LimitTake;
-use crate::resources::discounts::limits::store::give_back_limits_sql;
-use crate::resources::discounts::limits::store::limit_take_documents;
-use crate::resources::discounts::limits::store::take_limits_sql;
 use crate::resources::discounts::model::DiscountTransaction;
+use crate::resources::limits::LimitTake;
+use crate::resources::limits::store::give_back_limits_sql;
+use crate::resources::limits::store::limit_take_documents;
+use crate::resources::limits::store::take_limits_sql;
 use crate::storage::Store;
 use crate::storage::page_query::PageQuery;
 

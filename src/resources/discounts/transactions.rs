@@ -2,8 +2,8 @@
 //! goodwill discount, for example) and every discount a Customer got
 //! (GET /discounts/transactions), from carts and from this call.
 
-use crate::resources::discounts::limits::Redeeming;
-use crate::resources::discounts::limits::limit_takes;
+use crate::resources::limits::Redeeming;
+use crate::resources::limits::limit_takes;
 use rust_decimal::Decimal;
 
 use crate::common::amount::Amount;

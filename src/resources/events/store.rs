@@ -60,6 +60,7 @@ impl Store {
                 "draw_write": earned.draw_write,
                 "voucher_issues": earned.voucher_issues,
                 "challenges": earned.challenges,
+                "limit_takes": earned.limit_takes,
             }),
         )
         .await

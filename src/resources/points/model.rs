@@ -5,6 +5,7 @@ use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
+use crate::resources::limits::OfferLimitRules;
 
 /// Which balance an entry moves: loyalty points, or wallet money.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
@@ -169,6 +170,14 @@ pub struct PointsCampaignSpec {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub points: Option<PointsRules>,
+    /// Its budgets: the events it credits (`redemptions`) and the `points`
+    /// it gives, overall or `per` period, for the Company or `each`
+    /// Location or Customer (each `per`/`each` pair once). What is left of
+    /// a budget is given when an event would earn more; a PATCH replaces
+    /// the list.
+    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<OfferLimitRules>>,
 }
 
 /// A points campaign as GET /points returns it.
@@ -199,4 +208,6 @@ pub struct PointsCampaign {
     pub when: Option<String>,
     /// How it earns.
     pub points: PointsRules,
+    /// Its budgets.
+    pub limits: Vec<OfferLimitRules>,
 }

@@ -11,10 +11,16 @@ use serde_json::Value;
 use crate::common::locale::CampaignTime;
 use crate::common::locale::Locale;
 use crate::common::time::Timestamp;
+use crate::engine::campaign::Campaign;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
 use crate::engine::facts::Facts;
+use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
+use crate::error::ErrorCode;
+use crate::resources::limits::LimitTake;
+use crate::resources::limits::Redeeming;
+use crate::resources::limits::limit_takes;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsRounding;
 
@@ -185,20 +191,46 @@ pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
 /// JSON client (below 2^53) for millions of events at the cap.
 pub const MAX_POINTS_PER_EVENT: i64 = crate::resources::points::service::MAX_POINTS;
 
-/// The points effect of campaign `rule_id` for the event in `facts`; the
-/// reason when it earns nothing.
+/// The points effect of `campaign` (earning by `accrual`) for the event in
+/// `facts`, capped by what its limits leave (`facts.limits`), with what it
+/// takes from them pushed on `takes`; the reason when it earns nothing.
 pub(crate) fn points_effects(
-    rule_id: i64,
+    campaign: &Campaign,
     accrual: &PointsAccrual,
     facts: &Facts,
     rule_name: String,
-) -> Result<Vec<Effect>, String> {
-    let points = accrued_points(accrual, facts);
+    takes: &mut Vec<LimitTake>,
+) -> Result<Vec<Effect>, NotApplied> {
+    let mut points = accrued_points(accrual, facts);
     if points <= 0 {
-        return Err("earns no points for this event".into());
+        return Err(NotApplied::at_key(
+            "points",
+            "earns no points for this event",
+        ));
+    }
+    if !campaign.limits.is_empty() {
+        if let Some(headroom) = facts.limits.get(&campaign.id) {
+            if let Some(reason) = headroom.exhausted() {
+                return Err(NotApplied::at_key("limits", reason));
+            }
+            // What is left of the tightest budget is given, not refused.
+            if let Some((left, _)) = &headroom.amount {
+                points = points.min(left.to_i64().unwrap_or(i64::MAX));
+            }
+        }
+        takes.extend(limit_takes(
+            campaign.id,
+            &format!("`{rule_name}` (rule {})", campaign.id),
+            &campaign.limits,
+            &Redeeming::of_facts(facts),
+            Decimal::from(points),
+            // Another event took the last of a budget since it was read:
+            // the pipeline evaluates again on fresh counters.
+            ErrorCode::DrawContended,
+        ));
     }
     Ok(vec![Effect::Points(PointsEffect {
-        rule_id,
+        rule_id: campaign.id,
         rule_name,
         points,
     })])

@@ -15,6 +15,7 @@ use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::merge_spec;
+use crate::resources::limits::OfferLimit;
 use crate::resources::points::model::PointsCampaign;
 use crate::resources::points::model::PointsCampaignSpec;
 use crate::resources::points::model::PointsKind;
@@ -146,5 +147,6 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
         },
         when: campaign.when.as_ref().map(|w| w.source.clone()),
         points,
+        limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
     }
 }

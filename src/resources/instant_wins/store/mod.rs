@@ -348,6 +348,7 @@ mod tests {
                     draw_write: write,
                     voucher_issues: &Value::Null,
                     challenges: &Value::Null,
+                    limit_takes: &Value::Null,
                 },
             )
             .await

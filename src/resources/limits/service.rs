@@ -1,24 +1,25 @@
-//! What the limited offers of a cart may still give, read before it is
-//! evaluated.
+//! What the limited campaigns of an event may still give, read before it
+//! is evaluated.
 
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
-use crate::resources::discounts::limits::Headroom;
-use crate::resources::discounts::limits::Redeeming;
+use crate::resources::limits::Headroom;
+use crate::resources::limits::Redeeming;
 use crate::services::Services;
 
 impl Services {
-    /// Fills `facts.limits` with the headroom of every limited discount
-    /// campaign listening to carts and every limited Coupon of a Voucher
-    /// the cart presents, from one read of their counters; reads nothing
-    /// when none is limited.
+    /// Fills `facts.limits` with the headroom of every limited campaign the
+    /// event (`listens`) may apply: discount and points campaigns listening
+    /// to it and the Coupons of the Vouchers a cart presents, from one read
+    /// of their counters; reads nothing when none is limited.
     pub(crate) async fn read_limits(
         &self,
         company: &str,
         rules: &CompanyRules,
+        listens: &Listens,
         facts: &mut Facts,
     ) -> ApiResult<()> {
         let limited: Vec<_> = rules
@@ -27,7 +28,9 @@ impl Services {
             .filter(|campaign| {
                 !campaign.limits.is_empty()
                     && match campaign.kind {
-                        CampaignKind::Discount(_) => campaign.listens == Listens::Cart,
+                        CampaignKind::Discount(_) | CampaignKind::Points(_) => {
+                            campaign.listens == *listens
+                        }
                         CampaignKind::Coupon(_) => facts
                             .vouchers
                             .iter()

@@ -10,8 +10,8 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 use crate::error::ApiResult;
-use crate::resources::discounts::limits::Counted;
-use crate::resources::discounts::limits::LimitTake;
+use crate::resources::limits::Counted;
+use crate::resources::limits::LimitTake;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -41,6 +41,14 @@ macro_rules! take_limits_sql {
     };
 }
 pub(crate) use take_limits_sql;
+
+/// Part of the group commit ([`crate::storage::group_commit`]): what the
+/// points campaigns of `$write` take from their limits.
+pub(crate) const TAKE_EVENT_LIMITS: &str = concat!(
+    "
+    LET $limit_takes = $write.limit_takes;",
+    take_limits_sql!()
+);
 
 /// SurrealQL giving back to its counter the redemption of each of
 /// `$limit_takes` (as stored with the redemption) for `$company`.
