@@ -182,7 +182,7 @@ async fn limits_count_per_customer_per_week_and_per_location_per_day() {
         effects_of(&again, "voucher_rejected")[0]["error"]
             .as_str()
             .unwrap()
-            .contains("1 redemptions per week for this Customer"),
+            .contains("1 redemption per week for this Customer"),
         "{again}"
     );
     // Bob has his own week; S1 has had its 2 for the day after him.
