@@ -28,6 +28,7 @@ use crate::resources::companies::model::Environment;
 use crate::services::Services;
 use crate::storage::RemoteAuth;
 use crate::storage::Store;
+use crate::storage::instances::INSTANCE_RENEWAL;
 
 /// Everything [`start`] needs, already resolved from flags and environment.
 #[derive(Debug, Clone)]
@@ -114,7 +115,11 @@ impl RunningServer {
                 .map_err(ApiError::internal)?
                 .map_err(ApiError::internal)?;
         }
-        Ok(())
+        // Every request has finished: what this process held is free.
+        self.services
+            .store
+            .retire_instance(&self.services.instance_id)
+            .await
     }
 }
 
@@ -142,6 +147,10 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .with_clock(settings.clock.clone())
         .with_event_dates(settings.event_dates)
         .with_unknown_codes_per_minute(settings.unknown_codes_per_minute);
+    services
+        .store
+        .register_instance(&services.instance_id, services.now())
+        .await?;
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
@@ -154,7 +163,8 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let reload_task = tokio::spawn(reload_rules(services.clone(), catalog, stopped.clone()));
     let purge_task = tokio::spawn(purge_idempotency_keys(services.clone(), stopped.clone()));
     let expiry_task = tokio::spawn(expire_points(services.clone(), stopped.clone()));
-    let mut tasks = vec![reload_task, purge_task, expiry_task];
+    let renewal_task = tokio::spawn(renew_instance(services.clone(), stopped.clone()));
+    let mut tasks = vec![reload_task, purge_task, expiry_task, renewal_task];
     if settings.deliver_prizes {
         tasks.push(tokio::spawn(
             services.clone().run_prize_delivery(stopped.clone()),
@@ -239,6 +249,27 @@ const STALLED_IMPORTS_EVERY: u32 = 120;
 
 /// Every how many rule polls the API-created campaigns are read again.
 const API_CAMPAIGNS_EVERY: u32 = 10;
+
+/// Renews this process's lease on the store ([`crate::storage::instances`])
+/// until the server stops.
+async fn renew_instance(
+    services: Services,
+    mut stopped: watch::Receiver<bool>,
+) -> std::io::Result<()> {
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep(INSTANCE_RENEWAL) => {}
+            _ = stopped.wait_for(|stop| *stop) => return Ok(()),
+        }
+        let renewed = services
+            .store
+            .renew_instance(&services.instance_id, services.now())
+            .await;
+        if let Err(error) = renewed {
+            tracing::warn!(%error, "renewing this process's lease on the store failed");
+        }
+    }
+}
 
 /// How often expired Idempotency-Keys are deleted.
 const PURGE_EVERY: Duration = Duration::from_secs(15 * 60);

@@ -49,6 +49,9 @@ pub struct Services {
     pub(crate) master_data: Arc<crate::resources::master_data::snapshot::MasterDataCache>,
     /// Error codes answered that their operation's spec does not declare.
     pub(crate) undeclared_errors: Arc<crate::http::errors::UndeclaredErrors>,
+    /// This process among those sharing the store
+    /// ([`crate::storage::instances`]): what it holds names it.
+    pub(crate) instance_id: Arc<str>,
 }
 
 impl Services {
@@ -76,6 +79,7 @@ impl Services {
             api_campaign_revisions: Arc::default(),
             undeclared_errors: Arc::default(),
             master_data: Arc::default(),
+            instance_id: crate::common::ids::time_ordered_id("srv").into(),
         }
     }
 
@@ -96,6 +100,12 @@ impl Services {
     pub fn with_clock(mut self, clock: Arc<Clock>) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// This process's id among those sharing the store
+    /// ([`crate::storage::instances`]).
+    pub fn instance_id(&self) -> &str {
+        &self.instance_id
     }
 
     /// The service's clock (a manual one can be set and moved).

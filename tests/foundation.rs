@@ -1804,4 +1804,40 @@ mod idempotency {
         assert_eq!(customer_count(&second, "demo").await, 1);
         second.running.shutdown().await.expect("shutdown");
     }
+
+    #[tokio::test]
+    async fn a_key_held_by_a_killed_server_is_free_as_soon_as_it_restarts() {
+        use loyalty::http::idempotency::model::KeyClaim;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let db = format!("surrealkv://{}", dir.path().join("store").display());
+        let first = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
+        let services = first.running.services.clone();
+        let claim = |services: loyalty::services::Services| async move {
+            services
+                .claim_idempotency_key("demo", "till-3-sale-41", "same request")
+                .await
+                .expect("claim")
+        };
+        assert_eq!(claim(services.clone()).await, KeyClaim::Run);
+        assert_eq!(claim(services.clone()).await, KeyClaim::InUse);
+        // The process is killed while it runs the request: it never retires
+        // and its last renewal still looks alive (what a graceful stop
+        // forgets, a kill leaves behind).
+        let (killed, now) = (services.instance_id().to_string(), services.now());
+        drop(services);
+        first.running.shutdown().await.expect("shutdown");
+        let store = loyalty::storage::Store::connect(&db, None)
+            .await
+            .expect("store");
+        store.renew_instance(&killed, now).await.expect("renew");
+        drop(store);
+
+        let second = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
+        assert_eq!(
+            claim(second.running.services.clone()).await,
+            KeyClaim::Run,
+            "the retry runs at once, not 120 s later"
+        );
+        second.running.shutdown().await.expect("shutdown");
+    }
 }

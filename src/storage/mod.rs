@@ -5,6 +5,7 @@
 
 pub mod event_transaction;
 pub mod group_commit;
+pub mod instances;
 pub mod page_query;
 pub mod schema;
 pub mod write_lanes;
@@ -50,6 +51,9 @@ pub struct Store {
     /// The units given of limited prizes, as far as this process knows.
     pub(crate) stock_view:
         std::sync::Arc<crate::resources::instant_wins::store::stock_view::StockView>,
+    /// Whether the store is a remote server, which several processes may
+    /// share, rather than embedded in this one.
+    pub(crate) remote: bool,
 }
 
 /// How long a write waits for admission. A till gives up after a few
@@ -108,7 +112,8 @@ impl Store {
             .use_db(DATABASE)
             .await
             .map_err(store_error)?;
-        let (writers, lanes) = if url.starts_with("ws://") {
+        let remote = url.starts_with("ws://");
+        let (writers, lanes) = if remote {
             (REMOTE_WRITERS, crate::storage::group_commit::REMOTE_LANES)
         } else {
             let cores = std::thread::available_parallelism().map_or(2, usize::from);
@@ -121,6 +126,7 @@ impl Store {
             event_writes: std::sync::Arc::new(crate::storage::group_commit::WriteQueue::new(lanes)),
             ledger_clock: Default::default(),
             stock_view: Default::default(),
+            remote,
         };
         store.apply_schema().await?;
         Ok(store)

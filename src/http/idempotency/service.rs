@@ -47,6 +47,7 @@ impl Services {
                 company,
                 key,
                 fingerprint,
+                &self.instance_id,
                 now,
                 later(now, KEY_LEASE),
                 later(now, KEY_LIFETIME),

@@ -11,6 +11,15 @@ use crate::error::ApiResult;
 use crate::storage::Store;
 use crate::storage::execute;
 
+/// A live key as the claim reads it, and whether the process that holds it
+/// (when it is running) is still running.
+#[derive(Debug, Deserialize)]
+struct Claimed {
+    live: Option<KeyRecord>,
+    #[serde(default)]
+    held: bool,
+}
+
 #[derive(Debug, Deserialize)]
 struct KeyRecord {
     state: String,
@@ -21,29 +30,40 @@ struct KeyRecord {
 }
 
 impl Store {
-    /// Claims `key` of `company` for a request with `fingerprint`, in one
-    /// transaction: a missing, expired or abandoned (lease passed) key becomes
-    /// `running` for this request.
+    /// Claims `key` of `company` for a request with `fingerprint` run by
+    /// the process `holder`, in one transaction: a missing or expired key,
+    /// or one abandoned by its request (its lease passed, or the process
+    /// running it is gone, [`crate::storage::instances`]), becomes `running`
+    /// for this request.
+    #[allow(clippy::too_many_arguments)]
     pub async fn claim_idempotency_key(
         &self,
         company: &str,
         key: &str,
         fingerprint: &str,
+        holder: &str,
         now: Timestamp,
         lease_until: Timestamp,
         expires_at: Timestamp,
     ) -> ApiResult<KeyClaim> {
+        // A key held by no named process (recorded before processes were)
+        // or by this one is held; one held by another, while that process
+        // renews its lease.
         let query = "BEGIN TRANSACTION;
              LET $record = type::record('idempotency', [$company, $key]);
              LET $found = (SELECT * OMIT id FROM ONLY $record);
              LET $live = IF $found != NONE AND $found.expires_at > $now { $found } ELSE { NONE };
-             IF $live == NONE OR ($live.state == 'running' AND $live.lease_until <= $now AND $live.fingerprint == $fingerprint) {
+             LET $held = IF $live != NONE AND $live.state == 'running' {
+                 $live.holder == NONE OR $live.holder == $holder
+                     OR ((SELECT VALUE alive_until FROM ONLY type::record('server_instance', $live.holder)) ?? '') > $now
+             } ELSE { false };
+             IF $live == NONE OR ($live.state == 'running' AND ($live.lease_until <= $now OR !$held) AND $live.fingerprint == $fingerprint) {
                  UPSERT $record CONTENT {
                      company: $company, key: $key, fingerprint: $fingerprint, state: 'running',
-                     lease_until: $lease_until, expires_at: $expires_at, created_at: $now
+                     holder: $holder, lease_until: $lease_until, expires_at: $expires_at, created_at: $now
                  } RETURN NONE;
              };
-             $live;
+             { live: $live, held: $held };
              COMMIT TRANSACTION;";
         let mut response = self
             .transact(|db| {
@@ -51,20 +71,26 @@ impl Store {
                     .bind(("company", company.to_string()))
                     .bind(("key", key.to_string()))
                     .bind(("fingerprint", fingerprint.to_string()))
+                    .bind(("holder", holder.to_string()))
                     .bind(("now", now.to_string()))
                     .bind(("lease_until", lease_until.to_string()))
                     .bind(("expires_at", expires_at.to_string()))
             })
             .await?;
         let index = response.num_statements().saturating_sub(2);
-        let live: Option<Value> = response
+        let claimed: Option<Value> = response
             .take(index)
             .map_err(|e| ApiError::internal(format!("reading the idempotency key: {e}")))?;
-        let Some(live) = live else {
+        let Some(claimed) = claimed else {
+            return Err(ApiError::internal(
+                "the idempotency key's claim answered nothing",
+            ));
+        };
+        let claimed: Claimed = serde_json::from_value(claimed)
+            .map_err(|e| ApiError::internal(format!("stored idempotency key unreadable: {e}")))?;
+        let Some(record) = claimed.live else {
             return Ok(KeyClaim::Run);
         };
-        let record: KeyRecord = serde_json::from_value(live)
-            .map_err(|e| ApiError::internal(format!("stored idempotency key unreadable: {e}")))?;
         Ok(if record.fingerprint != fingerprint {
             KeyClaim::Mismatch
         } else if record.state == "done" {
@@ -72,7 +98,7 @@ impl Store {
                 Some(response) => KeyClaim::Replay(response),
                 None => KeyClaim::InUse,
             }
-        } else if record.lease_until.as_str() > now.to_string().as_str() {
+        } else if claimed.held && record.lease_until.as_str() > now.to_string().as_str() {
             KeyClaim::InUse
         } else {
             KeyClaim::Run
@@ -133,5 +159,103 @@ impl Store {
                 .bind(("now", now.to_string())),
         )
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> Timestamp {
+        text.parse().unwrap()
+    }
+
+    /// Claims key `k` (fingerprint `f`) for `holder` at `now`, with the
+    /// service's lease and lifetime.
+    async fn claim(store: &Store, holder: &str, now: &str) -> KeyClaim {
+        let now = at(now);
+        let later =
+            |seconds: i64| Timestamp::from(now.as_datetime() + chrono::Duration::seconds(seconds));
+        store
+            .claim_idempotency_key("c", "k", "f", holder, now, later(120), later(86_400))
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_key_is_held_while_its_process_runs_and_free_once_it_is_gone() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        store
+            .register_instance("srv_a", at("2026-07-06T10:00:00Z"))
+            .await
+            .unwrap();
+        assert_eq!(
+            claim(&store, "srv_a", "2026-07-06T10:00:00Z").await,
+            KeyClaim::Run
+        );
+        // Its own process, or another while srv_a renews its lease: in use.
+        assert_eq!(
+            claim(&store, "srv_a", "2026-07-06T10:00:01Z").await,
+            KeyClaim::InUse
+        );
+        assert_eq!(
+            claim(&store, "srv_b", "2026-07-06T10:00:10Z").await,
+            KeyClaim::InUse
+        );
+        store
+            .renew_instance("srv_a", at("2026-07-06T10:00:10Z"))
+            .await
+            .unwrap();
+        assert_eq!(
+            claim(&store, "srv_b", "2026-07-06T10:00:20Z").await,
+            KeyClaim::InUse
+        );
+        // srv_a stopped renewing: 15 s after its last renewal it is gone,
+        // long before the key's own lease of 120 s ends.
+        assert_eq!(
+            claim(&store, "srv_b", "2026-07-06T10:00:26Z").await,
+            KeyClaim::Run
+        );
+        // Now srv_b holds it, and a process that retired holds nothing.
+        store
+            .register_instance("srv_c", at("2026-07-06T10:00:30Z"))
+            .await
+            .unwrap();
+        assert_eq!(
+            claim(&store, "srv_c", "2026-07-06T10:00:30Z").await,
+            KeyClaim::Run
+        );
+        store.retire_instance("srv_c").await.unwrap();
+        assert_eq!(
+            claim(&store, "srv_b", "2026-07-06T10:00:31Z").await,
+            KeyClaim::Run
+        );
+    }
+
+    #[tokio::test]
+    async fn a_process_starting_on_an_embedded_store_knows_every_other_is_gone() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        store
+            .register_instance("srv_killed", at("2026-07-06T10:00:00Z"))
+            .await
+            .unwrap();
+        assert_eq!(
+            claim(&store, "srv_killed", "2026-07-06T10:00:00Z").await,
+            KeyClaim::Run
+        );
+        assert_eq!(
+            claim(&store, "srv_new", "2026-07-06T10:00:01Z").await,
+            KeyClaim::InUse
+        );
+        // The restarted process registers: the killed one's hold is free
+        // at once.
+        store
+            .register_instance("srv_new", at("2026-07-06T10:00:02Z"))
+            .await
+            .unwrap();
+        assert_eq!(
+            claim(&store, "srv_new", "2026-07-06T10:00:02Z").await,
+            KeyClaim::Run
+        );
     }
 }
