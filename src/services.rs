@@ -52,6 +52,9 @@ pub struct Services {
     /// This process among those sharing the store
     /// ([`crate::storage::instances`]): what it holds names it.
     pub(crate) instance_id: Arc<str>,
+    /// Fault injection for crash tests: keyed requests end as if the
+    /// process died right after their handler, before the key's completion.
+    pub(crate) crash_before_key_completion: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Services {
@@ -80,6 +83,7 @@ impl Services {
             undeclared_errors: Arc::default(),
             master_data: Arc::default(),
             instance_id: crate::common::ids::time_ordered_id("srv").into(),
+            crash_before_key_completion: Arc::default(),
         }
     }
 
@@ -100,6 +104,22 @@ impl Services {
     pub fn with_clock(mut self, clock: Arc<Clock>) -> Self {
         self.clock = clock;
         self
+    }
+
+    /// For crash tests: from now on (`crash` true) keyed requests end as if
+    /// the process died once their handler returned, before their
+    /// Idempotency-Key is completed; what their operation wrote with its
+    /// answer ([`crate::http::idempotency::answer`]) is all a retry finds.
+    pub fn crash_before_key_completion(&self, crash: bool) {
+        self.crash_before_key_completion
+            .store(crash, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether keyed requests end before their key's completion
+    /// ([`Services::crash_before_key_completion`]).
+    pub(crate) fn crashes_before_key_completion(&self) -> bool {
+        self.crash_before_key_completion
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// This process's id among those sharing the store

@@ -11,6 +11,7 @@ use crate::engine::campaign::Listens;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
+use crate::pipeline::run::EvaluatedEvent;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::storage::Store;
 
@@ -49,6 +50,15 @@ pub(crate) trait Occurrence: Send + Sync {
     /// what they take from their limits, and the campaign points
     /// (`points_earned`) they credit.
     fn settle(&mut self, evaluation: &Evaluation, points_earned: i64, at: Timestamp);
+
+    /// What its operation answers when the evaluation `evaluated` is
+    /// written: the answer of a request carrying an Idempotency-Key is made
+    /// from it and written in the same transaction
+    /// ([`crate::http::idempotency::answer`]).
+    type Answer: Send + Sync + 'static;
+
+    /// Its operation's answer once `evaluated` is written.
+    fn answer(&self, evaluated: EvaluatedEvent) -> Self::Answer;
 
     /// Whether it is written even when it earned and drew nothing (a cart or a
     /// Custom Event is; a trigger leaves no record of its own).

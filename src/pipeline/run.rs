@@ -4,6 +4,8 @@
 use crate::engine::effect::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::error::ApiResult;
+use crate::http::idempotency::answer::answer_now;
+use crate::http::idempotency::answer::awaits_answer;
 use crate::http::languages::negotiate::Language;
 use crate::pipeline::contributions::EntryContext;
 use crate::pipeline::contributions::ledger_entries;
@@ -148,6 +150,19 @@ impl Services {
                     [] => Value::Null,
                     takes => Value::Array(limit_take_documents(takes)),
                 };
+                // A keyed request's answer is written with what it answers.
+                if awaits_answer() {
+                    let evaluated = EvaluatedEvent {
+                        effects: drawn.evaluation.effects.clone(),
+                        explanations: drawn.evaluation.explanations.clone(),
+                        messages: message_bodies(
+                            drawn.evaluation.messages.clone(),
+                            customer.language.as_deref(),
+                            language,
+                        ),
+                    };
+                    answer_now(&occurrence.answer(evaluated)).await;
+                }
                 let earned = Earned {
                     ledger: &ledger,
                     draw_write: &draws,

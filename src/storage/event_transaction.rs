@@ -7,6 +7,7 @@
 
 use serde_json::Value;
 
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::carts::store::STORE_CART;
 use crate::resources::challenges::store::advance_statements;
 use crate::resources::discounts::store::STORE_DISCOUNTS;
@@ -33,7 +34,10 @@ use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 /// records it moved (`challenges`) and what its points campaigns take from
 /// their limits (`limit_takes`, made by
 /// [`crate::resources::limits::store::limit_take_documents`]), each null
-/// when there are none.
+/// when there are none; and the answer of its request when it carries an
+/// Idempotency-Key (`answer`,
+/// [`crate::http::idempotency::answer::written_answer`]), written in the
+/// same transaction.
 pub(crate) type EventWrite = Value;
 
 /// The transaction recording `$writes`, each as [`EventWrite`]. Every part
@@ -73,6 +77,8 @@ pub(crate) fn batch_query() -> String {
                  {TAKE_EVENT_LIMITS}
              }};
              {APPEND_LEDGER}
+             LET $answer = $write.answer;
+             {WRITE_ANSWER}
              IF $draw_write {{
                  {COUNT_PARTICIPATIONS}
                  IF $draw_write.used {{

@@ -22,6 +22,7 @@ use surrealdb::{IndexedResults, Surreal};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::written_answer;
 
 /// The namespace and database every Company's data lives in.
 const NAMESPACE: &str = "loyalty";
@@ -215,6 +216,9 @@ impl Store {
     /// checks every statement. A write conflict is retried with jittered
     /// backoff, which is safe because the transaction is rebuilt from the same
     /// inputs; a `REFUSED|code|message` thrown by the query becomes that error.
+    /// The query may complete the Idempotency-Key of the request running on
+    /// this task with its answer: `$answer` is bound for
+    /// [`crate::http::idempotency::store::WRITE_ANSWER`].
     pub(crate) async fn transact<'a, F>(&'a self, build: F) -> ApiResult<IndexedResults>
     where
         F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
@@ -231,11 +235,13 @@ impl Store {
     where
         F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
     {
+        let answer = written_answer();
         let mut attempt = 0;
         loop {
             attempt += 1;
+            let query = || build(&self.db).bind(("answer", answer.clone()));
             let mut response = match admission {
-                WriterPermit::Held => build(&self.db).await.map_err(store_error)?,
+                WriterPermit::Held => query().await.map_err(store_error)?,
                 WriterPermit::Wait => {
                     let Ok(admitted) =
                         tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
@@ -244,7 +250,7 @@ impl Store {
                     };
                     // The semaphore is never closed; were it, the write runs unadmitted.
                     let _admitted = admitted.ok();
-                    build(&self.db).await.map_err(store_error)?
+                    query().await.map_err(store_error)?
                 }
             };
             let errors = response.take_errors();

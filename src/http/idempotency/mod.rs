@@ -2,6 +2,7 @@
 //! and the same request gets the first response again, byte for byte, and
 //! changes nothing; every endpoint gets this by going through [`Idempotency`].
 
+pub mod answer;
 pub mod model;
 pub mod service;
 pub mod store;
@@ -13,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::Authentication;
+use crate::http::idempotency::answer::PendingAnswer;
 use crate::http::idempotency::model::KeyClaim;
 use crate::http::idempotency::model::StoredResponse;
 use crate::http::rate_limits::limiters::Tier;
@@ -195,10 +197,15 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
             }
             KeyClaim::Run => {}
         }
-        let mut response = match self.inner.call(request).await {
+        let pending = PendingAnswer::new(company, &key, &fingerprint);
+        let mut response = match pending.scope(self.inner.call(request)).await {
             Ok(output) => output.into_response(),
             Err(error) => error.into_response(),
         };
+        if services.crashes_before_key_completion() {
+            // A crash test: the process is as good as gone here.
+            return Ok(response);
+        }
         let status = response.status();
         let header = |name| {
             response

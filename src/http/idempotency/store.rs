@@ -29,6 +29,16 @@ struct KeyRecord {
     response: Option<StoredResponse>,
 }
 
+/// SurrealQL completing the Idempotency-Key of `$answer` (made by
+/// [`super::answer::written_answer`], or null) with its response, in the transaction that
+/// holds it: only while the key is running for the same request.
+pub(crate) const WRITE_ANSWER: &str = "
+    IF $answer {
+        UPDATE type::record('idempotency', [$answer.company, $answer.key])
+            SET state = 'done', response = $answer.response
+            WHERE fingerprint = $answer.fingerprint AND state = 'running' RETURN NONE;
+    };";
+
 impl Store {
     /// Claims `key` of `company` for a request with `fingerprint` run by
     /// the process `holder`, in one transaction: a missing or expired key,

@@ -28,6 +28,14 @@ impl RateVerdictSlot {
         }
     }
 
+    /// The tier this request was charged to, once it was.
+    pub fn charged(&self) -> Option<Tier> {
+        self.0
+            .lock()
+            .ok()
+            .and_then(|slot| slot.as_ref().map(|a| a.tier))
+    }
+
     fn take(&self) -> Option<RateVerdict> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
     }

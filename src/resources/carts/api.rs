@@ -11,6 +11,7 @@ use crate::common::time::Timestamp;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::pipeline::api::EffectBody;
@@ -139,9 +140,12 @@ impl CartsApi {
         let caller = &caller.0;
         let language = language(request)?;
         let explain = explain.0.unwrap_or(false);
+        answers_with(request, move |outcome: &CartOutcome| {
+            respond(outcome.clone(), explain)
+        });
         let outcome = services
-            .guarded_cart(&caller.company, &caller.key, body.0, |cart| {
-                services.process_cart(&caller.company, cart, language, true, explain)
+            .guarded_cart(&caller.company, &caller.key, body.0, |cart, held_back| {
+                services.process_cart(&caller.company, cart, held_back, language, true, explain)
             })
             .await?;
         Ok(Json(respond(outcome, explain)))
@@ -164,8 +168,8 @@ impl CartsApi {
         let language = language(request)?;
         let explain = explain.0.unwrap_or(false);
         let outcome = services
-            .guarded_cart(&caller.company, &caller.key, body.0, |cart| {
-                services.process_cart(&caller.company, cart, language, false, explain)
+            .guarded_cart(&caller.company, &caller.key, body.0, |cart, held_back| {
+                services.process_cart(&caller.company, cart, held_back, language, false, explain)
             })
             .await?;
         Ok(Json(respond(outcome, explain)))

@@ -19,7 +19,9 @@ use crate::engine::facts::line_worths;
 use crate::error::ApiResult;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
+use crate::pipeline::run::EvaluatedEvent;
 use crate::resources::carts::model::Cart;
+use crate::resources::carts::service::CartOutcome;
 use crate::resources::carts::store::CartWrite;
 use crate::resources::coupons::apply::DesiredVoucher;
 use crate::resources::discounts::model::DiscountGiver;
@@ -45,6 +47,9 @@ pub(crate) struct CartOccurrence {
     pub(crate) discounts: Option<DiscountTransaction>,
     /// What its discount campaigns take from their limits.
     pub(crate) discount_limit_takes: Vec<LimitTake>,
+    /// The effects of Voucher codes held back before it was evaluated (too
+    /// many unknown codes from its API key), answered after the others.
+    pub(crate) held_back: Vec<Effect>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -127,6 +132,19 @@ impl Occurrence for CartOccurrence {
             .filter(|taken| taken.voucher_id.is_none())
             .flat_map(|taken| taken.takes.iter().cloned())
             .collect();
+    }
+
+    type Answer = CartOutcome;
+
+    fn answer(&self, evaluated: EvaluatedEvent) -> CartOutcome {
+        let mut effects = evaluated.effects;
+        effects.extend(self.held_back.iter().cloned());
+        CartOutcome {
+            cart: self.cart.clone(),
+            effects,
+            explanations: evaluated.explanations,
+            messages: evaluated.messages,
+        }
     }
 
     fn always_written(&self) -> bool {

@@ -12,6 +12,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::Mode;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartLine;
@@ -117,6 +118,7 @@ impl Services {
         &self,
         company: &str,
         new: NewCart,
+        held_back: Vec<Effect>,
         language: &Language,
         record: bool,
         explain: bool,
@@ -179,6 +181,7 @@ impl Services {
             voucher_uses: Vec::new(),
             discounts: None,
             discount_limit_takes: Vec::new(),
+            held_back,
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut attempt = 0;
@@ -215,12 +218,7 @@ impl Services {
             let cart = &occurrence.cart;
             tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluated.effects.len(), "cart recorded");
         }
-        Ok(CartOutcome {
-            cart: occurrence.cart,
-            effects: evaluated.effects,
-            explanations: evaluated.explanations,
-            messages: evaluated.messages,
-        })
+        Ok(occurrence.answer(evaluated))
     }
 
     /// The cart `id`.

@@ -9,6 +9,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::written_answer;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
@@ -160,6 +161,7 @@ impl Store {
                 "voucher_issues": write.earned.voucher_issues,
                 "challenges": write.earned.challenges,
                 "limit_takes": write.earned.limit_takes,
+                "answer": written_answer(),
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
                 "discounts": write.discounts.map(|given| {
                     transaction_document(company, given, write.discount_limit_takes)

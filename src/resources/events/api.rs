@@ -11,6 +11,7 @@ use crate::common::pagination::PageRequest;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::pipeline::api::EffectBody;
@@ -123,6 +124,9 @@ impl EventsApi {
         body: Json<NewEvent>,
     ) -> Result<Json<EventResponse>, ErrorResponse> {
         let explain = explain.0.unwrap_or(false);
+        answers_with(request, move |outcome: &EventOutcome| {
+            respond(outcome.clone(), explain)
+        });
         let outcome = services(request)?
             .process_event(
                 &caller.0.company,
@@ -200,6 +204,9 @@ impl EventsApi {
         body: Json<NewEvent>,
     ) -> Result<Json<EventResponse>, ErrorResponse> {
         let explain = explain.0.unwrap_or(false);
+        answers_with(request, move |outcome: &EventOutcome| {
+            respond(outcome.clone(), explain)
+        });
         let outcome = services(request)?
             .process_event(
                 &caller.0.company,

@@ -112,6 +112,15 @@ impl Occurrence for EventOccurrence {
         });
     }
 
+    type Answer = EventOutcome;
+
+    fn answer(&self, evaluated: EvaluatedEvent) -> EventOutcome {
+        EventOutcome {
+            event: self.recorded.clone(),
+            evaluated,
+        }
+    }
+
     fn always_written(&self) -> bool {
         self.kind == EventKind::CustomEvent
     }

@@ -4,6 +4,7 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::http::idempotency::answer::written_answer;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::events::model::CustomEvent;
 use crate::resources::points::store::ledger::ledger_documents;
@@ -61,6 +62,7 @@ impl Store {
                 "voucher_issues": earned.voucher_issues,
                 "challenges": earned.challenges,
                 "limit_takes": earned.limit_takes,
+                "answer": written_answer(),
             }),
         )
         .await

@@ -10,6 +10,7 @@ use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
+use crate::pipeline::run::EvaluatedEvent;
 use crate::storage::Store;
 
 /// One play of game `game_id`.
@@ -46,6 +47,13 @@ impl Occurrence for Play {
     }
 
     fn settle(&mut self, _evaluation: &Evaluation, _points_earned: i64, _at: Timestamp) {}
+
+    /// What the pipeline made of it; the game's answer is made from that.
+    type Answer = EvaluatedEvent;
+
+    fn answer(&self, evaluated: EvaluatedEvent) -> EvaluatedEvent {
+        evaluated
+    }
 
     /// A play that drew nothing (no participation left) writes nothing.
     fn always_written(&self) -> bool {

@@ -161,7 +161,8 @@ impl Services {
     /// Runs `run` on `cart` from `api_key`. The sale never fails for its
     /// codes: when the key is guessing, the codes the cart names are not
     /// looked up and each gets a `voucher_rejected` effect with
-    /// `voucher_lookups_limited`; the unknown codes it names are counted.
+    /// `voucher_lookups_limited` (given to `run`, which answers them after
+    /// the others); the unknown codes it names are counted.
     pub(crate) async fn guarded_cart<F, Fut>(
         &self,
         company: &str,
@@ -170,7 +171,7 @@ impl Services {
         run: F,
     ) -> ApiResult<CartOutcome>
     where
-        F: FnOnce(NewCart) -> Fut,
+        F: FnOnce(NewCart, Vec<Effect>) -> Fut,
         Fut: Future<Output = ApiResult<CartOutcome>>,
     {
         let key = window_key(company, api_key);
@@ -196,7 +197,7 @@ impl Services {
                     .collect()
             }
         };
-        let mut outcome = run(cart).await?;
+        let outcome = run(cart, held_back).await?;
         let unknown = outcome
             .effects
             .iter()
@@ -206,7 +207,6 @@ impl Services {
             })
             .count();
         self.code_guesses.record(&key, unknown, self.now());
-        outcome.effects.extend(held_back);
         Ok(outcome)
     }
 }

@@ -1,0 +1,124 @@
+//! A crash between the commit of a keyed request's work and the completion
+//! of its Idempotency-Key loses nothing: the answer was written in the same
+//! transaction as the work, so the retry gets it back byte for byte (with
+//! its headers) and nothing is applied twice.
+
+use super::*;
+use loyalty::resources::companies::model::CreatedApiKey;
+
+/// What a keyed POST answered: status, `Content-Type`, `Content-Language`,
+/// body, and whether it was a replay.
+type Answer = (u16, Option<String>, Option<String>, String, bool);
+
+async fn post_keyed(
+    server: &TestServer,
+    key: &CreatedApiKey,
+    path: &str,
+    idempotency_key: &str,
+    body: &Value,
+) -> Answer {
+    let response = server
+        .request_as("POST", path, key)
+        .header("Idempotency-Key", idempotency_key)
+        .header("Accept-Language", "es")
+        .json(body)
+        .send()
+        .await
+        .expect("sent");
+    let header = |name: &str| {
+        response
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string)
+    };
+    let (content_type, content_language) = (header("content-type"), header("content-language"));
+    let replayed = response.headers().get("idempotent-replayed").is_some();
+    let status = response.status().as_u16();
+    let body = response.text().await.expect("body");
+    (status, content_type, content_language, body, replayed)
+}
+
+#[tokio::test]
+async fn carts_custom_events_and_triggers_keep_their_answer_through_a_crash_before_completion() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let (status, created) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(json!({"email": "crash@example.com"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{created}");
+    let customer = created["id"].as_str().unwrap().to_string();
+    for (on, points) in [
+        (json!({"custom_event": "review"}), 30),
+        (json!({"trigger": "visit"}), 5),
+    ] {
+        let (status, campaign) = server
+            .call_as(
+                "POST",
+                "/points",
+                &key,
+                Some(json!({"name": "Bonus", "on": on, "points": {"fixed": points}})),
+            )
+            .await;
+        assert_eq!(status, 200, "{campaign}");
+    }
+    let balance = || async {
+        let (_, points) = server
+            .get_as(&format!("/customers/{customer}/points"), &key)
+            .await;
+        points["points"].as_i64().unwrap()
+    };
+    server.running.services.crash_before_key_completion(true);
+    let requests = [
+        (
+            "/carts/realtime",
+            json!({
+                "customer_id": customer, "code": "CRASH-1",
+                "lines": [{"product_code": "TEA", "quantity": 2, "price": 10.0}]
+            }),
+        ),
+        (
+            "/custom_events",
+            json!({"customer_id": customer, "type": "review"}),
+        ),
+        (
+            "/trigger",
+            json!({"customer_id": customer, "type": "visit"}),
+        ),
+    ];
+    let mut first_answers = Vec::new();
+    for (n, (path, body)) in requests.iter().enumerate() {
+        let answer = post_keyed(&server, &key, path, &format!("crash-{n}"), body).await;
+        assert_eq!((answer.0, answer.4), (200, false), "{path}: {}", answer.3);
+        first_answers.push(answer);
+    }
+    let credited = balance().await;
+    assert_eq!(
+        credited,
+        20 + 30 + 5,
+        "one point per euro, the review, the visit"
+    );
+    // The process "restarted": retries find the answers written with the
+    // work, and apply nothing again.
+    server.running.services.crash_before_key_completion(false);
+    for (n, (path, body)) in requests.iter().enumerate() {
+        let retry = post_keyed(&server, &key, path, &format!("crash-{n}"), body).await;
+        let first = &first_answers[n];
+        assert!(retry.4, "{path} is replayed: {}", retry.3);
+        assert_eq!(
+            (retry.0, &retry.1, &retry.2, &retry.3),
+            (first.0, &first.1, &first.2, &first.3),
+            "{path}: the first answer, byte for byte"
+        );
+    }
+    assert_eq!(balance().await, credited, "nothing was applied twice");
+    let (_, events) = server
+        .get_as(&format!("/custom_events?customer_id={customer}"), &key)
+        .await;
+    assert_eq!(events["custom_events"].as_array().unwrap().len(), 1);
+}
