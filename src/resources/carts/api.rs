@@ -190,6 +190,9 @@ impl CartsApi {
         request: &poem::Request,
         body: Json<CartCancellation>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
+        answers_with(request, |outcome: &CartOutcome| {
+            respond(outcome.clone(), false)
+        });
         let outcome = services(request)?
             .cancel_cart(&caller.0.company, body.0)
             .await?;

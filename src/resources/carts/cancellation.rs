@@ -10,6 +10,8 @@ use crate::engine::effect::PointsEffect;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
+use crate::http::idempotency::answer::awaits_answer;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
@@ -150,6 +152,9 @@ impl Services {
                 cancelled_by: None,
                 created_at: now,
             };
+            if awaits_answer() {
+                answer_now(&cancellation_outcome(&ledger, cancellation.clone())).await;
+            }
             let written = self
                 .store
                 .insert_cancellation(
@@ -179,22 +184,28 @@ impl Services {
             }
             break (ledger, cancellation);
         };
-        let effects = ledger
-            .iter()
-            .map(|entry| {
-                Effect::Points(PointsEffect {
-                    rule_id: entry.rule_id.unwrap_or_default(),
-                    rule_name: String::new(),
-                    points: entry.points,
-                })
-            })
-            .collect();
         tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");
-        Ok(CartOutcome {
-            cart: cancellation,
-            effects,
-            explanations: Vec::new(),
-            messages: Vec::new(),
+        Ok(cancellation_outcome(&ledger, cancellation))
+    }
+}
+
+/// What a cancellation answers: the cancellation cart, and the reversing
+/// points entries as its effects.
+fn cancellation_outcome(ledger: &[LedgerEntry], cancellation: Cart) -> CartOutcome {
+    let effects = ledger
+        .iter()
+        .map(|entry| {
+            Effect::Points(PointsEffect {
+                rule_id: entry.rule_id.unwrap_or_default(),
+                rule_name: String::new(),
+                points: entry.points,
+            })
         })
+        .collect();
+    CartOutcome {
+        cart: cancellation,
+        effects,
+        explanations: Vec::new(),
+        messages: Vec::new(),
     }
 }

@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::written_answer;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::PurchaseTotals;
@@ -209,6 +210,7 @@ impl Store {
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}
              {give_back}
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
             exists = ErrorCode::CartAlreadyExists.code(),
