@@ -40,7 +40,7 @@ async fn post_keyed(
 }
 
 #[tokio::test]
-async fn carts_events_triggers_and_cancellations_keep_their_answer_through_a_crash() {
+async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completion() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
     let (status, created) = server
@@ -91,6 +91,7 @@ async fn carts_events_triggers_and_cancellations_keep_their_answer_through_a_cra
             json!({"customer_id": customer, "type": "visit"}),
         ),
         ("/carts/cancellation", json!({"cart_id": "CRASH-1"})),
+        ("/customers", json!({"email": "second@example.com"})),
     ];
     let mut first_answers = Vec::new();
     for (n, (path, body)) in requests.iter().enumerate() {
@@ -122,4 +123,13 @@ async fn carts_events_triggers_and_cancellations_keep_their_answer_through_a_cra
         .get_as(&format!("/custom_events?customer_id={customer}"), &key)
         .await;
     assert_eq!(events["custom_events"].as_array().unwrap().len(), 1);
+    let (_, found) = server
+        .call_as(
+            "POST",
+            "/customers/search",
+            &key,
+            Some(json!({"filters": {"email": "second@example.com"}})),
+        )
+        .await;
+    assert_eq!(found["customers"].as_array().unwrap().len(), 1, "{found}");
 }

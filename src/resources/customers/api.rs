@@ -2,6 +2,7 @@
 //! GET/PATCH/DELETE /customers/{value}, POST /customers/{id}/cards.
 
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use std::collections::BTreeMap;
 
@@ -151,6 +152,7 @@ impl CustomersApi {
         request: &poem::Request,
         body: Json<NewCustomer>,
     ) -> Result<Json<Customer>, ErrorResponse> {
+        answers_with(request, |customer: &Customer| customer.clone());
         let customer = services(request)?
             .create_customer(&caller.0.company, body.0)
             .await?;

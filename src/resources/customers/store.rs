@@ -6,6 +6,7 @@ use serde_json::Value;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::SearchBy;
 use crate::storage::Store;
@@ -110,6 +111,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION; {CLAIM_IDENTIFIERS}
              CREATE type::record('customer', $id) CONTENT $doc RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;"
         );
         self.transact(|db| {

@@ -4,6 +4,7 @@
 pub mod edits;
 pub mod search;
 
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::edits::anonymize;
 use crate::resources::customers::service::edits::apply_patch;
 use crate::resources::customers::service::edits::clean_patch;
@@ -232,6 +233,7 @@ impl Services {
             created_at: now,
             updated_at: now,
         };
+        answer_now(&customer).await;
         self.store.insert_customer(company, &customer).await?;
         tracing::info!(company, customer = %customer.id, "customer created");
         Ok(customer)
