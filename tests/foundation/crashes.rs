@@ -53,6 +53,15 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
         .await;
     assert_eq!(status, 200, "{created}");
     let customer = created["id"].as_str().unwrap().to_string();
+    let (status, friend) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(json!({"email": "friend@example.com", "code": "friend"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{friend}");
     for (on, points) in [
         (json!({"custom_event": "review"}), 30),
         (json!({"trigger": "visit"}), 5),
@@ -92,6 +101,18 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
         ),
         ("/carts/cancellation", json!({"cart_id": "CRASH-1"})),
         ("/customers", json!({"email": "second@example.com"})),
+        (
+            "/scores/trigger",
+            json!({"customer_id": customer, "points": 100, "description": "goodwill"}),
+        ),
+        (
+            "/points/redeem",
+            json!({"customer_id": customer, "points": 40}),
+        ),
+        (
+            "/points/transfer",
+            json!({"from_customer_id": customer, "to_customer_code": "friend", "points": 10}),
+        ),
     ];
     let mut first_answers = Vec::new();
     for (n, (path, body)) in requests.iter().enumerate() {
@@ -102,8 +123,9 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
     let credited = balance().await;
     assert_eq!(
         credited,
-        30 + 5,
-        "the cart's 20 points taken back by its cancellation; the review; the visit"
+        30 + 5 + 100 - 40 - 10,
+        "the cart's 20 points taken back by its cancellation; the review; the visit; \
+         the goodwill; the redemption; the transfer"
     );
     // The process "restarted": retries find the answers written with the
     // work, and apply nothing again.
@@ -132,4 +154,89 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
         )
         .await;
     assert_eq!(found["customers"].as_array().unwrap().len(), 1, "{found}");
+}
+
+#[tokio::test]
+async fn keyed_redemptions_racing_carts_answer_exact_balances_and_replay_them() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let (_, created) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(json!({"email": "racer@example.com"})),
+        )
+        .await;
+    let customer = created["id"].as_str().unwrap().to_string();
+    let (status, _) = server
+        .call_as(
+            "POST",
+            "/scores/trigger",
+            &key,
+            Some(json!({"customer_id": customer, "points": 100})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    // Ten keyed redemptions of 5 and ten carts of 10.00 (10 points each) for
+    // the same Customer at once: the carts move the balance between a
+    // redemption's read and its write, and the redemption reads again.
+    let mut requests = Vec::new();
+    for n in 0..10 {
+        requests.push(
+            server
+                .request_as("POST", "/points/redeem", &key)
+                .header("Idempotency-Key", format!("race-{n}"))
+                .header("Accept-Language", "es")
+                .json(&json!({"customer_id": customer, "points": 5})),
+        );
+        requests.push(
+            server
+                .request_as("POST", "/carts/realtime", &key)
+                .json(&json!({
+                    "customer_id": customer, "code": format!("RACE-{n}"),
+                    "lines": [{"product_code": "TEA", "quantity": 1, "price": 10.0}]
+                })),
+        );
+    }
+    let answers = all_at_once(requests).await;
+    assert!(
+        answers.iter().all(|(status, _)| *status == 200),
+        "{answers:?}"
+    );
+    let (_, points) = server
+        .get_as(&format!("/customers/{customer}/points"), &key)
+        .await;
+    assert_eq!(points["points"], 100 + 10 * 10 - 10 * 5);
+    // Each redemption's answer says the balance its own write left, and a
+    // retry gets that answer back.
+    let mut answered: Vec<i64> = Vec::new();
+    for n in 0..10 {
+        let body = json!({"customer_id": customer, "points": 5});
+        let retry = post_keyed(&server, &key, "/points/redeem", &format!("race-{n}"), &body).await;
+        assert!(retry.4, "{}", retry.3);
+        let answer: Value = serde_json::from_str(&retry.3).unwrap();
+        answered.push(answer["balance"].as_i64().unwrap());
+    }
+    answered.sort_unstable();
+    answered.dedup();
+    assert_eq!(answered.len(), 10, "ten different balances: {answered:?}");
+    let (_, page) = server
+        .get_as(
+            &format!("/points/transactions?customer_id={customer}&limit=100"),
+            &key,
+        )
+        .await;
+    let entries = page["transactions"].as_array().unwrap();
+    // Every answered balance is the sum of the ledger up to that redemption.
+    let mut running = 0;
+    let mut after_redemptions = Vec::new();
+    for entry in entries.iter().rev() {
+        running += entry["points"].as_i64().unwrap();
+        if entry["reason"] == "redemption" {
+            after_redemptions.push(running);
+        }
+    }
+    after_redemptions.sort_unstable();
+    assert_eq!(after_redemptions, answered);
 }

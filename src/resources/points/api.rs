@@ -3,6 +3,7 @@
 //! the author-recording POST /scores/transfer and POST /scores/trigger.
 
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -361,6 +362,7 @@ impl PointsApi {
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        answers_with(request, answer_of);
         let operation = services(request)?
             .redeem_points(
                 &caller.0.company,
@@ -453,6 +455,7 @@ impl PointsApi {
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        answers_with(request, answer_of);
         let operation = services(request)?
             .adjust_points(
                 &caller.0.company,
@@ -468,6 +471,11 @@ impl PointsApi {
     }
 }
 
+/// What a redemption, transfer or adjustment answers.
+fn answer_of(operation: &PointsOperation) -> OperationResult {
+    operation.clone().into()
+}
+
 async fn transfer(
     company: &str,
     request: &poem::Request,
@@ -480,6 +488,7 @@ async fn transfer(
         "from_customer",
     )?;
     let to = CustomerRef::required(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
+    answers_with(request, answer_of);
     let operation = services(request)?
         .transfer_points(
             company,

@@ -9,6 +9,8 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
+use crate::http::idempotency::answer::awaits_answer;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
@@ -18,6 +20,10 @@ use crate::services::Services;
 
 /// Largest amount one operation may move.
 pub const MAX_POINTS: i64 = 1_000_000_000;
+
+/// How many times a keyed operation reads the balances it moves again when
+/// they moved before its write.
+const MAX_BALANCE_READS: u32 = 16;
 
 /// Longest description of an operation.
 const MAX_DESCRIPTION: usize = 500;
@@ -101,22 +107,62 @@ struct Operation<'a> {
 
 impl Services {
     /// Appends `entries` with the `kind` balances of `customers` locked in
-    /// this process, and returns those balances afterwards.
+    /// this process, and answers `operation` of those balances afterwards.
+    /// The answer of a keyed request is written with the entries
+    /// ([`crate::http::idempotency::answer`]): the balances are read first,
+    /// the answer made from them and what the entries move, and the write
+    /// expects them unchanged (a cart or another process moved one
+    /// meanwhile: read again).
     async fn append_locked<const N: usize>(
         &self,
         company: &str,
         customers: [&str; N],
         kind: PointsKind,
         entries: &[LedgerEntry],
-    ) -> ApiResult<[i64; N]> {
-        let held = self.balance_locks.lock(company, &customers, kind).await;
-        self.store.append_ledger(company, entries).await?;
-        drop(held);
-        let mut balances = [0; N];
-        for (balance, customer) in balances.iter_mut().zip(customers) {
-            *balance = self.store.balance(company, customer, kind).await?;
+        operation: impl Fn([i64; N]) -> PointsOperation,
+    ) -> ApiResult<PointsOperation> {
+        let _held = self.balance_locks.lock(company, &customers, kind).await;
+        let read_balances = || async {
+            let mut balances = [0; N];
+            for (balance, customer) in balances.iter_mut().zip(customers) {
+                *balance = self.store.balance(company, customer, kind).await?;
+            }
+            ApiResult::Ok(balances)
+        };
+        if !awaits_answer() {
+            self.store.append_ledger(company, entries, &[]).await?;
+            return Ok(operation(read_balances().await?));
         }
-        Ok(balances)
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let before = read_balances().await?;
+            let mut after = before;
+            for (balance, customer) in after.iter_mut().zip(customers) {
+                *balance += entries
+                    .iter()
+                    .filter(|entry| entry.customer_id == customer && entry.kind == kind)
+                    .map(|entry| entry.points)
+                    .sum::<i64>();
+            }
+            let done = operation(after);
+            answer_now(&done).await;
+            let expected: Vec<(&str, PointsKind, i64)> = customers
+                .iter()
+                .zip(before)
+                .map(|(customer, balance)| (*customer, kind, balance))
+                .collect();
+            match self.store.append_ledger(company, entries, &expected).await {
+                Err(error)
+                    if error.code == ErrorCode::ConcurrentModification
+                        && attempt < MAX_BALANCE_READS =>
+                {
+                    continue;
+                }
+                written => written?,
+            }
+            return Ok(done);
+        }
     }
 
     /// A Customer's balances: (customer id, points, wallet).
@@ -184,19 +230,21 @@ impl Services {
                 note: note.as_deref(),
             },
         );
-        let [balance] = self
-            .append_locked(company, [&customer.id], kind, &[debit])
+        let done = self
+            .append_locked(company, [&customer.id], kind, &[debit], |[balance]| {
+                PointsOperation {
+                    id: id.clone(),
+                    kind,
+                    points,
+                    customer_id: customer.id.clone(),
+                    balance,
+                    counterpart: None,
+                    cart_id: None,
+                }
+            })
             .await?;
         tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
-        Ok(PointsOperation {
-            id,
-            kind,
-            points,
-            customer_id: customer.id,
-            balance,
-            counterpart: None,
-            cart_id: None,
-        })
+        Ok(done)
     }
 
     /// Redeems `points` for the recorded cart `cart_id` from its Customer's
@@ -310,19 +358,25 @@ impl Services {
                 },
             )
         };
-        let [from_balance, to_balance] = self
-            .append_locked(company, [&from.id, &to.id], kind, &[debit, credit])
+        let done = self
+            .append_locked(
+                company,
+                [&from.id, &to.id],
+                kind,
+                &[debit, credit],
+                |[from_balance, to_balance]| PointsOperation {
+                    id: id.clone(),
+                    kind,
+                    points,
+                    customer_id: from.id.clone(),
+                    balance: from_balance,
+                    counterpart: Some((to.id.clone(), to_balance)),
+                    cart_id: None,
+                },
+            )
             .await?;
         tracing::info!(company, from = %from.id, to = %to.id, points, kind = kind.name(), operation = %id, "points transferred");
-        Ok(PointsOperation {
-            id,
-            kind,
-            points,
-            customer_id: from.id,
-            balance: from_balance,
-            counterpart: Some((to.id, to_balance)),
-            cart_id: None,
-        })
+        Ok(done)
     }
 
     /// Credits (positive) or debits (negative) a Customer by hand, e.g. a
@@ -368,17 +422,17 @@ impl Services {
                 },
             )
         };
-        let [balance] = self
-            .append_locked(company, [&customer.id], kind, &[adjustment])
-            .await?;
-        Ok(PointsOperation {
-            id,
-            kind,
-            points,
-            customer_id: customer.id,
-            balance,
-            counterpart: None,
-            cart_id: None,
+        self.append_locked(company, [&customer.id], kind, &[adjustment], |[balance]| {
+            PointsOperation {
+                id: id.clone(),
+                kind,
+                points,
+                customer_id: customer.id.clone(),
+                balance,
+                counterpart: None,
+                cart_id: None,
+            }
         })
+        .await
     }
 }

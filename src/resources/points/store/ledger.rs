@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::points::model::PointsKind;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -298,20 +299,42 @@ impl Store {
 
     /// Appends `ledger` in one transaction, refusing with
     /// `customer_not_enough_score` (and writing nothing) when a debit would
-    /// take a balance below zero.
-    pub async fn append_ledger(&self, company: &str, ledger: &[LedgerEntry]) -> ApiResult<()> {
+    /// take a balance below zero, and with `concurrent_modification` when a
+    /// balance of `expected` (Customer, kind, balance) is no longer what it
+    /// says.
+    pub async fn append_ledger(
+        &self,
+        company: &str,
+        ledger: &[LedgerEntry],
+        expected: &[(&str, PointsKind, i64)],
+    ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
+             FOR $expect IN $expected {{
+                 LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $expect.customer_id, $expect.kind])) ?? 0;
+                 IF $have != $expect.balance {{
+                     THROW '{REFUSED}{moved}|the balance of Customer ' + $expect.customer_id + ' moved meanwhile';
+                 }};
+             }};
              {GUARD_DEBITS}
              {APPEND_LEDGER}
-             COMMIT TRANSACTION;"
+             {WRITE_ANSWER}
+             COMMIT TRANSACTION;",
+            moved = ErrorCode::ConcurrentModification.code(),
         );
         let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let expected: Vec<Value> = expected
+            .iter()
+            .map(|(customer_id, kind, balance)| {
+                serde_json::json!({"customer_id": customer_id, "kind": kind.name(), "balance": balance})
+            })
+            .collect();
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind(("expected", expected.clone()))
         })
         .await?;
         Ok(())
