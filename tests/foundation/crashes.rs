@@ -113,6 +113,17 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
             "/points/transfer",
             json!({"from_customer_id": customer, "to_customer_code": "friend", "points": 10}),
         ),
+        (
+            "/carts/realtime",
+            json!({
+                "customer_id": customer, "code": "CRASH-2",
+                "lines": [{"product_code": "TEA", "quantity": 1, "price": 8.0}]
+            }),
+        ),
+        (
+            "/points/redeem_cart",
+            json!({"cart_id": "CRASH-2", "points": 5}),
+        ),
     ];
     let mut first_answers = Vec::new();
     for (n, (path, body)) in requests.iter().enumerate() {
@@ -123,9 +134,9 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
     let credited = balance().await;
     assert_eq!(
         credited,
-        30 + 5 + 100 - 40 - 10,
+        30 + 5 + 100 - 40 - 10 + 8 - 5,
         "the cart's 20 points taken back by its cancellation; the review; the visit; \
-         the goodwill; the redemption; the transfer"
+         the goodwill; the redemption; the transfer; the second cart and its redemption"
     );
     // The process "restarted": retries find the answers written with the
     // work, and apply nothing again.

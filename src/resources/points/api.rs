@@ -392,6 +392,7 @@ impl PointsApi {
         body: Json<CartRedemption>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
+        answers_with(request, answer_of);
         let operation = services(request)?
             .redeem_points_for_cart(
                 &caller.0.company,

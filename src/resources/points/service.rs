@@ -106,8 +106,9 @@ struct Operation<'a> {
 }
 
 impl Services {
-    /// Appends `entries` with the `kind` balances of `customers` locked in
-    /// this process, and answers `operation` of those balances afterwards.
+    /// Appends `entries` (redeeming for the cart `for_cart`, when given) with
+    /// the `kind` balances of `customers` locked in this process, and
+    /// answers `operation` of those balances afterwards.
     /// The answer of a keyed request is written with the entries
     /// ([`crate::http::idempotency::answer`]): the balances are read first,
     /// the answer made from them and what the entries move, and the write
@@ -119,6 +120,7 @@ impl Services {
         customers: [&str; N],
         kind: PointsKind,
         entries: &[LedgerEntry],
+        for_cart: Option<&str>,
         operation: impl Fn([i64; N]) -> PointsOperation,
     ) -> ApiResult<PointsOperation> {
         let _held = self.balance_locks.lock(company, &customers, kind).await;
@@ -130,7 +132,9 @@ impl Services {
             ApiResult::Ok(balances)
         };
         if !awaits_answer() {
-            self.store.append_ledger(company, entries, &[]).await?;
+            self.store
+                .append_ledger(company, entries, for_cart, &[])
+                .await?;
             return Ok(operation(read_balances().await?));
         }
         let mut attempt = 0;
@@ -152,7 +156,11 @@ impl Services {
                 .zip(before)
                 .map(|(customer, balance)| (*customer, kind, balance))
                 .collect();
-            match self.store.append_ledger(company, entries, &expected).await {
+            let written = self
+                .store
+                .append_ledger(company, entries, for_cart, &expected)
+                .await;
+            match written {
                 Err(error)
                     if error.code == ErrorCode::ConcurrentModification
                         && attempt < MAX_BALANCE_READS =>
@@ -231,8 +239,13 @@ impl Services {
             },
         );
         let done = self
-            .append_locked(company, [&customer.id], kind, &[debit], |[balance]| {
-                PointsOperation {
+            .append_locked(
+                company,
+                [&customer.id],
+                kind,
+                &[debit],
+                None,
+                |[balance]| PointsOperation {
                     id: id.clone(),
                     kind,
                     points,
@@ -240,8 +253,8 @@ impl Services {
                     balance,
                     counterpart: None,
                     cart_id: None,
-                }
-            })
+                },
+            )
             .await?;
         tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
         Ok(done)
@@ -284,24 +297,23 @@ impl Services {
                 },
             )
         };
-        let held = self
-            .balance_locks
-            .lock(company, &[&customer.id], kind)
-            .await;
-        self.store
-            .append_cart_redemption(company, &cart.id, &[debit])
-            .await?;
-        drop(held);
-        let balance = self.store.balance(company, &customer.id, kind).await?;
-        Ok(PointsOperation {
-            id,
+        self.append_locked(
+            company,
+            [&customer.id],
             kind,
-            points,
-            customer_id: customer.id,
-            balance,
-            counterpart: None,
-            cart_id: Some(cart.id),
-        })
+            &[debit],
+            Some(&cart.id),
+            |[balance]| PointsOperation {
+                id: id.clone(),
+                kind,
+                points,
+                customer_id: customer.id.clone(),
+                balance,
+                counterpart: None,
+                cart_id: Some(cart.id.clone()),
+            },
+        )
+        .await
     }
 
     /// Moves `points` of `kind` from one Customer to another of the same
@@ -364,6 +376,7 @@ impl Services {
                 [&from.id, &to.id],
                 kind,
                 &[debit, credit],
+                None,
                 |[from_balance, to_balance]| PointsOperation {
                     id: id.clone(),
                     kind,
@@ -422,8 +435,13 @@ impl Services {
                 },
             )
         };
-        self.append_locked(company, [&customer.id], kind, &[adjustment], |[balance]| {
-            PointsOperation {
+        self.append_locked(
+            company,
+            [&customer.id],
+            kind,
+            &[adjustment],
+            None,
+            |[balance]| PointsOperation {
                 id: id.clone(),
                 kind,
                 points,
@@ -431,8 +449,8 @@ impl Services {
                 balance,
                 counterpart: None,
                 cart_id: None,
-            }
-        })
+            },
+        )
         .await
     }
 }

@@ -299,17 +299,26 @@ impl Store {
 
     /// Appends `ledger` in one transaction, refusing with
     /// `customer_not_enough_score` (and writing nothing) when a debit would
-    /// take a balance below zero, and with `concurrent_modification` when a
+    /// take a balance below zero, with `concurrent_modification` when a
     /// balance of `expected` (Customer, kind, balance) is no longer what it
-    /// says.
+    /// says, and, when the entries redeem for the cart `for_cart`, with
+    /// `cart_already_cancelled` when it was cancelled.
     pub async fn append_ledger(
         &self,
         company: &str,
         ledger: &[LedgerEntry],
+        for_cart: Option<&str>,
         expected: &[(&str, PointsKind, i64)],
     ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
+             IF $cart_id {{
+                 LET $cart = type::record('cart', [$company, $cart_id]);
+                 IF (SELECT VALUE cancelled_by FROM ONLY $cart) {{
+                     THROW '{REFUSED}{cancelled}|cart ' + $cart_id + ' was cancelled';
+                 }};
+                 UPDATE $cart SET redeemed_at = time::now() RETURN NONE;
+             }};
              FOR $expect IN $expected {{
                  LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $expect.customer_id, $expect.kind])) ?? 0;
                  IF $have != $expect.balance {{
@@ -321,6 +330,7 @@ impl Store {
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             moved = ErrorCode::ConcurrentModification.code(),
+            cancelled = ErrorCode::CartAlreadyCancelled.code(),
         );
         let written = ledger_documents(&self.ledger_clock, company, ledger);
         let expected: Vec<Value> = expected
@@ -335,39 +345,7 @@ impl Store {
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
                 .bind(("expected", expected.clone()))
-        })
-        .await?;
-        Ok(())
-    }
-
-    /// Appends `ledger`, which redeems for the cart `cart_id`, unless the cart
-    /// was cancelled (`cart_already_cancelled`) or a debit would take a balance
-    /// below zero.
-    pub async fn append_cart_redemption(
-        &self,
-        company: &str,
-        cart_id: &str,
-        ledger: &[LedgerEntry],
-    ) -> ApiResult<()> {
-        let query = format!(
-            "BEGIN TRANSACTION;
-             LET $cart = type::record('cart', [$company, $cart_id]);
-             IF (SELECT VALUE cancelled_by FROM ONLY $cart) {{
-                 THROW '{REFUSED}{cancelled}|cart ' + $cart_id + ' was cancelled';
-             }};
-             UPDATE $cart SET redeemed_at = time::now() RETURN NONE;
-             {GUARD_DEBITS}
-             {APPEND_LEDGER}
-             COMMIT TRANSACTION;",
-            cancelled = ErrorCode::CartAlreadyCancelled.code()
-        );
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("cart_id", cart_id.to_string()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
+                .bind(("cart_id", for_cart.map(str::to_string)))
         })
         .await?;
         Ok(())

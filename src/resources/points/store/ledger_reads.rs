@@ -338,7 +338,7 @@ mod tests {
                     LedgerEntry::new("x", PointsKind::Points, write * 10 + entry, "cart", at)
                 })
                 .collect();
-            store.append_ledger("c", &ledger, &[]).await.unwrap();
+            store.append_ledger("c", &ledger, None, &[]).await.unwrap();
         }
         let all = store
             .ledger_history("c", "x", PointsKind::Points)
