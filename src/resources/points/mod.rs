@@ -6,5 +6,6 @@ pub mod earned;
 pub mod expiry;
 pub mod locks;
 pub mod model;
+pub mod operations;
 pub mod service;
 pub mod store;
