@@ -183,6 +183,13 @@ impl TestServer {
         read(request.send().await.expect("request sent")).await
     }
 
+    /// Creates the Customer `body` as `key`'s Company; its id.
+    pub async fn create_customer(&self, key: &CreatedApiKey, body: Value) -> String {
+        let (status, created) = self.call_as("POST", "/customers", key, Some(body)).await;
+        assert_eq!(status, 200, "{created}");
+        created["id"].as_str().expect("an id").to_string()
+    }
+
     /// Creates a Company and a key for it through the back-office.
     pub async fn company_with_key(&self, slug: &str) -> CreatedApiKey {
         self.company_with_limits(slug, None).await

@@ -43,25 +43,15 @@ async fn post_keyed(
 async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completion() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
-    let (status, created) = server
-        .call_as(
-            "POST",
-            "/customers",
+    let customer = server
+        .create_customer(&key, json!({"email": "crash@example.com"}))
+        .await;
+    server
+        .create_customer(
             &key,
-            Some(json!({"email": "crash@example.com"})),
+            json!({"email": "friend@example.com", "code": "friend"}),
         )
         .await;
-    assert_eq!(status, 200, "{created}");
-    let customer = created["id"].as_str().unwrap().to_string();
-    let (status, friend) = server
-        .call_as(
-            "POST",
-            "/customers",
-            &key,
-            Some(json!({"email": "friend@example.com", "code": "friend"})),
-        )
-        .await;
-    assert_eq!(status, 200, "{friend}");
     for (on, points) in [
         (json!({"custom_event": "review"}), 30),
         (json!({"trigger": "visit"}), 5),
@@ -171,15 +161,9 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
 async fn keyed_redemptions_racing_carts_answer_exact_balances_and_replay_them() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
-    let (_, created) = server
-        .call_as(
-            "POST",
-            "/customers",
-            &key,
-            Some(json!({"email": "racer@example.com"})),
-        )
+    let customer = server
+        .create_customer(&key, json!({"email": "racer@example.com"}))
         .await;
-    let customer = created["id"].as_str().unwrap().to_string();
     let (status, _) = server
         .call_as(
             "POST",

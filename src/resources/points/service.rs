@@ -97,6 +97,26 @@ fn entry(
     }
 }
 
+/// What an operation moving one Customer's balance answers, from that
+/// balance afterwards.
+fn one_balance<'a>(
+    id: &'a str,
+    kind: PointsKind,
+    points: i64,
+    customer_id: &'a str,
+    cart_id: Option<&'a str>,
+) -> impl Fn([i64; 1]) -> PointsOperation + 'a {
+    move |[balance]| PointsOperation {
+        id: id.to_string(),
+        kind,
+        points,
+        customer_id: customer_id.to_string(),
+        balance,
+        counterpart: None,
+        cart_id: cart_id.map(str::to_string),
+    }
+}
+
 /// What the entries of one operation share.
 struct Operation<'a> {
     id: &'a str,
@@ -245,15 +265,7 @@ impl Services {
                 kind,
                 &[debit],
                 None,
-                |[balance]| PointsOperation {
-                    id: id.clone(),
-                    kind,
-                    points,
-                    customer_id: customer.id.clone(),
-                    balance,
-                    counterpart: None,
-                    cart_id: None,
-                },
+                one_balance(&id, kind, points, &customer.id, None),
             )
             .await?;
         tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
@@ -303,15 +315,7 @@ impl Services {
             kind,
             &[debit],
             Some(&cart.id),
-            |[balance]| PointsOperation {
-                id: id.clone(),
-                kind,
-                points,
-                customer_id: customer.id.clone(),
-                balance,
-                counterpart: None,
-                cart_id: Some(cart.id.clone()),
-            },
+            one_balance(&id, kind, points, &customer.id, Some(&cart.id)),
         )
         .await
     }
@@ -441,15 +445,7 @@ impl Services {
             kind,
             &[adjustment],
             None,
-            |[balance]| PointsOperation {
-                id: id.clone(),
-                kind,
-                points,
-                customer_id: customer.id.clone(),
-                balance,
-                counterpart: None,
-                cart_id: None,
-            },
+            one_balance(&id, kind, points, &customer.id, None),
         )
         .await
     }
