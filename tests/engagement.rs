@@ -32,17 +32,7 @@ async fn seeded_server_with(
     at: &str,
     draw_seed: Option<u64>,
 ) -> (TestServer, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let company = dir.path().join("demo");
-    std::fs::create_dir(&company).unwrap();
-    for (name, text) in files {
-        std::fs::write(company.join(name), text).unwrap();
-    }
-    let mut settings = loyalty::server::ServerSettings::for_store("mem://", common::OPERATOR_TOKEN);
-    settings.campaigns = dir.path().to_path_buf();
-    settings.clock = common::manual_clock(at);
-    settings.draw_seed = draw_seed;
-    (TestServer::start_with(settings).await, dir)
+    TestServer::start_with_campaigns(files, at, draw_seed).await
 }
 
 fn assert_error(status: u16, body: &Value, expected_status: u16, code: &str) {

@@ -14,6 +14,7 @@ use crate::pipeline::occurrence::Occurrence;
 use crate::resources::challenges::evaluate::challenge_writes;
 use crate::resources::customers::model::Customer;
 use crate::resources::instant_wins::draws::contended;
+use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::store::draw_write;
 use crate::resources::limits::store::limit_take_documents;
 use crate::resources::messages::model::MessageBody;
@@ -23,6 +24,7 @@ use crate::resources::vouchers::earned::voucher_issues;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::services::Services;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// What the campaigns made of an occurrence.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +35,9 @@ pub struct EvaluatedEvent {
     pub explanations: Vec<Explanation>,
     /// The messages of the campaigns that applied, for the Customer.
     pub messages: Vec<MessageBody>,
+    /// The Customer's state of each Instant Win and game the draws were
+    /// decided on (before this event's own participations).
+    pub draw_states: HashMap<i64, InstantWinState>,
 }
 
 /// Whether the pipeline writes what it evaluated.
@@ -160,6 +165,7 @@ impl Services {
                             customer.language.as_deref(),
                             language,
                         ),
+                        draw_states: drawn.states.clone(),
                     };
                     answer_now(&occurrence.answer(evaluated)).await;
                 }
@@ -200,6 +206,7 @@ impl Services {
                     customer.language.as_deref(),
                     language,
                 ),
+                draw_states: drawn.states,
             });
         }
     }

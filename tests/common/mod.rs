@@ -55,6 +55,27 @@ impl TestServer {
         Self::start_with(settings).await
     }
 
+    /// A service whose clock stands at `at`, with the demo Company's
+    /// campaign files `files` (name, YAML) in the returned directory, its
+    /// draws seeded with `draw_seed` when given.
+    pub async fn start_with_campaigns(
+        files: &[(&str, &str)],
+        at: &str,
+        draw_seed: Option<u64>,
+    ) -> (TestServer, tempfile::TempDir) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let company = dir.path().join("demo");
+        std::fs::create_dir(&company).expect("the Company's folder");
+        for (name, text) in files {
+            std::fs::write(company.join(name), text).expect("a campaign file");
+        }
+        let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+        settings.campaigns = dir.path().to_path_buf();
+        settings.clock = manual_clock(at);
+        settings.draw_seed = draw_seed;
+        (Self::start_with(settings).await, dir)
+    }
+
     /// Sets the service's clock (started with [`TestServer::start_at`] or a
     /// [`manual_clock`]) to `at`.
     pub fn set_time(&self, at: &str) {

@@ -17,8 +17,19 @@ async fn post_keyed(
     idempotency_key: &str,
     body: &Value,
 ) -> Answer {
+    send_keyed(server, key, ("POST", path), idempotency_key, body).await
+}
+
+/// Sends `body` to `method` `path` with `idempotency_key`.
+async fn send_keyed(
+    server: &TestServer,
+    key: &CreatedApiKey,
+    (method, path): (&str, &str),
+    idempotency_key: &str,
+    body: &Value,
+) -> Answer {
     let response = server
-        .request_as("POST", path, key)
+        .request_as(method, path, key)
         .header("Idempotency-Key", idempotency_key)
         .header("Accept-Language", "es")
         .json(body)
@@ -37,6 +48,70 @@ async fn post_keyed(
     let status = response.status().as_u16();
     let body = response.text().await.expect("body");
     (status, content_type, content_language, body, replayed)
+}
+
+/// Keyed writes each followed by a "crash" between the commit of its work
+/// and the completion of its key (the key stays running, as a killed
+/// server leaves it), then retried after the "restart".
+struct Crashing<'a> {
+    server: &'a TestServer,
+    key: &'a CreatedApiKey,
+    /// Each write sent: method, path, body and its first answer.
+    sent: Vec<(String, String, Value, Answer)>,
+}
+
+impl<'a> Crashing<'a> {
+    fn new(server: &'a TestServer, key: &'a CreatedApiKey) -> Crashing<'a> {
+        server.running.services.crash_before_key_completion(true);
+        Crashing {
+            server,
+            key,
+            sent: Vec::new(),
+        }
+    }
+
+    /// Sends one keyed write, which must succeed; its answer's body.
+    async fn send(&mut self, method: &str, path: &str, body: Value) -> Value {
+        let idempotency_key = format!("crash-{}", self.sent.len());
+        let answer = send_keyed(
+            self.server,
+            self.key,
+            (method, path),
+            &idempotency_key,
+            &body,
+        )
+        .await;
+        assert_eq!((answer.0, answer.4), (200, false), "{path}: {}", answer.3);
+        let parsed = serde_json::from_str(&answer.3).expect("a JSON answer");
+        self.sent
+            .push((method.to_string(), path.to_string(), body, answer));
+        parsed
+    }
+
+    /// "Restarts": each write retried gets its first answer back, byte for
+    /// byte with its headers, as a replay.
+    async fn retry_all(self) {
+        self.server
+            .running
+            .services
+            .crash_before_key_completion(false);
+        for (n, (method, path, body, first)) in self.sent.iter().enumerate() {
+            let retry = send_keyed(
+                self.server,
+                self.key,
+                (method, path),
+                &format!("crash-{n}"),
+                body,
+            )
+            .await;
+            assert!(retry.4, "{method} {path} is replayed: {}", retry.3);
+            assert_eq!(
+                (retry.0, &retry.1, &retry.2, &retry.3),
+                (first.0, &first.1, &first.2, &first.3),
+                "{method} {path}: the first answer, byte for byte"
+            );
+        }
+    }
 }
 
 #[tokio::test]
@@ -72,7 +147,6 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
             .await;
         points["points"].as_i64().unwrap()
     };
-    server.running.services.crash_before_key_completion(true);
     let requests = [
         (
             "/carts/realtime",
@@ -115,11 +189,9 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
             json!({"cart_id": "CRASH-2", "points": 5}),
         ),
     ];
-    let mut first_answers = Vec::new();
-    for (n, (path, body)) in requests.iter().enumerate() {
-        let answer = post_keyed(&server, &key, path, &format!("crash-{n}"), body).await;
-        assert_eq!((answer.0, answer.4), (200, false), "{path}: {}", answer.3);
-        first_answers.push(answer);
+    let mut crashing = Crashing::new(&server, &key);
+    for (path, body) in requests {
+        crashing.send("POST", path, body).await;
     }
     let credited = balance().await;
     assert_eq!(
@@ -128,19 +200,7 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
         "the cart's 20 points taken back by its cancellation; the review; the visit; \
          the goodwill; the redemption; the transfer; the second cart and its redemption"
     );
-    // The process "restarted": retries find the answers written with the
-    // work, and apply nothing again.
-    server.running.services.crash_before_key_completion(false);
-    for (n, (path, body)) in requests.iter().enumerate() {
-        let retry = post_keyed(&server, &key, path, &format!("crash-{n}"), body).await;
-        let first = &first_answers[n];
-        assert!(retry.4, "{path} is replayed: {}", retry.3);
-        assert_eq!(
-            (retry.0, &retry.1, &retry.2, &retry.3),
-            (first.0, &first.1, &first.2, &first.3),
-            "{path}: the first answer, byte for byte"
-        );
-    }
+    crashing.retry_all().await;
     assert_eq!(balance().await, credited, "nothing was applied twice");
     let (_, events) = server
         .get_as(&format!("/custom_events?customer_id={customer}"), &key)
@@ -155,6 +215,141 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
         )
         .await;
     assert_eq!(found["customers"].as_array().unwrap().len(), 1, "{found}");
+}
+
+/// A Reward (100 points, 3 in stock), a Reward giving a dice roll, the
+/// dice (50 points a roll), a Challenge to enrol in, a goodwill discount and
+/// a Coupon of generated codes.
+const ENGAGEMENT: [(&str, &str); 7] = [
+    (
+        "coffee.yaml",
+        "id: 401\nkind: reward\nname: Coffee\npoints_cost: 100\nstock: 3\n",
+    ),
+    (
+        "dice-roll.yaml",
+        "id: 420\nkind: reward\nname: A dice roll\npoints_cost: 10\ngives: { game: 502 }\n",
+    ),
+    (
+        "dice.yaml",
+        "id: 502\nkind: game\nname: Dice\ninstant_win:\n  instant_win_prizes:\n    - id: points\n      name: Fifty points\n      outcome: { promotion_type: points, promotion_id: 204 }\n      weight: 1\n",
+    ),
+    (
+        "prize-points.yaml",
+        "id: 204\nkind: points\nname: Prize points\npoints:\n  fixed: 50\n",
+    ),
+    (
+        "spend.yaml",
+        "id: 602\nkind: challenge\nname: Spend fifty\non: cart\nenrollment: required\ngoal: { sum: cart.total, target: 50 }\nreward: { points: 5 }\n",
+    ),
+    (
+        "goodwill.yaml",
+        "id: 11\nkind: discount\nname: Goodwill\non: cart\ndiscount:\n  applies_to: cart\n  amount: 5\n",
+    ),
+    (
+        "five-off.yaml",
+        "id: 31\nkind: coupon\nname: Five off\ncoupon:\n  discount: { amount: 5 }\n  code_pattern: FIVE-######\n",
+    ),
+];
+
+#[tokio::test]
+async fn rewards_games_challenges_discounts_and_vouchers_keep_their_answer_through_a_crash() {
+    let (server, _campaigns) =
+        TestServer::start_with_campaigns(&ENGAGEMENT, "2026-11-23T10:00:00Z", None).await;
+    let key = server.bootstrap_key();
+    let customer = server
+        .create_customer(&key, json!({"email": "crash@example.com"}))
+        .await;
+    let (status, _) = server
+        .call_as(
+            "POST",
+            "/scores/trigger",
+            &key,
+            Some(json!({"customer_id": customer, "points": 1000})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let who = json!({"customer_id": customer});
+    let mut crashing = Crashing::new(&server, &key);
+    let coffee = crashing
+        .send("POST", "/rewards/401/redeem", who.clone())
+        .await;
+    let transaction = coffee["id"].as_str().unwrap().to_string();
+    crashing
+        .send(
+            "POST",
+            &format!("/rewards/transactions/{transaction}/rollback"),
+            json!({"reason": "returned"}),
+        )
+        .await;
+    crashing
+        .send("POST", "/rewards/401/redeem", who.clone())
+        .await;
+    crashing
+        .send("POST", "/rewards/420/redeem", who.clone())
+        .await;
+    let played = crashing.send("POST", "/games/502/play", who.clone()).await;
+    assert_eq!(played["participations_left"], 0, "{played}");
+    crashing
+        .send("POST", "/challenges/602/enroll", who.clone())
+        .await;
+    crashing
+        .send(
+            "POST",
+            "/discounts/redeem",
+            json!({"customer_id": customer, "discount_id": 11, "base_amount": 20.0}),
+        )
+        .await;
+    let voucher = crashing
+        .send(
+            "POST",
+            "/discounts/trigger",
+            json!({"customer_id": customer, "coupon_id": 31}),
+        )
+        .await;
+    let code = voucher["code"].as_str().unwrap().to_string();
+    let redeemed = crashing
+        .send(
+            "POST",
+            "/vouchers/redeem",
+            json!({"customer_id": customer, "codes": [code]}),
+        )
+        .await;
+    assert_eq!(redeemed["vouchers"][0]["uses_left"], 0, "{redeemed}");
+    let redemption = redeemed["redemptions"][0]["redemption_id"].clone();
+    crashing
+        .send(
+            "POST",
+            "/vouchers/rollback",
+            json!({"redemption_ids": [redemption]}),
+        )
+        .await;
+    // What each write left, read before and after the retries.
+    let state = || async {
+        let mut read = Vec::new();
+        for path in [
+            format!("/customers/{customer}/points"),
+            format!("/rewards/401?customer_id={customer}"),
+            format!("/rewards/transactions?customer_id={customer}"),
+            format!("/games/502?customer_id={customer}"),
+            format!("/challenges/602?customer_id={customer}"),
+            format!("/discounts/transactions?customer_id={customer}"),
+            format!("/vouchers?customer_id={customer}"),
+        ] {
+            let (status, body) = server.get_as(&path, &key).await;
+            assert_eq!(status, 200, "{path}: {body}");
+            read.push(body);
+        }
+        read
+    };
+    let before = state().await;
+    assert_eq!(
+        before[0]["points"],
+        1000 - 100 - 10 + 50,
+        "a coffee kept, a roll bought and won: {}",
+        before[0]
+    );
+    crashing.retry_all().await;
+    assert_eq!(state().await, before, "nothing was applied twice");
 }
 
 #[tokio::test]

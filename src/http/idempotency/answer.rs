@@ -82,10 +82,21 @@ where
     T: ToJSON + Send + Sync + 'static,
     M: Fn(&O) -> T + Send + Sync + 'static,
 {
+    answers_with_some(request, move |result: &O| Some(make(result)));
+}
+
+/// [`answers_with`] for an operation whose result may be no answer (then
+/// the response sent completes the key, after the work).
+pub fn answers_with_some<O, T, M>(request: &Request, make: M)
+where
+    O: 'static,
+    T: ToJSON + Send + Sync + 'static,
+    M: Fn(&O) -> Option<T> + Send + Sync + 'static,
+{
     let _ = PENDING.try_with(|pending| {
         let render: Render = Box::new(move |result| {
             let result = result.downcast_ref::<O>()?;
-            Some(Json(make(result)).into_response())
+            Some(Json(make(result)?).into_response())
         });
         let language = request
             .data::<Language>()

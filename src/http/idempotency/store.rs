@@ -32,12 +32,20 @@ struct KeyRecord {
 /// SurrealQL completing the Idempotency-Key of `$answer` (made by
 /// [`super::answer::written_answer`], or null) with its response, in the transaction that
 /// holds it: only while the key is running for the same request.
-pub(crate) const WRITE_ANSWER: &str = "
+macro_rules! write_answer_sql {
+    () => {
+        "
     IF $answer {
         UPDATE type::record('idempotency', [$answer.company, $answer.key])
             SET state = 'done', response = $answer.response
             WHERE fingerprint = $answer.fingerprint AND state = 'running' RETURN NONE;
-    };";
+    };"
+    };
+}
+pub(crate) use write_answer_sql;
+
+/// [`write_answer_sql`] as a `&str`, for queries made with `format!`.
+pub(crate) const WRITE_ANSWER: &str = write_answer_sql!();
 
 impl Store {
     /// Claims `key` of `company` for a request with `fingerprint` run by

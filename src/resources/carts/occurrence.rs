@@ -209,6 +209,7 @@ fn voucher_uses(
                     rolled_back_at: None,
                 },
                 create: voucher.create.clone(),
+                seen: None,
                 limit_takes: evaluation
                     .limit_takes
                     .iter()

@@ -11,6 +11,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -205,6 +206,7 @@ impl ChallengesApi {
     ) -> Result<Json<CustomerChallenge>, ErrorResponse> {
         let customer =
             CustomerRef::required(&body.0.customer_id, &body.0.customer_code, "customer")?;
+        answers_with(request, CustomerChallenge::clone);
         let standing = services(request)?
             .enroll(&caller.0.company, id.0, customer, language(request)?)
             .await?;

@@ -13,6 +13,7 @@ use crate::engine::text::Text;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::http::languages::negotiate::Language;
 use crate::resources::challenges::goal::Measure;
 use crate::resources::challenges::measure::period_end;
@@ -30,6 +31,10 @@ use crate::resources::challenges::rules::Repeat;
 use crate::resources::challenges::store::GivenBack;
 use crate::resources::customers::service::CustomerRef;
 use crate::services::Services;
+
+/// Times an enrolment reads the Customer's record again when a concurrent
+/// event changed it meanwhile.
+const ENROLL_ATTEMPTS: u32 = 8;
 
 /// The Challenges of `campaigns`, by id.
 fn challenges_of(campaigns: &[Campaign]) -> Vec<(&Campaign, &Challenge)> {
@@ -279,17 +284,57 @@ impl Services {
                 format!("Challenge {id} is inactive or has ended"),
             ));
         }
-        let record = ChallengeRecord {
-            rule_id: id,
-            customer_id: customer.id.clone(),
-            version: 1,
-            enrolled_at: Some(today.now),
-            enrolled_on: Some(today.day),
-            ..ChallengeRecord::default()
-        };
-        let stored = self.store.enroll_in_challenge(company, &record).await?;
-        tracing::info!(company, challenge = id, customer = %customer.id, "enrolled in a Challenge");
-        Ok(today.customer_challenge(campaign, challenge, &customer.id, Some(&stored), false))
+        // The answer is made from the record as it will be stored, which
+        // the write checks is still the one read.
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let held = self
+                .store
+                .challenge_record(company, &customer.id, id)
+                .await?;
+            let seen = held.as_ref().map_or(0, |record| record.version);
+            let (enrolled, changed) = match held {
+                None => (
+                    ChallengeRecord {
+                        rule_id: id,
+                        customer_id: customer.id.clone(),
+                        version: 1,
+                        enrolled_at: Some(today.now),
+                        enrolled_on: Some(today.day),
+                        ..ChallengeRecord::default()
+                    },
+                    true,
+                ),
+                Some(record) if record.enrolled_at.is_none() => (
+                    ChallengeRecord {
+                        version: record.version + 1,
+                        enrolled_at: Some(today.now),
+                        enrolled_on: Some(today.day),
+                        ..record
+                    },
+                    true,
+                ),
+                Some(record) => (record, false),
+            };
+            let answer =
+                today.customer_challenge(campaign, challenge, &customer.id, Some(&enrolled), false);
+            answer_now(&answer).await;
+            match self
+                .store
+                .enroll_in_challenge(company, &enrolled, seen, changed)
+                .await
+            {
+                Err(error)
+                    if error.code == ErrorCode::ConcurrentModification
+                        && attempt < ENROLL_ATTEMPTS => {}
+                Err(error) => return Err(error),
+                Ok(()) => {
+                    tracing::info!(company, challenge = id, customer = %customer.id, "enrolled in a Challenge");
+                    return Ok(answer);
+                }
+            }
+        }
     }
 
     /// What cancelling the cart `cart_code` of `customer_id` changes in

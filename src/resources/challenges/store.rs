@@ -8,13 +8,15 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::challenges::progress::ChallengeRecord;
 use crate::resources::challenges::progress::Grant;
 use crate::resources::instant_wins::store::prizes::ADD_GAME_PARTICIPATION;
 use crate::resources::vouchers::codes::code_key;
+use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
-use crate::storage::store_error;
 
 /// `record` of `company` as it is stored.
 pub(crate) fn record_document(company: &str, record: &ChallengeRecord) -> Value {
@@ -151,41 +153,61 @@ impl Store {
         documents.into_iter().map(record_from).collect()
     }
 
-    /// Enrols `customer_id` in Challenge `rule_id` at `at` (`record` is the
-    /// new record), unless enrolled already; answers the record as stored.
+    /// The record of `customer_id` in Challenge `rule_id`, if any.
+    pub async fn challenge_record(
+        &self,
+        company: &str,
+        customer_id: &str,
+        rule_id: i64,
+    ) -> ApiResult<Option<ChallengeRecord>> {
+        let document: Option<Value> = first(
+            self.db
+                .query(
+                    "SELECT * OMIT id, company FROM ONLY type::record('challenge_progress', [$company, $customer, $rule_id])",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("customer", customer_id.to_string()))
+                .bind(("rule_id", rule_id)),
+        )
+        .await?;
+        document.map(record_from).transpose()
+    }
+
+    /// Stores `enrolled`, the record of an enrolment, when `changed`, if
+    /// the record is still at version `seen` (0: none is stored);
+    /// `concurrent_modification` otherwise, writing nothing.
     pub async fn enroll_in_challenge(
         &self,
         company: &str,
-        record: &ChallengeRecord,
-    ) -> ApiResult<ChallengeRecord> {
-        let document = record_document(company, record);
-        let mut response = self
-            .transact(|db| {
-                db.query(
-                    "BEGIN TRANSACTION;
-                     LET $progress = type::record('challenge_progress', [$company, $customer, $rule_id]);
-                     LET $held = (SELECT * FROM ONLY $progress);
-                     IF $held == NONE {
-                         CREATE $progress CONTENT $document RETURN NONE;
-                     } ELSE IF $held.enrolled_at == NONE OR $held.enrolled_at == NULL {
-                         UPDATE $progress SET enrolled_at = $document.enrolled_at,
-                             enrolled_on = $document.enrolled_on, version += 1 RETURN NONE;
-                     };
-                     COMMIT TRANSACTION;
-                     SELECT * OMIT id, company FROM ONLY type::record('challenge_progress', [$company, $customer, $rule_id]);",
-                )
+        enrolled: &ChallengeRecord,
+        seen: i64,
+        changed: bool,
+    ) -> ApiResult<()> {
+        let document = record_document(company, enrolled);
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $progress = type::record('challenge_progress', [$company, $customer, $rule_id]);
+             IF ((SELECT VALUE version FROM ONLY $progress) ?? 0) != $seen {{
+                 THROW '{REFUSED}{moved}|the Challenge record changed meanwhile';
+             }};
+             IF $changed {{
+                 UPSERT $progress CONTENT $document RETURN NONE;
+             }};
+             {WRITE_ANSWER}
+             COMMIT TRANSACTION;",
+            moved = ErrorCode::ConcurrentModification.code(),
+        );
+        self.transact(|db| {
+            db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("customer", record.customer_id.clone()))
-                .bind(("rule_id", record.rule_id))
+                .bind(("customer", enrolled.customer_id.clone()))
+                .bind(("rule_id", enrolled.rule_id))
+                .bind(("seen", seen))
+                .bind(("changed", changed))
                 .bind(("document", document.clone()))
-            })
-            .await?;
-        let last = response.num_statements().saturating_sub(1);
-        let stored: Option<Value> = response.take(last).map_err(store_error)?;
-        stored
-            .map(record_from)
-            .transpose()?
-            .ok_or_else(|| ApiError::internal("the enrolment was not stored"))
+        })
+        .await?;
+        Ok(())
     }
 }
 
@@ -200,7 +222,7 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn an_enrolment_is_stored_once_and_answered_as_stored() {
+    async fn an_enrolment_is_stored_only_over_the_record_it_was_made_from() {
         let store = Store::connect("mem://", None).await.unwrap();
         let at: crate::common::time::Timestamp = "2026-11-23T10:00:00Z".parse().unwrap();
         let record = ChallengeRecord {
@@ -211,16 +233,21 @@ mod tests {
             enrolled_on: Some(at.as_datetime().date_naive()),
             ..ChallengeRecord::default()
         };
-        let stored = store.enroll_in_challenge("c", &record).await.unwrap();
-        assert_eq!(stored, record);
+        store.enroll_in_challenge("c", &record, 0, true).await.unwrap();
+        assert_eq!(
+            store.challenge_record("c", "x", 7).await.unwrap(),
+            Some(record.clone())
+        );
+        // Made from no record while one is stored: refused, nothing changed.
         let later = ChallengeRecord {
             enrolled_at: Some("2026-11-24T10:00:00Z".parse().unwrap()),
             ..record.clone()
         };
-        assert_eq!(
-            store.enroll_in_challenge("c", &later).await.unwrap(),
-            record
-        );
+        let refused = store
+            .enroll_in_challenge("c", &later, 0, true)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, ErrorCode::ConcurrentModification);
         assert_eq!(
             store.challenge_records("c", "x").await.unwrap(),
             vec![record]

@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -98,6 +99,7 @@ impl DiscountsApi {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
+        answers_with(request, Voucher::clone);
         Ok(Json(
             services(request)?
                 .trigger_coupon(&caller.0.company, customer, body.coupon_id)
@@ -132,6 +134,7 @@ impl DiscountsApi {
             location_code: body.location_code.as_deref(),
             description: body.description.as_deref(),
         };
+        answers_with(request, DiscountTransaction::clone);
         Ok(Json(
             services(request)?
                 .redeem_discount(

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::http::idempotency::store::write_answer_sql;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::limits::LimitTake;
 use crate::resources::limits::store::give_back_limits_sql;
@@ -117,6 +118,9 @@ impl Store {
                  CONTENT $document RETURN NONE;
              LET $limit_takes = $document.limit_takes ?? [];",
             take_limits_sql!(),
+            "
+",
+            write_answer_sql!(),
             "
              COMMIT TRANSACTION;"
         );

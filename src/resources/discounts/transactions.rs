@@ -17,6 +17,7 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::discounts::model::DiscountGiver;
@@ -166,6 +167,7 @@ impl Services {
             value,
             ErrorCode::DiscountLimitReached,
         );
+        answer_now(&transaction).await;
         self.store
             .insert_discount_transaction(company, &transaction, &takes)
             .await?;

@@ -8,6 +8,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with_some;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -143,6 +144,7 @@ impl GamesApi {
     ) -> Result<Json<GamePlay>, ErrorResponse> {
         let customer =
             CustomerRef::required(&body.0.customer_id, &body.0.customer_code, "customer")?;
+        answers_with_some(request, Option::<GamePlay>::clone);
         let play = services(request)?
             .play_game(&caller.0.company, id.0, customer, language(request)?)
             .await?;

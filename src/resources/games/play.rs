@@ -3,14 +3,20 @@
 //! draw (one participation used, the stock taken, the audit record and the
 //! prize's delivery) in one transaction.
 
+use std::sync::Arc;
+
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
+use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
+use crate::http::languages::negotiate::Language;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::EvaluatedEvent;
+use crate::resources::games::model::GamePlay;
+use crate::resources::games::service::game_play;
 use crate::storage::Store;
 
 /// One play of game `game_id`.
@@ -19,6 +25,12 @@ pub(crate) struct Play {
     pub game_id: i64,
     /// When it was asked for.
     pub date: Timestamp,
+    /// The Company's campaigns it is played under.
+    pub rules: Arc<CompanyRules>,
+    /// Who plays.
+    pub customer_id: String,
+    /// The language its answer is in.
+    pub language: Language,
 }
 
 impl Occurrence for Play {
@@ -48,11 +60,18 @@ impl Occurrence for Play {
 
     fn settle(&mut self, _evaluation: &Evaluation, _points_earned: i64, _at: Timestamp) {}
 
-    /// What the pipeline made of it; the game's answer is made from that.
-    type Answer = EvaluatedEvent;
+    /// The play's answer; none when it drew nothing (then nothing is written).
+    type Answer = Option<GamePlay>;
 
-    fn answer(&self, evaluated: EvaluatedEvent) -> EvaluatedEvent {
-        evaluated
+    fn answer(&self, evaluated: EvaluatedEvent) -> Option<GamePlay> {
+        game_play(
+            &self.rules,
+            self.game_id,
+            &self.customer_id,
+            &evaluated,
+            &self.language,
+        )
+        .ok()
     }
 
     /// A play that drew nothing (no participation left) writes nothing.

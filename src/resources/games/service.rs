@@ -4,12 +4,14 @@
 use std::collections::HashMap;
 
 use crate::engine::campaign::Campaign;
+use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::run::EvaluatedEvent;
 use crate::pipeline::run::Mode;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::games::model::FreePlays;
@@ -154,7 +156,7 @@ impl Services {
         language: &Language,
     ) -> ApiResult<GamePlay> {
         let rules = self.catalog.company(company);
-        let (campaign, game) = find_game(&rules.campaigns, id)?;
+        let (_, game) = find_game(&rules.campaigns, id)?;
         let customer = self.active_customer_by(company, customer).await?;
         if game.prizes.is_empty() {
             return Err(ApiError::new(
@@ -165,57 +167,75 @@ impl Services {
         let mut play = Play {
             game_id: id,
             date: self.now(),
+            rules: rules.clone(),
+            customer_id: customer.id.clone(),
+            language: language.clone(),
         };
         let evaluated = self
             .run_pipeline(company, &customer, &mut play, language, Mode::Record, false)
             .await?;
-        let drawn = evaluated.effects.iter().find_map(|effect| match effect {
-            Effect::InstantWin(draw) if draw.rule_id == id => Some(&draw.draw),
-            _ => None,
-        });
-        let Some(drawn) = drawn else {
-            let reason = evaluated
-                .explanations
-                .iter()
-                .find(|explanation| explanation.rule_id == id)
-                .and_then(|explanation| explanation.reason.clone())
-                .unwrap_or_else(|| "it did not take part".into());
-            let code = if reason.starts_with(NO_PARTICIPATIONS) {
-                ErrorCode::GameNoParticipations
-            } else {
-                ErrorCode::GameNotAvailable
-            };
-            return Err(ApiError::new(
-                code,
-                format!("game {id} cannot be played: {reason}"),
-            ));
-        };
-        let render =
-            |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
-        let prize = drawn
-            .prize_name
-            .as_ref()
-            .and_then(|_| usize::try_from(drawn.winned_prize_index).ok())
-            .and_then(|index| game.prizes.get(index))
-            .map(|prize| PlayPrize {
-                id: prize.id.clone(),
-                name: render(&prize.name),
-                description: prize.description.as_ref().map(render),
-                promotion_type: prize.promotion_type.name().to_string(),
-                promotion_id: prize.promotion_id,
-            });
-        let states = self
-            .game_states(company, &customer.id, &[(campaign, game)])
-            .await?;
-        let left = plays_left(game, &states.get(&id).cloned().unwrap_or_default());
+        let played = game_play(&rules, id, &customer.id, &evaluated, language)?;
         tracing::info!(company, customer = %customer.id, game = id,
-            won = prize.as_ref().map(|p| p.id.as_str()), "game played");
-        Ok(GamePlay {
-            game_id: id,
-            customer_id: customer.id,
-            prize,
-            winned_prize_index: drawn.winned_prize_index,
-            participations_left: left,
-        })
+            won = played.prize.as_ref().map(|p| p.id.as_str()), "game played");
+        Ok(played)
     }
+}
+
+/// The answer to a play of game `id` by `customer_id` from what the
+/// pipeline made of it: the prize drawn and the plays left after it; the
+/// reason it could not be played otherwise. Made before the play's write,
+/// so a keyed play's answer is written with it.
+pub(crate) fn game_play(
+    rules: &CompanyRules,
+    id: i64,
+    customer_id: &str,
+    evaluated: &EvaluatedEvent,
+    language: &Language,
+) -> ApiResult<GamePlay> {
+    let (_, game) = find_game(&rules.campaigns, id)?;
+    let drawn = evaluated.effects.iter().find_map(|effect| match effect {
+        Effect::InstantWin(draw) if draw.rule_id == id => Some(&draw.draw),
+        _ => None,
+    });
+    let Some(drawn) = drawn else {
+        let reason = evaluated
+            .explanations
+            .iter()
+            .find(|explanation| explanation.rule_id == id)
+            .and_then(|explanation| explanation.reason.clone())
+            .unwrap_or_else(|| "it did not take part".into());
+        let code = if reason.starts_with(NO_PARTICIPATIONS) {
+            ErrorCode::GameNoParticipations
+        } else {
+            ErrorCode::GameNotAvailable
+        };
+        return Err(ApiError::new(
+            code,
+            format!("game {id} cannot be played: {reason}"),
+        ));
+    };
+    let render =
+        |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
+    let prize = drawn
+        .prize_name
+        .as_ref()
+        .and_then(|_| usize::try_from(drawn.winned_prize_index).ok())
+        .and_then(|index| game.prizes.get(index))
+        .map(|prize| PlayPrize {
+            id: prize.id.clone(),
+            name: render(&prize.name),
+            description: prize.description.as_ref().map(render),
+            promotion_type: prize.promotion_type.name().to_string(),
+            promotion_id: prize.promotion_id,
+        });
+    // The play used one of the plays the draw was decided on; the write
+    // refuses the play when they changed meanwhile.
+    let before = evaluated.draw_states.get(&id).cloned().unwrap_or_default();
+    Ok(GamePlay {
+        game_id: id,
+        customer_id: customer_id.to_string(),
+        prize,
+        winned_prize_index: drawn.winned_prize_index,
+        participations_left: (plays_left(game, &before) - 1).max(0),
+    })
 }

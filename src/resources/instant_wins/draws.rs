@@ -21,6 +21,7 @@ use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
 use crate::pipeline::contributions::state_queries;
 use crate::resources::instant_wins::model::DrawRecord;
+use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::model::WonPrize;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
@@ -48,6 +49,8 @@ pub(crate) struct DrawnEvaluation {
     pub draws: Vec<PlannedDraw>,
     /// The Customer's participation counts the draws were decided on.
     pub participations: ParticipationCounts,
+    /// The Customer's state of each Instant Win the draws were decided on.
+    pub states: HashMap<i64, InstantWinState>,
 }
 
 impl DrawnEvaluation {
@@ -195,6 +198,7 @@ impl Services {
             evaluation,
             draws,
             participations: state.participations,
+            states: state.states,
         })
     }
 

@@ -11,6 +11,7 @@ use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::author::Author;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -184,6 +185,7 @@ impl RewardsApi {
     ) -> Result<Json<RewardTransaction>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
+        answers_with(request, RewardTransaction::clone);
         let transaction = services(request)?
             .redeem_reward(
                 &caller.0.company,
@@ -247,6 +249,7 @@ impl RewardsApi {
         body: Json<RewardRollback>,
     ) -> Result<Json<RewardTransaction>, ErrorResponse> {
         let reason = body.0.reason;
+        answers_with(request, RewardTransaction::clone);
         let transaction = services(request)?
             .rollback_reward_transaction(&caller.0.company, &id.0, reason, author.0.as_deref())
             .await?;

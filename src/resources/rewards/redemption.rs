@@ -9,6 +9,7 @@ use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::store::ledger::LedgerEntry;
@@ -74,6 +75,7 @@ impl Services {
                 language: &language,
                 now,
             })?;
+            answer_now(&redemption.transaction).await;
             match self.store.write_redemption(company, &redemption).await {
                 Err(error)
                     if error.code == ErrorCode::VoucherCodeTaken && attempts < CODE_ATTEMPTS =>

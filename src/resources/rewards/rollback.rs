@@ -7,6 +7,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::rewards::model::RewardGiven;
@@ -104,6 +105,14 @@ impl Services {
             author: author.map(str::to_string),
             reason: reason.clone(),
         };
+        let rolled_back = RewardTransaction {
+            state: RewardState::RolledBack,
+            rolled_back_at: Some(at),
+            rolled_back_by: author.map(str::to_string),
+            rollback_reason: reason,
+            ..done
+        };
+        answer_now(&rolled_back).await;
         match self.store.write_rollback(company, &rollback).await {
             Err(error) if error.code == ErrorCode::CustomerNotEnoughScore => {
                 return Err(ApiError::new(
@@ -116,13 +125,7 @@ impl Services {
             }
             written => written?,
         }
-        tracing::info!(company, transaction = %done.id, "reward redemption rolled back");
-        Ok(RewardTransaction {
-            state: RewardState::RolledBack,
-            rolled_back_at: Some(at),
-            rolled_back_by: author.map(str::to_string),
-            rollback_reason: reason,
-            ..done
-        })
+        tracing::info!(company, transaction = %rolled_back.id, "reward redemption rolled back");
+        Ok(rolled_back)
     }
 }

@@ -9,6 +9,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::instant_wins::store::prizes::ADD_GAME_PARTICIPATION;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
@@ -99,6 +100,7 @@ fn redeem_query() -> String {
              {ADD_GAME_PARTICIPATION}
          }};
          CREATE type::record('reward_transaction', [$company, $transaction.tid]) CONTENT $transaction RETURN NONE;
+         {WRITE_ANSWER}
          COMMIT TRANSACTION;",
         out = ErrorCode::RewardOutOfStock.code(),
         limited = ErrorCode::RewardLimitReached.code(),
@@ -150,6 +152,7 @@ fn rollback_query() -> String {
          {APPEND_LEDGER}
          UPDATE $key SET state = 'rolled_back', rolled_back_at = $now,
              rolled_back_by = $author, rollback_reason = $reason RETURN NONE;
+         {WRITE_ANSWER}
          COMMIT TRANSACTION;",
         missing = ErrorCode::RewardTransactionNotFound.code(),
         prize = ErrorCode::RewardTransactionNotRedemption.code(),

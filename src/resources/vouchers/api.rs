@@ -10,6 +10,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
@@ -312,6 +313,13 @@ impl VouchersApi {
         customer.check_not_blank()?;
         let services = services(request)?;
         let caller = &caller.0;
+        answers_with(
+            request,
+            |(redemptions, vouchers): &(Vec<VoucherRedemption>, Vec<Voucher>)| RedeemedVouchers {
+                redemptions: redemptions.clone(),
+                vouchers: vouchers.clone(),
+            },
+        );
         let redeemed = services.redeem_vouchers(
             &caller.company,
             customer,
@@ -353,6 +361,11 @@ impl VouchersApi {
         if let Some(customer) = &customer {
             customer.check_not_blank()?;
         }
+        answers_with(request, |redemptions: &Vec<VoucherRedemption>| {
+            RolledBackRedemptions {
+                redemptions: redemptions.clone(),
+            }
+        });
         let redemptions = services(request)?
             .roll_back_vouchers(
                 &caller.0.company,

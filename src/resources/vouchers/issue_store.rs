@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::store::voucher_document;
@@ -79,7 +80,7 @@ pub(crate) fn issue_statements() -> String {
 /// The transaction issuing `$vouchers` ([`issue_statements`]).
 fn issue_query() -> String {
     format!(
-        "BEGIN TRANSACTION; {} COMMIT TRANSACTION;",
+        "BEGIN TRANSACTION; {} {WRITE_ANSWER} COMMIT TRANSACTION;",
         issue_statements()
     )
 }

@@ -8,6 +8,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::limits::LimitTake;
 use crate::resources::limits::store::give_back_limits_sql;
 use crate::resources::limits::store::limit_take_documents;
@@ -33,6 +34,10 @@ pub struct VoucherUse {
     /// What the use takes from its Coupon's limits (kept with the
     /// redemption, so a rollback gives it back).
     pub limit_takes: Vec<LimitTake>,
+    /// The Voucher as read when the request's answer was made from it: the
+    /// use is refused with `concurrent_modification` when its uses left or
+    /// holds changed since. `None` takes the use whatever they are.
+    pub seen: Option<Voucher>,
 }
 
 /// SurrealQL taking one use from the Voucher of each of `$voucher_uses`
@@ -57,6 +62,10 @@ pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
         };
         IF $left - array::len($others) <= 0 {
             THROW 'REFUSED|voucher_frozen|' + $use.redemption.voucher_code + ' is held by another checkout';
+        };
+        IF $use.seen AND ($left != $use.seen.uses_left
+                OR ($held.reservations ?? []).reservation_id != $use.seen.holds) {
+            THROW 'REFUSED|concurrent_modification|' + $use.redemption.voucher_code + ' changed meanwhile';
         };
         UPDATE $record SET uses_left = $left - 1, reservations = $others,
             state = IF $left <= 1 { 'redeemed' } ELSE { state } RETURN NONE;
@@ -102,6 +111,14 @@ pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<V
                     .create
                     .as_ref()
                     .map(|voucher| voucher_document(company, &taken.key, voucher, None)),
+                "seen": taken.seen.as_ref().map(|voucher| json!({
+                    "uses_left": voucher.uses_left,
+                    "holds": voucher
+                        .reservations
+                        .iter()
+                        .map(|hold| hold.reservation_id.as_str())
+                        .collect::<Vec<_>>(),
+                })),
             })
         })
         .collect()
@@ -132,6 +149,7 @@ impl Store {
             "BEGIN TRANSACTION;
              LET $voucher_uses = $uses;
              {TAKE_VOUCHER_USES}
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;"
         );
         let uses = voucher_use_documents(company, uses);
@@ -228,14 +246,14 @@ impl Store {
         Ok(())
     }
 
-    /// Gives back the use each redemption of `ids` took, all or none:
-    /// `voucher_not_redeemed` when one was rolled back already.
+    /// Gives back the use each redemption of `ids` took at `at`, all or
+    /// none: `voucher_not_redeemed` when one was rolled back already.
     pub async fn roll_back_redemptions(
         &self,
         company: &str,
         ids: &[String],
         at: Timestamp,
-    ) -> ApiResult<Vec<VoucherRedemption>> {
+    ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
              FOR $id IN $ids {{
@@ -253,6 +271,7 @@ impl Store {
                  LET $limit_takes = $redemption.limit_takes ?? [];
                  {give_back}
              }};
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             unknown = ErrorCode::RedemptionNotFound.code(),
             again = ErrorCode::VoucherNotRedeemed.code(),
@@ -266,16 +285,7 @@ impl Store {
                 .bind(("at", at_text.clone()))
         })
         .await?;
-        let rows: Vec<Value> = first(
-            self.db
-                .query(
-                    "SELECT * FROM array::map($ids, |$id| type::record('voucher_redemption', [$company, $id]))",
-                )
-                .bind(("company", company.to_string()))
-                .bind(("ids", ids.to_vec())),
-        )
-        .await?;
-        rows.into_iter().map(redemption_from).collect()
+        Ok(())
     }
 
     /// The redemption `id` of `company`.

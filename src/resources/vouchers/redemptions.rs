@@ -6,16 +6,19 @@ use std::collections::HashSet;
 use rust_decimal::Decimal;
 
 use crate::common::ids::time_ordered_id;
+use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::limits::Redeeming;
 use crate::resources::limits::limit_takes;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherRedemption;
+use crate::resources::vouchers::model::VoucherState;
 use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::resources::vouchers::static_codes::FoundVoucher;
 use crate::resources::vouchers::usable::Presented;
@@ -60,6 +63,30 @@ fn keyed(codes: &[String]) -> ApiResult<Vec<(String, String)>> {
         .collect()
 }
 
+/// `voucher` after one use taken at `now` with the hold `reservation_id`
+/// (if any), as the use's write leaves it: a use fewer, `redeemed` when
+/// none is left, and only the other holds still running.
+fn after_use(voucher: &Voucher, reservation_id: Option<&str>, now: Timestamp) -> Voucher {
+    Voucher {
+        uses_left: voucher.uses_left - 1,
+        state: if voucher.uses_left <= 1 {
+            VoucherState::Redeemed
+        } else {
+            voucher.state
+        },
+        reservations: voucher
+            .holds_at(now)
+            .filter(|hold| Some(hold.reservation_id.as_str()) != reservation_id)
+            .cloned()
+            .collect(),
+        ..voucher.clone()
+    }
+}
+
+/// Times a redemption reads its Vouchers again when another request
+/// changed one of them between the read and the write.
+const REDEEM_ATTEMPTS: u32 = 8;
+
 /// Times a rollback by codes picks the latest redemptions again when a
 /// concurrent rollback gave one of them back meanwhile.
 const ROLLBACK_ATTEMPTS: u32 = 8;
@@ -77,8 +104,35 @@ impl Services {
     ) -> ApiResult<(Vec<VoucherRedemption>, Vec<Voucher>)> {
         let customer = self.active_customer_by(company, customer).await?;
         let keyed = keyed(codes)?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.redeem_once(company, &customer.id, &keyed, at).await {
+                Err(error)
+                    if error.code == ErrorCode::ConcurrentModification
+                        && attempt < REDEEM_ATTEMPTS => {}
+                Err(error) => return Err(error),
+                Ok(redeemed) => {
+                    tracing::info!(company, customer = %customer.id, count = redeemed.0.len(), "Vouchers redeemed");
+                    return Ok(redeemed);
+                }
+            }
+        }
+    }
+
+    /// One try of [`Services::redeem_vouchers`] on the Vouchers as read
+    /// now: the answer (the redemptions and the Vouchers after them) is
+    /// made from them and written with the uses, which are refused with
+    /// `concurrent_modification` when a Voucher changed meanwhile.
+    async fn redeem_once(
+        &self,
+        company: &str,
+        customer_id: &str,
+        keyed: &[(String, String)],
+        at: RedeemAt<'_>,
+    ) -> ApiResult<(Vec<VoucherRedemption>, Vec<Voucher>)> {
         let (vouchers, failures) = self
-            .usable_vouchers(company, &customer.id, &keyed, at)
+            .usable_vouchers(company, customer_id, keyed, at)
             .await?;
         if let Some(refused) = ApiError::of_vouchers(failures) {
             return Err(refused);
@@ -87,7 +141,7 @@ impl Services {
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();
         let redeeming = Redeeming {
-            customer_id: &customer.id,
+            customer_id,
             location_code: at.location_code,
             wall_clock: locale.wall_clock(now.as_datetime()),
         };
@@ -100,7 +154,7 @@ impl Services {
                     voucher_code: found.voucher.code.clone(),
                     voucher_id: found.voucher.id.clone(),
                     coupon_id: found.voucher.coupon_id,
-                    customer_id: customer.id.clone(),
+                    customer_id: customer_id.to_string(),
                     location_code: at.location_code.map(str::to_string),
                     cart_code: at.cart_code.map(str::to_string),
                     value: None,
@@ -109,6 +163,7 @@ impl Services {
                     rolled_back_at: None,
                 },
                 create: (!found.stored).then(|| found.voucher.clone()),
+                seen: Some(found.voucher.clone()),
                 // Outside a cart a use gives no money it knows of: it counts
                 // towards the Coupon's redemption limits only.
                 limit_takes: rules
@@ -128,6 +183,16 @@ impl Services {
                     .unwrap_or_default(),
             })
             .collect();
+        let redeemed = (
+            uses.iter()
+                .map(|u| u.redemption.clone())
+                .collect::<Vec<_>>(),
+            vouchers
+                .iter()
+                .map(|found| after_use(&found.voucher, at.reservation_id, now))
+                .collect::<Vec<_>>(),
+        );
+        answer_now(&redeemed).await;
         if let Err(error) = self.store.redeem_vouchers(company, &uses, now).await {
             // Another till took or held a use meanwhile: say which codes now
             // fail.
@@ -136,16 +201,13 @@ impl Services {
                 ErrorCode::VoucherRedeemed | ErrorCode::VoucherFrozen
             ) {
                 let (_, failures) = self
-                    .usable_vouchers(company, &customer.id, &keyed, at)
+                    .usable_vouchers(company, customer_id, keyed, at)
                     .await?;
                 return Err(ApiError::of_vouchers(failures).unwrap_or(error));
             }
             return Err(error);
         }
-        let keys: Vec<String> = uses.iter().map(|u| u.key.clone()).collect();
-        let after = self.store.vouchers_by_keys(company, &keys).await?;
-        tracing::info!(company, customer = %customer.id, count = uses.len(), "Vouchers redeemed");
-        Ok((uses.into_iter().map(|u| u.redemption).collect(), after))
+        Ok(redeemed)
     }
 
     /// The Vouchers of `keyed` that `customer_id` can use now at `at`, and
@@ -248,7 +310,7 @@ impl Services {
                                     message: format!("redemption {id} was rolled back already"),
                                 });
                             } else {
-                                ids.push(id.clone());
+                                ids.push(redemption);
                             }
                         }
                         _ => failures.push(VoucherFailure {
@@ -261,9 +323,7 @@ impl Services {
                 if let Some(refused) = ApiError::of_vouchers(failures) {
                     return Err(refused);
                 }
-                self.store
-                    .roll_back_redemptions(company, &ids, self.now())
-                    .await?
+                self.give_back_uses(company, &ids).await?
             }
             _ => {
                 return Err(ApiError::invalid(
@@ -309,7 +369,7 @@ impl Services {
                     continue;
                 };
                 match self.store.last_redemption(company, &held.key).await? {
-                    Some(redemption) => ids.push(redemption.redemption_id),
+                    Some(redemption) => ids.push(redemption),
                     None => failures.push(VoucherFailure {
                         message: format!("`{code}` has no redemption to roll back"),
                         voucher_code: code,
@@ -320,16 +380,38 @@ impl Services {
             if let Some(refused) = ApiError::of_vouchers(failures) {
                 return Err(refused);
             }
-            match self
-                .store
-                .roll_back_redemptions(company, &ids, self.now())
-                .await
-            {
+            match self.give_back_uses(company, &ids).await {
                 Err(error)
                     if error.code == ErrorCode::VoucherNotRedeemed
                         && attempt < ROLLBACK_ATTEMPTS => {}
                 rolled_back => return rolled_back,
             }
         }
+    }
+
+    /// Gives back the use each of `redemptions` took, all or none, with
+    /// the answer (the redemptions rolled back) written in the same
+    /// transaction: `voucher_not_redeemed` when one was rolled back
+    /// meanwhile.
+    async fn give_back_uses(
+        &self,
+        company: &str,
+        redemptions: &[VoucherRedemption],
+    ) -> ApiResult<Vec<VoucherRedemption>> {
+        let at = self.now();
+        let rolled_back: Vec<VoucherRedemption> = redemptions
+            .iter()
+            .map(|redemption| VoucherRedemption {
+                rolled_back_at: Some(at),
+                ..redemption.clone()
+            })
+            .collect();
+        let ids: Vec<String> = redemptions
+            .iter()
+            .map(|redemption| redemption.redemption_id.clone())
+            .collect();
+        answer_now(&rolled_back).await;
+        self.store.roll_back_redemptions(company, &ids, at).await?;
+        Ok(rolled_back)
     }
 }

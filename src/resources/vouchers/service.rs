@@ -7,6 +7,7 @@ use crate::common::pagination::PageRequest;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::service::coupon_of;
 use crate::resources::coupons::service::find_coupon;
@@ -105,6 +106,7 @@ impl Services {
                 source: "trigger",
                 created_at: self.now(),
             });
+            answer_now(&voucher).await;
             let issue = VoucherIssue {
                 voucher,
                 issue_key: reason.clone(),
