@@ -7,5 +7,6 @@ pub mod locale;
 pub mod money;
 pub mod pagination;
 pub mod random;
+pub mod retry;
 pub mod time;
 pub mod validate;

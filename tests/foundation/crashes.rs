@@ -307,11 +307,26 @@ async fn rewards_games_challenges_discounts_and_vouchers_keep_their_answer_throu
         )
         .await;
     let code = voucher["code"].as_str().unwrap().to_string();
+    let frozen = crashing
+        .send("POST", &format!("/vouchers/{code}/freeze"), who.clone())
+        .await;
+    assert_eq!(frozen["voucher"]["state"], "frozen", "{frozen}");
+    let released = crashing
+        .send(
+            "POST",
+            &format!("/vouchers/{code}/unfreeze"),
+            json!({"customer_id": customer, "reservation_id": frozen["reservation_id"]}),
+        )
+        .await;
+    assert_eq!(released["state"], "active", "{released}");
+    let frozen = crashing
+        .send("POST", &format!("/vouchers/{code}/freeze"), who.clone())
+        .await;
     let redeemed = crashing
         .send(
             "POST",
             "/vouchers/redeem",
-            json!({"customer_id": customer, "codes": [code]}),
+            json!({"customer_id": customer, "codes": [code], "reservation_id": frozen["reservation_id"]}),
         )
         .await;
     assert_eq!(redeemed["vouchers"][0]["uses_left"], 0, "{redeemed}");

@@ -5,6 +5,7 @@
 use chrono::NaiveDate;
 
 use crate::common::amount::Amount;
+use crate::common::retry::again_when_changed;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -284,57 +285,60 @@ impl Services {
                 format!("Challenge {id} is inactive or has ended"),
             ));
         }
-        // The answer is made from the record as it will be stored, which
-        // the write checks is still the one read.
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            let held = self
-                .store
-                .challenge_record(company, &customer.id, id)
-                .await?;
-            let seen = held.as_ref().map_or(0, |record| record.version);
-            let (enrolled, changed) = match held {
-                None => (
-                    ChallengeRecord {
-                        rule_id: id,
-                        customer_id: customer.id.clone(),
-                        version: 1,
-                        enrolled_at: Some(today.now),
-                        enrolled_on: Some(today.day),
-                        ..ChallengeRecord::default()
-                    },
-                    true,
-                ),
-                Some(record) if record.enrolled_at.is_none() => (
-                    ChallengeRecord {
-                        version: record.version + 1,
-                        enrolled_at: Some(today.now),
-                        enrolled_on: Some(today.day),
-                        ..record
-                    },
-                    true,
-                ),
-                Some(record) => (record, false),
-            };
-            let answer =
-                today.customer_challenge(campaign, challenge, &customer.id, Some(&enrolled), false);
-            answer_now(&answer).await;
-            match self
-                .store
-                .enroll_in_challenge(company, &enrolled, seen, changed)
-                .await
-            {
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < ENROLL_ATTEMPTS => {}
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    tracing::info!(company, challenge = id, customer = %customer.id, "enrolled in a Challenge");
-                    return Ok(answer);
-                }
-            }
-        }
+        let answer = again_when_changed(ENROLL_ATTEMPTS, || {
+            self.enroll_once(company, (campaign, challenge), &customer.id, &today)
+        })
+        .await?;
+        tracing::info!(company, challenge = id, customer = %customer.id, "enrolled in a Challenge");
+        Ok(answer)
+    }
+
+    /// One try of [`Services::enroll`] on the Customer's record as read
+    /// now: the answer is made from the record as it will be stored, and
+    /// the write refused with `concurrent_modification` when an event
+    /// changed the record meanwhile.
+    async fn enroll_once(
+        &self,
+        company: &str,
+        (campaign, challenge): (&Campaign, &Challenge),
+        customer_id: &str,
+        today: &Today,
+    ) -> ApiResult<CustomerChallenge> {
+        let held = self
+            .store
+            .challenge_record(company, customer_id, campaign.id)
+            .await?;
+        let seen = held.as_ref().map_or(0, |record| record.version);
+        let (enrolled, changed) = match held {
+            None => (
+                ChallengeRecord {
+                    rule_id: campaign.id,
+                    customer_id: customer_id.to_string(),
+                    version: 1,
+                    enrolled_at: Some(today.now),
+                    enrolled_on: Some(today.day),
+                    ..ChallengeRecord::default()
+                },
+                true,
+            ),
+            Some(record) if record.enrolled_at.is_none() => (
+                ChallengeRecord {
+                    version: record.version + 1,
+                    enrolled_at: Some(today.now),
+                    enrolled_on: Some(today.day),
+                    ..record
+                },
+                true,
+            ),
+            Some(record) => (record, false),
+        };
+        let answer =
+            today.customer_challenge(campaign, challenge, customer_id, Some(&enrolled), false);
+        answer_now(&answer).await;
+        self.store
+            .enroll_in_challenge(company, &enrolled, seen, changed)
+            .await?;
+        Ok(answer)
     }
 
     /// What cancelling the cart `cart_code` of `customer_id` changes in

@@ -233,7 +233,10 @@ mod tests {
             enrolled_on: Some(at.as_datetime().date_naive()),
             ..ChallengeRecord::default()
         };
-        store.enroll_in_challenge("c", &record, 0, true).await.unwrap();
+        store
+            .enroll_in_challenge("c", &record, 0, true)
+            .await
+            .unwrap();
         assert_eq!(
             store.challenge_record("c", "x", 7).await.unwrap(),
             Some(record.clone())

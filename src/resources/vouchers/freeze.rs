@@ -3,10 +3,13 @@
 //! `reservation_id` can take; POST /vouchers/{code}/unfreeze releases it.
 
 use crate::common::ids::time_ordered_id;
+use crate::common::locale::Locale;
+use crate::common::retry::again_when_changed;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::FrozenVoucher;
 use crate::resources::vouchers::model::Reservation;
@@ -21,12 +24,32 @@ use crate::services::Services;
 /// How long a hold lasts when the request does not say.
 pub const DEFAULT_FREEZE_MINUTES: u32 = 5;
 
+/// Times a hold or release reads the Voucher again when another request
+/// changed it between the read and the write.
+const HOLD_ATTEMPTS: u32 = 8;
+
 /// Longest a hold may last.
 pub const MAX_FREEZE_MINUTES: u32 = 60;
 
 impl Services {
     /// Holds one use of the Customer's Voucher `code` for `minutes`.
     pub async fn freeze_voucher(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        code: &str,
+        minutes: u32,
+    ) -> ApiResult<FrozenVoucher> {
+        let frozen = again_when_changed(HOLD_ATTEMPTS, || {
+            self.freeze_once(company, customer, code, minutes)
+        })
+        .await?;
+        Ok(frozen)
+    }
+
+    /// One try of [`Services::freeze_voucher`] on the Voucher as read now,
+    /// answered as the hold leaves it.
+    async fn freeze_once(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
@@ -58,20 +81,44 @@ impl Services {
             reservation_id: time_ordered_id("rsv"),
             until: Timestamp(now.as_datetime() + chrono::Duration::minutes(i64::from(minutes))),
         };
-        self.store
-            .freeze_voucher(company, &found.key, &customer_id, &hold, now)
-            .await?;
-        let voucher = self.current_voucher(company, &found.key, now).await?;
-        Ok(FrozenVoucher {
-            reservation_id: hold.reservation_id,
+        let mut holds: Vec<Reservation> = found.voucher.holds_at(now).cloned().collect();
+        holds.push(hold.clone());
+        let frozen = FrozenVoucher {
+            reservation_id: hold.reservation_id.clone(),
             expires_at: hold.until,
-            voucher,
-        })
+            voucher: self.voucher_as_shown(company, &found.voucher, holds, (now, &locale)),
+        };
+        answer_now(&frozen).await;
+        self.store
+            .freeze_voucher(
+                company,
+                (&found.key, &found.voucher),
+                &customer_id,
+                &hold,
+                now,
+            )
+            .await?;
+        Ok(frozen)
     }
 
     /// Releases the hold `reservation_id` (every hold, when `None`) on the
     /// Customer's Voucher `code`.
     pub async fn unfreeze_voucher(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        code: &str,
+        reservation_id: Option<&str>,
+    ) -> ApiResult<Voucher> {
+        again_when_changed(HOLD_ATTEMPTS, || {
+            self.unfreeze_once(company, customer, code, reservation_id)
+        })
+        .await
+    }
+
+    /// One try of [`Services::unfreeze_voucher`] on the Voucher as read
+    /// now, answered as the release leaves it.
+    async fn unfreeze_once(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
@@ -84,10 +131,28 @@ impl Services {
             // A static code's Voucher never held has no hold to release.
             return Ok(found.voucher);
         }
+        let holds = match reservation_id {
+            None => Vec::new(),
+            Some(released) => found
+                .voucher
+                .holds_at(now)
+                .filter(|hold| hold.reservation_id != released)
+                .cloned()
+                .collect(),
+        };
+        let locale = self.company_settings(company).await?.locale();
+        let released = self.voucher_as_shown(company, &found.voucher, holds, (now, &locale));
+        answer_now(&released).await;
         self.store
-            .unfreeze_voucher(company, &found.key, &customer_id, reservation_id, now)
+            .unfreeze_voucher(
+                company,
+                (&found.key, &found.voucher),
+                &customer_id,
+                reservation_id,
+                now,
+            )
             .await?;
-        self.current_voucher(company, &found.key, now).await
+        Ok(released)
     }
 
     /// The Customer's id and their Voucher `code`; `voucher_not_found`
@@ -113,25 +178,23 @@ impl Services {
         Ok((customer_id, found))
     }
 
-    /// The Voucher stored under `key` as it stands at `now`.
-    async fn current_voucher(
+    /// `voucher` with the holds `holds`, as it is shown at `now`: its state
+    /// worked out from its Coupon.
+    fn voucher_as_shown(
         &self,
         company: &str,
-        key: &str,
-        now: Timestamp,
-    ) -> ApiResult<Voucher> {
-        let voucher = self
-            .store
-            .vouchers_by_keys(company, &[key.to_string()])
-            .await?
-            .pop()
-            .ok_or_else(|| ApiError::internal("a held Voucher was not read back"))?;
+        voucher: &Voucher,
+        holds: Vec<Reservation>,
+        (now, locale): (Timestamp, &Locale),
+    ) -> Voucher {
+        let held = Voucher {
+            reservations: holds,
+            ..voucher.clone()
+        };
         let rules = self.catalog.company(company);
-        let locale = self.company_settings(company).await?.locale();
-        let campaign = campaign_of(&voucher, &rules.campaigns);
-        Ok(Voucher {
-            state: state_of(&voucher, campaign, now, &locale),
-            ..voucher
-        })
+        Voucher {
+            state: state_of(&held, campaign_of(&held, &rules.campaigns), now, locale),
+            ..held
+        }
     }
 }

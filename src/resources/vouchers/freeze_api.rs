@@ -8,6 +8,7 @@ use poem_openapi::{Object, OpenApi};
 use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
@@ -92,6 +93,7 @@ impl VoucherFreezeApi {
         customer.check_not_blank()?;
         let services = services(request)?;
         let caller = &caller.0;
+        answers_with(request, FrozenVoucher::clone);
         let frozen = services.freeze_voucher(
             &caller.company,
             customer,
@@ -124,6 +126,7 @@ impl VoucherFreezeApi {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
         customer.check_not_blank()?;
+        answers_with(request, Voucher::clone);
         Ok(Json(
             services(request)?
                 .unfreeze_voucher(

@@ -40,6 +40,36 @@ pub struct VoucherUse {
     pub seen: Option<Voucher>,
 }
 
+/// SurrealQL refusing with `concurrent_modification` when the Voucher
+/// `$held` (its `vid`, `uses_left` and `reservations` read in the transaction) is
+/// no longer `$seen` ([`seen_document`]), the Voucher an answer was made
+/// from; nothing is checked when `$seen` is none.
+macro_rules! voucher_unchanged_sql {
+    () => {
+        "
+        IF $seen AND ($held.vid != $seen.id OR ($held.uses_left ?? 0) != $seen.uses_left
+                OR ($held.reservations ?? []).reservation_id != $seen.holds) {
+            THROW 'REFUSED|concurrent_modification|' + $seen.code + ' changed meanwhile';
+        };"
+    };
+}
+
+/// What [`voucher_unchanged_sql`] compares of `voucher`: its id (another
+/// request may have stored a static code's Voucher first), its uses left
+/// and the ids of its holds.
+pub(crate) fn seen_document(voucher: &Voucher) -> Value {
+    json!({
+        "code": voucher.code,
+        "id": voucher.id,
+        "uses_left": voucher.uses_left,
+        "holds": voucher
+            .reservations
+            .iter()
+            .map(|hold| hold.reservation_id.as_str())
+            .collect::<Vec<_>>(),
+    })
+}
+
 /// SurrealQL taking one use from the Voucher of each of `$voucher_uses`
 /// (made by [`voucher_use_documents`]) at `$now` and recording its
 /// redemption: `voucher_redeemed` when it has no use left, `voucher_frozen`
@@ -53,7 +83,7 @@ pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
         IF $use.create AND !record::exists($record) {
             CREATE $record CONTENT $use.create RETURN NONE;
         };
-        LET $held = (SELECT uses_left, reservations FROM ONLY $record);
+        LET $held = (SELECT vid, uses_left, reservations FROM ONLY $record);
         LET $left = $held.uses_left ?? 0;
         LET $holds = ($held.reservations ?? [])[WHERE until > $now];
         LET $others = $holds[WHERE reservation_id != $use.redemption.reservation_id];
@@ -63,10 +93,9 @@ pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
         IF $left - array::len($others) <= 0 {
             THROW 'REFUSED|voucher_frozen|' + $use.redemption.voucher_code + ' is held by another checkout';
         };
-        IF $use.seen AND ($left != $use.seen.uses_left
-                OR ($held.reservations ?? []).reservation_id != $use.seen.holds) {
-            THROW 'REFUSED|concurrent_modification|' + $use.redemption.voucher_code + ' changed meanwhile';
-        };
+        LET $seen = $use.seen;",
+    voucher_unchanged_sql!(),
+    "
         UPDATE $record SET uses_left = $left - 1, reservations = $others,
             state = IF $left <= 1 { 'redeemed' } ELSE { state } RETURN NONE;
         CREATE type::record('voucher_redemption', [$company, $use.redemption.redemption_id])
@@ -111,14 +140,7 @@ pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<V
                     .create
                     .as_ref()
                     .map(|voucher| voucher_document(company, &taken.key, voucher, None)),
-                "seen": taken.seen.as_ref().map(|voucher| json!({
-                    "uses_left": voucher.uses_left,
-                    "holds": voucher
-                        .reservations
-                        .iter()
-                        .map(|hold| hold.reservation_id.as_str())
-                        .collect::<Vec<_>>(),
-                })),
+                "seen": taken.seen.as_ref().map(seen_document),
             })
         })
         .collect()
@@ -170,7 +192,7 @@ impl Store {
     pub async fn freeze_voucher(
         &self,
         company: &str,
-        key: &str,
+        (key, seen): (&str, &Voucher),
         customer_id: &str,
         hold: &Reservation,
         now: Timestamp,
@@ -178,10 +200,11 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $record = type::record('voucher', [$company, $key]);
-             LET $held = (SELECT customer_id, uses_left, reservations FROM ONLY $record);
+             LET $held = (SELECT vid, customer_id, uses_left, reservations FROM ONLY $record);
              IF $held.customer_id != $customer {{
                  THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
              }};
+             {unchanged}
              LET $holds = ($held.reservations ?? [])[WHERE until > $now];
              IF ($held.uses_left ?? 0) <= 0 {{
                  THROW '{REFUSED}{redeemed}|the Voucher has no uses left';
@@ -190,19 +213,23 @@ impl Store {
                  THROW '{REFUSED}{frozen}|every use left is held by a checkout';
              }};
              UPDATE $record SET reservations = array::append($holds, $hold) RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
+            unchanged = voucher_unchanged_sql!(),
             not_found = ErrorCode::VoucherNotFound.code(),
             redeemed = ErrorCode::VoucherRedeemed.code(),
             frozen = ErrorCode::VoucherFrozen.code(),
         );
         let now = now.to_string();
         let hold = json!(hold);
+        let seen = seen_document(seen);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("key", key.to_string()))
                 .bind(("customer", customer_id.to_string()))
                 .bind(("hold", hold.clone()))
+                .bind(("seen", seen.clone()))
                 .bind(("now", now.clone()))
         })
         .await?;
@@ -214,7 +241,7 @@ impl Store {
     pub async fn unfreeze_voucher(
         &self,
         company: &str,
-        key: &str,
+        (key, seen): (&str, &Voucher),
         customer_id: &str,
         reservation_id: Option<&str>,
         now: Timestamp,
@@ -222,24 +249,29 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $record = type::record('voucher', [$company, $key]);
-             LET $held = (SELECT customer_id, reservations FROM ONLY $record);
+             LET $held = (SELECT vid, customer_id, uses_left, reservations FROM ONLY $record);
              IF $held.customer_id != $customer {{
                  THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
              }};
+             {unchanged}
              UPDATE $record SET reservations = IF $reservation == NONE {{ [] }} ELSE {{
                  ($held.reservations ?? [])[WHERE until > $now AND reservation_id != $reservation]
              }} RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
+            unchanged = voucher_unchanged_sql!(),
             not_found = ErrorCode::VoucherNotFound.code(),
         );
         let now = now.to_string();
         let reservation = reservation_id.map(str::to_string);
+        let seen = seen_document(seen);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("key", key.to_string()))
                 .bind(("customer", customer_id.to_string()))
                 .bind(("reservation", reservation.clone()))
+                .bind(("seen", seen.clone()))
                 .bind(("now", now.clone()))
         })
         .await?;

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use rust_decimal::Decimal;
 
 use crate::common::ids::time_ordered_id;
+use crate::common::retry::again_when_changed;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -104,20 +105,12 @@ impl Services {
     ) -> ApiResult<(Vec<VoucherRedemption>, Vec<Voucher>)> {
         let customer = self.active_customer_by(company, customer).await?;
         let keyed = keyed(codes)?;
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
-            match self.redeem_once(company, &customer.id, &keyed, at).await {
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < REDEEM_ATTEMPTS => {}
-                Err(error) => return Err(error),
-                Ok(redeemed) => {
-                    tracing::info!(company, customer = %customer.id, count = redeemed.0.len(), "Vouchers redeemed");
-                    return Ok(redeemed);
-                }
-            }
-        }
+        let redeemed = again_when_changed(REDEEM_ATTEMPTS, || {
+            self.redeem_once(company, &customer.id, &keyed, at)
+        })
+        .await?;
+        tracing::info!(company, customer = %customer.id, count = redeemed.0.len(), "Vouchers redeemed");
+        Ok(redeemed)
     }
 
     /// One try of [`Services::redeem_vouchers`] on the Vouchers as read
