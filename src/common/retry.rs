@@ -11,9 +11,13 @@ use std::future::Future;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 
+/// How many times work is tried on fresh reads: enough for a Customer's
+/// records moved by a burst of their own concurrent events.
+pub const READS: u32 = 8;
+
 /// Runs `work` until it does not fail with `concurrent_modification`, at
-/// most `attempts` times; the last failure is answered.
-pub async fn again_when_changed<T, F, Fut>(attempts: u32, mut work: F) -> ApiResult<T>
+/// most [`READS`] times; the last failure is answered.
+pub async fn again_when_changed<T, F, Fut>(mut work: F) -> ApiResult<T>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = ApiResult<T>>,
@@ -22,8 +26,7 @@ where
     loop {
         attempt += 1;
         match work().await {
-            Err(error) if error.code == ErrorCode::ConcurrentModification && attempt < attempts => {
-            }
+            Err(error) if error.code == ErrorCode::ConcurrentModification && attempt < READS => {}
             done => return done,
         }
     }
@@ -37,7 +40,7 @@ mod tests {
     #[tokio::test]
     async fn changed_records_are_read_again_until_the_attempts_run_out() {
         let mut tries = 0;
-        let done = again_when_changed(4, || {
+        let done = again_when_changed(|| {
             tries += 1;
             let this_try = tries;
             async move {
@@ -51,18 +54,18 @@ mod tests {
         .await;
         assert_eq!(done.unwrap(), 3);
         let mut tries = 0;
-        let given_up: ApiResult<()> = again_when_changed(2, || {
+        let given_up: ApiResult<()> = again_when_changed(|| {
             tries += 1;
             async { Err(ApiError::new(ErrorCode::ConcurrentModification, "moved")) }
         })
         .await;
-        assert_eq!(tries, 2);
+        assert_eq!(tries, READS);
         assert_eq!(
             given_up.unwrap_err().code,
             ErrorCode::ConcurrentModification
         );
         let mut tries = 0;
-        let refused: ApiResult<()> = again_when_changed(5, || {
+        let refused: ApiResult<()> = again_when_changed(|| {
             tries += 1;
             async { Err(ApiError::invalid("bad")) }
         })

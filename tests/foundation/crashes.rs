@@ -218,9 +218,13 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
 }
 
 /// A Reward (100 points, 3 in stock), a Reward giving a dice roll, the
-/// dice (50 points a roll), a Challenge to enrol in, a goodwill discount and
-/// a Coupon of generated codes.
-const ENGAGEMENT: [(&str, &str); 7] = [
+/// dice (50 points a roll), a Challenge to enrol in, a goodwill discount, a
+/// Coupon of generated codes and receipt messages (one printed once).
+const ENGAGEMENT: [(&str, &str); 8] = [
+    (
+        "welcome.yaml",
+        "id: 402\nkind: message\nname: Welcome\non: { custom_event: app_open }\nmessages:\n  - key: welcome\n    text: Welcome to the club!\n    once: true\n  - key: thanks\n    text: Thank you\n",
+    ),
     (
         "coffee.yaml",
         "id: 401\nkind: reward\nname: Coffee\npoints_cost: 100\nstock: 3\n",
@@ -307,6 +311,21 @@ async fn rewards_games_challenges_discounts_and_vouchers_keep_their_answer_throu
         )
         .await;
     let code = voucher["code"].as_str().unwrap().to_string();
+    let holder_codes = json!({"customer_id": customer, "codes": [code]});
+    for (method, path, body) in [
+        ("POST", format!("/vouchers/{code}/select"), who.clone()),
+        ("POST", format!("/vouchers/{code}/deselect"), who.clone()),
+        ("PUT", "/vouchers/select".to_string(), holder_codes.clone()),
+        (
+            "PUT",
+            "/vouchers/deselect".to_string(),
+            holder_codes.clone(),
+        ),
+        ("PUT", "/vouchers/print".to_string(), holder_codes.clone()),
+        ("POST", "/vouchers/print".to_string(), who.clone()),
+    ] {
+        crashing.send(method, &path, body).await;
+    }
     let frozen = crashing
         .send("POST", &format!("/vouchers/{code}/freeze"), who.clone())
         .await;

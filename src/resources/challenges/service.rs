@@ -33,10 +33,6 @@ use crate::resources::challenges::store::GivenBack;
 use crate::resources::customers::service::CustomerRef;
 use crate::services::Services;
 
-/// Times an enrolment reads the Customer's record again when a concurrent
-/// event changed it meanwhile.
-const ENROLL_ATTEMPTS: u32 = 8;
-
 /// The Challenges of `campaigns`, by id.
 fn challenges_of(campaigns: &[Campaign]) -> Vec<(&Campaign, &Challenge)> {
     campaigns
@@ -285,7 +281,7 @@ impl Services {
                 format!("Challenge {id} is inactive or has ended"),
             ));
         }
-        let answer = again_when_changed(ENROLL_ATTEMPTS, || {
+        let answer = again_when_changed(|| {
             self.enroll_once(company, (campaign, challenge), &customer.id, &today)
         })
         .await?;

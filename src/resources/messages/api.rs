@@ -6,6 +6,7 @@ use poem_openapi::{OpenApi, Tags};
 use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -54,6 +55,7 @@ impl MessagesApi {
         request: &poem::Request,
         body: Json<PrintRequest>,
     ) -> Result<Json<PrintedMessages>, ErrorResponse> {
+        answers_with(request, PrintedMessages::clone);
         Ok(Json(
             services(request)?
                 .print_messages(&caller.0.company, body.0, language(request)?)

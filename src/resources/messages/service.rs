@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use crate::common::retry::again_when_changed;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::facts::Facts;
@@ -11,6 +12,7 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::messages::model::{
@@ -19,10 +21,6 @@ use crate::resources::messages::model::{
 use crate::resources::messages::rules::{Message, ShownMessage};
 use crate::resources::messages::store::PrintEntry;
 use crate::services::Services;
-
-/// How many times a print is tried when another printed a `once` message
-/// of it meanwhile.
-const PRINT_ATTEMPTS: u32 = 5;
 
 /// `shown` as response bodies, each in `preferred` (the Customer's
 /// language) when it has a text in it, else in the response language.
@@ -155,12 +153,13 @@ impl Services {
             None => None,
         };
         let preferred = customer.as_ref().and_then(|c| c.language.as_deref());
-        let mut attempt = 0;
-        let printed_before: HashSet<String> = loop {
-            attempt += 1;
-            let Some(customer) = &customer else {
-                break HashSet::new();
-            };
+        let compose = |printed_before: &HashSet<String>| {
+            composed(&found, printed_before, (preferred, language), request.width)
+        };
+        let Some(customer) = &customer else {
+            return Ok(compose(&HashSet::new()));
+        };
+        let answer = again_when_changed(|| async {
             let once: Vec<String> = found
                 .iter()
                 .filter(|message| message.once)
@@ -175,6 +174,7 @@ impl Services {
                     .into_iter()
                     .collect()
             };
+            let answer = compose(&printed_before);
             let entries: Vec<PrintEntry> = found
                 .iter()
                 .filter(|message| !printed_before.contains(&*message.id))
@@ -184,52 +184,57 @@ impl Services {
                     once: message.once,
                 })
                 .collect();
-            if entries.is_empty() {
-                break printed_before;
+            if !entries.is_empty() {
+                answer_now(&answer).await;
+                let now = serde_json::json!(self.now());
+                self.store
+                    .record_prints(company, &customer.id, &entries, &now)
+                    .await?;
             }
-            let now = serde_json::json!(self.now());
-            match self
-                .store
-                .record_prints(company, &customer.id, &entries, &now)
-                .await
-            {
-                Ok(()) => break printed_before,
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < PRINT_ATTEMPTS => {}
-                Err(error) => return Err(error),
-            }
-        };
-        let width = request.width.map(|width| width as usize);
-        let mut messages = Vec::new();
-        let mut paragraphs = Vec::new();
-        for message in found {
-            let (text, text_language) =
-                message
-                    .text
-                    .resolve_preferring(preferred, &language.chosen, &language.default);
-            let text = width.map_or(text.clone(), |width| wrap(&text, width));
-            let printed = !(message.once && printed_before.contains(&*message.id));
-            if printed {
-                paragraphs.push(text.clone());
-            }
-            messages.push(PrintedMessage {
-                id: message.id.to_string(),
-                rule_id: message.rule_id,
-                printed,
-                reason: (!printed).then_some(NotPrinted::AlreadyPrinted),
-                text,
-                language: text_language,
-                once: message.once,
-            });
-        }
-        if let Some(customer) = &customer {
-            tracing::info!(company, customer = %customer.id, printed = paragraphs.len(), "messages printed");
-        }
-        Ok(PrintedMessages {
-            text: paragraphs.join("\n\n"),
-            messages,
+            Ok(answer)
         })
+        .await?;
+        let printed = answer.messages.iter().filter(|m| m.printed).count();
+        tracing::info!(company, customer = %customer.id, printed, "messages printed");
+        Ok(answer)
+    }
+}
+
+/// The messages `found` as printed for a Customer who was printed the
+/// `once` ones of `printed_before` already: each message's text in the
+/// Customer's (`preferred`) or the response's language, wrapped to `width`.
+fn composed(
+    found: &[&Message],
+    printed_before: &HashSet<String>,
+    (preferred, language): (Option<&str>, &Language),
+    width: Option<u32>,
+) -> PrintedMessages {
+    let width = width.map(|width| width as usize);
+    let mut messages = Vec::new();
+    let mut paragraphs = Vec::new();
+    for message in found {
+        let (text, text_language) =
+            message
+                .text
+                .resolve_preferring(preferred, &language.chosen, &language.default);
+        let text = width.map_or(text.clone(), |width| wrap(&text, width));
+        let printed = !(message.once && printed_before.contains(&*message.id));
+        if printed {
+            paragraphs.push(text.clone());
+        }
+        messages.push(PrintedMessage {
+            id: message.id.to_string(),
+            rule_id: message.rule_id,
+            printed,
+            reason: (!printed).then_some(NotPrinted::AlreadyPrinted),
+            text,
+            language: text_language,
+            once: message.once,
+        });
+    }
+    PrintedMessages {
+        text: paragraphs.join("\n\n"),
+        messages,
     }
 }
 

@@ -24,10 +24,6 @@ use crate::services::Services;
 /// How long a hold lasts when the request does not say.
 pub const DEFAULT_FREEZE_MINUTES: u32 = 5;
 
-/// Times a hold or release reads the Voucher again when another request
-/// changed it between the read and the write.
-const HOLD_ATTEMPTS: u32 = 8;
-
 /// Longest a hold may last.
 pub const MAX_FREEZE_MINUTES: u32 = 60;
 
@@ -40,10 +36,8 @@ impl Services {
         code: &str,
         minutes: u32,
     ) -> ApiResult<FrozenVoucher> {
-        let frozen = again_when_changed(HOLD_ATTEMPTS, || {
-            self.freeze_once(company, customer, code, minutes)
-        })
-        .await?;
+        let frozen =
+            again_when_changed(|| self.freeze_once(company, customer, code, minutes)).await?;
         Ok(frozen)
     }
 
@@ -110,10 +104,7 @@ impl Services {
         code: &str,
         reservation_id: Option<&str>,
     ) -> ApiResult<Voucher> {
-        again_when_changed(HOLD_ATTEMPTS, || {
-            self.unfreeze_once(company, customer, code, reservation_id)
-        })
-        .await
+        again_when_changed(|| self.unfreeze_once(company, customer, code, reservation_id)).await
     }
 
     /// One try of [`Services::unfreeze_voucher`] on the Voucher as read

@@ -2,11 +2,13 @@
 //! response language, and when it was printed.
 
 use crate::common::money::round_money;
+use crate::common::retry::again_when_changed;
 use crate::engine::campaign::Campaign;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
+use crate::http::idempotency::answer::answer_now;
 use crate::http::languages::negotiate::Language;
 use crate::resources::coupons::rules::CouponValue;
 use crate::resources::coupons::service::coupon_of;
@@ -64,6 +66,18 @@ impl Services {
     /// or with `None` every Voucher of theirs that can be used now; records
     /// when.
     pub async fn print_vouchers(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        codes: Option<&[String]>,
+        language: &Language,
+    ) -> ApiResult<Vec<PrintedVoucher>> {
+        again_when_changed(|| self.print_once(company, customer, codes, language)).await
+    }
+
+    /// One try of [`Services::print_vouchers`] on the Vouchers as read now,
+    /// answered as the stamp leaves them.
+    async fn print_once(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
@@ -148,26 +162,31 @@ impl Services {
                     .await?;
             }
         }
-        let keys: Vec<String> = chosen.iter().filter_map(Voucher::store_key).collect();
-        if !keys.is_empty() {
-            self.store
-                .stamp_vouchers(company, &customer.id, &keys, VoucherStamp::Printed(now))
-                .await?;
-        }
-        Ok(chosen
-            .into_iter()
+        let printed: Vec<PrintedVoucher> = chosen
+            .iter()
             .map(|voucher| {
-                let campaign = campaign_of(&voucher, &rules.campaigns);
-                let text = printed_text(&voucher, campaign, language);
+                let campaign = campaign_of(voucher, &rules.campaigns);
+                let text = printed_text(voucher, campaign, language);
                 PrintedVoucher {
                     voucher: Voucher {
-                        state: state_of(&voucher, campaign, now, locale),
+                        state: state_of(voucher, campaign, now, locale),
                         printed_at: Some(now),
-                        ..voucher
+                        ..voucher.clone()
                     },
                     text,
                 }
             })
-            .collect())
+            .collect();
+        let stamped: Vec<(String, &Voucher)> = chosen
+            .iter()
+            .filter_map(|voucher| Some((voucher.store_key()?, voucher)))
+            .collect();
+        if !stamped.is_empty() {
+            answer_now(&printed).await;
+            self.store
+                .stamp_vouchers(company, &customer.id, &stamped, VoucherStamp::Printed(now))
+                .await?;
+        }
+        Ok(printed)
     }
 }

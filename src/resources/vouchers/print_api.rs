@@ -6,6 +6,7 @@ use poem_openapi::{Object, OpenApi};
 use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -62,6 +63,9 @@ impl VoucherPrintApi {
         let customer =
             CustomerRef::required(&body.0.customer_id, &body.0.customer_code, "customer")?;
         customer.check_not_blank()?;
+        answers_with(request, |printed: &Vec<PrintedVoucher>| {
+            printed_answer(printed)
+        });
         Ok(Json(PrintedVouchers {
             printed: services(request)?
                 .print_vouchers(&caller.0.company, customer, None, language(request)?)
@@ -88,6 +92,9 @@ impl VoucherPrintApi {
         customer.check_not_blank()?;
         let services = services(request)?;
         let caller = &caller.0;
+        answers_with(request, |printed: &Vec<PrintedVoucher>| {
+            printed_answer(printed)
+        });
         let printed = services.print_vouchers(
             &caller.company,
             customer,
@@ -99,5 +106,12 @@ impl VoucherPrintApi {
                 .guarded_lookup(&caller.company, &caller.key, printed)
                 .await?,
         }))
+    }
+}
+
+/// The answer of a print.
+fn printed_answer(printed: &[PrintedVoucher]) -> PrintedVouchers {
+    PrintedVouchers {
+        printed: printed.to_vec(),
     }
 }

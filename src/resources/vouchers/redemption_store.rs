@@ -53,6 +53,7 @@ macro_rules! voucher_unchanged_sql {
         };"
     };
 }
+pub(crate) use voucher_unchanged_sql;
 
 /// What [`voucher_unchanged_sql`] compares of `voucher`: its id (another
 /// request may have stored a static code's Voucher first), its uses left

@@ -84,10 +84,6 @@ fn after_use(voucher: &Voucher, reservation_id: Option<&str>, now: Timestamp) ->
     }
 }
 
-/// Times a redemption reads its Vouchers again when another request
-/// changed one of them between the read and the write.
-const REDEEM_ATTEMPTS: u32 = 8;
-
 /// Times a rollback by codes picks the latest redemptions again when a
 /// concurrent rollback gave one of them back meanwhile.
 const ROLLBACK_ATTEMPTS: u32 = 8;
@@ -105,10 +101,8 @@ impl Services {
     ) -> ApiResult<(Vec<VoucherRedemption>, Vec<Voucher>)> {
         let customer = self.active_customer_by(company, customer).await?;
         let keyed = keyed(codes)?;
-        let redeemed = again_when_changed(REDEEM_ATTEMPTS, || {
-            self.redeem_once(company, &customer.id, &keyed, at)
-        })
-        .await?;
+        let redeemed =
+            again_when_changed(|| self.redeem_once(company, &customer.id, &keyed, at)).await?;
         tracing::info!(company, customer = %customer.id, count = redeemed.0.len(), "Vouchers redeemed");
         Ok(redeemed)
     }

@@ -3,10 +3,12 @@
 //! (PUT /vouchers/select, /deselect), and list them
 //! (GET /customers/{id}/vouchers/selected).
 
+use crate::common::retry::again_when_changed;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::static_codes::FoundVoucher;
@@ -22,6 +24,18 @@ impl Services {
     /// Customer, all or none. A Voucher that cannot be used now is not
     /// selected (its refusal, for each in `errors[]`); deselecting takes any.
     pub async fn select_vouchers(
+        &self,
+        company: &str,
+        customer: CustomerRef<'_>,
+        codes: &[String],
+        select: bool,
+    ) -> ApiResult<Vec<Voucher>> {
+        again_when_changed(|| self.select_once(company, customer, codes, select)).await
+    }
+
+    /// One try of [`Services::select_vouchers`] on the Vouchers as read
+    /// now, answered as the stamp leaves them.
+    async fn select_once(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
@@ -93,18 +107,17 @@ impl Services {
                 never_selected.push(held.voucher);
             }
         }
-        let keys: Vec<String> = found.iter().map(|f| f.key.clone()).collect();
         let stamp = VoucherStamp::Selected(select.then_some(now));
-        if !keys.is_empty() {
-            self.store
-                .stamp_vouchers(company, &customer.id, &keys, stamp)
-                .await?;
-        }
-        let answered: Vec<Voucher> = self
-            .store
-            .vouchers_by_keys(company, &keys)
-            .await?
-            .into_iter()
+        let answered: Vec<Voucher> = found
+            .iter()
+            .map(|held| Voucher {
+                selected_at: if select {
+                    held.voucher.selected_at.or(Some(now))
+                } else {
+                    None
+                },
+                ..held.voucher.clone()
+            })
             .chain(never_selected)
             .map(|voucher| {
                 let campaign = campaign_of(&voucher, &rules.campaigns);
@@ -114,6 +127,16 @@ impl Services {
                 }
             })
             .collect();
+        if !found.is_empty() {
+            answer_now(&answered).await;
+            let stamped: Vec<(String, &Voucher)> = found
+                .iter()
+                .map(|held| (held.key.clone(), &held.voucher))
+                .collect();
+            self.store
+                .stamp_vouchers(company, &customer.id, &stamped, stamp)
+                .await?;
+        }
         Ok(answered)
     }
 

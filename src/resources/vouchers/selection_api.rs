@@ -10,6 +10,8 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
+use crate::http::idempotency::answer::answers_with_some;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
@@ -195,6 +197,7 @@ impl VoucherSelectionApi {
         customer.check_not_blank()?;
         let services = services(request)?;
         let caller = &caller.0;
+        answers_with_some(request, |vouchers: &Vec<Voucher>| vouchers.last().cloned());
         let selected = services.select_vouchers(
             &caller.company,
             customer,
@@ -220,6 +223,9 @@ impl VoucherSelectionApi {
         customer.check_not_blank()?;
         let services = services(request)?;
         let caller = &caller.0;
+        answers_with(request, |vouchers: &Vec<Voucher>| Vouchers {
+            vouchers: vouchers.clone(),
+        });
         let selected = services.select_vouchers(&caller.company, customer, &body.codes, select);
         Ok(Json(Vouchers {
             vouchers: services

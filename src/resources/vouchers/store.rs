@@ -10,8 +10,11 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::redemption_store::seen_document;
+use crate::resources::vouchers::redemption_store::voucher_unchanged_sql;
 use crate::storage::Store;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
@@ -183,14 +186,16 @@ impl Store {
         .await
     }
 
-    /// Stamps the Vouchers stored under `keys` (selected at, or not
-    /// selected, or printed at), all or none: `voucher_not_found` when one
-    /// is no longer `customer_id`'s. Selecting again keeps the first time.
+    /// Stamps each Voucher of `stamped` (its key, and the Voucher as read)
+    /// (selected at, or not selected, or printed at), all or none:
+    /// `voucher_not_found` when one is no longer `customer_id`'s,
+    /// `concurrent_modification` when one changed since it was read.
+    /// Selecting again keeps the first time.
     pub async fn stamp_vouchers(
         &self,
         company: &str,
         customer_id: &str,
-        keys: &[String],
+        stamped: &[(String, &Voucher)],
         stamp: VoucherStamp,
     ) -> ApiResult<()> {
         let (set, at) = match stamp {
@@ -200,22 +205,31 @@ impl Store {
         };
         let query = format!(
             "BEGIN TRANSACTION;
-             FOR $key IN $keys {{
-                 LET $record = type::record('voucher', [$company, $key]);
-                 IF (SELECT VALUE customer_id FROM ONLY $record) != $customer {{
+             FOR $stamped IN $vouchers {{
+                 LET $record = type::record('voucher', [$company, $stamped.key]);
+                 LET $held = (SELECT vid, customer_id, uses_left, reservations FROM ONLY $record);
+                 IF $held.customer_id != $customer {{
                      THROW '{refused}{not_found}|the Voucher is held by another Customer';
                  }};
+                 LET $seen = $stamped.seen;
+                 {unchanged}
                  UPDATE $record SET {set} RETURN NONE;
              }};
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             refused = crate::storage::REFUSED,
-            not_found = ErrorCode::VoucherNotFound.code()
+            not_found = ErrorCode::VoucherNotFound.code(),
+            unchanged = voucher_unchanged_sql!(),
         );
+        let vouchers: Vec<Value> = stamped
+            .iter()
+            .map(|(key, voucher)| json!({"key": key, "seen": seen_document(voucher)}))
+            .collect();
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string()))
-                .bind(("keys", keys.to_vec()))
+                .bind(("vouchers", vouchers.clone()))
                 .bind(("at", at.as_ref().map(Timestamp::to_string)))
         })
         .await?;
