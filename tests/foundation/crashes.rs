@@ -89,8 +89,9 @@ impl<'a> Crashing<'a> {
     }
 
     /// "Restarts": each write retried gets its first answer back, byte for
-    /// byte with its headers, as a replay.
-    async fn retry_all(self) {
+    /// byte with its headers, as a replay. Answers each write's method and
+    /// path.
+    async fn retry_all(self) -> Vec<(String, String)> {
         self.server
             .running
             .services
@@ -111,11 +112,16 @@ impl<'a> Crashing<'a> {
                 "{method} {path}: the first answer, byte for byte"
             );
         }
+        self.sent
+            .into_iter()
+            .map(|(method, path, _, _)| (method, path))
+            .collect()
     }
 }
 
-#[tokio::test]
-async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completion() {
+/// Carts, their cancellation, Custom Events, triggers, a new Customer and
+/// the points operations.
+async fn points_carts_and_events() -> Vec<(String, String)> {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
     let customer = server
@@ -178,6 +184,10 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
             json!({"from_customer_id": customer, "to_customer_code": "friend", "points": 10}),
         ),
         (
+            "/scores/transfer",
+            json!({"from_customer_id": customer, "to_customer_code": "friend", "points": 3}),
+        ),
+        (
             "/carts/realtime",
             json!({
                 "customer_id": customer, "code": "CRASH-2",
@@ -196,11 +206,11 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
     let credited = balance().await;
     assert_eq!(
         credited,
-        30 + 5 + 100 - 40 - 10 + 8 - 5,
+        30 + 5 + 100 - 40 - 10 - 3 + 8 - 5,
         "the cart's 20 points taken back by its cancellation; the review; the visit; \
-         the goodwill; the redemption; the transfer; the second cart and its redemption"
+         the goodwill; the redemption; the transfers; the second cart and its redemption"
     );
-    crashing.retry_all().await;
+    let covered = crashing.retry_all().await;
     assert_eq!(balance().await, credited, "nothing was applied twice");
     let (_, events) = server
         .get_as(&format!("/custom_events?customer_id={customer}"), &key)
@@ -215,6 +225,7 @@ async fn keyed_writes_keep_their_answer_through_a_crash_before_the_keys_completi
         )
         .await;
     assert_eq!(found["customers"].as_array().unwrap().len(), 1, "{found}");
+    covered
 }
 
 /// A Reward (100 points, 3 in stock), a Reward giving a dice roll, the
@@ -255,8 +266,8 @@ const ENGAGEMENT: [(&str, &str); 8] = [
     ),
 ];
 
-#[tokio::test]
-async fn rewards_games_challenges_discounts_and_vouchers_keep_their_answer_through_a_crash() {
+/// Rewards, games, Challenges, messages, discounts and Vouchers.
+async fn engagement_and_vouchers() -> Vec<(String, String)> {
     let (server, _campaigns) =
         TestServer::start_with_campaigns(&ENGAGEMENT, "2026-11-23T10:00:00Z", None).await;
     let key = server.bootstrap_key();
@@ -296,6 +307,16 @@ async fn rewards_games_challenges_discounts_and_vouchers_keep_their_answer_throu
     crashing
         .send("POST", "/challenges/602/enroll", who.clone())
         .await;
+    let messages = json!({"customer_id": customer, "messages": ["402:welcome", "402:thanks"]});
+    let printed = crashing
+        .send("POST", "/messages/print", messages.clone())
+        .await;
+    assert_eq!(printed["messages"][0]["printed"], true, "{printed}");
+    let again = crashing.send("POST", "/messages/print", messages).await;
+    assert_eq!(
+        again["messages"][0]["printed"], false,
+        "printed once: {again}"
+    );
     crashing
         .send(
             "POST",
@@ -382,8 +403,237 @@ async fn rewards_games_challenges_discounts_and_vouchers_keep_their_answer_throu
         "a coffee kept, a roll bought and won: {}",
         before[0]
     );
-    crashing.retry_all().await;
+    let covered = crashing.retry_all().await;
     assert_eq!(state().await, before, "nothing was applied twice");
+    covered
+}
+
+/// Customer edits and cards, associations, merges and an unmerge.
+async fn customers_and_links() -> Vec<(String, String)> {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let ana = server
+        .create_customer(&key, json!({"email": "ana@example.com"}))
+        .await;
+    let ben = server
+        .create_customer(&key, json!({"email": "ben@example.com"}))
+        .await;
+    let cy = server
+        .create_customer(&key, json!({"email": "cy@example.com"}))
+        .await;
+    let mut crashing = Crashing::new(&server, &key);
+    crashing
+        .send(
+            "PATCH",
+            &format!("/customers/{ana}"),
+            json!({"first_name": "Ana"}),
+        )
+        .await;
+    crashing
+        .send(
+            "POST",
+            &format!("/customers/{ana}/cards"),
+            json!({"number": "CARD-0001"}),
+        )
+        .await;
+    let pair = |kind: &str| json!({"customer_id": ana, "associate_id": ben, "type": kind});
+    crashing.send("POST", "/associations", pair("family")).await;
+    crashing
+        .send("PATCH", "/associations", pair("friend"))
+        .await;
+    let merged = crashing
+        .send(
+            "POST",
+            "/customers/transfer",
+            json!({"from_customer_id": cy, "to_customer_id": ben}),
+        )
+        .await;
+    assert_eq!(merged["merged"]["merged_into"], ben.as_str(), "{merged}");
+    crashing
+        .send("POST", &format!("/customers/{cy}/unmerge"), json!({}))
+        .await;
+    let moved = crashing
+        .send(
+            "POST",
+            "/customers/transfer-new",
+            json!({"from_customer_id": cy}),
+        )
+        .await;
+    let new_customer = moved["target"]["id"].as_str().unwrap().to_string();
+    let state = || async {
+        let mut read = Vec::new();
+        for path in [
+            format!("/customers/{ana}"),
+            format!("/customers/{ben}"),
+            format!("/customers/{cy}"),
+            format!("/customers/{new_customer}"),
+            format!("/customers/{ana}/associates"),
+        ] {
+            let (status, body) = server.get_as(&path, &key).await;
+            assert_eq!(status, 200, "{path}: {body}");
+            read.push(body);
+        }
+        read
+    };
+    let before = state().await;
+    let covered = crashing.retry_all().await;
+    assert_eq!(state().await, before, "nothing was applied twice");
+    let (_, found) = server
+        .call_as(
+            "POST",
+            "/customers/search",
+            &key,
+            Some(json!({"filters": {"email": "cy@example.com"}})),
+        )
+        .await;
+    assert_eq!(
+        found["customers"].as_array().unwrap().len(),
+        1,
+        "one new Customer took the e-mail: {found}"
+    );
+    covered
+}
+
+/// Keyed operations that do not write their answer with their work yet,
+/// and why; every other POST, PATCH and PUT of the spec must be covered by
+/// the crash runs above.
+const ANSWERED_AFTER_THEIR_WORK: [(&str, &str, &str); 22] = [
+    ("POST", "/carts/simulate", "writes nothing"),
+    ("POST", "/customers/search", "writes nothing"),
+    ("POST", "/coupons", "campaign edit: not converted yet"),
+    ("PATCH", "/coupons/{id}", "campaign edit: not converted yet"),
+    ("POST", "/discounts", "campaign edit: not converted yet"),
+    (
+        "PATCH",
+        "/discounts/{value}",
+        "campaign edit: not converted yet",
+    ),
+    ("POST", "/points", "campaign edit: not converted yet"),
+    (
+        "PATCH",
+        "/points/{value}",
+        "campaign edit: not converted yet",
+    ),
+    ("POST", "/promotions", "campaign edit: not converted yet"),
+    (
+        "PATCH",
+        "/promotions/{id}",
+        "campaign edit: not converted yet",
+    ),
+    ("POST", "/products", "master data: not converted yet"),
+    ("PATCH", "/products/{id}", "master data: not converted yet"),
+    ("POST", "/locations", "master data: not converted yet"),
+    (
+        "PATCH",
+        "/locations/{value}",
+        "master data: not converted yet",
+    ),
+    ("POST", "/taxonomies", "master data: not converted yet"),
+    (
+        "PATCH",
+        "/taxonomies/{slug}",
+        "master data: not converted yet",
+    ),
+    (
+        "POST",
+        "/taxonomies/{taxonomy_slug}/features",
+        "master data: not converted yet",
+    ),
+    (
+        "PATCH",
+        "/taxonomies/{taxonomy_slug}/features/{id}",
+        "master data: not converted yet",
+    ),
+    (
+        "POST",
+        "/locations/taxonomies",
+        "master data: not converted yet",
+    ),
+    (
+        "PATCH",
+        "/locations/taxonomies/{slug}",
+        "master data: not converted yet",
+    ),
+    (
+        "POST",
+        "/locations/taxonomies/{taxonomy_slug}/features",
+        "master data: not converted yet",
+    ),
+    (
+        "PATCH",
+        "/locations/taxonomies/{taxonomy_slug}/features/{id}",
+        "master data: not converted yet",
+    ),
+];
+
+/// Whether `path` is an instance of the spec's path `template`.
+fn instance_of(path: &str, template: &str) -> bool {
+    let path = path.split('?').next().unwrap_or(path);
+    let (parts, pattern): (Vec<&str>, Vec<&str>) =
+        (path.split('/').collect(), template.split('/').collect());
+    parts.len() == pattern.len()
+        && parts
+            .iter()
+            .zip(&pattern)
+            .all(|(part, expected)| expected.starts_with('{') || part == expected)
+}
+
+#[tokio::test]
+async fn every_keyed_write_keeps_its_answer_through_a_crash_before_the_keys_completion() {
+    let mut covered = points_carts_and_events().await;
+    covered.extend(engagement_and_vouchers().await);
+    covered.extend(customers_and_links().await);
+    // Every POST, PATCH and PUT of the spec (the methods Idempotency-Key is
+    // honoured on) is run above, or is listed with the reason it is not.
+    let server = TestServer::start().await;
+    let spec: Value = server
+        .http
+        .get(server.url("/openapi.json"))
+        .send()
+        .await
+        .expect("spec")
+        .json()
+        .await
+        .expect("JSON spec");
+    let mut uncovered = Vec::new();
+    let mut listed_but_covered = Vec::new();
+    let mut listed_not_in_spec: Vec<String> = ANSWERED_AFTER_THEIR_WORK
+        .iter()
+        .filter(|(method, template, _)| spec["paths"][*template][method.to_lowercase()].is_null())
+        .map(|(method, template, _)| format!("{method} {template}"))
+        .collect();
+    listed_not_in_spec.sort();
+    for (template, operations) in spec["paths"].as_object().expect("paths") {
+        for method in operations.as_object().expect("operations").keys() {
+            let method = method.to_uppercase();
+            if !["POST", "PATCH", "PUT"].contains(&method.as_str()) {
+                continue;
+            }
+            let run = covered
+                .iter()
+                .any(|(sent, path)| *sent == method && instance_of(path, template));
+            let listed = ANSWERED_AFTER_THEIR_WORK
+                .iter()
+                .any(|(m, t, _)| *m == method && t == template);
+            match (run, listed) {
+                (false, false) => uncovered.push(format!("{method} {template}")),
+                (true, true) => listed_but_covered.push(format!("{method} {template}")),
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        uncovered.is_empty(),
+        "keyed operations neither run through a crash nor listed: {uncovered:?}"
+    );
+    assert!(
+        listed_not_in_spec.is_empty(),
+        "listed but not in the spec: {listed_not_in_spec:?}"
+    );
+    assert!(
+        listed_but_covered.is_empty(),
+        "covered now, drop them from the list: {listed_but_covered:?}"
+    );
 }
 
 #[tokio::test]

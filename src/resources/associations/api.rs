@@ -9,6 +9,7 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::model::AssociationInput;
@@ -103,6 +104,7 @@ impl AssociationsApi {
         request: &poem::Request,
         body: Json<AssociationInput>,
     ) -> Result<Json<Association>, ErrorResponse> {
+        answers_with(request, Association::clone);
         let association = services(request)?
             .create_association(&caller.0.company, body.0)
             .await?;
@@ -119,6 +121,7 @@ impl AssociationsApi {
         request: &poem::Request,
         body: Json<AssociationInput>,
     ) -> Result<Json<Association>, ErrorResponse> {
+        answers_with(request, Association::clone);
         let association = services(request)?
             .update_association(&caller.0.company, body.0)
             .await?;

@@ -1,9 +1,11 @@
 //! Associations: typed links between two active Customers of one Company.
 
+use crate::common::retry::again_when_changed;
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::model::AssociationInput;
 use crate::resources::customers::model::Customer;
@@ -61,6 +63,7 @@ impl Services {
             created_at: now,
             updated_at: now,
         };
+        answer_now(&association).await;
         self.store.insert_association(company, &association).await?;
         Ok(association)
     }
@@ -72,16 +75,25 @@ impl Services {
         input: AssociationInput,
     ) -> ApiResult<Association> {
         self.association_parties(company, &input).await?;
-        self.store
-            .update_association_kind(
-                company,
-                &input.customer_id,
-                &input.associate_id,
-                &input.kind,
-                &self.now().to_string(),
-            )
-            .await?
-            .ok_or_else(|| not_associated(&input.customer_id, &input.associate_id))
+        let (a, b) = (&input.customer_id, &input.associate_id);
+        again_when_changed(|| async {
+            let held = self
+                .store
+                .association(company, a, b)
+                .await?
+                .ok_or_else(|| not_associated(a, b))?;
+            let changed = Association {
+                kind: input.kind.clone(),
+                updated_at: self.now(),
+                ..held
+            };
+            answer_now(&changed).await;
+            self.store
+                .update_association_kind(company, &changed)
+                .await?;
+            Ok(changed)
+        })
+        .await
     }
 
     /// Removes a link.

@@ -5,6 +5,7 @@ use serde_json::Value;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::model::pair_key;
 use crate::storage::REFUSED;
@@ -34,6 +35,7 @@ impl Store {
                  THROW '{REFUSED}{code}|the Customers are already associated';
              }};
              CREATE $key CONTENT $doc RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             code = ErrorCode::AssociationAlreadyExists.code()
         );
@@ -65,38 +67,37 @@ impl Store {
         document.map(from_document).transpose()
     }
 
-    /// Changes the type of the pair's association; `None` if they are not associated.
+    /// Writes `changed`, the pair's association with its new type, if the
+    /// association it was made from is still stored (created at the same
+    /// time); `concurrent_modification` otherwise.
     pub async fn update_association_kind(
         &self,
         company: &str,
-        a: &str,
-        b: &str,
-        kind: &str,
-        updated_at: &str,
-    ) -> ApiResult<Option<Association>> {
-        let (low, high) = pair_key(a, b);
-        let document: Option<Value> = first(
-            self.db
-                .query(
-                    "UPDATE ONLY type::record('association', [$company, $low, $high]) \
-                 SET type = $kind, updated_at = $updated_at RETURN AFTER",
-                )
+        changed: &Association,
+    ) -> ApiResult<()> {
+        let (low, high) = pair_key(&changed.customer_id, &changed.associate_id);
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $key = type::record('association', [$company, $low, $high]);
+             IF (SELECT VALUE created_at FROM ONLY $key) != $created_at {{
+                 THROW '{REFUSED}{moved}|the association was removed or made again meanwhile';
+             }};
+             UPDATE $key SET type = $kind, updated_at = $updated_at RETURN NONE;
+             {WRITE_ANSWER}
+             COMMIT TRANSACTION;",
+            moved = ErrorCode::ConcurrentModification.code()
+        );
+        self.transact(|db| {
+            db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("low", low))
-                .bind(("high", high))
-                .bind(("kind", kind.to_string()))
-                .bind(("updated_at", updated_at.to_string())),
-        )
+                .bind(("low", low.clone()))
+                .bind(("high", high.clone()))
+                .bind(("created_at", serde_json::json!(changed.created_at)))
+                .bind(("kind", changed.kind.clone()))
+                .bind(("updated_at", serde_json::json!(changed.updated_at)))
+        })
         .await?;
-        document
-            .map(|mut d| {
-                if let Some(object) = d.as_object_mut() {
-                    object.remove("id");
-                    object.remove("company");
-                }
-                from_document(d)
-            })
-            .transpose()
+        Ok(())
     }
 
     /// Deletes the pair's association; false if there was none.

@@ -152,7 +152,7 @@ impl CustomersApi {
         request: &poem::Request,
         body: Json<NewCustomer>,
     ) -> Result<Json<Customer>, ErrorResponse> {
-        answers_with(request, |customer: &Customer| customer.clone());
+        answers_with(request, Customer::clone);
         let customer = services(request)?
             .create_customer(&caller.0.company, body.0)
             .await?;
@@ -243,6 +243,7 @@ impl CustomersApi {
         search_by: Query<Option<SearchBy>>,
         body: Json<CustomerPatch>,
     ) -> Result<Json<Customer>, ErrorResponse> {
+        answers_with(request, Customer::clone);
         let customer = services(request)?
             .update_customer(
                 &caller.0.company,
@@ -301,6 +302,7 @@ impl CustomersApi {
         id: Path<String>,
         body: Json<NewCard>,
     ) -> Result<Json<Customer>, ErrorResponse> {
+        answers_with(request, Customer::clone);
         let customer = services(request)?
             .add_card(&caller.0.company, CustomerRef::id(&id.0), body.0)
             .await?;

@@ -207,6 +207,7 @@ impl Store {
              {RELEASE_IDENTIFIERS}
              {CLAIM_IDENTIFIERS}
              UPDATE type::record('customer', $id) CONTENT $doc RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             stale = ErrorCode::ConcurrentModification.code(),
             REFUSED = crate::storage::REFUSED,

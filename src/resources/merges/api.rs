@@ -9,12 +9,14 @@ use poem_openapi::{Object, OpenApi, Tags};
 
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::resources::customers::model::Customer;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::merges::model::NotRestored;
 use crate::resources::merges::service::MergeOutcome;
 use crate::resources::merges::service::MergeTarget;
+use crate::resources::merges::service::UnmergeOutcome;
 
 #[derive(Tags)]
 enum MergeTags {
@@ -58,6 +60,16 @@ impl From<MergeOutcome> for MergeBody {
             merged: outcome.merged,
             target: outcome.target,
             merge: outcome.record,
+        }
+    }
+}
+
+impl From<UnmergeOutcome> for UnmergeBody {
+    fn from(outcome: UnmergeOutcome) -> Self {
+        UnmergeBody {
+            customer: outcome.customer,
+            target: outcome.target,
+            not_restored: outcome.not_restored,
         }
     }
 }
@@ -126,6 +138,9 @@ impl MergesApi {
         request: &poem::Request,
         body: Json<TransferRequest>,
     ) -> Result<Json<MergeBody>, ErrorResponse> {
+        answers_with(request, |outcome: &MergeOutcome| {
+            MergeBody::from(outcome.clone())
+        });
         let outcome = services(request)?
             .merge_customers(
                 &caller.0.company,
@@ -149,6 +164,9 @@ impl MergesApi {
         request: &poem::Request,
         body: Json<TransferNewRequest>,
     ) -> Result<Json<MergeBody>, ErrorResponse> {
+        answers_with(request, |outcome: &MergeOutcome| {
+            MergeBody::from(outcome.clone())
+        });
         let outcome = services(request)?
             .merge_customers(
                 &caller.0.company,
@@ -174,13 +192,12 @@ impl MergesApi {
         request: &poem::Request,
         associate_id: Path<String>,
     ) -> Result<Json<UnmergeBody>, ErrorResponse> {
+        answers_with(request, |outcome: &UnmergeOutcome| {
+            UnmergeBody::from(outcome.clone())
+        });
         let outcome = services(request)?
             .unmerge_customer(&caller.0.company, &associate_id.0)
             .await?;
-        Ok(Json(UnmergeBody {
-            customer: outcome.customer,
-            target: outcome.target,
-            not_restored: outcome.not_restored,
-        }))
+        Ok(Json(outcome.into()))
     }
 }

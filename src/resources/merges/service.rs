@@ -4,6 +4,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::associations::model::Association;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::SearchBy;
@@ -271,17 +272,19 @@ impl Services {
             ];
             changes.claim_moves = claim_moves;
             changes.merge_create = Some(record.clone());
+            let outcome = MergeOutcome {
+                merged: merged.clone(),
+                target: target_after.clone(),
+                record,
+            };
+            answer_now(&outcome).await;
             let applied = self.store.apply_customer_changes(company, &changes).await;
             if retry_on_conflict(&applied, attempt) {
                 continue;
             }
             applied?;
             tracing::info!(company, merged = %merged.id, target = %target_after.id, "customers merged");
-            return Ok(MergeOutcome {
-                merged,
-                target: target_after,
-                record,
-            });
+            return Ok(outcome);
         }
     }
 
@@ -474,17 +477,19 @@ impl Services {
             ];
             changes.claim_moves = claim_moves;
             changes.merge_delete = Some(customer.id.clone());
+            let outcome = UnmergeOutcome {
+                customer: customer.clone(),
+                target: target.clone(),
+                not_restored,
+            };
+            answer_now(&outcome).await;
             let applied = self.store.apply_customer_changes(company, &changes).await;
             if retry_on_conflict(&applied, attempt) {
                 continue;
             }
             applied?;
             tracing::info!(company, customer = %customer.id, target = %target.id, "customer unmerged");
-            return Ok(UnmergeOutcome {
-                customer,
-                target,
-                not_restored,
-            });
+            return Ok(outcome);
         }
     }
 }

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::model::pair_key;
 use crate::resources::carts::store::RECOUNT_TOTALS;
@@ -258,6 +259,7 @@ impl Store {
              IF $merge_delete != NULL {{
                  DELETE type::record('merge', [$company, $merge_delete]);
              }};
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             inactive = ErrorCode::CustomerInactive.code()
         );

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -75,6 +76,7 @@ impl Store {
                      first_printed_at = first_printed_at ?? $now, last_printed_at = $now
                      RETURN NONE;
              }};
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             moved = ErrorCode::ConcurrentModification.code(),
         );

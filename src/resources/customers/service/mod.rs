@@ -283,6 +283,7 @@ impl Services {
             let mut customer = stored.customer.clone();
             change(&mut customer)?;
             customer.updated_at = self.now();
+            answer_now(&customer).await;
             match self
                 .store
                 .replace_customer(company, &stored, &customer)
