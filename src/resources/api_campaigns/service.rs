@@ -12,6 +12,7 @@ use crate::engine::script::RuleError;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::api_campaigns::API_IDS_START;
 use crate::resources::api_campaigns::API_RECORD;
 use crate::resources::api_campaigns::compiled_kind;
@@ -188,18 +189,22 @@ impl Services {
     }
 
     /// Creates a campaign of `kind` from `spec`; it applies from the next
-    /// event on.
-    pub(crate) async fn create_api_campaign(
+    /// event on. Answers what `view` (the kind's resource) makes of it,
+    /// written with it as the request's answer.
+    pub(crate) async fn create_api_campaign<V: 'static>(
         &self,
         company: &str,
-        kind: &str,
-        spec: &Value,
-    ) -> ApiResult<Campaign> {
+        (kind, spec): (&str, &Value),
+        view: impl Fn(&Campaign) -> ApiResult<V>,
+    ) -> ApiResult<V> {
         // Check before taking an id, so a bad request uses up nothing.
         let draft = self.compile_api_campaign(kind, API_IDS_START, spec)?;
         self.check_api_campaign(company, kind, &draft)?;
+        view(&draft)?;
         let id = self.store.next_api_campaign_id(company).await?;
         let campaign = self.compile_api_campaign(kind, id, spec)?;
+        let answer = view(&campaign)?;
+        answer_now(&answer).await;
         self.store
             .save_api_campaign(CampaignWrite {
                 company,
@@ -213,7 +218,7 @@ impl Services {
             .await?;
         self.refresh_api_campaigns().await?;
         tracing::info!(company, id, kind, "campaign created");
-        Ok(campaign)
+        Ok(answer)
     }
 
     /// The stored, not deleted campaign `id` of `kind`: `forbidden_request`
@@ -253,15 +258,18 @@ impl Services {
     }
 
     /// Changes the campaign `id` of `kind` to `spec` (the stored one with
-    /// the changes merged in), checked like a new one.
-    pub(crate) async fn update_api_campaign(
+    /// the changes merged in), checked like a new one. Answers what `view`
+    /// makes of it, written with it as the request's answer.
+    pub(crate) async fn update_api_campaign<V: 'static>(
         &self,
         company: &str,
-        stored: &StoredCampaign,
-        spec: &Value,
-    ) -> ApiResult<Campaign> {
+        (stored, spec): (&StoredCampaign, &Value),
+        view: impl Fn(&Campaign) -> ApiResult<V>,
+    ) -> ApiResult<V> {
         let campaign = self.compile_api_campaign(&stored.kind, stored.id, spec)?;
         self.check_api_campaign(company, &stored.kind, &campaign)?;
+        let answer = view(&campaign)?;
+        answer_now(&answer).await;
         self.store
             .save_api_campaign(CampaignWrite {
                 company,
@@ -275,7 +283,7 @@ impl Services {
             .await?;
         self.refresh_api_campaigns().await?;
         tracing::info!(company, id = stored.id, kind = %stored.kind, "campaign updated");
-        Ok(campaign)
+        Ok(answer)
     }
 
     /// Deletes the campaign: it applies no more, and its id is never given

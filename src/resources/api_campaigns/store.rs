@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::api_campaigns::API_IDS_START;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -92,6 +93,7 @@ impl Store {
              UPSERT $key SET company = $company, rule_id = $id, kind = $kind, spec = $spec,
                  revision = $expected + 1, updated_at = $now,
                  deleted_at = IF $delete {{ $now }} ELSE {{ NONE }} RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             changed = ErrorCode::ConcurrentModification.code()
         );

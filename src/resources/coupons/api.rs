@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -74,6 +75,7 @@ impl CouponsApi {
         request: &poem::Request,
         body: Json<CouponSpec>,
     ) -> Result<Json<Coupon>, ErrorResponse> {
+        answers_with(request, Coupon::clone);
         Ok(Json(
             services(request)?
                 .create_coupon(&caller.0.company, body.0, language(request)?)
@@ -128,6 +130,7 @@ impl CouponsApi {
         #[oai(validator(max_length = 128))] id: Path<String>,
         body: Json<CouponSpec>,
     ) -> Result<Json<Coupon>, ErrorResponse> {
+        answers_with(request, Coupon::clone);
         Ok(Json(
             services(request)?
                 .update_coupon(&caller.0.company, &id.0, body.0, language(request)?)

@@ -87,10 +87,10 @@ impl Services {
             return Err(ApiError::invalid("a Coupon needs `name` and `discount`"));
         }
         self.check_offer_amounts(company, &spec).await?;
-        let campaign = self
-            .create_api_campaign(company, KIND, &file_spec(&spec)?)
-            .await?;
-        answer(&campaign, language)
+        self.create_api_campaign(company, (KIND, &file_spec(&spec)?), |campaign| {
+            answer(campaign, language)
+        })
+        .await
     }
 
     /// Changes a Coupon created through the API: the fields sent replace the
@@ -120,8 +120,10 @@ impl Services {
                 section.remove("static_code");
             }
         }
-        let campaign = self.update_api_campaign(company, &stored, &merged).await?;
-        answer(&campaign, language)
+        self.update_api_campaign(company, (&stored, &merged), |campaign| {
+            answer(campaign, language)
+        })
+        .await
     }
 
     /// Deletes a Coupon created through the API: its Vouchers are refused

@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
@@ -70,6 +71,7 @@ impl DiscountCampaignsApi {
         request: &poem::Request,
         body: Json<DiscountCampaignSpec>,
     ) -> Result<Json<DiscountCampaign>, ErrorResponse> {
+        answers_with(request, DiscountCampaign::clone);
         Ok(Json(
             services(request)?
                 .create_discount_campaign(&caller.0.company, body.0, language(request)?)
@@ -124,6 +126,7 @@ impl DiscountCampaignsApi {
         #[oai(validator(max_length = 128))] value: Path<String>,
         body: Json<DiscountCampaignSpec>,
     ) -> Result<Json<DiscountCampaign>, ErrorResponse> {
+        answers_with(request, DiscountCampaign::clone);
         Ok(Json(
             services(request)?
                 .update_discount_campaign(&caller.0.company, &value.0, body.0, language(request)?)

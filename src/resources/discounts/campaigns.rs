@@ -66,8 +66,10 @@ impl Services {
         if file["discount"].get("applies_to").is_none() {
             file["discount"]["applies_to"] = json!("cart");
         }
-        let campaign = self.create_api_campaign(company, KIND, &file).await?;
-        answer(&campaign, language)
+        self.create_api_campaign(company, (KIND, &file), |campaign| {
+            answer(campaign, language)
+        })
+        .await
     }
 
     /// Changes a discount campaign created through the API: the fields sent
@@ -101,8 +103,10 @@ impl Services {
                 section.remove("lines");
             }
         }
-        let campaign = self.update_api_campaign(company, &stored, &merged).await?;
-        answer(&campaign, language)
+        self.update_api_campaign(company, (&stored, &merged), |campaign| {
+            answer(campaign, language)
+        })
+        .await
     }
 
     /// Every discount campaign of the Company (files and API), by id.

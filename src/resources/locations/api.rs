@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::locations::model::Location;
@@ -78,6 +79,7 @@ impl LocationsApi {
         request: &poem::Request,
         body: Json<NewLocation>,
     ) -> Result<Json<Location>, ErrorResponse> {
+        answers_with(request, Location::clone);
         Ok(Json(
             services(request)?
                 .create_location(&caller.0.company, body.0)
@@ -154,6 +156,7 @@ impl LocationsApi {
         search_by: Query<Option<MasterSearchBy>>,
         body: Json<LocationChanges>,
     ) -> Result<Json<Location>, ErrorResponse> {
+        answers_with(request, Location::clone);
         Ok(Json(
             services(request)?
                 .update_location(

@@ -11,6 +11,7 @@ use crate::common::validate::validate_language;
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::master_data::model::FeatureMap;
 use crate::resources::master_data::model::MasterSearchBy;
@@ -173,15 +174,17 @@ impl Services {
 
     /// Writes `record` (created, or replacing the stored one) with its
     /// `keys` and the `features` it carries, then refreshes this server's
-    /// catalogue so the next event sees it.
-    pub(crate) async fn write_master_record(
+    /// catalogue so the next event sees it. The record is the request's
+    /// answer, written with it.
+    pub(crate) async fn write_master_record<R: serde::Serialize + 'static>(
         &self,
         kind: RecordKind,
         company: &str,
-        (record, keys, features): (&impl serde::Serialize, &[String], &FeatureMap),
+        (record, keys, features): (&R, &[String], &FeatureMap),
         replace: bool,
     ) -> ApiResult<()> {
         let document = document_from_record(company, record);
+        answer_now(record).await;
         self.store
             .write_master_record(
                 kind,

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -161,6 +162,7 @@ impl Store {
              }};
              {BUMP_REVISION}
              UPSERT $key CONTENT object::extend($document, {{ keys: $keys, revision: $revision }}) RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             check = check_features(),
         );

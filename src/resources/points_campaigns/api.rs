@@ -10,6 +10,7 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::resources::points::model::PointsCampaign;
@@ -74,6 +75,7 @@ impl PointsCampaignsApi {
         request: &poem::Request,
         body: Json<PointsCampaignSpec>,
     ) -> Result<Json<PointsCampaign>, ErrorResponse> {
+        answers_with(request, PointsCampaign::clone);
         Ok(Json(
             services(request)?
                 .create_points_campaign(&caller.0.company, body.0, language(request)?)
@@ -127,6 +129,7 @@ impl PointsCampaignsApi {
         value: Path<String>,
         body: Json<PointsCampaignSpec>,
     ) -> Result<Json<PointsCampaign>, ErrorResponse> {
+        answers_with(request, PointsCampaign::clone);
         Ok(Json(
             services(request)?
                 .update_points_campaign(&caller.0.company, &value.0, body.0, language(request)?)

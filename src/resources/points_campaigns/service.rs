@@ -48,8 +48,10 @@ impl Services {
             ));
         }
         let spec = serde_json::to_value(&spec).map_err(ApiError::internal)?;
-        let campaign = self.create_api_campaign(company, KIND, &spec).await?;
-        Ok(describe(&campaign, "api", language))
+        self.create_api_campaign(company, (KIND, &spec), |campaign| {
+            Ok(describe(campaign, "api", language))
+        })
+        .await
     }
 
     /// Updates a points campaign created through the API: the fields sent
@@ -68,8 +70,10 @@ impl Services {
             .await?;
         let changes = serde_json::to_value(&patch).map_err(ApiError::internal)?;
         let merged = merge_spec(&stored.spec, &changes, &[]);
-        let campaign = self.update_api_campaign(company, &stored, &merged).await?;
-        Ok(describe(&campaign, "api", language))
+        self.update_api_campaign(company, (&stored, &merged), |campaign| {
+            Ok(describe(campaign, "api", language))
+        })
+        .await
     }
 
     /// Every points campaign of the Company (files and API), by id.

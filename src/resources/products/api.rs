@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::master_data::model::MasterSearchBy;
@@ -78,6 +79,7 @@ impl ProductsApi {
         request: &poem::Request,
         body: Json<NewProduct>,
     ) -> Result<Json<Product>, ErrorResponse> {
+        answers_with(request, Product::clone);
         Ok(Json(
             services(request)?
                 .create_product(&caller.0.company, body.0)
@@ -154,6 +156,7 @@ impl ProductsApi {
         search_by: Query<Option<MasterSearchBy>>,
         body: Json<ProductChanges>,
     ) -> Result<Json<Product>, ErrorResponse> {
+        answers_with(request, Product::clone);
         Ok(Json(
             services(request)?
                 .update_product(

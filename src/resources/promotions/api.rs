@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::promotions::model::DeletedPromotion;
@@ -74,6 +75,7 @@ impl PromotionsApi {
         request: &poem::Request,
         body: Json<PromotionSpec>,
     ) -> Result<Json<Promotion>, ErrorResponse> {
+        answers_with(request, Promotion::clone);
         Ok(Json(
             services(request)?
                 .create_promotion(&caller.0.company, body.0)
@@ -127,6 +129,7 @@ impl PromotionsApi {
         #[oai(validator(max_length = 128))] id: Path<String>,
         body: Json<PromotionSpec>,
     ) -> Result<Json<Promotion>, ErrorResponse> {
+        answers_with(request, Promotion::clone);
         Ok(Json(
             services(request)?
                 .update_promotion(&caller.0.company, &id.0, body.0)

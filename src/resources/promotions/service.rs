@@ -63,10 +63,12 @@ impl Services {
     ) -> ApiResult<Promotion> {
         let spec = self.checked_promotion(company, spec).await?;
         let record = json!(spec);
-        let campaign = self
-            .create_api_campaign(company, KIND, &campaign_spec(&spec, &record))
-            .await?;
-        promotion_from(campaign.id, &record)
+        self.create_api_campaign(
+            company,
+            (KIND, &campaign_spec(&spec, &record)),
+            |campaign| promotion_from(campaign.id, &record),
+        )
+        .await
     }
 
     /// Changes Promotion `id`: the fields sent replace the stored ones
@@ -93,9 +95,10 @@ impl Services {
         let merged: PromotionSpec = serde_json::from_value(document).map_err(ApiError::internal)?;
         let merged = self.checked_promotion(company, merged).await?;
         let record = json!(merged);
-        self.update_api_campaign(company, &stored, &campaign_spec(&merged, &record))
-            .await?;
-        promotion_from(stored.id, &record)
+        self.update_api_campaign(company, (&stored, &campaign_spec(&merged, &record)), |_| {
+            promotion_from(stored.id, &record)
+        })
+        .await
     }
 
     /// Deletes Promotion `id`: it applies no more.

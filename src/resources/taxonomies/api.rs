@@ -10,6 +10,7 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
+use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::taxonomies::model::DeletedMasterRecord;
@@ -125,6 +126,7 @@ impl TaxonomiesApi {
         request: &poem::Request,
         body: Json<NewTaxonomy>,
     ) -> Result<Json<Taxonomy>, ErrorResponse> {
+        answers_with(request, Taxonomy::clone);
         Ok(Json(
             services(request)?
                 .create_taxonomy(&caller.0.company, Scope::Product, body.0)
@@ -169,6 +171,7 @@ impl TaxonomiesApi {
         #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] slug: Path<String>,
         body: Json<TaxonomyChanges>,
     ) -> Result<Json<Taxonomy>, ErrorResponse> {
+        answers_with(request, Taxonomy::clone);
         Ok(Json(
             services(request)?
                 .update_taxonomy(&caller.0.company, Scope::Product, &slug.0, body.0)
@@ -227,6 +230,7 @@ impl TaxonomiesApi {
         #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] taxonomy_slug: Path<String>,
         body: Json<NewFeature>,
     ) -> Result<Json<Feature>, ErrorResponse> {
+        answers_with(request, Feature::clone);
         Ok(Json(
             services(request)?
                 .create_feature(&caller.0.company, Scope::Product, &taxonomy_slug.0, body.0)
@@ -253,6 +257,7 @@ impl TaxonomiesApi {
         #[oai(validator(min_length = 1, max_length = 64))] id: Path<String>,
         body: Json<FeatureChanges>,
     ) -> Result<Json<Feature>, ErrorResponse> {
+        answers_with(request, Feature::clone);
         Ok(Json(
             services(request)?
                 .update_feature(

@@ -9,6 +9,7 @@ use crate::common::ids::time_ordered_id;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::answer::answer_now;
 use crate::resources::taxonomies::model::DeletedMasterRecord;
 use crate::resources::taxonomies::model::Feature;
 use crate::resources::taxonomies::model::FeatureChanges;
@@ -161,6 +162,7 @@ impl Services {
             updated_at: now,
         };
         let document = taxonomy_document(company, &taxonomy);
+        answer_now(&taxonomy).await;
         self.store
             .write_taxonomy(company, scope, &document, false)
             .await?;
@@ -188,6 +190,7 @@ impl Services {
         }
         taxonomy.updated_at = self.now();
         let document = taxonomy_document(company, &taxonomy);
+        answer_now(&taxonomy).await;
         self.store
             .write_taxonomy(company, scope, &document, true)
             .await?;
@@ -312,6 +315,7 @@ impl Services {
             }
             let feature = make(&read, self.now())?;
             let document = feature_document(company, scope, &feature);
+            answer_now(&feature).await;
             let written = self
                 .store
                 .write_feature(

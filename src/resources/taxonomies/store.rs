@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::master_data::store::BUMP_REVISION;
 use crate::resources::taxonomies::model::Scope;
 use crate::storage::REFUSED;
@@ -140,6 +141,7 @@ impl Store {
              }};
              {BUMP_REVISION}
              UPSERT $key CONTENT $document RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             taken = ErrorCode::TaxonomyAlreadyExists.code(),
             missing = ErrorCode::TaxonomyNotFound.code(),
@@ -224,6 +226,7 @@ impl Store {
              }};
              {BUMP_REVISION}
              UPSERT $key CONTENT $document RETURN NONE;
+             {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             moved = ErrorCode::ConcurrentModification.code(),
             no_taxonomy = ErrorCode::TaxonomyNotFound.code(),
