@@ -10,9 +10,9 @@
 //! ([`answer_now`]); the write carries it ([`written_answer`] in the group
 //! commit, `$answer` bound by [`crate::storage::Store::transact`]) and
 //! [`super::store::WRITE_ANSWER`] completes the key in the same transaction. The
-//! middleware still completes the key with the response sent (a no-op when
-//! the transaction already did), so an operation that does not render its
-//! answer keeps today's behaviour.
+//! middleware completes the key itself only when the response sent is not
+//! the answer the work's transaction wrote (a refusal, or an operation that
+//! writes nothing), saving keyed writes a transaction of their own.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -64,6 +64,17 @@ impl PendingAnswer {
             fingerprint: fingerprint.to_string(),
             render: Mutex::new(None),
             rendered: Mutex::new(None),
+        })
+    }
+
+    /// Whether the work's transaction completed the key with exactly the
+    /// answer `status` and `body` the handler gave: its operation rendered
+    /// that answer for its last write, which only commits with it.
+    pub(crate) fn written_as(&self, status: u16, body: &str) -> bool {
+        self.rendered.lock().ok().is_some_and(|rendered| {
+            rendered.as_ref().is_some_and(|answer| {
+                answer["response"]["status"] == status && answer["response"]["body"] == body
+            })
         })
     }
 

@@ -198,7 +198,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
             KeyClaim::Run => {}
         }
         let pending = PendingAnswer::new(company, &key, &fingerprint);
-        let mut response = match pending.scope(self.inner.call(request)).await {
+        let mut response = match pending.clone().scope(self.inner.call(request)).await {
             Ok(output) => output.into_response(),
             Err(error) => error.into_response(),
         };
@@ -219,7 +219,10 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         let tier = charged_tier(&response).map(|tier| tier.name().to_string());
         let bytes = response.take_body().into_bytes().await?;
         let body = String::from_utf8_lossy(&bytes).into_owned();
-        let outcome = if is_final(status, &body) {
+        let outcome = if status.is_success() && pending.written_as(status.as_u16(), &body) {
+            // Completed by the work's own transaction.
+            Ok(())
+        } else if is_final(status, &body) {
             let stored = StoredResponse {
                 status: status.as_u16(),
                 content_type,
