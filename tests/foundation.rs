@@ -9,6 +9,8 @@ mod common;
 mod crashes;
 #[path = "foundation/hostile_input.rs"]
 mod hostile_input;
+#[path = "foundation/tenants.rs"]
+mod tenants;
 
 use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};
 use loyalty::resources::companies::keys::NewKey;
