@@ -1250,15 +1250,7 @@ async fn vouchers_are_printed_in_the_customers_language_and_the_print_recorded()
 #[tokio::test]
 async fn the_published_spec_carries_every_example_and_error_example() {
     let server = TestServer::start().await;
-    let spec: Value = server
-        .http
-        .get(server.url("/openapi.json"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let spec = server.spec().await;
     for example in loyalty::http::spec::examples::all() {
         let (method, path) = example.operation.split_once(' ').unwrap();
         let operation = &spec["paths"][path][method.to_ascii_lowercase()];

@@ -204,6 +204,29 @@ impl TestServer {
         read(request.send().await.expect("request sent")).await
     }
 
+    /// The OpenAPI document the service publishes.
+    pub async fn spec(&self) -> Value {
+        let response = self
+            .http
+            .get(self.url("/openapi.json"))
+            .send()
+            .await
+            .expect("the spec is served");
+        response.json().await.expect("the spec is JSON")
+    }
+
+    /// The answers of GET on each of `paths` as `key`, each of which must
+    /// be 200.
+    pub async fn read_all(&self, key: &CreatedApiKey, paths: &[String]) -> Vec<Value> {
+        let mut read = Vec::new();
+        for path in paths {
+            let (status, body) = self.get_as(path, key).await;
+            assert_eq!(status, 200, "{path}: {body}");
+            read.push(body);
+        }
+        read
+    }
+
     /// Creates the Customer `body` as `key`'s Company; its id.
     pub async fn create_customer(&self, key: &CreatedApiKey, body: Value) -> String {
         let (status, created) = self.call_as("POST", "/customers", key, Some(body)).await;

@@ -379,23 +379,16 @@ async fn engagement_and_vouchers() -> Vec<(String, String)> {
         )
         .await;
     // What each write left, read before and after the retries.
-    let state = || async {
-        let mut read = Vec::new();
-        for path in [
-            format!("/customers/{customer}/points"),
-            format!("/rewards/401?customer_id={customer}"),
-            format!("/rewards/transactions?customer_id={customer}"),
-            format!("/games/502?customer_id={customer}"),
-            format!("/challenges/602?customer_id={customer}"),
-            format!("/discounts/transactions?customer_id={customer}"),
-            format!("/vouchers?customer_id={customer}"),
-        ] {
-            let (status, body) = server.get_as(&path, &key).await;
-            assert_eq!(status, 200, "{path}: {body}");
-            read.push(body);
-        }
-        read
-    };
+    let reads = vec![
+        format!("/customers/{customer}/points"),
+        format!("/rewards/401?customer_id={customer}"),
+        format!("/rewards/transactions?customer_id={customer}"),
+        format!("/games/502?customer_id={customer}"),
+        format!("/challenges/602?customer_id={customer}"),
+        format!("/discounts/transactions?customer_id={customer}"),
+        format!("/vouchers?customer_id={customer}"),
+    ];
+    let state = || server.read_all(&key, &reads);
     let before = state().await;
     assert_eq!(
         before[0]["points"],
@@ -460,21 +453,14 @@ async fn customers_and_links() -> Vec<(String, String)> {
         )
         .await;
     let new_customer = moved["target"]["id"].as_str().unwrap().to_string();
-    let state = || async {
-        let mut read = Vec::new();
-        for path in [
-            format!("/customers/{ana}"),
-            format!("/customers/{ben}"),
-            format!("/customers/{cy}"),
-            format!("/customers/{new_customer}"),
-            format!("/customers/{ana}/associates"),
-        ] {
-            let (status, body) = server.get_as(&path, &key).await;
-            assert_eq!(status, 200, "{path}: {body}");
-            read.push(body);
-        }
-        read
-    };
+    let reads = vec![
+        format!("/customers/{ana}"),
+        format!("/customers/{ben}"),
+        format!("/customers/{cy}"),
+        format!("/customers/{new_customer}"),
+        format!("/customers/{ana}/associates"),
+    ];
+    let state = || server.read_all(&key, &reads);
     let before = state().await;
     let covered = crashing.retry_all().await;
     assert_eq!(state().await, before, "nothing was applied twice");
@@ -600,15 +586,7 @@ async fn catalogue_and_campaigns() -> Vec<(String, String)> {
             .await;
         reads.push(format!("{path}/{id}"));
     }
-    let state = || async {
-        let mut read = Vec::new();
-        for path in &reads {
-            let (status, body) = server.get_as(path, &key).await;
-            assert_eq!(status, 200, "{path}: {body}");
-            read.push(body);
-        }
-        read
-    };
+    let state = || server.read_all(&key, &reads);
     let before = state().await;
     let covered = crashing.retry_all().await;
     assert_eq!(state().await, before, "nothing was applied twice");
@@ -652,15 +630,7 @@ async fn every_keyed_write_keeps_its_answer_through_a_crash_before_the_keys_comp
     // Every POST, PATCH and PUT of the spec (the methods Idempotency-Key is
     // honoured on) is run above, or is listed with the reason it is not.
     let server = TestServer::start().await;
-    let spec: Value = server
-        .http
-        .get(server.url("/openapi.json"))
-        .send()
-        .await
-        .expect("spec")
-        .json()
-        .await
-        .expect("JSON spec");
+    let spec = server.spec().await;
     let mut uncovered = Vec::new();
     let mut listed_but_covered = Vec::new();
     let mut listed_not_in_spec: Vec<String> = ANSWERED_AFTER_THEIR_WORK

@@ -462,15 +462,7 @@ async fn no_operation_reaches_another_companys_resources() {
     };
     let key_b = server.company_with_limits("rival", Some(generous)).await;
     let fixture = company_a(&server, &key_a).await;
-    let spec: Value = server
-        .http
-        .get(server.url("/openapi.json"))
-        .send()
-        .await
-        .expect("spec")
-        .json()
-        .await
-        .expect("JSON spec");
+    let spec = server.spec().await;
     let before = everything_of(&server, "demo").await;
     let mut called = 0;
     let mut problems = Vec::new();
