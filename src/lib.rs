@@ -24,6 +24,7 @@
 //! - [`cli`]: what each command does (serve, back office, authoring).
 //! - [`scenarios`]: given/when/then scenario files, run against the real service.
 //! - [`bench`](mod@bench): `loyalty bench`, the load generator and report.
+//! - [`torture`]: `loyalty torture`, SIGKILL cycles under a mixed write load, checked from the API after every restart.
 //!
 //! Where to look for each behaviour of the interface:
 //! - Authentication, the three headers, tiers: `http/auth/`; rate limits: `http/rate_limits/`.
@@ -68,3 +69,4 @@ pub mod secrets;
 pub mod server;
 pub mod services;
 pub mod storage;
+pub mod torture;

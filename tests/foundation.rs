@@ -11,6 +11,8 @@ mod crashes;
 mod hostile_input;
 #[path = "foundation/tenants.rs"]
 mod tenants;
+#[path = "foundation/torture.rs"]
+mod torture;
 
 use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};
 use loyalty::resources::companies::keys::NewKey;

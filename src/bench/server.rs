@@ -58,9 +58,23 @@ impl ServerProcess {
     /// Starts `serve` with its store and campaigns under `dir`, logging to
     /// `dir/server.log`, and waits until it answers.
     pub async fn start(dir: &Path, admin_token: &str) -> anyhow::Result<ServerProcess> {
+        Self::start_binary(&std::env::current_exe()?, dir, admin_token).await
+    }
+
+    /// [`ServerProcess::start`] of the `loyalty` binary at `binary`, its
+    /// log appended to (a restart on the same store keeps the log of the
+    /// runs before).
+    pub async fn start_binary(
+        binary: &Path,
+        dir: &Path,
+        admin_token: &str,
+    ) -> anyhow::Result<ServerProcess> {
         let (api_port, admin_port) = (free_port()?, free_port()?);
-        let log = std::fs::File::create(dir.join("server.log"))?;
-        let mut command = Command::new(std::env::current_exe()?);
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("server.log"))?;
+        let mut command = Command::new(binary);
         command
             .arg("serve")
             .arg("--listen")
@@ -121,7 +135,8 @@ impl ServerProcess {
         }
     }
 
-    /// Stops the server and waits for it to exit.
+    /// Stops the server with SIGKILL (nothing of it runs after this
+    /// instant: no shutdown, no flush) and waits for it to exit.
     pub async fn stop(mut self) -> anyhow::Result<()> {
         self.child.kill().await?;
         Ok(())

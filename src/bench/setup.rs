@@ -23,6 +23,7 @@ use crate::cli::back_office_client::BackOffice;
 use crate::config::BackOfficeArgs;
 use crate::config::StoreArgs;
 use crate::resources::companies::keys::NewKey;
+use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::Environment;
 use crate::resources::companies::model::RateLimits;
 use crate::resources::companies::service::NewCompany;
@@ -81,6 +82,21 @@ pub(crate) async fn create_company(
     dir: &std::path::Path,
     admin_token: &str,
 ) -> anyhow::Result<(Target, BackOffice)> {
+    let (key, office) = unlimited_company(server, dir, admin_token, COMPANY).await?;
+    Ok((
+        Target::new(&server.api_url, &key.key.key, &key.secret)?,
+        office,
+    ))
+}
+
+/// Creates the Company `slug` with limits no run reaches and a key for it,
+/// through the back office of `server`; the key and the back office.
+pub(crate) async fn unlimited_company(
+    server: &ServerProcess,
+    dir: &std::path::Path,
+    admin_token: &str,
+    slug: &str,
+) -> anyhow::Result<(CreatedApiKey, BackOffice)> {
     let args = BackOfficeArgs {
         admin_url: server.admin_url.clone(),
         admin_token: Some(admin_token.to_string()),
@@ -97,7 +113,7 @@ pub(crate) async fn create_company(
     let unlimited = 100_000;
     office
         .create_company(NewCompany {
-            slug: COMPANY.into(),
+            slug: slug.into(),
             environment: Environment::Sandbox,
             language: None,
             languages: Vec::new(),
@@ -114,16 +130,13 @@ pub(crate) async fn create_company(
         .map_err(api_error)?;
     let key = office
         .create_key(NewKey {
-            company: COMPANY.into(),
+            company: slug.into(),
             description: "benchmark".into(),
             enabled: true,
         })
         .await
         .map_err(api_error)?;
-    Ok((
-        Target::new(&server.api_url, &key.key.key, &key.secret)?,
-        office,
-    ))
+    Ok((key, office))
 }
 
 fn api_error(error: crate::error::ApiError) -> anyhow::Error {

@@ -49,6 +49,28 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
     Ok(())
 }
 
+/// Runs `loyalty torture`: a line per cycle, then the summary; an error
+/// (a non-zero exit) on the first violation.
+pub(crate) async fn torture(args: crate::config::TortureArgs) -> ApiResult<()> {
+    init_logging("warn", LogFormat::Text);
+    let options = crate::torture::TortureOptions {
+        cycles: args.cycles.max(1),
+        clients: args.clients.max(1),
+        customers: args.customers.max(2),
+        longest_run: std::time::Duration::from_millis(args.longest_run_ms),
+        seed: args.seed,
+        binary: std::env::current_exe()
+            .map_err(|e| ApiError::internal(format!("this binary: {e}")))?,
+        dir: args.dir,
+        keep: args.keep,
+    };
+    let summary = crate::torture::run(&options, |line| println!("{line}"))
+        .await
+        .map_err(|e| ApiError::internal(format!("torture: {e:#}")))?;
+    println!("{}", summary.line());
+    Ok(())
+}
+
 /// Runs the scenarios under `paths` and prints a pass/fail summary; the
 /// exit code is 1 when one failed, after every failed expectation.
 pub(crate) async fn run_scenarios(

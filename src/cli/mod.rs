@@ -12,7 +12,7 @@ pub mod back_office_client;
 pub mod explain;
 pub mod serve;
 
-use crate::cli::authoring::{bench, check_campaigns, run_scenarios, simulate_draws};
+use crate::cli::authoring::{bench, check_campaigns, run_scenarios, simulate_draws, torture};
 use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
 use crate::cli::explain::{ExplainRequest, ExplainedEvent, explain_campaign};
 use crate::cli::serve::serve;
@@ -97,6 +97,7 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
             json,
         }) => simulate_draws(&file, runs, seed, json),
         Command::Bench(args) => bench(args).await,
+        Command::Torture(args) => torture(args).await,
     }
 }
 

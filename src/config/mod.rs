@@ -60,6 +60,38 @@ pub enum Command {
     /// and at fixed rates, and reports throughput and latency percentiles
     /// beside the machine's own ceilings (BENCHMARKS.md).
     Bench(BenchArgs),
+    /// Kill the server with SIGKILL at random moments under a mixed write
+    /// load from concurrent clients, restart it on the same store, and
+    /// check from the API after every restart that nothing acknowledged was
+    /// lost, nothing was applied twice, and no balance, stock or limit was
+    /// broken. Exits non-zero on a violation, naming the seed.
+    Torture(TortureArgs),
+}
+
+/// `loyalty torture`
+#[derive(Debug, Args)]
+pub struct TortureArgs {
+    /// Kill-and-restart cycles.
+    #[arg(long, default_value_t = 50)]
+    pub cycles: u32,
+    /// Concurrent clients writing.
+    #[arg(long, default_value_t = 16)]
+    pub clients: u32,
+    /// Customers they write about (few, so they contend).
+    #[arg(long, default_value_t = 12)]
+    pub customers: u64,
+    /// Longest a cycle runs before its kill, in milliseconds.
+    #[arg(long, default_value_t = 3_000)]
+    pub longest_run_ms: u64,
+    /// Seed of the kill moments, the clients and their requests.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory of the store (default: a new temporary one).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Keep the directory afterwards.
+    #[arg(long)]
+    pub keep: bool,
 }
 
 /// `loyalty bench`
