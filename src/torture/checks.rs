@@ -5,7 +5,7 @@
 //! negative, stock is never exceeded, every prize won is delivered exactly
 //! once, a single-use Voucher is redeemed once, no Customer plays the
 //! Instant Win more than its daily limit, and every game play used a
-//! participation given.
+//! participation given, and every merge answered is in place.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -33,6 +33,8 @@ pub struct Checked {
     pub prizes_won: i64,
     /// Vouchers redeemed (at most once each).
     pub vouchers_redeemed: usize,
+    /// Merges in place.
+    pub merges: usize,
     /// Broken promises.
     pub violations: Vec<String>,
 }
@@ -50,7 +52,9 @@ pub async fn after_restart(
     let mut checked = Checked::default();
     retry_cut_off(api, journal, &mut checked).await;
     replay(api, journal, verified, &mut checked).await;
-    let ledgers = ledgers(api, customers, &mut checked).await?;
+    let merged = merges(api, journal, &mut checked).await?;
+    let every: Vec<String> = customers.iter().cloned().chain(merged).collect();
+    let ledgers = ledgers(api, &every, &mut checked).await?;
     operations_present(api, journal, &ledgers, &mut checked).await?;
     stock(api, journal, customers, &mut checked).await?;
     games(api, journal, customers, &mut checked).await?;
@@ -222,6 +226,37 @@ async fn operations_present(
         }
     }
     Ok(())
+}
+
+/// Every merge answered is in place: the Customer merged is inactive and
+/// names its target. The Customers merged.
+async fn merges(
+    api: &Client,
+    journal: &Journal,
+    checked: &mut Checked,
+) -> anyhow::Result<Vec<String>> {
+    let answered: Vec<(String, Value)> = attempts(journal)
+        .iter()
+        .filter(|a| a.operation == Operation::Merge)
+        .filter_map(|a| {
+            a.answer.as_ref().filter(|answer| answer.succeeded())?;
+            Some((a.key.clone(), a.body.clone()))
+        })
+        .collect();
+    let mut merged = Vec::new();
+    for (key, body) in answered {
+        let from = body["from_customer_id"].as_str().unwrap_or_default();
+        let customer = api.read(&format!("/customers/{from}")).await?;
+        if customer["active"] != false || customer["merged_into"] != body["to_customer_id"] {
+            checked.violations.push(format!(
+                "{key}: {from} was merged into {}, but reads {customer}",
+                body["to_customer_id"]
+            ));
+        }
+        merged.push(from.to_string());
+    }
+    checked.merges = merged.len();
+    Ok(merged)
 }
 
 /// The Customers' Reward transactions.

@@ -149,3 +149,36 @@ pub async fn seed(client: &Client, customers: u64) -> anyhow::Result<Vec<Vec<Str
     }
     Ok(vouchers)
 }
+
+/// Creates `count` Customers with points, set aside to be merged; their ids.
+pub async fn seed_to_merge(client: &Client, count: usize) -> anyhow::Result<Vec<String>> {
+    let mut ids = Vec::new();
+    for n in 0..count {
+        let created = client
+            .post(
+                "/customers",
+                &format!("seed-merged-{n}"),
+                &json!({"email": format!("m{n}@example.com")}),
+            )
+            .await
+            .filter(|answer| answer.succeeded())
+            .ok_or_else(|| anyhow::anyhow!("seeding Customer {n} to merge"))?;
+        let id = created.json()["id"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        let credited = client
+            .post(
+                "/scores/trigger",
+                &format!("seed-merged-points-{n}"),
+                &json!({"customer_id": id, "points": 40, "description": "seed"}),
+            )
+            .await;
+        anyhow::ensure!(
+            credited.as_ref().is_some_and(|a| a.succeeded()),
+            "seeding points of {id}: {credited:?}"
+        );
+        ids.push(id);
+    }
+    Ok(ids)
+}

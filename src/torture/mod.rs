@@ -71,6 +71,8 @@ pub struct Summary {
     pub prizes_won: i64,
     /// Single-use Vouchers redeemed.
     pub vouchers_redeemed: usize,
+    /// Customers merged.
+    pub merges: usize,
 }
 
 impl Summary {
@@ -79,7 +81,7 @@ impl Summary {
         format!(
             "{} kill cycles: {} writes, {} cut off and retried, {} answers replayed byte for byte, \
              {} balances equal to their ledgers, Reward {}/{} redeemed, prize {}/{} won and delivered once, \
-             {} single-use Vouchers redeemed once; no violation",
+             {} single-use Vouchers redeemed once, {} merges in place; no violation",
             self.cycles,
             self.sent,
             self.retried,
@@ -89,7 +91,8 @@ impl Summary {
             company::REWARD_STOCK,
             self.prizes_won,
             company::PRIZE_STOCK,
-            self.vouchers_redeemed
+            self.vouchers_redeemed,
+            self.merges
         )
     }
 }
@@ -143,9 +146,14 @@ async fn torture(
             .await?;
         customers.push(customer["id"].as_str().unwrap_or_default().to_string());
     }
+    // About one merge in thirty writes: three a cycle are plenty.
+    let to_merge = company::seed_to_merge(&api, (options.cycles as usize * 3).min(300)).await?;
     let population = Arc::new(Population {
         customers: options.customers,
+        ids: customers.clone(),
         vouchers,
+        to_merge,
+        merged: Default::default(),
     });
     let journal = Arc::new(Journal::default());
     let mut rng = rand::rngs::StdRng::seed_from_u64(options.seed);
@@ -219,7 +227,7 @@ fn cycle_line(
     format!(
         "cycle {cycle}/{}: killed after {} ms and {sent} writes; {} cut off and retried, \
          {} replayed, {} balances = ledgers, Reward {}/{}, prize {}/{} won and delivered, \
-         {} Vouchers redeemed once, {} violation(s)",
+         {} Vouchers redeemed once, {} merges, {} violation(s)",
         options.cycles,
         ran.as_millis(),
         checked.retried,
@@ -230,6 +238,7 @@ fn cycle_line(
         checked.prizes_won,
         company::PRIZE_STOCK,
         checked.vouchers_redeemed,
+        checked.merges,
         checked.violations.len()
     )
 }
@@ -241,4 +250,5 @@ fn add(summary: &mut Summary, checked: &Checked) {
     summary.rewards_redeemed = checked.rewards_redeemed;
     summary.prizes_won = checked.prizes_won;
     summary.vouchers_redeemed = checked.vouchers_redeemed;
+    summary.merges = checked.merges;
 }

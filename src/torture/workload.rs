@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::Rng;
 use rand::SeedableRng;
@@ -36,6 +37,9 @@ pub enum Operation {
     GamePlay,
     /// POST /vouchers/redeem.
     VoucherRedemption,
+    /// POST /customers/transfer of a Customer set aside for merging into one
+    /// of the Customers written about.
+    Merge,
 }
 
 impl Operation {
@@ -51,6 +55,7 @@ impl Operation {
             Operation::GamePass => format!("/rewards/{GAME_PASS}/redeem"),
             Operation::GamePlay => format!("/games/{GAME}/play"),
             Operation::VoucherRedemption => "/vouchers/redeem".into(),
+            Operation::Merge => "/customers/transfer".into(),
         }
     }
 }
@@ -96,8 +101,14 @@ impl Journal {
 pub struct Population {
     /// Customers (their codes are [`customer_code`]).
     pub customers: u64,
+    /// Their ids, in the same order.
+    pub ids: Vec<String>,
     /// Each Customer's Vouchers.
     pub vouchers: Vec<Vec<String>>,
+    /// Customers with points set aside to be merged, each once.
+    pub to_merge: Vec<String>,
+    /// How many of them a merge took.
+    pub merged: AtomicUsize,
 }
 
 /// One client of cycle `cycle`: sends writes until one gets no answer (the
@@ -120,9 +131,9 @@ pub async fn client(
             let earlier = &attempts[index];
             (earlier.operation, earlier.key.clone(), earlier.body.clone())
         } else {
-            let operation = pick(&mut rng, !carts.is_empty());
             let key = format!("c{cycle}-{number}-{n}");
-            let body = request(operation, &mut rng, &population, &carts, &key);
+            let picked = pick(&mut rng, !carts.is_empty());
+            let (operation, body) = request(picked, &mut rng, &population, &carts, &key);
             (operation, key, body)
         };
         let Some(answer) = api.post(&operation.path(), &key, &body).await else {
@@ -169,7 +180,7 @@ pub async fn client(
 
 /// Whether `answer` is the one its key keeps (not a transient refusal).
 pub fn is_final(answer: &Answer) -> bool {
-    !(answer.status >= 500 || answer.status == 429 || answer.status == 409)
+    crate::http::idempotency::is_final_answer(answer.status, &answer.body)
 }
 
 fn pick(rng: &mut StdRng, has_carts: bool) -> Operation {
@@ -184,24 +195,33 @@ fn pick(rng: &mut StdRng, has_carts: bool) -> Operation {
         76..83 => Operation::Reward,
         83..88 => Operation::GamePass,
         88..94 => Operation::GamePlay,
-        _ => Operation::VoucherRedemption,
+        94..97 => Operation::VoucherRedemption,
+        _ => Operation::Merge,
     }
 }
 
+/// What `operation` sends, and the operation (a merge when none is left to
+/// merge becomes a cart).
 fn request(
     operation: Operation,
     rng: &mut StdRng,
     population: &Population,
     carts: &[String],
     key: &str,
-) -> Value {
+) -> (Operation, Value) {
+    if operation == Operation::Merge {
+        if let Some(body) = merge(rng, population) {
+            return (operation, body);
+        }
+        return request(Operation::Cart, rng, population, carts, key);
+    }
     let n = rng.random_range(0..population.customers);
     let customer = customer_code(n);
     let voucher = |rng: &mut StdRng| {
         let held = &population.vouchers[n as usize];
         held[rng.random_range(0..held.len())].clone()
     };
-    match operation {
+    let body = match operation {
         Operation::Cart => {
             let lines: Vec<Value> = (0..rng.random_range(1..4))
                 .map(|_| {
@@ -238,5 +258,17 @@ fn request(
             "customer_code": customer,
             "codes": [voucher(rng)],
         }),
-    }
+        // Made above.
+        Operation::Merge => Value::Null,
+    };
+    (operation, body)
+}
+
+/// A merge of the next Customer set aside into one written about; `None`
+/// when every one set aside was merged.
+fn merge(rng: &mut StdRng, population: &Population) -> Option<Value> {
+    let next = population.merged.fetch_add(1, Ordering::Relaxed);
+    let from = population.to_merge.get(next)?;
+    let into = &population.ids[rng.random_range(0..population.ids.len())];
+    Some(json!({"from_customer_id": from, "to_customer_id": into}))
 }

@@ -96,6 +96,13 @@ fn canonical(value: serde_json::Value) -> serde_json::Value {
 
 /// Whether a response is final and must be replayed: transient failures
 /// (server errors, rate limits, concurrent modifications) are not.
+/// Whether an answer of `status` with `body` is the one its key keeps: not
+/// a server error, a rate limit or a transient conflict, which a retry
+/// with the same key runs again.
+pub fn is_final_answer(status: u16, body: &str) -> bool {
+    StatusCode::from_u16(status).is_ok_and(|status| is_final(status, body))
+}
+
 fn is_final(status: StatusCode, body: &str) -> bool {
     if status.is_server_error() || status == StatusCode::TOO_MANY_REQUESTS {
         return false;
