@@ -17,7 +17,7 @@ pub const ONCE_LIMIT: i64 = 2;
 /// The Instant Win's Reward prize and its stock.
 pub const PRIZE: &str = "coffee";
 /// Units of the Instant Win's Reward prize.
-pub const PRIZE_STOCK: i64 = 15;
+pub const PRIZE_STOCK: i64 = 5;
 /// The Reward given as a prize (no cost, no stock of its own).
 pub const PRIZE_REWARD: i64 = 11;
 /// The Reward redeemed with points, and its stock.
