@@ -5,6 +5,8 @@
 #[path = "foundation/blank_ids.rs"]
 mod blank_ids;
 mod common;
+#[path = "foundation/crash_runs.rs"]
+mod crash_runs;
 #[path = "foundation/crashes.rs"]
 mod crashes;
 #[path = "foundation/hostile_input.rs"]
