@@ -3,9 +3,9 @@
 //! and a cost, a game played with participations a Reward gives, and a
 //! Coupon of single-use Vouchers.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
-use crate::torture::client::Client;
+use crate::torture::client::{Answer, Client};
 
 /// The Company's slug.
 pub const COMPANY: &str = "torture";
@@ -99,45 +99,47 @@ pub fn customer_code(n: u64) -> String {
     format!("T{n:04}")
 }
 
+/// Sends a seeding write, which must succeed; its answer.
+async fn seeded(client: &Client, path: &str, key: &str, body: Value) -> anyhow::Result<Answer> {
+    let answer = client.post(path, key, &body).await;
+    match answer {
+        Some(answer) if answer.succeeded() => Ok(answer),
+        other => anyhow::bail!("seeding {key} ({path} {body}): {other:?}"),
+    }
+}
+
 /// Creates `customers` Customers with points to spend and Vouchers to use;
 /// the codes of each one's Vouchers.
 pub async fn seed(client: &Client, customers: u64) -> anyhow::Result<Vec<Vec<String>>> {
     let mut vouchers = Vec::new();
     for n in 0..customers {
         let code = customer_code(n);
-        let created = client
-            .post(
-                "/customers",
-                &format!("seed-customer-{n}"),
-                &json!({"code": code, "email": format!("t{n}@example.com")}),
-            )
-            .await;
-        anyhow::ensure!(
-            created.as_ref().is_some_and(|a| a.succeeded()),
-            "seeding Customer {code}: {created:?}"
-        );
-        let credited = client
-            .post(
-                "/scores/trigger",
-                &format!("seed-points-{n}"),
-                &json!({"customer_code": code, "points": 300, "description": "seed"}),
-            )
-            .await;
-        anyhow::ensure!(
-            credited.as_ref().is_some_and(|a| a.succeeded()),
-            "seeding points of {code}: {credited:?}"
-        );
+        let customer = json!({"code": code, "email": format!("t{n}@example.com")});
+        seeded(
+            client,
+            "/customers",
+            &format!("seed-customer-{n}"),
+            customer,
+        )
+        .await?;
+        let points = json!({"customer_code": code, "points": 300, "description": "seed"});
+        seeded(
+            client,
+            "/scores/trigger",
+            &format!("seed-points-{n}"),
+            points,
+        )
+        .await?;
         let mut held = Vec::new();
         for v in 0..VOUCHERS_EACH {
-            let issued = client
-                .post(
-                    "/discounts/trigger",
-                    &format!("seed-voucher-{n}-{v}"),
-                    &json!({"customer_code": code, "coupon_id": COUPON}),
-                )
-                .await
-                .filter(|answer| answer.succeeded())
-                .ok_or_else(|| anyhow::anyhow!("seeding a Voucher of {code}"))?;
+            let trigger = json!({"customer_code": code, "coupon_id": COUPON});
+            let issued = seeded(
+                client,
+                "/discounts/trigger",
+                &format!("seed-voucher-{n}-{v}"),
+                trigger,
+            )
+            .await?;
             held.push(
                 issued.json()["code"]
                     .as_str()
@@ -154,30 +156,20 @@ pub async fn seed(client: &Client, customers: u64) -> anyhow::Result<Vec<Vec<Str
 pub async fn seed_to_merge(client: &Client, count: usize) -> anyhow::Result<Vec<String>> {
     let mut ids = Vec::new();
     for n in 0..count {
-        let created = client
-            .post(
-                "/customers",
-                &format!("seed-merged-{n}"),
-                &json!({"email": format!("m{n}@example.com")}),
-            )
-            .await
-            .filter(|answer| answer.succeeded())
-            .ok_or_else(|| anyhow::anyhow!("seeding Customer {n} to merge"))?;
+        let customer = json!({"email": format!("m{n}@example.com")});
+        let created = seeded(client, "/customers", &format!("seed-merged-{n}"), customer).await?;
         let id = created.json()["id"]
             .as_str()
             .unwrap_or_default()
             .to_string();
-        let credited = client
-            .post(
-                "/scores/trigger",
-                &format!("seed-merged-points-{n}"),
-                &json!({"customer_id": id, "points": 40, "description": "seed"}),
-            )
-            .await;
-        anyhow::ensure!(
-            credited.as_ref().is_some_and(|a| a.succeeded()),
-            "seeding points of {id}: {credited:?}"
-        );
+        let points = json!({"customer_id": id, "points": 40, "description": "seed"});
+        seeded(
+            client,
+            "/scores/trigger",
+            &format!("seed-merged-points-{n}"),
+            points,
+        )
+        .await?;
         ids.push(id);
     }
     Ok(ids)

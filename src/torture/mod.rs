@@ -59,20 +59,9 @@ pub struct Summary {
     pub cycles: u32,
     /// Writes sent (retries by the clients not counted).
     pub sent: usize,
-    /// Writes cut off by a kill and sent again after the restart.
-    pub retried: usize,
-    /// Answers replayed byte for byte after a restart.
-    pub replayed: usize,
-    /// Balance checks against the ledger.
-    pub balances: usize,
-    /// Units of the stocked Reward redeemed.
-    pub rewards_redeemed: i64,
-    /// Prizes won (each delivered once).
-    pub prizes_won: i64,
-    /// Single-use Vouchers redeemed.
-    pub vouchers_redeemed: usize,
-    /// Customers merged.
-    pub merges: usize,
+    /// The checks of every restart: counts summed, stock and Vouchers as
+    /// the last restart saw them.
+    pub checked: Checked,
 }
 
 impl Summary {
@@ -84,15 +73,15 @@ impl Summary {
              {} single-use Vouchers redeemed once, {} merges in place; no violation",
             self.cycles,
             self.sent,
-            self.retried,
-            self.replayed,
-            self.balances,
-            self.rewards_redeemed,
+            self.checked.retried,
+            self.checked.replayed,
+            self.checked.balances,
+            self.checked.rewards_redeemed,
             company::REWARD_STOCK,
-            self.prizes_won,
+            self.checked.prizes_won,
             company::PRIZE_STOCK,
-            self.vouchers_redeemed,
-            self.merges
+            self.checked.vouchers_redeemed,
+            self.checked.merges
         )
     }
 }
@@ -244,11 +233,12 @@ fn cycle_line(
 }
 
 fn add(summary: &mut Summary, checked: &Checked) {
-    summary.retried += checked.retried;
-    summary.replayed += checked.replayed;
-    summary.balances += checked.balances;
-    summary.rewards_redeemed = checked.rewards_redeemed;
-    summary.prizes_won = checked.prizes_won;
-    summary.vouchers_redeemed = checked.vouchers_redeemed;
-    summary.merges = checked.merges;
+    let total = &mut summary.checked;
+    total.retried += checked.retried;
+    total.replayed += checked.replayed;
+    total.balances += checked.balances;
+    total.rewards_redeemed = checked.rewards_redeemed;
+    total.prizes_won = checked.prizes_won;
+    total.vouchers_redeemed = checked.vouchers_redeemed;
+    total.merges = checked.merges;
 }

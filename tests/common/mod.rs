@@ -234,6 +234,15 @@ impl TestServer {
         created["id"].as_str().expect("an id").to_string()
     }
 
+    /// Credits `points` to the Customer `customer` (an id) as `key`.
+    pub async fn credit(&self, key: &CreatedApiKey, customer: &str, points: i64) {
+        let body = serde_json::json!({"customer_id": customer, "points": points});
+        let (status, answer) = self
+            .call_as("POST", "/scores/trigger", key, Some(body))
+            .await;
+        assert_eq!(status, 200, "{answer}");
+    }
+
     /// Creates a Company and a key for it through the back-office.
     pub async fn company_with_key(&self, slug: &str) -> CreatedApiKey {
         self.company_with_limits(slug, None).await

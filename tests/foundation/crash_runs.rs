@@ -160,15 +160,7 @@ pub(super) async fn engagement_and_vouchers() -> Vec<(String, String)> {
     let customer = server
         .create_customer(&key, json!({"email": "crash@example.com"}))
         .await;
-    let (status, _) = server
-        .call_as(
-            "POST",
-            "/scores/trigger",
-            &key,
-            Some(json!({"customer_id": customer, "points": 1000})),
-        )
-        .await;
-    assert_eq!(status, 200);
+    server.credit(&key, &customer, 1000).await;
     let who = json!({"customer_id": customer});
     let mut crashing = Crashing::new(&server, &key);
     let coffee = crashing

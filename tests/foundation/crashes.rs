@@ -200,15 +200,7 @@ async fn keyed_redemptions_racing_carts_answer_exact_balances_and_replay_them() 
     let customer = server
         .create_customer(&key, json!({"email": "racer@example.com"}))
         .await;
-    let (status, _) = server
-        .call_as(
-            "POST",
-            "/scores/trigger",
-            &key,
-            Some(json!({"customer_id": customer, "points": 100})),
-        )
-        .await;
-    assert_eq!(status, 200);
+    server.credit(&key, &customer, 100).await;
     // Ten keyed redemptions of 5 and ten carts of 10.00 (10 points each) for
     // the same Customer at once: the carts move the balance between a
     // redemption's read and its write, and the redemption reads again.
