@@ -13,8 +13,8 @@
 //! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`, `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances, redemptions, expiry), `cashback`, `api_campaigns` (campaigns created through the API, of any kind), `points_campaigns`, `coupons`, `discounts`, `limits` (the budgets and caps of discount, Coupon and points campaigns, counted in the event's transaction), `instant_wins` (draws, fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks, what a Reward gives), `games` (plays through the pipeline), `challenges` (goals, progress in the event's transaction, enrolment), `vouchers`, `products`, `locations`, `taxonomies` (of Products and Locations, with their features), `master_data` (the catalogue events read from memory, refreshed on change), `promotions` (legacy Promotions, compiled into discount campaigns), `messages` (campaigns' messages and their printing), `utilities`, `companies` (the back office's Companies and keys).
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go through: facts, evaluation, the write, retries, the effects they answer with.
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
-//! - [`storage`]: the storage core: SurrealDB connection, transactions and retries, group commit in write lanes, the paginated list query, schema assembly.
-//! - [`http`]: the HTTP plumbing: the app and its resource groups (`ApiGroups`), admission, authentication and tiers, rate limits, idempotency, languages, error bodies, shared parameters, the spec, the back-office listener.
+//! - [`storage`]: the storage core: SurrealDB connection (`connection.rs`) and whether a remote server answers (`health.rs`), transactions and retries, group commit in write lanes, the processes sharing a store (`instances.rs`) and the background jobs one of them runs for all (`duties.rs`), the paginated list query, schema assembly.
+//! - [`http`]: the HTTP plumbing: the app and its resource groups (`ApiGroups`), admission, the store gate (503 at once while a remote store is unreachable), authentication and tiers, rate limits (shared among the processes of one store), idempotency, languages, error bodies, shared parameters, the spec, the back-office listener.
 //! - [`common`]: small helpers: the injected clock, timestamps, time-ordered ids, pagination, validation, the random source.
 //! - [`services`]: the `Services` handle every use-case hangs off (each resource adds its methods in its own `service.rs`).
 //! - [`error`]: the one registry of error codes, one line each; [`crate::error::ApiError`].
@@ -23,11 +23,12 @@
 //! - [`server`]: starts both listeners and shuts them down gracefully.
 //! - [`cli`]: what each command does (serve, back office, authoring).
 //! - [`scenarios`]: given/when/then scenario files, run against the real service.
-//! - [`bench`](mod@bench): `loyalty bench`, the load generator and report.
+//! - [`bench`](mod@bench): `loyalty bench`, the load generator and report, one server or several nodes on a SurrealDB server (`bench/surreal.rs` starts the official server, `src/bin/surreal.rs`).
 //! - [`torture`]: `loyalty torture`, SIGKILL cycles under a mixed write load, checked from the API after every restart.
 //!
 //! Where to look for each behaviour of the interface:
 //! - Authentication, the three headers, tiers: `http/auth/`; rate limits: `http/rate_limits/`.
+//! - Several servers on one SurrealDB server (docs/deploy.md): what they share is read through the store (`storage/instances.rs`, `storage/duties.rs`); a lost store: `storage/health.rs`, `http/store_gate.rs`; Idempotency-Keys a lost store left held: `http/idempotency/here.rs`.
 //! - Idempotency-Key: `http/idempotency/`; `Accept-Language` and translations: `http/languages/`.
 //! - Error body shapes and codes: `error.rs` (registry), `http/errors.rs` (bodies).
 //! - Overload (`server_busy`) and request timeouts: `http/admission.rs`, `http/errors.rs`.

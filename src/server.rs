@@ -28,6 +28,7 @@ use crate::resources::companies::model::Environment;
 use crate::services::Services;
 use crate::storage::RemoteAuth;
 use crate::storage::Store;
+use crate::storage::duties::Duty;
 use crate::storage::instances::INSTANCE_RENEWAL;
 
 /// Everything [`start`] needs, already resolved from flags and environment.
@@ -147,10 +148,11 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .with_clock(settings.clock.clone())
         .with_event_dates(settings.event_dates)
         .with_unknown_codes_per_minute(settings.unknown_codes_per_minute);
-    services
+    let processes = services
         .store
         .register_instance(&services.instance_id, services.now())
         .await?;
+    services.rate_limiters.set_processes(processes);
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
@@ -233,10 +235,11 @@ async fn reload_rules(
         {
             tracing::warn!(%error, "taking back an unfinished catalogue import failed");
         }
-        // Campaigns created through the API by another process sharing the
-        // store arrive within a few seconds.
         ticks = ticks.wrapping_add(1);
-        if ticks.is_multiple_of(API_CAMPAIGNS_EVERY)
+        // Campaigns created through the API by another process sharing a
+        // remote store apply here within a poll (one small read of their
+        // revisions); an embedded store has no other writer.
+        if services.store.remote
             && let Err(error) = services.refresh_api_campaigns().await
         {
             tracing::warn!(%error, "reading the campaigns created through the API failed");
@@ -247,11 +250,10 @@ async fn reload_rules(
 /// Every how many rule polls unfinished catalogue imports are looked for.
 const STALLED_IMPORTS_EVERY: u32 = 120;
 
-/// Every how many rule polls the API-created campaigns are read again.
-const API_CAMPAIGNS_EVERY: u32 = 10;
-
 /// Renews this process's lease on the store ([`crate::storage::instances`])
-/// until the server stops.
+/// every second until the server stops: the rate limits are shared among
+/// the live processes it counts, and it is the probe that tells whether the
+/// store answers ([`crate::storage::health`]).
 async fn renew_instance(
     services: Services,
     mut stopped: watch::Receiver<bool>,
@@ -263,10 +265,16 @@ async fn renew_instance(
         }
         let renewed = services
             .store
-            .renew_instance(&services.instance_id, services.now())
+            .probe(&services.instance_id, services.now())
             .await;
-        if let Err(error) = renewed {
-            tracing::warn!(%error, "renewing this process's lease on the store failed");
+        match renewed {
+            Ok(processes) => {
+                services.rate_limiters.set_processes(processes);
+                services.record_kept_key_outcomes().await;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "renewing this process's lease on the store failed")
+            }
         }
     }
 }
@@ -274,13 +282,16 @@ async fn renew_instance(
 /// How often expired Idempotency-Keys are deleted.
 const PURGE_EVERY: Duration = Duration::from_secs(15 * 60);
 
-/// Deletes expired Idempotency-Keys at start and then periodically, until the server stops.
+/// Deletes expired Idempotency-Keys at start and then periodically, until the
+/// server stops, when this process runs the purge for the cluster.
 async fn purge_idempotency_keys(
     services: Services,
     mut stopped: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     loop {
-        if let Err(error) = services.purge_idempotency_keys().await {
+        if services.runs_duty(Duty::IdempotencyPurge).await
+            && let Err(error) = services.purge_idempotency_keys().await
+        {
             tracing::warn!(%error, "purging expired idempotency keys failed");
         }
         tokio::select! {
@@ -294,13 +305,16 @@ async fn purge_idempotency_keys(
 const EXPIRE_EVERY: Duration = Duration::from_secs(60);
 
 /// Expires points whose time has come, at start and then every minute,
-/// until the server stops; each run is idempotent.
+/// until the server stops, when this process runs expiry for the cluster;
+/// each run is idempotent.
 async fn expire_points(
     services: Services,
     mut stopped: watch::Receiver<bool>,
 ) -> std::io::Result<()> {
     loop {
-        if let Err(error) = services.expire_points(services.now()).await {
+        if services.runs_duty(Duty::PointsExpiry).await
+            && let Err(error) = services.expire_points(services.now()).await
+        {
             tracing::warn!(%error, "expiring points failed; the next run retries");
         }
         tokio::select! {

@@ -52,6 +52,9 @@ pub struct Services {
     /// This process among those sharing the store
     /// ([`crate::storage::instances`]): what it holds names it.
     pub(crate) instance_id: Arc<str>,
+    /// The Idempotency-Keys this process's requests run, and the outcomes
+    /// it could not record yet.
+    pub(crate) keys_here: Arc<crate::http::idempotency::here::KeysHere>,
     /// Fault injection for crash tests: keyed requests end as if the
     /// process died right after their handler, before the key's completion.
     pub(crate) crash_before_key_completion: Arc<std::sync::atomic::AtomicBool>,
@@ -83,6 +86,7 @@ impl Services {
             undeclared_errors: Arc::default(),
             master_data: Arc::default(),
             instance_id: crate::common::ids::time_ordered_id("srv").into(),
+            keys_here: Arc::default(),
             crash_before_key_completion: Arc::default(),
         }
     }
@@ -126,6 +130,35 @@ impl Services {
     /// ([`crate::storage::instances`]).
     pub fn instance_id(&self) -> &str {
         &self.instance_id
+    }
+
+    /// How many server processes share the store, this one included, as
+    /// last counted (each second); every rate limit is shared among them.
+    pub fn processes_sharing_the_store(&self) -> u32 {
+        self.rate_limiters.processes()
+    }
+
+    /// Whether the store answers ([`crate::storage::health`]): while it does
+    /// not, requests are refused at once.
+    pub fn store_reachable(&self) -> bool {
+        self.store.is_reachable()
+    }
+
+    /// Whether this process runs the background job `duty` for every
+    /// process sharing the store, now ([`crate::storage::duties`]); when the
+    /// store cannot say, the job waits for the next round.
+    pub(crate) async fn runs_duty(&self, duty: crate::storage::duties::Duty) -> bool {
+        match self
+            .store
+            .holds_duty(duty, &self.instance_id, self.now())
+            .await
+        {
+            Ok(held) => held,
+            Err(error) => {
+                tracing::warn!(%error, job = duty.name(), "asking whether this process runs a background job failed");
+                false
+            }
+        }
     }
 
     /// The service's clock (a manual one can be set and moved).

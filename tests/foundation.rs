@@ -1826,13 +1826,14 @@ mod idempotency {
                 .await
                 .expect("claim")
         };
-        assert_eq!(claim(services.clone()).await, KeyClaim::Run);
-        assert_eq!(claim(services.clone()).await, KeyClaim::InUse);
+        let (claimed, running) = claim(services.clone()).await;
+        assert_eq!(claimed, KeyClaim::Run);
+        assert_eq!(claim(services.clone()).await.0, KeyClaim::InUse);
         // The process is killed while it runs the request: it never retires
         // and its last renewal still looks alive (what a graceful stop
         // forgets, a kill leaves behind).
         let (killed, now) = (services.instance_id().to_string(), services.now());
-        drop(services);
+        drop((services, running));
         first.running.shutdown().await.expect("shutdown");
         let store = loyalty::storage::Store::connect(&db, None)
             .await
@@ -1842,7 +1843,7 @@ mod idempotency {
 
         let second = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
         assert_eq!(
-            claim(second.running.services.clone()).await,
+            claim(second.running.services.clone()).await.0,
             KeyClaim::Run,
             "the retry runs at once, not 120 s later"
         );

@@ -127,16 +127,23 @@ struct Tally {
     transport_errors: u64,
 }
 
-/// An HTTP client for one server, sending the API's three headers.
+/// An HTTP client for the servers under test, sending the API's three
+/// headers, each request to the next server in turn.
 #[derive(Debug, Clone)]
 pub struct Target {
     client: reqwest::Client,
-    base_url: String,
+    base_urls: std::sync::Arc<[String]>,
+    next: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Target {
     /// A client for `base_url` authenticating with `key` and `secret`.
     pub fn new(base_url: &str, key: &str, secret: &str) -> anyhow::Result<Target> {
+        Self::spread(&[base_url.to_string()], key, secret)
+    }
+
+    /// A client sending to each of `base_urls` in turn.
+    pub fn spread(base_urls: &[String], key: &str, secret: &str) -> anyhow::Result<Target> {
         let mut headers = reqwest::header::HeaderMap::new();
         headers.insert("X-Api-Key", key.parse()?);
         headers.insert("X-Api-Secret", secret.parse()?);
@@ -154,18 +161,27 @@ impl Target {
             .pool_max_idle_per_host(usize::MAX)
             .timeout(Duration::from_secs(30))
             .build()?;
+        if base_urls.is_empty() {
+            anyhow::bail!("no server to send to");
+        }
         Ok(Target {
             client,
-            base_url: base_url.trim_end_matches('/').to_string(),
+            base_urls: base_urls
+                .iter()
+                .map(|url| url.trim_end_matches('/').to_string())
+                .collect(),
+            next: Default::default(),
         })
     }
 
     /// Sends `request`; its status once the whole body has arrived, or
     /// `None` when no HTTP answer came.
     pub async fn send(&self, request: &Request) -> Option<u16> {
+        let turn = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let base_url = &self.base_urls[turn % self.base_urls.len()];
         let mut builder = self.client.request(
             request.method.clone(),
-            format!("{}{}", self.base_url, request.path),
+            format!("{base_url}{}", request.path),
         );
         if let Some(body) = &request.body {
             builder = builder.body(body.clone());

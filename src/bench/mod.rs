@@ -3,10 +3,12 @@
 //!
 //! - [`company`]: the realistic Company (campaigns, segments, catalogue, carts).
 //! - [`server`]: the release server under test, a child process on a durable store.
+//! - [`nodes`]: one server on its embedded store, or several nodes on a SurrealDB server.
 //! - [`setup`]: the Company created, its catalogue imported, its Customers seeded.
 //! - [`load`]: the load generator (fixed arrival rates and saturation) and percentiles.
 //! - [`ceiling`]: the raw store write rate, with no service in front.
 //! - [`report`]: the tables and ratios printed at the end.
+//! - [`surreal`]: the official SurrealDB server as a child process, which several nodes share.
 //!
 //! A run writes the Company's campaign files into a fresh directory, measures
 //! the raw store, starts the server there, imports the catalogue (carts then
@@ -17,9 +19,11 @@
 pub mod ceiling;
 pub mod company;
 pub mod load;
+pub mod nodes;
 pub mod report;
 pub mod server;
 pub mod setup;
+pub mod surreal;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -39,9 +43,9 @@ use crate::bench::load::Load;
 use crate::bench::load::Request;
 use crate::bench::load::RequestSource;
 use crate::bench::load::Target;
+use crate::bench::nodes::{BenchStore, Nodes};
 use crate::bench::report::Report;
 use crate::bench::report::ScenarioRun;
-use crate::bench::server::ServerProcess;
 use crate::bench::setup::{create_company, import_catalogue, seed};
 use crate::secrets::random_hex;
 
@@ -132,6 +136,8 @@ pub struct BenchOptions {
     /// Carts describe their lines instead of the catalogue being in the
     /// store.
     pub catalogue_in_carts: bool,
+    /// Where the servers keep their data, and how many there are.
+    pub store: BenchStore,
 }
 
 /// Runs a benchmark as `options` say, printing progress to stderr; the
@@ -186,9 +192,13 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         )
         .await?,
     );
-    eprintln!("starting the server in {}…", dir.display());
+    eprintln!(
+        "starting {} in {}…",
+        options.store.describe(),
+        dir.display()
+    );
     let admin_token = random_hex(16);
-    let server = ServerProcess::start(dir, &admin_token).await?;
+    let server = Nodes::start(dir, &admin_token, &options.store).await?;
     let (target, office) = create_company(&server, dir, &admin_token).await?;
     if !options.catalogue_in_carts {
         eprintln!(
@@ -215,7 +225,11 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
                     &next,
                     &source,
                 ),
-                server.cpu_time_over(options.warmup, options.duration)
+                crate::bench::server::cpu_time_over(
+                    || server.cpu_ticks(),
+                    options.warmup,
+                    options.duration
+                )
             );
             let run = ScenarioRun {
                 scenario,
@@ -241,7 +255,7 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
 /// must also have used less than a tenth of a core over the last probe:
 /// requests the generator gave up on still run, and quick probes can slip
 /// between them.
-async fn settle(target: &Target, server: &ServerProcess) {
+async fn settle(target: &Target, server: &Nodes) {
     let deadline = Instant::now() + Duration::from_secs(300);
     let write = Request::post(
         "/custom_events",

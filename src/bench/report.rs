@@ -54,6 +54,7 @@ impl Report {
                 "duration_s": options.duration.as_secs_f64(),
                 "warmup_s": options.warmup.as_secs_f64(),
                 "connections": options.connections,
+                "store": options.store.describe(),
                 "cores": std::thread::available_parallelism().map_or(0, usize::from),
                 "optimised_build": !cfg!(debug_assertions),
             }),

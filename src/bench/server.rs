@@ -1,6 +1,7 @@
 //! The server under test: this same binary, started as a child process with
-//! `serve` on a durable store in the benchmark's directory, and killed when
-//! the benchmark ends.
+//! `serve` on a durable store in the benchmark's directory (or on a remote
+//! SurrealDB server, one of several nodes), and killed when the benchmark
+//! ends.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -8,6 +9,8 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use tokio::process::{Child, Command};
+
+use crate::storage::RemoteAuth;
 
 /// A running server; killed when dropped.
 pub struct ServerProcess {
@@ -18,24 +21,56 @@ pub struct ServerProcess {
     pub admin_url: String,
 }
 
+/// The store a started server uses, and where it logs.
+#[derive(Debug, Clone)]
+pub struct ServerStore {
+    /// `--db`.
+    pub url: String,
+    /// `--db-user` and `--db-pass`, for a remote store.
+    pub auth: Option<RemoteAuth>,
+    /// The log's file name in the server's directory.
+    pub log: String,
+}
+
+impl ServerStore {
+    /// A store of its own, embedded, under `dir`.
+    pub fn embedded(dir: &Path) -> ServerStore {
+        ServerStore {
+            url: format!("surrealkv://{}", dir.join("store").display()),
+            auth: None,
+            log: "server.log".to_string(),
+        }
+    }
+}
+
 impl ServerProcess {
     /// CPU time the server has used so far, in clock ticks; `None` where the
     /// operating system does not say (only Linux's `/proc` is read).
     pub fn cpu_ticks(&self) -> Option<u64> {
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id()?)).ok()?;
-        cpu_ticks_of(&stat)
+        process_cpu_ticks(self.child.id()?)
     }
+}
 
-    /// CPU time the server uses from `start` after now until `length`
-    /// later; `None` where [`ServerProcess::cpu_ticks`] cannot tell.
-    pub async fn cpu_time_over(&self, start: Duration, length: Duration) -> Option<Duration> {
-        tokio::time::sleep(start).await;
-        let before = self.cpu_ticks()?;
-        tokio::time::sleep(length).await;
-        let after = self.cpu_ticks()?;
-        // Clock ticks are 1/100 s on Linux.
-        Some(Duration::from_millis(after.saturating_sub(before) * 10))
-    }
+/// CPU time the process `pid` has used so far, in clock ticks (1/100 s);
+/// `None` where the operating system does not say.
+pub fn process_cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    cpu_ticks_of(&stat)
+}
+
+/// CPU time `ticks` (a sum over processes) grows by from `start` after now
+/// until `length` later; `None` where it cannot be read.
+pub async fn cpu_time_over(
+    ticks: impl Fn() -> Option<u64>,
+    start: Duration,
+    length: Duration,
+) -> Option<Duration> {
+    tokio::time::sleep(start).await;
+    let before = ticks()?;
+    tokio::time::sleep(length).await;
+    let after = ticks()?;
+    // Clock ticks are 1/100 s on Linux.
+    Some(Duration::from_millis(after.saturating_sub(before) * 10))
 }
 
 /// User plus system CPU time in a `/proc/PID/stat` line.
@@ -69,11 +104,23 @@ impl ServerProcess {
         dir: &Path,
         admin_token: &str,
     ) -> anyhow::Result<ServerProcess> {
+        Self::start_on(binary, dir, admin_token, &ServerStore::embedded(dir)).await
+    }
+
+    /// [`ServerProcess::start_binary`] on `store`, with its campaigns under
+    /// `dir`.
+    pub async fn start_on(
+        binary: &Path,
+        dir: &Path,
+        admin_token: &str,
+        store: &ServerStore,
+    ) -> anyhow::Result<ServerProcess> {
         let (api_port, admin_port) = (free_port()?, free_port()?);
+        let log_path = dir.join(&store.log);
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
-            .open(dir.join("server.log"))?;
+            .open(&log_path)?;
         let mut command = Command::new(binary);
         command
             .arg("serve")
@@ -84,7 +131,7 @@ impl ServerProcess {
             .arg("--admin-token")
             .arg(admin_token)
             .arg("--db")
-            .arg(format!("surrealkv://{}", dir.join("store").display()))
+            .arg(&store.url)
             .arg("--campaigns")
             .arg(dir.join("campaigns"))
             .arg("--admin-token-file")
@@ -97,25 +144,27 @@ impl ServerProcess {
             .stdout(log.try_clone()?)
             .stderr(log)
             .kill_on_drop(true);
+        if let Some(auth) = &store.auth {
+            command
+                .env("LOYALTY_DB_USER", &auth.username)
+                .env("LOYALTY_DB_PASS", &auth.password);
+        }
         let child = command.spawn().context("cannot start the server")?;
         let mut server = ServerProcess {
             child,
             api_url: format!("http://127.0.0.1:{api_port}"),
             admin_url: format!("http://127.0.0.1:{admin_port}"),
         };
-        server.wait_until_ready(dir).await?;
+        server.wait_until_ready(&log_path).await?;
         Ok(server)
     }
 
-    async fn wait_until_ready(&mut self, dir: &Path) -> anyhow::Result<()> {
+    async fn wait_until_ready(&mut self, log: &Path) -> anyhow::Result<()> {
         let client = reqwest::Client::new();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
         loop {
             if let Some(status) = self.child.try_wait()? {
-                bail!(
-                    "the server exited ({status}); see {}",
-                    dir.join("server.log").display()
-                );
+                bail!("the server exited ({status}); see {}", log.display());
             }
             if client
                 .get(format!("{}/openapi.json", self.api_url))
@@ -128,7 +177,7 @@ impl ServerProcess {
             if tokio::time::Instant::now() > deadline {
                 bail!(
                     "the server did not answer within 2 minutes; see {}",
-                    dir.join("server.log").display()
+                    log.display()
                 );
             }
             tokio::time::sleep(Duration::from_millis(100)).await;

@@ -18,6 +18,7 @@ use crate::bench::load::Request;
 use crate::bench::load::RequestSource;
 use crate::bench::load::RunResult;
 use crate::bench::load::Target;
+use crate::bench::nodes::Nodes;
 use crate::bench::server::ServerProcess;
 use crate::cli::back_office_client::BackOffice;
 use crate::config::BackOfficeArgs;
@@ -78,13 +79,13 @@ pub(crate) async fn import_catalogue(
 /// Creates the benchmark Company with limits no run reaches and a key for
 /// it; the back office it was created through.
 pub(crate) async fn create_company(
-    server: &ServerProcess,
+    nodes: &Nodes,
     dir: &std::path::Path,
     admin_token: &str,
 ) -> anyhow::Result<(Target, BackOffice)> {
-    let (key, office) = unlimited_company(server, dir, admin_token, COMPANY).await?;
+    let (key, office) = unlimited_company(nodes.first(), dir, admin_token, COMPANY).await?;
     Ok((
-        Target::new(&server.api_url, &key.key.key, &key.secret)?,
+        Target::spread(&nodes.api_urls(), &key.key.key, &key.secret)?,
         office,
     ))
 }

@@ -38,6 +38,18 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
         keep: args.keep,
         seed: args.seed,
         catalogue_in_carts: args.catalogue_in_carts,
+        store: if args.db.is_some() || args.surreal {
+            crate::bench::nodes::BenchStore::Remote {
+                url: args.db,
+                auth: crate::storage::RemoteAuth {
+                    username: args.db_user,
+                    password: args.db_pass,
+                },
+                nodes: args.nodes.max(1),
+            }
+        } else {
+            crate::bench::nodes::BenchStore::Embedded
+        },
     };
     let report = crate::bench::run(&options)
         .await

@@ -39,8 +39,9 @@ pub enum BackOffice {
         /// Operator token.
         token: String,
     },
-    /// The store itself, opened by this process.
-    Local(Services),
+    /// The store itself, opened by this process (boxed: the handle is far
+    /// larger than a client).
+    Local(Box<Services>),
 }
 
 impl BackOffice {
@@ -114,11 +115,11 @@ impl BackOffice {
             }
             None => crate::engine::catalog::Catalog::empty(),
         };
-        Ok(BackOffice::Local(Services::new(
+        Ok(BackOffice::Local(Box::new(Services::new(
             store,
             None,
             std::sync::Arc::new(catalog),
-        )))
+        ))))
     }
 
     /// Creates a Company.

@@ -9,7 +9,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::resources::companies::model::Environment;
 
 mod data_commands;
+mod measure;
 pub use data_commands::*;
+pub use measure::*;
 
 /// Default HTTP API address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
@@ -66,81 +68,6 @@ pub enum Command {
     /// lost, nothing was applied twice, and no balance, stock or limit was
     /// broken. Exits non-zero on a violation, naming the seed.
     Torture(TortureArgs),
-}
-
-/// `loyalty torture`
-#[derive(Debug, Args)]
-pub struct TortureArgs {
-    /// Kill-and-restart cycles.
-    #[arg(long, default_value_t = 50)]
-    pub cycles: u32,
-    /// Concurrent clients writing.
-    #[arg(long, default_value_t = 16)]
-    pub clients: u32,
-    /// Customers they write about (few, so they contend).
-    #[arg(long, default_value_t = 12)]
-    pub customers: u64,
-    /// Longest a cycle runs before its kill, in milliseconds.
-    #[arg(long, default_value_t = 3_000)]
-    pub longest_run_ms: u64,
-    /// Seed of the kill moments, the clients and their requests.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Directory of the store (default: a new temporary one).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
-    /// Keep the directory afterwards.
-    #[arg(long)]
-    pub keep: bool,
-}
-
-/// `loyalty bench`
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    /// Customers seeded before measuring.
-    #[arg(long, default_value_t = 100_000)]
-    pub customers: u64,
-    /// Active campaigns of the benchmark Company.
-    #[arg(long, default_value_t = 50)]
-    pub campaigns: usize,
-    /// Products in the catalogue carts are drawn from.
-    #[arg(long, default_value_t = 2_000)]
-    pub products: usize,
-    /// Customers given points to redeem.
-    #[arg(long, default_value_t = 5_000)]
-    pub redeemers: u64,
-    /// Measured seconds of each run.
-    #[arg(long, default_value_t = 10)]
-    pub duration: u64,
-    /// Unmeasured seconds at the start of each run.
-    #[arg(long, default_value_t = 2)]
-    pub warmup: u64,
-    /// Fixed arrival rates (requests per second) each scenario runs at, besides saturation.
-    #[arg(long, value_delimiter = ',', default_value = "500,1000,2000")]
-    pub rates: Vec<u32>,
-    /// Connections of a saturation run.
-    #[arg(long, default_value_t = 32)]
-    pub connections: usize,
-    /// Scenarios to run (default: all).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub only: Vec<crate::bench::Scenario>,
-    /// Directory for the store and campaign files (default: a new temporary one).
-    #[arg(long)]
-    pub dir: Option<PathBuf>,
-    /// Keep the directory afterwards.
-    #[arg(long)]
-    pub keep: bool,
-    /// Seed of the catalogue and the requests.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Carts describe every line (departments and brands) instead of the
-    /// catalogue being imported into the store: what catalogue lookups
-    /// cost, by comparison.
-    #[arg(long)]
-    pub catalogue_in_carts: bool,
-    /// Print one JSON object instead of Markdown.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `loyalty scenarios ...`

@@ -199,6 +199,17 @@ impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
             Err(error) => error.into_response(),
         };
         let mut response = ensure_json_error(response, &target).await;
+        if response.status() == StatusCode::SERVICE_UNAVAILABLE
+            && !response
+                .headers()
+                .contains_key(poem::http::header::RETRY_AFTER)
+        {
+            // Overload and a lost store both pass within about a second.
+            response.headers_mut().insert(
+                poem::http::header::RETRY_AFTER,
+                poem::http::HeaderValue::from_static("1"),
+            );
+        }
         let Some(spec) = &self.spec else {
             return Ok(response);
         };

@@ -6,7 +6,8 @@
 //! store (checked by `src/layer_rules.rs`).
 //!
 //! Every request passes, outermost first: tracing, JSON error bodies, the
-//! request timeout, the body limit, authentication ([`crate::http::auth::Authenticate`]),
+//! request timeout, the body limit, admission ([`admission`]), the store's
+//! reachability ([`store_gate`]), authentication ([`crate::http::auth::Authenticate`]),
 //! Idempotency-Keys ([`idempotency`]), the response language, the
 //! rate-limit headers, and the request-shape check ([`shape`]: every JSON
 //! body against its schema in the spec); each handler's `Tier1`/`Tier2`/`Tier3` argument checks
@@ -25,6 +26,7 @@ pub mod rate_limits;
 pub mod request_bounds;
 pub mod shape;
 pub mod spec;
+pub mod store_gate;
 
 use poem::middleware::Tracing;
 use poem::{Endpoint, EndpointExt, Route};
@@ -180,6 +182,7 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
         .with(crate::http::languages::Localize)
         .with(crate::http::idempotency::Idempotency)
         .with(crate::http::auth::Authenticate)
+        .with(crate::http::store_gate::StoreGate)
         .with(crate::http::admission::AdmissionGate::new(
             options.max_in_flight,
             options.max_queued,

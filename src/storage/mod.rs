@@ -3,8 +3,11 @@
 //! Handlers and services never write SurrealQL; they call the repositories in
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
+pub mod connection;
+pub mod duties;
 pub mod event_transaction;
 pub mod group_commit;
+pub mod health;
 pub mod instances;
 pub mod page_query;
 pub mod schema;
@@ -13,8 +16,8 @@ pub mod write_lanes;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::storage::connection::StoreQuery;
 use surrealdb::engine::any::{self, Any};
-use surrealdb::method::Query;
 use surrealdb::opt::auth::Root;
 use surrealdb::types::SurrealValue;
 use surrealdb::{IndexedResults, Surreal};
@@ -40,7 +43,7 @@ pub struct RemoteAuth {
 /// A handle on the store; clones share one connection.
 #[derive(Clone, Debug)]
 pub struct Store {
-    pub(crate) db: Surreal<Any>,
+    pub(crate) db: crate::storage::connection::Db,
     /// Admits write transactions ([`Store::transact`]) a few at a time.
     pub(crate) writers: std::sync::Arc<tokio::sync::Semaphore>,
     /// How long a write waits for admission before it is refused unstarted.
@@ -121,7 +124,7 @@ impl Store {
             (EMBEDDED_WRITERS_PER_CORE * cores, cores)
         };
         let store = Store {
-            db,
+            db: crate::storage::connection::Db::new(db, remote),
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,
             event_writes: std::sync::Arc::new(crate::storage::group_commit::WriteQueue::new(lanes)),
@@ -221,7 +224,7 @@ impl Store {
     /// [`crate::http::idempotency::store::WRITE_ANSWER`].
     pub(crate) async fn transact<'a, F>(&'a self, build: F) -> ApiResult<IndexedResults>
     where
-        F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
+        F: Fn(&'a crate::storage::connection::Db) -> StoreQuery<'a>,
     {
         self.transact_admitted(WriterPermit::Wait, build).await
     }
@@ -233,7 +236,7 @@ impl Store {
         build: F,
     ) -> ApiResult<IndexedResults>
     where
-        F: Fn(&'a Surreal<Any>) -> surrealdb::method::Query<'a, Any>,
+        F: Fn(&'a crate::storage::connection::Db) -> StoreQuery<'a>,
     {
         let answer = written_answer();
         let mut attempt = 0;
@@ -332,7 +335,7 @@ fn parse_refusal(message: &str) -> Option<ApiError> {
 }
 
 /// Runs `query`, checks every statement, and returns the result of the first.
-pub(crate) async fn first<T>(query: Query<'_, Any>) -> ApiResult<T>
+pub(crate) async fn first<T>(query: StoreQuery<'_>) -> ApiResult<T>
 where
     T: SurrealValue,
     usize: surrealdb::opt::QueryResult<T>,
@@ -342,14 +345,28 @@ where
 }
 
 /// Runs `query` and checks every statement.
-pub(crate) async fn execute(query: Query<'_, Any>) -> ApiResult<()> {
+pub(crate) async fn execute(query: StoreQuery<'_>) -> ApiResult<()> {
     query.await.and_then(|r| r.check()).map_err(store_error)?;
     Ok(())
 }
 
-/// Maps an unexpected SurrealDB failure to `server_error`, logging the detail.
+/// Maps a SurrealDB failure: a lost connection to a remote store to
+/// `store_unavailable` ([`crate::storage::health`]), anything else to
+/// `server_error`, logging the detail.
 pub(crate) fn store_error(error: surrealdb::Error) -> ApiError {
+    if error.is_connection() {
+        tracing::warn!(%error, "the connection to the store broke");
+        return store_unreachable();
+    }
     ApiError::internal(format!("store: {error}"))
+}
+
+/// The refusal of a request while the store cannot be reached.
+pub(crate) fn store_unreachable() -> ApiError {
+    ApiError::new(
+        ErrorCode::StoreUnavailable,
+        "the store cannot be reached; retry (with the same Idempotency-Key, a write that was under way is done once)",
+    )
 }
 
 #[cfg(test)]

@@ -17,25 +17,82 @@ use crate::services::Services;
 /// another process sharing a remote store is refused here within this time.
 const KEY_FRESH_FOR: Duration = Duration::from_secs(1);
 
+/// How old a key in use may get before it is read again in the background,
+/// so a steady stream of requests never waits for the read.
+const KEY_REFRESH_AFTER: Duration = Duration::from_millis(500);
+
+/// A key as read, when, and whether a read of it is under way.
+#[derive(Debug)]
+struct CachedKey {
+    stored: Arc<StoredKey>,
+    read_at: Instant,
+    refreshing: bool,
+}
+
 /// Keys read in the last second, so that a till's requests cost no store read
-/// to authenticate. Only keys the store holds are kept, so the cache is as
-/// large as the key table at most.
+/// to authenticate: a key in use is read again in the background after half a
+/// second. Only keys the store holds are kept, so the cache is as large as
+/// the key table at most.
 #[derive(Debug, Default)]
 pub struct KeyCache {
-    entries: RwLock<HashMap<String, (Arc<StoredKey>, Instant)>>,
+    entries: RwLock<HashMap<String, CachedKey>>,
+}
+
+/// A key found fresh in the cache.
+struct Fresh {
+    stored: Arc<StoredKey>,
+    /// Whether the caller is to read it again in the background.
+    refresh: bool,
 }
 
 impl KeyCache {
-    /// `key` as read less than [`KEY_FRESH_FOR`] before `now`.
-    fn fresh(&self, key: &str, now: Instant) -> Option<Arc<StoredKey>> {
-        let entries = self.entries.read().ok()?;
-        let (stored, read_at) = entries.get(key)?;
-        (now.saturating_duration_since(*read_at) < KEY_FRESH_FOR).then(|| stored.clone())
+    /// `key` as read less than [`KEY_FRESH_FOR`] before `now`; the first
+    /// caller after [`KEY_REFRESH_AFTER`] is told to read it again.
+    fn fresh(&self, key: &str, now: Instant) -> Option<Fresh> {
+        let stale_soon = {
+            let entries = self.entries.read().ok()?;
+            let cached = entries.get(key)?;
+            let age = now.saturating_duration_since(cached.read_at);
+            if age >= KEY_FRESH_FOR {
+                return None;
+            }
+            if age < KEY_REFRESH_AFTER || cached.refreshing {
+                return Some(Fresh {
+                    stored: cached.stored.clone(),
+                    refresh: false,
+                });
+            }
+            cached.stored.clone()
+        };
+        // One caller starts the read: the first to mark the entry.
+        let refresh = self.entries.write().ok().is_some_and(|mut entries| {
+            entries
+                .get_mut(key)
+                .is_some_and(|cached| !std::mem::replace(&mut cached.refreshing, true))
+        });
+        Some(Fresh {
+            stored: stale_soon,
+            refresh,
+        })
     }
 
     fn keep(&self, stored: Arc<StoredKey>, read_at: Instant) {
         if let Ok(mut entries) = self.entries.write() {
-            entries.insert(stored.key.key.clone(), (stored, read_at));
+            let cached = CachedKey {
+                stored: stored.clone(),
+                read_at,
+                refreshing: false,
+            };
+            entries.insert(stored.key.key.clone(), cached);
+        }
+    }
+
+    /// Lets the next caller read `key` again (a background read failed).
+    fn refresh_failed(&self, key: &str) {
+        if let Ok(mut entries) = self.entries.write()
+            && let Some(cached) = entries.get_mut(key)
+        {
+            cached.refreshing = false;
         }
     }
 
@@ -43,6 +100,28 @@ impl KeyCache {
     pub fn forget(&self, key: &str) {
         if let Ok(mut entries) = self.entries.write() {
             entries.remove(key);
+        }
+    }
+}
+
+impl Services {
+    /// Reads `key` from the store into the cache; the key, if the store holds it.
+    async fn read_key(&self, key: &str) -> ApiResult<Option<Arc<StoredKey>>> {
+        let read_at = Instant::now();
+        match self.store.stored_key(key).await {
+            Ok(Some(stored)) => {
+                let stored = Arc::new(stored);
+                self.keys.keep(stored.clone(), read_at);
+                Ok(Some(stored))
+            }
+            Ok(None) => {
+                self.keys.forget(key);
+                Ok(None)
+            }
+            Err(error) => {
+                self.keys.refresh_failed(key);
+                Err(error)
+            }
         }
     }
 }
@@ -89,16 +168,16 @@ impl Services {
         let key = credentials.key.as_deref().unwrap_or_default();
         let secret = credentials.secret.as_deref().unwrap_or_default();
         let stored = match self.keys.fresh(key, Instant::now()) {
-            Some(stored) => Some(stored),
-            None if key.is_empty() => None,
-            None => {
-                let read_at = Instant::now();
-                let stored = self.store.stored_key(key).await?.map(Arc::new);
-                if let Some(stored) = &stored {
-                    self.keys.keep(stored.clone(), read_at);
+            Some(fresh) => {
+                if fresh.refresh {
+                    let services = self.clone();
+                    let key = key.to_string();
+                    tokio::spawn(async move { services.read_key(&key).await });
                 }
-                stored
+                Some(fresh.stored)
             }
+            None if key.is_empty() => None,
+            None => self.read_key(key).await?,
         };
         let expected = stored
             .as_ref()
@@ -154,5 +233,30 @@ mod tests {
         assert!(cache.fresh("lk_b", at).is_none());
         cache.forget("lk_a");
         assert!(cache.fresh("lk_a", at).is_none(), "forgotten");
+    }
+
+    #[test]
+    fn one_caller_reads_a_key_in_use_again_after_half_a_second() {
+        let cache = KeyCache::default();
+        let at = Instant::now();
+        cache.keep(stored("lk_a"), at);
+        let young = cache.fresh("lk_a", at + KEY_REFRESH_AFTER / 2).unwrap();
+        assert!(!young.refresh);
+        let later = at + KEY_REFRESH_AFTER + Duration::from_millis(10);
+        assert!(
+            cache.fresh("lk_a", later).unwrap().refresh,
+            "the first asks"
+        );
+        assert!(
+            !cache.fresh("lk_a", later).unwrap().refresh,
+            "one read at a time"
+        );
+        cache.refresh_failed("lk_a");
+        assert!(
+            cache.fresh("lk_a", later).unwrap().refresh,
+            "after a failure, again"
+        );
+        cache.keep(stored("lk_a"), later);
+        assert!(!cache.fresh("lk_a", later).unwrap().refresh, "read afresh");
     }
 }

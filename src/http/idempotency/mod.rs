@@ -3,6 +3,7 @@
 //! changes nothing; every endpoint gets this by going through [`Idempotency`].
 
 pub mod answer;
+pub mod here;
 pub mod model;
 pub mod service;
 pub mod store;
@@ -15,6 +16,7 @@ use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::Authentication;
 use crate::http::idempotency::answer::PendingAnswer;
+use crate::http::idempotency::here::KeyOutcome;
 use crate::http::idempotency::model::KeyClaim;
 use crate::http::idempotency::model::StoredResponse;
 use crate::http::rate_limits::limiters::Tier;
@@ -170,10 +172,10 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         let fingerprint = fingerprint(&request, &body);
         request.set_body(body);
         let company = caller.company.as_str();
-        match services
+        let (claim, _running) = services
             .claim_idempotency_key(company, &key, &fingerprint)
-            .await?
-        {
+            .await?;
+        match claim {
             KeyClaim::Replay(stored) => {
                 // A replay is a request like any other: it is charged to the
                 // tier the first answer was, and says so.
@@ -226,27 +228,22 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         let tier = charged_tier(&response).map(|tier| tier.name().to_string());
         let bytes = response.take_body().into_bytes().await?;
         let body = String::from_utf8_lossy(&bytes).into_owned();
-        let outcome = if status.is_success() && pending.written_as(status.as_u16(), &body) {
-            // Completed by the work's own transaction.
-            Ok(())
-        } else if is_final(status, &body) {
-            let stored = StoredResponse {
-                status: status.as_u16(),
-                content_type,
-                content_language,
-                body,
-                tier,
+        if !(status.is_success() && pending.written_as(status.as_u16(), &body)) {
+            // Not completed by the work's own transaction.
+            let outcome = if is_final(status, &body) {
+                KeyOutcome::Complete(StoredResponse {
+                    status: status.as_u16(),
+                    content_type,
+                    content_language,
+                    body,
+                    tier,
+                })
+            } else {
+                KeyOutcome::Release
             };
             services
-                .complete_idempotency_key(company, &key, &fingerprint, &stored)
-                .await
-        } else {
-            services
-                .release_idempotency_key(company, &key, &fingerprint)
-                .await
-        };
-        if let Err(error) = outcome {
-            tracing::error!(%error, key, "idempotency key not recorded");
+                .record_key_outcome(company, &key, &fingerprint, outcome)
+                .await;
         }
         response.set_body(bytes);
         Ok(response)

@@ -6,8 +6,11 @@ use std::time::Duration;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::http::idempotency::here::KeyOutcome;
+use crate::http::idempotency::here::RunningKey;
+use crate::http::idempotency::here::Unrecorded;
 use crate::http::idempotency::model::KeyClaim;
-use crate::http::idempotency::model::StoredResponse;
 use crate::services::Services;
 
 /// How long a completed key is remembered.
@@ -33,16 +36,22 @@ pub fn validate_key(key: &str) -> ApiResult<()> {
 }
 
 impl Services {
-    /// Claims `key` for a request with `fingerprint`.
+    /// Claims `key` for a request with `fingerprint`; while the claim
+    /// runs, and the request after a [`KeyClaim::Run`], the returned guard
+    /// keeps other requests of this process from it.
     pub async fn claim_idempotency_key(
         &self,
         company: &str,
         key: &str,
         fingerprint: &str,
-    ) -> ApiResult<KeyClaim> {
+    ) -> ApiResult<(KeyClaim, Option<RunningKey>)> {
         validate_key(key)?;
+        let Some(running) = self.keys_here.start(company, key) else {
+            return Ok((KeyClaim::InUse, None));
+        };
         let now = self.now();
-        self.store
+        let claim = self
+            .store
             .claim_idempotency_key(
                 company,
                 key,
@@ -52,32 +61,83 @@ impl Services {
                 later(now, KEY_LEASE),
                 later(now, KEY_LIFETIME),
             )
-            .await
+            .await;
+        if let Err(error) = &claim
+            && error.code == ErrorCode::StoreUnavailable
+        {
+            // The claim may still reach the store when it is back: free the
+            // key then, after it.
+            self.keys_here.keep(Unrecorded {
+                company: company.to_string(),
+                key: key.to_string(),
+                fingerprint: fingerprint.to_string(),
+                outcome: KeyOutcome::Release,
+            });
+        }
+        Ok((claim?, Some(running)))
     }
 
-    /// Stores the response of the request holding `key`.
-    pub async fn complete_idempotency_key(
+    /// Records what becomes of `key` now its request ended; when the store
+    /// does not take it, it is kept and recorded once the store answers
+    /// again ([`Services::record_kept_key_outcomes`]).
+    pub async fn record_key_outcome(
         &self,
         company: &str,
         key: &str,
         fingerprint: &str,
-        response: &StoredResponse,
-    ) -> ApiResult<()> {
-        self.store
-            .complete_idempotency_key(company, key, fingerprint, response)
-            .await
+        outcome: KeyOutcome,
+    ) {
+        let unrecorded = Unrecorded {
+            company: company.to_string(),
+            key: key.to_string(),
+            fingerprint: fingerprint.to_string(),
+            outcome,
+        };
+        if let Err(error) = self.record(&unrecorded).await {
+            tracing::error!(%error, key, "idempotency key's outcome not recorded; kept to record later");
+            self.keys_here.keep(unrecorded);
+        }
     }
 
-    /// Frees `key` after a transient failure so a retry runs again.
-    pub async fn release_idempotency_key(
-        &self,
-        company: &str,
-        key: &str,
-        fingerprint: &str,
-    ) -> ApiResult<()> {
-        self.store
-            .release_idempotency_key(company, key, fingerprint)
-            .await
+    /// Records the key outcomes kept while the store did not answer; those
+    /// it still does not take are kept for the next time.
+    pub async fn record_kept_key_outcomes(&self) {
+        for unrecorded in self.keys_here.take_unrecorded() {
+            // A retry this process runs with the key now holds it: what
+            // becomes of the key is that request's to say.
+            let Some(_running) = self.keys_here.start(&unrecorded.company, &unrecorded.key) else {
+                continue;
+            };
+            if self.record(&unrecorded).await.is_err() {
+                self.keys_here.keep(unrecorded);
+            }
+        }
+    }
+
+    async fn record(&self, unrecorded: &Unrecorded) -> ApiResult<()> {
+        let Unrecorded {
+            company,
+            key,
+            fingerprint,
+            outcome,
+        } = unrecorded;
+        match outcome {
+            KeyOutcome::Complete(response) => {
+                self.store
+                    .complete_idempotency_key(
+                        company,
+                        key,
+                        (fingerprint, &self.instance_id),
+                        response,
+                    )
+                    .await
+            }
+            KeyOutcome::Release => {
+                self.store
+                    .release_idempotency_key(company, key, (fingerprint, &self.instance_id))
+                    .await
+            }
+        }
     }
 
     /// Forgets keys older than their lifetime.

@@ -50,9 +50,10 @@ pub(crate) const WRITE_ANSWER: &str = write_answer_sql!();
 impl Store {
     /// Claims `key` of `company` for a request with `fingerprint` run by
     /// the process `holder`, in one transaction: a missing or expired key,
-    /// or one abandoned by its request (its lease passed, or the process
-    /// running it is gone, [`crate::storage::instances`]), becomes `running`
-    /// for this request.
+    /// or one abandoned by its request (its lease passed, the process
+    /// running it is gone, [`crate::storage::instances`], or it is `holder`
+    /// itself, which runs no request with it), becomes `running` for this
+    /// request.
     #[allow(clippy::too_many_arguments)]
     pub async fn claim_idempotency_key(
         &self,
@@ -65,15 +66,18 @@ impl Store {
         expires_at: Timestamp,
     ) -> ApiResult<KeyClaim> {
         // A key held by no named process (recorded before processes were)
-        // or by this one is held; one held by another, while that process
-        // renews its lease.
+        // is held; one held by another, while that process renews its
+        // lease. One held by this process is not: none of its requests runs
+        // it (`here::KeysHere` keeps them apart before this claim), so the
+        // request that held it ended without recording its outcome.
         let query = "BEGIN TRANSACTION;
              LET $record = type::record('idempotency', [$company, $key]);
              LET $found = (SELECT * OMIT id FROM ONLY $record);
              LET $live = IF $found != NONE AND $found.expires_at > $now { $found } ELSE { NONE };
              LET $held = IF $live != NONE AND $live.state == 'running' {
-                 $live.holder == NONE OR $live.holder == $holder
-                     OR ((SELECT VALUE alive_until FROM ONLY type::record('server_instance', $live.holder)) ?? '') > $now
+                 $live.holder == NONE
+                     OR ($live.holder != $holder
+                         AND ((SELECT VALUE alive_until FROM ONLY type::record('server_instance', $live.holder)) ?? '') > $now)
              } ELSE { false };
              IF $live == NONE OR ($live.state == 'running' AND ($live.lease_until <= $now OR !$held) AND $live.fingerprint == $fingerprint) {
                  UPSERT $record CONTENT {
@@ -123,12 +127,13 @@ impl Store {
         })
     }
 
-    /// Stores the response of the request that holds `key`.
+    /// Stores the response of the request that holds `key`, while the
+    /// process `holder` holds it.
     pub async fn complete_idempotency_key(
         &self,
         company: &str,
         key: &str,
-        fingerprint: &str,
+        (fingerprint, holder): (&str, &str),
         response: &StoredResponse,
     ) -> ApiResult<()> {
         execute(
@@ -136,11 +141,13 @@ impl Store {
                 .query(
                     "UPDATE type::record('idempotency', [$company, $key]) \
                      SET state = 'done', response = $response \
-                     WHERE fingerprint = $fingerprint AND state = 'running' RETURN NONE",
+                     WHERE fingerprint = $fingerprint AND state = 'running' \
+                     AND (holder == NONE OR holder == $holder) RETURN NONE",
                 )
                 .bind(("company", company.to_string()))
                 .bind(("key", key.to_string()))
                 .bind(("fingerprint", fingerprint.to_string()))
+                .bind(("holder", holder.to_string()))
                 .bind((
                     "response",
                     serde_json::to_value(response).map_err(ApiError::internal)?,
@@ -149,22 +156,26 @@ impl Store {
         .await
     }
 
-    /// Gives `key` up after a transient failure, so a retry runs again.
+    /// Gives `key` up after a transient failure, so a retry runs again,
+    /// while the process `holder` holds it (a retry through another process
+    /// may hold it by now).
     pub async fn release_idempotency_key(
         &self,
         company: &str,
         key: &str,
-        fingerprint: &str,
+        (fingerprint, holder): (&str, &str),
     ) -> ApiResult<()> {
         execute(
             self.db
                 .query(
                     "DELETE type::record('idempotency', [$company, $key]) \
-                     WHERE fingerprint = $fingerprint AND state = 'running'",
+                     WHERE fingerprint = $fingerprint AND state = 'running' \
+                     AND (holder == NONE OR holder == $holder)",
                 )
                 .bind(("company", company.to_string()))
                 .bind(("key", key.to_string()))
-                .bind(("fingerprint", fingerprint.to_string())),
+                .bind(("fingerprint", fingerprint.to_string()))
+                .bind(("holder", holder.to_string())),
         )
         .await
     }
@@ -211,11 +222,7 @@ mod tests {
             claim(&store, "srv_a", "2026-07-06T10:00:00Z").await,
             KeyClaim::Run
         );
-        // Its own process, or another while srv_a renews its lease: in use.
-        assert_eq!(
-            claim(&store, "srv_a", "2026-07-06T10:00:01Z").await,
-            KeyClaim::InUse
-        );
+        // Another process while srv_a renews its lease: in use.
         assert_eq!(
             claim(&store, "srv_b", "2026-07-06T10:00:10Z").await,
             KeyClaim::InUse
@@ -247,6 +254,29 @@ mod tests {
         assert_eq!(
             claim(&store, "srv_b", "2026-07-06T10:00:31Z").await,
             KeyClaim::Run
+        );
+    }
+
+    #[tokio::test]
+    async fn a_key_its_own_process_left_running_is_taken_over_by_it() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        store
+            .register_instance("srv_a", at("2026-07-06T10:00:00Z"))
+            .await
+            .unwrap();
+        assert_eq!(
+            claim(&store, "srv_a", "2026-07-06T10:00:00Z").await,
+            KeyClaim::Run
+        );
+        // The request ended without recording its outcome (the store was
+        // unreachable); srv_a runs no request with the key any more.
+        assert_eq!(
+            claim(&store, "srv_a", "2026-07-06T10:00:01Z").await,
+            KeyClaim::Run
+        );
+        assert_eq!(
+            claim(&store, "srv_b", "2026-07-06T10:00:02Z").await,
+            KeyClaim::InUse
         );
     }
 

@@ -19,6 +19,7 @@ use crate::resources::rewards::gift::GiftWrite;
 use crate::resources::rewards::gift::Recipient;
 use crate::resources::rewards::gift::gift_write;
 use crate::services::Services;
+use crate::storage::duties::Duty;
 
 /// What one round of deliveries did.
 #[derive(Debug, Default)]
@@ -225,21 +226,28 @@ impl Services {
         Ok(Ok(owner))
     }
 
-    /// Delivers prizes until `stopped`: at start (what a stopped process left
-    /// behind), whenever a draw wins, and every few seconds.
+    /// Delivers prizes until `stopped`: whenever a draw of this process
+    /// wins, at once; and at start and every few seconds (what a stopped
+    /// process left behind, what failed) when this process runs the outbox
+    /// for every process sharing the store ([`crate::storage::duties`]).
+    /// Two processes delivering one prize at once deliver it once: the
+    /// store delivers only a prize still pending.
     pub async fn run_prize_delivery(
         self,
         mut stopped: watch::Receiver<bool>,
     ) -> std::io::Result<()> {
+        let mut won_here = false;
         loop {
-            if let Err(error) = self.deliver_pending_prizes().await {
+            if (won_here || self.runs_duty(Duty::PrizeDelivery).await)
+                && let Err(error) = self.deliver_pending_prizes().await
+            {
                 tracing::warn!(%error, "reading the prize outbox failed");
             }
-            tokio::select! {
-                _ = self.prize_delivery.notified() => {}
-                _ = tokio::time::sleep(POLL) => {}
+            won_here = tokio::select! {
+                _ = self.prize_delivery.notified() => true,
+                _ = tokio::time::sleep(POLL) => false,
                 _ = stopped.wait_for(|stop| *stop) => return Ok(()),
-            }
+            };
         }
     }
 }

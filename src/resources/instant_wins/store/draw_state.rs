@@ -11,10 +11,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
+use crate::storage::connection::StoreQuery;
 use serde_json::Value;
 use surrealdb::IndexedResults;
-use surrealdb::engine::any::Any;
-use surrealdb::method::Query;
 
 use crate::error::ApiResult;
 use crate::resources::challenges::progress::ChallengeRecord;
@@ -117,7 +116,7 @@ impl<'a> StateRead<'a> {
     }
 
     /// `query` with the parameters of the statements bound.
-    pub(crate) fn bind<'q>(&self, query: Query<'q, Any>) -> Query<'q, Any> {
+    pub(crate) fn bind<'q>(&self, query: StoreQuery<'q>) -> StoreQuery<'q> {
         query
             .bind(("limited", self.limited.clone()))
             .bind(("targeted", self.targeted.clone()))

@@ -1,0 +1,103 @@
+//! The measuring commands: `loyalty bench` and `loyalty torture`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+/// `loyalty torture`
+#[derive(Debug, Args)]
+pub struct TortureArgs {
+    /// Kill-and-restart cycles.
+    #[arg(long, default_value_t = 50)]
+    pub cycles: u32,
+    /// Concurrent clients writing.
+    #[arg(long, default_value_t = 16)]
+    pub clients: u32,
+    /// Customers they write about (few, so they contend).
+    #[arg(long, default_value_t = 12)]
+    pub customers: u64,
+    /// Longest a cycle runs before its kill, in milliseconds.
+    #[arg(long, default_value_t = 3_000)]
+    pub longest_run_ms: u64,
+    /// Seed of the kill moments, the clients and their requests.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory of the store (default: a new temporary one).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Keep the directory afterwards.
+    #[arg(long)]
+    pub keep: bool,
+}
+
+/// `loyalty bench`
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Customers seeded before measuring.
+    #[arg(long, default_value_t = 100_000)]
+    pub customers: u64,
+    /// Active campaigns of the benchmark Company.
+    #[arg(long, default_value_t = 50)]
+    pub campaigns: usize,
+    /// Products in the catalogue carts are drawn from.
+    #[arg(long, default_value_t = 2_000)]
+    pub products: usize,
+    /// Customers given points to redeem.
+    #[arg(long, default_value_t = 5_000)]
+    pub redeemers: u64,
+    /// Measured seconds of each run.
+    #[arg(long, default_value_t = 10)]
+    pub duration: u64,
+    /// Unmeasured seconds at the start of each run.
+    #[arg(long, default_value_t = 2)]
+    pub warmup: u64,
+    /// Fixed arrival rates (requests per second) each scenario runs at, besides saturation.
+    #[arg(long, value_delimiter = ',', default_value = "500,1000,2000")]
+    pub rates: Vec<u32>,
+    /// Connections of a saturation run.
+    #[arg(long, default_value_t = 32)]
+    pub connections: usize,
+    /// Scenarios to run (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub only: Vec<crate::bench::Scenario>,
+    /// Directory for the store and campaign files (default: a new temporary one).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Keep the directory afterwards.
+    #[arg(long)]
+    pub keep: bool,
+    /// Seed of the catalogue and the requests.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Carts describe every line (departments and brands) instead of the
+    /// catalogue being imported into the store: what catalogue lookups
+    /// cost, by comparison.
+    #[arg(long)]
+    pub catalogue_in_carts: bool,
+    /// Run the servers on the SurrealDB server at this `ws://HOST:PORT`
+    /// (with `--db-user` and `--db-pass`) instead of each on its embedded store.
+    #[arg(long = "db")]
+    pub db: Option<String>,
+    /// Root user of the `--db` server.
+    #[arg(long = "db-user", env = "LOYALTY_DB_USER", default_value = "root")]
+    pub db_user: String,
+    /// Root password of the `--db` server.
+    #[arg(
+        long = "db-pass",
+        env = "LOYALTY_DB_PASS",
+        hide_env_values = true,
+        default_value = "root"
+    )]
+    pub db_pass: String,
+    /// Start the built `surreal` (the `surreal-server` feature) on SurrealKV in
+    /// the benchmark's directory and run the servers on it.
+    #[arg(long, conflicts_with = "db")]
+    pub surreal: bool,
+    /// How many `loyalty` servers share the `--db` or `--surreal` server;
+    /// requests go to each in turn.
+    #[arg(long, default_value_t = 1)]
+    pub nodes: usize,
+    /// Print one JSON object instead of Markdown.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,81 @@
+//! The connection to SurrealDB as every query of the service uses it: the
+//! client's own query builder, whose answer a remote store's health bounds
+//! ([`crate::storage::health`]). While the store is known unreachable a
+//! query is not sent; one waiting when the store is found unreachable stops
+//! waiting; a broken connection a query meets marks the store unreachable.
+//! Either way the query fails as a connection error, which
+//! [`crate::storage::store_error`] answers with `store_unavailable`.
+
+use std::borrow::Cow;
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::Arc;
+
+use surrealdb::engine::any::Any;
+use surrealdb::method::{IntoVariables, Query};
+use surrealdb::{IndexedResults, Surreal};
+
+use crate::storage::health::StoreHealth;
+
+/// A connected client and the health of its store.
+#[derive(Clone, Debug)]
+pub(crate) struct Db {
+    client: Surreal<Any>,
+    pub(crate) health: Arc<StoreHealth>,
+}
+
+impl Db {
+    /// `client`, whose store is remote (its connection can break) or not.
+    pub(crate) fn new(client: Surreal<Any>, remote: bool) -> Db {
+        Db {
+            client,
+            health: Arc::new(StoreHealth::new(remote)),
+        }
+    }
+
+    /// A query of the SurrealQL `text`, to bind variables to and await.
+    pub(crate) fn query<'c>(&'c self, text: impl Into<Cow<'c, str>>) -> StoreQuery<'c> {
+        StoreQuery {
+            query: self.client.query(text),
+            health: &self.health,
+            probe: false,
+        }
+    }
+
+    /// A query sent whatever the store's health, to find out whether it
+    /// answers.
+    pub(crate) fn probe_query<'c>(&'c self, text: impl Into<Cow<'c, str>>) -> StoreQuery<'c> {
+        StoreQuery {
+            probe: true,
+            ..self.query(text)
+        }
+    }
+}
+
+/// A query being built; awaiting it sends it unless the store is known
+/// unreachable.
+#[must_use = "a query does nothing until it is awaited"]
+pub(crate) struct StoreQuery<'c> {
+    query: Query<'c, Any>,
+    health: &'c StoreHealth,
+    probe: bool,
+}
+
+impl<'c> StoreQuery<'c> {
+    /// Binds variables (a `(name, value)` pair, or a map of them).
+    pub(crate) fn bind(self, variables: impl IntoVariables) -> Self {
+        StoreQuery {
+            query: self.query.bind(variables),
+            ..self
+        }
+    }
+}
+
+impl<'c> IntoFuture for StoreQuery<'c> {
+    type Output = surrealdb::Result<IndexedResults>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'c>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.health.bound(self.query.into_future(), self.probe))
+    }
+}

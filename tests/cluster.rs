@@ -1,0 +1,22 @@
+//! Several `loyalty` nodes on one real SurrealDB server: the official server
+//! (`tools/surreal`, built with `cargo build -p surreal --profile surreal`) on
+//! a loopback port, and nodes started as `loyalty serve --db ws://...` is,
+//! each with its own caches, locks and background tasks. Every guarantee one
+//! node gives holds across them: the races of the single-node tests are run
+//! again with their requests spread over two nodes; keys, campaigns and rate
+//! limits are shared; background work is done once; a lost store fails
+//! requests fast and comes back by itself.
+
+#[path = "cluster/background.rs"]
+mod background;
+mod common;
+#[path = "cluster/harness.rs"]
+mod harness;
+#[path = "cluster/outage.rs"]
+mod outage;
+#[path = "cluster/races.rs"]
+mod races;
+#[path = "cluster/rate_limits.rs"]
+mod rate_limits;
+#[path = "cluster/sharing.rs"]
+mod sharing;
