@@ -1,11 +1,28 @@
 //! A SurrealDB server and the `loyalty` nodes sharing it.
 
+use std::sync::{Arc, LazyLock};
+
 use loyalty::bench::surreal::SurrealServer;
 use loyalty::resources::companies::model::CreatedApiKey;
 use loyalty::server::ServerSettings;
 use serde_json::Value;
+use tokio::sync::{OwnedRwLockReadGuard, OwnedRwLockWriteGuard, RwLock};
 
 use crate::common::{OPERATOR_TOKEN, TestServer, all_at_once};
+
+/// Held shared by every running cluster, and alone by a test that measures
+/// a rate: two clusters at once share the machine's cores, and a node
+/// waiting for a core admits no request meanwhile.
+static MACHINE: LazyLock<Arc<RwLock<()>>> = LazyLock::new(Arc::default);
+
+/// Whether a cluster has the machine to itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Machine {
+    /// Other tests' clusters may run beside it.
+    Shared,
+    /// No other cluster runs while it does.
+    Alone,
+}
 
 /// One SurrealDB server and the nodes started on it.
 pub struct Cluster {
@@ -20,6 +37,14 @@ pub struct Cluster {
     pub dir: tempfile::TempDir,
     /// What every node's settings change.
     tweak: fn(&mut ServerSettings),
+    /// Its hold on the machine, given back when it ends.
+    _machine: Hold,
+}
+
+/// A hold on the machine, shared or alone, kept for as long as the cluster.
+enum Hold {
+    Shared { _guard: OwnedRwLockReadGuard<()> },
+    Alone { _guard: OwnedRwLockWriteGuard<()> },
 }
 
 impl Cluster {
@@ -35,6 +60,12 @@ impl Cluster {
         Self::start_with(storage, nodes, files, |_| {}).await
     }
 
+    /// [`Cluster::start`] with the machine to itself (`Machine::Alone`),
+    /// for a test that measures a rate.
+    pub async fn start_alone(nodes: usize, files: &[(&str, &str)]) -> Cluster {
+        Self::start_held(Machine::Alone, "memory", nodes, files, |_| {}).await
+    }
+
     /// [`Cluster::start_on`] with every node's settings changed by `tweak`.
     pub async fn start_with(
         storage: &str,
@@ -42,6 +73,24 @@ impl Cluster {
         files: &[(&str, &str)],
         tweak: fn(&mut ServerSettings),
     ) -> Cluster {
+        Self::start_held(Machine::Shared, storage, nodes, files, tweak).await
+    }
+
+    async fn start_held(
+        machine: Machine,
+        storage: &str,
+        nodes: usize,
+        files: &[(&str, &str)],
+        tweak: fn(&mut ServerSettings),
+    ) -> Cluster {
+        let hold = match machine {
+            Machine::Shared => Hold::Shared {
+                _guard: MACHINE.clone().read_owned().await,
+            },
+            Machine::Alone => Hold::Alone {
+                _guard: MACHINE.clone().write_owned().await,
+            },
+        };
         let dir = tempfile::tempdir().expect("a temporary directory");
         let company = dir.path().join("campaigns").join("demo");
         std::fs::create_dir_all(&company).expect("the Company's folder");
@@ -65,6 +114,7 @@ impl Cluster {
             key,
             dir,
             tweak,
+            _machine: hold,
         };
         for _ in 1..nodes {
             cluster.add_node().await;

@@ -91,7 +91,7 @@ fn assert_limit_plus_burst(admitted: usize, took: Duration, nodes: &str) {
 
 #[tokio::test]
 async fn a_companys_limit_holds_over_two_nodes_and_passes_to_the_survivor() {
-    let mut cluster = Cluster::start(2, CAMPAIGNS).await;
+    let mut cluster = Cluster::start_alone(2, CAMPAIGNS).await;
     let key = cluster.nodes[0]
         .company_with_limits("metered", Some(METERED))
         .await;
