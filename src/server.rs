@@ -272,9 +272,11 @@ async fn renew_instance(
                 services.rate_limiters.set_processes(processes);
                 services.record_kept_key_outcomes().await;
             }
-            Err(error) => {
+            // While the store is unreachable, the health says so once.
+            Err(error) if services.store_reachable() => {
                 tracing::warn!(%error, "renewing this process's lease on the store failed")
             }
+            Err(_) => {}
         }
     }
 }
