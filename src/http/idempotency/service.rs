@@ -37,8 +37,8 @@ pub fn validate_key(key: &str) -> ApiResult<()> {
 
 impl Services {
     /// Claims `key` for a request with `fingerprint`; while the claim
-    /// runs, and the request after a [`KeyClaim::Run`], the returned guard
-    /// keeps other requests of this process from it.
+    /// runs, and after a [`KeyClaim::Run`] the request with the returned
+    /// guard, other requests of this process are kept from it.
     pub async fn claim_idempotency_key(
         &self,
         company: &str,
@@ -74,7 +74,10 @@ impl Services {
                 outcome: KeyOutcome::Release,
             });
         }
-        Ok((claim?, Some(running)))
+        let claim = claim?;
+        // Only a request that runs holds the key here: a replay does not.
+        let running = matches!(claim, KeyClaim::Run).then_some(running);
+        Ok((claim, running))
     }
 
     /// Records what becomes of `key` now its request ended; when the store
