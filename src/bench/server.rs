@@ -83,6 +83,39 @@ fn cpu_ticks_of(stat: &str) -> Option<u64> {
     Some(user + system)
 }
 
+/// Waits until `url` answers a GET with success, for at most `within`;
+/// fails, naming `log`, when `child` (the process serving it) exits first or
+/// the time passes.
+pub(crate) async fn wait_until_answers(
+    child: &mut Child,
+    url: &str,
+    within: Duration,
+    log: &Path,
+) -> anyhow::Result<()> {
+    let client = reqwest::Client::new();
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            bail!("the process exited ({status}); see {}", log.display());
+        }
+        if client
+            .get(url)
+            .send()
+            .await
+            .is_ok_and(|r| r.status().is_success())
+        {
+            return Ok(());
+        }
+        if tokio::time::Instant::now() > deadline {
+            bail!(
+                "{url} did not answer within {within:?}; see {}",
+                log.display()
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// A free loopback port (the operating system picks it).
 fn free_port() -> anyhow::Result<u16> {
     let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
@@ -155,33 +188,10 @@ impl ServerProcess {
             api_url: format!("http://127.0.0.1:{api_port}"),
             admin_url: format!("http://127.0.0.1:{admin_port}"),
         };
-        server.wait_until_ready(&log_path).await?;
+        let ready = format!("{}/openapi.json", server.api_url);
+        let within = Duration::from_secs(120);
+        wait_until_answers(&mut server.child, &ready, within, &log_path).await?;
         Ok(server)
-    }
-
-    async fn wait_until_ready(&mut self, log: &Path) -> anyhow::Result<()> {
-        let client = reqwest::Client::new();
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-        loop {
-            if let Some(status) = self.child.try_wait()? {
-                bail!("the server exited ({status}); see {}", log.display());
-            }
-            if client
-                .get(format!("{}/openapi.json", self.api_url))
-                .send()
-                .await
-                .is_ok_and(|r| r.status().is_success())
-            {
-                return Ok(());
-            }
-            if tokio::time::Instant::now() > deadline {
-                bail!(
-                    "the server did not answer within 2 minutes; see {}",
-                    log.display()
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
     }
 
     /// Stops the server with SIGKILL (nothing of it runs after this

@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use tokio::process::{Child, Command};
 
+use crate::bench::server::wait_until_answers;
 use crate::storage::RemoteAuth;
 
 /// The root user the server is started with.
@@ -113,7 +114,7 @@ impl SurrealServer {
             .create(true)
             .append(true)
             .open(&self.log)?;
-        let child = Command::new(&self.binary)
+        let mut child = Command::new(&self.binary)
             .args(["start", "--no-banner", "--log", "warn"])
             .args(["--user", ROOT_USER, "--pass", ROOT_PASSWORD])
             .arg("--bind")
@@ -125,44 +126,14 @@ impl SurrealServer {
             .kill_on_drop(true)
             .spawn()
             .with_context(|| format!("cannot start {}", self.binary.display()))?;
+        let health = format!("http://127.0.0.1:{}/health", self.port);
+        let within = Duration::from_secs(60);
+        wait_until_answers(&mut child, &health, within, &self.log).await?;
         self.pid.store(
             child.id().unwrap_or(0),
             std::sync::atomic::Ordering::Relaxed,
         );
         *self.child.lock().await = Some(child);
-        self.wait_until_ready().await
-    }
-
-    async fn wait_until_ready(&self) -> anyhow::Result<()> {
-        let client = reqwest::Client::new();
-        let health = format!("http://127.0.0.1:{}/health", self.port);
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        loop {
-            let exited = match self.child.lock().await.as_mut() {
-                Some(child) => child.try_wait()?,
-                None => None,
-            };
-            if let Some(status) = exited {
-                bail!(
-                    "the SurrealDB server exited ({status}); see {}",
-                    self.log.display()
-                );
-            }
-            if client
-                .get(&health)
-                .send()
-                .await
-                .is_ok_and(|r| r.status().is_success())
-            {
-                return Ok(());
-            }
-            if tokio::time::Instant::now() > deadline {
-                bail!(
-                    "the SurrealDB server did not answer within a minute; see {}",
-                    self.log.display()
-                );
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        Ok(())
     }
 }
