@@ -8,6 +8,10 @@
 //! Built only with the `surreal-server` feature:
 //! `cargo build --release --features surreal-server --bin surreal`.
 
+// The optimizer's layout of SurrealDB's deepest async functions needs more
+// than the default depth in a release build, as in the official binary.
+#![recursion_limit = "256"]
+
 use std::process::ExitCode;
 
 use surrealdb_server::core::CommunityComposer;

@@ -17,10 +17,14 @@ use surrealdb::{IndexedResults, Surreal};
 
 use crate::storage::health::StoreHealth;
 
-/// A connected client and the health of its store.
+/// A connected client and the health of its store. Clones share the
+/// client's one session: cloning a `Surreal` opens a new session, which a
+/// remote server must set up (namespace, sign-in) before it answers as the
+/// first, and under load the client can drop the request to set it up, so a
+/// clone's queries would run unauthenticated.
 #[derive(Clone, Debug)]
 pub(crate) struct Db {
-    client: Surreal<Any>,
+    client: Arc<Surreal<Any>>,
     pub(crate) health: Arc<StoreHealth>,
 }
 
@@ -28,7 +32,7 @@ impl Db {
     /// `client`, whose store is remote (its connection can break) or not.
     pub(crate) fn new(client: Surreal<Any>, remote: bool) -> Db {
         Db {
-            client,
+            client: Arc::new(client),
             health: Arc::new(StoreHealth::new(remote)),
         }
     }
@@ -77,5 +81,27 @@ impl<'c> IntoFuture for StoreQuery<'c> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.health.bound(self.query.into_future(), self.probe))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::storage::Store;
+
+    /// The session a query runs in, as the store sees it.
+    async fn session_of(store: &Store) -> String {
+        let mut answer = store.db.query("RETURN $session.id").await.unwrap();
+        let id: Option<String> = answer.take(0).unwrap();
+        id.expect("a session id")
+    }
+
+    #[tokio::test]
+    async fn clones_of_a_store_share_its_session() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let clones: Vec<Store> = (0..4).map(|_| store.clone()).collect();
+        let first = session_of(&store).await;
+        for clone in &clones {
+            assert_eq!(session_of(clone).await, first);
+        }
     }
 }

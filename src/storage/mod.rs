@@ -116,7 +116,7 @@ impl Store {
             .use_db(DATABASE)
             .await
             .map_err(store_error)?;
-        let remote = url.starts_with("ws://");
+        let remote = url.starts_with("ws://") || url.starts_with("wss://");
         let (writers, lanes) = if remote {
             (REMOTE_WRITERS, crate::storage::group_commit::REMOTE_LANES)
         } else {
