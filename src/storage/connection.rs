@@ -90,7 +90,7 @@ mod tests {
 
     /// The session a query runs in, as the store sees it.
     async fn session_of(store: &Store) -> String {
-        let mut answer = store.db.query("RETURN $session.id").await.unwrap();
+        let mut answer = store.db.query("RETURN <string> $session.id").await.unwrap();
         let id: Option<String> = answer.take(0).unwrap();
         id.expect("a session id")
     }
