@@ -31,27 +31,7 @@ instant_win:
       weight: 1
 ",
     ),
-    (
-        "scratch.yaml",
-        "id: 21
-kind: instant_win
-name: Scratch
-on: { custom_event: scratch }
-once: campaign
-once_limit: 100
-instant_win:
-  instant_win_prizes:
-    - id: coffee
-      name: Coffee
-      outcome: { promotion_type: reward, promotion_id: 11 }
-      weight: 1
-      stock: 1
-      stock_management_strategy: remove_prize
-    - id: none
-      name: No prize
-      weight: 0
-",
-    ),
+    ("scratch.yaml", crate::common::LAST_UNIT_PRIZE),
 ];
 
 /// The instant_win effect of campaign `rule` in an event's answer.

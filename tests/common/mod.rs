@@ -12,6 +12,28 @@ use loyalty::server::RunningServer;
 use loyalty::server::ServerSettings;
 use serde_json::Value;
 
+/// An Instant Win (campaign 21, on the Custom Event `scratch`) whose one prize
+/// has a single unit: the race for the last unit, on one node and on two.
+/// Its prize gives the Reward campaign 11, which the test Company defines.
+pub const LAST_UNIT_PRIZE: &str = "id: 21
+kind: instant_win
+name: Scratch
+on: { custom_event: scratch }
+once: campaign
+once_limit: 100
+instant_win:
+  instant_win_prizes:
+    - id: coffee
+      name: Coffee
+      outcome: { promotion_type: reward, promotion_id: 11 }
+      weight: 1
+      stock: 1
+      stock_management_strategy: remove_prize
+    - id: none
+      name: No prize
+      weight: 0
+";
+
 /// A clock standing at `at`, for [`ServerSettings::clock`].
 pub fn manual_clock(at: &str) -> std::sync::Arc<loyalty::common::clock::Clock> {
     std::sync::Arc::new(loyalty::common::clock::Clock::manual(
