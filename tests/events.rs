@@ -5,6 +5,8 @@
 mod common;
 #[path = "events/money_and_time.rs"]
 mod money_and_time;
+#[path = "events/round_trips.rs"]
+mod round_trips;
 
 use common::{TestServer, all_at_once};
 use loyalty::resources::companies::model::CreatedApiKey;

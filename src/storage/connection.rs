@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use surrealdb::engine::any::Any;
 use surrealdb::method::{IntoVariables, Query};
@@ -26,6 +27,8 @@ use crate::storage::health::StoreHealth;
 pub(crate) struct Db {
     client: Arc<Surreal<Any>>,
     pub(crate) health: Arc<StoreHealth>,
+    /// Queries sent so far (each one round trip to a remote store).
+    sent: Arc<AtomicU64>,
 }
 
 impl Db {
@@ -34,11 +37,19 @@ impl Db {
         Db {
             client: Arc::new(client),
             health: Arc::new(StoreHealth::new(remote)),
+            sent: Arc::new(AtomicU64::new(0)),
         }
+    }
+
+    /// How many queries this store was sent, by every clone: what a request
+    /// costs in round trips, for tests and measurements.
+    pub(crate) fn queries_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
     }
 
     /// A query of the SurrealQL `text`, to bind variables to and await.
     pub(crate) fn query<'c>(&'c self, text: impl Into<Cow<'c, str>>) -> StoreQuery<'c> {
+        self.sent.fetch_add(1, Ordering::Relaxed);
         StoreQuery {
             query: self.client.query(text),
             health: &self.health,

@@ -1,34 +1,50 @@
 //! What the transaction recording a batch of events writes for each: its
 //! cart or Custom Event, the Voucher uses and discounts of a cart, the
 //! Vouchers its campaigns issue, its Challenge progress, its ledger entries
-//! and its Instant Win draws. Each resource writes its own part; this text
+//! and its Instant Win draws. Each resource writes its own part; this module
 //! puts them in order, once, for the group commit
 //! ([`crate::storage::group_commit`]) to run over a batch.
+//!
+//! SurrealDB plans every statement each time it runs it, and a statement in
+//! a `FOR` loop once per turn: planning, not writing, was most of a cart's
+//! cost when each event ran its own two dozen statements. So the parts every
+//! event has (the cart, its totals, discounts, ledger and balances, the
+//! draws' audit and deliveries) are a few statements over rows of the whole
+//! batch (`INSERT` of many records, balances and totals moved by
+//! `ON DUPLICATE KEY UPDATE`), and the text holds only the parts some event
+//! of the batch needs. What is rare (Voucher uses, issued Vouchers,
+//! Challenges, limits, an Idempotency-Key's answer) still runs event by
+//! event, in a loop over the events that have it.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::http::idempotency::store::WRITE_ANSWER;
-use crate::resources::carts::store::STORE_CART;
+use crate::resources::carts::store::STORE_CART_TOTALS;
+use crate::resources::carts::store::STORE_CARTS;
+use crate::resources::carts::store::cart_rows;
 use crate::resources::challenges::store::advance_statements;
 use crate::resources::discounts::store::STORE_DISCOUNTS;
-use crate::resources::instant_wins::store::COUNT_PARTICIPATIONS;
-use crate::resources::instant_wins::store::QUEUE_DELIVERIES;
-use crate::resources::instant_wins::store::STORE_AUDIT;
-use crate::resources::instant_wins::store::TAKE_STOCK;
-use crate::resources::instant_wins::store::USE_GAME_PARTICIPATIONS;
-use crate::resources::instant_wins::store::USE_VOUCHERS;
+use crate::resources::discounts::store::discount_row;
+use crate::resources::events::store::STORE_EVENTS;
+use crate::resources::events::store::event_row;
+use crate::resources::instant_wins::store::draw_batch;
 use crate::resources::limits::store::TAKE_EVENT_LIMITS;
-use crate::resources::points::store::ledger::APPEND_LEDGER;
+use crate::resources::limits::store::take_limits_sql;
+use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
+use crate::resources::points::store::ledger_batch::MOVE_BALANCE_ROWS;
+use crate::resources::points::store::ledger_batch::balance_rows;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 
-/// One event to record, as bound to the transaction (`$write`): `company`,
-/// `customer`, `ledger` and `balances` (see [`crate::resources::points::store::ledger::ledger_documents`]),
-/// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one of `cart` (the stored cart)
-/// or `event` (the stored Custom Event), the other null, and for a cart the
-/// Voucher uses it redeems (`voucher_uses`, made by
-/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]) at `now`
-/// and the discounts it got (`discounts`, made by
+/// One event to record, as the pipeline hands it to the group commit:
+/// `company`, `customer`, `ledger` and `balances` (see
+/// [`crate::resources::points::store::ledger::ledger_documents`]),
+/// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one
+/// of `cart` (the stored cart, with its `total` and `date`) or `event` (the
+/// stored Custom Event), the other null, and for a cart the Voucher uses it
+/// redeems (`voucher_uses`, made by
+/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`])
+/// at `now` and the discounts it got (`discounts`, made by
 /// [`crate::resources::discounts::store::transaction_document`], or null),
 /// the Vouchers its campaigns issue (`voucher_issues`), the Challenge
 /// records it moved (`challenges`) and what its points campaigns take from
@@ -40,27 +56,35 @@ use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 /// same transaction.
 pub(crate) type EventWrite = Value;
 
-/// The transaction recording `$writes`, each as [`EventWrite`]. Every part
-/// is written once and skipped at run time where an event does not need it.
-pub(crate) fn batch_query() -> String {
+/// A part of the batch's transaction: statements over the rows bound to
+/// `binding` (which names the part: no two parts share one), left out of
+/// the text when the batch has none.
+#[derive(Debug)]
+pub(crate) struct BatchPart {
+    /// The variable the statements read the rows from.
+    pub binding: &'static str,
+    /// The statements, in SurrealQL.
+    pub statements: &'static str,
+}
+
+/// The events, one by one, whose rare parts run in a loop of their own.
+const RARE: &str = "rare";
+
+/// The parts an event runs on its own ([`RARE`]), each skipped at run time
+/// where the event does not need it.
+fn rare_statements() -> String {
     format!(
-        "BEGIN TRANSACTION;
-         FOR $write IN $writes {{
+        "FOR $write IN ${RARE} {{
              LET $company = $write.company;
              LET $customer = $write.customer;
-             LET $ledger = $write.ledger;
-             LET $balances = $write.balances;
-             LET $draw_write = $write.draw_write;
-             LET $voucher_uses = $write.voucher_uses;
              LET $now = $write.now;
-             IF $write.cart {{
-                 {STORE_CART}
-             }};
+             LET $voucher_uses = $write.voucher_uses;
              IF $voucher_uses {{
                  {TAKE_VOUCHER_USES}
              }};
-             IF $write.discounts {{
-                 {STORE_DISCOUNTS}
+             IF $write.discounts.limit_takes {{
+                 LET $limit_takes = $write.discounts.limit_takes;
+                 {take_limits}
              }};
              IF $write.voucher_issues {{
                  LET $vouchers = $write.voucher_issues;
@@ -70,34 +94,198 @@ pub(crate) fn batch_query() -> String {
              IF $write.challenges {{
                  {advance_challenges}
              }};
-             IF $write.event {{
-                 CREATE type::record('custom_event', [$company, $write.event.eid]) CONTENT $write.event RETURN NONE;
-             }};
              IF $write.limit_takes {{
                  {TAKE_EVENT_LIMITS}
              }};
-             {APPEND_LEDGER}
              LET $answer = $write.answer;
              {WRITE_ANSWER}
-             IF $draw_write {{
-                 {COUNT_PARTICIPATIONS}
-                 IF $draw_write.used {{
-                     {USE_VOUCHERS}
-                 }};
-                 IF $draw_write.limited {{
-                     {TAKE_STOCK}
-                 }};
-                 IF $draw_write.played {{
-                     {USE_GAME_PARTICIPATIONS}
-                 }};
-                 {STORE_AUDIT}
-                 IF $draw_write.won {{
-                     {QUEUE_DELIVERIES}
-                 }};
-             }};
-         }};
-         COMMIT TRANSACTION;",
+         }};",
+        take_limits = take_limits_sql!(),
         issue_vouchers = issue_statements(),
         advance_challenges = advance_statements(),
     )
+}
+
+/// Whether `write` has a part that runs event by event.
+fn is_rare(write: &EventWrite) -> bool {
+    let present = |value: &Value| match value {
+        Value::Null => false,
+        Value::Array(items) => !items.is_empty(),
+        _ => true,
+    };
+    present(&write["voucher_uses"])
+        || present(&write["discounts"]["limit_takes"])
+        || present(&write["voucher_issues"])
+        || present(&write["challenges"])
+        || present(&write["limit_takes"])
+        || present(&write["answer"])
+}
+
+/// The transaction recording a batch of events: its text and what it binds.
+#[derive(Debug, Default)]
+pub(crate) struct BatchTransaction {
+    parts: Vec<(&'static BatchPart, Vec<Value>)>,
+    rare: Vec<Value>,
+    rare_text: Option<String>,
+}
+
+impl BatchTransaction {
+    /// The transaction recording `writes`. The order of its parts does not
+    /// matter: it is all or nothing, and no part reads what another writes
+    /// but to check a counter, which each check sees whole.
+    pub(crate) fn of(writes: &[EventWrite]) -> BatchTransaction {
+        let mut batch = BatchTransaction::default();
+        for write in writes {
+            let company = write["company"].as_str().unwrap_or_default();
+            if is_rare(write) {
+                batch.rare.push(write.clone());
+            }
+            if let Some((cart, totals)) = cart_rows(company, write) {
+                batch.push(&STORE_CARTS, cart);
+                batch.push(&STORE_CART_TOTALS, totals);
+            }
+            if let Some(event) = event_row(company, &write["event"]) {
+                batch.push(&STORE_EVENTS, event);
+            }
+            if let Some(discounts) = discount_row(company, &write["discounts"]) {
+                batch.push(&STORE_DISCOUNTS, discounts);
+            }
+            if let Some(Value::Array(ledger)) = write.get("ledger") {
+                for record in ledger {
+                    batch.push(&APPEND_LEDGER_ROWS, record.clone());
+                }
+            }
+            for balance in balance_rows(company, &write["balances"]) {
+                batch.push(&MOVE_BALANCE_ROWS, balance);
+            }
+            draw_batch::add_rows(company, &write["draw_write"], &mut |part, row| {
+                batch.push(part, row);
+            });
+        }
+        if !batch.rare.is_empty() {
+            batch.rare_text = Some(rare_statements());
+        }
+        batch
+    }
+
+    /// Adds `row` to `part`.
+    fn push(&mut self, part: &'static BatchPart, row: Value) {
+        match self
+            .parts
+            .iter_mut()
+            .find(|(known, _)| known.binding == part.binding)
+        {
+            Some((_, rows)) => rows.push(row),
+            None => self.parts.push((part, vec![row])),
+        }
+    }
+
+    /// Whether two carts of the batch have the same code: one `INSERT`
+    /// cannot refuse the second the way a cart recorded before is refused.
+    pub(crate) fn repeats_a_cart(&self) -> bool {
+        let Some((_, carts)) = self
+            .parts
+            .iter()
+            .find(|(known, _)| known.binding == STORE_CARTS.binding)
+        else {
+            return false;
+        };
+        let mut ids: Vec<&Value> = carts.iter().map(|cart| &cart["id"]).collect();
+        ids.sort_by_key(|id| id.to_string());
+        ids.windows(2).any(|pair| pair[0] == pair[1])
+    }
+
+    /// The transaction's SurrealQL: the parts with rows, in order.
+    pub(crate) fn text(&self) -> String {
+        let mut text = String::from("BEGIN TRANSACTION;\n");
+        if let Some(rare) = &self.rare_text {
+            text.push_str(rare);
+            text.push('\n');
+        }
+        for (part, _) in &self.parts {
+            text.push_str(part.statements);
+            text.push('\n');
+        }
+        text.push_str("COMMIT TRANSACTION;");
+        text
+    }
+
+    /// The variables the text reads, as an object of them by name.
+    pub(crate) fn bindings(&self) -> Value {
+        let mut bindings: Map<String, Value> = self
+            .parts
+            .iter()
+            .map(|(part, rows)| (part.binding.to_string(), Value::Array(rows.clone())))
+            .collect();
+        if !self.rare.is_empty() {
+            bindings.insert(RARE.to_string(), Value::Array(self.rare.clone()));
+        }
+        Value::Object(bindings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A cart of `customer` with points and a draw, as the pipeline writes it.
+    fn cart_write(code: &str, customer: &str) -> EventWrite {
+        json!({
+            "company": "c", "customer": customer, "now": "2026-11-22T10:00:00Z",
+            "cart": {"code": code, "company": "c", "customer_id": customer},
+            "event": null, "total": "10", "date": "2026-11-22T10:00:00Z",
+            "ledger": [{"id": format!("pt_{code}"), "customer_id": customer}],
+            "balances": [{"customer_id": customer, "kind": "points", "delta": 10}],
+            "draw_write": {
+                "id": format!("drw_{code}"), "customer_id": customer,
+                "seen": {}, "next": {"1": [1]}, "used": [], "played": [],
+                "limited": [], "won": [],
+                "audit": {"company": "c", "customer_id": customer, "created_at": "2026-11-22T10:00:00Z", "draws": []}
+            },
+            "voucher_issues": null, "challenges": null, "limit_takes": null,
+            "answer": null, "voucher_uses": [], "discounts": null
+        })
+    }
+
+    #[test]
+    fn a_batch_runs_the_same_statements_whatever_its_size() {
+        let two: Vec<EventWrite> = (0..2).map(|i| cart_write(&format!("A{i}"), "x")).collect();
+        let sixteen: Vec<EventWrite> = (0..16)
+            .map(|i| cart_write(&format!("B{i}"), &format!("c{}", i % 5)))
+            .collect();
+        let small = BatchTransaction::of(&two);
+        let large = BatchTransaction::of(&sixteen);
+        assert_eq!(small.text(), large.text());
+        assert_eq!(large.bindings()["carts"].as_array().unwrap().len(), 16);
+        assert_eq!(
+            large.bindings()["balance_rows"].as_array().unwrap().len(),
+            16
+        );
+        // Nothing rare: no loop over the events one by one.
+        assert!(!large.text().contains("$rare"), "{}", large.text());
+        assert!(large.bindings().get(RARE).is_none());
+    }
+
+    #[test]
+    fn only_the_parts_some_event_needs_are_in_the_text() {
+        let mut keyed = cart_write("K", "x");
+        keyed["answer"] = json!({"company": "c", "key": "k", "fingerprint": "f", "response": {}});
+        keyed["draw_write"] = Value::Null;
+        let batch = BatchTransaction::of(&[keyed]);
+        let text = batch.text();
+        assert!(text.contains("FOR $write IN $rare"), "{text}");
+        assert!(text.contains("INSERT INTO cart $carts"), "{text}");
+        assert!(!text.contains("iw_counts"), "{text}");
+        assert!(!text.contains("custom_event"), "{text}");
+        assert_eq!(batch.bindings()[RARE].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_cart_code_twice_in_a_batch_is_told() {
+        let writes = [cart_write("SAME", "x"), cart_write("SAME", "y")];
+        assert!(BatchTransaction::of(&writes).repeats_a_cart());
+        let writes = [cart_write("ONE", "x"), cart_write("TWO", "x")];
+        assert!(!BatchTransaction::of(&writes).repeats_a_cart());
+    }
 }

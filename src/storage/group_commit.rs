@@ -33,8 +33,8 @@ use crate::error::ErrorCode;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::storage::Store;
 use crate::storage::WriterPermit;
+use crate::storage::event_transaction::BatchTransaction;
 use crate::storage::event_transaction::EventWrite;
-use crate::storage::event_transaction::batch_query;
 use crate::storage::server_busy;
 use crate::storage::write_lanes::Enlisted;
 use crate::storage::write_lanes::Lane;
@@ -56,7 +56,6 @@ pub(crate) const REMOTE_LANES: usize = 4;
 /// concurrent batches seldom write the same record.
 pub(crate) struct WriteQueue {
     lanes: Vec<Lane>,
-    query: String,
 }
 
 impl std::fmt::Debug for WriteQueue {
@@ -79,7 +78,6 @@ impl WriteQueue {
     pub(crate) fn new(lanes: usize) -> WriteQueue {
         WriteQueue {
             lanes: (0..lanes.max(1)).map(|_| Lane::new()).collect(),
-            query: batch_query(),
         }
     }
 }
@@ -162,13 +160,23 @@ impl Store {
         self.event_writes.lanes[index]
             .transactions
             .fetch_add(1, Ordering::Relaxed);
-        let query = self.event_writes.query.as_str();
-        let recorded = self
-            .transact_admitted(WriterPermit::Held, |db| {
-                db.query(query).bind(("writes", writes.to_vec()))
+        let transaction = BatchTransaction::of(writes);
+        let recorded = if transaction.repeats_a_cart() {
+            // Refused whole, and recorded event by event: the second cart
+            // of a code is then refused as it would be alone.
+            Err(ApiError::new(
+                ErrorCode::CartAlreadyExists,
+                "a cart code is twice in one batch",
+            ))
+        } else {
+            let text = transaction.text();
+            let bindings = transaction.bindings();
+            self.transact_admitted(WriterPermit::Held, |db| {
+                db.query(text.as_str()).bind(bindings.clone())
             })
             .await
-            .map(drop);
+            .map(drop)
+        };
         // The stock view learns of units only once they are committed, and
         // forgets the prizes of draws refused as contended (one may have run
         // out behind its back).

@@ -60,6 +60,15 @@ pub struct Store {
     pub(crate) remote: bool,
 }
 
+impl Store {
+    /// How many queries this store was sent, by every clone of it: what
+    /// requests cost in round trips (a remote store answers each one over
+    /// the network). Background work counts too.
+    pub fn queries_sent(&self) -> u64 {
+        self.db.queries_sent()
+    }
+}
+
 /// How long a write waits for admission. A till gives up after a few
 /// seconds; beyond that, queueing only leaves work nobody waits for, so the
 /// write is refused (`server_busy`, nothing changed) and the backlog an

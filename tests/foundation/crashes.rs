@@ -241,9 +241,15 @@ async fn keyed_redemptions_racing_carts_answer_exact_balances_and_replay_them() 
         let answer: Value = serde_json::from_str(&retry.3).unwrap();
         answered.push(answer["balance"].as_i64().unwrap());
     }
-    answered.sort_unstable();
-    answered.dedup();
-    assert_eq!(answered.len(), 10, "ten different balances: {answered:?}");
+    // The answers are what some order of the twenty writes leaves: the k-th
+    // redemption to commit, after c carts, leaves 100 + 10c - 5k, and c
+    // never goes down. (The ledger lists entries by the id given when a
+    // write is prepared, and a cart waiting for its batch can commit after
+    // a redemption prepared later, so its order is not the commits'.)
+    assert!(
+        some_order_leaves(answered.clone(), 100, 10, 5, 10),
+        "no order of the writes leaves {answered:?}"
+    );
     let (_, page) = server
         .get_as(
             &format!("/points/transactions?customer_id={customer}&limit=100"),
@@ -251,15 +257,45 @@ async fn keyed_redemptions_racing_carts_answer_exact_balances_and_replay_them() 
         )
         .await;
     let entries = page["transactions"].as_array().unwrap();
-    // Every answered balance is the sum of the ledger up to that redemption.
-    let mut running = 0;
-    let mut after_redemptions = Vec::new();
-    for entry in entries.iter().rev() {
-        running += entry["points"].as_i64().unwrap();
-        if entry["reason"] == "redemption" {
-            after_redemptions.push(running);
-        }
+    let redemptions = entries
+        .iter()
+        .filter(|entry| entry["reason"] == "redemption" && entry["points"] == -5)
+        .count();
+    assert_eq!(redemptions, 10, "{entries:?}");
+}
+
+#[test]
+fn answers_no_order_leaves_are_told_apart() {
+    // Read before any cart, then after all of them, in turn.
+    assert!(some_order_leaves(vec![95, 90, 185, 180], 100, 10, 5, 10));
+    // Two redemptions answering the balance of one read.
+    assert!(!some_order_leaves(vec![95, 95], 100, 10, 5, 10));
+    // More carts than there were.
+    assert!(!some_order_leaves(vec![205], 100, 10, 5, 10));
+}
+
+/// Whether redemptions of `debit` and `credits` credits of `credit`, from
+/// `start`, interleaved in some order, leave exactly the balances `answers`
+/// after the redemptions. Taking at each step the lowest answer the next
+/// redemption can have leaves the most room for the ones after it.
+fn some_order_leaves(
+    mut answers: Vec<i64>,
+    start: i64,
+    credit: i64,
+    debit: i64,
+    credits: i64,
+) -> bool {
+    answers.sort_unstable();
+    let mut carts_before = 0;
+    for k in 1..=answers.len() as i64 {
+        let next = answers.iter().position(|&answer| {
+            let carts = answer - start + debit * k;
+            carts % credit == 0 && (carts_before..=credits).contains(&(carts / credit))
+        });
+        let Some(index) = next else {
+            return false;
+        };
+        carts_before = (answers.remove(index) - start + debit * k) / credit;
     }
-    after_redemptions.sort_unstable();
-    assert_eq!(after_redemptions, answered);
+    true
 }

@@ -29,6 +29,7 @@ use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::resources::vouchers::redemption_store::voucher_use_documents;
 use crate::storage::REFUSED;
 use crate::storage::Store;
+use crate::storage::event_transaction::BatchPart;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
@@ -98,20 +99,54 @@ const GIVE_BACK_CART_LIMITS: &str = concat!(
     give_back_limits_sql!()
 );
 
-/// Part of the group commit ([`crate::storage::group_commit`]): the cart of `$write`
-/// unless its code was recorded before, and the purchase totals it moves.
-pub(crate) const STORE_CART: &str = "
-    LET $key = type::record('cart', [$company, $write.cart.code]);
-    IF record::exists($key) {
-        THROW 'REFUSED|cart_already_exists|cart ' + $write.cart.code + ' was already recorded';
+/// Part of the group commit ([`crate::storage::event_transaction`]): the
+/// carts of the batch (`$carts`, made by [`cart_rows`]), refused with
+/// `cart_already_exists` when a code was recorded before. (A code twice in
+/// one batch makes the `INSERT` fail; the batch is then recorded event by
+/// event, where the second one meets this check.)
+pub(crate) const STORE_CARTS: BatchPart = BatchPart {
+    binding: "carts",
+    statements: "
+    LET $taken = SELECT VALUE code FROM $carts.map(|$cart| type::record('cart', $cart.id));
+    IF $taken {
+        THROW 'REFUSED|cart_already_exists|cart ' + $taken[0] + ' was already recorded';
     };
-    CREATE $key CONTENT $write.cart RETURN NONE;
-    UPSERT type::record('customer_stats', [$company, $customer])
-        SET company = $company, customer_id = $customer,
-            lifetime_spend = (lifetime_spend ?? 0) + fn::money($write.total),
-            cart_count = (cart_count ?? 0) + 1,
-            last_purchase = IF last_purchase == NONE OR last_purchase < $write.date { $write.date } ELSE { last_purchase }
-        RETURN NONE;";
+    INSERT INTO cart $carts RETURN NONE;",
+};
+
+/// Part of the group commit: the purchase totals the batch's carts move
+/// (`$cart_totals`, one row per cart, made by [`cart_rows`]).
+pub(crate) const STORE_CART_TOTALS: BatchPart = BatchPart {
+    binding: "cart_totals",
+    statements: "
+    INSERT INTO customer_stats $cart_totals ON DUPLICATE KEY UPDATE
+        lifetime_spend = (lifetime_spend ?? 0) + fn::money($input.lifetime_spend),
+        cart_count = (cart_count ?? 0) + 1,
+        last_purchase = IF last_purchase == NONE OR last_purchase < $input.last_purchase { $input.last_purchase } ELSE { last_purchase }
+        RETURN NONE;",
+};
+
+/// The rows [`STORE_CARTS`] and [`STORE_CART_TOTALS`] write for the cart of
+/// `write` ([`crate::storage::event_transaction::EventWrite`]) of `company`,
+/// when it records one.
+pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value)> {
+    let Value::Object(cart) = &write["cart"] else {
+        return None;
+    };
+    let mut cart = cart.clone();
+    let code = cart.get("code").cloned().unwrap_or(Value::Null);
+    cart.insert("id".into(), json!([company, code]));
+    let customer = &write["customer"];
+    let totals = json!({
+        "id": [company, customer],
+        "company": company,
+        "customer_id": customer,
+        "lifetime_spend": write["total"],
+        "cart_count": 1,
+        "last_purchase": write["date"],
+    });
+    Some((Value::Object(cart), totals))
+}
 
 /// A cart to record and what goes with it.
 #[derive(Debug, Clone, Copy)]

@@ -13,19 +13,32 @@ use crate::resources::limits::store::give_back_limits_sql;
 use crate::resources::limits::store::limit_take_documents;
 use crate::resources::limits::store::take_limits_sql;
 use crate::storage::Store;
+use crate::storage::event_transaction::BatchPart;
 use crate::storage::page_query::PageQuery;
 
-/// SurrealQL recording a cart's discount transaction `$write.discounts`
-/// (made by [`transaction_document`]): one record, with no index but the
-/// Customer's, so a cart with many discounts costs one write; and what its
-/// campaigns take from their limits.
-pub(crate) const STORE_DISCOUNTS: &str = concat!(
-    "
-    CREATE type::record('discount_transaction', [$company, $write.discounts.key])
-        CONTENT $write.discounts RETURN NONE;
-    LET $limit_takes = $write.discounts.limit_takes ?? [];",
-    take_limits_sql!()
-);
+/// Part of the group commit ([`crate::storage::event_transaction`]): the
+/// discount transactions of the batch's carts (`$discounts`, made by
+/// [`discount_row`]): one record per cart, with no index but the
+/// Customer's, so a cart with many discounts costs one write. What their
+/// campaigns take from their limits runs cart by cart, with the cart's
+/// other rare parts.
+pub(crate) const STORE_DISCOUNTS: BatchPart = BatchPart {
+    binding: "discounts",
+    statements: "
+    INSERT INTO discount_transaction $discounts RETURN NONE;",
+};
+
+/// The row [`STORE_DISCOUNTS`] writes for `discounts` (made by
+/// [`transaction_document`], or null) of `company`.
+pub(crate) fn discount_row(company: &str, discounts: &Value) -> Option<Value> {
+    let Value::Object(discounts) = discounts else {
+        return None;
+    };
+    let mut row = discounts.clone();
+    let key = row.get("key").cloned().unwrap_or(Value::Null);
+    row.insert("id".into(), json!([company, key]));
+    Some(Value::Object(row))
+}
 
 /// SurrealQL marking the discount transaction of the cart `$original_code`
 /// cancelled at `$now`, and giving back what its campaigns took from their

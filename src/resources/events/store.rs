@@ -9,6 +9,7 @@ use crate::pipeline::occurrence::Earned;
 use crate::resources::events::model::CustomEvent;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
+use crate::storage::event_transaction::BatchPart;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
@@ -22,6 +23,26 @@ fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
     }
     serde_json::from_value(document)
         .map_err(|e| ApiError::internal(format!("stored event unreadable: {e}")))
+}
+
+/// Part of the group commit ([`crate::storage::event_transaction`]): the
+/// Custom Events of the batch (`$events`, made by [`event_row`]).
+pub(crate) const STORE_EVENTS: BatchPart = BatchPart {
+    binding: "events",
+    statements: "
+    INSERT INTO custom_event $events RETURN NONE;",
+};
+
+/// The row [`STORE_EVENTS`] writes for `event` (the stored Custom Event of
+/// an event's write, or null) of `company`.
+pub(crate) fn event_row(company: &str, event: &Value) -> Option<Value> {
+    let Value::Object(event) = event else {
+        return None;
+    };
+    let mut row = event.clone();
+    let eid = row.get("eid").cloned().unwrap_or(Value::Null);
+    row.insert("id".into(), json!([company, eid]));
+    Some(Value::Object(row))
 }
 
 impl Store {

@@ -8,6 +8,7 @@
 //! [`crate::resources::instant_wins::store::stock::STOCK_SHARDS`] counters so that winners of a popular prize seldom
 //! collide ([`crate::resources::instant_wins::store::stock`]).
 
+pub mod draw_batch;
 pub mod draw_state;
 pub mod participations;
 pub mod prizes;
@@ -28,86 +29,7 @@ use crate::storage::Store;
 use crate::storage::first;
 
 // The draws of one event (`$draw_write`, made by [`draw_write`]) are recorded
-// inside the transaction of their event ([`crate::storage::group_commit`]) by the
-// parts below: the Customer's participation counts move only if they are
-// still the ones the draws were decided on, one unit of each won limited
-// prize is taken from the stock shard the draw picked ([`crate::resources::instant_wins::store::stock`]), the
-// draws are stored for audit and, for each Reward or game won, the prize's
-// delivery is queued in the outbox (points prizes are ledger entries of the
-// event, added by [`crate::pipeline::run`]). A check that fails throws `draw_contended`: the caller
-// evaluates the event again on fresh state.
-
-/// Part of the group commit: the compare-and-set of the participation counts.
-pub(crate) const COUNT_PARTICIPATIONS: &str = "
-    LET $counts = type::record('iw_counts', [$company, $draw_write.customer_id]);
-    IF ((SELECT VALUE rules FROM ONLY $counts) ?? {}) != $draw_write.seen {
-        THROW 'REFUSED|draw_contended|participations changed during the draw';
-    };
-    UPSERT $counts SET company = $company, customer_id = $draw_write.customer_id,
-        rules = $draw_write.next RETURN NONE;";
-
-/// Part of the group commit: one unit of each won limited prize.
-pub(crate) const TAKE_STOCK: &str = "
-    FOR $draw IN $draw_write.limited {
-        LET $unit = type::record('iw_given', [$company, $draw.rule_id, $draw.prize.prize_id, $draw.shard.index]);
-        LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
-        IF $given >= $draw.shard.allowance {
-            THROW 'REFUSED|draw_contended|the prize ran out during the draw';
-        };
-        UPSERT $unit SET company = $company, rule_id = $draw.rule_id,
-            prize_id = $draw.prize.prize_id, shard = $draw.shard.index, given = $given + 1
-            RETURN NONE;
-    };";
-
-/// Part of the group commit: one use of each Voucher a targeted draw takes
-/// part with, when its campaign's coupon counts them. The participation
-/// counts' compare-and-set keeps a Customer's draws apart; a use taken by
-/// anything else meanwhile throws `draw_contended` like a prize run out.
-pub(crate) const USE_VOUCHERS: &str = "
-    FOR $key IN $draw_write.used {
-        LET $voucher = type::record('voucher', [$company, $key]);
-        IF ((SELECT VALUE uses_left FROM ONLY $voucher) ?? 0) <= 0 {
-            THROW 'REFUSED|draw_contended|the Voucher was used up during the draw';
-        };
-        UPDATE $voucher SET uses_left -= 1 RETURN NONE;
-    };";
-
-/// Part of the group commit: one participation given of each game played
-/// past its free plays. One taken meanwhile (another play, a merge, a
-/// rollback) throws `draw_contended`: the play is decided again.
-pub(crate) const USE_GAME_PARTICIPATIONS: &str = "
-    FOR $game IN $draw_write.played {
-        LET $held = type::record('game_participation', [$company, $draw_write.customer_id, $game]);
-        LET $available = (SELECT VALUE available FROM ONLY $held) ?? 0;
-        IF $available < 1 {
-            THROW 'REFUSED|draw_contended|the participation was used during the play';
-        };
-        UPDATE $held SET available = $available - 1 RETURN NONE;
-    };";
-
-/// Part of the group commit: the audit record.
-pub(crate) const STORE_AUDIT: &str = "
-    CREATE type::record('iw_draws', $draw_write.id) CONTENT $draw_write.audit RETURN NONE;";
-
-/// Part of the group commit: the delivery of each won Reward or game
-/// participation, in the outbox (points prizes are ledger entries of the event).
-pub(crate) const QUEUE_DELIVERIES: &str = "
-    FOR $draw IN $draw_write.won {
-        CREATE type::record('prize_outbox', $draw.draw_id) CONTENT {
-            company: $company,
-            draw_id: $draw.draw_id,
-            customer_id: $draw_write.customer_id,
-            rule_id: $draw.rule_id,
-            prize_id: $draw.prize.prize_id,
-            promotion_type: $draw.prize.promotion_type,
-            promotion_id: $draw.prize.promotion_id,
-            points: $draw.prize.points,
-            points_kind: $draw.prize.points_kind,
-            points_expire_at: $draw.prize.points_expire_at,
-            pending: true,
-            created_at: $draw_write.audit.created_at
-        } RETURN NONE;
-    };";
+// inside the transaction of their event by [`draw_batch`].
 
 /// Fields every draw of one event shares, stored once on its audit record
 /// and given back to each draw when read.

@@ -6,7 +6,7 @@
 //! the store, and a unit is added only after the transaction that took it
 //! committed ([`StockView::taken`]). Stock stays exact whatever the view says,
 //! because the transaction checks the shard it takes from
-//! ([`crate::resources::instant_wins::store::TAKE_STOCK`]); a draw that picked a shard the view
+//! ([`crate::resources::instant_wins::store::draw_batch::TAKE_STOCK`]); a draw that picked a shard the view
 //! thought open but is full is refused as contended, the prize is forgotten
 //! ([`StockView::forget`]) and the retried draw reads it afresh.
 //!
