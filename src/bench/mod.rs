@@ -17,6 +17,7 @@
 //! drives each scenario at saturation and at each fixed rate.
 
 pub mod ceiling;
+pub mod chart;
 pub mod company;
 pub mod load;
 pub mod nodes;

@@ -145,6 +145,32 @@ impl Report {
         })
     }
 
+    /// One latency-against-load chart (SVG) per request type that ran, with
+    /// the file name it is written under (`<scenario>.svg`).
+    pub fn charts(&self) -> Vec<(String, String)> {
+        let mut scenarios: Vec<Scenario> = Vec::new();
+        for run in &self.runs {
+            if !scenarios.contains(&run.scenario) {
+                scenarios.push(run.scenario);
+            }
+        }
+        scenarios
+            .into_iter()
+            .filter_map(|scenario| {
+                let runs: Vec<&ScenarioRun> = self
+                    .runs
+                    .iter()
+                    .filter(|run| run.scenario == scenario)
+                    .collect();
+                let svg = crate::bench::chart::latency_chart(scenario.label(), &runs)?;
+                let name = serde_json::to_value(scenario)
+                    .ok()
+                    .and_then(|value| value.as_str().map(str::to_string))?;
+                Some((format!("{name}.svg"), svg))
+            })
+            .collect()
+    }
+
     /// The report as one JSON object.
     pub fn json(&self) -> Value {
         let run = |result: &RunResult| {

@@ -54,10 +54,33 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
     let report = crate::bench::run(&options)
         .await
         .map_err(|e| ApiError::internal(format!("benchmark: {e:#}")))?;
+    if let Some(out) = &args.out {
+        write_report(out, &report)?;
+    }
     if args.json {
         return print_json(&report.json());
     }
     println!("{}", report.markdown());
+    Ok(())
+}
+
+/// Writes `report` into `dir` (made when missing): its JSON, its Markdown
+/// and its charts.
+fn write_report(dir: &Path, report: &crate::bench::report::Report) -> ApiResult<()> {
+    let written = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|e| {
+            ApiError::internal(format!("cannot write {}: {e}", dir.join(name).display()))
+        })
+    };
+    std::fs::create_dir_all(dir)
+        .map_err(|e| ApiError::internal(format!("cannot make {}: {e}", dir.display())))?;
+    let json = serde_json::to_string_pretty(&report.json()).map_err(ApiError::internal)?;
+    written("report.json", &json)?;
+    written("report.md", &report.markdown())?;
+    for (name, svg) in report.charts() {
+        written(&name, &svg)?;
+    }
+    eprintln!("wrote the report and its charts in {}", dir.display());
     Ok(())
 }
 

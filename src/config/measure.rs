@@ -100,4 +100,9 @@ pub struct BenchArgs {
     /// Print one JSON object instead of Markdown.
     #[arg(long)]
     pub json: bool,
+    /// Also write the report into this directory: `report.json`,
+    /// `report.md` and one latency-against-load chart per request type
+    /// (`<scenario>.svg`)
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
 }
