@@ -146,8 +146,12 @@ pub fn latency_chart(title: &str, runs: &[&ScenarioRun]) -> Option<String> {
         legend_x + 28.0,
         TOP + 78.0
     );
-    // What a run did not record, under its mark.
-    for run in &answered {
+    // What a run did not record, under its mark; labels of neighbouring
+    // runs alternate between two lines.
+    let mut by_load = answered.clone();
+    by_load.sort_by(|a, b| x_of(a).total_cmp(&x_of(b)));
+    let mut labelled = 0;
+    for run in by_load {
         let failed = run.result.failures();
         if failed == 0 {
             continue;
@@ -158,8 +162,9 @@ pub fn latency_chart(title: &str, runs: &[&ScenarioRun]) -> Option<String> {
             svg,
             r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" fill="#d62728">{share:.0}% not recorded</text>"##,
             x(x_of(run)),
-            TOP + plot_height - 8.0
+            TOP + plot_height - 8.0 - 14.0 * f64::from(labelled % 2)
         );
+        labelled += 1;
     }
     svg.push_str("</svg>\n");
     Some(svg)
