@@ -16,7 +16,7 @@
 //! Challenges, limits, an Idempotency-Key's answer) still runs event by
 //! event, in a loop over the events that have it.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::carts::store::STORE_CART_TOTALS;
@@ -65,6 +65,19 @@ pub(crate) struct BatchPart {
     pub binding: &'static str,
     /// The statements, in SurrealQL.
     pub statements: &'static str,
+}
+
+/// `document` (an object; `None` for anything else, such as the null of
+/// an event without it) as a row of `company` for an `INSERT`, its record
+/// keyed by `[company, document[key]]`.
+pub(crate) fn keyed_row(company: &str, document: &Value, key: &str) -> Option<Value> {
+    let Value::Object(fields) = document else {
+        return None;
+    };
+    let mut row = fields.clone();
+    let id = json!([company, fields.get(key).unwrap_or(&Value::Null)]);
+    row.insert("id".into(), id);
+    Some(Value::Object(row))
 }
 
 /// The events, one by one, whose rare parts run in a loop of their own.
@@ -227,7 +240,6 @@ impl BatchTransaction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     /// A cart of `customer` with points and a draw, as the pipeline writes it.
     fn cart_write(code: &str, customer: &str) -> EventWrite {

@@ -30,6 +30,7 @@ use crate::resources::vouchers::redemption_store::voucher_use_documents;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::keyed_row;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
@@ -101,9 +102,10 @@ const GIVE_BACK_CART_LIMITS: &str = concat!(
 
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
 /// carts of the batch (`$carts`, made by [`cart_rows`]), refused with
-/// `cart_already_exists` when a code was recorded before. (A code twice in
-/// one batch makes the `INSERT` fail; the batch is then recorded event by
-/// event, where the second one meets this check.)
+/// `cart_already_exists` when a code was recorded before. (A batch holding
+/// one code twice is refused before it is sent,
+/// [`crate::storage::event_transaction::BatchTransaction::repeats_a_cart`],
+/// and recorded event by event, where the second cart meets this check.)
 pub(crate) const STORE_CARTS: BatchPart = BatchPart {
     binding: "carts",
     statements: "
@@ -130,12 +132,7 @@ pub(crate) const STORE_CART_TOTALS: BatchPart = BatchPart {
 /// `write` ([`crate::storage::event_transaction::EventWrite`]) of `company`,
 /// when it records one.
 pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value)> {
-    let Value::Object(cart) = &write["cart"] else {
-        return None;
-    };
-    let mut cart = cart.clone();
-    let code = cart.get("code").cloned().unwrap_or(Value::Null);
-    cart.insert("id".into(), json!([company, code]));
+    let cart = keyed_row(company, &write["cart"], "code")?;
     let customer = &write["customer"];
     let totals = json!({
         "id": [company, customer],
@@ -145,7 +142,7 @@ pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value)> 
         "cart_count": 1,
         "last_purchase": write["date"],
     });
-    Some((Value::Object(cart), totals))
+    Some((cart, totals))
 }
 
 /// A cart to record and what goes with it.

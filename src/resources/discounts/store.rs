@@ -14,6 +14,7 @@ use crate::resources::limits::store::limit_take_documents;
 use crate::resources::limits::store::take_limits_sql;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::keyed_row;
 use crate::storage::page_query::PageQuery;
 
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
@@ -31,13 +32,7 @@ pub(crate) const STORE_DISCOUNTS: BatchPart = BatchPart {
 /// The row [`STORE_DISCOUNTS`] writes for `discounts` (made by
 /// [`transaction_document`], or null) of `company`.
 pub(crate) fn discount_row(company: &str, discounts: &Value) -> Option<Value> {
-    let Value::Object(discounts) = discounts else {
-        return None;
-    };
-    let mut row = discounts.clone();
-    let key = row.get("key").cloned().unwrap_or(Value::Null);
-    row.insert("id".into(), json!([company, key]));
-    Some(Value::Object(row))
+    keyed_row(company, discounts, "key")
 }
 
 /// SurrealQL marking the discount transaction of the cart `$original_code`

@@ -10,6 +10,7 @@ use crate::resources::events::model::CustomEvent;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::keyed_row;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
@@ -36,13 +37,7 @@ pub(crate) const STORE_EVENTS: BatchPart = BatchPart {
 /// The row [`STORE_EVENTS`] writes for `event` (the stored Custom Event of
 /// an event's write, or null) of `company`.
 pub(crate) fn event_row(company: &str, event: &Value) -> Option<Value> {
-    let Value::Object(event) = event else {
-        return None;
-    };
-    let mut row = event.clone();
-    let eid = row.get("eid").cloned().unwrap_or(Value::Null);
-    row.insert("id".into(), json!([company, eid]));
-    Some(Value::Object(row))
+    keyed_row(company, event, "eid")
 }
 
 impl Store {
