@@ -223,17 +223,19 @@ impl BatchTransaction {
         text
     }
 
-    /// The variables the text reads, as an object of them by name.
-    pub(crate) fn bindings(&self) -> Value {
+    /// The text and the variables it reads (an object of them by name),
+    /// the rows moved rather than copied.
+    pub(crate) fn into_query(self) -> (String, Value) {
+        let text = self.text();
         let mut bindings: Map<String, Value> = self
             .parts
-            .iter()
-            .map(|(part, rows)| (part.binding.to_string(), Value::Array(rows.clone())))
+            .into_iter()
+            .map(|(part, rows)| (part.binding.to_string(), Value::Array(rows)))
             .collect();
         if !self.rare.is_empty() {
-            bindings.insert(RARE.to_string(), Value::Array(self.rare.clone()));
+            bindings.insert(RARE.to_string(), Value::Array(self.rare));
         }
-        Value::Object(bindings)
+        (text, Value::Object(bindings))
     }
 }
 
@@ -266,17 +268,14 @@ mod tests {
         let sixteen: Vec<EventWrite> = (0..16)
             .map(|i| cart_write(&format!("B{i}"), &format!("c{}", i % 5)))
             .collect();
-        let small = BatchTransaction::of(&two);
-        let large = BatchTransaction::of(&sixteen);
-        assert_eq!(small.text(), large.text());
-        assert_eq!(large.bindings()["carts"].as_array().unwrap().len(), 16);
-        assert_eq!(
-            large.bindings()["balance_rows"].as_array().unwrap().len(),
-            16
-        );
+        let (small, _) = BatchTransaction::of(&two).into_query();
+        let (large, bindings) = BatchTransaction::of(&sixteen).into_query();
+        assert_eq!(small, large);
+        assert_eq!(bindings["carts"].as_array().unwrap().len(), 16);
+        assert_eq!(bindings["balance_rows"].as_array().unwrap().len(), 16);
         // Nothing rare: no loop over the events one by one.
-        assert!(!large.text().contains("$rare"), "{}", large.text());
-        assert!(large.bindings().get(RARE).is_none());
+        assert!(!large.contains("$rare"), "{large}");
+        assert!(bindings.get(RARE).is_none());
     }
 
     #[test]
@@ -284,13 +283,12 @@ mod tests {
         let mut keyed = cart_write("K", "x");
         keyed["answer"] = json!({"company": "c", "key": "k", "fingerprint": "f", "response": {}});
         keyed["draw_write"] = Value::Null;
-        let batch = BatchTransaction::of(&[keyed]);
-        let text = batch.text();
+        let (text, bindings) = BatchTransaction::of(&[keyed]).into_query();
         assert!(text.contains("FOR $write IN $rare"), "{text}");
         assert!(text.contains("INSERT INTO cart $carts"), "{text}");
         assert!(!text.contains("iw_counts"), "{text}");
         assert!(!text.contains("custom_event"), "{text}");
-        assert_eq!(batch.bindings()[RARE].as_array().unwrap().len(), 1);
+        assert_eq!(bindings[RARE].as_array().unwrap().len(), 1);
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! SurrealDB spends a fixed cost on every transaction (its commit, and parsing
 //! every statement of its text) besides the records it writes. Under load,
 //! tills send carts faster than transactions commit one by one, so the events
-//! that arrive while the writers are busy are recorded together: one text, a
-//! `FOR` loop over the events, parsed and committed once.
+//! that arrive while the writers are busy are recorded together: one text of
+//! a few statements over rows of the whole batch
+//! ([`crate::storage::event_transaction`]), parsed and committed once.
 //!
 //! Events go to one of a few lanes ([`crate::storage::write_lanes`]), by Customer, and
 //! each lane records one batch at a time: concurrent batches of one lane would
@@ -169,8 +170,7 @@ impl Store {
                 "a cart code is twice in one batch",
             ))
         } else {
-            let text = transaction.text();
-            let bindings = transaction.bindings();
+            let (text, bindings) = transaction.into_query();
             self.transact_admitted(WriterPermit::Held, |db| {
                 db.query(text.as_str()).bind(bindings.clone())
             })
