@@ -1,5 +1,6 @@
 //! The pipeline's reads: the active Customer an occurrence names, and the
-//! facts and Instant Win state it is evaluated on.
+//! facts and Instant Win state it is evaluated on, together in one round
+//! trip.
 
 use std::sync::Arc;
 
@@ -13,22 +14,38 @@ use crate::error::ErrorCode;
 use crate::pipeline::contributions::state_queries;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::customers::service::Subject;
 use crate::resources::instant_wins::store::draw_state::DrawState;
+use crate::resources::messages::service::once_messages_listen;
+use crate::resources::segments::service::SubjectFacts;
 use crate::services::Services;
 
-impl Services {
-    /// The active Customer named by `customer_id`, `customer_code` or both
-    /// (then it must hold both).
-    pub(crate) async fn active_customer(
-        &self,
-        company: &str,
-        customer_id: &Option<String>,
-        customer_code: &Option<String>,
-    ) -> ApiResult<Customer> {
-        let reference = CustomerRef::required(customer_id, customer_code, "customer")?;
-        self.active_customer_by(company, reference).await
-    }
+/// What an event is evaluated on, read in one round trip
+/// ([`Services::event_facts`]).
+pub(crate) struct EventFacts {
+    /// The Company's rules.
+    pub rules: Arc<CompanyRules>,
+    /// The active Customer.
+    pub customer: Customer,
+    /// What the rules know about it.
+    pub facts: Facts,
+    /// The state of the draws listening to the event.
+    pub state: DrawState,
+}
 
+/// `customer_inactive` when `customer` is deactivated, anonymized or merged:
+/// it takes part in no campaign.
+fn ensure_active(customer: &Customer) -> ApiResult<()> {
+    if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
+        return Err(ApiError::new(
+            ErrorCode::CustomerInactive,
+            format!("Customer {} is inactive", customer.id),
+        ));
+    }
+    Ok(())
+}
+
+impl Services {
     /// The active Customer `reference` names; `customer_inactive` when it is
     /// deactivated, anonymized or merged.
     pub(crate) async fn active_customer_by(
@@ -37,26 +54,23 @@ impl Services {
         reference: CustomerRef<'_>,
     ) -> ApiResult<Customer> {
         let customer = self.find_customer(company, reference).await?.customer;
-        if !customer.active || customer.anonymized_at.is_some() || customer.merged_into.is_some() {
-            return Err(ApiError::new(
-                ErrorCode::CustomerInactive,
-                format!("Customer {} is inactive", customer.id),
-            ));
-        }
+        ensure_active(&customer)?;
         Ok(customer)
     }
 
-    /// The Company's rules, what they know about `customer` at `date` and the
-    /// state of the Instant Wins listening to `event`, read in one round
-    /// trip; refuses when the Company's campaign files never loaded.
+    /// The Company's rules, the active Customer `subject` names, what the
+    /// rules know about it at `date` (with the `once` messages it was shown
+    /// when a listening campaign has one) and the state of the Instant Wins
+    /// listening to `event`, read in one round trip; refuses when the
+    /// Company's campaign files never loaded.
     pub(crate) async fn event_facts(
         &self,
         company: &str,
-        customer: &Customer,
+        subject: Subject<'_>,
         date: Timestamp,
         event: &Listens,
         location_code: Option<&str>,
-    ) -> ApiResult<(Arc<CompanyRules>, Facts, DrawState)> {
+    ) -> ApiResult<EventFacts> {
         if let Some(errors) = self.catalog.failure(company) {
             let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
             return Err(ApiError::new(
@@ -76,14 +90,25 @@ impl Services {
             locale.time_zone = zone;
         }
         let queries = state_queries(&rules, event, date.as_datetime(), &locale);
-        let (mut facts, state) = self
-            .customer_facts_and_states(company, customer, date.as_datetime(), &queries)
+        let printed_once = once_messages_listen(&rules.campaigns, event);
+        let SubjectFacts {
+            customer,
+            mut facts,
+            state,
+        } = self
+            .subject_facts(company, subject, date.as_datetime(), &queries, printed_once)
             .await?;
+        ensure_active(&customer)?;
         self.segment_facts(&rules, &mut facts);
         // Tiers and audiences keep the Company's calendar; the event's own
         // day, weekday and hour are its Location's.
         facts.locale = locale;
-        Ok((rules, facts, state))
+        Ok(EventFacts {
+            rules,
+            customer,
+            facts,
+            state,
+        })
     }
 
     /// Completes `facts` from the Company's master data: the cart's lines

@@ -22,6 +22,10 @@ pub(crate) trait Occurrence: Send + Sync {
     /// The campaigns that listen to it.
     fn listens(&self) -> Listens;
 
+    /// Takes in the id of its Customer, once the pipeline has read it (with
+    /// its facts, in one round trip).
+    fn belongs_to(&mut self, customer_id: &str);
+
     /// When it happened (what conditions and history see as its date).
     fn date(&self) -> Timestamp;
 

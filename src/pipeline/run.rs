@@ -9,10 +9,11 @@ use crate::http::idempotency::answer::awaits_answer;
 use crate::http::languages::negotiate::Language;
 use crate::pipeline::contributions::EntryContext;
 use crate::pipeline::contributions::ledger_entries;
+use crate::pipeline::facts::EventFacts;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::challenges::evaluate::challenge_writes;
-use crate::resources::customers::model::Customer;
+use crate::resources::customers::service::Subject;
 use crate::resources::instant_wins::draws::contended;
 use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::store::draw_write;
@@ -50,8 +51,9 @@ pub(crate) enum Mode {
 }
 
 impl Services {
-    /// Runs `occurrence` of `customer` through the Company's campaigns: reads
-    /// the facts and Instant Win state, evaluates (drawing), and in
+    /// Runs `occurrence` of the Customer `subject` names through the
+    /// Company's campaigns: reads the Customer (unless it was read before),
+    /// its facts and Instant Win state in one round trip, evaluates (drawing), and in
     /// [`Mode::Record`] writes the occurrence, its points and its draws in
     /// one transaction, evaluating again on fresh state when a concurrent
     /// draw took what this one counted on. With `explain`, a campaign whose
@@ -59,7 +61,7 @@ impl Services {
     pub(crate) async fn run_pipeline<O: Occurrence>(
         &self,
         company: &str,
-        customer: &Customer,
+        subject: Subject<'_>,
         occurrence: &mut O,
         language: &Language,
         mode: Mode,
@@ -70,15 +72,21 @@ impl Services {
         let received = self.now();
         self.event_dates.check(occurrence.date(), received)?;
         let listens = occurrence.listens();
-        let (rules, mut facts, state) = self
+        let EventFacts {
+            rules,
+            customer,
+            mut facts,
+            state,
+        } = self
             .event_facts(
                 company,
-                customer,
+                subject,
                 received,
                 &listens,
                 occurrence.location_code(),
             )
             .await?;
+        occurrence.belongs_to(&customer.id);
         occurrence.describe(&mut facts);
         facts.explain = explain;
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
@@ -86,14 +94,6 @@ impl Services {
             .await?;
         self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
             .await?;
-        self.read_printed_messages(
-            company,
-            &rules.campaigns,
-            &listens,
-            &customer.id,
-            &mut facts,
-        )
-        .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
         let mut attempt = 0;

@@ -1,8 +1,10 @@
 //! What an event's conditions know about its Customer, read in one round
-//! trip: associations, purchase history, purchase totals and points balance,
-//! and with them the state of the event's Instant Win draws
-//! ([`crate::resources::instant_wins::store::draw_state`]). The till waits on this for every cart, so it is
-//! one query of a few statements rather than one query each.
+//! trip: the Customer itself when the event names it by an identifier,
+//! associations, purchase history, purchase totals and points balance, the
+//! `once` messages it was shown, and the state of the event's Instant Win
+//! draws ([`crate::resources::instant_wins::store::draw_state`]). The till
+//! waits on this for every cart, so it is one query of a few statements
+//! rather than one query each.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -16,8 +18,14 @@ use crate::resources::associations::store::from_document;
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::carts::store::purchases_from_rows;
 use crate::resources::carts::store::totals_from_row;
+use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::store::StoredCustomer;
+use crate::resources::customers::store::bind_lookup;
+use crate::resources::customers::store::found_customer;
+use crate::resources::customers::store::lookup_statements;
 use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::messages::store::PRINTED_ONCE;
 use crate::storage::Store;
 use crate::storage::store_error;
 
@@ -49,14 +57,15 @@ const FACT_STATEMENTS: &str = "
 /// How many statements [`FACT_STATEMENTS`] holds.
 const FACT_STATEMENT_COUNT: usize = 5;
 
-/// The facts, from the results of [`FACT_STATEMENTS`] (statements 0 to 4).
-fn facts_from(response: &mut IndexedResults) -> ApiResult<CustomerFacts> {
-    let mut links: Vec<Value> = response.take(0).map_err(store_error)?;
-    let reverse: Vec<Value> = response.take(1).map_err(store_error)?;
+/// The facts, from the results of [`FACT_STATEMENTS`] (statements `first`
+/// to `first + 4`).
+fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<CustomerFacts> {
+    let mut links: Vec<Value> = response.take(first).map_err(store_error)?;
+    let reverse: Vec<Value> = response.take(first + 1).map_err(store_error)?;
     links.extend(reverse);
-    let purchases: Vec<Value> = response.take(2).map_err(store_error)?;
-    let totals: Option<Value> = response.take(3).map_err(store_error)?;
-    let balance: Option<i64> = response.take(4).map_err(store_error)?;
+    let purchases: Vec<Value> = response.take(first + 2).map_err(store_error)?;
+    let totals: Option<Value> = response.take(first + 3).map_err(store_error)?;
+    let balance: Option<i64> = response.take(first + 4).map_err(store_error)?;
     let mut associations = links
         .into_iter()
         .map(from_document)
@@ -76,6 +85,45 @@ fn facts_from(response: &mut IndexedResults) -> ApiResult<CustomerFacts> {
     })
 }
 
+/// Whose facts are read.
+#[derive(Debug, Clone, Copy)]
+pub enum FactsOf<'a> {
+    /// A Customer already read, by its id.
+    Id(&'a str),
+    /// The Customer holding identifier `.1` of kind `.0`, looked up and read
+    /// with its facts.
+    Lookup(SearchBy, &'a str),
+}
+
+/// One read of a Customer's facts, in one round trip: the Customer itself
+/// when it is looked up, its facts, the draw state of `queries` and, with
+/// `printed_once`, the `once` messages it was shown.
+#[derive(Debug, Clone, Copy)]
+pub struct FactsRead<'a> {
+    /// Whose facts.
+    pub of: FactsOf<'a>,
+    /// Purchases are read from this instant when it is set.
+    pub history_since: Option<Timestamp>,
+    /// The Instant Wins, games and Challenges whose state is read.
+    pub queries: &'a [StateQuery],
+    /// Whether the `once` messages already shown are read.
+    pub printed_once: bool,
+}
+
+/// What a [`FactsRead`] read.
+#[derive(Debug, Clone, Default)]
+pub struct ReadFacts {
+    /// The Customer looked up ([`FactsOf::Lookup`]), if one holds the
+    /// identifier; `None` when the Customer was given by id.
+    pub found: Option<StoredCustomer>,
+    /// Its stored facts (empty when the look-up found nobody).
+    pub facts: CustomerFacts,
+    /// The draw state of the read's queries.
+    pub state: DrawState,
+    /// The `once` messages it was shown, when they were read.
+    pub printed_once: Vec<String>,
+}
+
 impl Store {
     /// The facts of `customer_id`, with purchases since `history_since` when given.
     pub async fn customer_facts(
@@ -84,16 +132,13 @@ impl Store {
         customer_id: &str,
         history_since: Option<Timestamp>,
     ) -> ApiResult<CustomerFacts> {
-        let mut response = self
-            .db
-            .query(FACT_STATEMENTS)
-            .bind(("company", company.to_string()))
-            .bind(("customer", customer_id.to_string()))
-            .bind(("since", history_since.map(|t| t.to_string())))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        facts_from(&mut response)
+        let read = FactsRead {
+            of: FactsOf::Id(customer_id),
+            history_since,
+            queries: &[],
+            printed_once: false,
+        };
+        Ok(self.read_facts(company, read).await?.facts)
     }
 
     /// The facts of `customer_id` and the state of the Instant Wins of
@@ -105,26 +150,148 @@ impl Store {
         history_since: Option<Timestamp>,
         queries: &[StateQuery],
     ) -> ApiResult<(CustomerFacts, DrawState)> {
-        if queries.is_empty() {
-            let facts = self
-                .customer_facts(company, customer_id, history_since)
-                .await?;
-            return Ok((facts, DrawState::default()));
+        let read = FactsRead {
+            of: FactsOf::Id(customer_id),
+            history_since,
+            queries,
+            printed_once: false,
+        };
+        let read = self.read_facts(company, read).await?;
+        Ok((read.facts, read.state))
+    }
+
+    /// Everything `read` names, in one query: the statements of each part
+    /// follow one another, the look-up first so that the others read the
+    /// `$customer` it found.
+    pub async fn read_facts(&self, company: &str, read: FactsRead<'_>) -> ApiResult<ReadFacts> {
+        let state_read =
+            (!read.queries.is_empty()).then(|| self.plan_state_read(company, read.queries));
+        let mut text = String::new();
+        let mut lookup_count = 0;
+        if let FactsOf::Lookup(kind, _) = read.of {
+            let (statements, count) = lookup_statements(kind);
+            text.push_str(statements);
+            lookup_count = count;
         }
-        let read = self.plan_state_read(company, queries);
-        let query = self
+        text.push_str(FACT_STATEMENTS);
+        if read.printed_once {
+            text.push_str(PRINTED_ONCE);
+        }
+        if let Some(state_read) = &state_read {
+            text.push_str(&state_read.statements());
+        }
+        let mut query = self
             .db
-            .query(format!("{FACT_STATEMENTS}{}", read.statements()))
+            .query(text)
             .bind(("company", company.to_string()))
-            .bind(("customer", customer_id.to_string()))
-            .bind(("since", history_since.map(|t| t.to_string())));
-        let mut response = read
-            .bind(query)
+            .bind(("since", read.history_since.map(|t| t.to_string())));
+        query = match read.of {
+            FactsOf::Id(id) => query.bind(("customer", id.to_string())),
+            FactsOf::Lookup(kind, value) => bind_lookup(query, kind, value),
+        };
+        if let Some(state_read) = &state_read {
+            query = state_read.bind(query);
+        }
+        let mut response = query.await.and_then(|r| r.check()).map_err(store_error)?;
+        let found = match read.of {
+            FactsOf::Id(_) => None,
+            FactsOf::Lookup(..) => found_customer(&mut response, lookup_count - 1)?,
+        };
+        let mut next = lookup_count;
+        let facts = facts_from(&mut response, next)?;
+        next += FACT_STATEMENT_COUNT;
+        let printed_once: Vec<String> = if read.printed_once {
+            next += 1;
+            response.take(next - 1).map_err(store_error)?
+        } else {
+            Vec::new()
+        };
+        let state = match state_read {
+            Some(state_read) => state_read.read(self, &mut response, next)?,
+            None => DrawState::default(),
+        };
+        Ok(ReadFacts {
+            found,
+            facts,
+            state,
+            printed_once,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resources::customers::model::Customer;
+    use crate::storage::execute;
+
+    fn customer(id: &str, code: &str) -> Customer {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "code": code, "active": true, "loyalty_member": true,
+            "consents": {}, "cards": [], "attributes": {},
+            "created_at": "2026-11-01T10:00:00Z", "updated_at": "2026-11-01T10:00:00Z",
+        }))
+        .unwrap()
+    }
+
+    fn lookup(kind: SearchBy, value: &str, printed_once: bool) -> FactsRead<'_> {
+        FactsRead {
+            of: FactsOf::Lookup(kind, value),
+            history_since: None,
+            queries: &[],
+            printed_once,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_customer_looked_up_comes_with_its_own_facts_and_nobody_with_none() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        for (id, code, balance) in [("cus_a", "A1", 12), ("cus_b", "B1", 40)] {
+            store
+                .insert_customer("c", &customer(id, code))
+                .await
+                .unwrap();
+            execute(store.db.query(format!(
+                "UPSERT type::record('points_balance', ['c', '{id}', 'points']) CONTENT {{ company: 'c', customer_id: '{id}', kind: 'points', balance: {balance} }};
+                 UPSERT type::record('message_print', ['c', '{id}', '1:hello']) CONTENT {{ company: 'c', customer: '{id}', message: '1:hello', rule_id: 1, once: true, count: 1 }};"
+            )))
             .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let facts = facts_from(&mut response)?;
-        let state = read.read(self, &mut response, FACT_STATEMENT_COUNT)?;
-        Ok((facts, state))
+            .unwrap();
+        }
+
+        let by_code = store
+            .read_facts("c", lookup(SearchBy::Code, "B1", true))
+            .await
+            .unwrap();
+        assert_eq!(
+            by_code.found.map(|f| f.customer.id).as_deref(),
+            Some("cus_b")
+        );
+        assert_eq!(by_code.facts.points_balance, 40);
+        assert_eq!(by_code.printed_once, vec!["1:hello".to_string()]);
+
+        let by_id = store
+            .read_facts("c", lookup(SearchBy::Id, "cus_a", false))
+            .await
+            .unwrap();
+        assert_eq!(by_id.found.map(|f| f.customer.id).as_deref(), Some("cus_a"));
+        assert_eq!(by_id.facts.points_balance, 12);
+        assert!(by_id.printed_once.is_empty(), "not asked for");
+
+        // Another Company's Customer, an unknown code and an unknown id find
+        // nobody, and read no one's facts.
+        for (company, kind, value) in [
+            ("other", SearchBy::Code, "A1"),
+            ("c", SearchBy::Code, "ZZ"),
+            ("c", SearchBy::Id, "cus_z"),
+        ] {
+            let nobody = store
+                .read_facts(company, lookup(kind, value, true))
+                .await
+                .unwrap();
+            assert!(nobody.found.is_none(), "{company} {value}");
+            assert_eq!(nobody.facts.points_balance, 0, "{company} {value}");
+            assert!(nobody.printed_once.is_empty(), "{company} {value}");
+        }
     }
 }

@@ -57,6 +57,10 @@ impl Occurrence for CartOccurrence {
         Listens::Cart
     }
 
+    fn belongs_to(&mut self, customer_id: &str) {
+        customer_id.clone_into(&mut self.cart.customer_id);
+    }
+
     fn date(&self) -> Timestamp {
         self.cart.date
     }

@@ -20,6 +20,7 @@ use crate::resources::carts::model::NewCart;
 use crate::resources::carts::model::NewCartLine;
 use crate::resources::carts::occurrence::CartOccurrence;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::customers::service::Subject;
 use crate::resources::messages::model::MessageBody;
 use crate::resources::vouchers::desired::CartVouchers;
 use crate::services::Services;
@@ -149,9 +150,14 @@ impl Services {
                 total.0
             )));
         }
-        let customer = self
-            .active_customer(company, &new.customer_id, &new.customer_code)
-            .await?;
+        let reference = CustomerRef::required(&new.customer_id, &new.customer_code, "customer")?;
+        // A cart presenting Voucher codes needs its Customer to find them;
+        // any other reads its Customer with its facts, in one round trip.
+        let known = if new.coupons_desired.is_empty() {
+            None
+        } else {
+            Some(self.active_customer_by(company, reference).await?)
+        };
         let date = new.date.unwrap_or_else(|| self.now());
         let presented = CartVouchers {
             coupons_desired: &new.coupons_desired,
@@ -159,13 +165,17 @@ impl Services {
             location_code: new.location_code.as_deref(),
             at: self.now(),
         };
-        let vouchers = self
-            .desired_vouchers(company, &customer.id, presented, &locale)
-            .await?;
+        let vouchers = match &known {
+            Some(customer) => {
+                self.desired_vouchers(company, &customer.id, presented, &locale)
+                    .await?
+            }
+            None => Vec::new(),
+        };
         let mut occurrence = CartOccurrence {
             cart: Cart {
                 id: code,
-                customer_id: customer.id.clone(),
+                customer_id: known.as_ref().map(|c| c.id.clone()).unwrap_or_default(),
                 date,
                 location_code: new.location_code.clone(),
                 lines,
@@ -187,8 +197,12 @@ impl Services {
         let mut attempt = 0;
         let evaluated = loop {
             attempt += 1;
+            let subject = match &known {
+                Some(customer) => Subject::Read(customer),
+                None => Subject::Named(reference),
+            };
             match self
-                .run_pipeline(company, &customer, &mut occurrence, language, mode, explain)
+                .run_pipeline(company, subject, &mut occurrence, language, mode, explain)
                 .await
             {
                 // Another till took or held a use of a Voucher, or the last
@@ -208,7 +222,7 @@ impl Services {
                         ..presented
                     };
                     occurrence.vouchers = self
-                        .desired_vouchers(company, &customer.id, presented, &locale)
+                        .desired_vouchers(company, &occurrence.cart.customer_id, presented, &locale)
                         .await?;
                 }
                 evaluated => break evaluated?,
@@ -216,7 +230,7 @@ impl Services {
         };
         if record {
             let cart = &occurrence.cart;
-            tracing::info!(company, cart = %cart.id, customer = %customer.id, effects = evaluated.effects.len(), "cart recorded");
+            tracing::info!(company, cart = %cart.id, customer = %cart.customer_id, effects = evaluated.effects.len(), "cart recorded");
         }
         Ok(occurrence.answer(evaluated))
     }

@@ -10,6 +10,7 @@ use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::SearchBy;
 use crate::storage::Store;
+use crate::storage::connection::StoreQuery;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
@@ -102,6 +103,51 @@ const RELEASE_IDENTIFIERS: &str = "
         DELETE type::record('customer_claim', [$company, $claim.kind, $claim.value]);
     };";
 
+/// Statements that find the Customer of `$company` holding identifier
+/// `$lookup` of kind `$kind` (bound by [`bind_lookup`]), leave its id in
+/// `$customer` for the statements after them, and give the stored Customer
+/// (or `NONE`) as their last result ([`found_customer`]); the second item is
+/// how many statements they are. A cart's read starts with them, so the
+/// Customer and what its campaigns know of it cost one round trip. By id,
+/// `$customer` is the id sent: when no Customer of the Company has it, what
+/// the statements after read of it is empty.
+pub(crate) const fn lookup_statements(kind: SearchBy) -> (&'static str, usize) {
+    match kind {
+        SearchBy::Id => (
+            "SELECT * OMIT id FROM ONLY type::record('customer', $customer) WHERE company = $company;",
+            1,
+        ),
+        _ => (
+            "LET $customer = (SELECT VALUE customer FROM ONLY type::record('customer_claim', [$company, $kind, $lookup]));
+             IF $customer { SELECT * OMIT id FROM ONLY type::record('customer', $customer) WHERE company = $company } ELSE { NONE };",
+            2,
+        ),
+    }
+}
+
+/// `query` with what [`lookup_statements`] of `kind` read bound.
+pub(crate) fn bind_lookup<'q>(
+    query: StoreQuery<'q>,
+    kind: SearchBy,
+    value: &str,
+) -> StoreQuery<'q> {
+    match kind {
+        SearchBy::Id => query.bind(("customer", value.to_string())),
+        _ => query
+            .bind(("kind", kind.as_str()))
+            .bind(("lookup", value.to_string())),
+    }
+}
+
+/// The Customer [`lookup_statements`] found: result `index` of `response`.
+pub(crate) fn found_customer(
+    response: &mut surrealdb::IndexedResults,
+    index: usize,
+) -> ApiResult<Option<StoredCustomer>> {
+    let document: Option<Value> = response.take(index).map_err(crate::storage::store_error)?;
+    document.map(from_document).transpose()
+}
+
 impl Store {
     /// Stores a new Customer and claims its identifiers, in one transaction.
     /// An identifier held by another Customer refuses with `customer_already_exists`.
@@ -128,38 +174,28 @@ impl Store {
 
     /// The Customer `id` of `company`, if it exists.
     pub async fn customer(&self, company: &str, id: &str) -> ApiResult<Option<StoredCustomer>> {
-        let document: Option<Value> = first(self
-            .db
-            .query(
-                "SELECT * OMIT id FROM ONLY type::record('customer', $id) WHERE company = $company",
-            )
-            .bind(("company", company.to_string()))
-            .bind(("id", id.to_string()))).await?;
-        document.map(from_document).transpose()
+        self.customer_by(company, SearchBy::Id, id).await
     }
 
-    /// The Customer of `company` holding identifier `value` of `kind`, found
-    /// and read in one round trip (the till's look-up by code or card).
+    /// The Customer of `company` holding identifier `value` of `kind` (its
+    /// service id when `kind` is [`SearchBy::Id`]), found and read in one
+    /// round trip (the till's look-up by code or card).
     pub async fn customer_by(
         &self,
         company: &str,
         kind: SearchBy,
         value: &str,
     ) -> ApiResult<Option<StoredCustomer>> {
-        let mut response = self
+        let (statements, count) = lookup_statements(kind);
+        let query = self
             .db
-            .query(
-                "LET $id = (SELECT VALUE customer FROM ONLY type::record('customer_claim', [$company, $kind, $value]));
-                 IF $id { SELECT * OMIT id FROM ONLY type::record('customer', $id) WHERE company = $company } ELSE { NONE };",
-            )
-            .bind(("company", company.to_string()))
-            .bind(("kind", kind.as_str()))
-            .bind(("value", value.to_string()))
+            .query(statements)
+            .bind(("company", company.to_string()));
+        let mut response = bind_lookup(query, kind, value)
             .await
             .and_then(|r| r.check())
             .map_err(crate::storage::store_error)?;
-        let document: Option<Value> = response.take(1).map_err(crate::storage::store_error)?;
-        document.map(from_document).transpose()
+        found_customer(&mut response, count - 1)
     }
 
     /// The id of the Customer of `company` holding identifier `value` of `kind`.

@@ -17,6 +17,8 @@ use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::EvaluatedEvent;
 use crate::pipeline::run::Mode;
+use crate::resources::customers::service::CustomerRef;
+use crate::resources::customers::service::Subject;
 use crate::resources::events::model::CustomEvent;
 use crate::resources::events::model::NewEvent;
 use crate::services::Services;
@@ -60,6 +62,10 @@ impl Occurrence for EventOccurrence {
             EventKind::CustomEvent => Listens::CustomEvent(self.new.kind.clone()),
             EventKind::Trigger => Listens::Trigger(self.new.kind.clone()),
         }
+    }
+
+    fn belongs_to(&mut self, customer_id: &str) {
+        customer_id.clone_into(&mut self.customer_id);
     }
 
     fn date(&self) -> Timestamp {
@@ -150,12 +156,13 @@ impl Services {
         explain: bool,
     ) -> ApiResult<EventOutcome> {
         validate_slug("type", &new.kind)?;
-        let customer = self
-            .active_customer(company, &new.customer_id, &new.customer_code)
-            .await?;
+        let customer_id = new.customer_id.clone();
+        let customer_code = new.customer_code.clone();
+        let reference = CustomerRef::required(&customer_id, &customer_code, "customer")?;
         let mut occurrence = EventOccurrence {
             kind,
-            customer_id: customer.id.clone(),
+            // Read with the event's facts, in one round trip.
+            customer_id: String::new(),
             date: new.date.unwrap_or_else(|| self.now()),
             id: (kind == EventKind::CustomEvent).then(|| time_ordered_id("evt")),
             new,
@@ -164,7 +171,7 @@ impl Services {
         let evaluated = self
             .run_pipeline(
                 company,
-                &customer,
+                Subject::Named(reference),
                 &mut occurrence,
                 language,
                 Mode::Record,

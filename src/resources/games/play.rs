@@ -38,6 +38,10 @@ impl Occurrence for Play {
         Listens::Play(self.game_id)
     }
 
+    fn belongs_to(&mut self, customer_id: &str) {
+        customer_id.clone_into(&mut self.customer_id);
+    }
+
     fn date(&self) -> Timestamp {
         self.date
     }

@@ -14,6 +14,7 @@ use crate::http::languages::negotiate::Language;
 use crate::pipeline::run::EvaluatedEvent;
 use crate::pipeline::run::Mode;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::customers::service::Subject;
 use crate::resources::games::model::FreePlays;
 use crate::resources::games::model::Game;
 use crate::resources::games::model::GamePlay;
@@ -172,7 +173,14 @@ impl Services {
             language: language.clone(),
         };
         let evaluated = self
-            .run_pipeline(company, &customer, &mut play, language, Mode::Record, false)
+            .run_pipeline(
+                company,
+                Subject::Read(&customer),
+                &mut play,
+                language,
+                Mode::Record,
+                false,
+            )
             .await?;
         let played = game_play(&rules, id, &customer.id, &evaluated, language)?;
         tracing::info!(company, customer = %customer.id, game = id,

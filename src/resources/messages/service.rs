@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use crate::common::retry::again_when_changed;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
-use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -50,7 +49,7 @@ pub(crate) fn message_bodies(
 
 /// Whether a campaign of `campaigns` that can take part in an event of
 /// `listens` carries a `once` message (whose printing must be read first).
-fn once_messages_listen(campaigns: &[Campaign], listens: &Listens) -> bool {
+pub(crate) fn once_messages_listen(campaigns: &[Campaign], listens: &Listens) -> bool {
     // A Coupon's campaign applies through the Vouchers a cart presents.
     campaigns.iter().any(|campaign| {
         (campaign.listens == *listens || matches!(campaign.kind, CampaignKind::Coupon(_)))
@@ -95,27 +94,6 @@ pub fn wrap(text: &str, width: usize) -> String {
 }
 
 impl Services {
-    /// Reads which `once` messages the Customer was printed into `facts`,
-    /// when a campaign of the event carries one.
-    pub(crate) async fn read_printed_messages(
-        &self,
-        company: &str,
-        campaigns: &[Campaign],
-        listens: &Listens,
-        customer_id: &str,
-        facts: &mut Facts,
-    ) -> ApiResult<()> {
-        if once_messages_listen(campaigns, listens) {
-            facts.printed_messages = self
-                .store
-                .printed_once(company, customer_id, None)
-                .await?
-                .into_iter()
-                .collect();
-        }
-        Ok(())
-    }
-
     /// Prints the messages `request` names: their text in the Customer's
     /// language, wrapped to its width, and records them printed for the
     /// Customer (a `once` message printed before is left out, and says so).

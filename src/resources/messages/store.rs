@@ -24,6 +24,10 @@ pub struct PrintEntry {
     pub once: bool,
 }
 
+/// The `once` messages printed for `$customer` of `$company`.
+pub(crate) const PRINTED_ONCE: &str = "SELECT VALUE message FROM message_print
+     WHERE company = $company AND customer = $customer AND once = true;";
+
 impl Store {
     /// Which of the `once` messages `messages` the Customer was printed.
     pub async fn printed_once(
@@ -37,10 +41,7 @@ impl Store {
                 "SELECT VALUE message FROM $messages.map(|$m| type::record('message_print', [$company, $customer, $m]))
                      WHERE once = true"
             }
-            None => {
-                "SELECT VALUE message FROM message_print
-                     WHERE company = $company AND customer = $customer AND once = true"
-            }
+            None => PRINTED_ONCE,
         };
         first(
             self.db

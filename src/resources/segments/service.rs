@@ -11,8 +11,11 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::languages::negotiate::Language;
+use crate::pipeline::store::FactsOf;
+use crate::pipeline::store::FactsRead;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::customers::service::Subject;
 use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::segments::rules::Segment;
@@ -34,6 +37,19 @@ pub struct CalculatedAttributes {
     pub points_balance: i64,
     /// The Company's calculated attributes, by id.
     pub custom: serde_json::Map<String, Value>,
+}
+
+/// A Customer, what the Company's expressions know about it, and the state
+/// of the draws an event meets, read together
+/// ([`Services::subject_facts`]).
+#[derive(Debug, Clone)]
+pub(crate) struct SubjectFacts {
+    /// The Customer.
+    pub customer: Customer,
+    /// What conditions know about it.
+    pub facts: Facts,
+    /// The state of the draws asked for.
+    pub state: DrawState,
 }
 
 /// A tier or audience and the Customer's standing in it.
@@ -60,47 +76,76 @@ impl Services {
         customer: &Customer,
         now: chrono::DateTime<Utc>,
     ) -> ApiResult<Facts> {
-        let (facts, _) = self
-            .customer_facts_and_states(company, customer, now, &[])
+        let read = self
+            .subject_facts(company, Subject::Read(customer), now, &[], false)
             .await?;
-        Ok(facts)
+        Ok(read.facts)
     }
 
-    /// [`Services::customer_facts`], and the state of the Instant Wins of
-    /// `queries`, in one round trip.
-    pub(crate) async fn customer_facts_and_states(
+    /// The Customer `subject` names (read now, unless it was), what the
+    /// Company's expressions know about it at `now`, the state of the Instant
+    /// Wins of `queries` and, with `printed_once`, the `once` messages it was
+    /// shown: all in one round trip.
+    pub(crate) async fn subject_facts(
         &self,
         company: &str,
-        customer: &Customer,
+        subject: Subject<'_>,
         now: chrono::DateTime<Utc>,
         queries: &[StateQuery],
-    ) -> ApiResult<(Facts, DrawState)> {
+        printed_once: bool,
+    ) -> ApiResult<SubjectFacts> {
         let history_since = self
             .catalog
             .company(company)
             .history_days
             .map(|days| Timestamp::from(now - chrono::Duration::days(days)));
-        let (stored, state) = self
+        let looked_up;
+        let of = match subject {
+            Subject::Read(customer) => FactsOf::Id(&customer.id),
+            Subject::Named(reference) => {
+                looked_up = reference.lookup()?;
+                FactsOf::Lookup(looked_up.0, &looked_up.1)
+            }
+        };
+        let read = self
             .store
-            .customer_facts_and_states(company, &customer.id, history_since, queries)
+            .read_facts(
+                company,
+                FactsRead {
+                    of,
+                    history_since,
+                    queries,
+                    printed_once,
+                },
+            )
             .await?;
+        let customer = match subject {
+            Subject::Read(customer) => customer.clone(),
+            Subject::Named(reference) => reference.accept(read.found)?.customer,
+        };
         let locale = self.company_locale(company).await?;
-        let links = stored.associations;
-        let associates = links
+        let stored = read.facts;
+        let associates = stored
+            .associations
             .iter()
             .map(|a| json!({"id": a.other(&customer.id), "type": a.kind}))
             .collect();
         let facts = Facts {
-            customer: serde_json::to_value(customer).map_err(ApiError::internal)?,
+            customer: serde_json::to_value(&customer).map_err(ApiError::internal)?,
             purchases: stored.purchases,
             totals: stored.totals,
             points_balance: stored.points_balance,
             associates,
             now,
             locale,
+            printed_messages: read.printed_once.into_iter().collect(),
             ..Facts::default()
         };
-        Ok((facts, state))
+        Ok(SubjectFacts {
+            customer,
+            facts,
+            state: read.state,
+        })
     }
 
     /// Fills in the calculated attributes, the tier and the audiences of `facts`.
@@ -131,9 +176,18 @@ impl Services {
         company: &str,
         reference: CustomerRef<'_>,
     ) -> ApiResult<(Customer, Facts, std::sync::Arc<CompanyRules>)> {
-        let customer = self.find_customer(company, reference).await?.customer;
-        let mut facts = self
-            .customer_facts(company, &customer, self.now().as_datetime())
+        let SubjectFacts {
+            customer,
+            mut facts,
+            ..
+        } = self
+            .subject_facts(
+                company,
+                Subject::Named(reference),
+                self.now().as_datetime(),
+                &[],
+                false,
+            )
             .await?;
         let rules = self.catalog.company(company);
         rules.segments.calculate(self.catalog.engine(), &mut facts);

@@ -45,6 +45,17 @@ const MAX_ATTRIBUTES: usize = 100;
 /// Customer in between.
 const MODIFY_ATTEMPTS: u32 = 5;
 
+/// The Customer an operation is about: already read, or named, to be read
+/// with what the operation reads of it (a cart's Customer comes with its
+/// facts, in one round trip).
+#[derive(Debug, Clone, Copy)]
+pub enum Subject<'a> {
+    /// Read before.
+    Read(&'a Customer),
+    /// Named by the request, not read yet.
+    Named(CustomerRef<'a>),
+}
+
 /// How DELETE /customers/{value} removes a Customer.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum DeleteMode {
@@ -105,6 +116,31 @@ impl<'a> CustomerRef<'a> {
             )));
         }
         Ok(())
+    }
+
+    /// What to look up: the identifier's kind and its value as stored.
+    /// `invalid_request` when it is blank, `customer_not_found` when it
+    /// cannot be an identifier of its kind (nobody can hold it).
+    pub fn lookup(&self) -> ApiResult<(SearchBy, String)> {
+        self.check_not_blank()?;
+        let value = self
+            .search_by
+            .normalise(self.value)
+            .map_err(|_| not_found(*self))?;
+        Ok((self.search_by, value))
+    }
+
+    /// The Customer named, from what its [`CustomerRef::lookup`] `found`:
+    /// `customer_not_found` when nobody holds the identifier, or when the
+    /// Customer found does not hold the code sent beside its id.
+    pub fn accept(&self, found: Option<StoredCustomer>) -> ApiResult<StoredCustomer> {
+        let holds_the_code = |stored: &StoredCustomer| match self.and_code {
+            None => true,
+            Some(code) => SearchBy::Code
+                .normalise(code)
+                .is_ok_and(|code| stored.customer.code.as_deref() == Some(code.as_str())),
+        };
+        found.filter(holds_the_code).ok_or_else(|| not_found(*self))
     }
 
     /// The Customer named by `{prefix}_id`, `{prefix}_code` or both.
@@ -245,24 +281,9 @@ impl Services {
         company: &str,
         reference: CustomerRef<'_>,
     ) -> ApiResult<StoredCustomer> {
-        reference.check_not_blank()?;
-        let value = reference
-            .search_by
-            .normalise(reference.value)
-            .map_err(|_| not_found(reference))?;
-        let found = match reference.search_by {
-            SearchBy::Id => self.store.customer(company, &value).await?,
-            kind => self.store.customer_by(company, kind, &value).await?,
-        };
-        let holds_the_code = |stored: &StoredCustomer| match reference.and_code {
-            None => true,
-            Some(code) => SearchBy::Code
-                .normalise(code)
-                .is_ok_and(|code| stored.customer.code.as_deref() == Some(code.as_str())),
-        };
-        found
-            .filter(holds_the_code)
-            .ok_or_else(|| not_found(reference))
+        let (kind, value) = reference.lookup()?;
+        let found = self.store.customer_by(company, kind, &value).await?;
+        reference.accept(found)
     }
 
     /// Reads, changes and writes back a Customer, retrying when another request
