@@ -71,13 +71,6 @@ impl Services {
         event: &Listens,
         location_code: Option<&str>,
     ) -> ApiResult<EventFacts> {
-        if let Some(errors) = self.catalog.failure(company) {
-            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
-            return Err(ApiError::new(
-                ErrorCode::CampaignsUnavailable,
-                format!("the campaign files never loaded: {}", listed.join("; ")),
-            ));
-        }
         let rules = self.catalog.company(company);
         let mut locale = self.company_locale(company).await?;
         // A Location's local day, weekday and hour are its own.
@@ -98,7 +91,16 @@ impl Services {
         } = self
             .subject_facts(company, subject, date.as_datetime(), &queries, printed_once)
             .await?;
+        // The Customer's own errors come first, as they did when it was
+        // read on its own before the rest.
         ensure_active(&customer)?;
+        if let Some(errors) = self.catalog.failure(company) {
+            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
+            return Err(ApiError::new(
+                ErrorCode::CampaignsUnavailable,
+                format!("the campaign files never loaded: {}", listed.join("; ")),
+            ));
+        }
         self.segment_facts(&rules, &mut facts);
         // Tiers and audiences keep the Company's calendar; the event's own
         // day, weekday and hour are its Location's.

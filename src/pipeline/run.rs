@@ -70,7 +70,6 @@ impl Services {
         // Campaigns are evaluated at the time the event is received, never at
         // the date the client sent (see `pipeline::dates`).
         let received = self.now();
-        self.event_dates.check(occurrence.date(), received)?;
         let listens = occurrence.listens();
         let EventFacts {
             rules,
@@ -86,6 +85,9 @@ impl Services {
                 occurrence.location_code(),
             )
             .await?;
+        // After the read, so that a request naming no Customer of the
+        // Company is answered `customer_not_found` whatever its date.
+        self.event_dates.check(occurrence.date(), received)?;
         occurrence.belongs_to(&customer.id);
         occurrence.describe(&mut facts);
         facts.explain = explain;

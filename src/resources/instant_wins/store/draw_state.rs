@@ -5,7 +5,7 @@
 //!
 //! A read is planned first ([`StateRead`]) and its statements can run on
 //! their own ([`Store::instant_win_states`]) or after other statements of the
-//! same round trip ([`Store::customer_facts_and_states`]): a cart's facts and
+//! same round trip ([`Store::read_facts`]): a cart's facts and
 //! its draw state cost one query.
 
 use std::collections::HashMap;
