@@ -125,41 +125,6 @@ pub struct ReadFacts {
 }
 
 impl Store {
-    /// The facts of `customer_id`, with purchases since `history_since` when given.
-    pub async fn customer_facts(
-        &self,
-        company: &str,
-        customer_id: &str,
-        history_since: Option<Timestamp>,
-    ) -> ApiResult<CustomerFacts> {
-        let read = FactsRead {
-            of: FactsOf::Id(customer_id),
-            history_since,
-            queries: &[],
-            printed_once: false,
-        };
-        Ok(self.read_facts(company, read).await?.facts)
-    }
-
-    /// The facts of `customer_id` and the state of the Instant Wins of
-    /// `queries`, in one round trip.
-    pub async fn customer_facts_and_states(
-        &self,
-        company: &str,
-        customer_id: &str,
-        history_since: Option<Timestamp>,
-        queries: &[StateQuery],
-    ) -> ApiResult<(CustomerFacts, DrawState)> {
-        let read = FactsRead {
-            of: FactsOf::Id(customer_id),
-            history_since,
-            queries,
-            printed_once: false,
-        };
-        let read = self.read_facts(company, read).await?;
-        Ok((read.facts, read.state))
-    }
-
     /// Everything `read` names, in one query: the statements of each part
     /// follow one another, the look-up first so that the others read the
     /// `$customer` it found.

@@ -331,10 +331,14 @@ mod tests {
         .await
         .unwrap();
         let queries = queries();
-        let (facts, together) = store
-            .customer_facts_and_states("c", "x", None, &queries)
-            .await
-            .unwrap();
+        let read = crate::pipeline::store::FactsRead {
+            of: crate::pipeline::store::FactsOf::Id("x"),
+            history_since: None,
+            queries: &queries,
+            printed_once: false,
+        };
+        let read = store.read_facts("c", read).await.unwrap();
+        let (facts, together) = (read.facts, read.state);
         assert_eq!(facts.points_balance, 12);
         assert_eq!(together.states[&7].participations, 2);
         assert_eq!(together.states[&7].given, vec![4, 0]);
