@@ -221,12 +221,19 @@ async fn bad_carts_are_refused_and_change_nothing() {
     // An id and a code that name different Customers name none.
     let mut disagreeing = morning_cart(&customer, "B-4");
     disagreeing["customer_code"] = json!("X");
+    // A date out of the window is refused; a Customer nobody is, first.
+    let mut too_old = morning_cart(&customer, "B-7");
+    too_old["date"] = json!("2000-01-01T00:00:00Z");
+    let mut nobody_too_old = morning_cart("cus_nope", "B-8");
+    nobody_too_old["date"] = json!("2000-01-01T00:00:00Z");
     let cases = [
         (no_lines, 400, "invalid_request"),
         (negative, 400, "invalid_request"),
         (zero_quantity, 400, "invalid_request"),
         (disagreeing, 404, "customer_not_found"),
         (morning_cart("cus_nope", "B-5"), 404, "customer_not_found"),
+        (too_old, 400, "invalid_request"),
+        (nobody_too_old, 404, "customer_not_found"),
     ];
     for (cart, status_expected, code) in cases {
         let (status, body) = server
