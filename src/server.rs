@@ -66,6 +66,9 @@ pub struct ServerSettings {
     /// Unknown Voucher codes one API key may look up within a minute
     /// ([`crate::resources::vouchers::guesses`]).
     pub unknown_codes_per_minute: u32,
+    /// Customers kept in memory with their facts (0: none); an embedded
+    /// store's only ([`crate::resources::customers::cache`]).
+    pub customer_cache: usize,
 }
 
 impl ServerSettings {
@@ -86,6 +89,7 @@ impl ServerSettings {
             clock: Arc::default(),
             deliver_prizes: true,
             unknown_codes_per_minute: crate::resources::vouchers::guesses::UNKNOWN_CODES_PER_MINUTE,
+            customer_cache: crate::resources::customers::cache::DEFAULT_CAPACITY,
         }
     }
 }
@@ -126,7 +130,8 @@ impl RunningServer {
 
 /// Opens the store, bootstraps an empty one and starts both listeners.
 pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
-    let store = Store::connect(&settings.store_url, settings.remote_auth.clone()).await?;
+    let mut store = Store::connect(&settings.store_url, settings.remote_auth.clone()).await?;
+    store.keep_customers(settings.customer_cache);
     if !settings.campaigns.is_dir() {
         tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");
     }

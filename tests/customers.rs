@@ -1,8 +1,11 @@
 //! Customers over real HTTP with a real SurrealDB: enrollment, identifiers,
 //! look-ups, updates, cards, search and pagination, anonymization, deletion,
-//! tenancy, and uniqueness under concurrent requests.
+//! tenancy, uniqueness under concurrent requests, and the Customers kept in
+//! memory answering every change at once.
 
 mod common;
+#[path = "customers/remembered.rs"]
+mod remembered;
 
 use common::{TestServer, all_at_once, read};
 use loyalty::resources::companies::model::CreatedApiKey;

@@ -47,6 +47,7 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
         clock: std::sync::Arc::default(),
         deliver_prizes: !args.hold_prize_delivery,
         unknown_codes_per_minute: args.unknown_codes_per_minute,
+        customer_cache: args.customer_cache,
     };
     let running = server::start(settings).await?;
     if let Some(bootstrap) = &running.bootstrap {

@@ -244,6 +244,12 @@ pub struct ServeArgs {
     /// without this flag (points prizes are credited with the draw).
     #[arg(long, env = "LOYALTY_HOLD_PRIZE_DELIVERY")]
     pub hold_prize_delivery: bool,
+    /// Customers kept in memory with what their events are evaluated on, so
+    /// that a till's look-up, simulation and cart read the store once; 0
+    /// turns it off. Only with an embedded store: against a SurrealDB
+    /// server, which other servers may write, every read goes to it.
+    #[arg(long, env = "LOYALTY_CUSTOMER_CACHE", default_value_t = crate::resources::customers::cache::DEFAULT_CAPACITY)]
+    pub customer_cache: usize,
     /// Log filter, e.g. `info` or `loyalty=debug,info`.
     #[arg(long, env = "LOYALTY_LOG", default_value = "info")]
     pub log_level: String,

@@ -18,6 +18,9 @@ use crate::resources::associations::store::from_document;
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::carts::store::purchases_from_rows;
 use crate::resources::carts::store::totals_from_row;
+use crate::resources::customers::cache::CachedCustomer;
+use crate::resources::customers::cache::CachedFacts;
+use crate::resources::customers::cache::ReadTicket;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::store::StoredCustomer;
 use crate::resources::customers::store::bind_lookup;
@@ -125,10 +128,95 @@ pub struct ReadFacts {
 }
 
 impl Store {
+    /// Everything `read` names: from this process's memory when it read the
+    /// Customer lately and nothing changed it since (then only the draw
+    /// state, if any, is read), else in one query whose result is kept.
+    pub async fn read_facts(&self, company: &str, read: FactsRead<'_>) -> ApiResult<ReadFacts> {
+        if let Some(remembered) = self.remembered_facts(company, &read).await? {
+            return Ok(remembered);
+        }
+        let ticket = self.customers.ticket();
+        let facts = self.read_facts_from_store(company, read).await?;
+        if self.customers.enabled() {
+            self.keep_facts(company, &read, &ticket, &facts);
+        }
+        Ok(facts)
+    }
+
+    /// What `read` names, when the Customer cache holds all of it but the
+    /// draw state (which is then read alone).
+    async fn remembered_facts(
+        &self,
+        company: &str,
+        read: &FactsRead<'_>,
+    ) -> ApiResult<Option<ReadFacts>> {
+        let entry = match read.of {
+            FactsOf::Id(id) => self.customers.by_id(company, id),
+            FactsOf::Lookup(kind, value) => self.customers.by_identifier(company, kind, value),
+        };
+        let Some(entry) = entry else {
+            return Ok(None);
+        };
+        let Some(facts) = entry
+            .facts
+            .as_ref()
+            .and_then(|cached| cached.covering(read.history_since))
+        else {
+            return Ok(None);
+        };
+        let printed_once = match (read.printed_once, entry.printed_once) {
+            (false, _) => Vec::new(),
+            (true, Some(printed)) => printed,
+            (true, None) => return Ok(None),
+        };
+        let state = if read.queries.is_empty() {
+            DrawState::default()
+        } else {
+            self.instant_win_states(company, &entry.stored.customer.id, read.queries)
+                .await?
+        };
+        Ok(Some(ReadFacts {
+            found: matches!(read.of, FactsOf::Lookup(..)).then_some(entry.stored),
+            facts,
+            state,
+            printed_once,
+        }))
+    }
+
+    /// Keeps what `read` read under `ticket` in the Customer cache.
+    fn keep_facts(
+        &self,
+        company: &str,
+        read: &FactsRead<'_>,
+        ticket: &ReadTicket,
+        facts: &ReadFacts,
+    ) {
+        let (stored, found_by) = match read.of {
+            FactsOf::Lookup(kind, value) => (facts.found.clone(), Some((kind, value))),
+            // Read by id after the Customer itself, which the cache then
+            // holds unless a write moved it since.
+            FactsOf::Id(id) => (self.customers.by_id(company, id).map(|e| e.stored), None),
+        };
+        let Some(stored) = stored else {
+            return;
+        };
+        let cached = CachedFacts {
+            since: read.history_since,
+            facts: facts.facts.clone(),
+        };
+        let printed_once = read.printed_once.then(|| facts.printed_once.clone());
+        let entry = CachedCustomer::read(stored, Some(cached), printed_once);
+        self.customers.keep(company, found_by, ticket, entry);
+    }
+
     /// Everything `read` names, in one query: the statements of each part
     /// follow one another, the look-up first so that the others read the
     /// `$customer` it found.
-    pub async fn read_facts(&self, company: &str, read: FactsRead<'_>) -> ApiResult<ReadFacts> {
+    async fn read_facts_from_store(
+        &self,
+        company: &str,
+        read: FactsRead<'_>,
+    ) -> ApiResult<ReadFacts> {
         let state_read =
             (!read.queries.is_empty()).then(|| self.plan_state_read(company, read.queries));
         let mut text = String::new();

@@ -18,6 +18,34 @@ use surrealdb::{IndexedResults, Surreal};
 
 use crate::storage::health::StoreHealth;
 
+/// Counts the completed queries that may have written any Customer's state
+/// without naming whose: what a Customer read before one of them is no longer
+/// served ([`crate::resources::customers::cache`]).
+#[derive(Debug, Default)]
+pub(crate) struct WriteEpoch(AtomicU64);
+
+impl WriteEpoch {
+    /// The epoch now.
+    pub(crate) fn current(&self) -> u64 {
+        self.0.load(Ordering::Acquire)
+    }
+
+    /// A write completed.
+    pub(crate) fn moved(&self) {
+        self.0.fetch_add(1, Ordering::AcqRel);
+    }
+}
+
+/// Whether SurrealQL `text` may write: every statement of the service is
+/// written in capitals, so a write shows one of these words.
+fn may_write(text: &str) -> bool {
+    [
+        "CREATE", "UPDATE", "UPSERT", "DELETE", "INSERT", "RELATE", "DEFINE", "REMOVE",
+    ]
+    .iter()
+    .any(|word| text.contains(word))
+}
+
 /// A connected client and the health of its store. Clones share the
 /// client's one session: cloning a `Surreal` opens a new session, which a
 /// remote server must set up (namespace, sign-in) before it answers as the
@@ -29,6 +57,8 @@ pub(crate) struct Db {
     pub(crate) health: Arc<StoreHealth>,
     /// Queries sent so far (each one round trip to a remote store).
     sent: Arc<AtomicU64>,
+    /// Moved by every write that does not name the Customers it changes.
+    pub(crate) epoch: Arc<WriteEpoch>,
 }
 
 impl Db {
@@ -38,6 +68,7 @@ impl Db {
             client: Arc::new(client),
             health: Arc::new(StoreHealth::new(remote)),
             sent: Arc::new(AtomicU64::new(0)),
+            epoch: Arc::default(),
         }
     }
 
@@ -48,21 +79,39 @@ impl Db {
     }
 
     /// A query of the SurrealQL `text`, to bind variables to and await.
+    /// When it may write, it moves the write epoch as it completes.
     pub(crate) fn query<'c>(&'c self, text: impl Into<Cow<'c, str>>) -> StoreQuery<'c> {
+        let text = text.into();
+        let moves = may_write(&text).then_some(&*self.epoch);
+        StoreQuery {
+            moves,
+            ..self.query_keeping_customers(text)
+        }
+    }
+
+    /// A query of the SurrealQL `text` that leaves the Customers kept in
+    /// memory alone ([`crate::resources::customers::cache`]): it writes no
+    /// Customer's state (a lease, an Idempotency-Key), or its caller forgets
+    /// each Customer it writes once it completes.
+    pub(crate) fn query_keeping_customers<'c>(
+        &'c self,
+        text: impl Into<Cow<'c, str>>,
+    ) -> StoreQuery<'c> {
         self.sent.fetch_add(1, Ordering::Relaxed);
         StoreQuery {
             query: self.client.query(text),
             health: &self.health,
             probe: false,
+            moves: None,
         }
     }
 
     /// A query sent whatever the store's health, to find out whether it
-    /// answers.
+    /// answers. It renews a lease and writes no Customer's state.
     pub(crate) fn probe_query<'c>(&'c self, text: impl Into<Cow<'c, str>>) -> StoreQuery<'c> {
         StoreQuery {
             probe: true,
-            ..self.query(text)
+            ..self.query_keeping_customers(text)
         }
     }
 }
@@ -74,6 +123,8 @@ pub(crate) struct StoreQuery<'c> {
     query: Query<'c, Any>,
     health: &'c StoreHealth,
     probe: bool,
+    /// The epoch moved when the query completes, if it may write.
+    moves: Option<&'c WriteEpoch>,
 }
 
 impl<'c> StoreQuery<'c> {
@@ -91,7 +142,27 @@ impl<'c> IntoFuture for StoreQuery<'c> {
     type IntoFuture = Pin<Box<dyn Future<Output = Self::Output> + Send + 'c>>;
 
     fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.health.bound(self.query.into_future(), self.probe))
+        let answer = self.health.bound(self.query.into_future(), self.probe);
+        match self.moves {
+            None => Box::pin(answer),
+            Some(epoch) => Box::pin(async move {
+                // Moved whatever the answer (a failed or lost one may have
+                // written), and when the request is dropped mid-query: an
+                // embedded store runs the query in this future, so nothing
+                // of it runs after.
+                let _moves = MovesOnDrop(epoch);
+                answer.await
+            }),
+        }
+    }
+}
+
+/// Moves an epoch when dropped.
+struct MovesOnDrop<'e>(&'e WriteEpoch);
+
+impl Drop for MovesOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.moved();
     }
 }
 
@@ -104,6 +175,30 @@ mod tests {
         let mut answer = store.db.query("RETURN <string> $session.id").await.unwrap();
         let id: Option<String> = answer.take(0).unwrap();
         id.expect("a session id")
+    }
+
+    #[tokio::test]
+    async fn a_write_moves_the_epoch_and_a_read_or_a_lease_does_not() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let epoch = || store.db.epoch.current();
+        let start = epoch();
+        store.db.query("SELECT * FROM customer").await.unwrap();
+        assert_eq!(epoch(), start, "a read");
+        store.db.query("UPSERT thing:1 SET a = 1").await.unwrap();
+        assert_eq!(epoch(), start + 1, "a write");
+        store.db.query("THROW 'refused'").await.unwrap();
+        store.db.query("CREATE thing:1 SET a = 2").await.unwrap();
+        assert_eq!(epoch(), start + 2, "a refused write too");
+        store
+            .db
+            .query_keeping_customers("UPSERT thing:2 SET a = 1")
+            .await
+            .unwrap();
+        store
+            .renew_instance("process", crate::common::time::Timestamp::now())
+            .await
+            .unwrap();
+        assert_eq!(epoch(), start + 2, "writes of no Customer");
     }
 
     #[tokio::test]

@@ -46,6 +46,9 @@ use crate::storage::write_lanes::WriteLane;
 /// shared out; a longer batch only delays the first of its answers.
 pub(crate) const MAX_BATCH: usize = 16;
 
+/// The field of an [`EventWrite`] naming its Customer, whatever the event.
+const WRITTEN_FOR: &str = "written_for";
+
 /// Lanes against a remote server, which has cores of its own and a round
 /// trip to hide. Against an embedded store there is one lane per core: a
 /// transaction runs on one thread.
@@ -93,7 +96,13 @@ impl Store {
     /// with the writes waiting in its lane at the same moment, and answers
     /// once it has committed: `Ok` when it was recorded, or the error it would
     /// have had in a transaction of its own.
-    pub(crate) async fn record_event(&self, customer_id: &str, write: EventWrite) -> ApiResult<()> {
+    pub(crate) async fn record_event(
+        &self,
+        customer_id: &str,
+        mut write: EventWrite,
+    ) -> ApiResult<()> {
+        // Whose cached state the batch forgets once it has committed.
+        write[WRITTEN_FOR] = customer_id.into();
         let (answer, mut answered) = oneshot::channel();
         let index = self.write_lane(customer_id).index as usize;
         let lane = &self.event_writes.lanes[index];
@@ -172,11 +181,19 @@ impl Store {
         } else {
             let (text, bindings) = transaction.into_query();
             self.transact_admitted(WriterPermit::Held, |db| {
-                db.query(text.as_str()).bind(bindings.clone())
+                db.query_keeping_customers(text.as_str())
+                    .bind(bindings.clone())
             })
             .await
             .map(drop)
         };
+        // Before any answer, whatever the outcome (a lost answer may have
+        // committed): the Customers written are read again next time.
+        for write in writes {
+            let company = write["company"].as_str().unwrap_or_default();
+            let customer = write[WRITTEN_FOR].as_str().unwrap_or_default();
+            self.customers.forget(company, customer);
+        }
         // The stock view learns of units only once they are committed, and
         // forgets the prizes of draws refused as contended (one may have run
         // out behind its back).

@@ -58,6 +58,8 @@ pub struct Store {
     /// Whether the store is a remote server, which several processes may
     /// share, rather than embedded in this one.
     pub(crate) remote: bool,
+    /// The Customers this process read lately (embedded stores only).
+    pub(crate) customers: std::sync::Arc<crate::resources::customers::cache::CustomerCache>,
 }
 
 impl Store {
@@ -132,8 +134,15 @@ impl Store {
             let cores = std::thread::available_parallelism().map_or(2, usize::from);
             (EMBEDDED_WRITERS_PER_CORE * cores, cores)
         };
+        let db = crate::storage::connection::Db::new(db, remote);
+        let customers = customer_cache(
+            &db,
+            remote,
+            crate::resources::customers::cache::DEFAULT_CAPACITY,
+        );
         let store = Store {
-            db: crate::storage::connection::Db::new(db, remote),
+            db,
+            customers,
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,
             event_writes: std::sync::Arc::new(crate::storage::group_commit::WriteQueue::new(lanes)),
@@ -145,10 +154,30 @@ impl Store {
         Ok(store)
     }
 
+    /// Keeps at most `capacity` Customers in memory (none: every read goes
+    /// to the store). A remote store's Customers are never kept: other
+    /// servers may change them.
+    pub fn keep_customers(&mut self, capacity: usize) {
+        self.customers = customer_cache(&self.db, self.remote, capacity);
+    }
+
     pub(crate) async fn apply_schema(&self) -> ApiResult<()> {
         execute(self.db.query(crate::storage::schema::schema())).await?;
         Ok(())
     }
+}
+
+/// The Customer cache of `db`: `capacity` Customers, none when remote.
+fn customer_cache(
+    db: &crate::storage::connection::Db,
+    remote: bool,
+    capacity: usize,
+) -> std::sync::Arc<crate::resources::customers::cache::CustomerCache> {
+    let capacity = if remote { 0 } else { capacity };
+    std::sync::Arc::new(crate::resources::customers::cache::CustomerCache::new(
+        capacity,
+        db.epoch.clone(),
+    ))
 }
 
 /// How long a start waits for a SurrealKV directory locked by a process (or an

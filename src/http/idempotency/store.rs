@@ -89,7 +89,7 @@ impl Store {
              COMMIT TRANSACTION;";
         let mut response = self
             .transact(|db| {
-                db.query(query)
+                db.query_keeping_customers(query)
                     .bind(("company", company.to_string()))
                     .bind(("key", key.to_string()))
                     .bind(("fingerprint", fingerprint.to_string()))
@@ -138,7 +138,7 @@ impl Store {
     ) -> ApiResult<()> {
         execute(
             self.db
-                .query(
+                .query_keeping_customers(
                     "UPDATE type::record('idempotency', [$company, $key]) \
                      SET state = 'done', response = $response \
                      WHERE fingerprint = $fingerprint AND state = 'running' \
@@ -167,7 +167,7 @@ impl Store {
     ) -> ApiResult<()> {
         execute(
             self.db
-                .query(
+                .query_keeping_customers(
                     "DELETE type::record('idempotency', [$company, $key]) \
                      WHERE fingerprint = $fingerprint AND state = 'running' \
                      AND (holder == NONE OR holder == $holder)",
@@ -184,7 +184,7 @@ impl Store {
     pub async fn purge_idempotency_keys(&self, now: Timestamp) -> ApiResult<()> {
         execute(
             self.db
-                .query("DELETE idempotency WHERE expires_at <= $now")
+                .query_keeping_customers("DELETE idempotency WHERE expires_at <= $now")
                 .bind(("now", now.to_string())),
         )
         .await

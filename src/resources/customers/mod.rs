@@ -2,6 +2,7 @@
 //! of their identifiers (id, code, e-mail, phone, card).
 
 pub mod api;
+pub mod cache;
 pub mod model;
 pub mod service;
 pub mod store;

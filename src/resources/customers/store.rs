@@ -7,6 +7,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
+use crate::resources::customers::cache::CachedCustomer;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::SearchBy;
 use crate::storage::Store;
@@ -53,6 +54,17 @@ fn claims_of(customer: &Customer) -> Vec<Claim> {
         });
     }
     claims
+}
+
+/// Whether `customer` holds identifier `value` of `kind` (stored
+/// normalised).
+pub(crate) fn holds_identifier(customer: &Customer, kind: SearchBy, value: &str) -> bool {
+    if kind == SearchBy::Id {
+        return customer.id == value;
+    }
+    claims_of(customer)
+        .iter()
+        .any(|claim| claim.kind == kind.as_str() && claim.value == value)
 }
 
 /// The stored document of `customer`.
@@ -186,6 +198,10 @@ impl Store {
         kind: SearchBy,
         value: &str,
     ) -> ApiResult<Option<StoredCustomer>> {
+        if let Some(entry) = self.customers.by_identifier(company, kind, value) {
+            return Ok(Some(entry.stored));
+        }
+        let ticket = self.customers.ticket();
         let (statements, count) = lookup_statements(kind);
         let query = self
             .db
@@ -195,7 +211,13 @@ impl Store {
             .await
             .and_then(|r| r.check())
             .map_err(crate::storage::store_error)?;
-        found_customer(&mut response, count - 1)
+        let found = found_customer(&mut response, count - 1)?;
+        if let Some(stored) = found.as_ref().filter(|_| self.customers.enabled()) {
+            let entry = CachedCustomer::read(stored.clone(), None, None);
+            self.customers
+                .keep(company, Some((kind, value)), &ticket, entry);
+        }
+        Ok(found)
     }
 
     /// The id of the Customer of `company` holding identifier `value` of `kind`.
