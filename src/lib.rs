@@ -33,7 +33,8 @@
 //! - Error body shapes and codes: `error.rs` (registry), `http/errors.rs` (bodies).
 //! - Overload (`server_busy`) and request timeouts: `http/admission.rs`, `http/errors.rs`.
 //! - Versioning (`Api-Version`): `http/auth/credentials.rs`.
-//! - Customers, cards, search, anonymization: `resources/customers/`; associations: `resources/associations/`; merges: `resources/merges/`.
+//! - Customers, cards, search, anonymization: `resources/customers/` (and
+//!   the Customers kept in memory with their facts: `resources/customers/cache.rs`); associations: `resources/associations/`; merges: `resources/merges/`.
 //! - POST /carts/realtime and /carts/simulate: `resources/carts/` through `pipeline/`; cancellations: `resources/carts/service.rs`.
 //! - Custom Events and triggers: `resources/events/` through `pipeline/`.
 //! - Discounts: `resources/discounts/rules/`; points earned by campaigns: `resources/points_campaigns/rules.rs` and `resources/points/earned.rs`; budgets and caps (`limits:`) of both: `resources/limits/`.

@@ -8,6 +8,13 @@ use serde_json::{Value, json};
 
 /// The Custom Event type the Instant Win with the hot prize listens to.
 pub const HOT_PRIZE_EVENT: &str = "scan";
+
+/// The Custom Event type drawing an Instant Win of many prizes, which draws
+/// seldom compete for (the hot prize's counterpart).
+pub const COLD_PRIZE_EVENT: &str = "scan_cold";
+
+/// How many prizes the cold Instant Win shares its winning half among.
+const COLD_PRIZES: usize = 64;
 /// A Custom Event type some points campaigns listen to.
 pub const APP_EVENT: &str = "app_open";
 
@@ -117,6 +124,25 @@ pub fn campaign_files(count: usize) -> Vec<(String, String)> {
              when: customer.loyalty_member\nonce: day\nonce_limit: 1000\n\
              instant_win:\n  instant_win_prizes:\n    \
              - {{ id: hot, name: Hot prize, weight: 0.5, stock: 100000000, outcome: {{ promotion_type: points, promotion_id: 9001 }} }}\n    \
+             - {{ id: none, name: No prize, weight: 0.5 }}\n"
+        ),
+    ));
+    // The same odds as the hot prize, spread over many prizes with a stock
+    // each, so that concurrent draws seldom take from the same one.
+    let cold_prizes: String = (0..COLD_PRIZES)
+        .map(|n| {
+            format!(
+                "    - {{ id: cold{n}, name: Cold prize {n}, weight: {weight}, stock: 100000000, outcome: {{ promotion_type: points, promotion_id: 9001 }} }}\n",
+                weight = 0.5 / COLD_PRIZES as f64
+            )
+        })
+        .collect();
+    files.push((
+        "cold-prizes.yaml".into(),
+        format!(
+            "id: 9002\nkind: instant_win\nname: Scan and win, many prizes\non: {{ custom_event: {COLD_PRIZE_EVENT} }}\n\
+             when: customer.loyalty_member\nonce: day\nonce_limit: 1000\n\
+             instant_win:\n  instant_win_prizes:\n{cold_prizes}    \
              - {{ id: none, name: No prize, weight: 0.5 }}\n"
         ),
     ));
@@ -288,7 +314,7 @@ mod tests {
         std::fs::write(company.join("segments.yaml"), SEGMENTS).expect("segments file");
         let (catalog, report) = Catalog::load(dir.path());
         assert!(report.errors.is_empty(), "{:?}", report.errors);
-        assert_eq!(catalog.company("bench").campaigns.len(), 54);
+        assert_eq!(catalog.company("bench").campaigns.len(), 55);
     }
 
     #[test]

@@ -37,6 +37,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::json;
 
 use crate::bench::company::APP_EVENT;
+use crate::bench::company::COLD_PRIZE_EVENT;
 use crate::bench::company::HOT_PRIZE_EVENT;
 use crate::bench::company::VOUCHER_CODES;
 use crate::bench::company::customer_code;
@@ -68,6 +69,10 @@ pub enum Scenario {
     CartsSimulate,
     /// `POST /carts/realtime`: evaluated and recorded with its points.
     CartsRealtime,
+    /// A till's sale, request after request: the Customer looked up by
+    /// code, its cart simulated, then recorded (a third of the requests
+    /// each), the Customers drawn at random like the other scenarios'.
+    TillSale,
     /// `POST /carts/realtime` of the same carts, each presenting three
     /// Vouchers (static codes) of its Customer: what Vouchers add to a sale.
     CartsRealtimeVouchers,
@@ -77,19 +82,24 @@ pub enum Scenario {
     PointsRedeem,
     /// `POST /custom_events` drawing an Instant Win whose one prize every draw competes for.
     InstantWinHotPrize,
+    /// `POST /custom_events` drawing an Instant Win of the same odds spread
+    /// over 64 prizes, which draws seldom compete for.
+    InstantWinColdPrize,
 }
 
 impl Scenario {
     /// Every scenario, in the order a run measures them.
-    pub const ALL: [Scenario; 8] = [
+    pub const ALL: [Scenario; 10] = [
         Scenario::Check,
         Scenario::GetCustomer,
         Scenario::CartsSimulate,
         Scenario::CartsRealtime,
+        Scenario::TillSale,
         Scenario::CartsRealtimeVouchers,
         Scenario::CustomEvents,
         Scenario::PointsRedeem,
         Scenario::InstantWinHotPrize,
+        Scenario::InstantWinColdPrize,
     ];
 
     /// The request it sends, as a reader knows it.
@@ -99,10 +109,12 @@ impl Scenario {
             Scenario::GetCustomer => "GET /customers/{code}",
             Scenario::CartsSimulate => "POST /carts/simulate",
             Scenario::CartsRealtime => "POST /carts/realtime",
+            Scenario::TillSale => "till sale: look-up, simulate, realtime",
             Scenario::CartsRealtimeVouchers => "POST /carts/realtime (3 Vouchers)",
             Scenario::CustomEvents => "POST /custom_events",
             Scenario::PointsRedeem => "POST /points/redeem",
             Scenario::InstantWinHotPrize => "POST /custom_events (Instant Win, hot prize)",
+            Scenario::InstantWinColdPrize => "POST /custom_events (Instant Win, cold prizes)",
         }
     }
 }
@@ -342,6 +354,29 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
                 Request::post(path, body)
             })
         }
+        Scenario::TillSale => Arc::new(move |n| {
+            // Requests 3k, 3k + 1 and 3k + 2 are one sale.
+            let sale = n / 3;
+            let mut rng = rng(sale);
+            let customer = customer_code(rng.random_range(0..customers));
+            if n % 3 == 0 {
+                return Request::get(format!("/customers/{customer}?search_by=code"));
+            }
+            let body = crate::bench::company::cart_body(
+                &catalogue,
+                &customer,
+                &format!("S{tag}-{sale}"),
+                &[],
+                described,
+                &mut rng,
+            );
+            let path = if n % 3 == 1 {
+                "/carts/simulate"
+            } else {
+                "/carts/realtime"
+            };
+            Request::post(path, body)
+        }),
         Scenario::CustomEvents => Arc::new(move |n| {
             let mut rng = rng(n);
             let screen = ["home", "offers", "wallet", "profile"][rng.random_range(0..4)];
@@ -365,15 +400,22 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
                 .to_string(),
             )
         }),
-        Scenario::InstantWinHotPrize => Arc::new(move |n| {
-            Request::post(
-                "/custom_events",
-                json!({
-                    "customer_code": customer_code(rng(n).random_range(0..customers)),
-                    "type": HOT_PRIZE_EVENT,
-                })
-                .to_string(),
-            )
-        }),
+        Scenario::InstantWinHotPrize | Scenario::InstantWinColdPrize => {
+            let event = if scenario == Scenario::InstantWinHotPrize {
+                HOT_PRIZE_EVENT
+            } else {
+                COLD_PRIZE_EVENT
+            };
+            Arc::new(move |n| {
+                Request::post(
+                    "/custom_events",
+                    json!({
+                        "customer_code": customer_code(rng(n).random_range(0..customers)),
+                        "type": event,
+                    })
+                    .to_string(),
+                )
+            })
+        }
     }
 }

@@ -26,6 +26,7 @@ use crate::resources::customers::store::StoredCustomer;
 use crate::resources::customers::store::bind_lookup;
 use crate::resources::customers::store::found_customer;
 use crate::resources::customers::store::lookup_statements;
+use crate::resources::instant_wins::store::draw_state::CustomerDraws;
 use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::messages::store::PRINTED_ONCE;
@@ -125,6 +126,9 @@ pub struct ReadFacts {
     pub state: DrawState,
     /// The `once` messages it was shown, when they were read.
     pub printed_once: Vec<String>,
+    /// The Customer's records the draw state was made of, when read from
+    /// the store (kept in memory with the Customer).
+    pub draws: Option<CustomerDraws>,
 }
 
 impl Store {
@@ -143,13 +147,17 @@ impl Store {
         Ok(facts)
     }
 
-    /// What `read` names, when the Customer cache holds all of it but the
-    /// draw state (which is then read alone).
+    /// What `read` names, when the Customer cache holds the Customer and its
+    /// facts: its draw records too, or they are read (alone, and kept), and
+    /// the units given of limited prizes unless the stock view has them.
     async fn remembered_facts(
         &self,
         company: &str,
         read: &FactsRead<'_>,
     ) -> ApiResult<Option<ReadFacts>> {
+        // Before the entry is found: a write forgetting it after that makes
+        // what this read keeps stale, and the ticket refuses it.
+        let ticket = self.customers.ticket();
         let entry = match read.of {
             FactsOf::Id(id) => self.customers.by_id(company, id),
             FactsOf::Lookup(kind, value) => self.customers.by_identifier(company, kind, value),
@@ -164,22 +172,44 @@ impl Store {
         else {
             return Ok(None);
         };
-        let printed_once = match (read.printed_once, entry.printed_once) {
+        let printed_once = match (read.printed_once, &entry.printed_once) {
             (false, _) => Vec::new(),
-            (true, Some(printed)) => printed,
+            (true, Some(printed)) => printed.clone(),
             (true, None) => return Ok(None),
         };
         let state = if read.queries.is_empty() {
             DrawState::default()
         } else {
-            self.instant_win_states(company, &entry.stored.customer.id, read.queries)
-                .await?
+            let customer = &entry.stored.customer.id;
+            let state_read = self
+                .plan_state_read(company, read.queries)
+                .knowing(entry.draws.clone());
+            let statements = state_read.statements();
+            if statements.is_empty() {
+                state_read.read_with_records(self, None, 0)?.0
+            } else {
+                let query = self
+                    .db
+                    .query(statements)
+                    .bind(("company", company.to_string()))
+                    .bind(("customer", customer.clone()));
+                let mut response = state_read
+                    .bind(query)
+                    .await
+                    .and_then(|r| r.check())
+                    .map_err(store_error)?;
+                let (state, draws) = state_read.read_with_records(self, Some(&mut response), 0)?;
+                let kept = entry.clone().with_draws(Some(draws));
+                self.customers.keep(company, None, &ticket, kept);
+                state
+            }
         };
         Ok(Some(ReadFacts {
             found: matches!(read.of, FactsOf::Lookup(..)).then_some(entry.stored),
             facts,
             state,
             printed_once,
+            draws: None,
         }))
     }
 
@@ -205,7 +235,8 @@ impl Store {
             facts: facts.facts.clone(),
         };
         let printed_once = read.printed_once.then(|| facts.printed_once.clone());
-        let entry = CachedCustomer::read(stored, Some(cached), printed_once);
+        let entry = CachedCustomer::read(stored, Some(cached), printed_once)
+            .with_draws(facts.draws.clone());
         self.customers.keep(company, found_by, ticket, entry);
     }
 
@@ -259,15 +290,20 @@ impl Store {
         } else {
             Vec::new()
         };
-        let state = match state_read {
-            Some(state_read) => state_read.read(self, &mut response, next)?,
-            None => DrawState::default(),
+        let (state, draws) = match state_read {
+            Some(state_read) => {
+                let (state, draws) =
+                    state_read.read_with_records(self, Some(&mut response), next)?;
+                (state, Some(draws))
+            }
+            None => (DrawState::default(), None),
         };
         Ok(ReadFacts {
             found,
             facts,
             state,
             printed_once,
+            draws,
         })
     }
 }

@@ -199,3 +199,98 @@ async fn carts_recorded_among_concurrent_reads_are_all_counted_by_the_next_read(
         assert_eq!((carts, lifetime), (12, spend(parity as i32)), "{id}");
     }
 }
+
+#[tokio::test]
+async fn a_challenges_progress_kept_in_memory_moves_with_every_cart_and_return() {
+    let server = TestServer::start_at(AT).await;
+    let key = server.bootstrap_key();
+    let id = server
+        .create_customer(&key, json!({"code": "CLUB-1"}))
+        .await;
+    // Read before the enrolment, which the next reads must see.
+    call(
+        &server,
+        &key,
+        "POST",
+        "/carts/simulate",
+        cart("CLUB-1", "CLUB-S0", 4.0),
+    )
+    .await;
+    call(
+        &server,
+        &key,
+        "POST",
+        "/challenges/701/enroll",
+        json!({"customer_id": id}),
+    )
+    .await;
+    let progress = || async {
+        let (status, mine) = server
+            .get_as(&format!("/customers/{id}/challenges/701"), &key)
+            .await;
+        assert_eq!(status, 200, "{mine}");
+        mine["progress"].as_f64().unwrap()
+    };
+    let points_before = standing(&server, &key, &id).await.2;
+    for visit in 1..=3 {
+        // The simulation keeps the Customer's progress in memory; the cart
+        // is decided on it.
+        let code = format!("CLUB-C{visit}");
+        call(
+            &server,
+            &key,
+            "POST",
+            "/carts/simulate",
+            cart("CLUB-1", &code, 4.0),
+        )
+        .await;
+        call(
+            &server,
+            &key,
+            "POST",
+            "/carts/realtime",
+            cart("CLUB-1", &code, 4.0),
+        )
+        .await;
+        assert_eq!(progress().await, f64::from(visit), "visit {visit}");
+    }
+    let points_after = standing(&server, &key, &id).await.2;
+    assert!(
+        points_after >= points_before + 50,
+        "{points_before} -> {points_after}"
+    );
+    call(
+        &server,
+        &key,
+        "POST",
+        "/carts/simulate",
+        cart("CLUB-1", "CLUB-S4", 4.0),
+    )
+    .await;
+    call(
+        &server,
+        &key,
+        "POST",
+        "/carts/cancellation",
+        json!({"cart_id": "CLUB-C3"}),
+    )
+    .await;
+    assert_eq!(progress().await, 2.0, "the returned visit is taken back");
+    call(
+        &server,
+        &key,
+        "POST",
+        "/carts/simulate",
+        cart("CLUB-1", "CLUB-S5", 4.0),
+    )
+    .await;
+    call(
+        &server,
+        &key,
+        "POST",
+        "/carts/realtime",
+        cart("CLUB-1", "CLUB-C4", 4.0),
+    )
+    .await;
+    assert_eq!(progress().await, 3.0);
+}

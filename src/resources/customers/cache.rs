@@ -1,6 +1,7 @@
 //! The Customers this process read lately, kept in memory with what its
-//! events are evaluated on (facts, `once` messages shown), so that a till's
-//! identify, simulate and record of one Customer read the store once.
+//! events are evaluated on (facts, `once` messages shown, the records its
+//! draws are decided on), so that a till's identify, simulate and record of
+//! one Customer read the store once.
 //!
 //! Only an embedded store is cached: this process is then the only writer,
 //! so it knows of every change. A remote store may be written by other
@@ -29,6 +30,7 @@ use crate::pipeline::store::CustomerFacts;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::store::StoredCustomer;
 use crate::resources::customers::store::holds_identifier;
+use crate::resources::instant_wins::store::draw_state::CustomerDraws;
 use crate::storage::connection::WriteEpoch;
 
 /// How many shards the cache is split into: a write forgets the reads of
@@ -74,6 +76,8 @@ pub struct CachedCustomer {
     pub facts: Option<CachedFacts>,
     /// The `once` messages it was shown, when they were read.
     pub printed_once: Option<Vec<String>>,
+    /// Its records the draws are decided on, when they were read.
+    pub draws: Option<CustomerDraws>,
     /// The write epoch the entry was read in.
     epoch: u64,
 }
@@ -89,8 +93,15 @@ impl CachedCustomer {
             stored,
             facts,
             printed_once,
+            draws: None,
             epoch: 0,
         }
+    }
+
+    /// This entry with the Customer's draw records `draws`, as read.
+    pub fn with_draws(mut self, draws: Option<CustomerDraws>) -> CachedCustomer {
+        self.draws = draws;
+        self
     }
 }
 
@@ -252,6 +263,10 @@ impl CustomerCache {
                 if entry.printed_once.is_none() {
                     entry.printed_once = before.printed_once.clone();
                 }
+                entry.draws = match (entry.draws.take(), &before.draws) {
+                    (Some(read), Some(before)) => Some(read.over(before)),
+                    (read, before) => read.or_else(|| before.clone()),
+                };
             }
             if shard.customers.len() >= self.capacity_per_shard
                 && !shard.customers.contains_key(&key)

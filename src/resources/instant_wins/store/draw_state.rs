@@ -15,6 +15,7 @@ use crate::storage::connection::StoreQuery;
 use serde_json::Value;
 use surrealdb::IndexedResults;
 
+use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::challenges::progress::ChallengeRecord;
 use crate::resources::challenges::store::records_from;
@@ -61,6 +62,59 @@ pub struct DrawState {
     pub challenges: HashMap<i64, ChallengeRecord>,
 }
 
+/// The records of one Customer its draw state is made of, as read: kept with
+/// the Customer in memory ([`crate::resources::customers::cache`]) so that
+/// its next event reads only the units given of limited prizes, if the
+/// stock view has them not.
+#[derive(Debug, Clone, Default)]
+pub struct CustomerDraws {
+    /// Its `iw_counts` record (participations per rule and period).
+    pub counts: Option<Value>,
+    /// Its game participations given, when they were read.
+    pub games: Option<Vec<Value>>,
+    /// Its Challenge records, when they were read.
+    pub challenges: Option<Vec<Value>>,
+    /// Its Vouchers of the targeted rules listed, when they were read.
+    pub vouchers: Option<(Vec<i64>, Vec<Value>)>,
+}
+
+impl CustomerDraws {
+    /// Whether these hold every record of the Customer `read` needs.
+    fn cover(&self, read: &StateRead<'_>) -> bool {
+        (!read.games || self.games.is_some())
+            && (!read.challenges || self.challenges.is_some())
+            && (read.targeted.is_empty()
+                || self
+                    .vouchers
+                    .as_ref()
+                    .is_some_and(|(rules, _)| read.targeted.iter().all(|r| rules.contains(r))))
+    }
+
+    /// These, completed with what `before` (as fresh) holds and these not.
+    pub fn over(self, before: &CustomerDraws) -> CustomerDraws {
+        CustomerDraws {
+            counts: self.counts,
+            games: self.games.or_else(|| before.games.clone()),
+            challenges: self.challenges.or_else(|| before.challenges.clone()),
+            vouchers: self.vouchers.or_else(|| before.vouchers.clone()),
+        }
+    }
+}
+
+/// The result of statement `index` of `response`.
+fn statement_result<T>(response: &mut Option<&mut IndexedResults>, index: usize) -> ApiResult<T>
+where
+    T: surrealdb::types::SurrealValue,
+    usize: surrealdb::opt::QueryResult<T>,
+{
+    match response {
+        Some(response) => response.take(index).map_err(store_error),
+        None => Err(ApiError::internal(
+            "a draw state read without its statements",
+        )),
+    }
+}
+
 /// A planned read of the draw state of `queries`: the statements to run and
 /// how to turn their results into a [`DrawState`]. Units given and Vouchers
 /// are read only for the rules that have them, so a cart meeting untargeted
@@ -82,21 +136,34 @@ pub(crate) struct StateRead<'a> {
     games: bool,
     /// Whether the Customer's Challenge records are read.
     challenges: bool,
+    /// The Customer's records, when they are known already: then only the
+    /// units given are read.
+    known: Option<CustomerDraws>,
 }
 
 impl<'a> StateRead<'a> {
+    /// This read, knowing the Customer's records `draws` when they hold
+    /// all it needs.
+    pub(crate) fn knowing(mut self, draws: Option<CustomerDraws>) -> Self {
+        self.known = draws.filter(|draws| draws.cover(&self));
+        self
+    }
     /// The statements to run, in order; they read `$company`, `$customer`
     /// and what [`StateRead::bind`] binds.
     pub(crate) fn statements(&self) -> String {
-        let mut statements = String::from(
-            "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);",
-        );
+        let mut statements = String::new();
         if !self.limited.is_empty() {
             statements.push_str(&format!(
                 "SELECT rule_id, prize_id, shard, given FROM iw_given WHERE {};",
                 of_rules("limited", self.limited.len())
             ));
         }
+        if self.known.is_some() {
+            return statements;
+        }
+        statements.push_str(
+            "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);",
+        );
         if !self.targeted.is_empty() {
             statements.push_str(
                 "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",
@@ -130,29 +197,85 @@ impl<'a> StateRead<'a> {
         response: &mut IndexedResults,
         first: usize,
     ) -> ApiResult<DrawState> {
-        let stored: Option<Value> = response.take(first).map_err(store_error)?;
-        let participations = ParticipationCounts::from_stored(stored.as_ref());
-        let mut next = first + 1;
+        Ok(self.read_with_records(store, Some(response), first)?.0)
+    }
+
+    /// The state, and the Customer's records it was made of (to keep), from
+    /// `response` whose statement `first` is the first of
+    /// [`StateRead::statements`] (none when there are no statements).
+    pub(crate) fn read_with_records(
+        mut self,
+        store: &Store,
+        mut response: Option<&mut IndexedResults>,
+        first: usize,
+    ) -> ApiResult<(DrawState, CustomerDraws)> {
         let given: Vec<Value> = if self.limited.is_empty() {
             Vec::new()
         } else {
-            next += 1;
-            response.take(next - 1).map_err(store_error)?
+            statement_result(&mut response, first)?
         };
-        let vouchers: Vec<Value> = if self.targeted.is_empty() {
-            Vec::new()
-        } else {
-            next += 1;
-            response.take(next - 1).map_err(store_error)?
+        let records = match self.known.take() {
+            Some(known) => known,
+            None => {
+                // The statements after the units given: counts, then rows.
+                let counts_at = first + usize::from(!self.limited.is_empty());
+                let counts = statement_result::<Option<Value>>(&mut response, counts_at)?;
+                let mut next = counts_at + 1;
+                let mut take_rows = |response: &mut Option<&mut IndexedResults>| {
+                    next += 1;
+                    statement_result::<Vec<Value>>(response, next - 1)
+                };
+                let vouchers = if self.targeted.is_empty() {
+                    None
+                } else {
+                    Some((self.targeted.clone(), take_rows(&mut response)?))
+                };
+                let games = if self.games {
+                    Some(take_rows(&mut response)?)
+                } else {
+                    None
+                };
+                let challenges = if self.challenges {
+                    Some(take_rows(&mut response)?)
+                } else {
+                    None
+                };
+                CustomerDraws {
+                    counts,
+                    games,
+                    challenges,
+                    vouchers,
+                }
+            }
         };
-        let granted: Vec<Value> = if self.games {
-            next += 1;
-            response.take(next - 1).map_err(store_error)?
-        } else {
-            Vec::new()
+        let state = self.assemble(store, given, &records)?;
+        Ok((state, records))
+    }
+
+    /// The state, from the units given read (`given`) and the Customer's
+    /// `records`.
+    fn assemble(
+        self,
+        store: &Store,
+        given: Vec<Value>,
+        records: &CustomerDraws,
+    ) -> ApiResult<DrawState> {
+        let participations = ParticipationCounts::from_stored(records.counts.as_ref());
+        let no_rows = Vec::new();
+        let granted = records.games.as_ref().unwrap_or(&no_rows);
+        let vouchers: Vec<&Value> = match &records.vouchers {
+            Some((_, documents)) => documents
+                .iter()
+                .filter(|row| {
+                    row["rule_id"]
+                        .as_i64()
+                        .is_some_and(|rule| self.targeted.contains(&rule))
+                })
+                .collect(),
+            None => Vec::new(),
         };
         let challenges: HashMap<i64, ChallengeRecord> = if self.challenges {
-            let documents: Vec<Value> = response.take(next).map_err(store_error)?;
+            let documents = records.challenges.clone().unwrap_or_default();
             records_from(documents)?
                 .into_iter()
                 .map(|record| (record.rule_id, record))
@@ -209,7 +332,7 @@ impl<'a> StateRead<'a> {
                 .iter()
                 .find(|row| row["rule_id"].as_i64() == Some(query.rule_id))
             {
-                state.voucher = Some(voucher_from(document.clone())?);
+                state.voucher = Some(voucher_from((*document).clone())?);
             }
             states.insert(query.rule_id, state);
         }
@@ -266,6 +389,7 @@ impl Store {
             targeted,
             games: queries.iter().any(|q| q.game),
             challenges: queries.iter().any(|q| q.challenge),
+            known: None,
         }
     }
 

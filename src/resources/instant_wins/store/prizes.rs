@@ -196,18 +196,24 @@ impl Store {
         )?;
         let query = delivery_query(DELIVER);
         let document = prize_document(prize, gift);
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", prize.company.clone()))
-                .bind(("id", prize.draw_id.clone()))
-                .bind(("prize", document.clone()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind(("vouchers", vouchers.clone()))
-                .bind(("now", now.to_string()))
-        })
-        .await?;
-        Ok(())
+        let delivered = self
+            .transact(|db| {
+                db.query_keeping_customers(query.as_str())
+                    .bind(("company", prize.company.clone()))
+                    .bind(("id", prize.draw_id.clone()))
+                    .bind(("prize", document.clone()))
+                    .bind(("ledger", written.records.clone()))
+                    .bind(("balances", written.balances.clone()))
+                    .bind(("vouchers", vouchers.clone()))
+                    .bind(("now", now.to_string()))
+            })
+            .await;
+        // Whatever the outcome: a lost answer may have committed.
+        self.customers.forget(&prize.company, &prize.customer_id);
+        for entry in &ledger {
+            self.customers.forget(&prize.company, &entry.customer_id);
+        }
+        delivered.map(drop)
     }
 
     /// Delivers `prizes`, all of `company`, at `now` in one transaction; refuses with
@@ -239,17 +245,26 @@ impl Store {
             .iter()
             .map(|(prize, gift)| prize_document(prize, gift.as_ref()))
             .collect();
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("prizes", documents.clone()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind(("vouchers", vouchers.clone()))
-                .bind(("now", now.to_string()))
-        })
-        .await?;
-        Ok(())
+        let delivered = self
+            .transact(|db| {
+                db.query_keeping_customers(query.as_str())
+                    .bind(("company", company.to_string()))
+                    .bind(("prizes", documents.clone()))
+                    .bind(("ledger", written.records.clone()))
+                    .bind(("balances", written.balances.clone()))
+                    .bind(("vouchers", vouchers.clone()))
+                    .bind(("now", now.to_string()))
+            })
+            .await;
+        let credited = ledger.iter().map(|entry| &entry.customer_id);
+        for customer in prizes
+            .iter()
+            .map(|(prize, _)| &prize.customer_id)
+            .chain(credited)
+        {
+            self.customers.forget(company, customer);
+        }
+        delivered.map(drop)
     }
 
     /// Takes the prize of `draw_id` out of the outbox without delivering it,
