@@ -9,12 +9,9 @@ use serde_json::{Value, json};
 /// The Custom Event type the Instant Win with the hot prize listens to.
 pub const HOT_PRIZE_EVENT: &str = "scan";
 
-/// The Custom Event type drawing an Instant Win of many prizes, which draws
-/// seldom compete for (the hot prize's counterpart).
+/// The Custom Event type drawing the hot prize's counterpart: the same odds
+/// and outcome, with an unlimited stock no draw competes for.
 pub const COLD_PRIZE_EVENT: &str = "scan_cold";
-
-/// How many prizes the cold Instant Win shares its winning half among.
-const COLD_PRIZES: usize = 64;
 /// A Custom Event type some points campaigns listen to.
 pub const APP_EVENT: &str = "app_open";
 
@@ -127,22 +124,15 @@ pub fn campaign_files(count: usize) -> Vec<(String, String)> {
              - {{ id: none, name: No prize, weight: 0.5 }}\n"
         ),
     ));
-    // The same odds as the hot prize, spread over many prizes with a stock
-    // each, so that concurrent draws seldom take from the same one.
-    let cold_prizes: String = (0..COLD_PRIZES)
-        .map(|n| {
-            format!(
-                "    - {{ id: cold{n}, name: Cold prize {n}, weight: {weight}, stock: 100000000, outcome: {{ promotion_type: points, promotion_id: 9001 }} }}\n",
-                weight = 0.5 / COLD_PRIZES as f64
-            )
-        })
-        .collect();
+    // The same draw with a prize of unlimited stock: no counter for
+    // concurrent draws to race on.
     files.push((
-        "cold-prizes.yaml".into(),
+        "cold-prize.yaml".into(),
         format!(
-            "id: 9002\nkind: instant_win\nname: Scan and win, many prizes\non: {{ custom_event: {COLD_PRIZE_EVENT} }}\n\
+            "id: 9002\nkind: instant_win\nname: Scan and win, unlimited\non: {{ custom_event: {COLD_PRIZE_EVENT} }}\n\
              when: customer.loyalty_member\nonce: day\nonce_limit: 1000\n\
-             instant_win:\n  instant_win_prizes:\n{cold_prizes}    \
+             instant_win:\n  instant_win_prizes:\n    \
+             - {{ id: cold, name: Cold prize, weight: 0.5, stock: -1, outcome: {{ promotion_type: points, promotion_id: 9001 }} }}\n    \
              - {{ id: none, name: No prize, weight: 0.5 }}\n"
         ),
     ));

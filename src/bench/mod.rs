@@ -82,8 +82,9 @@ pub enum Scenario {
     PointsRedeem,
     /// `POST /custom_events` drawing an Instant Win whose one prize every draw competes for.
     InstantWinHotPrize,
-    /// `POST /custom_events` drawing an Instant Win of the same odds spread
-    /// over 64 prizes, which draws seldom compete for.
+    /// `POST /custom_events` drawing an Instant Win of the same odds and
+    /// outcome whose prize has an unlimited stock: nothing for draws to
+    /// compete for.
     InstantWinColdPrize,
 }
 
@@ -114,7 +115,7 @@ impl Scenario {
             Scenario::CustomEvents => "POST /custom_events",
             Scenario::PointsRedeem => "POST /points/redeem",
             Scenario::InstantWinHotPrize => "POST /custom_events (Instant Win, hot prize)",
-            Scenario::InstantWinColdPrize => "POST /custom_events (Instant Win, cold prizes)",
+            Scenario::InstantWinColdPrize => "POST /custom_events (Instant Win, cold prize)",
         }
     }
 }
