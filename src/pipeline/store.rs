@@ -180,29 +180,18 @@ impl Store {
         let state = if read.queries.is_empty() {
             DrawState::default()
         } else {
-            let customer = &entry.stored.customer.id;
             let state_read = self
                 .plan_state_read(company, read.queries)
                 .knowing(entry.draws.clone());
-            let statements = state_read.statements();
-            if statements.is_empty() {
-                state_read.read_with_records(self, None, 0)?.0
-            } else {
-                let query = self
-                    .db
-                    .query(statements)
-                    .bind(("company", company.to_string()))
-                    .bind(("customer", customer.clone()));
-                let mut response = state_read
-                    .bind(query)
-                    .await
-                    .and_then(|r| r.check())
-                    .map_err(store_error)?;
-                let (state, draws) = state_read.read_with_records(self, Some(&mut response), 0)?;
+            let knew = state_read.knows_the_customer();
+            let (state, draws) = self
+                .run_state_read(company, &entry.stored.customer.id, state_read)
+                .await?;
+            if !knew {
                 let kept = entry.clone().with_draws(Some(draws));
                 self.customers.keep(company, None, &ticket, kept);
-                state
             }
+            state
         };
         Ok(Some(ReadFacts {
             found: matches!(read.of, FactsOf::Lookup(..)).then_some(entry.stored),

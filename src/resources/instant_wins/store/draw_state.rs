@@ -142,6 +142,11 @@ pub(crate) struct StateRead<'a> {
 }
 
 impl<'a> StateRead<'a> {
+    /// Whether it knows the Customer's records already.
+    pub(crate) fn knows_the_customer(&self) -> bool {
+        self.known.is_some()
+    }
+
     /// This read, knowing the Customer's records `draws` when they hold
     /// all it needs.
     pub(crate) fn knowing(mut self, draws: Option<CustomerDraws>) -> Self {
@@ -187,17 +192,6 @@ impl<'a> StateRead<'a> {
         query
             .bind(("limited", self.limited.clone()))
             .bind(("targeted", self.targeted.clone()))
-    }
-
-    /// The state, from `response` whose statement `first` is the first of
-    /// [`StateRead::statements`].
-    pub(crate) fn read(
-        self,
-        store: &Store,
-        response: &mut IndexedResults,
-        first: usize,
-    ) -> ApiResult<DrawState> {
-        Ok(self.read_with_records(store, Some(response), first)?.0)
     }
 
     /// The state, and the Customer's records it was made of (to keep), from
@@ -401,9 +395,25 @@ impl Store {
         queries: &[StateQuery],
     ) -> ApiResult<DrawState> {
         let read = self.plan_state_read(company, queries);
+        Ok(self.run_state_read(company, customer_id, read).await?.0)
+    }
+
+    /// The draw state `read` plans for `customer_id`, and the Customer's
+    /// records it was made of; no query when `read` knows them all and
+    /// needs no units given.
+    pub(crate) async fn run_state_read(
+        &self,
+        company: &str,
+        customer_id: &str,
+        read: StateRead<'_>,
+    ) -> ApiResult<(DrawState, CustomerDraws)> {
+        let statements = read.statements();
+        if statements.is_empty() {
+            return read.read_with_records(self, None, 0);
+        }
         let query = self
             .db
-            .query(read.statements())
+            .query(statements)
             .bind(("company", company.to_string()))
             .bind(("customer", customer_id.to_string()));
         let mut response = read
@@ -411,7 +421,7 @@ impl Store {
             .await
             .and_then(|r| r.check())
             .map_err(store_error)?;
-        read.read(self, &mut response, 0)
+        read.read_with_records(self, Some(&mut response), 0)
     }
 }
 
