@@ -147,3 +147,15 @@ async fn a_tills_look_up_simulation_and_cart_read_the_customer_once() {
     let demo = TestServer::start_at("2026-05-04T09:30:00Z").await;
     assert_eq!(till_sequence(&demo, "DRAW").await, [1, 0, 1, 0, 1, 1]);
 }
+
+#[tokio::test]
+async fn with_no_customer_kept_every_request_reads_the_store() {
+    let mut settings =
+        loyalty::server::ServerSettings::for_store("mem://", crate::common::OPERATOR_TOKEN);
+    settings.clock = crate::common::manual_clock("2026-05-04T09:30:00Z");
+    settings.customer_cache = 0;
+    let server = TestServer::start_with(settings).await;
+    // Each look-up and simulation reads the Customer (and its facts); the
+    // cart reads them and writes.
+    assert_eq!(till_sequence(&server, "COLD").await, [1, 1, 1, 1, 2, 1]);
+}

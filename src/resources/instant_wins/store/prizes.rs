@@ -208,11 +208,7 @@ impl Store {
                     .bind(("now", now.to_string()))
             })
             .await;
-        // Whatever the outcome: a lost answer may have committed.
-        self.customers.forget(&prize.company, &prize.customer_id);
-        for entry in &ledger {
-            self.customers.forget(&prize.company, &entry.customer_id);
-        }
+        self.forget_delivered(&prize.company, [prize], &ledger, &vouchers);
         delivered.map(drop)
     }
 
@@ -256,15 +252,30 @@ impl Store {
                     .bind(("now", now.to_string()))
             })
             .await;
-        let credited = ledger.iter().map(|entry| &entry.customer_id);
-        for customer in prizes
+        let winners = prizes.iter().map(|(prize, _)| prize);
+        self.forget_delivered(company, winners, &ledger, &vouchers);
+        delivered.map(drop)
+    }
+
+    /// Forgets the Customers kept in memory that a delivery of `prizes`
+    /// wrote (its winners, and whoever its `ledger` credits or its
+    /// `vouchers` are issued to), whatever its outcome: a lost answer may
+    /// have committed.
+    fn forget_delivered<'p>(
+        &self,
+        company: &str,
+        prizes: impl IntoIterator<Item = &'p PendingPrize>,
+        ledger: &[LedgerEntry],
+        vouchers: &[Value],
+    ) {
+        let winners = prizes.into_iter().map(|prize| prize.customer_id.as_str());
+        let credited = ledger.iter().map(|entry| entry.customer_id.as_str());
+        let issued = vouchers
             .iter()
-            .map(|(prize, _)| &prize.customer_id)
-            .chain(credited)
-        {
+            .filter_map(|voucher| voucher["customer_id"].as_str());
+        for customer in winners.chain(credited).chain(issued) {
             self.customers.forget(company, customer);
         }
-        delivered.map(drop)
     }
 
     /// Takes the prize of `draw_id` out of the outbox without delivering it,
