@@ -14,7 +14,8 @@
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go through: facts, evaluation, the write, retries, the effects they answer with.
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
 //! - [`storage`]: the storage core: SurrealDB connection (`connection.rs`) and whether a remote server answers (`health.rs`), transactions and retries, group commit in write lanes, the processes sharing a store (`instances.rs`) and the background jobs one of them runs for all (`duties.rs`), the paginated list query, schema assembly.
-//! - [`http`]: the HTTP plumbing: the app and its resource groups (`ApiGroups`), admission, the store gate (503 at once while a remote store is unreachable), authentication and tiers, rate limits (shared among the processes of one store), idempotency, languages, error bodies, shared parameters, the spec, the back-office listener.
+//! - [`http`]: the HTTP plumbing: the app and its resource groups (`ApiGroups`), admission, the store gate (503 at once while a remote store is unreachable), authentication and tiers, rate limits (shared among the processes of one store), idempotency, languages, error bodies, shared parameters, the spec, the back-office listener (its JSON API under `/api` and its page, `http/back_office/pages/`).
+//! - [`telemetry`]: `GET /metrics` (`metrics.rs`) and every request's id, span and log line (`requests.rs`).
 //! - [`common`]: small helpers: the injected clock, timestamps, time-ordered ids, pagination, validation, the random source.
 //! - [`services`]: the `Services` handle every use-case hangs off (each resource adds its methods in its own `service.rs`).
 //! - [`error`]: the one registry of error codes, one line each; [`crate::error::ApiError`].
@@ -48,7 +49,7 @@
 //! - Master data: Products `resources/products/`, Locations `resources/locations/`, taxonomies and features of both `resources/taxonomies/`; what an event sees of them (`line.has_feature`, `line.product`, `location`, a Location's time zone, `discountable: false`): `resources/master_data/` (`snapshot.rs` the in-memory catalogue, `refresh.rs` keeping it current, `enrich.rs` completing an event's facts).
 //! - Legacy Promotions: `resources/promotions/` (`spec.rs` compiles one into a discount campaign).
 //! - Messages (`messages:` on any campaign, kind `message`, POST /messages/print): `resources/messages/` (`rules.rs` which an event shows, `service.rs` the Customer's language and printing once).
-//! - Companies and API keys (back office): `resources/companies/`.
+//! - Companies and API keys (back office): `resources/companies/`; when keys were last used: `resources/companies/key_use.rs`; the back-office page: `http/back_office/pages/`.
 //! - "Why didn't my campaign fire?" (`explain=true`, `loyalty campaigns explain`): `engine/evaluate.rs`, the deciding parts of a condition in `engine/why/`, the offline command in `cli/explain.rs`; file errors with line: `engine/problems.rs`, `engine/yaml.rs` (every unknown key); mistakes caught at load (unknown fields, mismatched comparisons, impossible values): `engine/check/`; forced draws in scenarios: `resources/instant_wins/rules/forced.rs`.
 
 // Module docs point at the crate-private items that do the work; read them
@@ -71,4 +72,5 @@ pub mod secrets;
 pub mod server;
 pub mod services;
 pub mod storage;
+pub mod telemetry;
 pub mod torture;

@@ -136,7 +136,6 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");
     }
     let (catalog, report) = Catalog::load(&settings.campaigns);
-    log_rules_report(&report);
     let catalog = Arc::new(catalog);
     let random = match settings.draw_seed {
         Some(seed) => {
@@ -158,6 +157,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .register_instance(&services.instance_id, services.now())
         .await?;
     services.rate_limiters.set_processes(processes);
+    log_rules_report(&services, &report);
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
@@ -188,7 +188,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     .await?;
     let (admin_addr, admin_task) = spawn_listener(
         settings.admin_listen,
-        back_office::app(services.clone(), settings.admin_token.clone()),
+        back_office::app(services.clone(), settings.admin_token.clone())?,
         stopped,
         settings.shutdown_timeout,
     )
@@ -225,7 +225,7 @@ async fn reload_rules(
         }
         let worker = catalog.clone();
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
-            log_rules_report(&report);
+            log_rules_report(&services, &report);
             for company in &report.loaded {
                 services.warn_of_unknown_features(company);
             }
@@ -276,6 +276,7 @@ async fn renew_instance(
             Ok(processes) => {
                 services.rate_limiters.set_processes(processes);
                 services.record_kept_key_outcomes().await;
+                services.record_key_uses().await;
             }
             // While the store is unreachable, the health says so once.
             Err(error) if services.store_reachable() => {
@@ -331,7 +332,13 @@ async fn expire_points(
     }
 }
 
-fn log_rules_report(report: &LoadReport) {
+/// Logs and counts what a load or reload of the campaign files did.
+fn log_rules_report(services: &Services, report: &LoadReport) {
+    services.metrics.campaigns_reloaded(
+        report.loaded.iter().map(String::as_str),
+        report.held_back.iter().map(|held| held.company.as_str()),
+        report.errors.len(),
+    );
     for company in &report.loaded {
         tracing::info!(company, "rules loaded");
     }

@@ -30,6 +30,10 @@ pub struct Services {
     pub(crate) companies: Arc<CompanyCache>,
     /// Recently read API keys.
     pub(crate) keys: Arc<crate::http::auth::credentials::KeyCache>,
+    /// What `GET /metrics` reports; the store counts into it too.
+    pub(crate) metrics: Arc<crate::telemetry::metrics::Metrics>,
+    /// When each key was last used through this process.
+    pub(crate) key_uses: Arc<crate::resources::companies::key_use::KeyUses>,
     /// Where Instant Win draws get their random values.
     pub(crate) random: Arc<RandomSource>,
     /// Draws a scenario forced, honoured only with a seeded `random`.
@@ -64,18 +68,22 @@ impl Services {
     /// Use-cases over `store` with the rules in `catalog`, accepting keys of
     /// `serve_environment` only when set.
     pub fn new(
-        store: Store,
+        mut store: Store,
         serve_environment: Option<Environment>,
         catalog: Arc<Catalog>,
     ) -> Self {
+        let metrics = Arc::new(crate::telemetry::metrics::Metrics::new());
+        store.metrics = metrics.store.clone();
         Services {
             store,
+            metrics,
             serve_environment,
             catalog,
             rate_limiters: Arc::default(),
             code_guesses: Arc::default(),
             companies: Arc::default(),
             keys: Arc::default(),
+            key_uses: Arc::default(),
             random: Arc::new(RandomSource::Os),
             forced_draws: Arc::default(),
             prize_delivery: Arc::default(),

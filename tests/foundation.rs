@@ -11,6 +11,10 @@ mod crash_runs;
 mod crashes;
 #[path = "foundation/hostile_input.rs"]
 mod hostile_input;
+#[path = "foundation/observability.rs"]
+mod observability;
+#[path = "foundation/page.rs"]
+mod page;
 #[path = "foundation/tenants.rs"]
 mod tenants;
 #[path = "foundation/torture.rs"]
@@ -351,7 +355,7 @@ mod error_bodies {
                 .unwrap(),
             server
                 .http
-                .get(format!("{}/companies", server.admin_url()))
+                .get(format!("{}/api/companies", server.admin_url()))
                 .send()
                 .await
                 .unwrap(),
@@ -435,7 +439,7 @@ mod error_bodies {
         let server = TestServer::start().await;
         let request = server
             .http
-            .post(format!("{}/keys", server.admin_url()))
+            .post(format!("{}/api/keys", server.admin_url()))
             .bearer_auth(OPERATOR_TOKEN)
             .header("content-type", "application/json")
             .body("{\"company\": \"demo\", ");
@@ -448,7 +452,7 @@ mod error_bodies {
         let server = TestServer::start().await;
         let request = server
             .http
-            .post(format!("{}/keys", server.admin_url()))
+            .post(format!("{}/api/keys", server.admin_url()))
             .bearer_auth(OPERATOR_TOKEN)
             .json(&json!({"company": "demo", "description": "   "}));
         let (status, body) = server.send(request).await;
@@ -462,7 +466,7 @@ mod error_bodies {
         let server = TestServer::start().await;
         let request = server
             .http
-            .post(format!("{}/keys", server.admin_url()))
+            .post(format!("{}/api/keys", server.admin_url()))
             .bearer_auth(OPERATOR_TOKEN)
             .header("content-type", "text/plain")
             .body("company=demo");
@@ -475,12 +479,12 @@ mod error_bodies {
         let server = TestServer::start().await;
         let request = server
             .http
-            .get(format!("{}/keys", server.admin_url()))
+            .get(format!("{}/api/keys", server.admin_url()))
             .bearer_auth("not-the-token");
         let (status, body) = server.send(request).await;
         assert_error_shape(status, &body, 401, "operator_unauthorized");
         let (status, body) = server
-            .send(server.http.get(format!("{}/keys", server.admin_url())))
+            .send(server.http.get(format!("{}/api/keys", server.admin_url())))
             .await;
         assert_error_shape(status, &body, 401, "operator_unauthorized");
     }
@@ -1168,12 +1172,24 @@ mod durability {
             })
             .await
             .expect("key created");
+        assert_eq!(first.get_as("/check", &created).await.0, 200);
+        first.running.services.record_key_uses().await;
         first.running.shutdown().await.expect("first shutdown");
 
         let second = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
         assert!(
             second.running.bootstrap.is_none(),
             "bootstrap runs only once"
+        );
+        // Read before this process sees the key used: what the store holds.
+        let stored = second.running.services.keys(Some("demo")).await.unwrap();
+        let used = stored
+            .iter()
+            .find(|k| k.key == created.key.key)
+            .expect("listed");
+        assert!(
+            used.last_used_at.is_some(),
+            "the use was recorded: {used:?}"
         );
         assert_eq!(second.get_as("/check", &created).await.0, 200);
         assert_eq!(second.get_as("/check", &bootstrap).await.0, 200);
@@ -1455,7 +1471,7 @@ mod rate_limits {
                 server
                     .http
                     .post(format!(
-                        "{}/companies/tuned/rate_limits",
+                        "{}/api/companies/tuned/rate_limits",
                         server.admin_url()
                     ))
                     .bearer_auth(OPERATOR_TOKEN)

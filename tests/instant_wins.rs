@@ -1436,3 +1436,54 @@ async fn a_forced_draw_gives_its_prize_and_its_record_says_so() {
         .collect();
     assert_eq!(forced, [true, false]);
 }
+
+#[tokio::test]
+async fn the_metrics_count_draws_wins_and_the_prizes_waiting_for_delivery() {
+    let setup = setup_with("mem://", |settings| settings.deliver_prizes = false).await;
+    let winners = setup.customers("counted", 3).await;
+    for winner in &winners {
+        let answer = setup.event(winner, "treat", json!({})).await;
+        assert!(draw_of(&answer, 29).unwrap().get("prize_name").is_some());
+    }
+    let services = &setup.server.running.services;
+    let waiting = services.metrics_text().await.unwrap();
+    let value = |text: &str, name: &str| {
+        text.lines()
+            .find(|line| line.starts_with(name) && line[name.len()..].starts_with(' '))
+            .and_then(|line| line.rsplit(' ').next())
+            .and_then(|value| value.parse::<f64>().ok())
+    };
+    assert_eq!(
+        value(
+            &waiting,
+            r#"loyalty_draws_total{campaign="29",company="demo"}"#
+        ),
+        Some(3.0),
+        "{waiting}"
+    );
+    assert_eq!(
+        value(
+            &waiting,
+            r#"loyalty_wins_total{campaign="29",company="demo"}"#
+        ),
+        Some(3.0)
+    );
+    assert_eq!(value(&waiting, "loyalty_prize_outbox_pending"), Some(3.0));
+    let won_at = setup.server.running.services.now().as_datetime();
+    setup
+        .server
+        .set_time(&(won_at + chrono::TimeDelta::seconds(90)).to_rfc3339());
+    let later = services.metrics_text().await.unwrap();
+    assert_eq!(
+        value(&later, "loyalty_prize_outbox_oldest_seconds"),
+        Some(90.0)
+    );
+
+    assert_eq!(services.deliver_pending_prizes().await.unwrap(), 3);
+    let delivered = services.metrics_text().await.unwrap();
+    assert_eq!(value(&delivered, "loyalty_prize_outbox_pending"), Some(0.0));
+    assert_eq!(
+        value(&delivered, "loyalty_prize_outbox_oldest_seconds"),
+        Some(0.0)
+    );
+}

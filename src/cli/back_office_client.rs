@@ -15,6 +15,7 @@ use crate::config::BackOfficeArgs;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::http::back_office::API_PREFIX;
 use crate::resources::companies::keys::NewKey;
 use crate::resources::companies::model::ApiKey;
 use crate::resources::companies::model::Company;
@@ -276,7 +277,7 @@ impl BackOffice {
                 // The names the query takes are the enums' serde names.
                 let name = |value: Value| value.as_str().unwrap_or_default().to_string();
                 let url = format!(
-                    "{base_url}/companies/{}/catalog/import?kind={}&format={}",
+                    "{base_url}{API_PREFIX}/companies/{}/catalog/import?kind={}&format={}",
                     encode_component(company),
                     name(serde_json::json!(kind)),
                     name(serde_json::json!(format)),
@@ -310,7 +311,7 @@ impl BackOffice {
         else {
             return Err(ApiError::internal("remote call on a local back-office"));
         };
-        let url = format!("{base_url}{path}");
+        let url = format!("{base_url}{API_PREFIX}{path}");
         let request = match method {
             "POST" => client
                 .post(&url)

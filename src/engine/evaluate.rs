@@ -60,7 +60,11 @@ pub fn evaluate(
     let mut evaluation = Evaluation::default();
     let prepared = engine.prepare(facts);
     let mut discount_offers = Vec::new();
+    // Each campaign's time is logged at debug level only: reading the
+    // clock twice per campaign is not paid otherwise.
+    let timed = tracing::enabled!(tracing::Level::DEBUG);
     for campaign in campaigns {
+        let started = timed.then(std::time::Instant::now);
         let effects_so_far = evaluation.effects.len();
         let outcome = applies(engine, campaign, event, facts, &prepared).and_then(|()| {
             campaign.kind.effects(&mut KindContext {
@@ -77,6 +81,14 @@ pub fn evaluate(
                 effects_so_far,
             })
         });
+        if let Some(started) = started {
+            tracing::debug!(
+                campaign = campaign.id,
+                applied = outcome.is_ok(),
+                micros = started.elapsed().as_micros() as u64,
+                "campaign evaluated"
+            );
+        }
         match outcome {
             Ok(mut effects) => {
                 evaluation.explanations.push(Explanation::applied(campaign));

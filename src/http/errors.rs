@@ -227,11 +227,14 @@ impl<E: Endpoint> Endpoint for JsonErrorsEndpoint<E> {
                 .headers_mut()
                 .insert(poem::http::header::ALLOW, allow);
         }
-        let (code, response) = error_code(response).await;
+        let (code, mut response) = error_code(response).await;
         if spec.declared.declares(method, path, &code) == Some(false) {
             spec.undeclared
                 .record(format!("{target} answered `{code}`"));
         }
+        response
+            .extensions_mut()
+            .insert(crate::telemetry::requests::AnsweredCode(code));
         Ok(response)
     }
 }

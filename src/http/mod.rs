@@ -5,7 +5,8 @@
 //! [`crate::services::Services`], and map the result; they never touch the
 //! store (checked by `src/layer_rules.rs`).
 //!
-//! Every request passes, outermost first: tracing, JSON error bodies, the
+//! Every request passes, outermost first: its id, span, log line and
+//! metrics ([`crate::telemetry::requests`]), JSON error bodies, the
 //! request timeout, the body limit, admission ([`admission`]), the store's
 //! reachability ([`store_gate`]), authentication ([`crate::http::auth::Authenticate`]),
 //! Idempotency-Keys ([`idempotency`]), the response language, the
@@ -28,7 +29,6 @@ pub mod shape;
 pub mod spec;
 pub mod store_gate;
 
-use poem::middleware::Tracing;
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::{ExtraHeader, OpenApiService};
 
@@ -197,7 +197,11 @@ pub fn app(services: Services, options: ApiOptions) -> impl Endpoint + 'static {
             &documents.json,
             services.undeclared_errors(),
         ))
-        .with(Tracing)
+        .with(crate::telemetry::requests::Observe::new(
+            "api",
+            services.metrics.clone(),
+            crate::telemetry::requests::Operations::of_spec(&documents.json, "", "other"),
+        ))
         .data(services)
 }
 

@@ -196,6 +196,10 @@ impl Services {
                     continue;
                 }
                 written?;
+                for draw in &drawn.draws {
+                    self.metrics
+                        .drawn(company, draw.record.rule_id, draw.record.prize.is_some());
+                }
                 if drawn.delivers_any() {
                     self.prizes_won();
                 }

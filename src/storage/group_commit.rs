@@ -96,11 +96,19 @@ impl Store {
     /// with the writes waiting in its lane at the same moment, and answers
     /// once it has committed: `Ok` when it was recorded, or the error it would
     /// have had in a transaction of its own.
-    pub(crate) async fn record_event(
-        &self,
-        customer_id: &str,
-        mut write: EventWrite,
-    ) -> ApiResult<()> {
+    pub(crate) async fn record_event(&self, customer_id: &str, write: EventWrite) -> ApiResult<()> {
+        let started = std::time::Instant::now();
+        let recorded = self.record_in_lane(customer_id, write).await;
+        // In the request's span: how long its write waited and took.
+        tracing::debug!(
+            recorded = recorded.is_ok(),
+            micros = started.elapsed().as_micros() as u64,
+            "recorded by the group commit"
+        );
+        recorded
+    }
+
+    async fn record_in_lane(&self, customer_id: &str, mut write: EventWrite) -> ApiResult<()> {
         // Whose cached state the batch forgets once it has committed.
         write[WRITTEN_FOR] = customer_id.into();
         let (answer, mut answered) = oneshot::channel();
@@ -150,6 +158,8 @@ impl Store {
             .into_iter()
             .map(|waiting| (waiting.write, waiting.answer))
             .unzip();
+        self.metrics.batch_size.observe(writes.len() as f64);
+        tracing::debug!(lane = index, events = writes.len(), "group commit batch");
         let together = self.record_writes(index, &writes).await;
         if together.is_ok() || writes.len() == 1 {
             for answer in answers {
@@ -158,6 +168,7 @@ impl Store {
             }
             return;
         }
+        self.metrics.batches_refused.inc();
         for (write, answer) in writes.into_iter().zip(answers) {
             let alone = self
                 .record_writes(index, std::slice::from_ref(&write))

@@ -60,6 +60,9 @@ pub struct Store {
     pub(crate) remote: bool,
     /// The Customers this process read lately (embedded stores only).
     pub(crate) customers: std::sync::Arc<crate::resources::customers::cache::CustomerCache>,
+    /// What its writes go through (batch sizes, conflicts, failures),
+    /// counted for `GET /metrics`.
+    pub(crate) metrics: crate::telemetry::metrics::StoreMetrics,
 }
 
 impl Store {
@@ -149,6 +152,7 @@ impl Store {
             ledger_clock: Default::default(),
             stock_view: Default::default(),
             remote,
+            metrics: Default::default(),
         };
         store.apply_schema().await?;
         Ok(store)
@@ -281,20 +285,38 @@ impl Store {
         loop {
             attempt += 1;
             let query = || build(&self.db).bind(("answer", answer.clone()));
+            let failed = |error: surrealdb::Error| {
+                let error = store_error(error);
+                let reason = if error.code == ErrorCode::StoreUnavailable {
+                    "unreachable"
+                } else {
+                    "failed"
+                };
+                self.metrics.errors.with_label_values(&[reason]).inc();
+                error
+            };
+            let started = Instant::now();
             let mut response = match admission {
-                WriterPermit::Held => query().await.map_err(store_error)?,
+                WriterPermit::Held => query().await.map_err(failed)?,
                 WriterPermit::Wait => {
                     let Ok(admitted) =
                         tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
                     else {
+                        self.metrics.errors.with_label_values(&["busy"]).inc();
                         return Err(server_busy());
                     };
                     // The semaphore is never closed; were it, the write runs unadmitted.
                     let _admitted = admitted.ok();
-                    query().await.map_err(store_error)?
+                    query().await.map_err(failed)?
                 }
             };
             let errors = response.take_errors();
+            tracing::debug!(
+                attempt,
+                failed = !errors.is_empty(),
+                micros = started.elapsed().as_micros() as u64,
+                "store transaction"
+            );
             if errors.is_empty() {
                 return Ok(response);
             }
@@ -305,7 +327,11 @@ impl Store {
             let conflicted = messages
                 .iter()
                 .any(|m| m.contains("can be retried") || m.contains("conflict"));
+            if conflicted {
+                self.metrics.conflicts.inc();
+            }
             if conflicted && attempt >= MAX_ATTEMPTS {
+                self.metrics.errors.with_label_values(&["conflicts"]).inc();
                 tracing::warn!(
                     attempt,
                     "store transaction kept conflicting: {}",
@@ -317,6 +343,7 @@ impl Store {
                 ));
             }
             if !conflicted {
+                self.metrics.errors.with_label_values(&["failed"]).inc();
                 return Err(ApiError::internal(format!(
                     "store transaction failed after {attempt} attempt(s): {}",
                     messages.join("; ")

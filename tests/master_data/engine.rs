@@ -403,7 +403,7 @@ async fn the_back_office_says_which_files_a_broken_edit_holds_back() {
     ];
     let (server, dir) = server_with(&files, MONDAY_EVENING).await;
     let status = |server: &TestServer| {
-        let url = format!("{}/companies/demo/campaigns", server.admin_url());
+        let url = format!("{}/api/companies/demo/campaigns", server.admin_url());
         async move {
             let response = reqwest::Client::new()
                 .get(url)

@@ -193,6 +193,8 @@ impl Services {
                         .serve_environment
                         .is_none_or(|env| env == stored.key.environment) =>
             {
+                self.key_uses
+                    .mark(&stored.key.key, self.now().as_datetime());
                 Ok(Caller {
                     company: stored.key.company.clone(),
                     environment: stored.key.environment,

@@ -109,6 +109,17 @@ impl<T> PathTable<T> {
 
     /// The value of the template `path` matches.
     pub fn get(&self, path: &str) -> Option<&T> {
+        self.best_match(path).map(|(_, value)| value)
+    }
+
+    /// The template `path` matches, as the spec writes it
+    /// (`/customers/{value}`).
+    pub fn template(&self, path: &str) -> Option<String> {
+        self.best_match(path)
+            .map(|(template, _)| format!("/{}", template.join("/")))
+    }
+
+    fn best_match(&self, path: &str) -> Option<&(Vec<String>, T)> {
         let asked = segments(path);
         let matches = |template: &[String]| {
             template.len() == asked.len()
@@ -121,7 +132,6 @@ impl<T> PathTable<T> {
             .iter()
             .filter(|(template, _)| matches(template))
             .min_by_key(|(template, _)| template.iter().filter(|t| t.starts_with('{')).count())
-            .map(|(_, value)| value)
     }
 }
 

@@ -17,6 +17,7 @@ use crate::resources::companies::model::ApiKey;
 use crate::resources::companies::model::Company;
 use crate::resources::companies::model::CreatedApiKey;
 use crate::resources::companies::model::RateLimits;
+use crate::resources::companies::service::LanguagesChange;
 use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
 use crate::resources::vouchers::model::Voucher;
@@ -75,6 +76,10 @@ impl DeclaredErrors for BackOfficeApi {
         },
         OperationErrors {
             operation: "POST /companies/{slug}/locale",
+            codes: &[ErrorCode::CompanyNotFound],
+        },
+        OperationErrors {
+            operation: "POST /companies/{slug}/languages",
             codes: &[ErrorCode::CompanyNotFound],
         },
         OperationErrors {
@@ -149,6 +154,21 @@ impl BackOfficeApi {
     ) -> Result<Json<serde_json::Value>, ErrorResponse> {
         let change: LocaleChange = parse(body.0)?;
         let company = services(request)?.set_locale(&slug.0, change).await?;
+        Ok(Json(to_json(&company)?))
+    }
+
+    /// Set a Company's default language (`language`) and the other
+    /// languages it translates into (`languages`).
+    #[oai(path = "/companies/:slug/languages", method = "post")]
+    async fn set_languages(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        body: Json<serde_json::Value>,
+    ) -> Result<Json<serde_json::Value>, ErrorResponse> {
+        let change: LanguagesChange = parse(body.0)?;
+        let company = services(request)?.set_languages(&slug.0, change).await?;
         Ok(Json(to_json(&company)?))
     }
 

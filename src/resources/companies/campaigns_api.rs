@@ -16,8 +16,9 @@ use crate::resources::companies::api::OperatorAuth;
 use crate::services::Services;
 
 /// Where a Company's campaign files stand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, serde::Serialize)]
 #[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum CampaignSetState {
     /// The files on disk are the set in force.
     InForce,
@@ -30,7 +31,7 @@ pub enum CampaignSetState {
 }
 
 /// A Company's campaign set as the last reload left it.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, serde::Serialize)]
 pub struct CampaignSetStatus {
     /// The Company.
     pub company: String,

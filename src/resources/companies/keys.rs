@@ -69,6 +69,7 @@ impl Services {
             system,
             created_at: now,
             updated_at: now,
+            last_used_at: None,
         };
         let secret = new_secret();
         self.store
@@ -88,7 +89,7 @@ impl Services {
                 format!("Company `{slug}` does not exist"),
             ));
         }
-        self.store.keys(company).await
+        self.with_latest_use(self.store.keys(company).await?)
     }
 
     /// Enables or disables a key. The record is always kept; system keys refuse.

@@ -4,7 +4,9 @@
 
 pub mod api;
 pub mod bootstrap;
+pub mod campaign_overview;
 pub mod campaigns_api;
+pub mod key_use;
 pub mod keys;
 pub mod model;
 pub mod service;

@@ -142,6 +142,9 @@ pub struct ApiKey {
     pub created_at: DateTime<Utc>,
     /// When the key was last enabled or disabled.
     pub updated_at: DateTime<Utc>,
+    /// When the key last authenticated a request (to the minute), if ever.
+    #[serde(default)]
+    pub last_used_at: Option<DateTime<Utc>>,
 }
 
 /// A key that was just created: the only time its secret is known.

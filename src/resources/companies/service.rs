@@ -86,6 +86,30 @@ fn checked_locale(
     Ok((currency.to_string(), minor_units, zone.name().to_string()))
 }
 
+/// The default language and the others, checked: (default, every
+/// language with the default first and no repeats).
+fn checked_languages(default: String, others: Vec<String>) -> ApiResult<(String, Vec<String>)> {
+    validate_language(&default)?;
+    let mut languages = vec![default.clone()];
+    for language in others {
+        validate_language(&language)?;
+        if !languages.contains(&language) {
+            languages.push(language);
+        }
+    }
+    Ok((default, languages))
+}
+
+/// A Company's languages as an operator sets them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct LanguagesChange {
+    /// The default language.
+    pub language: String,
+    /// The other languages the Company translates into.
+    #[serde(default)]
+    pub languages: Vec<String>,
+}
+
 /// Largest rate a tier may be set to.
 const MAX_RPS: u32 = 100_000;
 
@@ -106,15 +130,10 @@ impl Services {
     /// Creates a Company after validating its slug and languages.
     pub async fn create_company(&self, new: NewCompany) -> ApiResult<Company> {
         validate_slug("Company slug", &new.slug)?;
-        let default_language = new.language.unwrap_or_else(|| "en".to_string());
-        validate_language(&default_language)?;
-        let mut languages = vec![default_language.clone()];
-        for language in new.languages {
-            validate_language(&language)?;
-            if !languages.contains(&language) {
-                languages.push(language);
-            }
-        }
+        let (default_language, languages) = checked_languages(
+            new.language.unwrap_or_else(|| "en".to_string()),
+            new.languages,
+        )?;
         let rate_limits = new.rate_limits.unwrap_or_default();
         validate_rate_limits(&rate_limits)?;
         let (currency, minor_units, time_zone) = checked_locale(
@@ -145,12 +164,7 @@ impl Services {
             .store
             .set_company_rate_limits(slug, limits)
             .await?
-            .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::CompanyNotFound,
-                    format!("Company `{slug}` does not exist"),
-                )
-            })?;
+            .ok_or_else(|| company_not_found(slug))?;
         self.companies.forget(slug);
         tracing::info!(company = slug, ?limits, "rate limits changed");
         Ok(company)
@@ -159,12 +173,7 @@ impl Services {
     /// Changes a Company's currency, minor unit or time zone; they apply
     /// from the next request.
     pub async fn set_locale(&self, slug: &str, change: LocaleChange) -> ApiResult<Company> {
-        let not_found = || {
-            ApiError::new(
-                ErrorCode::CompanyNotFound,
-                format!("Company `{slug}` does not exist"),
-            )
-        };
+        let not_found = || company_not_found(slug);
         let company = self.store.company(slug).await?.ok_or_else(not_found)?;
         let currency_changed = change.currency.is_some();
         let currency = change.currency.unwrap_or(company.currency);
@@ -184,8 +193,38 @@ impl Services {
         Ok(company)
     }
 
+    /// Changes a Company's default language and the languages it
+    /// translates into; they apply from the next request.
+    pub async fn set_languages(&self, slug: &str, change: LanguagesChange) -> ApiResult<Company> {
+        let (default_language, languages) = checked_languages(change.language, change.languages)?;
+        let company = self
+            .store
+            .set_company_languages(slug, &default_language, &languages)
+            .await?
+            .ok_or_else(|| company_not_found(slug))?;
+        self.companies.forget(slug);
+        tracing::info!(company = slug, %default_language, ?languages, "languages changed");
+        Ok(company)
+    }
+
+    /// The Company `slug`.
+    pub async fn company(&self, slug: &str) -> ApiResult<Company> {
+        self.store
+            .company(slug)
+            .await?
+            .ok_or_else(|| company_not_found(slug))
+    }
+
     /// Every Company, ordered by slug.
     pub async fn companies(&self) -> ApiResult<Vec<Company>> {
         self.store.companies().await
     }
+}
+
+/// The error of a Company that does not exist.
+fn company_not_found(slug: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::CompanyNotFound,
+        format!("Company `{slug}` does not exist"),
+    )
 }

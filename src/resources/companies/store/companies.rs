@@ -164,6 +164,25 @@ impl Store {
         row.map(CompanyRow::into_company).transpose()
     }
 
+    /// Sets a Company's default language and its languages; `None` if it
+    /// does not exist.
+    pub async fn set_company_languages(
+        &self,
+        slug: &str,
+        default_language: &str,
+        languages: &[String],
+    ) -> ApiResult<Option<Company>> {
+        let row: Option<CompanyRow> = first(
+            self.db
+                .query("UPDATE ONLY type::record('company', $slug) SET default_language = $default_language, languages = $languages RETURN AFTER")
+                .bind(("slug", slug.to_string()))
+                .bind(("default_language", default_language.to_string()))
+                .bind(("languages", languages.to_vec())),
+        )
+        .await?;
+        row.map(CompanyRow::into_company).transpose()
+    }
+
     /// Every Company, ordered by slug.
     pub async fn companies(&self) -> ApiResult<Vec<Company>> {
         let rows: Vec<CompanyRow> =

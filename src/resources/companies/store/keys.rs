@@ -26,6 +26,7 @@ struct ApiKeyRow {
     secret_digest: String,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
+    last_used_at: Option<DateTime<Utc>>,
 }
 
 impl ApiKeyRow {
@@ -40,6 +41,7 @@ impl ApiKeyRow {
                 system: self.system,
                 created_at: self.created_at,
                 updated_at: self.updated_at,
+                last_used_at: self.last_used_at,
             },
             secret_digest: self.secret_digest,
         })
@@ -59,6 +61,7 @@ impl Store {
             secret_digest: secret_digest.to_string(),
             created_at: key.created_at,
             updated_at: key.updated_at,
+            last_used_at: key.last_used_at,
         };
         execute(
             self.db
@@ -122,5 +125,25 @@ impl Store {
             .map_err(|e| ApiError::internal(format!("reading the updated key: {e}")))?;
         row.map(|row| row.into_stored().map(|stored| stored.key))
             .transpose()
+    }
+
+    /// Records when keys were last used: `(key, at)`, each kept only when
+    /// later than what the record holds (another process may have written a
+    /// later use). Touches no Customer.
+    pub async fn record_key_uses(&self, uses: &[(String, DateTime<Utc>)]) -> ApiResult<()> {
+        let uses: Vec<(String, DateTime<Utc>)> = uses.to_vec();
+        execute(
+            self.db
+                .query_keeping_customers(
+                    "FOR $use IN $uses {
+                         UPDATE type::record('api_key', $use[0])
+                             SET last_used_at = $use[1]
+                             WHERE last_used_at = NONE OR last_used_at < $use[1]
+                             RETURN NONE;
+                     }",
+                )
+                .bind(("uses", uses)),
+        )
+        .await
     }
 }

@@ -176,6 +176,31 @@ impl Store {
         Ok(prizes)
     }
 
+    /// How many prizes wait for delivery, and when the oldest of them was
+    /// won (`None` when none waits).
+    pub async fn prize_outbox_backlog(&self) -> ApiResult<(i64, Option<Timestamp>)> {
+        let oldest: Vec<Value> = first(self.db.query(
+            "SELECT created_at FROM prize_outbox WHERE pending = true ORDER BY created_at LIMIT 1",
+        ))
+        .await?;
+        let Some(oldest) = oldest.first() else {
+            return Ok((0, None));
+        };
+        let counted: Vec<Value> =
+            first(self.db.query(
+                "SELECT count() AS pending FROM prize_outbox WHERE pending = true GROUP ALL",
+            ))
+            .await?;
+        let pending = counted
+            .first()
+            .and_then(|row| row["pending"].as_i64())
+            .unwrap_or(0);
+        let oldest = oldest["created_at"]
+            .as_str()
+            .and_then(|at| at.parse::<Timestamp>().ok());
+        Ok((pending, oldest))
+    }
+
     /// Delivers `prize` (a Reward with what it gives, `gift`) once, at
     /// `now`: a prize already delivered is left alone.
     pub async fn deliver_prize(

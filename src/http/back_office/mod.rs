@@ -1,21 +1,30 @@
-//! The back-office: operator-only management of Companies and API keys.
+//! The back-office: operator-only management of Companies, API keys and
+//! campaigns, on its own listener (loopback by default).
 //!
-//! The interface says keys are managed by operators, not through the integrator
-//! endpoints. SurrealKV locks its directory, so while the server runs no other
-//! process can open the store; the server therefore exposes this small API on a
-//! loopback listener, guarded by an operator token, and the `loyalty keys` and
-//! `loyalty companies` commands call it ([`crate::cli::back_office_client`]). When no server answers,
-//! the commands open the store themselves and run the same use-cases.
+//! The interface says keys are managed by operators in "the back-office
+//! application", not through the integrator endpoints. This listener serves
+//! it twice: as a page for a browser at `/` ([`pages`], signed in with the
+//! operator token), and as a JSON API under `/api` (`Authorization: Bearer`
+//! with the token; its spec at `/openapi.json`), which the `loyalty keys`
+//! and `loyalty companies` commands call ([`crate::cli::back_office_client`]).
+//! SurrealKV locks its directory, so while the server runs no other process
+//! can open the store; when no server answers, the commands open the store
+//! themselves and run the same use-cases. `GET /metrics` ([`metrics`])
+//! serves Prometheus with the same token.
 
-use poem::middleware::Tracing;
+pub mod metrics;
+pub mod pages;
+
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::OpenApiService;
 
+use crate::error::ApiResult;
 use crate::http::errors::JsonErrors;
 use crate::http::request_bounds::BodyLimit;
 use crate::http::spec;
 use crate::http::spec::errors::{Surface, declared_by};
 use crate::services::Services;
+use crate::telemetry::requests::{Observe, Operations};
 
 /// The operator token the back-office accepts, attached to every request.
 #[derive(Clone)]
@@ -41,20 +50,26 @@ pub type BackOfficeGroups = (
 /// operator's, on loopback unless configured otherwise.
 const MAX_BODY_BYTES: usize = 128 * 1024 * 1024;
 
+/// Where the JSON API is mounted on the back-office listener.
+pub const API_PREFIX: &str = "/api";
+
 /// The back-office application over `services`, accepting `token`.
-pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static {
+pub fn app(services: Services, token: OperatorToken) -> ApiResult<impl Endpoint + 'static> {
     let service = OpenApiService::new(
         BackOfficeGroups::default(),
         "loyalty back-office",
         env!("CARGO_PKG_VERSION"),
-    );
+    )
+    .server(API_PREFIX);
     let spec_json = spec::finish(
         &service.spec(),
         Surface::BackOffice,
         &declared_by::<BackOfficeGroups>(),
     );
     let errors = JsonErrors::of_spec(&spec_json, services.undeclared_errors());
-    Route::new()
+    let operations_spec = spec_json.clone();
+    let api = service.with(BodyLimit::new(MAX_BODY_BYTES)).with(errors);
+    Ok(Route::new()
         .at(
             "/openapi.json",
             poem::endpoint::make_sync(move |_| {
@@ -63,10 +78,14 @@ pub fn app(services: Services, token: OperatorToken) -> impl Endpoint + 'static 
                     .body(spec_json.clone())
             }),
         )
-        .nest("/", service)
-        .with(BodyLimit::new(MAX_BODY_BYTES))
-        .with(errors)
-        .with(Tracing)
+        .at("/metrics", poem::get(metrics::scrape))
+        .nest(API_PREFIX, api)
+        .nest("/", pages::app()?)
+        .with(Observe::new(
+            "back_office",
+            services.metrics.clone(),
+            Operations::of_spec(&operations_spec, API_PREFIX, "page"),
+        ))
         .data(services)
-        .data(token)
+        .data(token))
 }

@@ -1,0 +1,9 @@
+//! What operators and on-call engineers read of a running server:
+//!
+//! - [`metrics`]: the counters and histograms behind `GET /metrics`.
+//! - [`requests`]: every request's id, span, log line and metrics.
+//! - [`scrape`]: what a scrape reads from the store (the prize outbox's backlog).
+
+pub mod metrics;
+pub mod requests;
+pub mod scrape;

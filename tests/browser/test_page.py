@@ -1,0 +1,105 @@
+"""The back-office page as an operator uses it, in headless Chromium."""
+
+import re
+
+from playwright.sync_api import expect
+
+from conftest import OPERATOR_TOKEN
+
+
+def sign_in(page):
+    page.goto("/")
+    expect(page).to_have_url(re.compile(r"/login$"))
+    page.get_by_label("Operator token").fill(OPERATOR_TOKEN)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Companies")).to_be_visible()
+
+
+def test_a_wrong_token_is_refused_and_the_right_one_opens_the_companies(page):
+    page.goto("/login")
+    page.get_by_label("Operator token").fill("not the token")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("alert")).to_contain_text("not the operator token")
+    sign_in(page)
+    expect(page.get_by_role("link", name="demo")).to_be_visible()
+    assert OPERATOR_TOKEN not in page.url
+
+
+def test_a_new_key_shows_its_secret_once_and_disabled_it_is_refused(page, server):
+    sign_in(page)
+    page.get_by_role("link", name="demo").click()
+    page.get_by_label("Description").fill("Till 7, browser test")
+    page.get_by_label("Enabled").check()
+    page.get_by_role("button", name="Create the key").click()
+
+    expect(page.get_by_role("heading", name="Key created")).to_be_visible()
+    expect(page.get_by_role("alert")).to_contain_text("shown on this page only, once")
+    key = page.locator("#key").inner_text().strip()
+    secret = page.locator("#secret").inner_text().strip()
+    assert key.startswith("lk_") and secret.startswith("ls_")
+    page.get_by_role("button", name="Copy").click()
+    expect(page.get_by_role("button", name="Copied")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == secret
+    assert server.check(key, secret) == 200
+
+    page.get_by_role("link", name="Back to demo").click()
+    row = page.locator(f"tr[data-key='{key}']")
+    expect(row).to_contain_text("Till 7, browser test")
+    expect(row.locator(".state")).to_have_text("enabled")
+    assert secret not in page.content(), "the secret is shown once only"
+
+    row.get_by_role("button", name="Disable").click()
+    expect(page.get_by_role("status")).to_contain_text("disabled")
+    expect(page.locator(f"tr[data-key='{key}'] .state")).to_have_text("disabled")
+    assert server.check(key, secret) == 403
+
+    page.goto("/")
+    page.go_back()
+    page.reload()
+    assert secret not in page.content()
+
+
+def test_system_keys_cannot_be_switched_from_the_page(page):
+    sign_in(page)
+    page.get_by_role("link", name="demo").click()
+    system = page.locator("tr", has_text="system")
+    expect(system).to_contain_text("Not editable: a system key")
+    expect(system.get_by_role("button")).to_have_count(0)
+
+
+def test_a_broken_campaign_file_shows_its_error_with_its_line(page, server):
+    sign_in(page)
+    page.goto("/companies/demo/campaigns")
+    expect(page.locator("#files h2")).to_contain_text("in force")
+
+    broken = server.campaigns / "demo" / "campaigns" / "broken-by-browser-test.yaml"
+    broken.write_text(
+        "id: 990\nkind: points\nname: Broken\non: cart\nwhen: cart.total >\npoints: { fixed: 1 }\n"
+    )
+    # Edits apply within a poll (half a second): reload until it shows.
+    for _ in range(40):
+        page.reload()
+        if "held back" in page.locator("#files h2").inner_text():
+            break
+        page.wait_for_timeout(250)
+    expect(page.locator("#files h2")).to_contain_text("held back")
+    expect(page.locator(".problems")).to_contain_text("broken-by-browser-test.yaml:5")
+    expect(page.locator("#campaigns")).to_contain_text("Points per euro")
+
+
+def test_a_company_is_created_and_its_settings_changed(page):
+    sign_in(page)
+    page.get_by_label("Slug").fill("acme")
+    page.get_by_label("Environment").select_option("production")
+    page.get_by_role("button", name="Create the Company").click()
+    expect(page.get_by_role("status")).to_contain_text("Company acme created")
+    expect(page.get_by_role("heading", name="acme")).to_be_visible()
+
+    # The form stops 0 itself (min="1"); the server refuses what it lets by.
+    page.get_by_label("Tier 1, critical").fill("200000")
+    page.get_by_role("button", name="Save the rate limits").click()
+    expect(page.get_by_role("status")).to_contain_text("must be between 1 and 100000")
+    page.get_by_label("Tier 1, critical").fill("90")
+    page.get_by_role("button", name="Save the rate limits").click()
+    expect(page.get_by_role("status")).to_contain_text("Rate limits changed")
+    expect(page.get_by_label("Tier 1, critical")).to_have_value("90")

@@ -1,0 +1,187 @@
+//! What operators read of a running server, over real HTTP: request ids on
+//! both listeners, and `GET /metrics` behind the operator token counting
+//! requests by operation, error answers by code, the group commit and the
+//! campaign loads.
+
+use crate::common::{OPERATOR_TOKEN, TestServer, all_at_once};
+use serde_json::json;
+
+async fn metrics(server: &TestServer) -> String {
+    let response = reqwest::Client::new()
+        .get(format!("{}/metrics", server.admin_url()))
+        .bearer_auth(OPERATOR_TOKEN)
+        .send()
+        .await
+        .expect("scraped");
+    assert_eq!(response.status(), 200);
+    assert!(
+        response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/plain; version=0.0.4")
+    );
+    response.text().await.expect("text")
+}
+
+/// The value of the sample `line_start` (name and labels) in `text`.
+fn sample(text: &str, line_start: &str) -> Option<f64> {
+    text.lines()
+        .find(|line| line.starts_with(line_start) && line[line_start.len()..].starts_with(' '))
+        .and_then(|line| line.rsplit(' ').next())
+        .and_then(|value| value.parse().ok())
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_callers_request_id_or_a_new_one() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let check = |id: Option<&str>| {
+        let mut request = server
+            .http
+            .get(server.url("/check"))
+            .header("X-Api-Key", &key.key.key)
+            .header("X-Api-Secret", &key.secret)
+            .header("X-Api-Version", "1");
+        if let Some(id) = id {
+            request = request.header("X-Request-Id", id);
+        }
+        async move {
+            let response = request.send().await.expect("sent");
+            response.headers()["x-request-id"]
+                .to_str()
+                .unwrap()
+                .to_string()
+        }
+    };
+    assert_eq!(check(Some("till-12:sale-0042")).await, "till-12:sale-0042");
+    let generated = check(None).await;
+    assert_eq!(generated.len(), 24, "{generated}");
+    assert_ne!(generated, check(None).await, "each request gets its own");
+    let replaced = check(Some("evil value with spaces")).await;
+    assert_eq!(
+        replaced.len(),
+        24,
+        "a caller's id with spaces is replaced: {replaced}"
+    );
+
+    // Error answers and the back-office carry one too.
+    let refused = server
+        .http
+        .get(server.url("/check"))
+        .header("X-Request-Id", "no-key-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    assert_eq!(refused.headers()["x-request-id"], "no-key-1");
+    let page = server
+        .http
+        .get(format!("{}/login", server.admin_url()))
+        .header("X-Request-Id", "operator-1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.headers()["x-request-id"], "operator-1");
+}
+
+#[tokio::test]
+async fn metrics_need_the_operator_token() {
+    let server = TestServer::start().await;
+    let url = format!("{}/metrics", server.admin_url());
+    let none = server.http.get(&url).send().await.unwrap();
+    assert_eq!(none.status(), 401);
+    assert_eq!(none.headers()["www-authenticate"], "Bearer");
+    let wrong = server
+        .http
+        .get(&url)
+        .bearer_auth("guess")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 401);
+    let api_key = server.bootstrap_key();
+    let on_the_api = server
+        .http
+        .get(server.url("/metrics"))
+        .header("X-Api-Key", &api_key.key.key)
+        .header("X-Api-Secret", &api_key.secret)
+        .header("X-Api-Version", "1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(on_the_api.status(), 404, "only the back-office serves them");
+}
+
+#[tokio::test]
+async fn metrics_count_requests_by_operation_errors_by_code_and_the_group_commit() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let (status, customer) = server
+        .call_as("POST", "/customers", &key, Some(json!({"code": "m-1"})))
+        .await;
+    assert_eq!(status, 200, "{customer}");
+    let id = customer["id"].as_str().unwrap();
+    let carts = (0..3)
+        .map(|n| {
+            server
+                .http
+                .post(server.url("/carts/realtime"))
+                .header("X-Api-Key", &key.key.key)
+                .header("X-Api-Secret", &key.secret)
+                .header("X-Api-Version", "1")
+                .json(&json!({
+                    "customer_id": id, "code": format!("M-{n}"), "date": "2026-11-23T10:00:00Z",
+                    "lines": [{"product_code": "A", "quantity": 1, "price": 4.5}]
+                }))
+        })
+        .collect();
+    for (status, body) in all_at_once(carts).await {
+        assert_eq!(status, 200, "{body}");
+    }
+    for missing in ["nobody-1", "nobody-2"] {
+        let (status, _) = server
+            .call_as("GET", &format!("/customers/{missing}"), &key, None)
+            .await;
+        assert_eq!(status, 404);
+    }
+
+    let text = metrics(&server).await;
+    let requests = |operation: &str, status: &str| {
+        sample(
+            &text,
+            &format!(
+                "loyalty_http_requests_total{{listener=\"api\",operation=\"{operation}\",status=\"{status}\"}}"
+            ),
+        )
+    };
+    assert_eq!(requests("POST /carts/realtime", "200"), Some(3.0), "{text}");
+    assert_eq!(requests("GET /customers/{value}", "404"), Some(2.0));
+    assert_eq!(
+        sample(
+            &text,
+            "loyalty_http_errors_total{code=\"customer_not_found\",status=\"404\"}"
+        ),
+        Some(2.0)
+    );
+    assert_eq!(
+        sample(
+            &text,
+            "loyalty_http_request_duration_seconds_count{listener=\"api\",operation=\"POST /carts/realtime\"}"
+        ),
+        Some(3.0)
+    );
+    let batched = sample(&text, "loyalty_group_commit_batch_size_sum").unwrap();
+    assert_eq!(batched, 3.0, "every cart went through the group commit");
+    assert_eq!(
+        sample(
+            &text,
+            "loyalty_campaign_reloads_total{company=\"demo\",outcome=\"loaded\"}"
+        ),
+        Some(1.0)
+    );
+    assert!(text.contains("loyalty_build_info{version="));
+    assert!(
+        !text.contains(id),
+        "no Customer id in a label: operations are named by template"
+    );
+}
