@@ -1487,3 +1487,72 @@ async fn the_metrics_count_draws_wins_and_the_prizes_waiting_for_delivery() {
         Some(0.0)
     );
 }
+
+#[tokio::test]
+async fn the_back_office_page_shows_each_prize_its_draws_and_runs_the_simulator() {
+    use common::browser::Browser;
+    let setup = setup().await;
+    let winners = setup.customers("page", 3).await;
+    for winner in &winners {
+        let answer = setup.event(winner, "treat", json!({})).await;
+        assert!(draw_of(&answer, 29).unwrap().get("prize_name").is_some());
+    }
+    let mut browser = Browser::signed_in(&setup.server).await;
+    let page = browser.get("/companies/demo/instant_wins").await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let section_start = page.body.find("id=\"campaign-29\"").expect("campaign 29");
+    let section_end = page.body[section_start..]
+        .find("</section>")
+        .map_or(page.body.len(), |end| section_start + end);
+    let section = &page.body[section_start..section_end];
+    assert!(
+        section.contains("3 draws in the last 24 hours"),
+        "{section}"
+    );
+    assert!(
+        section.contains("100.00 %"),
+        "weight and observed rate: {section}"
+    );
+    assert!(
+        section.contains("<rect class=\"p0\""),
+        "a bar of wins: {section}"
+    );
+    for winner in &winners {
+        assert!(
+            section.contains(winner.as_str()),
+            "the last draws name {winner}"
+        );
+    }
+
+    let simulated = browser
+        .submit(
+            "/companies/demo/instant_wins/29/simulate",
+            &[("runs", "5000"), ("seed", "7")],
+        )
+        .await;
+    assert_eq!(simulated.status, 200);
+    assert!(
+        simulated.body.contains("5000 draws from seed 7"),
+        "{}",
+        simulated.body
+    );
+    assert!(simulated.body.contains("consistent with the weights"));
+    let refused = browser
+        .submit(
+            "/companies/demo/instant_wins/29/simulate",
+            &[("runs", "0"), ("seed", "")],
+        )
+        .await;
+    assert!(
+        refused.body.contains("simulate 1 to 1000000 draws"),
+        "{}",
+        refused.body
+    );
+    let unknown = browser
+        .submit(
+            "/companies/demo/instant_wins/999/simulate",
+            &[("runs", "10"), ("seed", "1")],
+        )
+        .await;
+    assert!(unknown.body.contains("instant_win_not_found"));
+}

@@ -13,6 +13,19 @@ pub fn time_ordered_id(prefix: &str) -> String {
     id_at(prefix, chrono::Utc::now().timestamp_millis())
 }
 
+/// The smallest id `prefix` may have at `millis` since the epoch: every id
+/// made then or later sorts after it (the start of a range of ids by time).
+pub fn earliest_id_at(prefix: &str, millis: i64) -> String {
+    let millis = millis.max(0) as u64;
+    format!("{prefix}_{millis:012x}")
+}
+
+/// The smallest id `prefix` may have for something made within `age` of
+/// now, by the same system clock ids are made with.
+pub fn earliest_id_within(prefix: &str, age: chrono::TimeDelta) -> String {
+    earliest_id_at(prefix, (chrono::Utc::now() - age).timestamp_millis())
+}
+
 /// The id made at `millis` since the epoch.
 fn id_at(prefix: &str, millis: i64) -> String {
     let millis = millis.max(0) as u64;
@@ -37,5 +50,7 @@ mod tests {
             "{first} {second} {much_later}"
         );
         assert!(time_ordered_id("cus").starts_with("cus_"));
+        assert!(earliest_id_at("evt", 1_779_000_000_001) < second);
+        assert!(earliest_id_at("evt", 1_779_000_000_001) > first);
     }
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: a real server on loopback ports.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::net::SocketAddr;
 
 use loyalty::cli::back_office_client::BackOffice;

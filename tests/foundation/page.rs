@@ -2,102 +2,10 @@
 //! the security headers, Companies, keys (the secret shown once, a disabled
 //! key refused by the API), campaign files, and escaping.
 
+use crate::common::browser::{Browser, csrf_of};
 use crate::common::{OPERATOR_TOKEN, TestServer};
 use loyalty::resources::companies::keys::NewKey;
-use reqwest::header::{HeaderMap, LOCATION, SET_COOKIE};
-use reqwest::redirect::Policy;
-
-/// An operator's browser: no redirects followed, the session cookie kept.
-struct Browser {
-    http: reqwest::Client,
-    base: String,
-    cookie: Option<String>,
-}
-
-/// A page's answer.
-struct Answer {
-    status: u16,
-    headers: HeaderMap,
-    body: String,
-}
-
-impl Answer {
-    fn location(&self) -> Option<&str> {
-        self.headers.get(LOCATION).and_then(|l| l.to_str().ok())
-    }
-}
-
-impl Browser {
-    fn new(server: &TestServer) -> Browser {
-        Browser {
-            http: reqwest::Client::builder()
-                .redirect(Policy::none())
-                .build()
-                .expect("client"),
-            base: server.admin_url(),
-            cookie: None,
-        }
-    }
-
-    async fn signed_in(server: &TestServer) -> Browser {
-        let mut browser = Browser::new(server);
-        let answer = browser.post("/login", &[("token", OPERATOR_TOKEN)]).await;
-        assert_eq!(answer.status, 303, "{}", answer.body);
-        assert!(browser.cookie.is_some(), "a session cookie");
-        browser
-    }
-
-    async fn send(&mut self, request: reqwest::RequestBuilder) -> Answer {
-        let request = match &self.cookie {
-            Some(cookie) => request.header("cookie", cookie),
-            None => request,
-        };
-        let response = request.send().await.expect("request sent");
-        if let Some(set) = response.headers().get(SET_COOKIE) {
-            let pair = set
-                .to_str()
-                .expect("ascii")
-                .split(';')
-                .next()
-                .expect("pair");
-            self.cookie = (!pair.ends_with('=')).then(|| pair.to_string());
-        }
-        Answer {
-            status: response.status().as_u16(),
-            headers: response.headers().clone(),
-            body: response.text().await.expect("body"),
-        }
-    }
-
-    async fn get(&mut self, path: &str) -> Answer {
-        let request = self.http.get(format!("{}{path}", self.base));
-        self.send(request).await
-    }
-
-    async fn post(&mut self, path: &str, fields: &[(&str, &str)]) -> Answer {
-        let request = self.http.post(format!("{}{path}", self.base)).form(fields);
-        self.send(request).await
-    }
-
-    /// The session's CSRF token, read off a page as a form carries it.
-    async fn csrf(&mut self) -> String {
-        let page = self.get("/").await;
-        csrf_of(&page.body)
-    }
-
-    /// Sends a form of the page with the session's token.
-    async fn submit(&mut self, path: &str, fields: &[(&str, &str)]) -> Answer {
-        let csrf = self.csrf().await;
-        let mut fields = fields.to_vec();
-        fields.push(("csrf", &csrf));
-        self.post(path, &fields).await
-    }
-}
-
-fn csrf_of(page: &str) -> String {
-    let start = page.find("name=\"csrf\" value=\"").expect("a form") + 19;
-    page[start..start + 64].to_string()
-}
+use reqwest::header::SET_COOKIE;
 
 async fn company_count(server: &TestServer) -> usize {
     server
@@ -452,4 +360,100 @@ async fn the_json_api_lives_under_api_and_takes_only_the_bearer_token() {
     let spec = browser.get("/openapi.json").await;
     let spec: serde_json::Value = serde_json::from_str(&spec.body).expect("JSON");
     assert_eq!(spec["servers"][0]["url"], "/api");
+}
+
+#[tokio::test]
+async fn a_customer_is_looked_up_with_what_the_api_gives_and_only_in_its_company() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let (status, customer) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(serde_json::json!({"code": "page-1", "email": "ana@example.com"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{customer}");
+    let id = customer["id"].as_str().unwrap().to_string();
+    let (status, cart) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(serde_json::json!({
+                "customer_id": id, "code": "PAGE-CART-1", "date": "2026-11-23T10:00:00Z",
+                "lines": [{"product_code": "A", "quantity": 2, "price": 10.0}]
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{cart}");
+    let acme = server.company_with_key("acme").await;
+    let (_, other) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &acme,
+            Some(serde_json::json!({"email": "bob@example.com"})),
+        )
+        .await;
+    let other_id = other["id"].as_str().unwrap().to_string();
+
+    let mut browser = Browser::signed_in(&server).await;
+    let form = browser.get("/companies/demo/customers").await;
+    assert_eq!(form.status, 200);
+    let found = browser
+        .submit(
+            "/companies/demo/customers",
+            &[("by", "email"), ("find", "ana@example.com")],
+        )
+        .await;
+    assert_eq!(found.status, 200, "{}", found.body);
+    assert!(found.body.contains(&id));
+    assert!(found.body.contains("PAGE-CART-1"), "the cart is listed");
+    assert!(found.body.contains("Points and wallet ledger"));
+    let (_, balance) = server
+        .call_as("GET", &format!("/customers/{id}/points"), &key, None)
+        .await;
+    let points = balance["points"].as_i64().unwrap();
+    assert!(
+        found
+            .body
+            .contains(&format!("<strong>{points}</strong> points")),
+        "the balance the API gives: {points}"
+    );
+
+    let by_code = browser
+        .submit(
+            "/companies/demo/customers",
+            &[("by", "code"), ("find", "page-1")],
+        )
+        .await;
+    assert!(by_code.body.contains(&id));
+    let missing = browser
+        .submit(
+            "/companies/demo/customers",
+            &[("by", "email"), ("find", "nobody@example.com")],
+        )
+        .await;
+    assert_eq!(missing.status, 404);
+    assert!(missing.body.contains("customer_not_found"));
+    let elsewhere = browser
+        .submit(
+            "/companies/demo/customers",
+            &[("by", "id"), ("find", &other_id)],
+        )
+        .await;
+    assert_eq!(
+        elsewhere.status, 404,
+        "acme's Customer is not found from demo"
+    );
+    assert!(!elsewhere.body.contains("bob@example.com"));
+    let wrong_kind = browser
+        .submit(
+            "/companies/demo/customers",
+            &[("by", "shoe-size"), ("find", "42")],
+        )
+        .await;
+    assert_eq!(wrong_kind.status, 400);
 }

@@ -7,6 +7,7 @@ pub mod api;
 pub mod deliveries;
 pub mod draws;
 pub mod model;
+pub mod overview;
 pub mod rules;
 pub mod service;
 pub mod store;

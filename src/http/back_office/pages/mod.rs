@@ -10,10 +10,14 @@
 //! | `/`, `/companies/{slug}` | [`companies`] |
 //! | `/companies/{slug}/keys...` | [`keys`] |
 //! | `/companies/{slug}/campaigns` | [`campaigns`] |
+//! | `/companies/{slug}/instant_wins...` | [`instant_wins`] |
+//! | `/companies/{slug}/customers` | [`customers`] |
 
 pub mod campaigns;
 pub mod companies;
+pub mod customers;
 pub mod guard;
+pub mod instant_wins;
 pub mod keys;
 pub mod render;
 pub mod session;
@@ -48,6 +52,15 @@ pub fn app() -> ApiResult<impl Endpoint + 'static> {
         .at("/companies/:slug/keys/:key/enable", post(keys::enable))
         .at("/companies/:slug/keys/:key/disable", post(keys::disable))
         .at("/companies/:slug/campaigns", get(campaigns::show))
+        .at("/companies/:slug/instant_wins", get(instant_wins::show))
+        .at(
+            "/companies/:slug/instant_wins/:id/simulate",
+            post(instant_wins::simulate),
+        )
+        .at(
+            "/companies/:slug/customers",
+            get(customers::form).post(customers::lookup),
+        )
         .with(SignedIn { sessions });
     let mut headers = SetHeader::new();
     for (name, value) in SECURITY_HEADERS {

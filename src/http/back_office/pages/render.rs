@@ -29,6 +29,11 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("templates/key_created.html"),
     ),
     ("campaigns.html", include_str!("templates/campaigns.html")),
+    ("customers.html", include_str!("templates/customers.html")),
+    (
+        "instant_wins.html",
+        include_str!("templates/instant_wins.html"),
+    ),
     ("error.html", include_str!("templates/error.html")),
 ];
 

@@ -204,6 +204,30 @@ impl Store {
         Ok(audits.into_iter().flat_map(draws_of).collect())
     }
 
+    /// The draws of `company` whose audit records were made within `age`
+    /// (by their time-ordered ids: a range of the table, not a scan of the
+    /// Company's history), newest first, from at most `records` audit
+    /// records.
+    pub async fn draws_within(
+        &self,
+        company: &str,
+        age: chrono::TimeDelta,
+        records: usize,
+    ) -> ApiResult<Vec<Value>> {
+        // The id is made here from a number, so it is safe in the text.
+        let since = crate::common::ids::earliest_id_within("drw", age);
+        let audits: Vec<Value> = first(
+            self.db
+                .query(format!(
+                    "SELECT * OMIT id FROM iw_draws:⟨{since}⟩.. WHERE company = $company ORDER BY created_at DESC LIMIT $records"
+                ))
+                .bind(("company", company.to_string()))
+                .bind(("records", records as i64)),
+        )
+        .await?;
+        Ok(audits.into_iter().flat_map(draws_of).collect())
+    }
+
     /// Participations of `customer_id` in each (rule id, period key).
     pub async fn participations(
         &self,
