@@ -64,6 +64,10 @@ pub fn evaluate(
     // clock twice per campaign is not paid otherwise.
     let timed = tracing::enabled!(tracing::Level::DEBUG);
     for campaign in campaigns {
+        // A span per campaign: what it logs (a condition's runaway stop, a
+        // draw) names it. Disabled below debug, it costs a flag's read.
+        let span = tracing::debug_span!("campaign", id = campaign.id);
+        let _in_campaign = span.enter();
         let started = timed.then(std::time::Instant::now);
         let effects_so_far = evaluation.effects.len();
         let outcome = applies(engine, campaign, event, facts, &prepared).and_then(|()| {
@@ -83,7 +87,6 @@ pub fn evaluate(
         });
         if let Some(started) = started {
             tracing::debug!(
-                campaign = campaign.id,
                 applied = outcome.is_ok(),
                 micros = started.elapsed().as_micros() as u64,
                 "campaign evaluated"

@@ -27,6 +27,7 @@
 use std::sync::atomic::Ordering;
 
 use tokio::sync::{OwnedSemaphorePermit, oneshot};
+use tracing::Instrument;
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -129,7 +130,13 @@ impl Store {
                 Ok(Ok(permit)) => {
                     let batch = lane.take_batch();
                     if !batch.is_empty() {
-                        tokio::spawn(self.clone().record_batch(index, batch, permit));
+                        // Its own span: a batch serves several requests.
+                        let span = tracing::debug_span!("group_commit_batch", lane = index);
+                        tokio::spawn(
+                            self.clone()
+                                .record_batch(index, batch, permit)
+                                .instrument(span),
+                        );
                     }
                     if !lane.is_waiting(enlisted.ticket) {
                         return received(answered.await);
@@ -159,7 +166,7 @@ impl Store {
             .map(|waiting| (waiting.write, waiting.answer))
             .unzip();
         self.metrics.batch_size.observe(writes.len() as f64);
-        tracing::debug!(lane = index, events = writes.len(), "group commit batch");
+        tracing::debug!(events = writes.len(), "group commit batch");
         let together = self.record_writes(index, &writes).await;
         if together.is_ok() || writes.len() == 1 {
             for answer in answers {

@@ -13,6 +13,7 @@ pub mod page_query;
 pub mod schema;
 pub mod write_lanes;
 
+use std::future::IntoFuture;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,7 @@ use surrealdb::engine::any::{self, Any};
 use surrealdb::opt::auth::Root;
 use surrealdb::types::SurrealValue;
 use surrealdb::{IndexedResults, Surreal};
+use tracing::Instrument;
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -296,8 +298,13 @@ impl Store {
                 error
             };
             let started = Instant::now();
+            let span = tracing::debug_span!("store_transaction", attempt);
             let mut response = match admission {
-                WriterPermit::Held => query().await.map_err(failed)?,
+                WriterPermit::Held => query()
+                    .into_future()
+                    .instrument(span.clone())
+                    .await
+                    .map_err(failed)?,
                 WriterPermit::Wait => {
                     let Ok(admitted) =
                         tokio::time::timeout(self.admission_wait, self.writers.acquire()).await
@@ -307,16 +314,21 @@ impl Store {
                     };
                     // The semaphore is never closed; were it, the write runs unadmitted.
                     let _admitted = admitted.ok();
-                    query().await.map_err(failed)?
+                    query()
+                        .into_future()
+                        .instrument(span.clone())
+                        .await
+                        .map_err(failed)?
                 }
             };
             let errors = response.take_errors();
-            tracing::debug!(
-                attempt,
-                failed = !errors.is_empty(),
-                micros = started.elapsed().as_micros() as u64,
-                "store transaction"
-            );
+            span.in_scope(|| {
+                tracing::debug!(
+                    failed = !errors.is_empty(),
+                    micros = started.elapsed().as_micros() as u64,
+                    "store transaction"
+                )
+            });
             if errors.is_empty() {
                 return Ok(response);
             }

@@ -32,7 +32,8 @@ class Server:
         api_port, admin_port = free_port(), free_port()
         self.api = f"http://127.0.0.1:{api_port}"
         self.admin = f"http://127.0.0.1:{admin_port}"
-        self.log = open(work / "server.log", "w")
+        self.log_path = work / "server.log"
+        self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
             [
                 os.environ.get("LOYALTY_BIN", str(ROOT / "target/debug/loyalty")),
@@ -67,6 +68,34 @@ class Server:
             return urllib.request.urlopen(request, timeout=10).status
         except urllib.error.HTTPError as refused:
             return refused.code
+
+    def bootstrap_key(self):
+        """The demo Company's key and secret, as the first start printed them."""
+        import re
+
+        log = (self.log_path).read_text()
+        return (
+            re.search(r"lk_[0-9a-f]+", log).group(0),
+            re.search(r"ls_[0-9a-f]+", log).group(0),
+        )
+
+    def call(self, method: str, path: str, body=None):
+        """A call of the integrator API with the demo Company's key."""
+        import json
+
+        key, secret = self.bootstrap_key()
+        request = urllib.request.Request(
+            f"{self.api}{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={
+                "X-Api-Key": key,
+                "X-Api-Secret": secret,
+                "X-Api-Version": "1",
+                "Content-Type": "application/json",
+            },
+        )
+        return json.load(urllib.request.urlopen(request, timeout=10))
 
     def stop(self):
         self.process.terminate()

@@ -103,3 +103,42 @@ def test_a_company_is_created_and_its_settings_changed(page):
     page.get_by_role("button", name="Save the rate limits").click()
     expect(page.get_by_role("status")).to_contain_text("Rate limits changed")
     expect(page.get_by_label("Tier 1, critical")).to_have_value("90")
+
+
+def test_a_customer_is_found_by_email_with_their_cart(page, server):
+    customer = server.call("POST", "/customers", {"email": "ines@example.com", "code": "B-1"})
+    server.call(
+        "POST",
+        "/carts/realtime",
+        {
+            "customer_id": customer["id"],
+            "code": "BROWSER-CART-1",
+            "date": "2026-11-23T10:00:00Z",
+            "lines": [{"product_code": "A", "quantity": 1, "price": 9.5}],
+        },
+    )
+    sign_in(page)
+    page.goto("/companies/demo/customers")
+    page.get_by_label("Look up by").select_option("email")
+    page.get_by_label("Value").fill("ines@example.com")
+    page.get_by_role("button", name="Look up").click()
+    expect(page.locator("#profile")).to_contain_text(customer["id"])
+    expect(page.get_by_role("cell", name="BROWSER-CART-1").first).to_be_visible()
+    assert "ines@example.com" not in page.url, "the look-up is not in the URL"
+
+    page.get_by_label("Value").fill("nobody@example.com")
+    page.get_by_role("button", name="Look up").click()
+    expect(page.get_by_role("alert")).to_contain_text("customer_not_found")
+
+
+def test_the_fairness_simulator_runs_from_the_instant_win_page(page):
+    sign_in(page)
+    page.goto("/companies/demo/instant_wins")
+    campaign = page.locator("#campaign-301")
+    expect(campaign.locator("table.prizes")).to_contain_text("Free coffee")
+    campaign.get_by_label("Draws").fill("20000")
+    campaign.get_by_label("Seed (empty: random)").fill("11")
+    campaign.get_by_role("button", name="Simulate").click()
+    simulation = page.locator("#campaign-301 #simulation")
+    expect(simulation).to_contain_text("20000 draws from seed 11")
+    expect(simulation).to_contain_text("consistent with the weights")

@@ -36,12 +36,7 @@ async fn every_answer_carries_the_callers_request_id_or_a_new_one() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();
     let check = |id: Option<&str>| {
-        let mut request = server
-            .http
-            .get(server.url("/check"))
-            .header("X-Api-Key", &key.key.key)
-            .header("X-Api-Secret", &key.secret)
-            .header("X-Api-Version", "1");
+        let mut request = server.request_as("GET", "/check", &key);
         if let Some(id) = id {
             request = request.header("X-Request-Id", id);
         }
@@ -101,11 +96,7 @@ async fn metrics_need_the_operator_token() {
     assert_eq!(wrong.status(), 401);
     let api_key = server.bootstrap_key();
     let on_the_api = server
-        .http
-        .get(server.url("/metrics"))
-        .header("X-Api-Key", &api_key.key.key)
-        .header("X-Api-Secret", &api_key.secret)
-        .header("X-Api-Version", "1")
+        .request_as("GET", "/metrics", &api_key)
         .send()
         .await
         .unwrap();
@@ -124,11 +115,7 @@ async fn metrics_count_requests_by_operation_errors_by_code_and_the_group_commit
     let carts = (0..3)
         .map(|n| {
             server
-                .http
-                .post(server.url("/carts/realtime"))
-                .header("X-Api-Key", &key.key.key)
-                .header("X-Api-Secret", &key.secret)
-                .header("X-Api-Version", "1")
+                .request_as("POST", "/carts/realtime", &key)
                 .json(&json!({
                     "customer_id": id, "code": format!("M-{n}"), "date": "2026-11-23T10:00:00Z",
                     "lines": [{"product_code": "A", "quantity": 1, "price": 4.5}]
@@ -183,5 +170,73 @@ async fn metrics_count_requests_by_operation_errors_by_code_and_the_group_commit
     assert!(
         !text.contains(id),
         "no Customer id in a label: operations are named by template"
+    );
+}
+
+/// Log lines written while a test runs, for the assertions about them.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn one_cart_can_be_read_in_the_logs_by_its_request_id() {
+    // This test's thread logs at debug to a buffer: the server runs on the
+    // test's own single-threaded runtime, so every line of the cart lands here.
+    let captured = Captured::default();
+    let writer = captured.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("loyalty=debug"))
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _logging = tracing::subscriber::set_default(subscriber);
+
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let (_, customer) = server
+        .call_as("POST", "/customers", &key, Some(json!({"code": "slow-1"})))
+        .await;
+    // Other tests of this binary, on other threads without this subscriber,
+    // may have met the log's callsites first and cached them as never
+    // logged: weigh them again now that every one of them is registered.
+    tracing::callsite::rebuild_interest_cache();
+    let response = server
+        .request_as("POST", "/carts/realtime", &key)
+        .header("X-Request-Id", "slow-cart-1")
+        .json(&json!({
+            "customer_id": customer["id"], "code": "SLOW-1", "date": "2026-11-23T10:00:00Z",
+            "lines": [{"product_code": "A", "quantity": 1, "price": 4.5}]
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+
+    let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+    let of_the_cart: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("request{id=slow-cart-1"))
+        .collect();
+    let has = |needle: &str| of_the_cart.iter().any(|line| line.contains(needle));
+    assert!(
+        has("campaign{id=201}: loyalty::engine::evaluate: campaign evaluated"),
+        "{text}"
+    );
+    assert!(has("recorded by the group commit"), "{text}");
+    assert!(has("answered status=200"), "{text}");
+    assert!(
+        text.lines()
+            .any(|line| line.contains("group_commit_batch{lane=") && line.contains("events=1")),
+        "{text}"
     );
 }
