@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::common::url::encode_component;
 use crate::config::BackOfficeArgs;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -379,17 +380,4 @@ fn to_body<T: serde::Serialize>(value: &T) -> ApiResult<Value> {
 fn from_value<T: DeserializeOwned>(value: Value) -> ApiResult<T> {
     serde_json::from_value(value)
         .map_err(|e| ApiError::new(ErrorCode::ServerError, format!("unexpected answer: {e}")))
-}
-
-/// Percent-encodes a path or query component.
-fn encode_component(value: &str) -> String {
-    value
-        .bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }

@@ -9,4 +9,5 @@ pub mod pagination;
 pub mod random;
 pub mod retry;
 pub mod time;
+pub mod url;
 pub mod validate;

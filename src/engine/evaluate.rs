@@ -60,12 +60,10 @@ pub fn evaluate(
     let mut evaluation = Evaluation::default();
     let prepared = engine.prepare(facts);
     let mut discount_offers = Vec::new();
-    // Each campaign's time is logged at debug level only: reading the
-    // clock twice per campaign is not paid otherwise.
+    // A span per campaign names what it logs; its time is read and logged
+    // at debug level only (disabled, the span costs a flag's read).
     let timed = tracing::enabled!(tracing::Level::DEBUG);
     for campaign in campaigns {
-        // A span per campaign: what it logs (a condition's runaway stop, a
-        // draw) names it. Disabled below debug, it costs a flag's read.
         let span = tracing::debug_span!("campaign", id = campaign.id);
         let _in_campaign = span.enter();
         let started = timed.then(std::time::Instant::now);

@@ -412,6 +412,15 @@ async fn a_customer_is_looked_up_with_what_the_api_gives_and_only_in_its_company
     assert!(found.body.contains(&id));
     assert!(found.body.contains("PAGE-CART-1"), "the cart is listed");
     assert!(found.body.contains("Points and wallet ledger"));
+    assert!(
+        found.body.contains("Instant Win participations"),
+        "the demo Company's Instant Wins with the Customer's participations"
+    );
+    assert!(
+        found.body.contains("remaining_participations"),
+        "{}",
+        found.body
+    );
     let (_, balance) = server
         .call_as("GET", &format!("/customers/{id}/points"), &key, None)
         .await;
@@ -456,4 +465,22 @@ async fn a_customer_is_looked_up_with_what_the_api_gives_and_only_in_its_company
         )
         .await;
     assert_eq!(wrong_kind.status, 400);
+}
+
+#[tokio::test]
+async fn a_form_larger_than_the_page_takes_is_refused_unread() {
+    let server = TestServer::start().await;
+    let mut browser = Browser::new(&server);
+    let huge = "x".repeat(200 * 1024);
+    let answer = browser.post("/login", &[("token", huge.as_str())]).await;
+    assert_eq!(answer.status, 413);
+    let mut browser = Browser::signed_in(&server).await;
+    let answer = browser
+        .submit(
+            "/companies",
+            &[("slug", huge.as_str()), ("environment", "sandbox")],
+        )
+        .await;
+    assert_eq!(answer.status, 413);
+    assert_eq!(company_count(&server).await, 1);
 }

@@ -8,8 +8,9 @@ use poem::web::{Data, Form, Path};
 use poem::{Request, Response, handler};
 use serde::Deserialize;
 
+use crate::common::url::encode_component;
 use crate::error::ApiError;
-use crate::http::back_office::pages::render::{Pages, path_segment, see_other};
+use crate::http::back_office::pages::render::{Pages, see_other};
 use crate::http::back_office::pages::session::{Notice, Session};
 use crate::resources::companies::model::{Environment, RateLimits};
 use crate::resources::companies::service::{LanguagesChange, LocaleChange, NewCompany};
@@ -231,7 +232,7 @@ pub async fn set_languages(
 
 /// The page of the Company `slug`.
 pub fn company_path(slug: &str) -> String {
-    format!("/companies/{}", path_segment(slug))
+    format!("/companies/{}", encode_component(slug))
 }
 
 /// The notice of a refused form: the error's own message, as the API gives it.

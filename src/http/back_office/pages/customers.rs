@@ -1,8 +1,8 @@
 //! A Customer as the API gives it, read-only: looked up by id, code, e-mail,
 //! phone or card (the look-up is a form, so no e-mail or phone ends up in a
 //! URL or the browser's history), with balances, ledger, carts, Vouchers,
-//! Reward transactions, Challenges and game plays, each read by the same
-//! use-case as its API operation.
+//! Reward transactions, Challenges, game plays and Instant Win
+//! participations, each read by the same use-case as its API operation.
 
 use minijinja::context;
 use poem::http::StatusCode;
@@ -19,6 +19,7 @@ use crate::http::languages::negotiate::Language;
 use crate::resources::companies::model::Company;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::instant_wins::service::InstantWinFilter;
 use crate::services::Services;
 
 /// Items of each list the page shows (the newest).
@@ -158,13 +159,18 @@ async fn view(
         locale: company.locale(),
     };
     let (_, points, wallet) = services.balances(slug, by_id).await?;
-    let (ledger, carts, vouchers, rewards, challenges, games) = tokio::join!(
+    let instant_wins = InstantWinFilter {
+        customer: Some(by_id),
+        ..InstantWinFilter::default()
+    };
+    let (ledger, carts, vouchers, rewards, challenges, games, draws) = tokio::join!(
         services.points_transactions(slug, by_id, None, page()?),
         services.carts(slug, Some(by_id), None, None, page()?),
         services.vouchers(slug, Some(by_id), None, page()?),
         services.reward_transaction_page(slug, by_id, page()?),
         services.customer_challenges(slug, by_id, None, &language),
         services.games(slug, Some(by_id), &language),
+        services.instant_wins(slug, instant_wins, page()?, &language),
     );
     let sections = vec![
         section(
@@ -185,6 +191,11 @@ async fn view(
             challenges,
         ),
         section("Games and plays", "GET /games?customer_id=", games),
+        section(
+            "Instant Win participations",
+            "GET /instant_wins?customer_id=",
+            draws.map(|p| p.items),
+        ),
     ];
     Ok(CustomerView {
         profile: customer.to_json().unwrap_or_default(),

@@ -11,10 +11,6 @@ use crate::http::back_office::pages::render::see_other;
 use crate::http::back_office::pages::session::Sessions;
 use crate::secrets::constant_time_eq;
 
-/// Largest form the page accepts (a Company's settings, a key's
-/// description, a look-up).
-const MAX_FORM_BYTES: usize = 64 * 1024;
-
 /// The guard, over the pages that need a session.
 #[derive(Debug, Clone)]
 pub struct SignedIn {
@@ -51,10 +47,8 @@ impl<E: Endpoint> Endpoint for SignedInEndpoint<E> {
             if !same_origin(&request) {
                 return Ok(refused("The form was sent from another site."));
             }
+            // At most `MAX_FORM_BYTES`: the pages' body limit stops a larger one.
             let body = request.take_body().into_vec().await?;
-            if body.len() > MAX_FORM_BYTES {
-                return Ok(refused("The form is too large."));
-            }
             let sent = form_field(&body, "csrf");
             if !sent.is_some_and(|sent| constant_time_eq(&sent, &session.csrf)) {
                 return Ok(refused(

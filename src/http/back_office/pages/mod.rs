@@ -31,6 +31,11 @@ use crate::error::ApiResult;
 use crate::http::back_office::pages::guard::SignedIn;
 use crate::http::back_office::pages::render::{Pages, SCRIPT, SECURITY_HEADERS, STYLE};
 use crate::http::back_office::pages::session::Sessions;
+use crate::http::request_bounds::BodyLimit;
+
+/// Largest form the page accepts (a Company's settings, a key's
+/// description, a look-up).
+const MAX_FORM_BYTES: usize = 64 * 1024;
 
 /// The page's routes, with the templates and sessions they use; the
 /// services and the operator token are attached by the caller.
@@ -74,6 +79,7 @@ pub fn app() -> ApiResult<impl Endpoint + 'static> {
             asset("text/javascript; charset=utf-8", SCRIPT),
         )
         .nest("/", signed_in)
+        .with(BodyLimit::new(MAX_FORM_BYTES))
         .with(headers)
         .data(pages))
 }
