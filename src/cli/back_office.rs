@@ -109,17 +109,22 @@ fn print_created_key(created: &CreatedApiKey, json: bool) -> ApiResult<()> {
 
 fn print_key_table(keys: &[ApiKey]) {
     println!(
-        "{:<36} {:<16} {:<10} {:<8} {:<6} DESCRIPTION",
-        "KEY", "COMPANY", "ENV", "ENABLED", "SYSTEM"
+        "{:<36} {:<16} {:<10} {:<8} {:<6} {:<17} DESCRIPTION",
+        "KEY", "COMPANY", "ENV", "ENABLED", "SYSTEM", "LAST USED"
     );
     for key in keys {
+        let last_used = key.last_used_at.map_or_else(
+            || "never".to_string(),
+            |at| at.format("%Y-%m-%d %H:%M").to_string(),
+        );
         println!(
-            "{:<36} {:<16} {:<10} {:<8} {:<6} {}",
+            "{:<36} {:<16} {:<10} {:<8} {:<6} {:<17} {}",
             key.key,
             key.company,
             key.environment,
             if key.enabled { "yes" } else { "no" },
             if key.system { "yes" } else { "no" },
+            last_used,
             key.description
         );
     }
