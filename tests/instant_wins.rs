@@ -1446,7 +1446,7 @@ async fn the_metrics_count_draws_wins_and_the_prizes_waiting_for_delivery() {
         assert!(draw_of(&answer, 29).unwrap().get("prize_name").is_some());
     }
     let services = &setup.server.running.services;
-    let waiting = services.metrics_text().await.unwrap();
+    let waiting = services.metrics_text().await;
     let value = |text: &str, name: &str| {
         text.lines()
             .find(|line| line.starts_with(name) && line[name.len()..].starts_with(' '))
@@ -1473,14 +1473,14 @@ async fn the_metrics_count_draws_wins_and_the_prizes_waiting_for_delivery() {
     setup
         .server
         .set_time(&(won_at + chrono::TimeDelta::seconds(90)).to_rfc3339());
-    let later = services.metrics_text().await.unwrap();
+    let later = services.metrics_text().await;
     assert_eq!(
         value(&later, "loyalty_prize_outbox_oldest_seconds"),
         Some(90.0)
     );
 
     assert_eq!(services.deliver_pending_prizes().await.unwrap(), 3);
-    let delivered = services.metrics_text().await.unwrap();
+    let delivered = services.metrics_text().await;
     assert_eq!(value(&delivered, "loyalty_prize_outbox_pending"), Some(0.0));
     assert_eq!(
         value(&delivered, "loyalty_prize_outbox_oldest_seconds"),

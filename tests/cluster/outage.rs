@@ -121,7 +121,29 @@ async fn a_lost_store_fails_requests_fast_and_the_nodes_come_back_by_themselves(
 
     tokio::time::sleep(Duration::from_secs(1)).await;
     cluster.surreal.stop().await.expect("the store stops");
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // On call while the store is lost: the metrics still answer, fast, and
+    // say what the tills are being told.
+    let scraped = Instant::now();
+    let metrics = reqwest::Client::new()
+        .get(format!("{}/metrics", cluster.nodes[0].admin_url()))
+        .bearer_auth(crate::common::OPERATOR_TOKEN)
+        .send()
+        .await
+        .expect("scraped");
+    let status = metrics.status();
+    let text = metrics.text().await.expect("text");
+    assert_eq!(status, 200, "{text}");
+    assert!(
+        scraped.elapsed() < LONGEST_REFUSAL,
+        "{:?}",
+        scraped.elapsed()
+    );
+    assert!(
+        text.contains(r#"loyalty_http_errors_total{code="store_unavailable",status="503"}"#),
+        "{text}"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
     cluster
         .surreal
         .resume()

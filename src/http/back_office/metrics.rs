@@ -30,11 +30,7 @@ pub async fn scrape(
             .content_type("text/plain; charset=utf-8")
             .body("the metrics need the operator token as `Authorization: Bearer TOKEN`\n");
     }
-    match services.metrics_text().await {
-        Ok(text) => Response::builder().content_type(CONTENT_TYPE).body(text),
-        Err(error) => Response::builder()
-            .status(error.code.status())
-            .content_type("text/plain; charset=utf-8")
-            .body(format!("{} ({})\n", error.message, error.code.code())),
-    }
+    Response::builder()
+        .content_type(CONTENT_TYPE)
+        .body(services.metrics_text().await)
 }
