@@ -1,11 +1,13 @@
 //! Several `loyalty` nodes on one real SurrealDB server: the official server
-//! (`tools/surreal`, built with `cargo build -p surreal --profile surreal`) on
-//! a loopback port, and nodes started as `loyalty serve --db ws://...` is,
-//! each with its own caches, locks and background tasks. Every guarantee one
+//! (`surreal`, built from the `surrealdb-server` crate by this repository's
+//! `surreal-server` feature) on a loopback port, and nodes started as
+//! `loyalty serve --db ws://...` is, each with its own caches, locks and
+//! background tasks. Every guarantee one
 //! node gives holds across them: the races of the single-node tests are run
 //! again with their requests spread over two nodes; keys, campaigns and rate
 //! limits are shared; background work is done once; a lost store fails
-//! requests fast and comes back by itself.
+//! requests fast and comes back by itself; a cart's round trips to the
+//! server are counted.
 
 #[path = "cluster/background.rs"]
 mod background;
@@ -18,5 +20,7 @@ mod outage;
 mod races;
 #[path = "cluster/rate_limits.rs"]
 mod rate_limits;
+#[path = "cluster/round_trips.rs"]
+mod round_trips;
 #[path = "cluster/sharing.rs"]
 mod sharing;
