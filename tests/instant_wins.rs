@@ -1447,12 +1447,7 @@ async fn the_metrics_count_draws_wins_and_the_prizes_waiting_for_delivery() {
     }
     let services = &setup.server.running.services;
     let waiting = services.metrics_text().await;
-    let value = |text: &str, name: &str| {
-        text.lines()
-            .find(|line| line.starts_with(name) && line[name.len()..].starts_with(' '))
-            .and_then(|line| line.rsplit(' ').next())
-            .and_then(|value| value.parse::<f64>().ok())
-    };
+    let value = common::metric_sample;
     assert_eq!(
         value(
             &waiting,

@@ -368,3 +368,12 @@ pub async fn read(response: reqwest::Response) -> (u16, Value) {
     );
     (status, body)
 }
+
+/// The value of the Prometheus sample `series` (its name and labels, as
+/// `GET /metrics` writes them) in `text`.
+pub fn metric_sample(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find(|line| line.starts_with(series) && line[series.len()..].starts_with(' '))
+        .and_then(|line| line.rsplit(' ').next())
+        .and_then(|value| value.parse().ok())
+}

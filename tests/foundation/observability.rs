@@ -3,7 +3,7 @@
 //! requests by operation, error answers by code, the group commit and the
 //! campaign loads.
 
-use crate::common::{OPERATOR_TOKEN, TestServer, all_at_once};
+use crate::common::{OPERATOR_TOKEN, TestServer, all_at_once, metric_sample};
 use serde_json::json;
 
 async fn metrics(server: &TestServer) -> String {
@@ -21,14 +21,6 @@ async fn metrics(server: &TestServer) -> String {
             .starts_with("text/plain; version=0.0.4")
     );
     response.text().await.expect("text")
-}
-
-/// The value of the sample `line_start` (name and labels) in `text`.
-fn sample(text: &str, line_start: &str) -> Option<f64> {
-    text.lines()
-        .find(|line| line.starts_with(line_start) && line[line_start.len()..].starts_with(' '))
-        .and_then(|line| line.rsplit(' ').next())
-        .and_then(|value| value.parse().ok())
 }
 
 #[tokio::test]
@@ -134,7 +126,7 @@ async fn metrics_count_requests_by_operation_errors_by_code_and_the_group_commit
 
     let text = metrics(&server).await;
     let requests = |operation: &str, status: &str| {
-        sample(
+        metric_sample(
             &text,
             &format!(
                 "loyalty_http_requests_total{{listener=\"api\",operation=\"{operation}\",status=\"{status}\"}}"
@@ -144,23 +136,23 @@ async fn metrics_count_requests_by_operation_errors_by_code_and_the_group_commit
     assert_eq!(requests("POST /carts/realtime", "200"), Some(3.0), "{text}");
     assert_eq!(requests("GET /customers/{value}", "404"), Some(2.0));
     assert_eq!(
-        sample(
+        metric_sample(
             &text,
             "loyalty_http_errors_total{code=\"customer_not_found\",status=\"404\"}"
         ),
         Some(2.0)
     );
     assert_eq!(
-        sample(
+        metric_sample(
             &text,
             "loyalty_http_request_duration_seconds_count{listener=\"api\",operation=\"POST /carts/realtime\"}"
         ),
         Some(3.0)
     );
-    let batched = sample(&text, "loyalty_group_commit_batch_size_sum").unwrap();
+    let batched = metric_sample(&text, "loyalty_group_commit_batch_size_sum").unwrap();
     assert_eq!(batched, 3.0, "every cart went through the group commit");
     assert_eq!(
-        sample(
+        metric_sample(
             &text,
             "loyalty_campaign_reloads_total{company=\"demo\",outcome=\"loaded\"}"
         ),
