@@ -44,6 +44,8 @@ pub struct ServerSettings {
     pub store_url: String,
     /// Credentials for a remote store.
     pub remote_auth: Option<RemoteAuth>,
+    /// Connections to a remote store.
+    pub store_connections: usize,
     /// Only keys of this environment are accepted, when set.
     pub serve_environment: Option<Environment>,
     /// HTTP-layer settings.
@@ -80,6 +82,7 @@ impl ServerSettings {
             admin_token: OperatorToken(admin_token.to_string()),
             store_url: store_url.to_string(),
             remote_auth: None,
+            store_connections: crate::storage::DEFAULT_REMOTE_CONNECTIONS,
             serve_environment: None,
             api_options: ApiOptions::default(),
             shutdown_timeout: Duration::from_secs(5),
@@ -130,7 +133,12 @@ impl RunningServer {
 
 /// Opens the store, bootstraps an empty one and starts both listeners.
 pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
-    let mut store = Store::connect(&settings.store_url, settings.remote_auth.clone()).await?;
+    let mut store = Store::connect_with(
+        &settings.store_url,
+        settings.remote_auth.clone(),
+        settings.store_connections,
+    )
+    .await?;
     store.keep_customers(settings.customer_cache);
     if !settings.campaigns.is_dir() {
         tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");

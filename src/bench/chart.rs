@@ -35,7 +35,7 @@ pub fn latency_chart(title: &str, runs: &[&ScenarioRun]) -> Option<String> {
     }
     let x_of = |run: &ScenarioRun| match run.result.load {
         Load::Rate(rate) => f64::from(rate),
-        Load::Saturation(_) => run.result.throughput(),
+        Load::Saturation(_) | Load::Alone => run.result.throughput(),
     };
     let latencies: Vec<f64> = answered
         .iter()
@@ -120,7 +120,7 @@ pub fn latency_chart(title: &str, runs: &[&ScenarioRun]) -> Option<String> {
             let (cx, cy) = (x(x_of(run)), y(run.result.percentile_ms(*q)));
             let fill = match run.result.load {
                 Load::Rate(_) => colour,
-                Load::Saturation(_) => "white",
+                Load::Saturation(_) | Load::Alone => "white",
             };
             let _ = writeln!(
                 svg,
@@ -187,7 +187,7 @@ fn escape(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bench::Scenario;
     use crate::bench::load::RunResult;
@@ -195,6 +195,22 @@ mod tests {
     use std::time::Duration;
 
     fn run(load: Load, latencies_ms: &[u64], refused: u64) -> ScenarioRun {
+        run_on(
+            crate::bench::nodes::BenchStore::Embedded,
+            load,
+            latencies_ms,
+            refused,
+        )
+    }
+
+    /// A run of carts on `store` answered in `latencies_ms` over 10 s, and
+    /// `refused` more refused with 503.
+    pub(crate) fn run_on(
+        store: crate::bench::nodes::BenchStore,
+        load: Load,
+        latencies_ms: &[u64],
+        refused: u64,
+    ) -> ScenarioRun {
         let mut latencies_us: Vec<u64> = latencies_ms.iter().map(|ms| ms * 1000).collect();
         latencies_us.sort_unstable();
         let mut statuses = BTreeMap::from([(200, latencies_ms.len() as u64)]);
@@ -210,7 +226,8 @@ mod tests {
                 statuses,
                 transport_errors: 0,
             },
-            server_cpu: None,
+            store,
+            usage: Default::default(),
         }
     }
 

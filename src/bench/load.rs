@@ -57,6 +57,10 @@ pub enum Load {
     /// Each of this many connections sends its next request when the last
     /// one is answered.
     Saturation(usize),
+    /// One connection sends its next request when the last one is
+    /// answered: each request alone, the latency a till sees when nothing
+    /// else runs.
+    Alone,
 }
 
 impl std::fmt::Display for Load {
@@ -64,6 +68,7 @@ impl std::fmt::Display for Load {
         match self {
             Load::Rate(rate) => write!(f, "{rate}/s"),
             Load::Saturation(connections) => write!(f, "saturation ({connections} conn.)"),
+            Load::Alone => write!(f, "one at a time"),
         }
     }
 }
@@ -232,6 +237,10 @@ pub async fn run(
         Load::Saturation(connections) => {
             saturate(target, connections, warmup, duration, next, source, None).await
         }
+        Load::Alone => RunResult {
+            load,
+            ..saturate(target, 1, warmup, duration, next, source, None).await
+        },
     }
 }
 

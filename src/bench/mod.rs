@@ -9,6 +9,7 @@
 //! - [`ceiling`]: the raw store write rate, with no service in front.
 //! - [`report`]: the tables and ratios printed at the end.
 //! - [`surreal`]: the official SurrealDB server as a child process, which several nodes share.
+//! - [`usage`]: the CPU time and store queries of the processes under test over a run.
 //!
 //! A run writes the Company's campaign files into a fresh directory, measures
 //! the raw store, starts the server there, imports the catalogue (carts then
@@ -25,6 +26,7 @@ pub mod report;
 pub mod server;
 pub mod setup;
 pub mod surreal;
+pub mod usage;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -139,6 +141,8 @@ pub struct BenchOptions {
     pub rates: Vec<u32>,
     /// Connections of a saturation run (and of seeding).
     pub connections: usize,
+    /// Each scenario also runs one request at a time, first.
+    pub alone: bool,
     /// The scenarios to run.
     pub scenarios: Vec<Scenario>,
     /// Where the store and campaign files go (a new temporary directory when `None`).
@@ -150,8 +154,9 @@ pub struct BenchOptions {
     /// Carts describe their lines instead of the catalogue being in the
     /// store.
     pub catalogue_in_carts: bool,
-    /// Where the servers keep their data, and how many there are.
-    pub store: BenchStore,
+    /// Where the servers keep their data, and how many there are: each
+    /// measured in turn, on data of its own.
+    pub stores: Vec<BenchStore>,
 }
 
 /// Runs a benchmark as `options` say, printing progress to stderr; the
@@ -161,13 +166,12 @@ pub async fn run(options: &BenchOptions) -> anyhow::Result<Report> {
         Some(dir) => dir.clone(),
         None => std::env::temp_dir().join(format!("loyalty-bench-{}", random_hex(4))),
     };
-    if dir.join("store").exists() {
+    if dir.join("store").exists() || dir.join("raw-store").exists() {
         bail!(
             "{} already holds a store; name an empty directory",
             dir.display()
         );
     }
-    write_company(&dir, options.campaigns)?;
     let outcome = measure(&dir, options).await;
     if !options.keep {
         let _ = std::fs::remove_dir_all(&dir);
@@ -206,13 +210,31 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         )
         .await?,
     );
-    eprintln!(
-        "starting {} in {}…",
-        options.store.describe(),
-        dir.display()
-    );
+    let next = Arc::new(AtomicU64::new(0));
+    for store in &options.stores {
+        // Several stores each get a directory of their own.
+        let store_dir = match options.stores.len() {
+            1 => dir.to_path_buf(),
+            _ => dir.join(store.tag()),
+        };
+        write_company(&store_dir, options.campaigns)?;
+        measure_store(&store_dir, store, options, &next, &mut report).await?;
+    }
+    Ok(report)
+}
+
+/// Starts the servers `store` asks for in `dir`, sets the Company up, runs
+/// every scenario against them and adds the runs to `report`.
+async fn measure_store(
+    dir: &std::path::Path,
+    store: &BenchStore,
+    options: &BenchOptions,
+    next: &Arc<AtomicU64>,
+    report: &mut Report,
+) -> anyhow::Result<()> {
+    eprintln!("starting {} in {}…", store.describe(), dir.display());
     let admin_token = random_hex(16);
-    let server = Nodes::start(dir, &admin_token, &options.store).await?;
+    let server = Nodes::start(dir, &admin_token, store).await?;
     let (target, office) = create_company(&server, dir, &admin_token).await?;
     if !options.catalogue_in_carts {
         eprintln!(
@@ -222,33 +244,32 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         import_catalogue(&target, &office, options).await?;
     }
     seed(&target, options).await?;
-    let next = Arc::new(AtomicU64::new(0));
     let run_tag = random_hex(3);
     for &scenario in &options.scenarios {
         let source = requests(scenario, options, &run_tag);
-        let loads = std::iter::once(Load::Saturation(options.connections))
+        let alone = options.alone.then_some(Load::Alone);
+        let loads = alone
+            .into_iter()
+            .chain(std::iter::once(Load::Saturation(options.connections)))
             .chain(options.rates.iter().map(|&rate| Load::Rate(rate)));
         for load in loads {
-            // The server's CPU time over the measured part, beside the load.
-            let (result, server_cpu) = tokio::join!(
+            // What the servers used over the measured part, beside the load.
+            let (result, usage) = tokio::join!(
                 crate::bench::load::run(
                     &target,
                     load,
                     options.warmup,
                     options.duration,
-                    &next,
-                    &source,
+                    next,
+                    &source
                 ),
-                crate::bench::server::cpu_time_over(
-                    || server.cpu_ticks(),
-                    options.warmup,
-                    options.duration
-                )
+                crate::bench::usage::usage_over(&server, options.warmup, options.duration)
             );
             let run = ScenarioRun {
                 scenario,
+                store: store.clone(),
                 result,
-                server_cpu,
+                usage,
             };
             eprintln!("{}", crate::bench::report::row(&run));
             report.runs.push(run);
@@ -256,7 +277,7 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         }
     }
     server.stop().await?;
-    Ok(report)
+    Ok(())
 }
 
 /// Waits until the server has worked off what an overloaded run left queued

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use crate::bench::server::{ServerProcess, ServerStore};
 use crate::bench::surreal::SurrealServer;
+use crate::bench::usage::sample;
 use crate::storage::RemoteAuth;
 
 /// Where the benchmark's servers keep their data.
@@ -29,6 +30,15 @@ pub enum BenchStore {
 }
 
 impl BenchStore {
+    /// A short name for its directory and chart files: `embedded`,
+    /// `surreal-N` (N nodes).
+    pub fn tag(&self) -> String {
+        match self {
+            BenchStore::Embedded => "embedded".to_string(),
+            BenchStore::Remote { nodes, .. } => format!("surreal-{nodes}"),
+        }
+    }
+
     /// How the report names it.
     pub fn describe(&self) -> String {
         match self {
@@ -48,6 +58,8 @@ pub struct Nodes {
     pub servers: Vec<ServerProcess>,
     /// The SurrealDB server the benchmark started, if it did.
     pub surreal: Option<SurrealServer>,
+    /// The operator token of their back offices (`GET /metrics`).
+    admin_token: String,
 }
 
 impl Nodes {
@@ -60,6 +72,7 @@ impl Nodes {
             return Ok(Nodes {
                 servers: vec![server],
                 surreal: None,
+                admin_token: admin_token.to_string(),
             });
         };
         let surreal = match url {
@@ -83,7 +96,11 @@ impl Nodes {
             };
             servers.push(ServerProcess::start_on(&binary, dir, admin_token, &store).await?);
         }
-        Ok(Nodes { servers, surreal })
+        Ok(Nodes {
+            servers,
+            surreal,
+            admin_token: admin_token.to_string(),
+        })
     }
 
     /// The first server, whose back office sets the benchmark up.
@@ -99,14 +116,44 @@ impl Nodes {
     /// CPU time every process under test has used so far, in clock ticks;
     /// `None` where one of them cannot tell.
     pub fn cpu_ticks(&self) -> Option<u64> {
-        let mut ticks = 0;
+        let store = match &self.surreal {
+            Some(surreal) => surreal.cpu_ticks()?,
+            None => 0,
+        };
+        Some(self.nodes_cpu_ticks()? + store)
+    }
+
+    /// CPU time the `loyalty` servers have used so far, in clock ticks.
+    pub fn nodes_cpu_ticks(&self) -> Option<u64> {
+        self.servers.iter().map(ServerProcess::cpu_ticks).sum()
+    }
+
+    /// CPU time the SurrealDB server has used so far, in clock ticks, when
+    /// the benchmark started it.
+    pub fn store_cpu_ticks(&self) -> Option<u64> {
+        self.surreal.as_ref()?.cpu_ticks()
+    }
+
+    /// The queries every server has sent to its store so far, and the
+    /// seconds they took, from their `GET /metrics`; `None` when one of
+    /// them does not answer.
+    pub async fn store_queries(&self) -> Option<(u64, f64)> {
+        let client = reqwest::Client::new();
+        let (mut queries, mut seconds) = (0, 0.0);
         for server in &self.servers {
-            ticks += server.cpu_ticks()?;
+            let text = client
+                .get(format!("{}/metrics", server.admin_url))
+                .bearer_auth(&self.admin_token)
+                .send()
+                .await
+                .ok()?
+                .text()
+                .await
+                .ok()?;
+            queries += sample(&text, "loyalty_store_queries_total")? as u64;
+            seconds += sample(&text, "loyalty_store_query_seconds_total")?;
         }
-        if let Some(surreal) = &self.surreal {
-            ticks += surreal.cpu_ticks()?;
-        }
-        Some(ticks)
+        Some((queries, seconds))
     }
 
     /// Stops every server.

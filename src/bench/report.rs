@@ -8,26 +8,56 @@ use crate::bench::BenchOptions;
 use crate::bench::Scenario;
 use crate::bench::load::Load;
 use crate::bench::load::RunResult;
+use crate::bench::nodes::BenchStore;
+use crate::bench::usage::Usage;
 
 /// One run of one scenario.
 #[derive(Debug, Clone)]
 pub struct ScenarioRun {
     /// What was sent.
     pub scenario: Scenario,
+    /// The servers it was sent to.
+    pub store: BenchStore,
     /// What was measured.
     pub result: RunResult,
-    /// CPU time the server used over the measured part, where it is known.
-    pub server_cpu: Option<std::time::Duration>,
+    /// What the processes under test used over the measured part.
+    pub usage: Usage,
 }
 
 impl ScenarioRun {
+    /// `total` over the answered requests, where there were some.
+    fn per_answer(&self, total: Option<f64>) -> Option<f64> {
+        let answered: u64 = self.result.statuses.values().sum();
+        (answered > 0).then(|| total.map(|total| total / answered as f64))?
+    }
+
     /// The server's CPU time per answered request, in milliseconds: what a
     /// request costs whatever else shares the machine (the load generator
-    /// does here).
+    /// does here). Against a SurrealDB server the benchmark started, its
+    /// CPU time is counted too.
     pub fn cpu_ms_per_answer(&self) -> Option<f64> {
-        let answered: u64 = self.result.statuses.values().sum();
-        let cpu = self.server_cpu?;
-        (answered > 0).then(|| cpu.as_secs_f64() * 1000.0 / answered as f64)
+        self.per_answer(self.usage.cpu.map(|cpu| cpu.as_secs_f64() * 1000.0))
+    }
+
+    /// The SurrealDB server's part of [`ScenarioRun::cpu_ms_per_answer`].
+    pub fn store_cpu_ms_per_answer(&self) -> Option<f64> {
+        self.per_answer(self.usage.store_cpu.map(|cpu| cpu.as_secs_f64() * 1000.0))
+    }
+
+    /// Queries sent to the store per answered request: round trips, on a
+    /// SurrealDB server.
+    pub fn queries_per_answer(&self) -> Option<f64> {
+        self.per_answer(self.usage.queries.map(|queries| queries as f64))
+    }
+
+    /// The time requests waited on the store per answered request, in
+    /// milliseconds (the queries' times from sent to answered, summed).
+    pub fn store_wait_ms_per_answer(&self) -> Option<f64> {
+        self.per_answer(
+            self.usage
+                .query_time
+                .map(|time| time.as_secs_f64() * 1000.0),
+        )
     }
 }
 
@@ -54,7 +84,7 @@ impl Report {
                 "duration_s": options.duration.as_secs_f64(),
                 "warmup_s": options.warmup.as_secs_f64(),
                 "connections": options.connections,
-                "store": options.store.describe(),
+                "stores": options.stores.iter().map(BenchStore::describe).collect::<Vec<_>>(),
                 "cores": std::thread::available_parallelism().map_or(0, usize::from),
                 "optimised_build": !cfg!(debug_assertions),
             }),
@@ -63,21 +93,53 @@ impl Report {
         }
     }
 
-    /// Saturation throughput of `scenario`, if it ran.
+    /// Saturation throughput of `scenario` on the first store it ran on.
     pub fn saturation(&self, scenario: Scenario) -> Option<f64> {
+        let store = self.runs.first()?.store.tag();
+        self.saturation_on(&store, scenario)
+    }
+
+    /// Saturation throughput of `scenario` on the store tagged `store`.
+    fn saturation_on(&self, store: &str, scenario: Scenario) -> Option<f64> {
         self.runs
             .iter()
-            .find(|run| run.scenario == scenario && matches!(run.result.load, Load::Saturation(_)))
+            .find(|run| {
+                run.scenario == scenario
+                    && run.store.tag() == store
+                    && matches!(run.result.load, Load::Saturation(_))
+            })
             .map(|run| run.result.throughput())
     }
 
-    /// The report as Markdown: the runs, then the ceilings and ratios.
+    /// The stores measured, in order.
+    fn stores(&self) -> Vec<&BenchStore> {
+        let mut stores: Vec<&BenchStore> = Vec::new();
+        for run in &self.runs {
+            if !stores.iter().any(|store| store.tag() == run.store.tag()) {
+                stores.push(&run.store);
+            }
+        }
+        stores
+    }
+
+    /// The report as Markdown: the runs (a table per store when there are
+    /// several), then the ceilings and ratios.
     pub fn markdown(&self) -> String {
         let mut out = String::new();
-        out.push_str(HEADER);
-        for run in &self.runs {
-            out.push_str(&row(run));
-            out.push('\n');
+        let stores = self.stores();
+        for store in &stores {
+            if stores.len() > 1 {
+                out.push_str(&format!("\n{}:\n\n", store.describe()));
+            }
+            out.push_str(HEADER);
+            for run in self
+                .runs
+                .iter()
+                .filter(|run| run.store.tag() == store.tag())
+            {
+                out.push_str(&row(run));
+                out.push('\n');
+            }
         }
         if let Some(raw) = &self.raw_store {
             out.push_str(&format!(
@@ -85,7 +147,7 @@ impl Report {
                 raw.throughput(),
                 match raw.load {
                     Load::Saturation(writers) => writers,
-                    Load::Rate(_) => 0,
+                    Load::Rate(_) | Load::Alone => 0,
                 },
                 raw.percentile_ms(0.5),
                 raw.percentile_ms(0.99)
@@ -118,6 +180,53 @@ impl Report {
         if let Some(line) = self.voucher_cost() {
             out.push_str(&line);
         }
+        out.push_str(&self.store_ratios());
+        out
+    }
+
+    /// Each store's saturation throughput against the embedded store's, and
+    /// against the store of one node fewer: what a SurrealDB server and
+    /// every node added cost or gave, measured in the same run.
+    fn store_ratios(&self) -> String {
+        let stores = self.stores();
+        let mut out = String::new();
+        for scenario in Scenario::ALL {
+            let mut parts = Vec::new();
+            for (i, store) in stores.iter().enumerate() {
+                let Some(throughput) = self.saturation_on(&store.tag(), scenario) else {
+                    continue;
+                };
+                let embedded = self.saturation_on("embedded", scenario);
+                if let (BenchStore::Remote { .. }, Some(embedded)) = (store, embedded) {
+                    parts.push(format!(
+                        "{} {:.2} of the embedded store",
+                        store.describe(),
+                        throughput / embedded
+                    ));
+                }
+                let previous = i
+                    .checked_sub(1)
+                    .and_then(|p| stores.get(p))
+                    .filter(|p| matches!(p, BenchStore::Remote { .. }));
+                let before =
+                    previous.and_then(|p| Some((p, self.saturation_on(&p.tag(), scenario)?)));
+                if let Some((previous, before)) = before {
+                    parts.push(format!(
+                        "{} {:.2} times {}",
+                        store.describe(),
+                        throughput / before,
+                        previous.describe()
+                    ));
+                }
+            }
+            if !parts.is_empty() {
+                out.push_str(&format!(
+                    "{} at saturation: {}.\n",
+                    scenario.label(),
+                    parts.join("; ")
+                ));
+            }
+        }
         out
     }
 
@@ -131,10 +240,15 @@ impl Report {
             .filter_map(|with| {
                 let without = self.runs.iter().find(|run| {
                     run.scenario == Scenario::CartsRealtime
+                        && run.store.tag() == with.store.tag()
                         && run.result.load.to_string() == with.result.load.to_string()
                 })?;
                 let ratio = with.cpu_ms_per_answer()? / without.cpu_ms_per_answer()?;
-                Some(format!("{ratio:.2}x at {}", with.result.load))
+                Some(format!(
+                    "{ratio:.2}x at {} ({})",
+                    with.result.load,
+                    with.store.tag()
+                ))
             })
             .collect();
         (!ratios.is_empty()).then(|| {
@@ -147,26 +261,33 @@ impl Report {
 
     /// One latency-against-load chart (SVG) per request type that ran, with
     /// the file name it is written under (`<scenario>.svg`).
+    /// With several stores, one chart per store and request type
+    /// (`<scenario>-<store>.svg`).
     pub fn charts(&self) -> Vec<(String, String)> {
-        let mut scenarios: Vec<Scenario> = Vec::new();
+        let mut pairs: Vec<(String, Scenario)> = Vec::new();
         for run in &self.runs {
-            if !scenarios.contains(&run.scenario) {
-                scenarios.push(run.scenario);
+            let pair = (run.store.tag(), run.scenario);
+            if !pairs.contains(&pair) {
+                pairs.push(pair);
             }
         }
-        scenarios
+        let several = self.stores().len() > 1;
+        pairs
             .into_iter()
-            .filter_map(|scenario| {
+            .filter_map(|(store, scenario)| {
                 let runs: Vec<&ScenarioRun> = self
                     .runs
                     .iter()
-                    .filter(|run| run.scenario == scenario)
+                    .filter(|run| run.scenario == scenario && run.store.tag() == store)
                     .collect();
                 let svg = crate::bench::chart::latency_chart(scenario.label(), &runs)?;
                 let name = serde_json::to_value(scenario)
                     .ok()
                     .and_then(|value| value.as_str().map(str::to_string))?;
-                Some((format!("{name}.svg"), svg))
+                Some(match several {
+                    true => (format!("{name}-{store}.svg"), svg),
+                    false => (format!("{name}.svg"), svg),
+                })
             })
             .collect()
     }
@@ -192,15 +313,20 @@ impl Report {
             "runs": self.runs.iter().map(|r| {
                 let mut value = run(&r.result);
                 value["scenario"] = json!(r.scenario);
+                value["store"] = json!(r.store.describe());
+                value["store_tag"] = json!(r.store.tag());
                 value["server_cpu_ms_per_answer"] = json!(r.cpu_ms_per_answer());
+                value["store_server_cpu_ms_per_answer"] = json!(r.store_cpu_ms_per_answer());
+                value["queries_per_answer"] = json!(r.queries_per_answer());
+                value["store_wait_ms_per_answer"] = json!(r.store_wait_ms_per_answer());
                 value
             }).collect::<Vec<_>>(),
         })
     }
 }
 
-const HEADER: &str = "| Request | Load | Answered | Failed | Throughput | p50 | p99 | p99.9 | Max | Server CPU per answer |\n\
-                      |---|---|---|---|---|---|---|---|---|---|\n";
+const HEADER: &str = "| Request | Load | Answered | Failed | Throughput | p50 | p99 | p99.9 | Max | Server CPU per answer | Store queries per answer | Store wait per answer |\n\
+                      |---|---|---|---|---|---|---|---|---|---|---|---|\n";
 
 /// One run as a Markdown table row.
 pub fn row(run: &ScenarioRun) -> String {
@@ -220,11 +346,19 @@ pub fn row(run: &ScenarioRun) -> String {
             .collect();
         statuses.join(", ")
     };
-    let cpu = run
-        .cpu_ms_per_answer()
+    let cpu = match (run.cpu_ms_per_answer(), run.store_cpu_ms_per_answer()) {
+        (Some(all), Some(store)) => format!("{all:.2} ms ({store:.2} ms SurrealDB)"),
+        (Some(all), None) => format!("{all:.2} ms"),
+        (None, _) => "?".to_string(),
+    };
+    let queries = run
+        .queries_per_answer()
+        .map_or_else(|| "?".to_string(), |n| format!("{n:.2}"));
+    let wait = run
+        .store_wait_ms_per_answer()
         .map_or_else(|| "?".to_string(), |ms| format!("{ms:.2} ms"));
     format!(
-        "| {} | {} | {} | {} | {:.0}/s | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {cpu} |",
+        "| {} | {} | {} | {} | {:.0}/s | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {cpu} | {queries} | {wait} |",
         run.scenario.label(),
         result.load,
         result.statuses.values().sum::<u64>(),
@@ -235,4 +369,76 @@ pub fn row(run: &ScenarioRun) -> String {
         result.percentile_ms(0.999),
         result.percentile_ms(1.0),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::chart::tests::run_on;
+
+    fn remote(nodes: usize) -> BenchStore {
+        BenchStore::Remote {
+            url: None,
+            auth: Default::default(),
+            nodes,
+        }
+    }
+
+    #[test]
+    fn several_stores_get_a_table_each_and_are_compared_at_saturation() {
+        let report = Report {
+            setup: json!({}),
+            raw_store: None,
+            runs: vec![
+                // 300, 200 and 250 answers in 10 s.
+                run_on(BenchStore::Embedded, Load::Saturation(32), &[10; 3000], 0),
+                run_on(BenchStore::Embedded, Load::Rate(100), &[5; 1000], 0),
+                run_on(remote(1), Load::Saturation(32), &[20; 2000], 0),
+                run_on(remote(2), Load::Saturation(32), &[20; 2500], 0),
+            ],
+        };
+        let text = report.markdown();
+        assert_eq!(text.matches("| Request |").count(), 3, "{text}");
+        assert!(text.contains("\nembedded SurrealKV:\n"), "{text}");
+        assert!(
+            text.contains("1 node(s) on a SurrealDB server (surrealkv) on this machine 0.67 of the embedded store"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "2 node(s) on a SurrealDB server (surrealkv) on this machine 0.83 of the embedded store"
+        ));
+        assert!(
+            text.contains("on this machine 1.25 times 1 node(s)"),
+            "{text}"
+        );
+        let charts: Vec<String> = report.charts().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(
+            charts,
+            [
+                "carts_realtime-embedded.svg",
+                "carts_realtime-surreal-1.svg",
+                "carts_realtime-surreal-2.svg"
+            ]
+        );
+        let json = report.json();
+        assert_eq!(json["runs"][2]["store_tag"], "surreal-1");
+    }
+
+    #[test]
+    fn one_store_keeps_the_plain_table_and_chart_names() {
+        let report = Report {
+            setup: json!({}),
+            raw_store: None,
+            runs: vec![run_on(
+                BenchStore::Embedded,
+                Load::Saturation(32),
+                &[10; 30],
+                0,
+            )],
+        };
+        let text = report.markdown();
+        assert!(text.starts_with("| Request |"), "{text}");
+        assert!(!text.contains("of the embedded store"));
+        assert_eq!(report.charts()[0].0, "carts_realtime.svg");
+    }
 }

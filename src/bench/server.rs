@@ -58,21 +58,6 @@ pub fn process_cpu_ticks(pid: u32) -> Option<u64> {
     cpu_ticks_of(&stat)
 }
 
-/// CPU time `ticks` (a sum over processes) grows by from `start` after now
-/// until `length` later; `None` where it cannot be read.
-pub async fn cpu_time_over(
-    ticks: impl Fn() -> Option<u64>,
-    start: Duration,
-    length: Duration,
-) -> Option<Duration> {
-    tokio::time::sleep(start).await;
-    let before = ticks()?;
-    tokio::time::sleep(length).await;
-    let after = ticks()?;
-    // Clock ticks are 1/100 s on Linux.
-    Some(Duration::from_millis(after.saturating_sub(before) * 10))
-}
-
 /// User plus system CPU time in a `/proc/PID/stat` line.
 fn cpu_ticks_of(stat: &str) -> Option<u64> {
     // Fields after the command name (which may hold spaces) start after ')':

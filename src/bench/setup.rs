@@ -106,6 +106,7 @@ pub(crate) async fn unlimited_company(
             url: "mem://".into(),
             user: None,
             password: None,
+            connections: 1,
         },
         json: false,
     };

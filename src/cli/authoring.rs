@@ -20,6 +20,7 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
              run `cargo run --release -- bench` for figures worth quoting"
         );
     }
+    let stores = bench_stores(&args)?;
     let options = crate::bench::BenchOptions {
         customers: args.customers,
         campaigns: args.campaigns.max(1),
@@ -29,6 +30,7 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
         warmup: std::time::Duration::from_secs(args.warmup),
         rates: args.rates.into_iter().filter(|r| *r > 0).collect(),
         connections: args.connections.max(1),
+        alone: args.alone,
         scenarios: if args.only.is_empty() {
             crate::bench::Scenario::ALL.to_vec()
         } else {
@@ -38,18 +40,7 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
         keep: args.keep,
         seed: args.seed,
         catalogue_in_carts: args.catalogue_in_carts,
-        store: if args.db.is_some() || args.surreal {
-            crate::bench::nodes::BenchStore::Remote {
-                url: args.db,
-                auth: crate::storage::RemoteAuth {
-                    username: args.db_user,
-                    password: args.db_pass,
-                },
-                nodes: args.nodes.max(1),
-            }
-        } else {
-            crate::bench::nodes::BenchStore::Embedded
-        },
+        stores,
     };
     let report = crate::bench::run(&options)
         .await
@@ -62,6 +53,33 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
     }
     println!("{}", report.markdown());
     Ok(())
+}
+
+/// The stores `loyalty bench` measures, in order: the embedded store, or
+/// each count of nodes on a SurrealDB server (after the embedded store with
+/// `--compare-embedded`).
+fn bench_stores(
+    args: &crate::config::BenchArgs,
+) -> ApiResult<Vec<crate::bench::nodes::BenchStore>> {
+    use crate::bench::nodes::BenchStore;
+    if args.db.is_none() && !args.surreal {
+        return Ok(vec![BenchStore::Embedded]);
+    }
+    if args.db.is_some() && args.nodes.len() > 1 {
+        return Err(ApiError::invalid(
+            "a list of --nodes needs a new SurrealDB server for each: use --surreal, not --db",
+        ));
+    }
+    let embedded = args.compare_embedded.then_some(BenchStore::Embedded);
+    let remote = args.nodes.iter().map(|&nodes| BenchStore::Remote {
+        url: args.db.clone(),
+        auth: crate::storage::RemoteAuth {
+            username: args.db_user.clone(),
+            password: args.db_pass.clone(),
+        },
+        nodes: nodes.max(1),
+    });
+    Ok(embedded.into_iter().chain(remote).collect())
 }
 
 /// Writes `report` into `dir` (made when missing): its JSON, its Markdown

@@ -96,7 +96,8 @@ impl BackOffice {
             username,
             password: args.store.password.clone().unwrap_or_default(),
         });
-        let store = Store::connect(&args.store.url, remote_auth).await.map_err(|e| {
+        // One command's few queries: one connection is enough.
+        let store = Store::connect_with(&args.store.url, remote_auth, 1).await.map_err(|e| {
             ApiError::new(
                 ErrorCode::StoreUnavailable,
                 format!(

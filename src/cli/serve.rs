@@ -30,6 +30,7 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
             username,
             password: args.store.password.clone().unwrap_or_default(),
         }),
+        store_connections: args.store.connections,
         serve_environment: args.environment.map(Into::into),
         api_options: ApiOptions {
             max_body_bytes: args.max_body_bytes,

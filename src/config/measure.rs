@@ -94,9 +94,19 @@ pub struct BenchArgs {
     #[arg(long, conflicts_with = "db")]
     pub surreal: bool,
     /// How many `loyalty` servers share the `--db` or `--surreal` server;
-    /// requests go to each in turn.
-    #[arg(long, default_value_t = 1)]
-    pub nodes: usize,
+    /// requests go to each in turn. A list (`1,2`) measures each count in
+    /// turn, each on a new `--surreal` server.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub nodes: Vec<usize>,
+    /// Run each request type one request at a time too (one connection,
+    /// the next request sent when the last is answered), before saturation:
+    /// the latency of a request alone.
+    #[arg(long)]
+    pub alone: bool,
+    /// With `--surreal` or `--db`, measure one server on its embedded store
+    /// first, in the same run: the figures to compare the remote store with.
+    #[arg(long)]
+    pub compare_embedded: bool,
     /// Print one JSON object instead of Markdown.
     #[arg(long)]
     pub json: bool,

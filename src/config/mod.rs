@@ -169,6 +169,11 @@ pub struct StoreArgs {
     /// Root password for a remote SurrealDB server (ws://).
     #[arg(long = "db-pass", env = "LOYALTY_DB_PASS", hide_env_values = true)]
     pub password: Option<String>,
+    /// WebSocket connections to a remote SurrealDB server (ws://). The
+    /// server runs one connection's queries on one of its cores: give at
+    /// least as many as it has.
+    #[arg(long = "db-connections", env = "LOYALTY_DB_CONNECTIONS", default_value_t = crate::storage::DEFAULT_REMOTE_CONNECTIONS)]
+    pub connections: usize,
 }
 
 /// Output format of logs.

@@ -70,6 +70,7 @@ impl Services {
         // Campaigns are evaluated at the time the event is received, never at
         // the date the client sent (see `pipeline::dates`).
         let received = self.now();
+        let started = std::time::Instant::now();
         let listens = occurrence.listens();
         let EventFacts {
             rules,
@@ -85,6 +86,7 @@ impl Services {
                 occurrence.location_code(),
             )
             .await?;
+        tracing::debug!(micros = started.elapsed().as_micros() as u64, "facts read");
         // After the read, so that a request naming no Customer of the
         // Company is answered `customer_not_found` whatever its date.
         self.event_dates.check(occurrence.date(), received)?;
@@ -112,6 +114,7 @@ impl Services {
                     language,
                 )
                 .await?;
+            tracing::debug!(micros = started.elapsed().as_micros() as u64, "evaluated");
             let at = self.now();
             let mut ledger = ledger_entries(
                 &drawn.evaluation.effects,

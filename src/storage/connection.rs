@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use surrealdb::engine::any::Any;
 use surrealdb::method::{IntoVariables, Query};
@@ -46,28 +46,41 @@ fn may_write(text: &str) -> bool {
     .any(|word| text.contains(word))
 }
 
-/// A connected client and the health of its store. Clones share the
-/// client's one session: cloning a `Surreal` opens a new session, which a
+/// The connected clients and the health of their store. Clones share the
+/// clients' sessions: cloning a `Surreal` opens a new session, which a
 /// remote server must set up (namespace, sign-in) before it answers as the
 /// first, and under load the client can drop the request to set it up, so a
 /// clone's queries would run unauthenticated.
+///
+/// A remote store gets several connections, each signed in on its own, and
+/// queries take them in turn: a SurrealDB server runs all the queries of one
+/// WebSocket connection on one task, so one connection would use one of the
+/// server's cores however many it has.
 #[derive(Clone, Debug)]
 pub(crate) struct Db {
-    client: Arc<Surreal<Any>>,
+    clients: Arc<[Surreal<Any>]>,
+    /// The client the next query takes.
+    turn: Arc<AtomicUsize>,
     pub(crate) health: Arc<StoreHealth>,
     /// Queries sent so far (each one round trip to a remote store).
     sent: Arc<AtomicU64>,
+    /// Microseconds the queries took from sent to answered, summed.
+    waited: Arc<AtomicU64>,
     /// Moved by every write that does not name the Customers it changes.
     pub(crate) epoch: Arc<WriteEpoch>,
 }
 
 impl Db {
-    /// `client`, whose store is remote (its connection can break) or not.
-    pub(crate) fn new(client: Surreal<Any>, remote: bool) -> Db {
+    /// `clients` (at least one) of one store, which is remote (its
+    /// connections can break) or not.
+    pub(crate) fn new(clients: Vec<Surreal<Any>>, remote: bool) -> Db {
+        assert!(!clients.is_empty(), "a store needs a client");
         Db {
-            client: Arc::new(client),
+            clients: clients.into(),
+            turn: Arc::default(),
             health: Arc::new(StoreHealth::new(remote)),
             sent: Arc::new(AtomicU64::new(0)),
+            waited: Arc::new(AtomicU64::new(0)),
             epoch: Arc::default(),
         }
     }
@@ -76,6 +89,11 @@ impl Db {
     /// costs in round trips, for tests and measurements.
     pub(crate) fn queries_sent(&self) -> u64 {
         self.sent.load(Ordering::Relaxed)
+    }
+
+    /// The time queries took from sent to answered, summed.
+    pub(crate) fn query_time(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(self.waited.load(Ordering::Relaxed))
     }
 
     /// A query of the SurrealQL `text`, to bind variables to and await.
@@ -98,8 +116,10 @@ impl Db {
         text: impl Into<Cow<'c, str>>,
     ) -> StoreQuery<'c> {
         self.sent.fetch_add(1, Ordering::Relaxed);
+        let turn = self.turn.fetch_add(1, Ordering::Relaxed) % self.clients.len();
         StoreQuery {
-            query: self.client.query(text),
+            query: self.clients[turn].query(text),
+            waited: &self.waited,
             health: &self.health,
             probe: false,
             moves: None,
@@ -121,6 +141,8 @@ impl Db {
 #[must_use = "a query does nothing until it is awaited"]
 pub(crate) struct StoreQuery<'c> {
     query: Query<'c, Any>,
+    /// Where the time it takes is added.
+    waited: &'c AtomicU64,
     health: &'c StoreHealth,
     probe: bool,
     /// The epoch moved when the query completes, if it may write.
@@ -143,17 +165,19 @@ impl<'c> IntoFuture for StoreQuery<'c> {
 
     fn into_future(self) -> Self::IntoFuture {
         let answer = self.health.bound(self.query.into_future(), self.probe);
-        match self.moves {
-            None => Box::pin(answer),
-            Some(epoch) => Box::pin(async move {
-                // Moved whatever the answer (a failed or lost one may have
-                // written), and when the request is dropped mid-query: an
-                // embedded store runs the query in this future, so nothing
-                // of it runs after.
-                let _moves = MovesOnDrop(epoch);
-                answer.await
-            }),
-        }
+        let waited = self.waited;
+        let moves = self.moves;
+        Box::pin(async move {
+            // Moved whatever the answer (a failed or lost one may have
+            // written), and when the request is dropped mid-query: an
+            // embedded store runs the query in this future, so nothing of
+            // it runs after.
+            let _moves = moves.map(MovesOnDrop);
+            let sent = std::time::Instant::now();
+            let answered = answer.await;
+            waited.fetch_add(sent.elapsed().as_micros() as u64, Ordering::Relaxed);
+            answered
+        })
     }
 }
 
@@ -199,6 +223,51 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(epoch(), start + 2, "writes of no Customer");
+    }
+
+    /// Against a SurrealDB server, queries take the store's connections in
+    /// turn, each signed in and in the service's database.
+    #[cfg(feature = "surreal-server")]
+    #[tokio::test]
+    async fn a_remote_stores_queries_take_its_connections_in_turn() {
+        let dir = std::env::temp_dir().join(format!(
+            "loyalty-connections-{}",
+            crate::secrets::random_hex(4)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let server = crate::bench::surreal::SurrealServer::start("memory", &dir.join("log"))
+            .await
+            .unwrap();
+        let store = Store::connect_with(&server.url(), Some(server.auth()), 3)
+            .await
+            .unwrap();
+        let mut sessions = Vec::new();
+        for _ in 0..6 {
+            sessions.push(session_of(&store).await);
+        }
+        assert_eq!(sessions[0..3], sessions[3..6], "in turn: {sessions:?}");
+        let mut distinct = sessions.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 3, "{sessions:?}");
+        // Every connection reads and writes the service's database.
+        for n in 0..3 {
+            store
+                .db
+                .query(format!("CREATE probe:{n} SET n = {n}"))
+                .await
+                .unwrap()
+                .check()
+                .unwrap();
+        }
+        let mut counted = store
+            .db
+            .query("RETURN count(SELECT * FROM probe)")
+            .await
+            .unwrap();
+        let count: Option<i64> = counted.take(0).unwrap();
+        assert_eq!(count, Some(3));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[tokio::test]

@@ -74,6 +74,12 @@ impl Store {
     pub fn queries_sent(&self) -> u64 {
         self.db.queries_sent()
     }
+
+    /// The time every query of this store took from sent to answered,
+    /// summed: what requests waited on it.
+    pub fn query_time(&self) -> Duration {
+        self.db.query_time()
+    }
 }
 
 /// How long a write waits for admission. A till gives up after a few
@@ -91,14 +97,30 @@ const ADMISSION_WAIT: Duration = Duration::from_secs(5);
 /// other writes still go through here.)
 const EMBEDDED_WRITERS_PER_CORE: usize = 2;
 
+/// Connections to a remote server. It runs the queries of one connection on
+/// one task, so fewer connections than its cores leave some of them idle;
+/// more cost a little memory on both sides.
+pub const DEFAULT_REMOTE_CONNECTIONS: usize = 4;
+
 /// How many write transactions run at once against a remote server, which
 /// has cores of its own.
 const REMOTE_WRITERS: usize = 64;
 
 impl Store {
     /// Connects to `url` (`mem://`, `surrealkv://PATH` or `ws://HOST:PORT`) and
-    /// applies the schema.
+    /// applies the schema; a remote store over
+    /// [`DEFAULT_REMOTE_CONNECTIONS`] connections.
     pub async fn connect(url: &str, remote_auth: Option<RemoteAuth>) -> ApiResult<Store> {
+        Store::connect_with(url, remote_auth, DEFAULT_REMOTE_CONNECTIONS).await
+    }
+
+    /// [`Store::connect`], with `connections` connections (at least one) to
+    /// a remote store; an embedded store has one.
+    pub async fn connect_with(
+        url: &str,
+        remote_auth: Option<RemoteAuth>,
+        connections: usize,
+    ) -> ApiResult<Store> {
         let url = normalise_url(url)?;
         if let Some(path) = url.strip_prefix("surrealkv://") {
             std::fs::create_dir_all(Path::new(path)).map_err(|e| {
@@ -108,38 +130,37 @@ impl Store {
                 )
             })?;
         }
-        let db = open_waiting_for_lock(&url).await?;
-        if let Some(auth) = remote_auth {
-            db.signin(Root {
-                username: auth.username,
-                password: auth.password,
-            })
-            .await
-            .map_err(|e| {
-                ApiError::new(
-                    ErrorCode::StoreUnavailable,
-                    format!("cannot sign in to {url}: {e}"),
-                )
-            })?;
-        }
-        db.query(format!(
-            "DEFINE NAMESPACE IF NOT EXISTS {NAMESPACE}; USE NS {NAMESPACE}; DEFINE DATABASE IF NOT EXISTS {DATABASE};"
-        ))
-        .await
-        .and_then(|r| r.check())
-        .map_err(store_error)?;
-        db.use_ns(NAMESPACE)
-            .use_db(DATABASE)
-            .await
-            .map_err(store_error)?;
         let remote = url.starts_with("ws://") || url.starts_with("wss://");
+        let first = open_waiting_for_lock(&url).await?;
+        sign_in(&first, &url, remote_auth.as_ref()).await?;
+        first
+            .query(format!(
+                "DEFINE NAMESPACE IF NOT EXISTS {NAMESPACE}; USE NS {NAMESPACE}; DEFINE DATABASE IF NOT EXISTS {DATABASE};"
+            ))
+            .await
+            .and_then(|r| r.check())
+            .map_err(store_error)?;
+        let mut clients = vec![first];
+        let more = if remote { connections.max(1) - 1 } else { 0 };
+        for _ in 0..more {
+            let client = open_waiting_for_lock(&url).await?;
+            sign_in(&client, &url, remote_auth.as_ref()).await?;
+            clients.push(client);
+        }
+        for client in &clients {
+            client
+                .use_ns(NAMESPACE)
+                .use_db(DATABASE)
+                .await
+                .map_err(store_error)?;
+        }
         let (writers, lanes) = if remote {
             (REMOTE_WRITERS, crate::storage::group_commit::REMOTE_LANES)
         } else {
             let cores = std::thread::available_parallelism().map_or(2, usize::from);
             (EMBEDDED_WRITERS_PER_CORE * cores, cores)
         };
-        let db = crate::storage::connection::Db::new(db, remote);
+        let db = crate::storage::connection::Db::new(clients, remote);
         let customers = customer_cache(
             &db,
             remote,
@@ -194,6 +215,24 @@ const LOCK_WAIT: Duration = Duration::from_secs(10);
 /// shutting down: the embedded engine closes asynchronously after its last
 /// handle is dropped, and a restarted service may start before the old one
 /// has released the lock.
+/// Signs `client` in to `url` with `auth`, when there is one (a remote store).
+async fn sign_in(client: &Surreal<Any>, url: &str, auth: Option<&RemoteAuth>) -> ApiResult<()> {
+    let Some(auth) = auth else { return Ok(()) };
+    client
+        .signin(Root {
+            username: auth.username.clone(),
+            password: auth.password.clone(),
+        })
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                ErrorCode::StoreUnavailable,
+                format!("cannot sign in to {url}: {e}"),
+            )
+        })?;
+    Ok(())
+}
+
 async fn open_waiting_for_lock(url: &str) -> ApiResult<Surreal<Any>> {
     let deadline = Instant::now() + LOCK_WAIT;
     let mut announced = false;

@@ -10,8 +10,8 @@
 //! read when Prometheus scrapes.
 
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge, Opts,
-    Registry, TextEncoder,
+    Counter, Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    Opts, Registry, TextEncoder,
 };
 
 /// Every metric of one server.
@@ -42,6 +42,12 @@ pub struct Metrics {
     /// `loyalty_prize_outbox_oldest_seconds`: how long the oldest of them
     /// has waited (the delivery lag); 0 when none waits.
     pub outbox_oldest_seconds: IntGauge,
+    /// `loyalty_store_queries_total`: queries sent to the store, each one
+    /// round trip to a remote one (brought up to date at each scrape).
+    store_queries: IntCounter,
+    /// `loyalty_store_query_seconds_total`: the time queries took from
+    /// sent to answered, summed: what requests waited on the store.
+    store_query_seconds: Counter,
 }
 
 /// What the store's writes go through, counted by the store itself.
@@ -189,6 +195,16 @@ impl Metrics {
         )
         .expect("valid gauge");
         build.set(1);
+        let store_queries = IntCounter::new(
+            "loyalty_store_queries_total",
+            "Queries sent to the store (each one round trip to a SurrealDB server)",
+        )
+        .expect("valid counter");
+        let store_query_seconds = Counter::new(
+            "loyalty_store_query_seconds_total",
+            "Time queries took from sent to answered, summed (waiting on the store)",
+        )
+        .expect("valid counter");
         let store = StoreMetrics::default();
         for collector in [
             Box::new(latency.clone()) as Box<dyn prometheus::core::Collector>,
@@ -196,6 +212,8 @@ impl Metrics {
             Box::new(outbox_pending.clone()),
             Box::new(outbox_oldest_seconds.clone()),
             Box::new(build),
+            Box::new(store_queries.clone()),
+            Box::new(store_query_seconds.clone()),
             Box::new(store.batch_size.clone()),
             Box::new(store.batches_refused.clone()),
             Box::new(store.conflicts.clone()),
@@ -215,6 +233,19 @@ impl Metrics {
             campaign_problems,
             outbox_pending,
             outbox_oldest_seconds,
+            store_queries,
+            store_query_seconds,
+        }
+    }
+
+    /// Brings the store's query counters up to `queries` sent and
+    /// `waited` in all, as the store counts them.
+    pub fn store_queries_so_far(&self, queries: u64, waited: std::time::Duration) {
+        self.store_queries
+            .inc_by(queries.saturating_sub(self.store_queries.get()));
+        let more = waited.as_secs_f64() - self.store_query_seconds.get();
+        if more > 0.0 {
+            self.store_query_seconds.inc_by(more);
         }
     }
 

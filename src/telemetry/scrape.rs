@@ -10,6 +10,7 @@ impl Services {
     /// an outage is when the other metrics matter most.
     pub async fn metrics_text(&self) -> String {
         let metrics = &self.metrics;
+        metrics.store_queries_so_far(self.store.queries_sent(), self.store.query_time());
         match self.store.prize_outbox_backlog().await {
             Ok((pending, oldest)) => {
                 metrics.outbox_pending.set(pending);

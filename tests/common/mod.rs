@@ -172,6 +172,7 @@ impl TestServer {
                 url: "mem://".to_string(),
                 user: None,
                 password: None,
+                connections: 1,
             },
             json: true,
         }

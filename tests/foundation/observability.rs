@@ -159,6 +159,27 @@ async fn metrics_count_requests_by_operation_errors_by_code_and_the_group_commit
         Some(1.0)
     );
     assert!(text.contains("loyalty_build_info{version="));
+    // The store's round trips: one more cart adds its queries (a cart reads
+    // and writes) and the time they took.
+    let queries = metric_sample(&text, "loyalty_store_queries_total").unwrap();
+    let waited = metric_sample(&text, "loyalty_store_query_seconds_total").unwrap();
+    assert!(queries >= 6.0 && waited > 0.0, "{text}");
+    let (status, body) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(json!({
+                "customer_code": "m-1", "code": "M-9", "date": "2026-11-23T10:00:00Z",
+                "lines": [{"product_code": "A", "quantity": 1, "price": 4.5}]
+            })),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let later = metrics(&server).await;
+    let more = metric_sample(&later, "loyalty_store_queries_total").unwrap() - queries;
+    assert!(more >= 2.0, "a cart and a scrape: {more} queries");
+    assert!(metric_sample(&later, "loyalty_store_query_seconds_total").unwrap() > waited);
     assert!(
         !text.contains(id),
         "no Customer id in a label: operations are named by template"
