@@ -9,8 +9,8 @@ use crate::races::CAMPAIGNS;
 /// Round trips of one realtime cart on `ws://`: the Customer read with its
 /// facts and draw state in one, the cart written with its points and draws
 /// in one (the group commit). Against a shared store no Customer is kept in
-/// memory, so every cart reads (BENCHMARKS, "The Customer read with its
-/// facts: two queries per cart").
+/// memory, so every cart reads (BENCHMARKS, "A SurrealDB server (`ws://`):
+/// where a cart's time goes", and its "Next" for bringing it to one).
 const ROUND_TRIPS_PER_CART: u64 = 2;
 
 #[tokio::test]
