@@ -50,10 +50,14 @@ pub(crate) const MAX_BATCH: usize = 16;
 /// The field of an [`EventWrite`] naming its Customer, whatever the event.
 const WRITTEN_FOR: &str = "written_for";
 
-/// Lanes against a remote server, which has cores of its own and a round
-/// trip to hide. Against an embedded store there is one lane per core: a
-/// transaction runs on one thread.
-pub(crate) const REMOTE_LANES: usize = 4;
+/// Lanes against a remote server, per node. Fewer lanes make larger batches,
+/// and the server spends less CPU per event on a larger one: on a two-core
+/// machine, two lanes recorded as many carts as four with one node and 7 to
+/// 12 % more with two nodes (1.42 instead of 1.67 queries per cart), and 10
+/// to 25 % more Custom Events. Every node has its own lanes, so the batches
+/// in flight grow with the nodes. Against an embedded store there is one
+/// lane per core: a transaction runs on one thread.
+pub(crate) const REMOTE_LANES: usize = 2;
 
 /// The writes waiting to be recorded, shared by the clones of a [`Store`]:
 /// one lane per batch recorded at a time. A Customer's events always go to
