@@ -173,9 +173,13 @@ impl ServerProcess {
             api_url: format!("http://127.0.0.1:{api_port}"),
             admin_url: format!("http://127.0.0.1:{admin_port}"),
         };
-        let ready = format!("{}/openapi.json", server.api_url);
+        // Both listeners: the back office may start after the API, and the
+        // set-up goes through it first.
         let within = Duration::from_secs(120);
-        wait_until_answers(&mut server.child, &ready, within, &log_path).await?;
+        for base in [&server.api_url, &server.admin_url].map(String::clone) {
+            let ready = format!("{base}/openapi.json");
+            wait_until_answers(&mut server.child, &ready, within, &log_path).await?;
+        }
         Ok(server)
     }
 
