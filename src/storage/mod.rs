@@ -1,4 +1,5 @@
-//! SurrealDB: connecting, the schema, and every query the service runs.
+//! SurrealDB: the schema and every query the service runs; opening a store
+//! is [`open`].
 //!
 //! Handlers and services never write SurrealQL; they call the repositories in
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
@@ -9,25 +10,25 @@ pub mod event_transaction;
 pub mod group_commit;
 pub mod health;
 pub mod instances;
+pub mod open;
 pub mod page_query;
 pub mod schema;
 pub mod write_lanes;
 
 use std::future::IntoFuture;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::storage::connection::StoreQuery;
-use surrealdb::engine::any::{self, Any};
-use surrealdb::opt::auth::Root;
+use surrealdb::IndexedResults;
 use surrealdb::types::SurrealValue;
-use surrealdb::{IndexedResults, Surreal};
 use tracing::Instrument;
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::written_answer;
+
+pub use crate::storage::open::DEFAULT_REMOTE_CONNECTIONS;
 
 /// The namespace and database every Company's data lives in.
 const NAMESPACE: &str = "loyalty";
@@ -82,203 +83,6 @@ impl Store {
     }
 }
 
-/// How long a write waits for admission. A till gives up after a few
-/// seconds; beyond that, queueing only leaves work nobody waits for, so the
-/// write is refused (`server_busy`, nothing changed) and the backlog an
-/// overload leaves behind stays this short.
-const ADMISSION_WAIT: Duration = Duration::from_secs(5);
-
-/// How many write transactions run at once against an embedded store, per
-/// core. More in flight only lengthen each one (they share the cores), so
-/// more of them overlap and conflict: with 32 tills sending 300 carts/s to
-/// 2 cores, unbounded transactions answered 45 of 3,000 carts with 409 and
-/// p50 4.1 s; four at a time, none and 1.0 s. (Carts and Custom Events are
-/// now recorded by the group commit, one batch per lane at a time; the
-/// other writes still go through here.)
-const EMBEDDED_WRITERS_PER_CORE: usize = 2;
-
-/// Connections to a remote server. It runs the queries of one connection on
-/// one task, so fewer connections than its cores leave some of them idle;
-/// more cost a little memory on both sides.
-pub const DEFAULT_REMOTE_CONNECTIONS: usize = 4;
-
-/// How many write transactions run at once against a remote server, which
-/// has cores of its own.
-const REMOTE_WRITERS: usize = 64;
-
-impl Store {
-    /// Connects to `url` (`mem://`, `surrealkv://PATH` or `ws://HOST:PORT`) and
-    /// applies the schema; a remote store over
-    /// [`DEFAULT_REMOTE_CONNECTIONS`] connections.
-    pub async fn connect(url: &str, remote_auth: Option<RemoteAuth>) -> ApiResult<Store> {
-        Store::connect_with(url, remote_auth, DEFAULT_REMOTE_CONNECTIONS).await
-    }
-
-    /// [`Store::connect`], with `connections` connections (at least one) to
-    /// a remote store; an embedded store has one.
-    pub async fn connect_with(
-        url: &str,
-        remote_auth: Option<RemoteAuth>,
-        connections: usize,
-    ) -> ApiResult<Store> {
-        let url = normalise_url(url)?;
-        if let Some(path) = url.strip_prefix("surrealkv://") {
-            std::fs::create_dir_all(Path::new(path)).map_err(|e| {
-                ApiError::new(
-                    ErrorCode::StoreUnavailable,
-                    format!("cannot create the store directory {path}: {e}"),
-                )
-            })?;
-        }
-        let remote = url.starts_with("ws://") || url.starts_with("wss://");
-        let first = open_waiting_for_lock(&url).await?;
-        sign_in(&first, &url, remote_auth.as_ref()).await?;
-        first
-            .query(format!(
-                "DEFINE NAMESPACE IF NOT EXISTS {NAMESPACE}; USE NS {NAMESPACE}; DEFINE DATABASE IF NOT EXISTS {DATABASE};"
-            ))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
-        let mut clients = vec![first];
-        let more = if remote { connections.max(1) - 1 } else { 0 };
-        for _ in 0..more {
-            let client = open_waiting_for_lock(&url).await?;
-            sign_in(&client, &url, remote_auth.as_ref()).await?;
-            clients.push(client);
-        }
-        for client in &clients {
-            client
-                .use_ns(NAMESPACE)
-                .use_db(DATABASE)
-                .await
-                .map_err(store_error)?;
-        }
-        let (writers, lanes) = if remote {
-            (REMOTE_WRITERS, crate::storage::group_commit::REMOTE_LANES)
-        } else {
-            let cores = std::thread::available_parallelism().map_or(2, usize::from);
-            (EMBEDDED_WRITERS_PER_CORE * cores, cores)
-        };
-        let db = crate::storage::connection::Db::new(clients, remote);
-        let customers = customer_cache(
-            &db,
-            remote,
-            crate::resources::customers::cache::DEFAULT_CAPACITY,
-        );
-        let store = Store {
-            db,
-            customers,
-            writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
-            admission_wait: ADMISSION_WAIT,
-            event_writes: std::sync::Arc::new(crate::storage::group_commit::WriteQueue::new(lanes)),
-            ledger_clock: Default::default(),
-            stock_view: Default::default(),
-            remote,
-            metrics: Default::default(),
-        };
-        store.apply_schema().await?;
-        Ok(store)
-    }
-
-    /// Keeps at most `capacity` Customers in memory (none: every read goes
-    /// to the store). A remote store's Customers are never kept: other
-    /// servers may change them.
-    pub fn keep_customers(&mut self, capacity: usize) {
-        self.customers = customer_cache(&self.db, self.remote, capacity);
-    }
-
-    pub(crate) async fn apply_schema(&self) -> ApiResult<()> {
-        execute(self.db.query(crate::storage::schema::schema())).await?;
-        Ok(())
-    }
-}
-
-/// The Customer cache of `db`: `capacity` Customers, none when remote.
-fn customer_cache(
-    db: &crate::storage::connection::Db,
-    remote: bool,
-    capacity: usize,
-) -> std::sync::Arc<crate::resources::customers::cache::CustomerCache> {
-    let capacity = if remote { 0 } else { capacity };
-    std::sync::Arc::new(crate::resources::customers::cache::CustomerCache::new(
-        capacity,
-        db.epoch.clone(),
-    ))
-}
-
-/// How long a start waits for a SurrealKV directory locked by a process (or an
-/// earlier handle in this process) that is still shutting down.
-const LOCK_WAIT: Duration = Duration::from_secs(10);
-
-/// Opens `url`, retrying while its directory is still locked by a store that is
-/// shutting down: the embedded engine closes asynchronously after its last
-/// handle is dropped, and a restarted service may start before the old one
-/// has released the lock.
-/// Signs `client` in to `url` with `auth`, when there is one (a remote store).
-async fn sign_in(client: &Surreal<Any>, url: &str, auth: Option<&RemoteAuth>) -> ApiResult<()> {
-    let Some(auth) = auth else { return Ok(()) };
-    client
-        .signin(Root {
-            username: auth.username.clone(),
-            password: auth.password.clone(),
-        })
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                ErrorCode::StoreUnavailable,
-                format!("cannot sign in to {url}: {e}"),
-            )
-        })?;
-    Ok(())
-}
-
-async fn open_waiting_for_lock(url: &str) -> ApiResult<Surreal<Any>> {
-    let deadline = Instant::now() + LOCK_WAIT;
-    let mut announced = false;
-    loop {
-        match any::connect(url).await {
-            Ok(db) => return Ok(db),
-            Err(error)
-                if error.to_string().contains("already locked") && Instant::now() < deadline =>
-            {
-                if !announced {
-                    tracing::warn!(store = %url, "store is locked by another handle; waiting for it to close");
-                    announced = true;
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            Err(error) => {
-                return Err(ApiError::new(
-                    ErrorCode::StoreUnavailable,
-                    format!("cannot open the store {url}: {error}"),
-                ));
-            }
-        }
-    }
-}
-
-/// Accepts the documented URL forms and rejects anything else with a clear message.
-fn normalise_url(url: &str) -> ApiResult<String> {
-    let supported = ["mem://", "surrealkv://", "ws://", "wss://"];
-    if !supported.iter().any(|prefix| url.starts_with(prefix)) {
-        return Err(ApiError::invalid(format!(
-            "unsupported store `{url}`: use mem://, surrealkv://PATH or ws://HOST:PORT"
-        )));
-    }
-    if url == "surrealkv://" {
-        return Err(ApiError::invalid(
-            "surrealkv:// needs a directory, e.g. surrealkv://data/store",
-        ));
-    }
-    if url.starts_with("wss://") {
-        return Err(ApiError::invalid(
-            "wss:// is not built in; terminate TLS in front of SurrealDB and use ws://",
-        ));
-    }
-    Ok(url.to_string())
-}
-
 /// Prefix of a refusal raised inside SurrealQL with
 /// `THROW 'REFUSED|<code>|<message>'`; [`Store::transact`] turns it into an
 /// [`ApiError`] with that registered code.
@@ -291,7 +95,7 @@ const MAX_ATTEMPTS: u32 = 12;
 /// runs under an admission its caller holds.
 #[derive(Clone, Copy)]
 pub(crate) enum WriterPermit {
-    /// Wait for admission before each attempt ([`ADMISSION_WAIT`] at most).
+    /// Wait for admission before each attempt ([`open::ADMISSION_WAIT`](crate::storage::open::ADMISSION_WAIT) at most).
     Wait,
     /// Already admitted: the caller holds a writer's permit for every attempt.
     Held,
