@@ -63,6 +63,11 @@ fn bench_stores(
 ) -> ApiResult<Vec<crate::bench::nodes::BenchStore>> {
     use crate::bench::nodes::BenchStore;
     if args.db.is_none() && !args.surreal {
+        if args.nodes != [1] || args.compare_embedded {
+            return Err(ApiError::invalid(
+                "--nodes and --compare-embedded are for a SurrealDB server: add --surreal or --db",
+            ));
+        }
         return Ok(vec![BenchStore::Embedded]);
     }
     if args.db.is_some() && args.nodes.len() > 1 {
@@ -383,5 +388,45 @@ pub(crate) async fn check_campaigns(dir: &Path, back_office: &BackOfficeArgs) ->
             report.errors.len(),
             dir.display()
         )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bench_stores;
+    use crate::bench::nodes::BenchStore;
+    use crate::config::{Cli, Command};
+    use clap::Parser;
+
+    /// The stores `loyalty bench ARGS` measures, by tag, or its error.
+    fn stores(args: &[&str]) -> Result<Vec<String>, String> {
+        let cli = Cli::try_parse_from(["loyalty", "bench"].iter().chain(args))
+            .map_err(|e| e.to_string())?;
+        let Command::Bench(bench) = cli.command else {
+            unreachable!("parsed as bench")
+        };
+        bench_stores(&bench)
+            .map(|stores| stores.iter().map(BenchStore::tag).collect())
+            .map_err(|e| e.message)
+    }
+
+    #[test]
+    fn the_bench_measures_the_stores_its_flags_name_in_order() {
+        assert_eq!(stores(&[]).unwrap(), ["embedded"]);
+        for without_server in [&["--nodes", "2"][..], &["--compare-embedded"]] {
+            let refused = stores(without_server).unwrap_err();
+            assert!(refused.contains("add --surreal or --db"), "{refused}");
+        }
+        assert_eq!(stores(&["--surreal"]).unwrap(), ["surreal-1"]);
+        assert_eq!(
+            stores(&["--surreal", "--compare-embedded", "--nodes", "1,2"]).unwrap(),
+            ["embedded", "surreal-1", "surreal-2"]
+        );
+        assert_eq!(
+            stores(&["--db", "ws://db:8000", "--nodes", "2"]).unwrap(),
+            ["surreal-2"]
+        );
+        let refused = stores(&["--db", "ws://db:8000", "--nodes", "1,2"]).unwrap_err();
+        assert!(refused.contains("use --surreal"), "{refused}");
     }
 }
