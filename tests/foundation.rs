@@ -17,6 +17,8 @@ mod observability;
 mod page;
 #[path = "foundation/tenants.rs"]
 mod tenants;
+#[path = "foundation/torn_log.rs"]
+mod torn_log;
 #[path = "foundation/torture.rs"]
 mod torture;
 

@@ -92,7 +92,7 @@ pub(crate) async fn create_company(
 
 /// Creates the Company `slug` with limits no run reaches and a key for it,
 /// through the back office of `server`; the key and the back office.
-pub(crate) async fn unlimited_company(
+pub async fn unlimited_company(
     server: &ServerProcess,
     dir: &std::path::Path,
     admin_token: &str,

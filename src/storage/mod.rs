@@ -1,5 +1,5 @@
 //! SurrealDB: the schema and every query the service runs; opening a store
-//! is [`open`].
+//! is [`open`], an embedded one on a fresh write-ahead log (`fresh_log.rs`).
 //!
 //! Handlers and services never write SurrealQL; they call the repositories in
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
@@ -7,6 +7,7 @@
 pub mod connection;
 pub mod duties;
 pub mod event_transaction;
+mod fresh_log;
 pub mod group_commit;
 pub mod health;
 pub mod instances;

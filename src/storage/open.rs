@@ -63,19 +63,17 @@ impl Store {
             })?;
         }
         let remote = url.starts_with("ws://") || url.starts_with("wss://");
-        let first = open_waiting_for_lock(&url).await?;
+        let first = if url.starts_with("surrealkv://") {
+            crate::storage::fresh_log::open_on_a_fresh_log(&url, LOCK_WAIT).await?
+        } else {
+            open_waiting_for_lock(&url, LOCK_WAIT).await?
+        };
         sign_in(&first, &url, remote_auth.as_ref()).await?;
-        first
-            .query(format!(
-                "DEFINE NAMESPACE IF NOT EXISTS {NAMESPACE}; USE NS {NAMESPACE}; DEFINE DATABASE IF NOT EXISTS {DATABASE};"
-            ))
-            .await
-            .and_then(|r| r.check())
-            .map_err(store_error)?;
+        create_namespace_and_database(&first).await?;
         let mut clients = vec![first];
         let more = if remote { connections.max(1) - 1 } else { 0 };
         for _ in 0..more {
-            let client = open_waiting_for_lock(&url).await?;
+            let client = open_waiting_for_lock(&url, LOCK_WAIT).await?;
             sign_in(&client, &url, remote_auth.as_ref()).await?;
             clients.push(client);
         }
@@ -143,10 +141,6 @@ fn customer_cache(
 /// earlier handle in this process) that is still shutting down.
 const LOCK_WAIT: Duration = Duration::from_secs(10);
 
-/// Opens `url`, retrying while its directory is still locked by a store that is
-/// shutting down: the embedded engine closes asynchronously after its last
-/// handle is dropped, and a restarted service may start before the old one
-/// has released the lock.
 /// Signs `client` in to `url` with `auth`, when there is one (a remote store).
 async fn sign_in(client: &Surreal<Any>, url: &str, auth: Option<&RemoteAuth>) -> ApiResult<()> {
     let Some(auth) = auth else { return Ok(()) };
@@ -165,8 +159,24 @@ async fn sign_in(client: &Surreal<Any>, url: &str, auth: Option<&RemoteAuth>) ->
     Ok(())
 }
 
-async fn open_waiting_for_lock(url: &str) -> ApiResult<Surreal<Any>> {
-    let deadline = Instant::now() + LOCK_WAIT;
+/// Creates the service's namespace and database when they do not exist yet.
+pub(super) async fn create_namespace_and_database(client: &Surreal<Any>) -> ApiResult<()> {
+    client
+        .query(format!(
+            "DEFINE NAMESPACE IF NOT EXISTS {NAMESPACE}; USE NS {NAMESPACE}; DEFINE DATABASE IF NOT EXISTS {DATABASE};"
+        ))
+        .await
+        .and_then(|r| r.check())
+        .map_err(store_error)?;
+    Ok(())
+}
+
+/// Opens `url`, retrying for up to `wait` while its directory is still locked
+/// by a store that is shutting down: the embedded engine closes
+/// asynchronously after its last handle is dropped, and a restarted service
+/// may start before the old one has released the lock.
+pub(super) async fn open_waiting_for_lock(url: &str, wait: Duration) -> ApiResult<Surreal<Any>> {
+    let deadline = Instant::now() + wait;
     let mut announced = false;
     loop {
         match any::connect(url).await {
