@@ -23,18 +23,12 @@
 //! second open then starts a segment of its own. The cost is one flush of
 //! the memory table at every start, what a clean shutdown does anyway.
 
-use std::time::Duration;
-
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::storage::open::{create_namespace_and_database, open_waiting_for_lock};
+use crate::storage::open::{LockWait, create_namespace_and_database, open_waiting_for_lock};
 use crate::storage::{DATABASE, NAMESPACE};
-
-/// How long the second open waits for the first handle's close, which
-/// flushes everything the replay recovered (a large log takes seconds).
-const CLOSE_WAIT: Duration = Duration::from_secs(300);
 
 /// The write that makes the close flush even when the replay recovered
 /// nothing (a segment whose only record was torn).
@@ -42,7 +36,7 @@ const MARK_THE_START: &str = "UPSERT store_start:last SET at = time::now();";
 
 /// Opens the SurrealKV store at `url` (`surrealkv://PATH`) on a fresh log
 /// segment, its earlier log replayed and flushed.
-pub(super) async fn open_on_a_fresh_log(url: &str, lock_wait: Duration) -> ApiResult<Surreal<Any>> {
+pub(super) async fn open_on_a_fresh_log(url: &str, lock_wait: LockWait) -> ApiResult<Surreal<Any>> {
     let replaying = open_waiting_for_lock(url, lock_wait).await?;
     create_namespace_and_database(&replaying).await?;
     replaying
@@ -60,5 +54,6 @@ pub(super) async fn open_on_a_fresh_log(url: &str, lock_wait: Duration) -> ApiRe
     // The engine closes (flush, log moved on, lock released) once its last
     // handle is gone; the second open waits for the lock.
     drop(replaying);
-    open_waiting_for_lock(url, CLOSE_WAIT).await
+    tracing::info!(store = %url, "write-ahead log replayed; reopening the store on a fresh log");
+    open_waiting_for_lock(url, LockWait::OUR_OWN_CLOSE).await
 }

@@ -64,16 +64,16 @@ impl Store {
         }
         let remote = url.starts_with("ws://") || url.starts_with("wss://");
         let first = if url.starts_with("surrealkv://") {
-            crate::storage::fresh_log::open_on_a_fresh_log(&url, LOCK_WAIT).await?
+            crate::storage::fresh_log::open_on_a_fresh_log(&url, LockWait::ANOTHER_HANDLE).await?
         } else {
-            open_waiting_for_lock(&url, LOCK_WAIT).await?
+            open_waiting_for_lock(&url, LockWait::ANOTHER_HANDLE).await?
         };
         sign_in(&first, &url, remote_auth.as_ref()).await?;
         create_namespace_and_database(&first).await?;
         let mut clients = vec![first];
         let more = if remote { connections.max(1) - 1 } else { 0 };
         for _ in 0..more {
-            let client = open_waiting_for_lock(&url, LOCK_WAIT).await?;
+            let client = open_waiting_for_lock(&url, LockWait::ANOTHER_HANDLE).await?;
             sign_in(&client, &url, remote_auth.as_ref()).await?;
             clients.push(client);
         }
@@ -137,9 +137,28 @@ fn customer_cache(
     ))
 }
 
-/// How long a start waits for a SurrealKV directory locked by a process (or an
-/// earlier handle in this process) that is still shutting down.
-const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// How long an open waits for a SurrealKV directory that is still locked,
+/// and whether that is worth a warning.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LockWait {
+    longest: Duration,
+    warn: bool,
+}
+
+impl LockWait {
+    /// A process (or an earlier handle in this process) still shutting down.
+    pub(super) const ANOTHER_HANDLE: LockWait = LockWait {
+        longest: Duration::from_secs(10),
+        warn: true,
+    };
+
+    /// This open's own previous handle, closing as planned; its close flushes
+    /// what it holds (a large log takes seconds).
+    pub(super) const OUR_OWN_CLOSE: LockWait = LockWait {
+        longest: Duration::from_secs(300),
+        warn: false,
+    };
+}
 
 /// Signs `client` in to `url` with `auth`, when there is one (a remote store).
 async fn sign_in(client: &Surreal<Any>, url: &str, auth: Option<&RemoteAuth>) -> ApiResult<()> {
@@ -171,13 +190,13 @@ pub(super) async fn create_namespace_and_database(client: &Surreal<Any>) -> ApiR
     Ok(())
 }
 
-/// Opens `url`, retrying for up to `wait` while its directory is still locked
+/// Opens `url`, retrying as `wait` says while its directory is still locked
 /// by a store that is shutting down: the embedded engine closes
 /// asynchronously after its last handle is dropped, and a restarted service
 /// may start before the old one has released the lock.
-pub(super) async fn open_waiting_for_lock(url: &str, wait: Duration) -> ApiResult<Surreal<Any>> {
-    let deadline = Instant::now() + wait;
-    let mut announced = false;
+pub(super) async fn open_waiting_for_lock(url: &str, wait: LockWait) -> ApiResult<Surreal<Any>> {
+    let deadline = Instant::now() + wait.longest;
+    let mut announced = !wait.warn;
     loop {
         match any::connect(url).await {
             Ok(db) => return Ok(db),
