@@ -187,12 +187,12 @@ impl Store {
         })
     }
 
-    /// The first entry id of the newest stored write (writes are stored in
-    /// id order).
+    /// The first entry id of the newest stored write: a write's record id is
+    /// its `entry_id`, time-ordered, so this reads the table's last key.
     pub async fn newest_entry_id(&self) -> ApiResult<Option<String>> {
         let ids: Vec<String> = first(
             self.db
-                .query("SELECT VALUE entry_id FROM ledger_write ORDER BY entry_id DESC LIMIT 1"),
+                .query("SELECT VALUE entry_id FROM ledger_write ORDER BY id DESC LIMIT 1"),
         )
         .await?;
         Ok(ids.into_iter().next())
