@@ -101,8 +101,20 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
     }
 }
 
+/// Added to a log filter that does not name SurrealKV: the embedded engine
+/// warns "No runtime available for closing the store correctly" every time a
+/// store closes (its commit thread drops the last handle after the close has
+/// run), which is at every start (`storage/fresh_log.rs`). Its other warnings
+/// come with errors of their own, which stay.
+const QUIET_SURREALKV: &str = "surrealkv::lsm=error";
+
 /// Starts logging to stderr with `filter`.
 pub fn init_logging(filter: &str, format: LogFormat) {
+    let filter = if filter.contains("surrealkv") {
+        filter.to_string()
+    } else {
+        format!("{filter},{QUIET_SURREALKV}")
+    };
     let filter = tracing_subscriber::EnvFilter::try_new(filter)
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()

@@ -20,8 +20,12 @@
 //! once to replay its log, given one write so that closing it always flushes
 //! its memory table, and closed. A clean close writes the replayed commits
 //! to a table file, moves the log past the old segments and removes them; the
-//! second open then starts a segment of its own. The cost is one flush of
-//! the memory table at every start, what a clean shutdown does anyway.
+//! second open then starts a segment of its own. A clean shutdown leaves no
+//! log to replay (its close did the same), so only a start after a crash pays
+//! for this: a flush and a second open, about two seconds on this project's
+//! build machine, most of it SurrealKV allocating a new memory table.
+
+use std::path::Path;
 
 use surrealdb::Surreal;
 use surrealdb::engine::any::Any;
@@ -34,10 +38,19 @@ use crate::storage::{DATABASE, NAMESPACE};
 /// nothing (a segment whose only record was torn).
 const MARK_THE_START: &str = "UPSERT store_start:last SET at = time::now();";
 
-/// Opens the SurrealKV store at `url` (`surrealkv://PATH`) on a fresh log
-/// segment, its earlier log replayed and flushed.
-pub(super) async fn open_on_a_fresh_log(url: &str, lock_wait: LockWait) -> ApiResult<Surreal<Any>> {
-    let replaying = open_waiting_for_lock(url, lock_wait).await?;
+/// Opens the SurrealKV store in `directory` (`url` is `surrealkv://` and
+/// it) so that it appends to no log segment a crash may have torn: when the
+/// last run left a log to replay, it is replayed and flushed first.
+pub(super) async fn open_on_a_fresh_log(
+    url: &str,
+    directory: &Path,
+    lock_wait: LockWait,
+) -> ApiResult<Surreal<Any>> {
+    let opened = open_waiting_for_lock(url, lock_wait).await?;
+    if !left_a_log_to_replay(directory) {
+        return Ok(opened);
+    }
+    let replaying = opened;
     create_namespace_and_database(&replaying).await?;
     replaying
         .query(format!(
@@ -56,4 +69,48 @@ pub(super) async fn open_on_a_fresh_log(url: &str, lock_wait: LockWait) -> ApiRe
     drop(replaying);
     tracing::info!(store = %url, "write-ahead log replayed; reopening the store on a fresh log");
     open_waiting_for_lock(url, LockWait::OUR_OWN_CLOSE).await
+}
+
+/// Whether the store in `directory` holds a write-ahead log to replay: any
+/// non-empty segment (`wal/*.wal`). A new store and one closed cleanly have
+/// none; anything this does not recognise counts as a log to replay, so that
+/// a change of SurrealKV's layout costs a flush, never the protection.
+fn left_a_log_to_replay(directory: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return false;
+    };
+    if entries.flatten().next().is_none() {
+        return false;
+    }
+    let Ok(segments) = std::fs::read_dir(directory.join("wal")) else {
+        return true;
+    };
+    segments.flatten().any(|segment| {
+        let path = segment.path();
+        path.extension().is_none_or(|extension| extension != "wal")
+            || segment.metadata().map_or(true, |meta| meta.len() > 0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::left_a_log_to_replay;
+
+    #[test]
+    fn only_a_non_empty_log_segment_is_replayed_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        assert!(!left_a_log_to_replay(&store), "no store yet");
+        std::fs::create_dir_all(&store).unwrap();
+        assert!(!left_a_log_to_replay(&store), "an empty directory");
+        std::fs::write(store.join("manifest"), b"m").unwrap();
+        assert!(left_a_log_to_replay(&store), "a layout without a log");
+        let wal = store.join("wal");
+        std::fs::create_dir_all(&wal).unwrap();
+        assert!(!left_a_log_to_replay(&store), "a log without segments");
+        std::fs::write(wal.join("00000000000000000003.wal"), b"").unwrap();
+        assert!(!left_a_log_to_replay(&store), "an empty segment");
+        std::fs::write(wal.join("00000000000000000004.wal"), b"torn").unwrap();
+        assert!(left_a_log_to_replay(&store), "a segment with records");
+    }
 }
