@@ -127,7 +127,13 @@ impl RunningServer {
         self.services
             .store
             .retire_instance(&self.services.instance_id)
-            .await
+            .await?;
+        // The last handle of an embedded store: it closes, so the next start
+        // has no log to replay (`storage/fresh_log.rs`).
+        let store = self.services.store.clone();
+        drop(self.services);
+        store.close().await;
+        Ok(())
     }
 }
 

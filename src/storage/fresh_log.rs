@@ -46,8 +46,10 @@ pub(super) async fn open_on_a_fresh_log(
     directory: &Path,
     lock_wait: LockWait,
 ) -> ApiResult<Surreal<Any>> {
+    // Looked at before the open, which writes to the log at once.
+    let replay = left_a_log_to_replay(directory);
     let opened = open_waiting_for_lock(url, lock_wait).await?;
-    if !left_a_log_to_replay(directory) {
+    if !replay {
         return Ok(opened);
     }
     let replaying = opened;
@@ -70,6 +72,26 @@ pub(super) async fn open_on_a_fresh_log(
     tracing::info!(store = %url, "write-ahead log replayed; reopening the store on a fresh log");
     open_waiting_for_lock(url, LockWait::OUR_OWN_CLOSE).await
 }
+
+impl crate::storage::Store {
+    /// Drops this handle and, when it was the last of an embedded store,
+    /// waits until the engine has flushed its memory table and released the
+    /// directory, so that the next start finds no log to replay. Gives up
+    /// waiting after [`LockWait::OUR_OWN_CLOSE`]'s time: nothing is lost
+    /// then, the next start replays the log.
+    pub async fn close(self) {
+        let directory = self.directory.clone().filter(|_| self.db.is_last_handle());
+        drop(self);
+        if let Some(directory) = directory {
+            LockWait::OUR_OWN_CLOSE
+                .until_released(&directory.join(LOCK_FILE))
+                .await;
+        }
+    }
+}
+
+/// The file SurrealKV holds locked while a store is open.
+const LOCK_FILE: &str = "LOCK";
 
 /// Whether the store in `directory` holds a write-ahead log to replay: any
 /// non-empty segment (`wal/*.wal`). A new store and one closed cleanly have
@@ -95,6 +117,32 @@ fn left_a_log_to_replay(directory: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::left_a_log_to_replay;
+    use crate::storage::{Store, execute};
+
+    #[tokio::test]
+    async fn a_store_closed_cleanly_leaves_no_log_and_keeps_what_was_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store");
+        let url = format!("surrealkv://{}", path.display());
+        let store = Store::connect(&url, None).await.unwrap();
+        execute(store.db.query("CREATE kept:one SET n = 1"))
+            .await
+            .unwrap();
+        assert!(left_a_log_to_replay(&path), "written, not yet flushed");
+        let other = store.clone();
+        store.close().await;
+        other.close().await;
+        assert!(!left_a_log_to_replay(&path), "flushed by the close");
+        let reopened = Store::connect(&url, None).await.unwrap();
+        let kept: Option<i64> = reopened
+            .db
+            .query("SELECT VALUE n FROM ONLY kept:one")
+            .await
+            .unwrap()
+            .take(0)
+            .unwrap();
+        assert_eq!(kept, Some(1));
+    }
 
     #[test]
     fn only_a_non_empty_log_segment_is_replayed_first() {

@@ -67,6 +67,8 @@ pub struct Store {
     /// What its writes go through (batch sizes, conflicts, failures),
     /// counted for `GET /metrics`.
     pub(crate) metrics: crate::telemetry::metrics::StoreMetrics,
+    /// The directory of an embedded durable store (`surrealkv://`).
+    pub(crate) directory: Option<std::path::PathBuf>,
 }
 
 impl Store {

@@ -111,6 +111,9 @@ impl Store {
             stock_view: Default::default(),
             remote,
             metrics: Default::default(),
+            directory: url
+                .strip_prefix("surrealkv://")
+                .map(std::path::PathBuf::from),
         };
         store.apply_schema().await?;
         Ok(store)
@@ -157,12 +160,28 @@ impl LockWait {
         warn: true,
     };
 
-    /// This open's own previous handle, closing as planned; its close flushes
-    /// what it holds (a large log takes seconds).
+    /// This process's own previous handle, closing as planned; its close
+    /// flushes what it holds (a large log takes seconds).
     pub(super) const OUR_OWN_CLOSE: LockWait = LockWait {
         longest: Duration::from_secs(300),
         warn: false,
     };
+
+    /// Waits until no process or handle holds `lock_file` (SurrealKV's lock
+    /// of a store directory), or this wait's time is up, or there is no such
+    /// file.
+    pub(super) async fn until_released(self, lock_file: &Path) {
+        let deadline = Instant::now() + self.longest;
+        while Instant::now() < deadline {
+            let Ok(file) = std::fs::File::open(lock_file) else {
+                return;
+            };
+            if file.try_lock().is_ok() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 /// Signs `client` in to `url` with `auth`, when there is one (a remote store).
