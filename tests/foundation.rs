@@ -1177,6 +1177,16 @@ mod durability {
         assert_eq!(first.get_as("/check", &created).await.0, 200);
         first.running.services.record_key_uses().await;
         first.running.shutdown().await.expect("first shutdown");
+        // A clean stop closed the store: nothing is left in its write-ahead
+        // log for the next start to replay (storage/fresh_log.rs).
+        let log = dir.path().join("store").join("wal");
+        let unflushed: Vec<_> = std::fs::read_dir(&log)
+            .expect("the store's log")
+            .flatten()
+            .filter(|segment| segment.metadata().map_or(true, |meta| meta.len() > 0))
+            .map(|segment| segment.path())
+            .collect();
+        assert!(unflushed.is_empty(), "left to replay: {unflushed:?}");
 
         let second = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
         assert!(

@@ -20,10 +20,11 @@
 //! once to replay its log, given one write so that closing it always flushes
 //! its memory table, and closed. A clean close writes the replayed commits
 //! to a table file, moves the log past the old segments and removes them; the
-//! second open then starts a segment of its own. A clean shutdown leaves no
-//! log to replay (its close did the same), so only a start after a crash pays
-//! for this: a flush and a second open, about two seconds on this project's
-//! build machine, most of it SurrealKV allocating a new memory table.
+//! second open then starts a segment of its own. A clean stop closes the
+//! store the same way ([`Store::close`]) and leaves no log to replay, so only
+//! a start after a crash pays for this: a flush and a second open, up to two
+//! seconds on this project's build machine, most of it SurrealKV allocating a
+//! new memory table.
 
 use std::path::Path;
 
@@ -32,27 +33,23 @@ use surrealdb::engine::any::Any;
 
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::storage::open::{LockWait, create_namespace_and_database, open_waiting_for_lock};
-use crate::storage::{DATABASE, NAMESPACE};
+use crate::storage::{DATABASE, NAMESPACE, Store};
 
 /// The write that makes the close flush even when the replay recovered
 /// nothing (a segment whose only record was torn).
 const MARK_THE_START: &str = "UPSERT store_start:last SET at = time::now();";
 
-/// Opens the SurrealKV store in `directory` (`url` is `surrealkv://` and
-/// it) so that it appends to no log segment a crash may have torn: when the
-/// last run left a log to replay, it is replayed and flushed first.
-pub(super) async fn open_on_a_fresh_log(
-    url: &str,
-    directory: &Path,
-    lock_wait: LockWait,
-) -> ApiResult<Surreal<Any>> {
+/// Opens the SurrealKV store in `directory` (`url` names it,
+/// `surrealkv://PATH`) so that it appends to no log segment a crash may have
+/// torn: when the last run left a log to replay, it is replayed and flushed
+/// first.
+pub(super) async fn open_on_a_fresh_log(url: &str, directory: &Path) -> ApiResult<Surreal<Any>> {
     // Looked at before the open, which writes to the log at once.
     let replay = left_a_log_to_replay(directory);
-    let opened = open_waiting_for_lock(url, lock_wait).await?;
+    let replaying = open_waiting_for_lock(url, LockWait::ANOTHER_HANDLE).await?;
     if !replay {
-        return Ok(opened);
+        return Ok(replaying);
     }
-    let replaying = opened;
     create_namespace_and_database(&replaying).await?;
     replaying
         .query(format!(
@@ -73,7 +70,7 @@ pub(super) async fn open_on_a_fresh_log(
     open_waiting_for_lock(url, LockWait::OUR_OWN_CLOSE).await
 }
 
-impl crate::storage::Store {
+impl Store {
     /// Drops this handle and, when it was the last of an embedded store,
     /// waits until the engine has flushed its memory table and released the
     /// directory, so that the next start finds no log to replay. Gives up

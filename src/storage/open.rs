@@ -64,12 +64,7 @@ impl Store {
         }
         let remote = url.starts_with("ws://") || url.starts_with("wss://");
         let first = if let Some(path) = url.strip_prefix("surrealkv://") {
-            crate::storage::fresh_log::open_on_a_fresh_log(
-                &url,
-                Path::new(path),
-                LockWait::ANOTHER_HANDLE,
-            )
-            .await?
+            crate::storage::fresh_log::open_on_a_fresh_log(&url, Path::new(path)).await?
         } else {
             open_waiting_for_lock(&url, LockWait::ANOTHER_HANDLE).await?
         };
