@@ -104,8 +104,9 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
 /// Added to a log filter that does not name SurrealKV: the embedded engine
 /// warns "No runtime available for closing the store correctly" every time a
 /// store closes (its commit thread drops the last handle after the close has
-/// run), which is at every start (`storage/fresh_log.rs`). Its other warnings
-/// come with errors of their own, which stay.
+/// run), which is at every clean stop and at a start after a crash
+/// (`storage/fresh_log.rs`). Its other warnings come with errors of their
+/// own, which stay.
 const QUIET_SURREALKV: &str = "surrealkv::lsm=error";
 
 /// Starts logging to stderr with `filter`.

@@ -71,14 +71,14 @@ pub(crate) struct Db {
 }
 
 impl Db {
-    /// `clients` (at least one) of one store, which is remote (its
-    /// connections can break) or not.
     /// Whether no other clone of this `Db` holds its clients: dropping this
     /// one lets the store close.
     pub(crate) fn is_last_handle(&self) -> bool {
         Arc::strong_count(&self.clients) == 1
     }
 
+    /// `clients` (at least one) of one store, which is remote (its
+    /// connections can break) or not.
     pub(crate) fn new(clients: Vec<Surreal<Any>>, remote: bool) -> Db {
         assert!(!clients.is_empty(), "a store needs a client");
         Db {

@@ -2,7 +2,7 @@
 //! lock, the connections to a remote server and their sign-in, and what a
 //! new [`Store`] starts with (its writers, lanes and Customer cache).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use surrealdb::Surreal;
@@ -54,19 +54,19 @@ impl Store {
         connections: usize,
     ) -> ApiResult<Store> {
         let url = normalise_url(url)?;
-        if let Some(path) = url.strip_prefix("surrealkv://") {
-            std::fs::create_dir_all(Path::new(path)).map_err(|e| {
+        let directory = url.strip_prefix("surrealkv://").map(PathBuf::from);
+        if let Some(path) = &directory {
+            std::fs::create_dir_all(path).map_err(|e| {
                 ApiError::new(
                     ErrorCode::StoreUnavailable,
-                    format!("cannot create the store directory {path}: {e}"),
+                    format!("cannot create the store directory {}: {e}", path.display()),
                 )
             })?;
         }
         let remote = url.starts_with("ws://") || url.starts_with("wss://");
-        let first = if let Some(path) = url.strip_prefix("surrealkv://") {
-            crate::storage::fresh_log::open_on_a_fresh_log(&url, Path::new(path)).await?
-        } else {
-            open_waiting_for_lock(&url, LockWait::ANOTHER_HANDLE).await?
+        let first = match &directory {
+            Some(path) => crate::storage::fresh_log::open_on_a_fresh_log(&url, path).await?,
+            None => open_waiting_for_lock(&url, LockWait::ANOTHER_HANDLE).await?,
         };
         sign_in(&first, &url, remote_auth.as_ref()).await?;
         create_namespace_and_database(&first).await?;
@@ -106,9 +106,7 @@ impl Store {
             stock_view: Default::default(),
             remote,
             metrics: Default::default(),
-            directory: url
-                .strip_prefix("surrealkv://")
-                .map(std::path::PathBuf::from),
+            directory,
         };
         store.apply_schema().await?;
         Ok(store)
