@@ -74,13 +74,13 @@ impl Store {
     /// Drops this handle and, when it was the last of an embedded store,
     /// waits until the engine has flushed its memory table and released the
     /// directory, so that the next start finds no log to replay. Gives up
-    /// waiting after [`LockWait::OUR_OWN_CLOSE`]'s time: nothing is lost
-    /// then, the next start replays the log.
+    /// waiting after [`LockWait::CLEAN_STOP`]'s time: nothing is lost then,
+    /// the next start replays the log.
     pub async fn close(self) {
         let directory = self.directory.clone().filter(|_| self.db.is_last_handle());
         drop(self);
         if let Some(directory) = directory {
-            LockWait::OUR_OWN_CLOSE
+            LockWait::CLEAN_STOP
                 .until_released(&directory.join(LOCK_FILE))
                 .await;
         }

@@ -160,9 +160,17 @@ impl LockWait {
         warn: false,
     };
 
+    /// A stopping process's store, flushing what it holds: a stop that
+    /// cannot flush (a full disk) is not held up for long, and the next start
+    /// replays the log instead.
+    pub(super) const CLEAN_STOP: LockWait = LockWait {
+        longest: Duration::from_secs(30),
+        warn: true,
+    };
+
     /// Waits until no process or handle holds `lock_file` (SurrealKV's lock
-    /// of a store directory), or this wait's time is up, or there is no such
-    /// file.
+    /// of a store directory), or there is no such file, or this wait's time
+    /// is up (which it warns of, if it warns).
     pub(super) async fn until_released(self, lock_file: &Path) {
         let deadline = Instant::now() + self.longest;
         while Instant::now() < deadline {
@@ -173,6 +181,12 @@ impl LockWait {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        if self.warn {
+            tracing::warn!(
+                lock = %lock_file.display(),
+                "the store did not close in time; its next start replays its log"
+            );
         }
     }
 }
