@@ -109,14 +109,19 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
 /// own, which stay.
 const QUIET_SURREALKV: &str = "surrealkv::lsm=error";
 
-/// Starts logging to stderr with `filter`.
-pub fn init_logging(filter: &str, format: LogFormat) {
-    let filter = if filter.contains("surrealkv") {
+/// `filter` as logging uses it: [`QUIET_SURREALKV`] added unless it names
+/// SurrealKV itself.
+fn log_filter(filter: &str) -> String {
+    if filter.contains("surrealkv") {
         filter.to_string()
     } else {
         format!("{filter},{QUIET_SURREALKV}")
-    };
-    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+    }
+}
+
+/// Starts logging to stderr with `filter`.
+pub fn init_logging(filter: &str, format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_new(log_filter(filter))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -131,4 +136,19 @@ pub(crate) fn print_json<T: serde::Serialize>(value: &T) -> ApiResult<()> {
     let text = serde_json::to_string(value).map_err(ApiError::internal)?;
     println!("{text}");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_filter;
+
+    #[test]
+    fn surrealkv_close_warnings_are_quiet_unless_the_filter_names_surrealkv() {
+        assert_eq!(log_filter("info"), "info,surrealkv::lsm=error");
+        assert_eq!(
+            log_filter("info,loyalty=debug"),
+            "info,loyalty=debug,surrealkv::lsm=error"
+        );
+        assert_eq!(log_filter("info,surrealkv=debug"), "info,surrealkv=debug");
+    }
 }
