@@ -252,18 +252,20 @@ pub fn catalogue_taxonomies() -> [(&'static str, Vec<String>); 2] {
     ]
 }
 
-/// The body of a till's cart: 1 to 15 lines of the catalogue, for the
-/// Customer `customer_code`, recorded under `code`; `described`: the lines
-/// carry their departments and brands (the catalogue is not in the store).
+/// The body of a till's cart: `lines` lines of the catalogue (a count drawn
+/// from the range), for the Customer `customer_code`, recorded under `code`;
+/// `described`: the lines carry their departments and brands (the catalogue
+/// is not in the store).
 pub fn cart_body(
     catalogue: &[Product],
     customer_code: &str,
     code: &str,
     coupons: &[&str],
     described: bool,
+    lines: std::ops::RangeInclusive<usize>,
     rng: &mut impl Rng,
 ) -> String {
-    let count = rng.random_range(1..=15);
+    let count = rng.random_range(lines);
     let lines: Vec<Value> = (0..count)
         .map(|_| {
             let product = &catalogue[rng.random_range(0..catalogue.len())];
@@ -318,6 +320,7 @@ mod tests {
                 "B-1",
                 &[],
                 described,
+                1..=15,
                 &mut rng,
             ))
             .expect("JSON");

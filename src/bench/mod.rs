@@ -7,12 +7,15 @@
 //! - [`setup`]: the Company created, its catalogue imported, its Customers seeded.
 //! - [`load`]: the load generator (fixed arrival rates and saturation) and percentiles.
 //! - [`ceiling`]: the raw store write rate, with no service in front.
+//! - [`floor`]: the store's floor for a cart: the records it writes, written
+//!   straight to the store in the group commit's batches.
 //! - [`report`]: the tables and ratios printed at the end.
+//! - [`soak`]: carts at saturation for a long run, minute by minute.
 //! - [`surreal`]: the official SurrealDB server as a child process, which several nodes share.
 //! - [`usage`]: the CPU time and store queries of the processes under test over a run.
 //!
 //! A run writes the Company's campaign files into a fresh directory, measures
-//! the raw store, starts the server there, imports the catalogue (carts then
+//! the raw store and the store's floor for a cart, starts the server there, imports the catalogue (carts then
 //! send only codes, quantities and prices; `--catalogue-in-carts` sends it in
 //! every line instead), seeds the Customers over HTTP, and
 //! drives each scenario at saturation and at each fixed rate.
@@ -20,11 +23,13 @@
 pub mod ceiling;
 pub mod chart;
 pub mod company;
+pub mod floor;
 pub mod load;
 pub mod nodes;
 pub mod report;
 pub mod server;
 pub mod setup;
+pub mod soak;
 pub mod surreal;
 pub mod usage;
 
@@ -56,6 +61,9 @@ use crate::secrets::random_hex;
 /// The longest the raw store is measured: its rate varies little.
 const RAW_STORE_DURATION: Duration = Duration::from_secs(5);
 
+/// Lines of a `carts-realtime-large` cart: a grocery basket.
+pub const LARGE_CART_LINES: usize = 50;
+
 /// The slug of the Company a benchmark creates.
 pub const COMPANY: &str = "bench";
 
@@ -78,6 +86,9 @@ pub enum Scenario {
     /// `POST /carts/realtime` of the same carts, each presenting three
     /// Vouchers (static codes) of its Customer: what Vouchers add to a sale.
     CartsRealtimeVouchers,
+    /// `POST /carts/realtime` of a grocery basket: [`LARGE_CART_LINES`]
+    /// lines, for what a cart's size costs beside the other carts'.
+    CartsRealtimeLarge,
     /// `POST /custom_events` of a type points campaigns listen to.
     CustomEvents,
     /// `POST /points/redeem` of one point.
@@ -92,13 +103,14 @@ pub enum Scenario {
 
 impl Scenario {
     /// Every scenario, in the order a run measures them.
-    pub const ALL: [Scenario; 10] = [
+    pub const ALL: [Scenario; 11] = [
         Scenario::Check,
         Scenario::GetCustomer,
         Scenario::CartsSimulate,
         Scenario::CartsRealtime,
         Scenario::TillSale,
         Scenario::CartsRealtimeVouchers,
+        Scenario::CartsRealtimeLarge,
         Scenario::CustomEvents,
         Scenario::PointsRedeem,
         Scenario::InstantWinHotPrize,
@@ -114,6 +126,7 @@ impl Scenario {
             Scenario::CartsRealtime => "POST /carts/realtime",
             Scenario::TillSale => "till sale: look-up, simulate, realtime",
             Scenario::CartsRealtimeVouchers => "POST /carts/realtime (3 Vouchers)",
+            Scenario::CartsRealtimeLarge => "POST /carts/realtime (50 lines)",
             Scenario::CustomEvents => "POST /custom_events",
             Scenario::PointsRedeem => "POST /points/redeem",
             Scenario::InstantWinHotPrize => "POST /custom_events (Instant Win, hot prize)",
@@ -154,6 +167,12 @@ pub struct BenchOptions {
     /// Carts describe their lines instead of the catalogue being in the
     /// store.
     pub catalogue_in_carts: bool,
+    /// Lines of every cart of the cart request types; `None`: 1 to 15,
+    /// drawn at random.
+    pub lines: Option<usize>,
+    /// After the scenarios, carts at saturation for this long, measured
+    /// minute by minute ([`soak`]).
+    pub soak: Option<Duration>,
     /// Where the servers keep their data, and how many there are: each
     /// measured in turn, on data of its own.
     pub stores: Vec<BenchStore>,
@@ -166,7 +185,10 @@ pub async fn run(options: &BenchOptions) -> anyhow::Result<Report> {
         Some(dir) => dir.clone(),
         None => std::env::temp_dir().join(format!("loyalty-bench-{}", random_hex(4))),
     };
-    if dir.join("store").exists() || dir.join("raw-store").exists() {
+    if ["store", "raw-store", "floor-store"]
+        .iter()
+        .any(|name| dir.join(name).exists())
+    {
         bail!(
             "{} already holds a store; name an empty directory",
             dir.display()
@@ -210,6 +232,16 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         )
         .await?,
     );
+    eprintln!("measuring the store's floor for a cart…");
+    let floor = crate::bench::floor::store_floor(
+        &dir.join("floor-store"),
+        std::thread::available_parallelism().map_or(2, usize::from),
+        options.customers,
+        options.duration.min(RAW_STORE_DURATION),
+    )
+    .await?;
+    eprintln!("{}", floor.describe());
+    report.store_floor = Some(floor);
     let next = Arc::new(AtomicU64::new(0));
     for store in &options.stores {
         // Several stores each get a directory of their own.
@@ -275,6 +307,22 @@ async fn measure_store(
             report.runs.push(run);
             settle(&target, &server).await;
         }
+    }
+    if let Some(length) = options.soak {
+        let source = requests(Scenario::CartsRealtime, options, &format!("{run_tag}s"));
+        let store_dir = matches!(store, BenchStore::Embedded).then(|| dir.join("store"));
+        report.soak = Some(
+            crate::bench::soak::soak(
+                &target,
+                &server,
+                store_dir.as_deref(),
+                options.connections,
+                length,
+                next,
+                &source,
+            )
+            .await,
+        );
     }
     server.stop().await?;
     Ok(())
@@ -342,6 +390,7 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
     ));
     let tag = run_tag.to_string();
     let described = options.catalogue_in_carts;
+    let lines = options.lines.map_or(1..=15, |lines| lines..=lines);
     let rng = move |n: u64| rand::rngs::StdRng::seed_from_u64(seed ^ n.rotate_left(17));
     match scenario {
         Scenario::Check => Arc::new(|_| Request::get("/check")),
@@ -349,7 +398,10 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
             let code = customer_code(rng(n).random_range(0..customers));
             Request::get(format!("/customers/{code}?search_by=code"))
         }),
-        Scenario::CartsSimulate | Scenario::CartsRealtime | Scenario::CartsRealtimeVouchers => {
+        Scenario::CartsSimulate
+        | Scenario::CartsRealtime
+        | Scenario::CartsRealtimeVouchers
+        | Scenario::CartsRealtimeLarge => {
             let path = if scenario == Scenario::CartsSimulate {
                 "/carts/simulate"
             } else {
@@ -362,6 +414,10 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
                 } else {
                     (customers, &[])
                 };
+            let lines = match scenario {
+                Scenario::CartsRealtimeLarge => LARGE_CART_LINES..=LARGE_CART_LINES,
+                _ => lines.clone(),
+            };
             Arc::new(move |n| {
                 let mut rng = rng(n);
                 let customer = customer_code(rng.random_range(0..among));
@@ -371,6 +427,7 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
                     &format!("T{tag}-{n}"),
                     coupons,
                     described,
+                    lines.clone(),
                     &mut rng,
                 );
                 Request::post(path, body)
@@ -390,6 +447,7 @@ fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Reques
                 &format!("S{tag}-{sale}"),
                 &[],
                 described,
+                lines.clone(),
                 &mut rng,
             );
             let path = if n % 3 == 1 {

@@ -6,9 +6,11 @@ use serde_json::{Value, json};
 
 use crate::bench::BenchOptions;
 use crate::bench::Scenario;
+use crate::bench::floor::StoreFloor;
 use crate::bench::load::Load;
 use crate::bench::load::RunResult;
 use crate::bench::nodes::BenchStore;
+use crate::bench::soak::Soak;
 use crate::bench::usage::Usage;
 
 /// One run of one scenario.
@@ -68,6 +70,10 @@ pub struct Report {
     pub setup: Value,
     /// Raw store commits per second, with no service in front.
     pub raw_store: Option<RunResult>,
+    /// The store's floor for a cart: its records with nothing in front.
+    pub store_floor: Option<StoreFloor>,
+    /// Carts at saturation for a long run, when one was asked for.
+    pub soak: Option<Soak>,
     /// The runs, in order.
     pub runs: Vec<ScenarioRun>,
 }
@@ -89,6 +95,8 @@ impl Report {
                 "optimised_build": !cfg!(debug_assertions),
             }),
             raw_store: None,
+            store_floor: None,
+            soak: None,
             runs: Vec::new(),
         }
     }
@@ -153,6 +161,11 @@ impl Report {
                 raw.percentile_ms(0.99)
             ));
         }
+        if let Some(floor) = &self.store_floor {
+            out.push_str(&floor.describe());
+            out.push('\n');
+            out.push_str(&self.floor_multiples(floor));
+        }
         let check = self.saturation(Scenario::Check);
         let raw = self.raw_store.as_ref().map(RunResult::throughput);
         for scenario in Scenario::ALL {
@@ -177,10 +190,13 @@ impl Report {
                 ));
             }
         }
-        if let Some(line) = self.voucher_cost() {
+        if let Some(line) = self.cost_over_plain_carts() {
             out.push_str(&line);
         }
         out.push_str(&self.store_ratios());
+        if let Some(soak) = &self.soak {
+            out.push_str(&soak.describe());
+        }
         out
     }
 
@@ -230,13 +246,63 @@ impl Report {
         out
     }
 
-    /// What three Vouchers add to a cart: the server CPU per answer of the
-    /// voucher carts over the same carts without them, at each load both ran.
-    fn voucher_cost(&self) -> Option<String> {
-        let ratios: Vec<String> = self
+    /// The server CPU per recorded cart of every `POST /carts/realtime`
+    /// run, as a multiple of the store's floor for a cart.
+    fn floor_multiples(&self, floor: &StoreFloor) -> String {
+        let Some(floor_ms) = floor.cpu_ms_per_cart().filter(|ms| *ms > 0.0) else {
+            return String::new();
+        };
+        let multiples: Vec<String> = self
             .runs
             .iter()
-            .filter(|run| run.scenario == Scenario::CartsRealtimeVouchers)
+            .filter(|run| run.scenario == Scenario::CartsRealtime)
+            .filter_map(|run| {
+                let cpu = run.cpu_ms_per_answer()?;
+                Some(format!(
+                    "{:.1}x at {} ({cpu:.2} ms, {})",
+                    cpu / floor_ms,
+                    run.result.load,
+                    run.store.tag()
+                ))
+            })
+            .collect();
+        if multiples.is_empty() {
+            return String::new();
+        }
+        format!(
+            "{} server CPU per cart as a multiple of the floor's: {}.\n",
+            Scenario::CartsRealtime.label(),
+            multiples.join(", ")
+        )
+    }
+
+    /// What three Vouchers and a large basket add to a cart: the server CPU
+    /// per answer of their carts over the plain carts', at each load both ran.
+    fn cost_over_plain_carts(&self) -> Option<String> {
+        let lines: Vec<String> = [
+            (Scenario::CartsRealtimeVouchers, "with 3 Vouchers"),
+            (Scenario::CartsRealtimeLarge, "of 50 lines"),
+        ]
+        .into_iter()
+        .filter_map(|(scenario, what)| {
+            let ratios = self.cpu_over_plain_carts(scenario);
+            (!ratios.is_empty()).then(|| {
+                format!(
+                    "Server CPU per cart {what} over the plain carts: {}.\n",
+                    ratios.join(", ")
+                )
+            })
+        })
+        .collect();
+        (!lines.is_empty()).then(|| lines.concat())
+    }
+
+    /// The server CPU per answer of each run of `scenario` over the plain
+    /// carts' (`POST /carts/realtime`) at the same load on the same store.
+    fn cpu_over_plain_carts(&self, scenario: Scenario) -> Vec<String> {
+        self.runs
+            .iter()
+            .filter(|run| run.scenario == scenario)
             .filter_map(|with| {
                 let without = self.runs.iter().find(|run| {
                     run.scenario == Scenario::CartsRealtime
@@ -250,13 +316,7 @@ impl Report {
                     with.store.tag()
                 ))
             })
-            .collect();
-        (!ratios.is_empty()).then(|| {
-            format!(
-                "Server CPU per cart with 3 Vouchers over the same carts without: {}.\n",
-                ratios.join(", ")
-            )
-        })
+            .collect()
     }
 
     /// One latency-against-load chart (SVG) per request type that ran, with
@@ -310,6 +370,8 @@ impl Report {
         json!({
             "setup": self.setup,
             "raw_store": self.raw_store.as_ref().map(run),
+            "store_floor": self.store_floor.as_ref().map(StoreFloor::json),
+            "soak": self.soak.as_ref().map(Soak::json),
             "runs": self.runs.iter().map(|r| {
                 let mut value = run(&r.result);
                 value["scenario"] = json!(r.scenario);
@@ -389,6 +451,8 @@ mod tests {
         let report = Report {
             setup: json!({}),
             raw_store: None,
+            store_floor: None,
+            soak: None,
             runs: vec![
                 // 300, 200 and 250 answers in 10 s.
                 run_on(BenchStore::Embedded, Load::Saturation(32), &[10; 3000], 0),
@@ -425,10 +489,50 @@ mod tests {
     }
 
     #[test]
+    fn a_cart_is_told_as_a_multiple_of_the_store_floor() {
+        let mut saturated = run_on(BenchStore::Embedded, Load::Saturation(32), &[10; 1000], 0);
+        // 1,000 carts in 4 s of CPU: 4 ms each.
+        saturated.usage.cpu = Some(std::time::Duration::from_secs(4));
+        let floor = StoreFloor {
+            carts: 4_000,
+            transactions: 250,
+            errors: 0,
+            elapsed: std::time::Duration::from_secs(5),
+            writers: 2,
+            batch: 16,
+            // 4,000 carts in 2 s of CPU: 0.5 ms each.
+            cpu: Some(std::time::Duration::from_secs(2)),
+            records_per_cart: vec![("cart".into(), 1.0), ("iw_draws".into(), 1.0)],
+            index_entries_per_cart: 2.0,
+        };
+        let report = Report {
+            setup: json!({}),
+            raw_store: None,
+            store_floor: Some(floor),
+            soak: None,
+            runs: vec![saturated],
+        };
+        let text = report.markdown();
+        assert!(
+            text.contains("Store floor: 800 carts/s, 0.500 ms of CPU per cart (2 writers, 16 carts per transaction, 2.0 records and 2.0 index entries per cart, 0 errors)."),
+            "{text}"
+        );
+        assert!(
+            text.contains("POST /carts/realtime server CPU per cart as a multiple of the floor's: 8.0x at saturation (32 conn.) (4.00 ms, embedded)."),
+            "{text}"
+        );
+        let json = report.json();
+        assert_eq!(json["store_floor"]["cpu_ms_per_cart"], 0.5);
+        assert_eq!(json["store_floor"]["records_per_cart"]["cart"], 1.0);
+    }
+
+    #[test]
     fn one_store_keeps_the_plain_table_and_chart_names() {
         let report = Report {
             setup: json!({}),
             raw_store: None,
+            store_floor: None,
+            soak: None,
             runs: vec![run_on(
                 BenchStore::Embedded,
                 Load::Saturation(32),

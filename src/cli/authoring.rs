@@ -31,15 +31,21 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
         rates: args.rates.into_iter().filter(|r| *r > 0).collect(),
         connections: args.connections.max(1),
         alone: args.alone,
-        scenarios: if args.only.is_empty() {
-            crate::bench::Scenario::ALL.to_vec()
-        } else {
-            args.only
+        scenarios: match (args.only.is_empty(), args.soak) {
+            (true, None) => crate::bench::Scenario::ALL.to_vec(),
+            // A soak alone, unless scenarios are named too.
+            (true, Some(_)) => Vec::new(),
+            (false, _) => args.only,
         },
         dir: args.dir,
         keep: args.keep,
         seed: args.seed,
         catalogue_in_carts: args.catalogue_in_carts,
+        lines: args.lines.map(usize::from),
+        soak: args
+            .soak
+            .filter(|seconds| *seconds > 0)
+            .map(std::time::Duration::from_secs),
         stores,
     };
     let report = crate::bench::run(&options)

@@ -58,6 +58,13 @@ impl Amount {
         }
     }
 
+    /// The amount as the store keeps it: its exact decimal text (a JSON
+    /// number would reach the store as a binary float), read back by
+    /// [`Amount::from_stored`].
+    pub fn to_stored(self) -> Value {
+        Value::String(self.0.to_string())
+    }
+
     /// The amount as a JSON number.
     pub fn to_json_number(self) -> Value {
         self.0

@@ -74,6 +74,15 @@ pub struct BenchArgs {
     /// cost, by comparison.
     #[arg(long)]
     pub catalogue_in_carts: bool,
+    /// Lines of every cart of the cart request types (default: 1 to 15,
+    /// drawn at random); `carts-realtime-large` always sends 50.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub lines: Option<u16>,
+    /// After the scenarios (none unless `--only` names some), record carts
+    /// at saturation for this many seconds, reported minute by minute with
+    /// the store's bytes per cart: whether the pace holds as the store grows.
+    #[arg(long)]
+    pub soak: Option<u64>,
     /// Run the servers on the SurrealDB server at this `ws://HOST:PORT`
     /// (with `--db-user` and `--db-pass`) instead of each on its embedded store.
     #[arg(long = "db")]

@@ -37,13 +37,35 @@ use crate::storage::page_query::PageQuery;
 /// SurrealQL recomputing the purchase totals of `$customer` from its carts:
 /// spend nets cancellations out; cancelled carts and cancellations do not count.
 pub(crate) const RECOUNT_TOTALS: &str = "
-    LET $carts = (SELECT total, date, cancels, cancelled_by FROM cart WHERE company = $company AND customer_id = $customer);
+    LET $carts = (SELECT fn::money(total) AS total, date, cancels, cancelled_by FROM cart WHERE company = $company AND customer_id = $customer);
     UPSERT type::record('customer_stats', [$company, $customer])
         SET company = $company, customer_id = $customer,
             lifetime_spend = math::sum($carts.total),
             cart_count = count($carts[WHERE !cancels AND !cancelled_by]),
             last_purchase = array::max($carts[WHERE !cancels AND !cancelled_by].date)
         RETURN NONE;";
+
+/// `cart` of `company` as its record holds it: keyed by its code, every
+/// amount as exact decimal text (no field clause converts them in the store:
+/// see `schema.surql`).
+fn cart_document(company: &str, cart: &Cart) -> ApiResult<Value> {
+    let mut document = serde_json::to_value(cart).map_err(ApiError::internal)?;
+    let Some(object) = document.as_object_mut() else {
+        return Err(ApiError::internal("a cart is not stored as an object"));
+    };
+    object.remove("id");
+    object.insert("code".into(), Value::String(cart.id.clone()));
+    object.insert("company".into(), Value::String(company.to_string()));
+    object.insert("total".into(), cart.total.to_stored());
+    object.insert("discount_total".into(), cart.discount_total.to_stored());
+    if let Some(Value::Array(lines)) = object.get_mut("lines") {
+        for (stored, line) in lines.iter_mut().zip(&cart.lines) {
+            stored["price"] = line.price.to_stored();
+            stored["discount"] = line.discount.to_stored();
+        }
+    }
+    Ok(document)
+}
 
 fn from_document(mut document: Value) -> ApiResult<Cart> {
     if let Some(object) = document.as_object_mut() {
@@ -168,15 +190,10 @@ impl Store {
     /// Voucher it uses was taken meanwhile.
     pub async fn insert_cart(&self, company: &str, write: CartWrite<'_>) -> ApiResult<()> {
         let cart = write.cart;
-        let mut doc = serde_json::to_value(cart).map_err(ApiError::internal)?;
-        if let Some(object) = doc.as_object_mut() {
-            object.remove("id");
-            object.insert("code".into(), Value::String(cart.id.clone()));
-            object.insert("company".into(), Value::String(company.to_string()));
-            // Kept with the cart so that its cancellation gives them back.
-            if !write.earned.limit_takes.is_null() {
-                object.insert("limit_takes".into(), write.earned.limit_takes.clone());
-            }
+        let mut doc = cart_document(company, cart)?;
+        // Kept with the cart so that its cancellation gives them back.
+        if !write.earned.limit_takes.is_null() {
+            doc["limit_takes"] = write.earned.limit_takes.clone();
         }
         let written = ledger_documents(&self.ledger_clock, company, write.earned.ledger);
         self.record_event(
@@ -186,7 +203,7 @@ impl Store {
                 "customer": cart.customer_id,
                 "cart": doc,
                 "event": null,
-                "total": cart.total,
+                "total": cart.total.to_stored(),
                 "date": cart.date.to_string(),
                 "ledger": written.records,
                 "balances": written.balances,
@@ -217,12 +234,7 @@ impl Store {
         ledger: &[LedgerEntry],
         challenges: &Value,
     ) -> ApiResult<()> {
-        let mut doc = serde_json::to_value(cancellation).map_err(ApiError::internal)?;
-        if let Some(object) = doc.as_object_mut() {
-            object.remove("id");
-            object.insert("code".into(), Value::String(cancellation.id.clone()));
-            object.insert("company".into(), Value::String(company.to_string()));
-        }
+        let doc = cart_document(company, cancellation)?;
         let query = format!(
             "BEGIN TRANSACTION;
              LET $original = type::record('cart', [$company, $original_code]);
@@ -314,46 +326,97 @@ impl Store {
 mod tests {
     use super::*;
 
+    /// A cart of Customer `x` with lines of `prices`, its total their sum.
+    fn cart(code: &str, prices: &[f64]) -> Cart {
+        let lines: Vec<Value> = prices
+            .iter()
+            .map(|price| json!({"product_code": "A", "quantity": 1.0, "price": price, "discount": 0.0}))
+            .collect();
+        serde_json::from_value(json!({
+            "id": code, "customer_id": "x", "date": "2026-05-04T10:00:00Z",
+            "lines": lines, "total": prices.iter().sum::<f64>(), "discount_total": 4136.9638,
+            "points_earned": 0, "created_at": "2026-05-04T10:00:01Z",
+        }))
+        .unwrap()
+    }
+
+    fn write(cart: &Cart) -> CartWrite<'_> {
+        static NOTHING: Value = Value::Null;
+        CartWrite {
+            cart,
+            earned: Earned {
+                ledger: &[],
+                draw_write: &NOTHING,
+                voucher_issues: &NOTHING,
+                challenges: &NOTHING,
+                limit_takes: &NOTHING,
+            },
+            voucher_uses: &[],
+            discounts: None,
+            discount_limit_takes: &[],
+        }
+    }
+
     #[tokio::test]
-    async fn amounts_reach_the_store_as_the_decimals_they_were_written_as() {
-        // The store's own cast turns 4346658.73 into 4346658.730000001.
+    async fn amounts_reach_the_store_as_the_decimal_text_they_were_written_as() {
+        // A binary float would hold 4346658.73 as 4346658.730000001.
         let store = Store::connect("mem://", None).await.unwrap();
-        crate::storage::execute(store.db.query(
-            "CREATE type::record('cart', ['c', 'T-1']) CONTENT {
-                 company: 'c', code: 'T-1', customer_id: 'x', date: '2026-05-04T10:00:00Z',
-                 total: 4346658.73f, discount_total: 4136.9638f,
-                 lines: [{ product_code: 'A', quantity: 1.0, price: 4401636.463f, discount: 0 }]
-             };
-             UPSERT type::record('customer_stats', ['c', 'x']) SET lifetime_spend = 4496630.23f;
-             UPSERT type::record('customer_stats', ['c', 'x'])
-                 SET lifetime_spend = (lifetime_spend ?? 0) + fn::money(4304597.48f);",
-        ))
-        .await
-        .unwrap();
+        let one = cart("T-1", &[4346658.73]);
+        store.insert_cart("c", write(&one)).await.unwrap();
         let amounts: Vec<Value> = first(store.db.query(
-            "SELECT VALUE [<string> total, <string> discount_total, <string> lines[0].price] FROM cart",
+            "SELECT VALUE [total, discount_total, lines[0].price, lines[0].discount] FROM cart",
         ))
         .await
         .unwrap();
-        assert_eq!(amounts, [json!(["4346658.73", "4136.9638", "4401636.463"])]);
-        let spend: Vec<Value> = first(
+        assert_eq!(
+            amounts,
+            [json!(["4346658.73", "4136.9638", "4346658.73", "0"])]
+        );
+        let read = store.cart("c", "T-1").await.unwrap().unwrap();
+        assert_eq!(read.total.0.to_string(), "4346658.73");
+        assert_eq!(read.lines[0].price.0.to_string(), "4346658.73");
+
+        // The Customer's spend adds the carts' totals exactly, and a
+        // recount sums the text and the decimals of older carts alike.
+        let second = cart("T-2", &[4304597.48, 150000.0]);
+        store.insert_cart("c", write(&second)).await.unwrap();
+        crate::storage::execute(store.db.query(
+            "CREATE type::record('cart', ['c', 'OLD']) CONTENT {
+                 company: 'c', code: 'OLD', customer_id: 'x', date: '2026-05-01T10:00:00Z',
+                 total: 0.01dec, discount_total: 0dec, lines: []
+             };",
+        ))
+        .await
+        .unwrap();
+        let spend = || async {
+            let spend: Vec<Value> = first(
+                store
+                    .db
+                    .query("SELECT VALUE <string> lifetime_spend FROM customer_stats"),
+            )
+            .await
+            .unwrap();
+            spend
+        };
+        assert_eq!(spend().await, [json!("8801256.21")]);
+        crate::storage::execute(
             store
                 .db
-                .query("SELECT VALUE <string> lifetime_spend FROM customer_stats"),
+                .query(RECOUNT_TOTALS)
+                .bind(("company", "c".to_string()))
+                .bind(("customer", "x".to_string())),
         )
         .await
         .unwrap();
-        assert_eq!(spend, [json!("8801227.71")]);
+        assert_eq!(spend().await, [json!("8801256.22")]);
     }
 
     #[tokio::test]
     async fn money_stored_as_floats_before_is_migrated_to_decimals_once() {
         let store = Store::connect("mem://", None).await.unwrap();
-        // A store from before: no decimal fields, amounts as floats.
+        // A store from before: amounts as floats.
         crate::storage::execute(store.db.query(
-            "REMOVE FIELD total ON cart; REMOVE FIELD discount_total ON cart;
-             REMOVE FIELD lines[*].price ON cart; REMOVE FIELD lines[*].discount ON cart;
-             REMOVE FIELD lifetime_spend ON customer_stats;
+            "REMOVE FIELD lifetime_spend ON customer_stats;
              CREATE type::record('cart', ['c', 'OLD-1']) CONTENT {
                  company: 'c', code: 'OLD-1', customer_id: 'x', date: '2026-05-04T10:00:00Z',
                  location_code: NONE, total: 3.63, discount_total: 0.1, points_earned: 0,

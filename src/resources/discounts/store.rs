@@ -60,7 +60,7 @@ pub(crate) fn transaction_document(
     transaction: &DiscountTransaction,
     limit_takes: &[LimitTake],
 ) -> Value {
-    let text = |amount: &crate::common::amount::Amount| json!(amount.0.to_string());
+    let text = |amount: &crate::common::amount::Amount| amount.to_stored();
     let mut document = json!(transaction);
     if let Some(object) = document.as_object_mut() {
         let id = object.remove("id").unwrap_or(Value::Null);

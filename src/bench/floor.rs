@@ -1,0 +1,544 @@
+//! The store's floor for a cart: the records one benchmark cart writes,
+//! written straight to a new SurrealKV directory (synced on every commit, as
+//! the service's store is) with no HTTP, no engine and no checks, by as many
+//! writers as the group commit has lanes, [`MAX_BATCH`] carts per
+//! transaction, each table's rows in one plain statement whose text never
+//! changes. Whatever `POST /carts/realtime` costs above it is the service's
+//! own doing (statements, checks, copies, HTTP, evaluation), not the store's:
+//! the report gives the cart's CPU as a multiple of this row's.
+//!
+//! The records are those of the layout the service writes today (the
+//! [`FLOOR_TABLES`]), each table with the secondary indexes the service's
+//! schema defines on it ([`floor_indexes`]), and as many of each per cart as
+//! a cart of the benchmark's Company writes on average
+//! ([`CartRecords::of`]). When the layout changes, this file changes with
+//! it: the floor is always the floor of what the cart writes now.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use serde_json::{Map, Value, json};
+use tokio::time::Instant;
+
+use crate::bench::company::customer_code;
+use crate::storage::group_commit::MAX_BATCH;
+use crate::storage::write_lanes::WriteLane;
+
+/// The Company the floor's records belong to.
+const COMPANY: &str = "bench";
+
+/// The tables a cart writes, in the order the floor's transaction writes
+/// them, each with the statement writing a batch's rows (bound as `$rows`
+/// of that table). Tables a cart adds to are `INSERT`ed; those it moves
+/// (balances, totals, participation counts, stock shards) are upserted by
+/// `INSERT ... ON DUPLICATE KEY UPDATE`, as the group commit moves them.
+pub const FLOOR_TABLES: [(&str, &str); 8] = [
+    ("cart", "INSERT INTO cart $cart RETURN NONE;"),
+    (
+        "customer_stats",
+        "INSERT INTO customer_stats $customer_stats ON DUPLICATE KEY UPDATE
+             lifetime_spend += $input.lifetime_spend, cart_count += 1,
+             last_purchase = $input.last_purchase RETURN NONE;",
+    ),
+    (
+        "ledger_write",
+        "INSERT INTO ledger_write $ledger_write RETURN NONE;",
+    ),
+    (
+        "points_balance",
+        "INSERT INTO points_balance $points_balance ON DUPLICATE KEY UPDATE
+             balance += $input.balance RETURN NONE;",
+    ),
+    (
+        "iw_counts",
+        "INSERT INTO iw_counts $iw_counts ON DUPLICATE KEY UPDATE
+             rules = $input.rules RETURN NONE;",
+    ),
+    ("iw_draws", "INSERT INTO iw_draws $iw_draws RETURN NONE;"),
+    (
+        "iw_given",
+        "INSERT INTO iw_given $iw_given ON DUPLICATE KEY UPDATE given += 1 RETURN NONE;",
+    ),
+    (
+        "discount_transaction",
+        "INSERT INTO discount_transaction $discount_transaction RETURN NONE;",
+    ),
+];
+
+/// The Instant Wins every benchmark cart draws (campaign files `n % 10 == 7`
+/// of 50), each with a limited prize won one draw in ten.
+const CART_DRAWS: [i64; 5] = [10_007, 10_017, 10_027, 10_037, 10_047];
+
+/// The shards a limited prize's stock is kept in.
+const STOCK_SHARDS: i64 = 16;
+
+/// What the floor measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreFloor {
+    /// Carts whose records were committed.
+    pub carts: u64,
+    /// Transactions committed.
+    pub transactions: u64,
+    /// Transactions the store refused (none are expected).
+    pub errors: u64,
+    /// The measured part.
+    pub elapsed: Duration,
+    /// Concurrent writers.
+    pub writers: usize,
+    /// Carts per transaction.
+    pub batch: usize,
+    /// CPU time of this process over the measured part, where the operating
+    /// system says (only the floor runs in it then).
+    pub cpu: Option<Duration>,
+    /// Records of each table in the store afterwards, per cart committed.
+    pub records_per_cart: Vec<(String, f64)>,
+    /// Secondary index entries written per cart.
+    pub index_entries_per_cart: f64,
+}
+
+impl StoreFloor {
+    /// Carts committed per second.
+    pub fn carts_per_second(&self) -> f64 {
+        self.carts as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+
+    /// CPU time per cart committed, in milliseconds.
+    pub fn cpu_ms_per_cart(&self) -> Option<f64> {
+        let cpu = self.cpu?;
+        (self.carts > 0).then(|| cpu.as_secs_f64() * 1000.0 / self.carts as f64)
+    }
+
+    /// Records per cart, all tables together.
+    pub fn records_per_cart_total(&self) -> f64 {
+        self.records_per_cart.iter().map(|(_, n)| n).sum()
+    }
+
+    /// The floor as one line of the report.
+    pub fn describe(&self) -> String {
+        let cpu = self
+            .cpu_ms_per_cart()
+            .map_or_else(|| "?".to_string(), |ms| format!("{ms:.3} ms"));
+        format!(
+            "Store floor: {:.0} carts/s, {cpu} of CPU per cart ({} writers, {} carts per \
+             transaction, {:.1} records and {:.1} index entries per cart, {} errors).",
+            self.carts_per_second(),
+            self.writers,
+            self.batch,
+            self.records_per_cart_total(),
+            self.index_entries_per_cart,
+            self.errors,
+        )
+    }
+
+    /// The floor as JSON.
+    pub fn json(&self) -> Value {
+        json!({
+            "carts": self.carts,
+            "transactions": self.transactions,
+            "errors": self.errors,
+            "elapsed_s": self.elapsed.as_secs_f64(),
+            "writers": self.writers,
+            "batch": self.batch,
+            "carts_per_s": self.carts_per_second(),
+            "cpu_ms_per_cart": self.cpu_ms_per_cart(),
+            "records_per_cart": self.records_per_cart.iter().map(|(table, n)| (table.clone(), json!(n))).collect::<Map<String, Value>>(),
+            "index_entries_per_cart": self.index_entries_per_cart,
+        })
+    }
+}
+
+/// The service's secondary indexes on the [`FLOOR_TABLES`], as its schema
+/// defines them: (table, definition).
+pub fn floor_indexes() -> Vec<(&'static str, &'static str)> {
+    crate::storage::schema::SCHEMA_PARTS
+        .iter()
+        .flat_map(|(_, text)| text.lines())
+        .map(str::trim)
+        .filter(|line| line.starts_with("DEFINE INDEX"))
+        .filter_map(|line| {
+            let table = line.split_whitespace().skip_while(|w| *w != "ON").nth(1)?;
+            let (table, _) = FLOOR_TABLES.iter().find(|(name, _)| *name == table)?;
+            Some((*table, line))
+        })
+        .collect()
+}
+
+/// The records one benchmark cart writes, by table.
+#[derive(Debug, Default)]
+pub struct CartRecords {
+    rows: Vec<(&'static str, Value)>,
+}
+
+impl CartRecords {
+    /// The records of cart `n` of a Customer drawn among `customers`, as the
+    /// service writes them for a cart of the benchmark's Company: the cart
+    /// (1 to 15 lines), the Customer's purchase totals, a points ledger record
+    /// and its balance (and a wallet's for a large basket), the participation
+    /// counts of its five Instant Win draws and their audit, a unit of stock
+    /// for each prize won (one draw in ten), and the discounts it got. As in
+    /// the service, the Customer is one of `lane`'s and a prize's unit comes
+    /// from one of the lane's stock shards, so that concurrent batches of
+    /// different lanes do not write the same records.
+    pub fn of(n: u64, customers: u64, seed: u64, lane: WriteLane) -> CartRecords {
+        let mut rng = StdRng::seed_from_u64(seed ^ n.rotate_left(29));
+        let customer = loop {
+            let code = customer_code(rng.random_range(0..customers.max(1)));
+            if customers < u64::from(lane.count)
+                || WriteLane::of(&code, lane.count as usize) == lane
+            {
+                break code;
+            }
+        };
+        let code = format!("F{seed:x}-{n}");
+        let at = "2026-11-27T10:00:00Z";
+        let mut records = CartRecords::default();
+        let count = rng.random_range(1..=15);
+        let mut total = 0.0;
+        let lines: Vec<Value> = (0..count)
+            .map(|_| {
+                let price = f64::from(rng.random_range(50u32..4_000)) / 100.0;
+                let quantity = f64::from(rng.random_range(1u32..=3));
+                total += price * quantity;
+                json!({
+                    "product_code": format!("P{:05}", rng.random_range(0..2_000)),
+                    "quantity": quantity, "price": price, "discount": 0.0,
+                    "taxonomies": [], "features": {},
+                })
+            })
+            .collect();
+        let discounted = rng.random_bool(0.8);
+        records.push(
+            "cart",
+            json!({
+                "id": [COMPANY, code], "code": code, "company": COMPANY,
+                "customer_id": customer, "date": at, "location_code": "store-7",
+                "lines": lines, "total": total, "discount_total": 1.5,
+                "points_earned": total as i64, "created_at": at,
+            }),
+        );
+        records.push(
+            "customer_stats",
+            json!({
+                "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
+                "lifetime_spend": total, "cart_count": 1, "last_purchase": at,
+            }),
+        );
+        let mut balances = vec![("points", total as i64)];
+        if total >= 80.0 {
+            balances.push(("wallet", (total * 2.0) as i64));
+        }
+        for (i, (kind, points)) in balances.into_iter().enumerate() {
+            let entry_id = format!("pt_{code}_{i}");
+            records.push(
+                "ledger_write",
+                json!({
+                    "id": entry_id, "entry_id": entry_id, "company": COMPANY,
+                    "customer_id": customer, "kind": kind, "cart_id": code,
+                    "expires_from": null, "expires_until": null,
+                    "entries": [{
+                        "id": entry_id, "points": points, "reason": "cart",
+                        "rule_id": 10_002, "created_at": at,
+                    }],
+                }),
+            );
+            records.push(
+                "points_balance",
+                json!({
+                    "id": [COMPANY, customer, kind], "company": COMPANY,
+                    "customer_id": customer, "kind": kind, "balance": points,
+                }),
+            );
+        }
+        let mut counts = Map::new();
+        let mut draws = Vec::new();
+        for rule in CART_DRAWS {
+            counts.insert(rule.to_string(), json!({ "day:2026-11-27": 1 }));
+            let won = rng.random_bool(0.1);
+            draws.push(json!({
+                "rule_id": rule, "random": rng.random::<f64>(),
+                "weights": [0.1, 0.9], "stock_seen": 999_000,
+                "prize": if won { json!({"prize_id": "gift"}) } else { Value::Null },
+            }));
+            if won {
+                let shard = loop {
+                    let shard = rng.random_range(0..STOCK_SHARDS);
+                    if lane.owns_shard(shard) {
+                        break shard;
+                    }
+                };
+                records.push(
+                    "iw_given",
+                    json!({
+                        "id": [COMPANY, rule, "gift", shard], "company": COMPANY,
+                        "rule_id": rule, "prize_id": "gift", "shard": shard, "given": 1,
+                    }),
+                );
+            }
+        }
+        records.push(
+            "iw_counts",
+            json!({
+                "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
+                "rules": counts,
+            }),
+        );
+        records.push(
+            "iw_draws",
+            json!({
+                "id": format!("drw_{code}"), "company": COMPANY, "customer_id": customer,
+                "source": {"cart_id": code}, "created_at": at, "draws": draws,
+            }),
+        );
+        if discounted {
+            records.push(
+                "discount_transaction",
+                json!({
+                    "id": [COMPANY, format!("cart:{code}")], "tid": format!("cart:{code}"),
+                    "company": COMPANY, "customer_id": customer, "cart_id": code,
+                    "created_at": at, "amount": "1.50",
+                    "discounts": [{"rule_id": 10_000, "amount": "1.50"}],
+                }),
+            );
+        }
+        records
+    }
+
+    fn push(&mut self, table: &'static str, row: Value) {
+        self.rows.push((table, row));
+    }
+}
+
+/// One transaction's rows, by table, in the order of [`FLOOR_TABLES`].
+fn batch_bindings(carts: impl IntoIterator<Item = CartRecords>) -> Map<String, Value> {
+    let mut tables: Vec<Vec<Value>> = vec![Vec::new(); FLOOR_TABLES.len()];
+    for cart in carts {
+        for (table, row) in cart.rows {
+            if let Some(i) = FLOOR_TABLES.iter().position(|(name, _)| *name == table) {
+                tables[i].push(row);
+            }
+        }
+    }
+    FLOOR_TABLES
+        .iter()
+        .zip(tables)
+        .map(|((name, _), rows)| (name.to_string(), Value::Array(rows)))
+        .collect()
+}
+
+/// The floor's transaction: every table's statement, always the same text.
+fn batch_text() -> String {
+    let mut text = String::from("BEGIN TRANSACTION;\n");
+    for (_, statement) in FLOOR_TABLES {
+        text.push_str(statement);
+        text.push('\n');
+    }
+    text.push_str("COMMIT TRANSACTION;");
+    text
+}
+
+/// Writes the records of benchmark carts of `customers` Customers to a new
+/// SurrealKV store at `path`, [`MAX_BATCH`] carts per transaction, from
+/// `writers` concurrent tasks (each a write lane of its own), for
+/// `duration`; then counts what is stored.
+pub async fn store_floor(
+    path: &Path,
+    writers: usize,
+    customers: u64,
+    duration: Duration,
+) -> anyhow::Result<StoreFloor> {
+    let url = format!("surrealkv://{}", path.display());
+    let db = surrealdb::engine::any::connect(url.as_str())
+        .await
+        .with_context(|| format!("cannot open {url}"))?;
+    db.query(
+        "DEFINE NAMESPACE IF NOT EXISTS bench; USE NS bench; DEFINE DATABASE IF NOT EXISTS bench;",
+    )
+    .await?
+    .check()?;
+    db.use_ns("bench").use_db("bench").await?;
+    let mut schema: Vec<String> = FLOOR_TABLES
+        .iter()
+        .map(|(table, _)| format!("DEFINE TABLE {table} SCHEMALESS;"))
+        .collect();
+    schema.extend(floor_indexes().iter().map(|(_, index)| index.to_string()));
+    db.query(schema.join("\n")).await?.check()?;
+
+    let text = batch_text();
+    let writers = writers.max(1);
+    let seed: u64 = rand::random();
+    let next = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let cpu_before = crate::bench::server::process_cpu_ticks(std::process::id());
+    let started = Instant::now();
+    let deadline = started + duration;
+    let mut tasks = tokio::task::JoinSet::new();
+    for index in 0..writers {
+        let lane = WriteLane {
+            index: index as u32,
+            count: writers as u32,
+        };
+        let (db, text, next) = (db.clone(), text.clone(), next.clone());
+        tasks.spawn(async move {
+            let (mut carts, mut transactions, mut errors) = (0u64, 0u64, 0u64);
+            while Instant::now() < deadline {
+                let first = next.fetch_add(MAX_BATCH as u64, std::sync::atomic::Ordering::Relaxed);
+                let rows = batch_bindings(
+                    (first..first + MAX_BATCH as u64)
+                        .map(|n| CartRecords::of(n, customers, seed, lane)),
+                );
+                let written = db
+                    .query(text.as_str())
+                    .bind(Value::Object(rows))
+                    .await
+                    .and_then(|response| response.check());
+                match written {
+                    Ok(_) => {
+                        carts += MAX_BATCH as u64;
+                        transactions += 1;
+                    }
+                    Err(_) => errors += 1,
+                }
+            }
+            (carts, transactions, errors)
+        });
+    }
+    let (mut carts, mut transactions, mut errors) = (0, 0, 0);
+    while let Some(done) = tasks.join_next().await {
+        let (c, t, e) = done?;
+        (carts, transactions, errors) = (carts + c, transactions + t, errors + e);
+    }
+    let elapsed = started.elapsed();
+    let cpu_after = crate::bench::server::process_cpu_ticks(std::process::id());
+    let cpu = cpu_before
+        .zip(cpu_after)
+        .map(|(before, after)| Duration::from_millis(after.saturating_sub(before) * 10));
+
+    let mut records_per_cart = Vec::new();
+    for (table, _) in FLOOR_TABLES {
+        let counted: Option<i64> = db
+            .query(format!(
+                "RETURN (SELECT count() AS n FROM {table} GROUP ALL)[0].n ?? 0"
+            ))
+            .await?
+            .check()?
+            .take(0)?;
+        let counted = counted.unwrap_or(0);
+        records_per_cart.push((table.to_string(), counted as f64 / carts.max(1) as f64));
+    }
+    let index_entries_per_cart = floor_indexes()
+        .iter()
+        .map(|(table, _)| {
+            let inserted = FLOOR_TABLES
+                .iter()
+                .find(|(name, statement)| name == table && !statement.contains("ON DUPLICATE"));
+            // An index of a table whose records are only moved gains no entry
+            // once the record exists; one inserted per record gains one.
+            match inserted {
+                Some(_) => records_per_cart
+                    .iter()
+                    .find(|(name, _)| name == table)
+                    .map_or(0.0, |(_, n)| *n),
+                None => 0.0,
+            }
+        })
+        .sum();
+    Ok(StoreFloor {
+        carts,
+        transactions,
+        errors,
+        elapsed,
+        writers,
+        batch: MAX_BATCH,
+        cpu,
+        records_per_cart,
+        index_entries_per_cart,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_floor_writes_the_service_tables_with_their_own_indexes() {
+        let indexes = floor_indexes();
+        let tables: Vec<&str> = indexes.iter().map(|(table, _)| *table).collect();
+        for table in ["cart", "ledger_write", "iw_draws", "discount_transaction"] {
+            assert!(tables.contains(&table), "{table} in {indexes:?}");
+        }
+        assert!(
+            indexes
+                .iter()
+                .all(|(table, line)| line.contains(&format!(" ON {table} "))),
+            "{indexes:?}"
+        );
+        // The text of a transaction does not depend on its rows.
+        assert_eq!(batch_text(), batch_text());
+        assert!(batch_text().starts_with("BEGIN TRANSACTION;"));
+    }
+
+    #[test]
+    fn a_cart_writes_one_cart_its_totals_draws_and_at_least_one_ledger_record() {
+        for n in 0..50 {
+            let records = CartRecords::of(n, 100, 7, WriteLane::ONLY);
+            let count = |table: &str| records.rows.iter().filter(|(t, _)| *t == table).count();
+            assert_eq!(count("cart"), 1);
+            assert_eq!(count("customer_stats"), 1);
+            assert_eq!(count("iw_counts"), 1);
+            assert_eq!(count("iw_draws"), 1);
+            assert!((1..=2).contains(&count("ledger_write")));
+            assert_eq!(count("ledger_write"), count("points_balance"));
+            assert!(count("iw_given") <= CART_DRAWS.len());
+        }
+    }
+
+    #[test]
+    fn each_writer_writes_the_customers_and_stock_shards_of_its_own_lane() {
+        for index in 0..2 {
+            let lane = WriteLane { index, count: 2 };
+            for n in 0..40 {
+                let records = CartRecords::of(n, 1_000, 3, lane);
+                for (table, row) in &records.rows {
+                    if let Some(customer) = row["customer_id"].as_str() {
+                        assert_eq!(WriteLane::of(customer, 2), lane, "{table}");
+                    }
+                    if *table == "iw_given" {
+                        assert!(lane.owns_shard(row["shard"].as_i64().unwrap()));
+                    }
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn the_floor_counts_what_it_committed() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let floor = store_floor(&dir.path().join("floor"), 2, 50, Duration::from_millis(300))
+            .await
+            .expect("the floor runs");
+        assert_eq!(floor.errors, 0);
+        assert!(floor.transactions >= 1);
+        assert_eq!(floor.carts, floor.transactions * MAX_BATCH as u64);
+        let per = |table: &str| {
+            floor
+                .records_per_cart
+                .iter()
+                .find(|(name, _)| name == table)
+                .map(|(_, n)| *n)
+                .expect("counted")
+        };
+        // One cart record per cart committed; Customers' totals at most one
+        // each of the 50.
+        assert_eq!(per("cart"), 1.0);
+        assert_eq!(per("iw_draws"), 1.0);
+        assert!(per("customer_stats") * floor.carts as f64 <= 50.0);
+        assert!(per("ledger_write") >= 1.0);
+        // cart, ledger, draws and discounts each add an index entry.
+        assert!(floor.index_entries_per_cart >= 3.0, "{floor:?}");
+        let line = floor.describe();
+        assert!(line.starts_with("Store floor: "), "{line}");
+        assert_eq!(floor.json()["batch"], MAX_BATCH);
+    }
+}
