@@ -372,4 +372,79 @@ mod tests {
             assert!(nobody.printed_once.is_empty(), "{company} {value}");
         }
     }
+
+    #[tokio::test]
+    async fn a_recorded_cart_moves_the_kept_facts_on_as_the_store_has_them() {
+        use crate::pipeline::occurrence::Earned;
+        use crate::resources::carts::model::Cart;
+        use crate::resources::carts::store::CartWrite;
+        use crate::resources::points::model::PointsKind;
+        use crate::resources::points::store::ledger::LedgerEntry;
+
+        let store = Store::connect("mem://", None).await.unwrap();
+        store
+            .insert_customer("c", &customer("cus_a", "A1"))
+            .await
+            .unwrap();
+        let since: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        let read = || FactsRead {
+            of: FactsOf::Lookup(SearchBy::Code, "A1"),
+            history_since: Some(since),
+            queries: &[],
+            printed_once: false,
+        };
+        store.read_facts("c", read()).await.unwrap();
+        // 0.1 and 0.2 make 0.3 as the store sums them; the second cart is
+        // dated before the first.
+        for (code, date, total, points) in [
+            ("T1", "2026-11-20T10:00:00Z", 0.1, 10),
+            ("T2", "2026-11-02T10:00:00Z", 0.2, 5),
+        ] {
+            let cart: Cart = serde_json::from_value(serde_json::json!({
+                "id": code, "customer_id": "cus_a", "date": date,
+                "lines": [{"product_code": "P1", "quantity": 1.0, "price": total}],
+                "total": total, "discount_total": 0.0, "points_earned": points,
+                "created_at": date,
+            }))
+            .unwrap();
+            let ledger = [LedgerEntry::new(
+                "cus_a",
+                PointsKind::Points,
+                points,
+                "cart",
+                date.parse().unwrap(),
+            )];
+            let nothing = serde_json::Value::Null;
+            let write = CartWrite {
+                cart: &cart,
+                earned: Earned {
+                    ledger: &ledger,
+                    draw_write: &nothing,
+                    voucher_issues: &nothing,
+                    challenges: &nothing,
+                    limit_takes: &nothing,
+                },
+                voucher_uses: &[],
+                discounts: None,
+                discount_limit_takes: &[],
+            };
+            store.insert_cart("c", write).await.unwrap();
+            let before = store.queries_sent();
+            let remembered = store.read_facts("c", read()).await.unwrap();
+            assert_eq!(store.queries_sent(), before, "{code}: served from memory");
+            let fresh = store.read_facts_from_store("c", read()).await.unwrap();
+            assert_eq!(remembered.facts.purchases, fresh.facts.purchases, "{code}");
+            assert_eq!(remembered.facts.totals, fresh.facts.totals, "{code}");
+            assert_eq!(
+                remembered.facts.points_balance, fresh.facts.points_balance,
+                "{code}"
+            );
+        }
+        let facts = store.read_facts("c", read()).await.unwrap().facts;
+        assert_eq!(facts.totals.lifetime_spend, 0.3);
+        assert_eq!(facts.totals.cart_count, 2);
+        assert_eq!(facts.points_balance, 15);
+        assert_eq!(facts.purchases.len(), 2);
+        assert!(facts.purchases[0].0 < facts.purchases[1].0);
+    }
 }

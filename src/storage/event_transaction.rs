@@ -18,11 +18,15 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::common::amount::Amount;
+use crate::common::money::decimal_to_f64;
+use crate::common::time::Timestamp;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::carts::store::STORE_CART_TOTALS;
 use crate::resources::carts::store::STORE_CARTS;
 use crate::resources::carts::store::cart_rows;
 use crate::resources::challenges::store::advance_statements;
+use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::discounts::store::STORE_DISCOUNTS;
 use crate::resources::discounts::store::discount_row;
 use crate::resources::events::store::STORE_EVENTS;
@@ -132,6 +136,77 @@ fn is_rare(write: &EventWrite) -> bool {
         || present(&write["challenges"])
         || present(&write["limit_takes"])
         || present(&write["answer"])
+}
+
+/// The parts of an [`EventWrite`] whose change to its Customer's kept state
+/// [`recorded_change`] knows (or that change none of it): any other part
+/// present (Voucher uses, issued Vouchers, Challenges, points budgets, or a
+/// part added later) makes the Customer read again.
+const KNOWN_PARTS: [&str; 13] = [
+    "company",
+    "customer",
+    "now",
+    "cart",
+    "event",
+    "total",
+    "date",
+    "ledger",
+    "balances",
+    "draw_write",
+    "discounts",
+    "answer",
+    WRITTEN_FOR,
+];
+
+/// The name of the field of an [`EventWrite`] naming its Customer, whatever
+/// the event (set by the group commit).
+pub(crate) const WRITTEN_FOR: &str = "written_for";
+
+/// What `write`, an event of `customer` that committed, changed in the
+/// Customer's state this process keeps ([`RecordedChange`]); `None` when it
+/// changed more than that (a part not in [`KNOWN_PARTS`], a Coupon's limits,
+/// game participations or Vouchers its draws used, another Customer's
+/// balance), and the Customer is read again.
+pub(crate) fn recorded_change(write: &EventWrite, customer: &str) -> Option<RecordedChange> {
+    let present = |value: &Value| match value {
+        Value::Null => false,
+        Value::Array(items) => !items.is_empty(),
+        _ => true,
+    };
+    let unknown = write
+        .as_object()?
+        .iter()
+        .any(|(part, value)| !KNOWN_PARTS.contains(&part.as_str()) && present(value));
+    let draw = &write["draw_write"];
+    if unknown
+        || present(&write["discounts"]["limit_takes"])
+        || present(&draw["used"])
+        || present(&draw["played"])
+    {
+        return None;
+    }
+    let mut points = 0;
+    for balance in write["balances"].as_array().map_or(&[][..], Vec::as_slice) {
+        if balance["customer_id"].as_str() != Some(customer) {
+            return None;
+        }
+        if balance["kind"] == "points" {
+            points += balance["delta"].as_i64()?;
+        }
+    }
+    let purchase = match &write["cart"] {
+        Value::Object(_) => {
+            let date = write["date"].as_str()?.parse::<Timestamp>().ok()?;
+            let total = Amount::from_stored(&write["total"]).ok()?;
+            Some((date.as_datetime(), decimal_to_f64(total.0)))
+        }
+        _ => None,
+    };
+    Some(RecordedChange {
+        purchase,
+        points,
+        draw_counts: draw.is_object().then(|| draw["next"].clone()),
+    })
 }
 
 /// The transaction recording a batch of events: its text and what it binds.
@@ -289,6 +364,52 @@ mod tests {
         assert!(!text.contains("iw_counts"), "{text}");
         assert!(!text.contains("custom_event"), "{text}");
         assert_eq!(bindings[RARE].as_array().unwrap().len(), 1);
+    }
+
+    #[test]
+    fn a_plain_cart_tells_what_it_changed_and_a_rarer_one_does_not() {
+        let mut write = cart_write("P", "x");
+        write["total"] = json!("12.30");
+        write["balances"] = json!([
+            {"customer_id": "x", "kind": "points", "delta": 10},
+            {"customer_id": "x", "kind": "wallet", "delta": 99}
+        ]);
+        let change = recorded_change(&write, "x").expect("a plain cart");
+        assert_eq!(
+            change.purchase,
+            Some((
+                "2026-11-22T10:00:00Z"
+                    .parse::<Timestamp>()
+                    .unwrap()
+                    .as_datetime(),
+                12.3
+            ))
+        );
+        assert_eq!(change.points, 10, "the wallet is not the points balance");
+        assert_eq!(change.draw_counts, Some(json!({"1": [1]})));
+        for (field, value) in [
+            ("voucher_uses", json!([{"key": "V"}])),
+            ("challenges", json!([{"rule_id": 7}])),
+            ("voucher_issues", json!([{"code": "W"}])),
+            ("limit_takes", json!([{"rule_id": 3}])),
+            (
+                "balances",
+                json!([{"customer_id": "y", "kind": "points", "delta": 5}]),
+            ),
+        ] {
+            let mut rarer = write.clone();
+            rarer[field] = value;
+            assert_eq!(recorded_change(&rarer, "x"), None, "{field}");
+        }
+        let mut played = write.clone();
+        played["draw_write"]["played"] = json!([4]);
+        assert_eq!(recorded_change(&played, "x"), None);
+        // A Custom Event: no purchase, no draw.
+        let mut event = write.clone();
+        event["cart"] = Value::Null;
+        event["draw_write"] = Value::Null;
+        let change = recorded_change(&event, "x").expect("a plain event");
+        assert_eq!((change.purchase, change.draw_counts), (None, None));
     }
 
     #[test]

@@ -37,6 +37,8 @@ use crate::storage::Store;
 use crate::storage::WriterPermit;
 use crate::storage::event_transaction::BatchTransaction;
 use crate::storage::event_transaction::EventWrite;
+use crate::storage::event_transaction::WRITTEN_FOR;
+use crate::storage::event_transaction::recorded_change;
 use crate::storage::server_busy;
 use crate::storage::write_lanes::Enlisted;
 use crate::storage::write_lanes::Lane;
@@ -46,9 +48,6 @@ use crate::storage::write_lanes::WriteLane;
 /// Most writes one transaction records. Past a handful the fixed cost is
 /// shared out; a longer batch only delays the first of its answers.
 pub(crate) const MAX_BATCH: usize = 16;
-
-/// The field of an [`EventWrite`] naming its Customer, whatever the event.
-const WRITTEN_FOR: &str = "written_for";
 
 /// Lanes against a remote server, per node. Fewer lanes make larger batches,
 /// and the server spends less CPU per event on a larger one: on a two-core
@@ -193,6 +192,9 @@ impl Store {
             .transactions
             .fetch_add(1, Ordering::Relaxed);
         let transaction = BatchTransaction::of(writes);
+        // Every Customer entry kept before now was read before this batch
+        // could commit.
+        let sent = self.customers.mark();
         let recorded = if transaction.repeats_a_cart() {
             // Refused whole, and recorded event by event: the second cart
             // of a code is then refused as it would be alone.
@@ -210,11 +212,15 @@ impl Store {
             .map(drop)
         };
         // Before any answer, whatever the outcome (a lost answer may have
-        // committed): the Customers written are read again next time.
+        // committed): the Customers written are moved on by what their
+        // events changed, or read again next time.
         for write in writes {
             let company = write["company"].as_str().unwrap_or_default();
             let customer = write[WRITTEN_FOR].as_str().unwrap_or_default();
-            self.customers.forget(company, customer);
+            match (&recorded, recorded_change(write, customer)) {
+                (Ok(()), Some(change)) => self.customers.advance(company, customer, sent, &change),
+                _ => self.customers.forget(company, customer),
+            }
         }
         // The stock view learns of units only once they are committed, and
         // forgets the prizes of draws refused as contended (one may have run

@@ -70,12 +70,14 @@ async fn a_realtime_cart_or_custom_event_costs_a_known_number_of_queries() {
     assert_eq!(event, QUERIES_PER_CART);
 }
 
-/// The queries of one realtime cart (or Custom Event) of the demo Company,
-/// written down so that a change adding one is seen: the read (the Customer
-/// by its id or code, its facts, the messages it was shown once and the
-/// state of the Instant Wins listening); the write, shared with the events
-/// recorded at the same moment.
-const QUERIES_PER_CART: u64 = 2;
+/// The queries of a realtime cart (or Custom Event) of the demo Company by
+/// a Customer whose previous event this process recorded, written down so
+/// that a change adding one is seen: the write alone, shared with the events
+/// recorded at the same moment. (The read of the Customer by its id or code,
+/// its facts, the messages it was shown once and the state of the Instant
+/// Wins listening is served from memory, moved on by the previous event;
+/// `with_no_customer_kept_every_request_reads_the_store` counts it.)
+const QUERIES_PER_CART: u64 = 1;
 
 /// The queries `request` costs, sent once.
 async fn queries_of(
@@ -93,10 +95,10 @@ async fn queries_of(
 
 /// For the Customers of `server` (with code prefix `prefix`), the fewest
 /// queries of a till's sequence: look-up, look-up, simulate, simulate,
-/// realtime, look-up. A background duty may write (and so make every kept
+/// realtime, look-up, and the Customer's next cart. A background duty may write (and so make every kept
 /// Customer stale) between two requests: the sequence is tried on a few
 /// Customers and the one that cost least is judged.
-async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 6] {
+async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 7] {
     let key = server.bootstrap_key();
     let mut tries = Vec::new();
     for attempt in 0..5 {
@@ -105,6 +107,8 @@ async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 6] {
         let mut cart = morning_cart(&id, &format!("{prefix}-C{attempt}"));
         cart.as_object_mut().unwrap().remove("customer_id");
         cart["customer_code"] = json!(code);
+        let mut next_cart = cart.clone();
+        next_cart["code"] = json!(format!("{prefix}-N{attempt}"));
         let look_up = format!("/customers/{code}?search_by=code");
         let sequence = [
             queries_of(server, &key, "GET", &look_up, None).await,
@@ -113,6 +117,7 @@ async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 6] {
             queries_of(server, &key, "POST", "/carts/simulate", Some(cart.clone())).await,
             queries_of(server, &key, "POST", "/carts/realtime", Some(cart.clone())).await,
             queries_of(server, &key, "GET", &look_up, None).await,
+            queries_of(server, &key, "POST", "/carts/realtime", Some(next_cart)).await,
         ];
         tries.push(sequence);
     }
@@ -120,7 +125,9 @@ async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 6] {
         .into_iter()
         .min_by_key(|sequence| sequence.iter().sum::<u64>())
         .unwrap();
-    eprintln!("{prefix}: look-up, look-up, simulate, simulate, realtime, look-up: {fewest:?}");
+    eprintln!(
+        "{prefix}: look-up, look-up, simulate, simulate, realtime, look-up, realtime: {fewest:?}"
+    );
     fewest
 }
 
@@ -136,16 +143,18 @@ async fn a_tills_look_up_simulation_and_cart_read_the_customer_once() {
     .await;
     // The first look-up reads the Customer, the second is served from
     // memory; the first simulation reads the Customer's facts, the second is
-    // served from memory; the cart only writes, and its Customer is read
-    // again after.
-    assert_eq!(till_sequence(&server, "TILL").await, [1, 0, 1, 0, 1, 1]);
+    // served from memory; the cart only writes, and moves the Customer kept
+    // in memory on by its purchase and points: the look-up after it and the
+    // Customer's next cart read nothing.
+    assert_eq!(till_sequence(&server, "TILL").await, [1, 0, 1, 0, 1, 0, 1]);
 
-    // The demo Company's carts meet Instant Wins and a Challenge: the
-    // Customer's participations and progress are kept with it, and the
-    // units given of limited prizes come from the stock view while it is
-    // fresh, so the same sequence costs the same.
+    // The demo Company's carts meet Instant Wins and a Challenge (these
+    // Customers did not enroll): the Customer's participations are kept
+    // with it and moved on by its cart's draws, and the units given of
+    // limited prizes come from the stock view while it is fresh, so the
+    // same sequence costs the same.
     let demo = TestServer::start_at("2026-05-04T09:30:00Z").await;
-    assert_eq!(till_sequence(&demo, "DRAW").await, [1, 0, 1, 0, 1, 1]);
+    assert_eq!(till_sequence(&demo, "DRAW").await, [1, 0, 1, 0, 1, 0, 1]);
 }
 
 #[tokio::test]
@@ -157,5 +166,5 @@ async fn with_no_customer_kept_every_request_reads_the_store() {
     let server = TestServer::start_with(settings).await;
     // Each look-up and simulation reads the Customer (and its facts); the
     // cart reads them and writes.
-    assert_eq!(till_sequence(&server, "COLD").await, [1, 1, 1, 1, 2, 1]);
+    assert_eq!(till_sequence(&server, "COLD").await, [1, 1, 1, 1, 2, 1, 2]);
 }

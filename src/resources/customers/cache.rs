@@ -10,7 +10,12 @@
 //! Two ways an entry stops being served:
 //! - the carts and Custom Events recorded by the group commit name their
 //!   Customer, which is forgotten once its transaction has committed and
-//!   before its answer is sent ([`CustomerCache::forget`]);
+//!   before its answer is sent ([`CustomerCache::forget`]); or, when what
+//!   the event changed is known ([`RecordedChange`]: a purchase, a points
+//!   balance moved, participations counted) and the entry was kept before
+//!   the transaction was sent, moved on by that change instead
+//!   ([`CustomerCache::advance`]), so that the Customer's next event is not
+//!   read again;
 //! - every other query whose text writes moves the store's write epoch
 //!   ([`WriteEpoch`]) when it completes, and an entry read before that is no
 //!   longer served. A writer nobody thought of costs the cache its entries,
@@ -28,6 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::common::time::Timestamp;
 use crate::pipeline::store::CustomerFacts;
 use crate::resources::customers::model::SearchBy;
+use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::customers::store::StoredCustomer;
 use crate::resources::customers::store::holds_identifier;
 use crate::resources::instant_wins::store::draw_state::CustomerDraws;
@@ -80,6 +86,9 @@ pub struct CachedCustomer {
     pub draws: Option<CustomerDraws>,
     /// The write epoch the entry was read in.
     epoch: u64,
+    /// When it was kept or last moved on, in [`CustomerCache::mark`]s: a
+    /// write marked later knows the entry does not hold it.
+    kept: u64,
 }
 
 impl CachedCustomer {
@@ -95,6 +104,7 @@ impl CachedCustomer {
             printed_once,
             draws: None,
             epoch: 0,
+            kept: 0,
         }
     }
 
@@ -136,6 +146,9 @@ pub struct CustomerCache {
     /// Per shard: moved each time one of its Customers is forgotten.
     forgotten: Box<[AtomicU64]>,
     epoch: Arc<WriteEpoch>,
+    /// Moved by every entry kept and every write about to be sent: orders
+    /// the two ([`CustomerCache::mark`]).
+    marks: AtomicU64,
 }
 
 /// The shard of `key`: a stable hash (FNV-1a) of its parts.
@@ -160,6 +173,7 @@ impl CustomerCache {
             shards: (0..SHARDS).map(|_| Mutex::default()).collect(),
             forgotten: (0..SHARDS).map(|_| AtomicU64::new(0)).collect(),
             epoch,
+            marks: AtomicU64::new(0),
         }
     }
 
@@ -252,6 +266,7 @@ impl CustomerCache {
             }
             let key = (company.to_string(), id.clone());
             entry.epoch = ticket.epoch;
+            entry.kept = self.mark();
             if let Some(before) = shard
                 .customers
                 .get(&key)
@@ -307,6 +322,39 @@ impl CustomerCache {
         shard
             .customers
             .remove(&(company.to_string(), id.to_string()));
+    }
+
+    /// A new mark: taken by a write just before it is sent, it is later than
+    /// every entry kept so far, which were all read before the write could
+    /// have committed.
+    pub fn mark(&self) -> u64 {
+        self.marks.fetch_add(1, Ordering::AcqRel) + 1
+    }
+
+    /// Moves the Customer `id` of `company` on by `change`, which a write
+    /// marked `sent` (taken just before it was sent) made and which has
+    /// committed; forgets it instead when its entry may already hold the
+    /// write (kept after `sent`) or is stale. Reads still running are
+    /// refused as by [`CustomerCache::forget`]: they may have read the store
+    /// before the write.
+    pub fn advance(&self, company: &str, id: &str, sent: u64, change: &RecordedChange) {
+        if !self.enabled {
+            return;
+        }
+        let index = shard_of(&[company, id]);
+        let mut shard = self.shard(index);
+        self.forgotten[index].fetch_add(1, Ordering::AcqRel);
+        let key = (company.to_string(), id.to_string());
+        let epoch = self.epoch.current();
+        match shard.customers.get_mut(&key) {
+            Some(entry) if entry.kept < sent && entry.epoch == epoch => {
+                change.apply(entry);
+                entry.kept = self.mark();
+            }
+            _ => {
+                shard.customers.remove(&key);
+            }
+        }
     }
 
     /// How many Customers are kept (stale ones included).

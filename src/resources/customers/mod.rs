@@ -4,5 +4,6 @@
 pub mod api;
 pub mod cache;
 pub mod model;
+pub mod recorded;
 pub mod service;
 pub mod store;
