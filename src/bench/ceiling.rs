@@ -13,14 +13,12 @@ use tokio::time::Instant;
 use crate::bench::load::Load;
 use crate::bench::load::RunResult;
 
-/// Commits one small record per transaction from `writers` concurrent tasks
-/// for `duration`, on a new SurrealKV store at `path` (synced on commit, the
-/// service's default).
-pub async fn raw_store_writes(
+/// A new SurrealKV store at `path` (synced on commit, the service's
+/// default), with its namespace and database in use: a store the
+/// benchmark writes to straight, with no service in front.
+pub(crate) async fn open_raw_store(
     path: &Path,
-    writers: usize,
-    duration: Duration,
-) -> anyhow::Result<RunResult> {
+) -> anyhow::Result<surrealdb::Surreal<surrealdb::engine::any::Any>> {
     let url = format!("surrealkv://{}", path.display());
     let db = surrealdb::engine::any::connect(url.as_str())
         .await
@@ -31,6 +29,18 @@ pub async fn raw_store_writes(
     .await?
     .check()?;
     db.use_ns("bench").use_db("bench").await?;
+    Ok(db)
+}
+
+/// Commits one small record per transaction from `writers` concurrent tasks
+/// for `duration`, on a new SurrealKV store at `path` (synced on commit, the
+/// service's default).
+pub async fn raw_store_writes(
+    path: &Path,
+    writers: usize,
+    duration: Duration,
+) -> anyhow::Result<RunResult> {
+    let db = open_raw_store(path).await?;
     let deadline = Instant::now() + duration;
     let started = Instant::now();
     let tally = Arc::new(tokio::sync::Mutex::new((Vec::new(), 0u64)));

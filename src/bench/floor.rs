@@ -17,7 +17,6 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::Context;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Map, Value, json};
@@ -349,16 +348,7 @@ pub async fn store_floor(
     customers: u64,
     duration: Duration,
 ) -> anyhow::Result<StoreFloor> {
-    let url = format!("surrealkv://{}", path.display());
-    let db = surrealdb::engine::any::connect(url.as_str())
-        .await
-        .with_context(|| format!("cannot open {url}"))?;
-    db.query(
-        "DEFINE NAMESPACE IF NOT EXISTS bench; USE NS bench; DEFINE DATABASE IF NOT EXISTS bench;",
-    )
-    .await?
-    .check()?;
-    db.use_ns("bench").use_db("bench").await?;
+    let db = crate::bench::ceiling::open_raw_store(path).await?;
     let mut schema: Vec<String> = FLOOR_TABLES
         .iter()
         .map(|(table, _)| format!("DEFINE TABLE {table} SCHEMALESS;"))
