@@ -96,6 +96,8 @@ pub struct StoreFloor {
     pub records_per_cart: Vec<(String, f64)>,
     /// Secondary index entries written per cart.
     pub index_entries_per_cart: f64,
+    /// The store's size on disk after the run (write-ahead log included).
+    pub store_bytes: Option<u64>,
 }
 
 impl StoreFloor {
@@ -110,6 +112,12 @@ impl StoreFloor {
         (self.carts > 0).then(|| cpu.as_secs_f64() * 1000.0 / self.carts as f64)
     }
 
+    /// Bytes of store per cart committed.
+    pub fn bytes_per_cart(&self) -> Option<f64> {
+        let bytes = self.store_bytes?;
+        (self.carts > 0).then(|| bytes as f64 / self.carts as f64)
+    }
+
     /// Records per cart, all tables together.
     pub fn records_per_cart_total(&self) -> f64 {
         self.records_per_cart.iter().map(|(_, n)| n).sum()
@@ -120,9 +128,12 @@ impl StoreFloor {
         let cpu = self
             .cpu_ms_per_cart()
             .map_or_else(|| "?".to_string(), |ms| format!("{ms:.3} ms"));
+        let bytes = self
+            .bytes_per_cart()
+            .map_or_else(String::new, |bytes| format!(", {bytes:.0} bytes of store"));
         format!(
             "Store floor: {:.0} carts/s, {cpu} of CPU per cart ({} writers, {} carts per \
-             transaction, {:.1} records and {:.1} index entries per cart, {} errors).",
+             transaction, {:.1} records and {:.1} index entries per cart{bytes}, {} errors).",
             self.carts_per_second(),
             self.writers,
             self.batch,
@@ -145,6 +156,8 @@ impl StoreFloor {
             "cpu_ms_per_cart": self.cpu_ms_per_cart(),
             "records_per_cart": self.records_per_cart.iter().map(|(table, n)| (table.clone(), json!(n))).collect::<Map<String, Value>>(),
             "index_entries_per_cart": self.index_entries_per_cart,
+            "store_bytes": self.store_bytes,
+            "bytes_per_cart": self.bytes_per_cart(),
         })
     }
 }
@@ -444,6 +457,7 @@ pub async fn store_floor(
         cpu,
         records_per_cart,
         index_entries_per_cart,
+        store_bytes: crate::bench::soak::directory_bytes(path),
     })
 }
 
@@ -529,6 +543,11 @@ mod tests {
         assert!(floor.index_entries_per_cart >= 3.0, "{floor:?}");
         let line = floor.describe();
         assert!(line.starts_with("Store floor: "), "{line}");
+        assert!(
+            floor.bytes_per_cart().is_some_and(|bytes| bytes > 0.0),
+            "{floor:?}"
+        );
+        assert!(line.contains(" bytes of store, 0 errors)."), "{line}");
         assert_eq!(floor.json()["batch"], MAX_BATCH);
     }
 }

@@ -504,6 +504,7 @@ mod tests {
             cpu: Some(std::time::Duration::from_secs(2)),
             records_per_cart: vec![("cart".into(), 1.0), ("iw_draws".into(), 1.0)],
             index_entries_per_cart: 2.0,
+            store_bytes: Some(12_000_000),
         };
         let report = Report {
             setup: json!({}),
@@ -514,7 +515,7 @@ mod tests {
         };
         let text = report.markdown();
         assert!(
-            text.contains("Store floor: 800 carts/s, 0.500 ms of CPU per cart (2 writers, 16 carts per transaction, 2.0 records and 2.0 index entries per cart, 0 errors)."),
+            text.contains("Store floor: 800 carts/s, 0.500 ms of CPU per cart (2 writers, 16 carts per transaction, 2.0 records and 2.0 index entries per cart, 3000 bytes of store, 0 errors)."),
             "{text}"
         );
         assert!(
