@@ -10,6 +10,7 @@
 //! - [`floor`]: the store's floor for a cart: the records it writes, written
 //!   straight to the store in the group commit's batches.
 //! - [`report`]: the tables and ratios printed at the end.
+//! - [`requests`]: the requests each scenario sends.
 //! - [`soak`]: carts at saturation for a long run, minute by minute.
 //! - [`surreal`]: the official SurrealDB server as a child process, which several nodes share.
 //! - [`usage`]: the CPU time and store queries of the processes under test over a run.
@@ -27,6 +28,7 @@ pub mod floor;
 pub mod load;
 pub mod nodes;
 pub mod report;
+pub mod requests;
 pub mod server;
 pub mod setup;
 pub mod soak;
@@ -40,17 +42,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::ValueEnum;
-use rand::{Rng, SeedableRng};
 use serde_json::json;
 
-use crate::bench::company::APP_EVENT;
-use crate::bench::company::COLD_PRIZE_EVENT;
-use crate::bench::company::HOT_PRIZE_EVENT;
-use crate::bench::company::VOUCHER_CODES;
 use crate::bench::company::customer_code;
 use crate::bench::load::Load;
 use crate::bench::load::Request;
-use crate::bench::load::RequestSource;
 use crate::bench::load::Target;
 use crate::bench::nodes::{BenchStore, Nodes};
 use crate::bench::report::Report;
@@ -173,6 +169,9 @@ pub struct BenchOptions {
     /// After the scenarios, carts at saturation for this long, measured
     /// minute by minute ([`soak`]).
     pub soak: Option<Duration>,
+    /// The `loyalty` binary whose `serve` is measured (this one when
+    /// `None`): another build measured beside this run's floors.
+    pub server_binary: Option<PathBuf>,
     /// Where the servers keep their data, and how many there are: each
     /// measured in turn, on data of its own.
     pub stores: Vec<BenchStore>,
@@ -266,7 +265,7 @@ async fn measure_store(
 ) -> anyhow::Result<()> {
     eprintln!("starting {} in {}…", store.describe(), dir.display());
     let admin_token = random_hex(16);
-    let server = Nodes::start(dir, &admin_token, store).await?;
+    let server = Nodes::start(dir, &admin_token, store, options.server_binary.as_deref()).await?;
     let (target, office) = create_company(&server, dir, &admin_token).await?;
     if !options.catalogue_in_carts {
         eprintln!(
@@ -278,7 +277,7 @@ async fn measure_store(
     seed(&target, options).await?;
     let run_tag = random_hex(3);
     for &scenario in &options.scenarios {
-        let source = requests(scenario, options, &run_tag);
+        let source = crate::bench::requests::requests(scenario, options, &run_tag);
         let alone = options.alone.then_some(Load::Alone);
         let loads = alone
             .into_iter()
@@ -309,7 +308,11 @@ async fn measure_store(
         }
     }
     if let Some(length) = options.soak {
-        let source = requests(Scenario::CartsRealtime, options, &format!("{run_tag}s"));
+        let source = crate::bench::requests::requests(
+            Scenario::CartsRealtime,
+            options,
+            &format!("{run_tag}s"),
+        );
         let store_dir = matches!(store, BenchStore::Embedded).then(|| dir.join("store"));
         report.soak = Some(
             crate::bench::soak::soak(
@@ -378,124 +381,3 @@ const SETTLED_CHECK: Duration = Duration::from_millis(10);
 
 /// A small write this fast means no backlog of writes waits before it.
 const SETTLED_WRITE: Duration = Duration::from_millis(50);
-
-/// The requests of `scenario`: random Customers, carts from the catalogue.
-fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> RequestSource {
-    let customers = options.customers.max(1);
-    let redeemers = options.redeemers.min(customers).max(1);
-    let seed = options.seed;
-    let catalogue = Arc::new(crate::bench::company::catalogue(
-        options.products.max(1),
-        &mut rand::rngs::StdRng::seed_from_u64(seed),
-    ));
-    let tag = run_tag.to_string();
-    let described = options.catalogue_in_carts;
-    let lines = options.lines.map_or(1..=15, |lines| lines..=lines);
-    let rng = move |n: u64| rand::rngs::StdRng::seed_from_u64(seed ^ n.rotate_left(17));
-    match scenario {
-        Scenario::Check => Arc::new(|_| Request::get("/check")),
-        Scenario::GetCustomer => Arc::new(move |n| {
-            let code = customer_code(rng(n).random_range(0..customers));
-            Request::get(format!("/customers/{code}?search_by=code"))
-        }),
-        Scenario::CartsSimulate
-        | Scenario::CartsRealtime
-        | Scenario::CartsRealtimeVouchers
-        | Scenario::CartsRealtimeLarge => {
-            let path = if scenario == Scenario::CartsSimulate {
-                "/carts/simulate"
-            } else {
-                "/carts/realtime"
-            };
-            // The voucher scenario's Customers hold the Vouchers (seeded).
-            let (among, coupons): (u64, &'static [&'static str]) =
-                if scenario == Scenario::CartsRealtimeVouchers {
-                    (redeemers, &VOUCHER_CODES)
-                } else {
-                    (customers, &[])
-                };
-            let lines = match scenario {
-                Scenario::CartsRealtimeLarge => LARGE_CART_LINES..=LARGE_CART_LINES,
-                _ => lines.clone(),
-            };
-            Arc::new(move |n| {
-                let mut rng = rng(n);
-                let customer = customer_code(rng.random_range(0..among));
-                let body = crate::bench::company::cart_body(
-                    &catalogue,
-                    &customer,
-                    &format!("T{tag}-{n}"),
-                    coupons,
-                    described,
-                    lines.clone(),
-                    &mut rng,
-                );
-                Request::post(path, body)
-            })
-        }
-        Scenario::TillSale => Arc::new(move |n| {
-            // Requests 3k, 3k + 1 and 3k + 2 are one sale.
-            let sale = n / 3;
-            let mut rng = rng(sale);
-            let customer = customer_code(rng.random_range(0..customers));
-            if n % 3 == 0 {
-                return Request::get(format!("/customers/{customer}?search_by=code"));
-            }
-            let body = crate::bench::company::cart_body(
-                &catalogue,
-                &customer,
-                &format!("S{tag}-{sale}"),
-                &[],
-                described,
-                lines.clone(),
-                &mut rng,
-            );
-            let path = if n % 3 == 1 {
-                "/carts/simulate"
-            } else {
-                "/carts/realtime"
-            };
-            Request::post(path, body)
-        }),
-        Scenario::CustomEvents => Arc::new(move |n| {
-            let mut rng = rng(n);
-            let screen = ["home", "offers", "wallet", "profile"][rng.random_range(0..4)];
-            Request::post(
-                "/custom_events",
-                json!({
-                    "customer_code": customer_code(rng.random_range(0..customers)),
-                    "type": APP_EVENT,
-                    "data": { "screen": screen },
-                })
-                .to_string(),
-            )
-        }),
-        Scenario::PointsRedeem => Arc::new(move |n| {
-            Request::post(
-                "/points/redeem",
-                json!({
-                    "customer_code": customer_code(rng(n).random_range(0..redeemers)),
-                    "points": 1,
-                })
-                .to_string(),
-            )
-        }),
-        Scenario::InstantWinHotPrize | Scenario::InstantWinColdPrize => {
-            let event = if scenario == Scenario::InstantWinHotPrize {
-                HOT_PRIZE_EVENT
-            } else {
-                COLD_PRIZE_EVENT
-            };
-            Arc::new(move |n| {
-                Request::post(
-                    "/custom_events",
-                    json!({
-                        "customer_code": customer_code(rng(n).random_range(0..customers)),
-                        "type": event,
-                    })
-                    .to_string(),
-                )
-            })
-        }
-    }
-}

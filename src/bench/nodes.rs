@@ -64,9 +64,18 @@ pub struct Nodes {
 
 impl Nodes {
     /// Starts the servers `store` asks for, with their campaigns and logs
-    /// under `dir`.
-    pub async fn start(dir: &Path, admin_token: &str, store: &BenchStore) -> anyhow::Result<Nodes> {
-        let binary = std::env::current_exe()?;
+    /// under `dir`: `serve` of the `loyalty` binary at `binary`, or of this
+    /// one.
+    pub async fn start(
+        dir: &Path,
+        admin_token: &str,
+        store: &BenchStore,
+        binary: Option<&Path>,
+    ) -> anyhow::Result<Nodes> {
+        let binary = match binary {
+            Some(binary) => binary.to_path_buf(),
+            None => std::env::current_exe()?,
+        };
         let BenchStore::Remote { url, auth, nodes } = store else {
             let server = ServerProcess::start_binary(&binary, dir, admin_token).await?;
             return Ok(Nodes {

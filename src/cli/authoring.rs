@@ -46,6 +46,7 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
             .soak
             .filter(|seconds| *seconds > 0)
             .map(std::time::Duration::from_secs),
+        server_binary: args.server_binary,
         stores,
     };
     let report = crate::bench::run(&options)

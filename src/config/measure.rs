@@ -83,6 +83,11 @@ pub struct BenchArgs {
     /// the store's bytes per cart: whether the pace holds as the store grows.
     #[arg(long)]
     pub soak: Option<u64>,
+    /// Measure `serve` of another `loyalty` build at this path instead of
+    /// this one's (the raw store and the floor are this run's): builds
+    /// compared beside the same floor, alternated.
+    #[arg(long)]
+    pub server_binary: Option<PathBuf>,
     /// Run the servers on the SurrealDB server at this `ws://HOST:PORT`
     /// (with `--db-user` and `--db-pass`) instead of each on its embedded store.
     #[arg(long = "db")]

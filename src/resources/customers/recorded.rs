@@ -145,4 +145,50 @@ mod tests {
         // No draw records were read: none are made up.
         assert!(kept.draws.is_none());
     }
+
+    #[test]
+    fn a_write_moves_on_only_an_entry_kept_before_it_was_sent() {
+        use crate::resources::customers::cache::CustomerCache;
+        use crate::storage::connection::WriteEpoch;
+        let epoch = std::sync::Arc::new(WriteEpoch::default());
+        let cache = CustomerCache::new(1_000, epoch.clone());
+        let keep = |id: &str| {
+            let mut kept = entry("2026-10-01T00:00:00Z", &[], false);
+            kept.stored.customer.id = id.to_string();
+            cache.keep("c", None, &cache.ticket(), kept);
+        };
+        let cart = RecordedChange {
+            purchase: Some((at("2026-11-01T10:00:00Z"), 2.5)),
+            ..RecordedChange::default()
+        };
+        let carts = |id: &str| {
+            cache
+                .by_id("c", id)
+                .map(|kept| kept.facts.unwrap().facts.totals.cart_count)
+        };
+        // Kept, then a write marked and committed: moved on, still served.
+        keep("cus_1");
+        let sent = cache.mark();
+        let racing = cache.ticket();
+        cache.advance("c", "cus_1", sent, &cart);
+        assert_eq!(carts("cus_1"), Some(1));
+        // A read that ran beside the write is not kept over it.
+        let mut old = entry("2026-10-01T00:00:00Z", &[], false);
+        old.stored.customer.id = "cus_1".into();
+        cache.keep("c", None, &racing, old);
+        assert_eq!(carts("cus_1"), Some(1));
+        // Kept after the write was sent: it may hold the write already.
+        let sent = cache.mark();
+        keep("cus_2");
+        cache.advance("c", "cus_2", sent, &cart);
+        assert_eq!(carts("cus_2"), None, "kept after the mark");
+        // An entry another write made stale is not moved on.
+        keep("cus_3");
+        let sent = cache.mark();
+        epoch.moved();
+        cache.advance("c", "cus_3", sent, &cart);
+        keep("cus_4");
+        assert_eq!(carts("cus_3"), None, "stale");
+        assert_eq!(carts("cus_4"), Some(0));
+    }
 }
