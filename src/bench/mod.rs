@@ -231,16 +231,27 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         )
         .await?,
     );
-    eprintln!("measuring the store's floor for a cart…");
-    let floor = crate::bench::floor::store_floor(
-        &dir.join("floor-store"),
-        std::thread::available_parallelism().map_or(2, usize::from),
-        options.customers,
-        options.duration.min(RAW_STORE_DURATION),
-    )
-    .await?;
-    eprintln!("{}", floor.describe());
-    report.store_floor = Some(floor);
+    for layout in crate::bench::floor::FloorLayout::ALL {
+        eprintln!(
+            "measuring the store's floor for a cart ({} layout)…",
+            layout.name()
+        );
+        let floor = crate::bench::floor::store_floor(
+            layout,
+            &dir.join(format!("floor-store-{}", layout.name())),
+            std::thread::available_parallelism().map_or(2, usize::from),
+            options.customers,
+            options.duration.min(RAW_STORE_DURATION),
+        )
+        .await?;
+        eprintln!("{}", floor.describe());
+        match layout {
+            crate::bench::floor::FloorLayout::Today => report.store_floor = Some(floor),
+            crate::bench::floor::FloorLayout::OneDocument => {
+                report.one_document_floor = Some(floor)
+            }
+        }
+    }
     let next = Arc::new(AtomicU64::new(0));
     for store in &options.stores {
         // Several stores each get a directory of their own.

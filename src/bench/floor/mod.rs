@@ -7,12 +7,15 @@
 //! own doing (statements, checks, copies, HTTP, evaluation), not the store's:
 //! the report gives the cart's CPU as a multiple of this row's.
 //!
-//! The records are those of the layout the service writes today (the
-//! [`FLOOR_TABLES`]), each table with the secondary indexes the service's
-//! schema defines on it ([`floor_indexes`]), and as many of each per cart as
-//! a cart of the benchmark's Company writes on average
-//! ([`records`]). When the layout changes, this file changes with
-//! it: the floor is always the floor of what the cart writes now.
+//! The floor is measured for two layouts ([`FloorLayout`]), the same carts
+//! on each: the one the service writes today ([`TODAY_TABLES`]), each table
+//! with the secondary indexes the service's schema defines on it
+//! ([`floor_indexes`]), and the one #55 proposes ([`ONE_DOCUMENT_TABLES`]:
+//! one document per event, one per-Customer state document, no secondary
+//! index), as many records of each per cart as a cart of the benchmark's
+//! Company writes on average ([`records`]). When the service's layout
+//! changes, this file changes with it: today's floor is always the floor of
+//! what the cart writes now.
 
 use std::path::Path;
 use std::time::Duration;
@@ -22,16 +25,24 @@ use tokio::time::Instant;
 
 pub mod records;
 
+use crate::bench::floor::records::BenchCart;
 use crate::bench::floor::records::CartRecords;
+pub use crate::bench::floor::records::FloorLayout;
 use crate::storage::group_commit::MAX_BATCH;
 use crate::storage::write_lanes::WriteLane;
 
-/// The tables a cart writes, in the order the floor's transaction writes
-/// them, each with the statement writing a batch's rows (bound as `$rows`
-/// of that table). Tables a cart adds to are `INSERT`ed; those it moves
+/// The statement moving a unit of a prize's stock shard, on either layout.
+const MOVE_STOCK_SHARDS: (&str, &str) = (
+    "iw_given",
+    "INSERT INTO iw_given $iw_given ON DUPLICATE KEY UPDATE given += 1 RETURN NONE;",
+);
+
+/// The tables a cart writes today, in the order the floor's transaction
+/// writes them, each with the statement writing a batch's rows (bound as
+/// the table's name). Tables a cart adds to are `INSERT`ed; those it moves
 /// (balances, totals, participation counts, stock shards) are upserted by
 /// `INSERT ... ON DUPLICATE KEY UPDATE`, as the group commit moves them.
-pub const FLOOR_TABLES: [(&str, &str); 8] = [
+pub const TODAY_TABLES: [(&str, &str); 8] = [
     ("cart", "INSERT INTO cart $cart RETURN NONE;"),
     (
         "customer_stats",
@@ -54,19 +65,48 @@ pub const FLOOR_TABLES: [(&str, &str); 8] = [
              rules = $input.rules RETURN NONE;",
     ),
     ("iw_draws", "INSERT INTO iw_draws $iw_draws RETURN NONE;"),
-    (
-        "iw_given",
-        "INSERT INTO iw_given $iw_given ON DUPLICATE KEY UPDATE given += 1 RETURN NONE;",
-    ),
+    MOVE_STOCK_SHARDS,
     (
         "discount_transaction",
         "INSERT INTO discount_transaction $discount_transaction RETURN NONE;",
     ),
 ];
 
+/// The tables a cart writes on the one-document layout: its event (refused
+/// if its id exists), its code's key (refused if the code was recorded),
+/// its Customer's state written whole as the service holds it after the
+/// event (by one upsert moving its version), and the stock shards of
+/// prizes won, as today.
+pub const ONE_DOCUMENT_TABLES: [(&str, &str); 4] = [
+    ("event", "INSERT INTO event $event RETURN NONE;"),
+    (
+        "event_code",
+        "INSERT INTO event_code $event_code RETURN NONE;",
+    ),
+    (
+        "customer_state",
+        "INSERT INTO customer_state $customer_state ON DUPLICATE KEY UPDATE
+             version += 1, lifetime_spend = $input.lifetime_spend,
+             cart_count = $input.cart_count, last_purchase = $input.last_purchase,
+             balances = $input.balances, draws = $input.draws, days = $input.days
+             RETURN NONE;",
+    ),
+    MOVE_STOCK_SHARDS,
+];
+
+/// The tables of `layout`, each with the statement writing its rows.
+pub fn floor_tables(layout: FloorLayout) -> &'static [(&'static str, &'static str)] {
+    match layout {
+        FloorLayout::Today => &TODAY_TABLES,
+        FloorLayout::OneDocument => &ONE_DOCUMENT_TABLES,
+    }
+}
+
 /// What the floor measured.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoreFloor {
+    /// The records written.
+    pub layout: FloorLayout,
     /// Carts whose records were committed.
     pub carts: u64,
     /// Transactions committed.
@@ -121,8 +161,12 @@ impl StoreFloor {
         let bytes = self
             .bytes_per_cart()
             .map_or_else(String::new, |bytes| format!(", {bytes:.0} bytes of store"));
+        let layout = match self.layout {
+            FloorLayout::Today => "",
+            FloorLayout::OneDocument => " (one document per event)",
+        };
         format!(
-            "Store floor: {:.0} carts/s, {cpu} of CPU per cart ({} writers, {} carts per \
+            "Store floor{layout}: {:.0} carts/s, {cpu} of CPU per cart ({} writers, {} carts per \
              transaction, {:.1} records and {:.1} index entries per cart{bytes}, {} errors).",
             self.carts_per_second(),
             self.writers,
@@ -136,6 +180,7 @@ impl StoreFloor {
     /// The floor as JSON.
     pub fn json(&self) -> Value {
         json!({
+            "layout": self.layout.name(),
             "carts": self.carts,
             "transactions": self.transactions,
             "errors": self.errors,
@@ -152,9 +197,10 @@ impl StoreFloor {
     }
 }
 
-/// The service's secondary indexes on the [`FLOOR_TABLES`], as its schema
+/// The service's secondary indexes on the tables of `layout`, as its schema
 /// defines them: (table, definition).
-pub fn floor_indexes() -> Vec<(&'static str, &'static str)> {
+pub fn floor_indexes(layout: FloorLayout) -> Vec<(&'static str, &'static str)> {
+    let tables = floor_tables(layout);
     crate::storage::schema::SCHEMA_PARTS
         .iter()
         .flat_map(|(_, text)| text.lines())
@@ -162,33 +208,38 @@ pub fn floor_indexes() -> Vec<(&'static str, &'static str)> {
         .filter(|line| line.starts_with("DEFINE INDEX"))
         .filter_map(|line| {
             let table = line.split_whitespace().skip_while(|w| *w != "ON").nth(1)?;
-            let (table, _) = FLOOR_TABLES.iter().find(|(name, _)| *name == table)?;
+            let (table, _) = tables.iter().find(|(name, _)| *name == table)?;
             Some((*table, line))
         })
         .collect()
 }
 
-/// One transaction's rows, by table, in the order of [`FLOOR_TABLES`].
-fn batch_bindings(carts: impl IntoIterator<Item = CartRecords>) -> Map<String, Value> {
-    let mut tables: Vec<Vec<Value>> = vec![Vec::new(); FLOOR_TABLES.len()];
+/// One transaction's rows of `layout`, by table, in its tables' order.
+fn batch_bindings(
+    layout: FloorLayout,
+    carts: impl IntoIterator<Item = CartRecords>,
+) -> Map<String, Value> {
+    let names = floor_tables(layout);
+    let mut tables: Vec<Vec<Value>> = vec![Vec::new(); names.len()];
     for cart in carts {
         for (table, row) in cart.into_rows() {
-            if let Some(i) = FLOOR_TABLES.iter().position(|(name, _)| *name == table) {
+            if let Some(i) = names.iter().position(|(name, _)| *name == table) {
                 tables[i].push(row);
             }
         }
     }
-    FLOOR_TABLES
+    names
         .iter()
         .zip(tables)
         .map(|((name, _), rows)| (name.to_string(), Value::Array(rows)))
         .collect()
 }
 
-/// The floor's transaction: every table's statement, always the same text.
-fn batch_text() -> String {
+/// The floor's transaction on `layout`: every table's statement, always the
+/// same text.
+fn batch_text(layout: FloorLayout) -> String {
     let mut text = String::from("BEGIN TRANSACTION;\n");
-    for (_, statement) in FLOOR_TABLES {
+    for (_, statement) in floor_tables(layout) {
         text.push_str(statement);
         text.push('\n');
     }
@@ -196,25 +247,31 @@ fn batch_text() -> String {
     text
 }
 
-/// Writes the records of benchmark carts of `customers` Customers to a new
-/// SurrealKV store at `path`, [`MAX_BATCH`] carts per transaction, from
-/// `writers` concurrent tasks (each a write lane of its own), for
-/// `duration`; then counts what is stored.
+/// Writes the records of benchmark carts of `customers` Customers on
+/// `layout` to a new SurrealKV store at `path`, [`MAX_BATCH`] carts per
+/// transaction, from `writers` concurrent tasks (each a write lane of its
+/// own), for `duration`; then counts what is stored.
 pub async fn store_floor(
+    layout: FloorLayout,
     path: &Path,
     writers: usize,
     customers: u64,
     duration: Duration,
 ) -> anyhow::Result<StoreFloor> {
     let db = crate::bench::ceiling::open_raw_store(path).await?;
-    let mut schema: Vec<String> = FLOOR_TABLES
+    let tables = floor_tables(layout);
+    let mut schema: Vec<String> = tables
         .iter()
         .map(|(table, _)| format!("DEFINE TABLE {table} SCHEMALESS;"))
         .collect();
-    schema.extend(floor_indexes().iter().map(|(_, index)| index.to_string()));
+    schema.extend(
+        floor_indexes(layout)
+            .iter()
+            .map(|(_, index)| index.to_string()),
+    );
     db.query(schema.join("\n")).await?.check()?;
 
-    let text = batch_text();
+    let text = batch_text(layout);
     let writers = writers.max(1);
     let seed: u64 = rand::random();
     let next = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -233,8 +290,9 @@ pub async fn store_floor(
             while Instant::now() < deadline {
                 let first = next.fetch_add(MAX_BATCH as u64, std::sync::atomic::Ordering::Relaxed);
                 let rows = batch_bindings(
+                    layout,
                     (first..first + MAX_BATCH as u64)
-                        .map(|n| CartRecords::of(n, customers, seed, lane)),
+                        .map(|n| BenchCart::of(n, customers, seed, lane).records(layout)),
                 );
                 let written = db
                     .query(text.as_str())
@@ -264,7 +322,7 @@ pub async fn store_floor(
         .map(|(before, after)| Duration::from_millis(after.saturating_sub(before) * 10));
 
     let mut records_per_cart = Vec::new();
-    for (table, _) in FLOOR_TABLES {
+    for (table, _) in tables {
         let counted: Option<i64> = db
             .query(format!(
                 "RETURN (SELECT count() AS n FROM {table} GROUP ALL)[0].n ?? 0"
@@ -275,10 +333,10 @@ pub async fn store_floor(
         let counted = counted.unwrap_or(0);
         records_per_cart.push((table.to_string(), counted as f64 / carts.max(1) as f64));
     }
-    let index_entries_per_cart = floor_indexes()
+    let index_entries_per_cart = floor_indexes(layout)
         .iter()
         .map(|(table, _)| {
-            let inserted = FLOOR_TABLES
+            let inserted = tables
                 .iter()
                 .find(|(name, statement)| name == table && !statement.contains("ON DUPLICATE"));
             // An index of a table whose records are only moved gains no entry
@@ -293,6 +351,7 @@ pub async fn store_floor(
         })
         .sum();
     Ok(StoreFloor {
+        layout,
         carts,
         transactions,
         errors,
@@ -312,7 +371,7 @@ mod tests {
 
     #[test]
     fn the_floor_writes_the_service_tables_with_their_own_indexes() {
-        let indexes = floor_indexes();
+        let indexes = floor_indexes(FloorLayout::Today);
         let tables: Vec<&str> = indexes.iter().map(|(table, _)| *table).collect();
         for table in ["cart", "ledger_write", "iw_draws", "discount_transaction"] {
             assert!(tables.contains(&table), "{table} in {indexes:?}");
@@ -324,16 +383,41 @@ mod tests {
             "{indexes:?}"
         );
         // The text of a transaction does not depend on its rows.
-        assert_eq!(batch_text(), batch_text());
-        assert!(batch_text().starts_with("BEGIN TRANSACTION;"));
+        assert_eq!(
+            batch_text(FloorLayout::Today),
+            batch_text(FloorLayout::Today)
+        );
+        assert!(batch_text(FloorLayout::Today).starts_with("BEGIN TRANSACTION;"));
+    }
+
+    #[test]
+    fn the_one_document_layout_has_no_index_but_the_stock_shards_own() {
+        let indexes = floor_indexes(FloorLayout::OneDocument);
+        assert!(
+            indexes.iter().all(|(table, _)| *table == "iw_given"),
+            "{indexes:?}"
+        );
+        let text = batch_text(FloorLayout::OneDocument);
+        for table in ["event", "event_code", "customer_state", "iw_given"] {
+            assert!(
+                text.contains(&format!("INSERT INTO {table} ${table}")),
+                "{text}"
+            );
+        }
     }
 
     #[tokio::test]
     async fn the_floor_counts_what_it_committed() {
         let dir = tempfile::tempdir().expect("temporary directory");
-        let floor = store_floor(&dir.path().join("floor"), 2, 50, Duration::from_millis(300))
-            .await
-            .expect("the floor runs");
+        let floor = store_floor(
+            FloorLayout::Today,
+            &dir.path().join("floor"),
+            2,
+            50,
+            Duration::from_millis(300),
+        )
+        .await
+        .expect("the floor runs");
         assert_eq!(floor.errors, 0);
         assert!(floor.transactions >= 1);
         assert_eq!(floor.carts, floor.transactions * MAX_BATCH as u64);
@@ -361,5 +445,40 @@ mod tests {
         );
         assert!(line.contains(" bytes of store, 0 errors)."), "{line}");
         assert_eq!(floor.json()["batch"], MAX_BATCH);
+        assert_eq!(floor.json()["layout"], "today");
+    }
+
+    #[tokio::test]
+    async fn the_one_document_floor_writes_an_event_and_a_code_per_cart_and_a_state_per_customer() {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let floor = store_floor(
+            FloorLayout::OneDocument,
+            &dir.path().join("floor"),
+            2,
+            50,
+            Duration::from_millis(300),
+        )
+        .await
+        .expect("the floor runs");
+        assert_eq!(floor.errors, 0);
+        assert_eq!(floor.carts, floor.transactions * MAX_BATCH as u64);
+        let per = |table: &str| {
+            floor
+                .records_per_cart
+                .iter()
+                .find(|(name, _)| name == table)
+                .map(|(_, n)| *n)
+                .expect("counted")
+        };
+        assert_eq!(per("event"), 1.0);
+        assert_eq!(per("event_code"), 1.0);
+        assert!((per("customer_state") * floor.carts as f64).round() <= 50.0);
+        assert_eq!(floor.index_entries_per_cart, 0.0);
+        let line = floor.describe();
+        assert!(
+            line.starts_with("Store floor (one document per event): "),
+            "{line}"
+        );
+        assert_eq!(floor.json()["layout"], "one-document");
     }
 }

@@ -1,6 +1,8 @@
-//! The records one benchmark cart writes on today's layout, as the floor
-//! ([`crate::bench::floor`]) writes them: their tables, sizes and how many of
-//! each a cart of the benchmark's Company writes on average.
+//! The records one benchmark cart writes, as the floor
+//! ([`crate::bench::floor`]) writes them: the cart itself, drawn once
+//! ([`BenchCart`]), and its records on each [`FloorLayout`]: their tables,
+//! sizes and how many of each a cart of the benchmark's Company writes on
+//! average.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -19,23 +21,69 @@ const CART_DRAWS: [i64; 5] = [10_007, 10_017, 10_027, 10_037, 10_047];
 /// The shards a limited prize's stock is kept in.
 const STOCK_SHARDS: i64 = 16;
 
-/// The records one benchmark cart writes, by table.
-#[derive(Debug, Default)]
-pub struct CartRecords {
-    rows: Vec<(&'static str, Value)>,
+/// Days with a purchase a Customer's state document keeps buckets for in
+/// the one-document layout: a weekly shopper's year.
+const STATE_DAYS: usize = 52;
+
+/// The instant every floor cart is dated.
+const AT: &str = "2026-11-27T10:00:00Z";
+
+/// Which records a cart writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloorLayout {
+    /// The service's layout today: a record per fact in a table per kind
+    /// of fact, with the secondary indexes the service's schema defines.
+    Today,
+    /// The layout #55 proposes: one document per event keyed
+    /// `[company, customer, time-ordered id]` holding its lines, ledger
+    /// entries, draws and discounts; a record keying its code (a code is
+    /// recorded once); one per-Customer state document (totals, balances,
+    /// participation counts, day buckets of purchases) moved by one upsert;
+    /// stock shards as today. No secondary index.
+    OneDocument,
 }
 
-impl CartRecords {
-    /// The records of cart `n` of a Customer drawn among `customers`, as the
-    /// service writes them for a cart of the benchmark's Company: the cart
-    /// (1 to 15 lines), the Customer's purchase totals, a points ledger record
-    /// and its balance (and a wallet's for a large basket), the participation
-    /// counts of its five Instant Win draws and their audit, a unit of stock
-    /// for each prize won (one draw in ten), and the discounts it got. As in
-    /// the service, the Customer is one of `lane`'s and a prize's unit comes
-    /// from one of the lane's stock shards, so that concurrent batches of
-    /// different lanes do not write the same records.
-    pub fn of(n: u64, customers: u64, seed: u64, lane: WriteLane) -> CartRecords {
+impl FloorLayout {
+    /// Both layouts, today's first.
+    pub const ALL: [FloorLayout; 2] = [FloorLayout::Today, FloorLayout::OneDocument];
+
+    /// The layout's name in the report and its JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            FloorLayout::Today => "today",
+            FloorLayout::OneDocument => "one-document",
+        }
+    }
+}
+
+/// One benchmark cart, drawn once and written on either layout.
+#[derive(Debug, Clone)]
+pub struct BenchCart {
+    /// Its sequence number among the floor's carts (time-ordered).
+    n: u64,
+    customer: String,
+    code: String,
+    lines: Vec<Value>,
+    total: f64,
+    /// (balance kind, points) the cart moves: points, and a wallet's for a
+    /// large basket.
+    balances: Vec<(&'static str, i64)>,
+    /// Its five Instant Win draws' audit.
+    draws: Vec<Value>,
+    /// (rule, stock shard) of each prize won.
+    won: Vec<(i64, i64)>,
+    discounted: bool,
+}
+
+impl BenchCart {
+    /// Cart `n` of a Customer drawn among `customers`, as a cart of the
+    /// benchmark's Company: 1 to 15 lines, points (and a wallet's credit
+    /// for a large basket), five Instant Win draws each won one time in ten,
+    /// a discount four times in five. As in the service, the Customer is
+    /// one of `lane`'s and a prize's unit comes from one of the lane's stock
+    /// shards, so that concurrent batches of different lanes do not write
+    /// the same records.
+    pub fn of(n: u64, customers: u64, seed: u64, lane: WriteLane) -> BenchCart {
         let mut rng = StdRng::seed_from_u64(seed ^ n.rotate_left(29));
         let customer = loop {
             let code = customer_code(rng.random_range(0..customers.max(1)));
@@ -45,9 +93,6 @@ impl CartRecords {
                 break code;
             }
         };
-        let code = format!("F{seed:x}-{n}");
-        let at = "2026-11-27T10:00:00Z";
-        let mut records = CartRecords::default();
         let count = rng.random_range(1..=15);
         let mut total = 0.0;
         let lines: Vec<Value> = (0..count)
@@ -63,27 +108,96 @@ impl CartRecords {
             })
             .collect();
         let discounted = rng.random_bool(0.8);
+        let mut balances = vec![("points", total as i64)];
+        if total >= 80.0 {
+            balances.push(("wallet", (total * 2.0) as i64));
+        }
+        let mut draws = Vec::new();
+        let mut won = Vec::new();
+        for rule in CART_DRAWS {
+            let wins = rng.random_bool(0.1);
+            draws.push(json!({
+                "rule_id": rule, "random": rng.random::<f64>(),
+                "weights": [0.1, 0.9], "stock_seen": 999_000,
+                "prize": if wins { json!({"prize_id": "gift"}) } else { Value::Null },
+            }));
+            if wins {
+                let shard = loop {
+                    let shard = rng.random_range(0..STOCK_SHARDS);
+                    if lane.owns_shard(shard) {
+                        break shard;
+                    }
+                };
+                won.push((rule, shard));
+            }
+        }
+        BenchCart {
+            n,
+            customer,
+            code: format!("F{seed:x}-{n}"),
+            lines,
+            total,
+            balances,
+            draws,
+            won,
+            discounted,
+        }
+    }
+
+    /// The cart's records on `layout`.
+    pub fn records(&self, layout: FloorLayout) -> CartRecords {
+        let mut records = CartRecords::default();
+        match layout {
+            FloorLayout::Today => self.today(&mut records),
+            FloorLayout::OneDocument => self.one_document(&mut records),
+        }
+        for (rule, shard) in &self.won {
+            records.push(
+                "iw_given",
+                json!({
+                    "id": [COMPANY, rule, "gift", shard], "company": COMPANY,
+                    "rule_id": rule, "prize_id": "gift", "shard": shard, "given": 1,
+                }),
+            );
+        }
+        records
+    }
+
+    /// The participation counts of the cart's draws, by rule.
+    fn counts(&self) -> Map<String, Value> {
+        CART_DRAWS
+            .iter()
+            .map(|rule| (rule.to_string(), json!({ "day:2026-11-27": 1 })))
+            .collect()
+    }
+
+    /// The discounts the cart got, as a record of them holds them.
+    fn discounts(&self) -> Value {
+        json!({ "amount": "1.50", "discounts": [{"rule_id": 10_000, "amount": "1.50"}] })
+    }
+
+    /// The cart's records on today's layout: the cart, the Customer's
+    /// purchase totals, a ledger record and a balance per balance moved,
+    /// the participation counts and the draws' audit, the discounts.
+    fn today(&self, records: &mut CartRecords) {
+        let (customer, code, total) = (&self.customer, &self.code, self.total);
         records.push(
             "cart",
             json!({
                 "id": [COMPANY, code], "code": code, "company": COMPANY,
-                "customer_id": customer, "date": at, "location_code": "store-7",
-                "lines": lines, "total": total, "discount_total": 1.5,
-                "points_earned": total as i64, "created_at": at,
+                "customer_id": customer, "date": AT, "location_code": "store-7",
+                "lines": self.lines, "total": total, "discount_total": 1.5,
+                "points_earned": total as i64, "created_at": AT,
             }),
         );
         records.push(
             "customer_stats",
             json!({
                 "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
-                "lifetime_spend": total, "cart_count": 1, "last_purchase": at,
+                "lifetime_spend": total, "cart_count": 1, "last_purchase": AT,
             }),
         );
-        let mut balances = vec![("points", total as i64)];
-        if total >= 80.0 {
-            balances.push(("wallet", (total * 2.0) as i64));
-        }
-        for (i, (kind, points)) in balances.into_iter().enumerate() {
+        for (i, (kind, points)) in self.balances.iter().enumerate() {
             let entry_id = format!("pt_{code}_{i}");
             records.push(
                 "ledger_write",
@@ -93,7 +207,7 @@ impl CartRecords {
                     "expires_from": null, "expires_until": null,
                     "entries": [{
                         "id": entry_id, "points": points, "reason": "cart",
-                        "rule_id": 10_002, "created_at": at,
+                        "rule_id": 10_002, "created_at": AT,
                     }],
                 }),
             );
@@ -105,60 +219,96 @@ impl CartRecords {
                 }),
             );
         }
-        let mut counts = Map::new();
-        let mut draws = Vec::new();
-        for rule in CART_DRAWS {
-            counts.insert(rule.to_string(), json!({ "day:2026-11-27": 1 }));
-            let won = rng.random_bool(0.1);
-            draws.push(json!({
-                "rule_id": rule, "random": rng.random::<f64>(),
-                "weights": [0.1, 0.9], "stock_seen": 999_000,
-                "prize": if won { json!({"prize_id": "gift"}) } else { Value::Null },
-            }));
-            if won {
-                let shard = loop {
-                    let shard = rng.random_range(0..STOCK_SHARDS);
-                    if lane.owns_shard(shard) {
-                        break shard;
-                    }
-                };
-                records.push(
-                    "iw_given",
-                    json!({
-                        "id": [COMPANY, rule, "gift", shard], "company": COMPANY,
-                        "rule_id": rule, "prize_id": "gift", "shard": shard, "given": 1,
-                    }),
-                );
-            }
-        }
         records.push(
             "iw_counts",
             json!({
                 "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
-                "rules": counts,
+                "rules": self.counts(),
             }),
         );
         records.push(
             "iw_draws",
             json!({
                 "id": format!("drw_{code}"), "company": COMPANY, "customer_id": customer,
-                "source": {"cart_id": code}, "created_at": at, "draws": draws,
+                "source": {"cart_id": code}, "created_at": AT, "draws": self.draws,
             }),
         );
-        if discounted {
-            records.push(
-                "discount_transaction",
-                json!({
-                    "id": [COMPANY, format!("cart:{code}")], "tid": format!("cart:{code}"),
-                    "company": COMPANY, "customer_id": customer, "cart_id": code,
-                    "created_at": at, "amount": "1.50",
-                    "discounts": [{"rule_id": 10_000, "amount": "1.50"}],
-                }),
-            );
+        if self.discounted {
+            let mut discounts = self.discounts();
+            discounts["id"] = json!([COMPANY, format!("cart:{code}")]);
+            discounts["tid"] = json!(format!("cart:{code}"));
+            discounts["company"] = json!(COMPANY);
+            discounts["customer_id"] = json!(customer);
+            discounts["cart_id"] = json!(code);
+            discounts["created_at"] = json!(AT);
+            records.push("discount_transaction", discounts);
         }
-        records
     }
 
+    /// The cart's records on the one-document layout: the event document
+    /// with everything the cart caused, its code's key, and the Customer's
+    /// state as the service would hold it after the cart (written whole).
+    fn one_document(&self, records: &mut CartRecords) {
+        let (customer, code, total) = (&self.customer, &self.code, self.total);
+        // Time-ordered within the Customer: the instant, then a sequence.
+        let event_id = format!("{:013x}{:07x}", 1_795_780_800_000u64, self.n);
+        let id = json!([COMPANY, customer, event_id]);
+        let ledger: Vec<Value> = self
+            .balances
+            .iter()
+            .enumerate()
+            .map(|(i, (kind, points))| {
+                json!({
+                    "id": format!("pt_{code}_{i}"), "kind": kind, "points": points,
+                    "reason": "cart", "rule_id": 10_002,
+                    "expires_from": null, "expires_until": null,
+                })
+            })
+            .collect();
+        records.push(
+            "event",
+            json!({
+                "id": id, "kind": "cart", "code": code, "date": AT, "created_at": AT,
+                "location_code": "store-7", "lines": self.lines, "total": total,
+                "discount_total": 1.5, "points_earned": total as i64,
+                "ledger": ledger, "draws": self.draws,
+                "discounts": if self.discounted { self.discounts() } else { Value::Null },
+            }),
+        );
+        records.push("event_code", json!({ "id": [COMPANY, code], "event": id }));
+        // A year of weekly purchases, then today's.
+        let days: Map<String, Value> = (0..STATE_DAYS)
+            .map(|week| {
+                let day = chrono::NaiveDate::from_ymd_opt(2025, 11, 28).unwrap_or_default()
+                    + chrono::Duration::weeks(week as i64);
+                (day.to_string(), json!([1, "42.10"]))
+            })
+            .chain([("2026-11-27".to_string(), json!([1, format!("{total:.2}")]))])
+            .collect();
+        let balances: Map<String, Value> = self
+            .balances
+            .iter()
+            .map(|(kind, points)| (kind.to_string(), json!(points)))
+            .collect();
+        records.push(
+            "customer_state",
+            json!({
+                "id": [COMPANY, customer], "version": 1,
+                "lifetime_spend": format!("{:.2}", total + 2_189.2), "cart_count": 53,
+                "last_purchase": AT, "balances": balances, "draws": self.counts(),
+                "days": days,
+            }),
+        );
+    }
+}
+
+/// The records one cart writes on a layout, by table.
+#[derive(Debug, Default)]
+pub struct CartRecords {
+    rows: Vec<(&'static str, Value)>,
+}
+
+impl CartRecords {
     /// The records, each with its table.
     pub fn into_rows(self) -> Vec<(&'static str, Value)> {
         self.rows
@@ -168,14 +318,25 @@ impl CartRecords {
         self.rows.push((table, row));
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn records(
+        n: u64,
+        customers: u64,
+        seed: u64,
+        lane: WriteLane,
+        layout: FloorLayout,
+    ) -> CartRecords {
+        BenchCart::of(n, customers, seed, lane).records(layout)
+    }
+
     #[test]
     fn a_cart_writes_one_cart_its_totals_draws_and_at_least_one_ledger_record() {
         for n in 0..50 {
-            let records = CartRecords::of(n, 100, 7, WriteLane::ONLY);
+            let records = records(n, 100, 7, WriteLane::ONLY, FloorLayout::Today);
             let count = |table: &str| records.rows.iter().filter(|(t, _)| *t == table).count();
             assert_eq!(count("cart"), 1);
             assert_eq!(count("customer_stats"), 1);
@@ -188,17 +349,47 @@ mod tests {
     }
 
     #[test]
+    fn on_one_document_a_cart_writes_its_event_its_code_and_its_customers_state() {
+        for n in 0..50 {
+            let cart = BenchCart::of(n, 100, 7, WriteLane::ONLY);
+            let today = cart.records(FloorLayout::Today).into_rows();
+            let one = cart.records(FloorLayout::OneDocument).into_rows();
+            let count = |rows: &[(&str, Value)], table: &str| {
+                rows.iter().filter(|(t, _)| *t == table).count()
+            };
+            assert_eq!(count(&one, "event"), 1);
+            assert_eq!(count(&one, "event_code"), 1);
+            assert_eq!(count(&one, "customer_state"), 1);
+            // The same prizes are won on both.
+            assert_eq!(count(&one, "iw_given"), count(&today, "iw_given"));
+            assert_eq!(one.len(), 3 + count(&today, "iw_given"));
+            let (_, event) = one.iter().find(|(t, _)| *t == "event").expect("an event");
+            assert_eq!(event["id"][1], json!(cart.customer));
+            assert_eq!(
+                event["ledger"].as_array().map(Vec::len),
+                Some(count(&today, "ledger_write"))
+            );
+            assert_eq!(
+                event["draws"].as_array().map(Vec::len),
+                Some(CART_DRAWS.len())
+            );
+        }
+    }
+
+    #[test]
     fn each_writer_writes_the_customers_and_stock_shards_of_its_own_lane() {
         for index in 0..2 {
             let lane = WriteLane { index, count: 2 };
             for n in 0..40 {
-                let records = CartRecords::of(n, 1_000, 3, lane);
-                for (table, row) in &records.rows {
-                    if let Some(customer) = row["customer_id"].as_str() {
-                        assert_eq!(WriteLane::of(customer, 2), lane, "{table}");
-                    }
-                    if *table == "iw_given" {
-                        assert!(lane.owns_shard(row["shard"].as_i64().unwrap()));
+                for layout in FloorLayout::ALL {
+                    for (table, row) in records(n, 1_000, 3, lane, layout).rows {
+                        let customer = row["customer_id"].as_str().or(row["id"][1].as_str());
+                        if let Some(customer) = customer.filter(|_| table != "event_code") {
+                            assert_eq!(WriteLane::of(customer, 2), lane, "{table}");
+                        }
+                        if table == "iw_given" {
+                            assert!(lane.owns_shard(row["shard"].as_i64().unwrap()));
+                        }
                     }
                 }
             }

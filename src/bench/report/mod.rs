@@ -74,6 +74,8 @@ pub struct Report {
     pub raw_store: Option<RunResult>,
     /// The store's floor for a cart: its records with nothing in front.
     pub store_floor: Option<StoreFloor>,
+    /// The store's floor for the same carts on the one-document layout.
+    pub one_document_floor: Option<StoreFloor>,
     /// Carts at saturation for a long run, when one was asked for.
     pub soak: Option<Soak>,
     /// The runs, in order.
@@ -98,6 +100,7 @@ impl Report {
             }),
             raw_store: None,
             store_floor: None,
+            one_document_floor: None,
             soak: None,
             runs: Vec::new(),
         }
@@ -163,7 +166,7 @@ impl Report {
                 raw.percentile_ms(0.99)
             ));
         }
-        if let Some(floor) = &self.store_floor {
+        for floor in self.store_floor.iter().chain(&self.one_document_floor) {
             out.push_str(&floor.describe());
             out.push('\n');
             out.push_str(&self.floor_multiples(floor));
@@ -254,6 +257,7 @@ impl Report {
             "setup": self.setup,
             "raw_store": self.raw_store.as_ref().map(run),
             "store_floor": self.store_floor.as_ref().map(StoreFloor::json),
+            "one_document_floor": self.one_document_floor.as_ref().map(StoreFloor::json),
             "soak": self.soak.as_ref().map(Soak::json),
             "runs": self.runs.iter().map(|r| {
                 let mut value = run(&r.result);
@@ -335,6 +339,7 @@ mod tests {
             setup: json!({}),
             raw_store: None,
             store_floor: None,
+            one_document_floor: None,
             soak: None,
             runs: vec![
                 // 300, 200 and 250 answers in 10 s.
@@ -377,6 +382,7 @@ mod tests {
         // 1,000 carts in 4 s of CPU: 4 ms each.
         saturated.usage.cpu = Some(std::time::Duration::from_secs(4));
         let floor = StoreFloor {
+            layout: crate::bench::floor::FloorLayout::Today,
             carts: 4_000,
             transactions: 250,
             errors: 0,
@@ -392,7 +398,14 @@ mod tests {
         let report = Report {
             setup: json!({}),
             raw_store: None,
-            store_floor: Some(floor),
+            store_floor: Some(floor.clone()),
+            // The same carts at half the CPU.
+            one_document_floor: Some(StoreFloor {
+                layout: crate::bench::floor::FloorLayout::OneDocument,
+                cpu: Some(std::time::Duration::from_secs(1)),
+                index_entries_per_cart: 0.0,
+                ..floor
+            }),
             soak: None,
             runs: vec![saturated],
         };
@@ -405,7 +418,18 @@ mod tests {
             text.contains("POST /carts/realtime server CPU per cart as a multiple of the floor's: 8.0x at saturation (32 conn.) (4.00 ms, embedded)."),
             "{text}"
         );
+        assert!(
+            text.contains(
+                "Store floor (one document per event): 800 carts/s, 0.250 ms of CPU per cart"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("POST /carts/realtime server CPU per cart as a multiple of the one-document floor's: 16.0x at saturation"),
+            "{text}"
+        );
         let json = report.json();
+        assert_eq!(json["one_document_floor"]["layout"], "one-document");
         assert_eq!(json["store_floor"]["cpu_ms_per_cart"], 0.5);
         assert_eq!(json["store_floor"]["records_per_cart"]["cart"], 1.0);
     }
@@ -416,6 +440,7 @@ mod tests {
             setup: json!({}),
             raw_store: None,
             store_floor: None,
+            one_document_floor: None,
             soak: None,
             runs: vec![run_on(
                 BenchStore::Embedded,

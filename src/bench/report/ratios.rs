@@ -3,6 +3,7 @@
 //! the Voucher and large-basket carts against the plain ones.
 
 use crate::bench::Scenario;
+use crate::bench::floor::FloorLayout;
 use crate::bench::floor::StoreFloor;
 use crate::bench::nodes::BenchStore;
 use crate::bench::report::Report;
@@ -55,7 +56,8 @@ impl Report {
     }
 
     /// The server CPU per recorded cart of every `POST /carts/realtime`
-    /// run, as a multiple of the store's floor for a cart.
+    /// run, as a multiple of the store's floor for a cart on `floor`'s
+    /// layout.
     pub(super) fn floor_multiples(&self, floor: &StoreFloor) -> String {
         let Some(floor_ms) = floor.cpu_ms_per_cart().filter(|ms| *ms > 0.0) else {
             return String::new();
@@ -77,8 +79,12 @@ impl Report {
         if multiples.is_empty() {
             return String::new();
         }
+        let whose = match floor.layout {
+            FloorLayout::Today => "the floor's",
+            FloorLayout::OneDocument => "the one-document floor's",
+        };
         format!(
-            "{} server CPU per cart as a multiple of the floor's: {}.\n",
+            "{} server CPU per cart as a multiple of {whose}: {}.\n",
             Scenario::CartsRealtime.label(),
             multiples.join(", ")
         )
