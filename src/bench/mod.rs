@@ -231,25 +231,23 @@ async fn measure(dir: &std::path::Path, options: &BenchOptions) -> anyhow::Resul
         )
         .await?,
     );
-    for layout in crate::bench::floor::FloorLayout::ALL {
-        eprintln!(
-            "measuring the store's floor for a cart ({} layout)…",
-            layout.name()
-        );
-        let floor = crate::bench::floor::store_floor(
-            layout,
-            &dir.join(format!("floor-store-{}", layout.name())),
-            std::thread::available_parallelism().map_or(2, usize::from),
-            options.customers,
-            options.duration.min(RAW_STORE_DURATION),
-        )
-        .await?;
-        eprintln!("{}", floor.describe());
-        match layout {
-            crate::bench::floor::FloorLayout::Today => report.store_floor = Some(floor),
-            crate::bench::floor::FloorLayout::OneDocument => {
-                report.one_document_floor = Some(floor)
-            }
+    for batch in crate::bench::floor::FLOOR_BATCHES {
+        for layout in crate::bench::floor::FloorLayout::ALL {
+            eprintln!(
+                "measuring the store's floor for a cart ({} layout, {batch} per transaction)…",
+                layout.name()
+            );
+            let floor = crate::bench::floor::store_floor(
+                layout,
+                batch,
+                &dir.join(format!("floor-store-{}-{batch}", layout.name())),
+                std::thread::available_parallelism().map_or(2, usize::from),
+                options.customers,
+                options.duration.min(RAW_STORE_DURATION),
+            )
+            .await?;
+            eprintln!("{}", floor.describe());
+            report.store_floors.push(floor);
         }
     }
     let next = Arc::new(AtomicU64::new(0));

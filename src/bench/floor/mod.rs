@@ -166,11 +166,14 @@ impl StoreFloor {
             FloorLayout::OneDocument => " (one document per event)",
         };
         format!(
-            "Store floor{layout}: {:.0} carts/s, {cpu} of CPU per cart ({} writers, {} carts per \
+            "Store floor{layout}: {:.0} carts/s, {cpu} of CPU per cart ({} writers, {} per \
              transaction, {:.1} records and {:.1} index entries per cart{bytes}, {} errors).",
             self.carts_per_second(),
             self.writers,
-            self.batch,
+            match self.batch {
+                1 => "1 cart".to_string(),
+                n => format!("{n} carts"),
+            },
             self.records_per_cart_total(),
             self.index_entries_per_cart,
             self.errors,
@@ -247,12 +250,18 @@ fn batch_text(layout: FloorLayout) -> String {
     text
 }
 
+/// The batches the floor is measured at: the group commit's largest (as
+/// at saturation) and one cart alone (as at a light load, where each cart
+/// is a transaction of its own).
+pub const FLOOR_BATCHES: [usize; 2] = [MAX_BATCH, 1];
+
 /// Writes the records of benchmark carts of `customers` Customers on
-/// `layout` to a new SurrealKV store at `path`, [`MAX_BATCH`] carts per
+/// `layout` to a new SurrealKV store at `path`, `batch` carts per
 /// transaction, from `writers` concurrent tasks (each a write lane of its
 /// own), for `duration`; then counts what is stored.
 pub async fn store_floor(
     layout: FloorLayout,
+    batch: usize,
     path: &Path,
     writers: usize,
     customers: u64,
@@ -273,6 +282,7 @@ pub async fn store_floor(
 
     let text = batch_text(layout);
     let writers = writers.max(1);
+    let batch = batch.max(1);
     let seed: u64 = rand::random();
     let next = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let cpu_before = crate::bench::server::process_cpu_ticks(std::process::id());
@@ -288,10 +298,10 @@ pub async fn store_floor(
         tasks.spawn(async move {
             let (mut carts, mut transactions, mut errors) = (0u64, 0u64, 0u64);
             while Instant::now() < deadline {
-                let first = next.fetch_add(MAX_BATCH as u64, std::sync::atomic::Ordering::Relaxed);
+                let first = next.fetch_add(batch as u64, std::sync::atomic::Ordering::Relaxed);
                 let rows = batch_bindings(
                     layout,
-                    (first..first + MAX_BATCH as u64)
+                    (first..first + batch as u64)
                         .map(|n| BenchCart::of(n, customers, seed, lane).records(layout)),
                 );
                 let written = db
@@ -301,7 +311,7 @@ pub async fn store_floor(
                     .and_then(|response| response.check());
                 match written {
                     Ok(_) => {
-                        carts += MAX_BATCH as u64;
+                        carts += batch as u64;
                         transactions += 1;
                     }
                     Err(_) => errors += 1,
@@ -357,7 +367,7 @@ pub async fn store_floor(
         errors,
         elapsed,
         writers,
-        batch: MAX_BATCH,
+        batch,
         cpu,
         records_per_cart,
         index_entries_per_cart,
@@ -411,6 +421,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary directory");
         let floor = store_floor(
             FloorLayout::Today,
+            MAX_BATCH,
             &dir.path().join("floor"),
             2,
             50,
@@ -453,6 +464,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary directory");
         let floor = store_floor(
             FloorLayout::OneDocument,
+            1,
             &dir.path().join("floor"),
             2,
             50,
@@ -461,7 +473,9 @@ mod tests {
         .await
         .expect("the floor runs");
         assert_eq!(floor.errors, 0);
-        assert_eq!(floor.carts, floor.transactions * MAX_BATCH as u64);
+        // One cart per transaction.
+        assert_eq!(floor.carts, floor.transactions);
+        assert_eq!(floor.batch, 1);
         let per = |table: &str| {
             floor
                 .records_per_cart

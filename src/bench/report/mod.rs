@@ -73,9 +73,9 @@ pub struct Report {
     /// Raw store commits per second, with no service in front.
     pub raw_store: Option<RunResult>,
     /// The store's floor for a cart: its records with nothing in front.
-    pub store_floor: Option<StoreFloor>,
-    /// The store's floor for the same carts on the one-document layout.
-    pub one_document_floor: Option<StoreFloor>,
+    /// The store's floor for a cart, on each layout and batch measured
+    /// ([`crate::bench::floor::FloorLayout`], [`crate::bench::floor::FLOOR_BATCHES`]).
+    pub store_floors: Vec<StoreFloor>,
     /// Carts at saturation for a long run, when one was asked for.
     pub soak: Option<Soak>,
     /// The runs, in order.
@@ -99,8 +99,7 @@ impl Report {
                 "optimised_build": !cfg!(debug_assertions),
             }),
             raw_store: None,
-            store_floor: None,
-            one_document_floor: None,
+            store_floors: Vec::new(),
             soak: None,
             runs: Vec::new(),
         }
@@ -166,7 +165,7 @@ impl Report {
                 raw.percentile_ms(0.99)
             ));
         }
-        for floor in self.store_floor.iter().chain(&self.one_document_floor) {
+        for floor in &self.store_floors {
             out.push_str(&floor.describe());
             out.push('\n');
             out.push_str(&self.floor_multiples(floor));
@@ -256,8 +255,8 @@ impl Report {
         json!({
             "setup": self.setup,
             "raw_store": self.raw_store.as_ref().map(run),
-            "store_floor": self.store_floor.as_ref().map(StoreFloor::json),
-            "one_document_floor": self.one_document_floor.as_ref().map(StoreFloor::json),
+            "store_floor": self.store_floors.first().map(StoreFloor::json),
+            "store_floors": self.store_floors.iter().map(StoreFloor::json).collect::<Vec<_>>(),
             "soak": self.soak.as_ref().map(Soak::json),
             "runs": self.runs.iter().map(|r| {
                 let mut value = run(&r.result);
@@ -338,8 +337,7 @@ mod tests {
         let report = Report {
             setup: json!({}),
             raw_store: None,
-            store_floor: None,
-            one_document_floor: None,
+            store_floors: Vec::new(),
             soak: None,
             runs: vec![
                 // 300, 200 and 250 answers in 10 s.
@@ -398,14 +396,22 @@ mod tests {
         let report = Report {
             setup: json!({}),
             raw_store: None,
-            store_floor: Some(floor.clone()),
-            // The same carts at half the CPU.
-            one_document_floor: Some(StoreFloor {
-                layout: crate::bench::floor::FloorLayout::OneDocument,
-                cpu: Some(std::time::Duration::from_secs(1)),
-                index_entries_per_cart: 0.0,
-                ..floor
-            }),
+            store_floors: vec![
+                floor.clone(),
+                // The same carts at half the CPU.
+                StoreFloor {
+                    layout: crate::bench::floor::FloorLayout::OneDocument,
+                    cpu: Some(std::time::Duration::from_secs(1)),
+                    index_entries_per_cart: 0.0,
+                    ..floor.clone()
+                },
+                // One cart per transaction: told, not a multiple.
+                StoreFloor {
+                    batch: 1,
+                    cpu: Some(std::time::Duration::from_secs(8)),
+                    ..floor
+                },
+            ],
             soak: None,
             runs: vec![saturated],
         };
@@ -429,7 +435,13 @@ mod tests {
             "{text}"
         );
         let json = report.json();
-        assert_eq!(json["one_document_floor"]["layout"], "one-document");
+        assert!(
+            text.contains("Store floor: 800 carts/s, 2.000 ms of CPU per cart (2 writers, 1 cart per transaction"),
+            "{text}"
+        );
+        assert_eq!(text.matches("as a multiple of").count(), 2, "{text}");
+        assert_eq!(json["store_floors"][1]["layout"], "one-document");
+        assert_eq!(json["store_floors"][2]["batch"], 1);
         assert_eq!(json["store_floor"]["cpu_ms_per_cart"], 0.5);
         assert_eq!(json["store_floor"]["records_per_cart"]["cart"], 1.0);
     }
@@ -439,8 +451,7 @@ mod tests {
         let report = Report {
             setup: json!({}),
             raw_store: None,
-            store_floor: None,
-            one_document_floor: None,
+            store_floors: Vec::new(),
             soak: None,
             runs: vec![run_on(
                 BenchStore::Embedded,

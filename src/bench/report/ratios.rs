@@ -7,6 +7,7 @@ use crate::bench::floor::FloorLayout;
 use crate::bench::floor::StoreFloor;
 use crate::bench::nodes::BenchStore;
 use crate::bench::report::Report;
+use crate::storage::group_commit::MAX_BATCH;
 
 impl Report {
     /// Each store's saturation throughput against the embedded store's, and
@@ -57,9 +58,13 @@ impl Report {
 
     /// The server CPU per recorded cart of every `POST /carts/realtime`
     /// run, as a multiple of the store's floor for a cart on `floor`'s
-    /// layout.
+    /// layout, when the floor was measured at the group commit's batch (a
+    /// floor of carts alone is told, not compared).
     pub(super) fn floor_multiples(&self, floor: &StoreFloor) -> String {
-        let Some(floor_ms) = floor.cpu_ms_per_cart().filter(|ms| *ms > 0.0) else {
+        let Some(floor_ms) = floor
+            .cpu_ms_per_cart()
+            .filter(|ms| *ms > 0.0 && floor.batch == MAX_BATCH)
+        else {
             return String::new();
         };
         let multiples: Vec<String> = self
