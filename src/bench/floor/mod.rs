@@ -75,9 +75,9 @@ pub const TODAY_TABLES: [(&str, &str); 8] = [
 /// The tables a cart writes on the one-document layout: its event (refused
 /// if its id exists), its code's key (refused if the code was recorded),
 /// its Customer's state written whole as the service holds it after the
-/// event (by one upsert moving its version), and the stock shards of
-/// prizes won, as today.
-pub const ONE_DOCUMENT_TABLES: [(&str, &str); 4] = [
+/// event (by one upsert moving its version), the month's day buckets of
+/// its purchases, and the stock shards of prizes won, as today.
+pub const ONE_DOCUMENT_TABLES: [(&str, &str); 5] = [
     ("event", "INSERT INTO event $event RETURN NONE;"),
     (
         "event_code",
@@ -88,8 +88,12 @@ pub const ONE_DOCUMENT_TABLES: [(&str, &str); 4] = [
         "INSERT INTO customer_state $customer_state ON DUPLICATE KEY UPDATE
              version += 1, lifetime_spend = $input.lifetime_spend,
              cart_count = $input.cart_count, last_purchase = $input.last_purchase,
-             balances = $input.balances, draws = $input.draws, days = $input.days
-             RETURN NONE;",
+             balances = $input.balances, draws = $input.draws RETURN NONE;",
+    ),
+    (
+        "purchase_month",
+        "INSERT INTO purchase_month $purchase_month ON DUPLICATE KEY UPDATE
+             days = $input.days RETURN NONE;",
     ),
     MOVE_STOCK_SHARDS,
 ];
@@ -408,7 +412,13 @@ mod tests {
             "{indexes:?}"
         );
         let text = batch_text(FloorLayout::OneDocument);
-        for table in ["event", "event_code", "customer_state", "iw_given"] {
+        for table in [
+            "event",
+            "event_code",
+            "customer_state",
+            "purchase_month",
+            "iw_given",
+        ] {
             assert!(
                 text.contains(&format!("INSERT INTO {table} ${table}")),
                 "{text}"
