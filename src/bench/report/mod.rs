@@ -332,21 +332,26 @@ mod tests {
         }
     }
 
-    #[test]
-    fn several_stores_get_a_table_each_and_are_compared_at_saturation() {
-        let report = Report {
+    /// A report of `runs` alone.
+    fn report_of(runs: Vec<ScenarioRun>) -> Report {
+        Report {
             setup: json!({}),
             raw_store: None,
             store_floors: Vec::new(),
             soak: None,
-            runs: vec![
-                // 300, 200 and 250 answers in 10 s.
-                run_on(BenchStore::Embedded, Load::Saturation(32), &[10; 3000], 0),
-                run_on(BenchStore::Embedded, Load::Rate(100), &[5; 1000], 0),
-                run_on(remote(1), Load::Saturation(32), &[20; 2000], 0),
-                run_on(remote(2), Load::Saturation(32), &[20; 2500], 0),
-            ],
-        };
+            runs,
+        }
+    }
+
+    #[test]
+    fn several_stores_get_a_table_each_and_are_compared_at_saturation() {
+        let report = report_of(vec![
+            // 300, 200 and 250 answers in 10 s.
+            run_on(BenchStore::Embedded, Load::Saturation(32), &[10; 3000], 0),
+            run_on(BenchStore::Embedded, Load::Rate(100), &[5; 1000], 0),
+            run_on(remote(1), Load::Saturation(32), &[20; 2000], 0),
+            run_on(remote(2), Load::Saturation(32), &[20; 2500], 0),
+        ]);
         let text = report.markdown();
         assert_eq!(text.matches("| Request |").count(), 3, "{text}");
         assert!(text.contains("\nembedded SurrealKV:\n"), "{text}");
@@ -394,8 +399,6 @@ mod tests {
             store_bytes: Some(12_000_000),
         };
         let report = Report {
-            setup: json!({}),
-            raw_store: None,
             store_floors: vec![
                 floor.clone(),
                 // The same carts at half the CPU.
@@ -412,8 +415,7 @@ mod tests {
                     ..floor
                 },
             ],
-            soak: None,
-            runs: vec![saturated],
+            ..report_of(vec![saturated])
         };
         let text = report.markdown();
         assert!(
@@ -448,18 +450,12 @@ mod tests {
 
     #[test]
     fn one_store_keeps_the_plain_table_and_chart_names() {
-        let report = Report {
-            setup: json!({}),
-            raw_store: None,
-            store_floors: Vec::new(),
-            soak: None,
-            runs: vec![run_on(
-                BenchStore::Embedded,
-                Load::Saturation(32),
-                &[10; 30],
-                0,
-            )],
-        };
+        let report = report_of(vec![run_on(
+            BenchStore::Embedded,
+            Load::Saturation(32),
+            &[10; 30],
+            0,
+        )]);
         let text = report.markdown();
         assert!(text.starts_with("| Request |"), "{text}");
         assert!(!text.contains("of the embedded store"));
