@@ -24,6 +24,9 @@ const STOCK_SHARDS: i64 = 16;
 /// The instant every floor cart is dated.
 const AT: &str = "2026-11-27T10:00:00Z";
 
+/// [`AT`] in milliseconds since the epoch: the time part of an event's id.
+const AT_MILLIS: u64 = 1_795_773_600_000;
+
 /// Which records a cart writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FloorLayout {
@@ -252,7 +255,7 @@ impl BenchCart {
     fn one_document(&self, records: &mut CartRecords) {
         let (customer, code, total) = (&self.customer, &self.code, self.total);
         // Time-ordered within the Customer: the instant, then a sequence.
-        let event_id = format!("{:013x}{:07x}", 1_795_780_800_000u64, self.n);
+        let event_id = format!("{AT_MILLIS:013x}{:07x}", self.n);
         let id = json!([COMPANY, customer, event_id]);
         let ledger: Vec<Value> = self
             .balances
@@ -375,6 +378,12 @@ mod tests {
                 Some(CART_DRAWS.len())
             );
         }
+    }
+
+    #[test]
+    fn an_events_id_starts_with_the_instant_it_is_dated() {
+        let at: chrono::DateTime<chrono::Utc> = AT.parse().expect("an instant");
+        assert_eq!(at.timestamp_millis() as u64, AT_MILLIS);
     }
 
     #[test]
