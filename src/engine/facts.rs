@@ -1,5 +1,6 @@
 //! What expressions see about one Customer and the event: the [`Facts`],
-//! and the purchase history they read through `history`.
+//! and the purchase history they read through `history`
+//! ([`crate::engine::history`]).
 
 use std::sync::{Arc, OnceLock};
 
@@ -8,13 +9,12 @@ use rust_decimal::Decimal;
 use crate::common::locale::Locale;
 use crate::common::money::decimal_from_f64;
 use crate::common::money::round_money;
-use crate::common::money::sum_exactly;
 
-use chrono::{DateTime, NaiveDate, Utc};
-use rhai::{EvalAltResult, ImmutableString};
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::carts::purchase_days::PurchaseDays;
 use crate::resources::coupons::apply::DesiredVoucher;
 use crate::resources::limits::Headroom;
 
@@ -23,8 +23,8 @@ use crate::resources::limits::Headroom;
 pub struct Facts {
     /// The Customer as its API JSON (`customer.email`, `customer.attributes.vip`, ...).
     pub customer: Value,
-    /// Purchases (time, amount), oldest first; loaded only for rules that use `history`.
-    pub purchases: Vec<(DateTime<Utc>, f64)>,
+    /// Purchases by day; loaded only for rules that use `history`.
+    pub history: Arc<PurchaseDays>,
     /// Totals over every purchase, kept up to date by each recorded cart.
     pub totals: PurchaseTotals,
     /// Current points balance.
@@ -137,46 +137,5 @@ impl Facts {
     pub fn cart_amounts(&self) -> &CartAmounts {
         self.cart_amounts
             .get_or_init(|| CartAmounts::of_json(&self.cart, self.locale.minor_units))
-    }
-}
-
-/// The purchase history, offered to expressions as `history`.
-#[derive(Debug, Clone)]
-pub(crate) struct History {
-    pub(crate) purchases: Arc<Vec<(DateTime<Utc>, f64)>>,
-    pub(crate) now: DateTime<Utc>,
-    /// The Company's clocks: a date without a time is its local midnight.
-    pub(crate) locale: Locale,
-}
-
-impl History {
-    fn within(&self, days: i64) -> impl Iterator<Item = &(DateTime<Utc>, f64)> {
-        let since = self.now - chrono::Duration::days(days.max(0));
-        self.purchases
-            .iter()
-            .filter(move |(at, _)| *at > since && *at <= self.now)
-    }
-
-    /// What the Customer spent in the last `days` days, summed exactly (so
-    /// 0.1 and 0.2 make 0.3) and handed over as a number.
-    pub(crate) fn spent_last_days(&mut self, days: i64) -> f64 {
-        sum_exactly(self.within(days).map(|(_, amount)| *amount))
-    }
-
-    pub(crate) fn carts_last_days(&mut self, days: i64) -> i64 {
-        self.within(days).count() as i64
-    }
-
-    pub(crate) fn days_since(&mut self, date: ImmutableString) -> Result<i64, Box<EvalAltResult>> {
-        let parsed = DateTime::parse_from_rfc3339(&date)
-            .map(|d| d.with_timezone(&Utc))
-            .or_else(|_| {
-                NaiveDate::parse_from_str(&date, "%Y-%m-%d").map(|d| {
-                    self.locale
-                        .instant(d.and_hms_opt(0, 0, 0).unwrap_or_default())
-                })
-            })
-            .map_err(|_| format!("days_since: `{date}` is not a Date or DateTime"))?;
-        Ok((self.now - parsed).num_days())
     }
 }

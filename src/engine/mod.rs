@@ -31,6 +31,7 @@ pub mod fast;
 mod fast_properties;
 pub mod held_back;
 pub(crate) mod helpers;
+pub mod history;
 pub mod kinds;
 pub mod limits;
 pub mod listens;

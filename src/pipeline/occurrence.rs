@@ -30,7 +30,7 @@ pub(crate) trait Occurrence: Send + Sync {
     fn date(&self) -> Timestamp;
 
     /// Puts what conditions see of it into `facts`.
-    fn describe(&self, facts: &mut Facts);
+    fn describe(&mut self, facts: &mut Facts);
 
     /// The reason of the ledger entries crediting the points it earns.
     fn points_reason(&self) -> String;

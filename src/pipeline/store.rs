@@ -6,7 +6,6 @@
 //! waits on this for every cart, so it is one query of a few statements
 //! rather than one query each.
 
-use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use surrealdb::IndexedResults;
@@ -16,7 +15,8 @@ use crate::error::ApiResult;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::store::from_document;
 use crate::resources::carts::model::PurchaseTotals;
-use crate::resources::carts::store::purchases_from_rows;
+use crate::resources::carts::purchase_days::PurchaseDays;
+use crate::resources::carts::store::days_from_months;
 use crate::resources::carts::store::totals_from_row;
 use crate::resources::customers::cache::CachedCustomer;
 use crate::resources::customers::cache::CachedFacts;
@@ -38,9 +38,9 @@ use crate::storage::store_error;
 pub struct CustomerFacts {
     /// Associations the Customer takes part in, oldest first.
     pub associations: Vec<Association>,
-    /// Purchases (date, total) since the requested instant, oldest first;
+    /// Purchases by day, from the month of the requested instant on;
     /// empty when no history was requested.
-    pub purchases: Vec<(DateTime<Utc>, f64)>,
+    pub history: PurchaseDays,
     /// Lifetime totals.
     pub totals: PurchaseTotals,
     /// Points balance.
@@ -48,15 +48,26 @@ pub struct CustomerFacts {
 }
 
 /// The statements reading a Customer's facts; they read `$company`,
-/// `$customer` and `$since` (purchases are read when it is set). Two
+/// `$customer` and `$since_month` (the purchase days of the months from it
+/// on are read when it is set: a range of ids, whatever the Customer
+/// bought). Two
 /// single-index selects rather than one `OR` for associations: the planner
 /// fuses indexes for an `OR`, which costs more than both reads.
 const FACT_STATEMENTS: &str = "
     SELECT * OMIT id, company FROM association WHERE company = $company AND customer_id = $customer;
     SELECT * OMIT id, company FROM association WHERE company = $company AND associate_id = $customer;
-    IF $since { SELECT date, total FROM cart WHERE company = $company AND customer_id = $customer AND date >= $since ORDER BY date } ELSE { [] };
+    IF $since_month { SELECT month, days FROM purchase_month:[$company, $customer, $since_month]..[$company, $customer, '~'] } ELSE { [] };
     SELECT * FROM ONLY type::record('customer_stats', [$company, $customer]);
     SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer, 'points']);";
+
+/// The first month whose purchase days a read from `since` takes: the
+/// month of the day before it, so that a day of any time zone that
+/// `since` falls in is read whole.
+fn first_month(since: Timestamp) -> String {
+    (since.as_datetime() - chrono::Duration::days(1))
+        .format("%Y-%m")
+        .to_string()
+}
 
 /// How many statements [`FACT_STATEMENTS`] holds.
 const FACT_STATEMENT_COUNT: usize = 5;
@@ -67,7 +78,7 @@ fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<Customer
     let mut links: Vec<Value> = response.take(first).map_err(store_error)?;
     let reverse: Vec<Value> = response.take(first + 1).map_err(store_error)?;
     links.extend(reverse);
-    let purchases: Vec<Value> = response.take(first + 2).map_err(store_error)?;
+    let months: Vec<Value> = response.take(first + 2).map_err(store_error)?;
     let totals: Option<Value> = response.take(first + 3).map_err(store_error)?;
     let balance: Option<i64> = response.take(first + 4).map_err(store_error)?;
     let mut associations = links
@@ -83,7 +94,7 @@ fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<Customer
     });
     Ok(CustomerFacts {
         associations,
-        purchases: purchases_from_rows(&purchases),
+        history: days_from_months(&months),
         totals: totals_from_row(totals.as_ref()),
         points_balance: balance.unwrap_or(0),
     })
@@ -257,7 +268,7 @@ impl Store {
             .db
             .query(text)
             .bind(("company", company.to_string()))
-            .bind(("since", read.history_since.map(|t| t.to_string())));
+            .bind(("since_month", read.history_since.map(first_month)));
         query = match read.of {
             FactsOf::Id(id) => query.bind(("customer", id.to_string())),
             FactsOf::Lookup(kind, value) => bind_lookup(query, kind, value),
@@ -427,13 +438,14 @@ mod tests {
                 voucher_uses: &[],
                 discounts: None,
                 discount_limit_takes: &[],
+                day: cart.date.as_datetime().date_naive(),
             };
             store.insert_cart("c", write).await.unwrap();
             let before = store.queries_sent();
             let remembered = store.read_facts("c", read()).await.unwrap();
             assert_eq!(store.queries_sent(), before, "{code}: served from memory");
             let fresh = store.read_facts_from_store("c", read()).await.unwrap();
-            assert_eq!(remembered.facts.purchases, fresh.facts.purchases, "{code}");
+            assert_eq!(remembered.facts.history, fresh.facts.history, "{code}");
             assert_eq!(remembered.facts.totals, fresh.facts.totals, "{code}");
             assert_eq!(
                 remembered.facts.points_balance, fresh.facts.points_balance,
@@ -444,7 +456,12 @@ mod tests {
         assert_eq!(facts.totals.lifetime_spend, 0.3);
         assert_eq!(facts.totals.cart_count, 2);
         assert_eq!(facts.points_balance, 15);
-        assert_eq!(facts.purchases.len(), 2);
-        assert!(facts.purchases[0].0 < facts.purchases[1].0);
+        let days: Vec<String> = facts
+            .history
+            .days()
+            .iter()
+            .map(|d| format!("{} {} {}", d.day, d.spent, d.carts))
+            .collect();
+        assert_eq!(days, ["2026-11-02 0.2 1", "2026-11-20 0.1 1"]);
     }
 }

@@ -19,14 +19,15 @@
 use serde_json::{Map, Value, json};
 
 use crate::common::amount::Amount;
-use crate::common::money::decimal_to_f64;
 use crate::common::time::Timestamp;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::carts::store::STORE_CART_TOTALS;
 use crate::resources::carts::store::STORE_CARTS;
+use crate::resources::carts::store::STORE_PURCHASE_DAYS;
 use crate::resources::carts::store::cart_rows;
 use crate::resources::challenges::store::advance_statements;
 use crate::resources::customers::recorded::RecordedChange;
+use crate::resources::customers::recorded::RecordedPurchase;
 use crate::resources::discounts::store::STORE_DISCOUNTS;
 use crate::resources::discounts::store::discount_row;
 use crate::resources::events::store::STORE_EVENTS;
@@ -142,7 +143,7 @@ fn is_rare(write: &EventWrite) -> bool {
 /// [`recorded_change`] knows (or that change none of it): any other part
 /// present (Voucher uses, issued Vouchers, Challenges, points budgets, or a
 /// part added later) makes the Customer read again.
-const KNOWN_PARTS: [&str; 13] = [
+const KNOWN_PARTS: [&str; 14] = [
     "company",
     "customer",
     "now",
@@ -150,6 +151,7 @@ const KNOWN_PARTS: [&str; 13] = [
     "event",
     "total",
     "date",
+    "day",
     "ledger",
     "balances",
     "draw_write",
@@ -195,11 +197,15 @@ pub(crate) fn recorded_change(write: &EventWrite, customer: &str) -> Option<Reco
         }
     }
     let purchase = match &write["cart"] {
-        Value::Object(_) => {
-            let date = write["date"].as_str()?.parse::<Timestamp>().ok()?;
-            let total = Amount::from_stored(&write["total"]).ok()?;
-            Some((date.as_datetime(), decimal_to_f64(total.0)))
-        }
+        Value::Object(_) => Some(RecordedPurchase {
+            at: write["date"]
+                .as_str()?
+                .parse::<Timestamp>()
+                .ok()?
+                .as_datetime(),
+            day: write["day"].as_str()?.parse().ok()?,
+            total: Amount::from_stored(&write["total"]).ok()?.0,
+        }),
         _ => None,
     };
     Some(RecordedChange {
@@ -228,9 +234,10 @@ impl BatchTransaction {
             if is_rare(write) {
                 batch.rare.push(write.clone());
             }
-            if let Some((cart, totals)) = cart_rows(company, write) {
+            if let Some((cart, totals, day)) = cart_rows(company, write) {
                 batch.push(&STORE_CARTS, cart);
                 batch.push(&STORE_CART_TOTALS, totals);
+                batch.push(&STORE_PURCHASE_DAYS, day);
             }
             if let Some(event) = event_row(company, &write["event"]) {
                 batch.push(&STORE_EVENTS, event);
@@ -323,7 +330,7 @@ mod tests {
         json!({
             "company": "c", "customer": customer, "now": "2026-11-22T10:00:00Z",
             "cart": {"code": code, "company": "c", "customer_id": customer},
-            "event": null, "total": "10", "date": "2026-11-22T10:00:00Z",
+            "event": null, "total": "10", "date": "2026-11-22T10:00:00Z", "day": "2026-11-23",
             "ledger": [{"id": format!("pt_{code}"), "customer_id": customer}],
             "balances": [{"customer_id": customer, "kind": "points", "delta": 10}],
             "draw_write": {
@@ -377,13 +384,14 @@ mod tests {
         let change = recorded_change(&write, "x").expect("a plain cart");
         assert_eq!(
             change.purchase,
-            Some((
-                "2026-11-22T10:00:00Z"
+            Some(RecordedPurchase {
+                at: "2026-11-22T10:00:00Z"
                     .parse::<Timestamp>()
                     .unwrap()
                     .as_datetime(),
-                12.3
-            ))
+                day: "2026-11-23".parse().unwrap(),
+                total: "12.30".parse().unwrap(),
+            })
         );
         assert_eq!(change.points, 10, "the wallet is not the points balance");
         assert_eq!(change.draw_counts, Some(json!({"1": [1]})));

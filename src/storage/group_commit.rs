@@ -304,6 +304,7 @@ mod tests {
             voucher_uses: &[],
             discounts: None,
             discount_limit_takes: &[],
+            day: cart.date.as_datetime().date_naive(),
         }
     }
 

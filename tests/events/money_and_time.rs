@@ -11,8 +11,9 @@ use serde_json::{Value, json};
 use crate::common::{OPERATOR_TOKEN, TestServer, manual_clock};
 
 /// 10% off any Saturday cart; 10% off `TENTH` lines; 1.00 off three-line
-/// carts; a once-a-day Instant Win with only the No Prize entry; 100 points
-/// per unit of currency.
+/// carts; 10% off a `PEEK` cart for two purchase histories (16, 17); a
+/// once-a-day Instant Win with only the No Prize entry; 100 points per unit
+/// of currency.
 const CAMPAIGNS: &[(&str, &str)] = &[
     (
         "saturday.yaml",
@@ -29,6 +30,14 @@ const CAMPAIGNS: &[(&str, &str)] = &[
     (
         "hundred.yaml",
         "id: 15\nkind: points\nname: Hundred per euro\non: cart\npoints:\n  per_amount: 100\n",
+    ),
+    (
+        "today.yaml",
+        "id: 16\nkind: discount\nname: Today's two\non: cart\nwhen: cart.lines[0].product_code == \"PEEK\" && history.spent_last_days(1) == 7.5 && history.carts_last_days(1) == 2 && history.spent_last_days(2) == 11.5\ndiscount:\n  applies_to: cart\n  percent: 10\n",
+    ),
+    (
+        "today-after-cancel.yaml",
+        "id: 17\nkind: discount\nname: Today's one\non: cart\nwhen: cart.lines[0].product_code == \"PEEK\" && history.spent_last_days(1) == 5.0 && history.carts_last_days(1) == 1 && history.carts_last_days(2) == 2\ndiscount:\n  applies_to: cart\n  percent: 10\n",
     ),
     (
         "daily-draw.yaml",
@@ -400,6 +409,66 @@ async fn the_days_around_a_daylight_saving_change_are_whole_days() {
         seen.push(draws(&answer));
     }
     assert_eq!(seen, [1, 0, 1, 1, 0, 1]);
+}
+
+#[tokio::test]
+async fn history_windows_are_the_companys_days_and_a_cancelled_cart_counts_on_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on("mem://", dir.path()).await;
+    let madrid = server.company_in_zone("madrid", "Europe/Madrid").await;
+    let customer = member(&server, &madrid).await;
+    let line = |price: f64| json!([{"product_code": "A", "quantity": 1, "price": price}]);
+    // The clock stands at 12:00 on 4 May in Madrid. 22:30 UTC on the 3rd is
+    // already the 4th there, 21:30 UTC still the 3rd.
+    for (code, date, price) in [
+        ("H-1", "2026-05-03T22:30:00Z", 5.0),
+        ("H-2", "2026-05-04T09:00:00Z", 2.5),
+        ("H-3", "2026-05-03T21:30:00Z", 4.0),
+    ] {
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/carts/realtime",
+                &madrid,
+                Some(cart(&customer, code, date, line(price))),
+            )
+            .await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let peek = || async {
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/carts/simulate",
+                &madrid,
+                Some(cart(
+                    &customer,
+                    "PEEK",
+                    "2026-05-04T10:00:00Z",
+                    json!([{"product_code": "PEEK", "quantity": 1, "price": 10}]),
+                )),
+            )
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        (
+            !discounts_of(&answer, 16).is_empty(),
+            !discounts_of(&answer, 17).is_empty(),
+        )
+    };
+    // Today: 5.00 and 2.50 in two carts; yesterday 4.
+    assert_eq!(peek().await, (true, false));
+    let (status, answer) = server
+        .call_as(
+            "POST",
+            "/carts/cancellation",
+            &madrid,
+            Some(json!({"cart_id": "H-2"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    // Today: 5.00 in one cart; the cancelled cart and its cancellation
+    // count on no day.
+    assert_eq!(peek().await, (false, true));
 }
 
 #[tokio::test]

@@ -14,11 +14,11 @@ use crate::engine::exact::decimal_result;
 use crate::engine::exact::register_decimal_operators;
 use crate::engine::exact::to_exact_dynamic;
 use crate::engine::facts::Facts;
-use crate::engine::facts::History;
 use crate::engine::fast::FastExpr;
 use crate::engine::fast::FastFacts;
 use crate::engine::helpers::array_contains_text;
 use crate::engine::helpers::has_feature;
+use crate::engine::history::History;
 use crate::engine::limits;
 use crate::engine::limits::EvaluationClock;
 pub use crate::engine::origin::Origin;
@@ -403,7 +403,7 @@ impl ScriptEngine {
         scope.push(
             "history",
             History {
-                purchases: Arc::new(facts.purchases.clone()),
+                days: Arc::clone(&facts.history),
                 now: facts.now,
                 locale: facts.locale,
             },

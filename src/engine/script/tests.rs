@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::carts::purchase_days::PurchaseDays;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ fn facts() -> Facts {
     Facts {
         totals: PurchaseTotals::of(&purchases),
         customer: json!({"email": "a@b.es", "attributes": {"vip": true}, "birth_date": "1990-06-01"}),
-        purchases,
+        history: Arc::new(PurchaseDays::of_carts(&purchases)),
         points_balance: 250,
         now,
         ..Facts::default()

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::engine::facts::Facts;
 use crate::engine::script::Origin;
+use crate::resources::carts::purchase_days::PurchaseDays;
 
 /// A condition written at column 7 of line 5 (`when: ...`) of `c.yaml`.
 fn origin() -> Origin {
@@ -28,7 +29,10 @@ fn facts(now: &str, total: f64) -> Facts {
             {"product_code": "MILK", "quantity": 2, "price": 1.0, "features": {"department": "dairy"}}
         ]}),
         customer: json!({"attributes": {"vip": true}}),
-        purchases: vec![(now - chrono::Duration::days(3), 40.0)],
+        history: std::sync::Arc::new(PurchaseDays::of_carts(&[(
+            now - chrono::Duration::days(3),
+            40.0,
+        )])),
         explain: true,
         ..Facts::default()
     }

@@ -5,5 +5,6 @@ pub mod api;
 pub mod cancellation;
 pub mod model;
 pub mod occurrence;
+pub mod purchase_days;
 pub mod service;
 pub mod store;

@@ -4,6 +4,8 @@
 
 use std::sync::OnceLock;
 
+use chrono::NaiveDate;
+
 use rust_decimal::Decimal;
 
 use crate::common::amount::Amount;
@@ -50,6 +52,8 @@ pub(crate) struct CartOccurrence {
     /// The effects of Voucher codes held back before it was evaluated (too
     /// many unknown codes from its API key), answered after the others.
     pub(crate) held_back: Vec<Effect>,
+    /// Its calendar day where it was made (set when it is described).
+    pub(crate) day: NaiveDate,
 }
 
 impl Occurrence for CartOccurrence {
@@ -65,7 +69,12 @@ impl Occurrence for CartOccurrence {
         self.cart.date
     }
 
-    fn describe(&self, facts: &mut Facts) {
+    fn describe(&mut self, facts: &mut Facts) {
+        // The day it counts on in its Customer's history: where it was made.
+        self.day = facts
+            .locale
+            .local(self.cart.date.as_datetime())
+            .date_naive();
         let cart = &self.cart;
         facts.cart = serde_json::json!({
             "code": cart.id,
@@ -168,6 +177,7 @@ impl Occurrence for CartOccurrence {
             voucher_uses: &self.voucher_uses,
             discounts: self.discounts.as_ref(),
             discount_limit_takes: &self.discount_limit_takes,
+            day: self.day,
         };
         store.insert_cart(company, write).await
     }

@@ -192,6 +192,9 @@ impl Services {
             discounts: None,
             discount_limit_takes: Vec::new(),
             held_back,
+            // The Company's day until the pipeline describes the cart in
+            // its Location's time zone.
+            day: locale.local(date.as_datetime()).date_naive(),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut attempt = 0;

@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::common::time::Timestamp;
 use crate::pipeline::store::CustomerFacts;
+use crate::resources::carts::purchase_days::PurchaseDays;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::customers::store::StoredCustomer;
@@ -62,11 +63,10 @@ impl CachedFacts {
     pub fn covering(&self, since: Option<Timestamp>) -> Option<CustomerFacts> {
         let mut facts = self.facts.clone();
         match (since, self.since) {
-            (None, _) => facts.purchases.clear(),
-            (Some(wanted), Some(read)) if read.as_datetime() <= wanted.as_datetime() => {
-                let from = wanted.as_datetime();
-                facts.purchases.retain(|(date, _)| *date >= from);
-            }
+            (None, _) => facts.history = PurchaseDays::default(),
+            // Days older than `since` are left: no window of a read from
+            // `since` reaches them.
+            (Some(wanted), Some(read)) if read.as_datetime() <= wanted.as_datetime() => {}
             _ => return None,
         }
         Some(facts)
@@ -448,11 +448,13 @@ mod tests {
     fn facts_serve_any_later_history_and_keep_across_a_read_without_them() {
         let (cache, _) = cache();
         let at = |s: &str| s.parse::<Timestamp>().unwrap();
+        let day = |d: &str| crate::resources::carts::purchase_days::PurchaseDay {
+            day: d.parse().unwrap(),
+            spent: rust_decimal::Decimal::TEN,
+            carts: 1,
+        };
         let facts = CustomerFacts {
-            purchases: vec![
-                (at("2026-10-01T10:00:00Z").as_datetime(), 10.0),
-                (at("2026-11-01T10:00:00Z").as_datetime(), 20.0),
-            ],
+            history: PurchaseDays::of([day("2026-10-01"), day("2026-11-01")]),
             ..CustomerFacts::default()
         };
         let cached = CachedFacts {
@@ -464,9 +466,9 @@ mod tests {
         keep(&cache, &cache.ticket(), "cus_1", "A1");
         let facts = cache.by_id("c", "cus_1").unwrap().facts.unwrap();
         let later = facts.covering(Some(at("2026-10-15T00:00:00Z"))).unwrap();
-        assert_eq!(later.purchases.len(), 1);
+        assert_eq!(later.history.days().len(), 2, "the windows bound the days");
         assert!(facts.covering(Some(at("2026-08-01T00:00:00Z"))).is_none());
-        assert!(facts.covering(None).unwrap().purchases.is_empty());
+        assert!(facts.covering(None).unwrap().history.days().is_empty());
     }
 
     #[test]

@@ -5,17 +5,30 @@
 //! Challenges, limits, game participations) has no [`RecordedChange`], and
 //! its Customer is read again.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
+use rust_decimal::Decimal;
 use serde_json::Value;
 
+use crate::common::money::decimal_to_f64;
 use crate::common::money::sum_exactly;
 use crate::resources::customers::cache::CachedCustomer;
+
+/// A recorded cart, as its Customer's totals and history count it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RecordedPurchase {
+    /// Its date.
+    pub at: DateTime<Utc>,
+    /// The calendar day it counts on in the history.
+    pub day: NaiveDate,
+    /// Its total.
+    pub total: Decimal,
+}
 
 /// What one committed event changed in its Customer's kept state.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RecordedChange {
-    /// A cart's purchase: its date and total, as conditions see them.
-    pub purchase: Option<(DateTime<Utc>, f64)>,
+    /// A cart's purchase.
+    pub purchase: Option<RecordedPurchase>,
     /// How far the Customer's points balance moved.
     pub points: i64,
     /// The participation counts the event's draws left (`iw_counts.rules`),
@@ -29,19 +42,16 @@ impl RecordedChange {
     pub(crate) fn apply(&self, entry: &mut CachedCustomer) {
         if let Some(cached) = &mut entry.facts {
             let facts = &mut cached.facts;
-            if let Some((date, total)) = self.purchase {
+            if let Some(purchase) = self.purchase {
                 let totals = &mut facts.totals;
-                totals.lifetime_spend = sum_exactly([totals.lifetime_spend, total]);
+                totals.lifetime_spend =
+                    sum_exactly([totals.lifetime_spend, decimal_to_f64(purchase.total)]);
                 totals.cart_count += 1;
-                totals.last_purchase = totals.last_purchase.max(Some(date));
-                // The history holds what was read from `since` on, oldest
-                // first, as the store orders it.
-                if cached
-                    .since
-                    .is_some_and(|since| date >= since.as_datetime())
-                {
-                    let at = facts.purchases.partition_point(|(read, _)| *read <= date);
-                    facts.purchases.insert(at, (date, total));
+                totals.last_purchase = totals.last_purchase.max(Some(purchase.at));
+                // A day older than the history read is one no window
+                // reaches: counting it changes no answer.
+                if cached.since.is_some() {
+                    facts.history.add(purchase.day, purchase.total, 1);
                 }
             }
             facts.points_balance += self.points;
@@ -55,8 +65,10 @@ impl RecordedChange {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::money::decimal_from_f64;
     use crate::common::time::Timestamp;
     use crate::pipeline::store::CustomerFacts;
+    use crate::resources::carts::purchase_days::{PurchaseDay, PurchaseDays};
     use crate::resources::customers::cache::CachedFacts;
     use crate::resources::customers::model::Customer;
     use crate::resources::customers::store::StoredCustomer;
@@ -65,6 +77,15 @@ mod tests {
 
     fn at(text: &str) -> DateTime<Utc> {
         text.parse::<Timestamp>().unwrap().as_datetime()
+    }
+
+    /// A cart of `date` and `total`, counted on its day in UTC.
+    fn purchase(date: &str, total: &str) -> Option<RecordedPurchase> {
+        Some(RecordedPurchase {
+            at: at(date),
+            day: at(date).date_naive(),
+            total: total.parse().unwrap(),
+        })
     }
 
     fn entry(since: &str, purchases: &[(&str, f64)], draws: bool) -> CachedCustomer {
@@ -78,9 +99,14 @@ mod tests {
             .iter()
             .map(|(date, total)| (at(date), *total))
             .collect();
+        let history = PurchaseDays::of(purchases.iter().map(|(date, total)| PurchaseDay {
+            day: date.date_naive(),
+            spent: decimal_from_f64(*total).unwrap(),
+            carts: 1,
+        }));
         let facts = CustomerFacts {
             totals: crate::resources::carts::model::PurchaseTotals::of(&purchases),
-            purchases,
+            history,
             points_balance: 40,
             ..CustomerFacts::default()
         };
@@ -104,20 +130,21 @@ mod tests {
             true,
         );
         RecordedChange {
-            purchase: Some((at("2026-11-01T10:00:00Z"), 0.2)),
+            purchase: purchase("2026-11-01T10:00:00Z", "0.2"),
             points: 12,
             draw_counts: Some(json!({"7": {"2026-11-01": 1}})),
         }
         .apply(&mut kept);
         let facts = &kept.facts.as_ref().unwrap().facts;
-        let dates: Vec<DateTime<Utc>> = facts.purchases.iter().map(|(d, _)| *d).collect();
+        let days: Vec<String> = facts
+            .history
+            .days()
+            .iter()
+            .map(|d| format!("{} {} {}", d.day, d.spent, d.carts))
+            .collect();
         assert_eq!(
-            dates,
-            [
-                at("2026-10-05T10:00:00Z"),
-                at("2026-11-01T10:00:00Z"),
-                at("2026-11-20T10:00:00Z")
-            ]
+            days,
+            ["2026-10-05 0.1 1", "2026-11-01 0.2 1", "2026-11-20 5 1"]
         );
         // 0.1 + 5.0 + 0.2 summed as decimals, as the store sums them.
         assert_eq!(facts.totals.lifetime_spend, 5.3);
@@ -131,17 +158,23 @@ mod tests {
     }
 
     #[test]
-    fn a_purchase_before_the_history_read_counts_in_the_totals_only() {
+    fn a_purchase_counts_in_the_history_only_when_it_was_read() {
         let mut kept = entry("2026-11-01T00:00:00Z", &[], false);
         let change = RecordedChange {
-            purchase: Some((at("2026-10-30T10:00:00Z"), 3.0)),
+            purchase: purchase("2026-11-02T10:00:00Z", "3"),
             ..RecordedChange::default()
         };
+        let mut unread = kept.clone();
+        unread.facts.as_mut().unwrap().since = None;
+        change.apply(&mut unread);
+        let facts = &unread.facts.as_ref().unwrap().facts;
+        assert!(facts.history.days().is_empty());
+        assert_eq!(facts.totals.cart_count, 1);
         change.apply(&mut kept);
         let facts = &kept.facts.as_ref().unwrap().facts;
-        assert!(facts.purchases.is_empty());
+        assert_eq!(facts.history.days().len(), 1);
         assert_eq!(facts.totals.cart_count, 1);
-        assert_eq!(facts.totals.last_purchase, Some(at("2026-10-30T10:00:00Z")));
+        assert_eq!(facts.totals.last_purchase, Some(at("2026-11-02T10:00:00Z")));
         // No draw records were read: none are made up.
         assert!(kept.draws.is_none());
     }
@@ -158,7 +191,7 @@ mod tests {
             cache.keep("c", None, &cache.ticket(), kept);
         };
         let cart = RecordedChange {
-            purchase: Some((at("2026-11-01T10:00:00Z"), 2.5)),
+            purchase: purchase("2026-11-01T10:00:00Z", "2.5"),
             ..RecordedChange::default()
         };
         let carts = |id: &str| {

@@ -72,7 +72,7 @@ impl Occurrence for EventOccurrence {
         self.date
     }
 
-    fn describe(&self, facts: &mut Facts) {
+    fn describe(&mut self, facts: &mut Facts) {
         let payload = serde_json::json!({
             "id": self.id,
             "type": self.new.kind,

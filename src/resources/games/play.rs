@@ -46,7 +46,7 @@ impl Occurrence for Play {
         self.date
     }
 
-    fn describe(&self, facts: &mut Facts) {
+    fn describe(&mut self, facts: &mut Facts) {
         facts.event = serde_json::json!({
             "type": "game_play",
             "data": {"game_id": self.game_id},

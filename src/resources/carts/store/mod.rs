@@ -1,7 +1,15 @@
-//! Repository of carts; they write to the points ledger ([`crate::resources::points::store::ledger`]).
+//! Repository of carts; they write to the points ledger
+//! ([`crate::resources::points::store::ledger`]) and their Customer's
+//! purchase days ([`purchase_days`]).
 
-use chrono::{DateTime, Utc};
+use chrono::NaiveDate;
 use serde_json::{Value, json};
+
+mod purchase_days;
+
+pub(crate) use purchase_days::STORE_PURCHASE_DAYS;
+pub(crate) use purchase_days::days_from_months;
+use purchase_days::purchase_day_row;
 
 use crate::common::amount::Amount;
 use crate::common::money::decimal_to_f64;
@@ -34,9 +42,11 @@ use crate::storage::event_transaction::keyed_row;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
-/// SurrealQL recomputing the purchase totals of `$customer` from its carts:
-/// spend nets cancellations out; cancelled carts and cancellations do not count.
+/// SurrealQL recomputing the purchase totals of `$customer` from its carts
+/// (spend nets cancellations out; cancelled carts and cancellations do not
+/// count), and its purchase days (where neither counts at all).
 pub(crate) const RECOUNT_TOTALS: &str = "
+    fn::recount_purchase_days($company, $customer);
     LET $carts = (SELECT fn::money(total) AS total, date, cancels, cancelled_by FROM cart WHERE company = $company AND customer_id = $customer);
     UPSERT type::record('customer_stats', [$company, $customer])
         SET company = $company, customer_id = $customer,
@@ -72,6 +82,7 @@ fn from_document(mut document: Value) -> ApiResult<Cart> {
         object.remove("id");
         object.remove("company");
         object.remove("limit_takes");
+        object.remove("day");
         if let Some(code) = object.remove("code") {
             object.insert("id".into(), code);
         }
@@ -86,16 +97,6 @@ fn stored_number(value: Option<&Value>) -> Option<f64> {
     Amount::from_stored(value?)
         .ok()
         .map(|a| decimal_to_f64(a.0))
-}
-
-/// (date, total) of stored cart rows, skipping unreadable ones.
-pub(crate) fn purchases_from_rows(rows: &[Value]) -> Vec<(DateTime<Utc>, f64)> {
-    rows.iter()
-        .filter_map(|row| {
-            let date = row.get("date")?.as_str()?.parse::<Timestamp>().ok()?;
-            Some((date.as_datetime(), stored_number(row.get("total"))?))
-        })
-        .collect()
 }
 
 /// The purchase totals of a stored `customer_stats` row (zero when absent).
@@ -150,12 +151,14 @@ pub(crate) const STORE_CART_TOTALS: BatchPart = BatchPart {
         RETURN NONE;",
 };
 
-/// The rows [`STORE_CARTS`] and [`STORE_CART_TOTALS`] write for the cart of
-/// `write` ([`crate::storage::event_transaction::EventWrite`]) of `company`,
-/// when it records one.
-pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value)> {
+/// The rows [`STORE_CARTS`], [`STORE_CART_TOTALS`] and
+/// [`STORE_PURCHASE_DAYS`] write for the cart of `write`
+/// ([`crate::storage::event_transaction::EventWrite`]) of `company`, when it
+/// records one.
+pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value, Value)> {
     let cart = keyed_row(company, &write["cart"], "code")?;
     let customer = &write["customer"];
+
     let totals = json!({
         "id": [company, customer],
         "company": company,
@@ -164,7 +167,7 @@ pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value)> 
         "cart_count": 1,
         "last_purchase": write["date"],
     });
-    Some((cart, totals))
+    Some((cart, totals, purchase_day_row(company, write)))
 }
 
 /// A cart to record and what goes with it.
@@ -180,6 +183,9 @@ pub struct CartWrite<'a> {
     pub discounts: Option<&'a DiscountTransaction>,
     /// What its discount campaigns take from their limits.
     pub discount_limit_takes: &'a [LimitTake],
+    /// Its calendar day where it was made, the day of the Customer's
+    /// history it counts on ([`crate::engine::history`]).
+    pub day: NaiveDate,
 }
 
 impl Store {
@@ -191,6 +197,10 @@ impl Store {
     pub async fn insert_cart(&self, company: &str, write: CartWrite<'_>) -> ApiResult<()> {
         let cart = write.cart;
         let mut doc = cart_document(company, cart)?;
+        // Kept with the cart so that a recount of its Customer's days
+        // (after a cancellation or a merge) puts it on the same day.
+        let day = write.day.to_string();
+        doc["day"] = Value::String(day.clone());
         // Kept with the cart so that its cancellation gives them back.
         if !write.earned.limit_takes.is_null() {
             doc["limit_takes"] = write.earned.limit_takes.clone();
@@ -205,6 +215,7 @@ impl Store {
                 "event": null,
                 "total": cart.total.to_stored(),
                 "date": cart.date.to_string(),
+                "day": day,
                 "ledger": written.records,
                 "balances": written.balances,
                 "draw_write": write.earned.draw_write,
@@ -354,6 +365,7 @@ mod tests {
             voucher_uses: &[],
             discounts: None,
             discount_limit_takes: &[],
+            day: cart.date.as_datetime().date_naive(),
         }
     }
 
