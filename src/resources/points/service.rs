@@ -144,10 +144,21 @@ impl Services {
         operation: impl Fn([i64; N]) -> PointsOperation,
     ) -> ApiResult<PointsOperation> {
         let _held = self.balance_locks.lock(company, &customers, kind).await;
+        // A points balance kept in memory is as the last write of this
+        // process left it: a keyed write still checks it in its
+        // transaction, and one refused reads the store (the refusal
+        // forgets the Customer).
         let read_balances = || async {
             let mut balances = [0; N];
             for (balance, customer) in balances.iter_mut().zip(customers) {
-                *balance = self.store.balance(company, customer, kind).await?;
+                let kept = match kind {
+                    PointsKind::Points => self.store.kept_points_balance(company, customer),
+                    PointsKind::Wallet => None,
+                };
+                *balance = match kept {
+                    Some(kept) => kept,
+                    None => self.store.balance(company, customer, kind).await?,
+                };
             }
             ApiResult::Ok(balances)
         };

@@ -14,6 +14,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
+use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::points::model::PointsKind;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -273,6 +274,27 @@ fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&Ledg
     document
 }
 
+/// Each Customer whose balance `ledger` moves, with how far it moves its
+/// points (not its wallet), in the order first met.
+fn points_moved(ledger: &[LedgerEntry]) -> Vec<(&str, i64)> {
+    let mut moved: Vec<(&str, i64)> = Vec::new();
+    for entry in ledger {
+        let points = if entry.kind == PointsKind::Points {
+            entry.points
+        } else {
+            0
+        };
+        match moved
+            .iter_mut()
+            .find(|(customer, _)| *customer == entry.customer_id)
+        {
+            Some((_, sum)) => *sum += points,
+            None => moved.push((&entry.customer_id, points)),
+        }
+    }
+    moved
+}
+
 impl Store {
     /// A Customer's balance of `kind`.
     pub async fn balance(
@@ -339,16 +361,43 @@ impl Store {
                 serde_json::json!({"customer_id": customer_id, "kind": kind.name(), "balance": balance})
             })
             .collect();
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind(("expected", expected.clone()))
-                .bind(("cart_id", for_cart.map(str::to_string)))
-        })
-        .await?;
-        Ok(())
+        // The entries change nothing kept of their Customers but the points
+        // balance: those Customers are moved on by it, and every other
+        // Customer kept stays kept (a write that forgot them all would make
+        // each redemption cost every till its next read).
+        let sent = self.customers.mark();
+        let recorded = self
+            .transact(|db| {
+                db.query_keeping_customers(query.as_str())
+                    .bind(("company", company.to_string()))
+                    .bind(("ledger", written.records.clone()))
+                    .bind(("balances", written.balances.clone()))
+                    .bind(("expected", expected.clone()))
+                    .bind(("cart_id", for_cart.map(str::to_string)))
+            })
+            .await;
+        for (customer, points) in points_moved(ledger) {
+            match &recorded {
+                Ok(_) => {
+                    let change = RecordedChange {
+                        points,
+                        ..RecordedChange::default()
+                    };
+                    self.customers.advance(company, customer, sent, &change);
+                }
+                // It may have committed: read again.
+                Err(_) => self.customers.forget(company, customer),
+            }
+        }
+        recorded.map(drop)
+    }
+
+    /// The points balance of `customer_id` as the Customers kept in memory
+    /// hold it (moved on by every write of this process), when one is kept
+    /// with its facts.
+    pub fn kept_points_balance(&self, company: &str, customer_id: &str) -> Option<i64> {
+        let kept = self.customers.by_id(company, customer_id)?;
+        Some(kept.facts?.facts.points_balance)
     }
 
     /// Appends `entry` if the balance it moves is still `seen`; otherwise
