@@ -14,7 +14,6 @@ use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
-use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::points::model::PointsKind;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -274,27 +273,6 @@ fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&Ledg
     document
 }
 
-/// Each Customer whose balance `ledger` moves, with how far it moves its
-/// points (not its wallet), in the order first met.
-fn points_moved(ledger: &[LedgerEntry]) -> Vec<(&str, i64)> {
-    let mut moved: Vec<(&str, i64)> = Vec::new();
-    for entry in ledger {
-        let points = if entry.kind == PointsKind::Points {
-            entry.points
-        } else {
-            0
-        };
-        match moved
-            .iter_mut()
-            .find(|(customer, _)| *customer == entry.customer_id)
-        {
-            Some((_, sum)) => *sum += points,
-            None => moved.push((&entry.customer_id, points)),
-        }
-    }
-    moved
-}
-
 impl Store {
     /// A Customer's balance of `kind`.
     pub async fn balance(
@@ -376,28 +354,8 @@ impl Store {
                     .bind(("cart_id", for_cart.map(str::to_string)))
             })
             .await;
-        for (customer, points) in points_moved(ledger) {
-            match &recorded {
-                Ok(_) => {
-                    let change = RecordedChange {
-                        points,
-                        ..RecordedChange::default()
-                    };
-                    self.customers.advance(company, customer, sent, &change);
-                }
-                // It may have committed: read again.
-                Err(_) => self.customers.forget(company, customer),
-            }
-        }
+        self.move_on(company, ledger, sent, recorded.is_ok());
         recorded.map(drop)
-    }
-
-    /// The points balance of `customer_id` as the Customers kept in memory
-    /// hold it (moved on by every write of this process), when one is kept
-    /// with its facts.
-    pub fn kept_points_balance(&self, company: &str, customer_id: &str) -> Option<i64> {
-        let kept = self.customers.by_id(company, customer_id)?;
-        Some(kept.facts?.facts.points_balance)
     }
 
     /// Appends `entry` if the balance it moves is still `seen`; otherwise
@@ -420,16 +378,21 @@ impl Store {
              COMMIT TRANSACTION;",
             changed = ErrorCode::ConcurrentModification.code()
         );
-        let written = ledger_documents(&self.ledger_clock, company, std::slice::from_ref(entry));
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind(("seen", seen))
-        })
-        .await?;
-        Ok(())
+        let ledger = std::slice::from_ref(entry);
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        // As `append_ledger`: only the entry's Customer is moved on.
+        let sent = self.customers.mark();
+        let recorded = self
+            .transact(|db| {
+                db.query_keeping_customers(query.as_str())
+                    .bind(("company", company.to_string()))
+                    .bind(("ledger", written.records.clone()))
+                    .bind(("balances", written.balances.clone()))
+                    .bind(("seen", seen))
+            })
+            .await;
+        self.move_on(company, ledger, sent, recorded.is_ok());
+        recorded.map(drop)
     }
 }
 

@@ -198,11 +198,14 @@ impl Store {
         Ok(ids.into_iter().next())
     }
 
-    /// Records how far expiry ran (never moving it backwards).
+    /// Records how far expiry ran (never moving it backwards). It writes no
+    /// Customer's state: the Customers kept in memory stay kept (expiry runs
+    /// every minute, and each run would otherwise make every till read its
+    /// Customer again).
     pub async fn set_expiry_watermark(&self, watermark: &ExpiryWatermark) -> ApiResult<()> {
         crate::storage::execute(
             self.db
-                .query(
+                .query_keeping_customers(
                     "UPSERT expiry_run:watermark SET
                          until = IF until == NONE OR until < $until { $until } ELSE { until },
                          last_entry = IF last_entry == NONE OR last_entry < $last_entry { $last_entry } ELSE { last_entry }
