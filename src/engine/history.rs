@@ -37,6 +37,8 @@ impl History {
             return &[];
         }
         let today = self.locale.local(self.now).date_naive();
+        // Capped: a window of more days than any history holds reads it
+        // all, and `Duration::days` would overflow on `i64::MAX`.
         let first = today - Duration::days(days.min(100_000) - 1);
         self.days.between(first, today)
     }

@@ -6,6 +6,8 @@
 //! waits on this for every cart, so it is one query of a few statements
 //! rather than one query each.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use surrealdb::IndexedResults;
@@ -39,8 +41,9 @@ pub struct CustomerFacts {
     /// Associations the Customer takes part in, oldest first.
     pub associations: Vec<Association>,
     /// Purchases by day, from the month of the requested instant on;
-    /// empty when no history was requested.
-    pub history: PurchaseDays,
+    /// empty when no history was requested. Shared, not copied, by the
+    /// Customer kept in memory and each evaluation reading it.
+    pub history: Arc<PurchaseDays>,
     /// Lifetime totals.
     pub totals: PurchaseTotals,
     /// Points balance.
@@ -94,7 +97,7 @@ fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<Customer
     });
     Ok(CustomerFacts {
         associations,
-        history: days_from_months(&months),
+        history: Arc::new(days_from_months(&months)),
         totals: totals_from_row(totals.as_ref()),
         points_balance: balance.unwrap_or(0),
     })

@@ -45,7 +45,8 @@ use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 /// `company`, `customer`, `ledger` and `balances` (see
 /// [`crate::resources::points::store::ledger::ledger_documents`]),
 /// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one
-/// of `cart` (the stored cart, with its `total` and `date`) or `event` (the
+/// of `cart` (the stored cart, with its `total`, `date` and the `day` it
+/// counts on in its Customer's history) or `event` (the
 /// stored Custom Event), the other null, and for a cart the Voucher uses it
 /// redeems (`voucher_uses`, made by
 /// [`crate::resources::vouchers::redemption_store::voucher_use_documents`])
@@ -143,7 +144,7 @@ fn is_rare(write: &EventWrite) -> bool {
 /// [`recorded_change`] knows (or that change none of it): any other part
 /// present (Voucher uses, issued Vouchers, Challenges, points budgets, or a
 /// part added later) makes the Customer read again.
-const KNOWN_PARTS: [&str; 14] = [
+const KNOWN_PARTS: [&str; 13] = [
     "company",
     "customer",
     "now",
@@ -151,7 +152,6 @@ const KNOWN_PARTS: [&str; 14] = [
     "event",
     "total",
     "date",
-    "day",
     "ledger",
     "balances",
     "draw_write",
@@ -203,7 +203,7 @@ pub(crate) fn recorded_change(write: &EventWrite, customer: &str) -> Option<Reco
                 .parse::<Timestamp>()
                 .ok()?
                 .as_datetime(),
-            day: write["day"].as_str()?.parse().ok()?,
+            day: write["cart"]["day"].as_str()?.parse().ok()?,
             total: Amount::from_stored(&write["total"]).ok()?.0,
         }),
         _ => None,
@@ -329,8 +329,8 @@ mod tests {
     fn cart_write(code: &str, customer: &str) -> EventWrite {
         json!({
             "company": "c", "customer": customer, "now": "2026-11-22T10:00:00Z",
-            "cart": {"code": code, "company": "c", "customer_id": customer},
-            "event": null, "total": "10", "date": "2026-11-22T10:00:00Z", "day": "2026-11-23",
+            "cart": {"code": code, "company": "c", "customer_id": customer, "day": "2026-11-23"},
+            "event": null, "total": "10", "date": "2026-11-22T10:00:00Z",
             "ledger": [{"id": format!("pt_{code}"), "customer_id": customer}],
             "balances": [{"customer_id": customer, "kind": "points", "delta": 10}],
             "draw_write": {

@@ -32,7 +32,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::common::time::Timestamp;
 use crate::pipeline::store::CustomerFacts;
-use crate::resources::carts::purchase_days::PurchaseDays;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::customers::store::StoredCustomer;
@@ -63,7 +62,7 @@ impl CachedFacts {
     pub fn covering(&self, since: Option<Timestamp>) -> Option<CustomerFacts> {
         let mut facts = self.facts.clone();
         match (since, self.since) {
-            (None, _) => facts.history = PurchaseDays::default(),
+            (None, _) => facts.history = Arc::default(),
             // Days older than `since` are left: no window of a read from
             // `since` reaches them.
             (Some(wanted), Some(read)) if read.as_datetime() <= wanted.as_datetime() => {}
@@ -454,7 +453,10 @@ mod tests {
             carts: 1,
         };
         let facts = CustomerFacts {
-            history: PurchaseDays::of([day("2026-10-01"), day("2026-11-01")]),
+            history: Arc::new(crate::resources::carts::purchase_days::PurchaseDays::of([
+                day("2026-10-01"),
+                day("2026-11-01"),
+            ])),
             ..CustomerFacts::default()
         };
         let cached = CachedFacts {

@@ -51,7 +51,11 @@ impl RecordedChange {
                 // A day older than the history read is one no window
                 // reaches: counting it changes no answer.
                 if cached.since.is_some() {
-                    facts.history.add(purchase.day, purchase.total, 1);
+                    std::sync::Arc::make_mut(&mut facts.history).add(
+                        purchase.day,
+                        purchase.total,
+                        1,
+                    );
                 }
             }
             facts.points_balance += self.points;
@@ -106,7 +110,7 @@ mod tests {
         }));
         let facts = CustomerFacts {
             totals: crate::resources::carts::model::PurchaseTotals::of(&purchases),
-            history,
+            history: std::sync::Arc::new(history),
             points_balance: 40,
             ..CustomerFacts::default()
         };

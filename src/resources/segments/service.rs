@@ -132,7 +132,7 @@ impl Services {
             .collect();
         let facts = Facts {
             customer: serde_json::to_value(&customer).map_err(ApiError::internal)?,
-            history: std::sync::Arc::new(stored.history),
+            history: stored.history,
             totals: stored.totals,
             points_balance: stored.points_balance,
             associates,

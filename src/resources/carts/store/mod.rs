@@ -199,8 +199,7 @@ impl Store {
         let mut doc = cart_document(company, cart)?;
         // Kept with the cart so that a recount of its Customer's days
         // (after a cancellation or a merge) puts it on the same day.
-        let day = write.day.to_string();
-        doc["day"] = Value::String(day.clone());
+        doc["day"] = Value::String(write.day.to_string());
         // Kept with the cart so that its cancellation gives them back.
         if !write.earned.limit_takes.is_null() {
             doc["limit_takes"] = write.earned.limit_takes.clone();
@@ -215,7 +214,6 @@ impl Store {
                 "event": null,
                 "total": cart.total.to_stored(),
                 "date": cart.date.to_string(),
-                "day": day,
                 "ledger": written.records,
                 "balances": written.balances,
                 "draw_write": write.earned.draw_write,

@@ -29,10 +29,10 @@ pub(crate) const STORE_PURCHASE_DAYS: BatchPart = BatchPart {
 };
 
 /// The row [`STORE_PURCHASE_DAYS`] writes for the cart of `write` of
-/// `company` (its `total`, on its `day`, "YYYY-MM-DD"): inserted whole when
+/// `company` (its `total`, on its cart's `day`, "YYYY-MM-DD"): inserted whole when
 /// its month has no record yet, added to the record's day otherwise.
 pub(super) fn purchase_day_row(company: &str, write: &Value) -> Value {
-    let day = write["day"].as_str().unwrap_or_default();
+    let day = write["cart"]["day"].as_str().unwrap_or_default();
     let (month, day_of_month) = day.rsplit_once('-').unwrap_or((day, ""));
     json!({
         "id": [company, write["customer"], month],

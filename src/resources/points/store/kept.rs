@@ -3,10 +3,13 @@
 //! points it moves on by them and leaves every other Customer kept, and a
 //! redemption starts from the balance kept.
 
+use crate::error::ApiResult;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
+use crate::storage::connection::StoreQuery;
 
 /// Each Customer whose balance `ledger` moves, with how far it moves its
 /// points (not its wallet), in the order first met.
@@ -30,16 +33,39 @@ fn points_moved(ledger: &[LedgerEntry]) -> Vec<(&str, i64)> {
 }
 
 impl Store {
+    /// Runs `text`, a transaction appending `ledger` (bound as `$ledger` and
+    /// `$balances`, with `$company`, and what `bind` adds), then moves each
+    /// Customer whose points it moved on by them. The entries change nothing
+    /// kept of their Customers but the points balance, so every other
+    /// Customer kept stays kept: a write that forgot them all would make each
+    /// redemption, or each minute's expiry, cost every till its next read.
+    pub(super) async fn append_moving_on<'a>(
+        &'a self,
+        company: &str,
+        ledger: &[LedgerEntry],
+        text: &'a str,
+        bind: impl Fn(StoreQuery<'a>) -> StoreQuery<'a>,
+    ) -> ApiResult<()> {
+        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let sent = self.customers.mark();
+        let recorded = self
+            .transact(|db| {
+                bind(
+                    db.query_keeping_customers(text)
+                        .bind(("company", company.to_string()))
+                        .bind(("ledger", written.records.clone()))
+                        .bind(("balances", written.balances.clone())),
+                )
+            })
+            .await;
+        self.move_on(company, ledger, sent, recorded.is_ok());
+        recorded.map(drop)
+    }
+
     /// Moves each Customer whose balance `ledger` moved on by its points,
     /// when the write marked `sent` committed; forgets them when it failed
     /// (it may have committed all the same: read again).
-    pub(super) fn move_on(
-        &self,
-        company: &str,
-        ledger: &[LedgerEntry],
-        sent: u64,
-        committed: bool,
-    ) {
+    fn move_on(&self, company: &str, ledger: &[LedgerEntry], sent: u64, committed: bool) {
         for (customer, points) in points_moved(ledger) {
             if committed {
                 let change = RecordedChange {

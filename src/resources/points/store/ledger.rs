@@ -332,30 +332,18 @@ impl Store {
             moved = ErrorCode::ConcurrentModification.code(),
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
         );
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
         let expected: Vec<Value> = expected
             .iter()
             .map(|(customer_id, kind, balance)| {
                 serde_json::json!({"customer_id": customer_id, "kind": kind.name(), "balance": balance})
             })
             .collect();
-        // The entries change nothing kept of their Customers but the points
-        // balance: those Customers are moved on by it, and every other
-        // Customer kept stays kept (a write that forgot them all would make
-        // each redemption cost every till its next read).
-        let sent = self.customers.mark();
-        let recorded = self
-            .transact(|db| {
-                db.query_keeping_customers(query.as_str())
-                    .bind(("company", company.to_string()))
-                    .bind(("ledger", written.records.clone()))
-                    .bind(("balances", written.balances.clone()))
-                    .bind(("expected", expected.clone()))
-                    .bind(("cart_id", for_cart.map(str::to_string)))
-            })
-            .await;
-        self.move_on(company, ledger, sent, recorded.is_ok());
-        recorded.map(drop)
+        self.append_moving_on(company, ledger, &query, |query| {
+            query
+                .bind(("expected", expected.clone()))
+                .bind(("cart_id", for_cart.map(str::to_string)))
+        })
+        .await
     }
 
     /// Appends `entry` if the balance it moves is still `seen`; otherwise
@@ -379,20 +367,8 @@ impl Store {
             changed = ErrorCode::ConcurrentModification.code()
         );
         let ledger = std::slice::from_ref(entry);
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
-        // As `append_ledger`: only the entry's Customer is moved on.
-        let sent = self.customers.mark();
-        let recorded = self
-            .transact(|db| {
-                db.query_keeping_customers(query.as_str())
-                    .bind(("company", company.to_string()))
-                    .bind(("ledger", written.records.clone()))
-                    .bind(("balances", written.balances.clone()))
-                    .bind(("seen", seen))
-            })
-            .await;
-        self.move_on(company, ledger, sent, recorded.is_ok());
-        recorded.map(drop)
+        self.append_moving_on(company, ledger, &query, |query| query.bind(("seen", seen)))
+            .await
     }
 }
 
