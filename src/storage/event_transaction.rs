@@ -33,6 +33,7 @@ use crate::resources::discounts::store::discount_row;
 use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
 use crate::resources::instant_wins::store::draw_batch;
+use crate::resources::instant_wins::store::draw_batch::COUNT_PARTICIPATIONS;
 use crate::resources::limits::store::TAKE_EVENT_LIMITS;
 use crate::resources::limits::store::take_limits_sql;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
@@ -278,15 +279,29 @@ impl BatchTransaction {
     /// Whether two carts of the batch have the same code: one `INSERT`
     /// cannot refuse the second the way a cart recorded before is refused.
     pub(crate) fn repeats_a_cart(&self) -> bool {
-        let Some((_, carts)) = self
+        self.repeats_an_id(&STORE_CARTS)
+    }
+
+    /// Whether two events of the batch drew for the same Customer: the
+    /// participation counts are checked for the whole batch before any is
+    /// written ([`COUNT_PARTICIPATIONS`]), so the second could not see
+    /// the first's. (Both were decided on the same stored counts: recorded
+    /// one by one, the second is refused as contended, as it would be alone.)
+    pub(crate) fn repeats_a_draw(&self) -> bool {
+        self.repeats_an_id(&COUNT_PARTICIPATIONS)
+    }
+
+    /// Whether two rows of `part` have the same record id.
+    fn repeats_an_id(&self, part: &BatchPart) -> bool {
+        let Some((_, rows)) = self
             .parts
             .iter()
-            .find(|(known, _)| known.binding == STORE_CARTS.binding)
+            .find(|(known, _)| known.binding == part.binding)
         else {
             return false;
         };
-        let mut ids: Vec<&Value> = carts.iter().map(|cart| &cart["id"]).collect();
-        ids.sort_by_key(|id| id.to_string());
+        let mut ids: Vec<String> = rows.iter().map(|row| row["id"].to_string()).collect();
+        ids.sort_unstable();
         ids.windows(2).any(|pair| pair[0] == pair[1])
     }
 
@@ -426,5 +441,18 @@ mod tests {
         assert!(BatchTransaction::of(&writes).repeats_a_cart());
         let writes = [cart_write("ONE", "x"), cart_write("TWO", "x")];
         assert!(!BatchTransaction::of(&writes).repeats_a_cart());
+    }
+
+    #[test]
+    fn a_customer_drawing_twice_in_a_batch_is_told() {
+        let writes = [cart_write("ONE", "x"), cart_write("TWO", "x")];
+        assert!(BatchTransaction::of(&writes).repeats_a_draw());
+        let writes = [cart_write("ONE", "x"), cart_write("TWO", "y")];
+        assert!(!BatchTransaction::of(&writes).repeats_a_draw());
+        // A Customer's second event that drew nothing shares the batch.
+        let mut no_draw = cart_write("TWO", "x");
+        no_draw["draw_write"] = Value::Null;
+        let writes = [cart_write("ONE", "x"), no_draw];
+        assert!(!BatchTransaction::of(&writes).repeats_a_draw());
     }
 }

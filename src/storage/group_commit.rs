@@ -202,6 +202,14 @@ impl Store {
                 ErrorCode::CartAlreadyExists,
                 "a cart code is twice in one batch",
             ))
+        } else if transaction.repeats_a_draw() {
+            // Refused whole, and recorded event by event: the second draw
+            // of a Customer is then refused as contended, as it would be
+            // alone.
+            Err(ApiError::new(
+                ErrorCode::DrawContended,
+                "a Customer drew twice in one batch",
+            ))
         } else {
             let (text, bindings) = transaction.into_query();
             self.transact_admitted(WriterPermit::Held, |db| {

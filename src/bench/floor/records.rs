@@ -171,13 +171,31 @@ impl BenchCart {
             .collect()
     }
 
+    /// The month's day buckets of the Customer's purchases after the cart,
+    /// as the service keeps them: a weekly shopper's four days of the
+    /// month, today's included.
+    fn purchase_month(&self) -> Value {
+        let days: Map<String, Value> = ["06", "13", "20"]
+            .iter()
+            .map(|day| (day.to_string(), json!({"spent": "42.10", "carts": 1})))
+            .chain([(
+                "27".to_string(),
+                json!({"spent": format!("{:.2}", self.total), "carts": 1}),
+            )])
+            .collect();
+        json!({
+            "id": [COMPANY, self.customer, "2026-11"], "company": COMPANY,
+            "customer_id": self.customer, "month": "2026-11", "days": days,
+        })
+    }
+
     /// The discounts the cart got, as a record of them holds them.
     fn discounts(&self) -> Value {
         json!({ "amount": "1.50", "discounts": [{"rule_id": 10_000, "amount": "1.50"}] })
     }
 
     /// The cart's records on today's layout: the cart, the Customer's
-    /// purchase totals, a ledger record and a balance per balance moved,
+    /// purchase days and totals, a ledger record and a balance per balance moved,
     /// the participation counts and the draws' audit, the discounts.
     fn today(&self, records: &mut CartRecords) {
         let (customer, code, total) = (&self.customer, &self.code, self.total);
@@ -190,6 +208,7 @@ impl BenchCart {
                 "points_earned": total as i64, "created_at": AT,
             }),
         );
+        records.push("purchase_month", self.purchase_month());
         records.push(
             "customer_stats",
             json!({
@@ -280,15 +299,7 @@ impl BenchCart {
             }),
         );
         records.push("event_code", json!({ "id": [COMPANY, code], "event": id }));
-        let days: Map<String, Value> = ["2026-11-06", "2026-11-13", "2026-11-20"]
-            .iter()
-            .map(|day| (day.to_string(), json!([1, "42.10"])))
-            .chain([("2026-11-27".to_string(), json!([1, format!("{total:.2}")]))])
-            .collect();
-        records.push(
-            "purchase_month",
-            json!({ "id": [COMPANY, customer, "2026-11"], "days": days }),
-        );
+        records.push("purchase_month", self.purchase_month());
         let balances: Map<String, Value> = self
             .balances
             .iter()
@@ -342,6 +353,7 @@ mod tests {
             let records = records(n, 100, 7, WriteLane::ONLY, FloorLayout::Today);
             let count = |table: &str| records.rows.iter().filter(|(t, _)| *t == table).count();
             assert_eq!(count("cart"), 1);
+            assert_eq!(count("purchase_month"), 1);
             assert_eq!(count("customer_stats"), 1);
             assert_eq!(count("iw_counts"), 1);
             assert_eq!(count("iw_draws"), 1);

@@ -14,12 +14,21 @@ const MOVE_STOCK_SHARDS: (&str, &str) = (
     "INSERT INTO iw_given $iw_given ON DUPLICATE KEY UPDATE given += 1 RETURN NONE;",
 );
 
+/// The statement moving a month's day buckets of a Customer's purchases,
+/// on either layout.
+const PURCHASE_MONTHS: (&str, &str) = (
+    "purchase_month",
+    "INSERT INTO purchase_month $purchase_month ON DUPLICATE KEY UPDATE
+         days = $input.days RETURN NONE;",
+);
+
 /// The tables a cart writes today, in the order the floor's transaction
 /// writes them, each with the statement writing a batch's rows (bound as
 /// the table's name). Tables a cart adds to are `INSERT`ed; those it moves
-/// (balances, totals, participation counts, stock shards) are upserted by
-/// `INSERT ... ON DUPLICATE KEY UPDATE`, as the group commit moves them.
-pub const TODAY_TABLES: [(&str, &str); 8] = [
+/// (balances, totals, day buckets, participation counts, stock shards) are
+/// upserted by `INSERT ... ON DUPLICATE KEY UPDATE`, as the group commit
+/// moves them.
+pub const TODAY_TABLES: [(&str, &str); 9] = [
     ("cart", "INSERT INTO cart $cart RETURN NONE;"),
     (
         "customer_stats",
@@ -27,6 +36,7 @@ pub const TODAY_TABLES: [(&str, &str); 8] = [
              lifetime_spend += $input.lifetime_spend, cart_count += 1,
              last_purchase = $input.last_purchase RETURN NONE;",
     ),
+    PURCHASE_MONTHS,
     (
         "ledger_write",
         "INSERT INTO ledger_write $ledger_write RETURN NONE;",
@@ -67,11 +77,7 @@ pub const ONE_DOCUMENT_TABLES: [(&str, &str); 5] = [
              cart_count = $input.cart_count, last_purchase = $input.last_purchase,
              balances = $input.balances, draws = $input.draws RETURN NONE;",
     ),
-    (
-        "purchase_month",
-        "INSERT INTO purchase_month $purchase_month ON DUPLICATE KEY UPDATE
-             days = $input.days RETURN NONE;",
-    ),
+    PURCHASE_MONTHS,
     MOVE_STOCK_SHARDS,
 ];
 

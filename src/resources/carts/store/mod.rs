@@ -140,12 +140,14 @@ pub(crate) const STORE_CARTS: BatchPart = BatchPart {
 };
 
 /// Part of the group commit: the purchase totals the batch's carts move
-/// (`$cart_totals`, one row per cart, made by [`cart_rows`]).
+/// (`$cart_totals`, one row per cart, made by [`cart_rows`]). A cart's
+/// total comes as its exact decimal text, so a cast makes it a decimal
+/// (`fn::money`, for a number too, cost 17 µs more per cart).
 pub(crate) const STORE_CART_TOTALS: BatchPart = BatchPart {
     binding: "cart_totals",
     statements: "
     INSERT INTO customer_stats $cart_totals ON DUPLICATE KEY UPDATE
-        lifetime_spend = (lifetime_spend ?? 0) + fn::money($input.lifetime_spend),
+        lifetime_spend = (lifetime_spend ?? 0) + <decimal> $input.lifetime_spend,
         cart_count = (cart_count ?? 0) + 1,
         last_purchase = IF last_purchase == NONE OR last_purchase < $input.last_purchase { $input.last_purchase } ELSE { last_purchase }
         RETURN NONE;",
