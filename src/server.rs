@@ -71,6 +71,9 @@ pub struct ServerSettings {
     /// Customers kept in memory with their facts (0: none); an embedded
     /// store's only ([`crate::resources::customers::cache`]).
     pub customer_cache: usize,
+    /// Keep the group commit's first transactions in this directory
+    /// ([`crate::storage::batch_capture`]).
+    pub capture_batches: Option<std::path::PathBuf>,
 }
 
 impl ServerSettings {
@@ -93,6 +96,7 @@ impl ServerSettings {
             deliver_prizes: true,
             unknown_codes_per_minute: crate::resources::vouchers::guesses::UNKNOWN_CODES_PER_MINUTE,
             customer_cache: crate::resources::customers::cache::DEFAULT_CAPACITY,
+            capture_batches: None,
         }
     }
 }
@@ -146,6 +150,9 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     )
     .await?;
     store.keep_customers(settings.customer_cache);
+    if let Some(dir) = &settings.capture_batches {
+        store.capture_batches(dir.clone())?;
+    }
     if !settings.campaigns.is_dir() {
         tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");
     }

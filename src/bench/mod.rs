@@ -27,6 +27,7 @@ pub mod company;
 pub mod floor;
 pub mod load;
 pub mod nodes;
+pub mod replay;
 pub mod report;
 pub mod requests;
 pub mod server;

@@ -12,6 +12,23 @@ use crate::resources::master_data::references::unknown_features;
 use std::path::Path;
 
 /// Runs `loyalty bench` and prints its report.
+/// `loyalty bench --replay`: each captured transaction run again and again,
+/// and what it costs ([`crate::bench::replay`]).
+async fn replay(args: &crate::config::BenchArgs) -> ApiResult<()> {
+    let dir = args.dir.clone().unwrap_or_else(std::env::temp_dir);
+    for file in &args.replay {
+        let replayed = crate::bench::replay::replay(
+            file,
+            &dir,
+            std::time::Duration::from_secs(args.duration.max(1)),
+        )
+        .await
+        .map_err(|e| ApiError::internal(format!("replay: {e:#}")))?;
+        println!("{}", replayed.describe());
+    }
+    Ok(())
+}
+
 pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
     init_logging("warn", LogFormat::Text);
     if cfg!(debug_assertions) {
@@ -19,6 +36,9 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
             "warning: this is an unoptimised build, 8 to 12 times slower than release; \
              run `cargo run --release -- bench` for figures worth quoting"
         );
+    }
+    if !args.replay.is_empty() {
+        return replay(&args).await;
     }
     let stores = bench_stores(&args)?;
     let options = crate::bench::BenchOptions {

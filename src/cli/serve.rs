@@ -49,6 +49,7 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
         deliver_prizes: !args.hold_prize_delivery,
         unknown_codes_per_minute: args.unknown_codes_per_minute,
         customer_cache: args.customer_cache,
+        capture_batches: args.capture_batches.clone(),
     };
     let running = server::start(settings).await?;
     if let Some(bootstrap) = &running.bootstrap {

@@ -121,6 +121,13 @@ pub struct BenchArgs {
     /// first, in the same run: the figures to compare the remote store with.
     #[arg(long)]
     pub compare_embedded: bool,
+    /// Instead of the scenarios, run each of these transactions (files
+    /// `serve --capture-batches` kept, whole or edited) again and again for
+    /// `--duration` seconds against a new durable store with the service's
+    /// schema, each cancelled instead of committed so that the same rows
+    /// run every time, and print the CPU each costs.
+    #[arg(long, num_args = 1..)]
+    pub replay: Vec<PathBuf>,
     /// Print one JSON object instead of Markdown.
     #[arg(long)]
     pub json: bool,

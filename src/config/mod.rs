@@ -255,6 +255,11 @@ pub struct ServeArgs {
     /// server, which other servers may write, every read goes to it.
     #[arg(long, env = "LOYALTY_CUSTOMER_CACHE", default_value_t = crate::resources::customers::cache::DEFAULT_CAPACITY)]
     pub customer_cache: usize,
+    /// Keep the first 200 transactions the group commit sends (SurrealQL
+    /// and bound rows) in this directory, one JSON file each, for
+    /// `loyalty bench --replay` to measure statement by statement.
+    #[arg(long, env = "LOYALTY_CAPTURE_BATCHES")]
+    pub capture_batches: Option<PathBuf>,
     /// Log filter, e.g. `info` or `loyalty=debug,info`.
     #[arg(long, env = "LOYALTY_LOG", default_value = "info")]
     pub log_level: String,

@@ -212,6 +212,9 @@ impl Store {
             ))
         } else {
             let (text, bindings) = transaction.into_query();
+            if let Some(capture) = &self.batch_capture {
+                capture.keep(writes.len(), &text, &bindings);
+            }
             self.transact_admitted(WriterPermit::Held, |db| {
                 db.query_keeping_customers(text.as_str())
                     .bind(bindings.clone())
@@ -422,6 +425,30 @@ mod tests {
             let balance = store.balance("c", customer, PointsKind::Points).await;
             assert_eq!(balance.unwrap(), 100);
         }
+    }
+
+    #[tokio::test]
+    async fn a_captured_batch_replays_as_it_was_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::connect("mem://", None).await.unwrap();
+        store.capture_batches(dir.path().join("batches")).unwrap();
+        let answers = record_at_once(&store, &[("A", "x", 1.0), ("B", "y", 2.0)]).await;
+        assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+        let files: Vec<std::path::PathBuf> = std::fs::read_dir(dir.path().join("batches"))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .collect();
+        let mut events = 0;
+        for file in &files {
+            let replayed =
+                crate::bench::replay::replay(file, dir.path(), Duration::from_millis(50))
+                    .await
+                    .unwrap();
+            assert!(replayed.failures.is_empty(), "{replayed:?}");
+            assert!(replayed.runs > 0, "{replayed:?}");
+            events += replayed.events;
+        }
+        assert_eq!(events, 2, "{files:?}");
     }
 
     #[tokio::test]

@@ -4,6 +4,7 @@
 //! Handlers and services never write SurrealQL; they call the repositories in
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
+pub mod batch_capture;
 pub mod connection;
 pub mod duties;
 pub mod event_transaction;
@@ -69,6 +70,9 @@ pub struct Store {
     pub(crate) metrics: crate::telemetry::metrics::StoreMetrics,
     /// The directory of an embedded durable store (`surrealkv://`).
     pub(crate) directory: Option<std::path::PathBuf>,
+    /// Where the group commit keeps its first transactions, when asked
+    /// ([`Store::capture_batches`]).
+    pub(crate) batch_capture: Option<std::sync::Arc<crate::storage::batch_capture::BatchCapture>>,
 }
 
 impl Store {

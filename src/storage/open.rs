@@ -107,6 +107,7 @@ impl Store {
             remote,
             metrics: Default::default(),
             directory,
+            batch_capture: None,
         };
         store.apply_schema().await?;
         Ok(store)
@@ -117,6 +118,14 @@ impl Store {
     /// servers may change them.
     pub fn keep_customers(&mut self, capacity: usize) {
         self.customers = customer_cache(&self.db, self.remote, capacity);
+    }
+
+    /// Keeps the first transactions of the group commit in `dir`, for
+    /// `loyalty bench --replay` ([`crate::storage::batch_capture`]).
+    pub fn capture_batches(&mut self, dir: std::path::PathBuf) -> ApiResult<()> {
+        let capture = crate::storage::batch_capture::BatchCapture::new(dir)?;
+        self.batch_capture = Some(std::sync::Arc::new(capture));
+        Ok(())
     }
 
     pub(crate) async fn apply_schema(&self) -> ApiResult<()> {
