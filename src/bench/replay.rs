@@ -146,9 +146,7 @@ pub async fn replay(file: &Path, dir: &Path, duration: Duration) -> anyhow::Resu
         events,
         runs,
         elapsed,
-        cpu: cpu_before
-            .zip(cpu_after)
-            .map(|(before, after)| Duration::from_millis(after.saturating_sub(before) * 10)),
+        cpu: crate::bench::server::cpu_between(cpu_before, cpu_after),
         failures,
     })
 }

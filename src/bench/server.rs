@@ -58,6 +58,14 @@ pub fn process_cpu_ticks(pid: u32) -> Option<u64> {
     cpu_ticks_of(&stat)
 }
 
+/// The CPU time between two readings of [`process_cpu_ticks`], when both
+/// were read.
+pub fn cpu_between(before: Option<u64>, after: Option<u64>) -> Option<Duration> {
+    before
+        .zip(after)
+        .map(|(before, after)| Duration::from_millis(after.saturating_sub(before) * 10))
+}
+
 /// User plus system CPU time in a `/proc/PID/stat` line.
 fn cpu_ticks_of(stat: &str) -> Option<u64> {
     // Fields after the command name (which may hold spaces) start after ')':

@@ -219,9 +219,7 @@ pub async fn store_floor(
     }
     let elapsed = started.elapsed();
     let cpu_after = crate::bench::server::process_cpu_ticks(std::process::id());
-    let cpu = cpu_before
-        .zip(cpu_after)
-        .map(|(before, after)| Duration::from_millis(after.saturating_sub(before) * 10));
+    let cpu = crate::bench::server::cpu_between(cpu_before, cpu_after);
 
     let mut records_per_cart = Vec::new();
     for (table, _) in tables {
