@@ -4,9 +4,9 @@
 //! the CPU it costs. Each run is cancelled instead of committed, so the same
 //! rows are written every time and the store never grows; the commit itself
 //! is what the floor measures ([`crate::bench::floor`]). Edit a copy of the
-//! file (take a statement out of its `text`, change one) and replay both:
-//! what a statement costs, to within a few per cent, where the HTTP bench's
-//! rounds move by fifteen (BENCHMARKS.md).
+//! file (take a statement out of its `text`, change one) and replay both,
+//! alternated: what a statement costs, with no HTTP, evaluation or commit
+//! around it to blur it (BENCHMARKS.md).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
