@@ -20,6 +20,8 @@ use serde_json::{Map, Value, json};
 
 use crate::common::amount::Amount;
 use crate::common::time::Timestamp;
+use crate::error::ApiError;
+use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::carts::store::STORE_CART_TOTALS;
 use crate::resources::carts::store::STORE_CARTS;
@@ -276,9 +278,28 @@ impl BatchTransaction {
         }
     }
 
+    /// Why the batch cannot be recorded as one transaction, when it cannot:
+    /// it is then refused whole and recorded event by event, where each
+    /// event gets the answer it would have had alone.
+    pub(crate) fn refused_whole(&self) -> Option<ApiError> {
+        if self.repeats_a_cart() {
+            return Some(ApiError::new(
+                ErrorCode::CartAlreadyExists,
+                "a cart code is twice in one batch",
+            ));
+        }
+        if self.repeats_a_draw() {
+            return Some(ApiError::new(
+                ErrorCode::DrawContended,
+                "a Customer drew twice in one batch",
+            ));
+        }
+        None
+    }
+
     /// Whether two carts of the batch have the same code: one `INSERT`
     /// cannot refuse the second the way a cart recorded before is refused.
-    pub(crate) fn repeats_a_cart(&self) -> bool {
+    fn repeats_a_cart(&self) -> bool {
         self.repeats_an_id(&STORE_CARTS)
     }
 
@@ -287,7 +308,7 @@ impl BatchTransaction {
     /// written ([`COUNT_PARTICIPATIONS`]), so the second could not see
     /// the first's. (Both were decided on the same stored counts: recorded
     /// one by one, the second is refused as contended, as it would be alone.)
-    pub(crate) fn repeats_a_draw(&self) -> bool {
+    fn repeats_a_draw(&self) -> bool {
         self.repeats_an_id(&COUNT_PARTICIPATIONS)
     }
 
@@ -439,6 +460,8 @@ mod tests {
     fn a_cart_code_twice_in_a_batch_is_told() {
         let writes = [cart_write("SAME", "x"), cart_write("SAME", "y")];
         assert!(BatchTransaction::of(&writes).repeats_a_cart());
+        let refusal = BatchTransaction::of(&writes).refused_whole();
+        assert_eq!(refusal.map(|e| e.code), Some(ErrorCode::CartAlreadyExists));
         let writes = [cart_write("ONE", "x"), cart_write("TWO", "x")];
         assert!(!BatchTransaction::of(&writes).repeats_a_cart());
     }
@@ -447,8 +470,11 @@ mod tests {
     fn a_customer_drawing_twice_in_a_batch_is_told() {
         let writes = [cart_write("ONE", "x"), cart_write("TWO", "x")];
         assert!(BatchTransaction::of(&writes).repeats_a_draw());
+        let refusal = BatchTransaction::of(&writes).refused_whole();
+        assert_eq!(refusal.map(|e| e.code), Some(ErrorCode::DrawContended));
         let writes = [cart_write("ONE", "x"), cart_write("TWO", "y")];
         assert!(!BatchTransaction::of(&writes).repeats_a_draw());
+        assert!(BatchTransaction::of(&writes).refused_whole().is_none());
         // A Customer's second event that drew nothing shares the batch.
         let mut no_draw = cart_write("TWO", "x");
         no_draw["draw_write"] = Value::Null;

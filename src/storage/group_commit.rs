@@ -31,14 +31,11 @@ use tracing::Instrument;
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::error::ErrorCode;
-use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::storage::Store;
 use crate::storage::WriterPermit;
 use crate::storage::event_transaction::BatchTransaction;
 use crate::storage::event_transaction::EventWrite;
 use crate::storage::event_transaction::WRITTEN_FOR;
-use crate::storage::event_transaction::recorded_change;
 use crate::storage::server_busy;
 use crate::storage::write_lanes::Enlisted;
 use crate::storage::write_lanes::Lane;
@@ -195,21 +192,8 @@ impl Store {
         // Every Customer entry kept before now was read before this batch
         // could commit.
         let sent = self.customers.mark();
-        let recorded = if transaction.repeats_a_cart() {
-            // Refused whole, and recorded event by event: the second cart
-            // of a code is then refused as it would be alone.
-            Err(ApiError::new(
-                ErrorCode::CartAlreadyExists,
-                "a cart code is twice in one batch",
-            ))
-        } else if transaction.repeats_a_draw() {
-            // Refused whole, and recorded event by event: the second draw
-            // of a Customer is then refused as contended, as it would be
-            // alone.
-            Err(ApiError::new(
-                ErrorCode::DrawContended,
-                "a Customer drew twice in one batch",
-            ))
+        let recorded = if let Some(refusal) = transaction.refused_whole() {
+            Err(refusal)
         } else {
             let (text, bindings) = transaction.into_query();
             if let Some(capture) = &self.batch_capture {
@@ -223,49 +207,10 @@ impl Store {
             .map(drop)
         };
         // Before any answer, whatever the outcome (a lost answer may have
-        // committed): the Customers written are moved on by what their
-        // events changed, or read again next time.
-        for write in writes {
-            let company = write["company"].as_str().unwrap_or_default();
-            let customer = write[WRITTEN_FOR].as_str().unwrap_or_default();
-            match (&recorded, recorded_change(write, customer)) {
-                (Ok(()), Some(change)) => self.customers.advance(company, customer, sent, &change),
-                _ => self.customers.forget(company, customer),
-            }
-        }
-        // The stock view learns of units only once they are committed, and
-        // forgets the prizes of draws refused as contended (one may have run
-        // out behind its back).
-        for (key, shard) in writes.iter().flat_map(units_taken) {
-            match &recorded {
-                Ok(()) => self.stock_view.taken(&key, shard),
-                Err(error) if error.code == ErrorCode::DrawContended => {
-                    self.stock_view.forget(&key)
-                }
-                Err(_) => {}
-            }
-        }
+        // committed).
+        self.learn_outcome(writes, sent, &recorded);
         recorded
     }
-}
-
-/// The units of limited prizes `write` takes: each prize and its shard.
-fn units_taken(write: &EventWrite) -> Vec<(PrizeKey, i64)> {
-    let company = write["company"].as_str().unwrap_or_default();
-    let Some(draws) = write["draw_write"]["limited"].as_array() else {
-        return Vec::new();
-    };
-    draws
-        .iter()
-        .filter_map(|draw| {
-            let key = (
-                company.to_string(),
-                draw["rule_id"].as_i64()?,
-                draw["prize"]["prize_id"].as_str()?.to_string(),
-            );
-            Some((key, draw["shard"]["index"].as_i64()?))
-        })
-        .collect()
 }
 
 /// The answer a batch sent, or an error when it never sent one.

@@ -5,6 +5,7 @@
 //! this module. One [`Store`] is shared (cheaply cloned) by the whole process.
 
 pub mod batch_capture;
+mod batch_outcome;
 pub mod connection;
 pub mod duties;
 pub mod event_transaction;

@@ -93,20 +93,37 @@ async fn queries_of(
     sent(server) - before
 }
 
+/// The try that cost fewest queries in all. A background duty may write
+/// (and so make every kept Customer stale) between two requests: a
+/// sequence is tried on a few Customers and the one that cost least is
+/// judged.
+fn fewest<S: AsRef<[u64]>>(tries: Vec<S>) -> S {
+    tries
+        .into_iter()
+        .min_by_key(|sequence| sequence.as_ref().iter().sum::<u64>())
+        .expect("at least one try")
+}
+
+/// A morning cart of Customer `id` coded `customer_code`, naming it by that
+/// code, as a till does.
+fn cart_by_code(id: &str, customer_code: &str, cart_code: &str) -> Value {
+    let mut cart = morning_cart(id, cart_code);
+    cart.as_object_mut().unwrap().remove("customer_id");
+    cart["customer_code"] = json!(customer_code);
+    cart
+}
+
 /// For the Customers of `server` (with code prefix `prefix`), the fewest
-/// queries of a till's sequence: look-up, look-up, simulate, simulate,
-/// realtime, look-up, and the Customer's next cart. A background duty may write (and so make every kept
-/// Customer stale) between two requests: the sequence is tried on a few
-/// Customers and the one that cost least is judged.
+/// queries of a till's sequence ([`fewest`] of a few tries): look-up,
+/// look-up, simulate, simulate, realtime, look-up, and the Customer's next
+/// cart.
 async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 7] {
     let key = server.bootstrap_key();
     let mut tries = Vec::new();
     for attempt in 0..5 {
         let code = format!("{prefix}-{attempt}");
         let id = server.create_customer(&key, json!({"code": code})).await;
-        let mut cart = morning_cart(&id, &format!("{prefix}-C{attempt}"));
-        cart.as_object_mut().unwrap().remove("customer_id");
-        cart["customer_code"] = json!(code);
+        let cart = cart_by_code(&id, &code, &format!("{prefix}-C{attempt}"));
         let mut next_cart = cart.clone();
         next_cart["code"] = json!(format!("{prefix}-N{attempt}"));
         let look_up = format!("/customers/{code}?search_by=code");
@@ -121,10 +138,7 @@ async fn till_sequence(server: &TestServer, prefix: &str) -> [u64; 7] {
         ];
         tries.push(sequence);
     }
-    let fewest = tries
-        .into_iter()
-        .min_by_key(|sequence| sequence.iter().sum::<u64>())
-        .unwrap();
+    let fewest = fewest(tries);
     eprintln!(
         "{prefix}: look-up, look-up, simulate, simulate, realtime, look-up, realtime: {fewest:?}"
     );
@@ -179,9 +193,7 @@ async fn a_redemption_of_a_customer_kept_is_one_query_and_forgets_no_one() {
     )
     .await;
     let key = server.bootstrap_key();
-    // A background duty may write (and so make every kept Customer stale)
-    // between two requests: the sequence is tried on a few pairs of
-    // Customers and the one that cost least is judged.
+    // Tried on a few pairs of Customers ([`fewest`]).
     let mut tries = Vec::new();
     for attempt in 0..5 {
         let (redeemer, other) = (format!("RDM-{attempt}"), format!("OTHER-{attempt}"));
@@ -190,9 +202,7 @@ async fn a_redemption_of_a_customer_kept_is_one_query_and_forgets_no_one() {
             .await;
         let other_id = server.create_customer(&key, json!({"code": other})).await;
         // The till names the Customer by its code, as the redemption does.
-        let mut cart = morning_cart(&id, &format!("RDM-C{attempt}"));
-        cart.as_object_mut().unwrap().remove("customer_id");
-        cart["customer_code"] = json!(redeemer);
+        let cart = cart_by_code(&id, &redeemer, &format!("RDM-C{attempt}"));
         queries_of(&server, &key, "POST", "/carts/realtime", Some(cart)).await;
         let other_cart = morning_cart(&other_id, &format!("OTHER-C{attempt}"));
         queries_of(
@@ -229,10 +239,7 @@ async fn a_redemption_of_a_customer_kept_is_one_query_and_forgets_no_one() {
         assert_eq!(answered[0] - 3, answered[1]);
         tries.push(sequence);
     }
-    let fewest = tries
-        .into_iter()
-        .min_by_key(|sequence| sequence.iter().sum::<u64>())
-        .unwrap();
+    let fewest = fewest(tries);
     eprintln!("redeem, redeem, another Customer's simulation: {fewest:?}");
     assert_eq!(fewest, [1, 1, 0]);
 }
