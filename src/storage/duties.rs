@@ -42,9 +42,9 @@ impl Duty {
 /// `$holder` holds it.
 const HOLD: &str = "BEGIN TRANSACTION;
     LET $record = type::record('background_job', $job);
-    LET $found = (SELECT * OMIT id FROM ONLY $record);
+    LET $found = $record.*;
     LET $free = $found == NONE OR $found.holder == $holder
-        OR ((SELECT VALUE alive_until FROM ONLY type::record('server_instance', $found.holder)) ?? '') <= $now;
+        OR ((type::record('server_instance', $found.holder).alive_until) ?? '') <= $now;
     IF $free AND ($found == NONE OR $found.holder != $holder) {
         UPSERT $record CONTENT { holder: $holder, since: $now } RETURN NONE;
     };
@@ -76,7 +76,7 @@ impl Store {
     pub async fn duty_holder(&self, duty: Duty) -> ApiResult<Option<String>> {
         crate::storage::first(
             self.db
-                .query("SELECT VALUE holder FROM ONLY type::record('background_job', $job)")
+                .query("RETURN type::record('background_job', $job).holder")
                 .bind(("job", duty.name())),
         )
         .await

@@ -72,12 +72,12 @@ impl Store {
         // request that held it ended without recording its outcome.
         let query = "BEGIN TRANSACTION;
              LET $record = type::record('idempotency', [$company, $key]);
-             LET $found = (SELECT * OMIT id FROM ONLY $record);
+             LET $found = $record.*;
              LET $live = IF $found != NONE AND $found.expires_at > $now { $found } ELSE { NONE };
              LET $held = IF $live != NONE AND $live.state == 'running' {
                  $live.holder == NONE
                      OR ($live.holder != $holder
-                         AND ((SELECT VALUE alive_until FROM ONLY type::record('server_instance', $live.holder)) ?? '') > $now)
+                         AND ((type::record('server_instance', $live.holder).alive_until) ?? '') > $now)
              } ELSE { false };
              IF $live == NONE OR ($live.state == 'running' AND ($live.lease_until <= $now OR !$held) AND $live.fingerprint == $fingerprint) {
                  UPSERT $record CONTENT {

@@ -86,7 +86,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record('api_campaign', [$company, $id]);
-             LET $current = (SELECT VALUE revision FROM ONLY $key) ?? 0;
+             LET $current = ($key.revision) ?? 0;
              IF $current != $expected {{
                  THROW '{REFUSED}{changed}|the campaign changed meanwhile; read it again';
              }};
@@ -116,7 +116,7 @@ impl Store {
     pub async fn api_campaign(&self, company: &str, id: i64) -> ApiResult<Option<StoredCampaign>> {
         let row: Option<Value> = first(
             self.db
-                .query("SELECT * FROM ONLY type::record('api_campaign', [$company, $id])")
+                .query("RETURN type::record('api_campaign', [$company, $id]).*")
                 .bind(("company", company.to_string()))
                 .bind(("id", id)),
         )

@@ -79,7 +79,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record('association', [$company, $low, $high]);
-             IF (SELECT VALUE created_at FROM ONLY $key) != $created_at {{
+             IF ($key.created_at) != $created_at {{
                  THROW '{REFUSED}{moved}|the association was removed or made again meanwhile';
              }};
              UPDATE $key SET type = $kind, updated_at = $updated_at RETURN NONE;

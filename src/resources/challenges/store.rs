@@ -39,7 +39,7 @@ fn record_from(mut document: Value) -> ApiResult<ChallengeRecord> {
 /// the stored one, or `draw_contended` (the caller evaluates again).
 const COMPARE_AND_SET: &str =
     "LET $progress = type::record('challenge_progress', [$company, $step.customer, $step.rule_id]);
-         IF ((SELECT VALUE version FROM ONLY $progress) ?? 0) != $step.expected {
+         IF (($progress.version) ?? 0) != $step.expected {
              THROW 'REFUSED|draw_contended|the Challenge progress changed during the event';
          };
          UPSERT $progress CONTENT $step.document RETURN NONE;";
@@ -187,7 +187,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $progress = type::record('challenge_progress', [$company, $customer, $rule_id]);
-             IF ((SELECT VALUE version FROM ONLY $progress) ?? 0) != $seen {{
+             IF (($progress.version) ?? 0) != $seen {{
                  THROW '{REFUSED}{moved}|the Challenge record changed meanwhile';
              }};
              IF $changed {{

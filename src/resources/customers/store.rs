@@ -100,7 +100,7 @@ fn from_document(mut document: Value) -> ApiResult<StoredCustomer> {
 const CLAIM_IDENTIFIERS: &str = "
     FOR $claim IN $claims {
         LET $key = type::record('customer_claim', [$company, $claim.kind, $claim.value]);
-        LET $holder = (SELECT VALUE customer FROM ONLY $key);
+        LET $holder = $key.customer;
         IF $holder != NONE AND $holder != $id {
             THROW 'REFUSED|' + $taken_code + '|another Customer already has ' + $claim.kind + ' ' + $claim.value;
         };
@@ -115,6 +115,12 @@ const RELEASE_IDENTIFIERS: &str = "
         DELETE type::record('customer_claim', [$company, $claim.kind, $claim.value]);
     };";
 
+/// The stored Customer `$customer` when it belongs to `$company`, else
+/// `NONE`. A record read by its id in an expression, not a `SELECT`: SurrealDB
+/// plans a `SELECT` even of one record, which costs some twenty times the
+/// read itself (BENCHMARKS.md, "Reading a record by its id").
+const CUSTOMER_OF_COMPANY: &str = "IF type::record('customer', $customer).company == $company { type::record('customer', $customer).* } ELSE { NONE }";
+
 /// Statements that find the Customer of `$company` holding identifier
 /// `$lookup` of kind `$kind` (bound by [`bind_lookup`]), leave its id in
 /// `$customer` for the statements after them, and give the stored Customer
@@ -123,15 +129,14 @@ const RELEASE_IDENTIFIERS: &str = "
 /// Customer and what its campaigns know of it cost one round trip. By id,
 /// `$customer` is the id sent: when no Customer of the Company has it, what
 /// the statements after read of it is empty.
-pub(crate) const fn lookup_statements(kind: SearchBy) -> (&'static str, usize) {
+pub(crate) fn lookup_statements(kind: SearchBy) -> (String, usize) {
     match kind {
-        SearchBy::Id => (
-            "SELECT * OMIT id FROM ONLY type::record('customer', $customer) WHERE company = $company;",
-            1,
-        ),
+        SearchBy::Id => (format!("{CUSTOMER_OF_COMPANY};"), 1),
         _ => (
-            "LET $customer = (SELECT VALUE customer FROM ONLY type::record('customer_claim', [$company, $kind, $lookup]));
-             IF $customer { SELECT * OMIT id FROM ONLY type::record('customer', $customer) WHERE company = $company } ELSE { NONE };",
+            format!(
+                "LET $customer = type::record('customer_claim', [$company, $kind, $lookup]).customer;
+                 IF $customer {{ {CUSTOMER_OF_COMPANY} }} ELSE {{ NONE }};"
+            ),
             2,
         ),
     }
@@ -227,12 +232,14 @@ impl Store {
         kind: SearchBy,
         value: &str,
     ) -> ApiResult<Option<String>> {
-        first(self
-            .db
-            .query("SELECT VALUE customer FROM ONLY type::record('customer_claim', [$company, $kind, $value])")
-            .bind(("company", company.to_string()))
-            .bind(("kind", kind.as_str()))
-            .bind(("value", value.to_string()))).await
+        first(
+            self.db
+                .query("RETURN type::record('customer_claim', [$company, $kind, $value]).customer")
+                .bind(("company", company.to_string()))
+                .bind(("kind", kind.as_str()))
+                .bind(("value", value.to_string())),
+        )
+        .await
     }
 
     /// Replaces the stored Customer read as `before` with `after`, moving
@@ -258,7 +265,7 @@ impl Store {
         let doc = document(company, after, before.revision + 1)?;
         let query = format!(
             "BEGIN TRANSACTION;
-             LET $current = (SELECT VALUE revision FROM ONLY type::record('customer', $id) WHERE company = $company);
+             LET $current = IF type::record('customer', $id).company == $company {{ type::record('customer', $id).revision }};
              IF $current != $revision {{
                  THROW '{REFUSED}{stale}|the Customer changed while the request ran; retry';
              }};
@@ -292,7 +299,7 @@ impl Store {
         let released = claims_of(&before.customer);
         let query = format!(
             "BEGIN TRANSACTION;
-             LET $current = (SELECT VALUE revision FROM ONLY type::record('customer', $id) WHERE company = $company);
+             LET $current = IF type::record('customer', $id).company == $company {{ type::record('customer', $id).revision }};
              IF $current != $revision {{
                  THROW '{REFUSED}{stale}|the Customer changed while the request ran; retry';
              }};

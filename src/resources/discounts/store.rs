@@ -41,7 +41,7 @@ pub(crate) fn discount_row(company: &str, discounts: &Value) -> Option<Value> {
 pub(crate) const CANCEL_DISCOUNTS: &str = concat!(
     "
     LET $cancelled = type::record('discount_transaction', [$company, 'cart:' + $original_code]);
-    LET $limit_takes = (SELECT VALUE limit_takes FROM ONLY $cancelled) ?? [];",
+    LET $limit_takes = ($cancelled.limit_takes) ?? [];",
     give_back_limits_sql!(),
     "
     UPDATE $cancelled SET cancelled_at = $now RETURN NONE;"

@@ -88,7 +88,7 @@ impl Store {
     pub async fn custom_event(&self, company: &str, id: &str) -> ApiResult<Option<CustomEvent>> {
         let document: Option<Value> = first(
             self.db
-                .query("SELECT * FROM ONLY type::record('custom_event', [$company, $id])")
+                .query("RETURN type::record('custom_event', [$company, $id]).*")
                 .bind(("company", company.to_string()))
                 .bind(("id", id.to_string())),
         )

@@ -26,7 +26,7 @@ macro_rules! take_limits_sql {
         "
         FOR $take IN $limit_takes {
             LET $limit_record = type::record('offer_limit', array::concat([$company], $take.key));
-            LET $counted = (SELECT redemptions, amount FROM ONLY $limit_record);
+            LET $counted = ($limit_record.{redemptions, amount});
             LET $redemptions = ($counted.redemptions ?? 0) + 1;
             LET $spent = <decimal> ($counted.amount ?? '0') + <decimal> $take.amount;
             IF $take.max_redemptions != NONE AND $redemptions > $take.max_redemptions {

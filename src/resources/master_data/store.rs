@@ -18,7 +18,7 @@ use crate::storage::first;
 /// appear in revision order.
 pub(crate) const BUMP_REVISION: &str = "
     LET $revision_key = type::record('master_revision', [$company]);
-    LET $revision = ((SELECT VALUE revision FROM ONLY $revision_key) ?? 0) + 1;
+    LET $revision = (($revision_key.revision) ?? 0) + 1;
     UPSERT $revision_key SET company = $company, revision = $revision RETURN NONE;";
 
 /// Refuses with `unknown_feature` unless every `[taxonomy, feature]` of
@@ -78,7 +78,7 @@ impl Store {
             self.db
                 .query(
                     "RETURN {
-                         revision: (SELECT VALUE revision FROM ONLY type::record('master_revision', [$company])) ?? 0,
+                         revision: (type::record('master_revision', [$company]).revision) ?? 0,
                          taxonomies: (SELECT * FROM taxonomy WHERE company = $company),
                          features: (SELECT * FROM feature WHERE company = $company),
                          products: (SELECT * FROM product WHERE company = $company AND revision > $since),
@@ -146,7 +146,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record($table, [$company, $document.rid]);
-             LET $stored = SELECT * FROM ONLY $key;
+             LET $stored = $key.*;
              IF $replace AND ($stored == NONE OR $stored.deleted_at != NONE) {{
                  THROW '{REFUSED}' + $missing + '|no ' + $label + ' ' + $document.rid;
              }};
@@ -196,7 +196,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record($table, [$company, $id]);
-             LET $stored = SELECT * FROM ONLY $key;
+             LET $stored = $key.*;
              IF $stored == NONE OR $stored.deleted_at != NONE {{
                  THROW '{REFUSED}' + $missing + '|no ' + $label + ' ' + $id;
              }};
@@ -232,14 +232,16 @@ impl Store {
     ) -> ApiResult<Option<Value>> {
         let rid = match (id, key) {
             (Some(id), _) => Some(id.to_string()),
-            (None, Some(key)) => first::<Option<String>>(
-                self.db
-                    .query("SELECT VALUE rid FROM ONLY type::record($keys_table, [$company, $key])")
-                    .bind(("company", company.to_string()))
-                    .bind(("keys_table", kind.keys_table))
-                    .bind(("key", key.to_string())),
-            )
-            .await?,
+            (None, Some(key)) => {
+                first::<Option<String>>(
+                    self.db
+                        .query("RETURN type::record($keys_table, [$company, $key]).rid")
+                        .bind(("company", company.to_string()))
+                        .bind(("keys_table", kind.keys_table))
+                        .bind(("key", key.to_string())),
+                )
+                .await?
+            }
             (None, None) => None,
         };
         let Some(rid) = rid else {
@@ -247,7 +249,7 @@ impl Store {
         };
         let record: Option<Value> = first(
             self.db
-                .query("SELECT * FROM ONLY type::record($table, [$company, $rid])")
+                .query("RETURN type::record($table, [$company, $rid]).*")
                 .bind(("company", company.to_string()))
                 .bind(("table", kind.table))
                 .bind(("rid", rid)),

@@ -181,14 +181,14 @@ impl Store {
              }};
              FOR $write IN $writes {{
                  LET $key = type::record('customer', $write.id);
-                 LET $current = (SELECT VALUE revision FROM ONLY $key WHERE company = $company) ?? 0;
+                 LET $current = (IF $key.company == $company {{ $key.revision }}) ?? 0;
                  IF $current != $write.expected {{ {stale} }};
                  IF $write.expected == 0 {{ CREATE $key CONTENT $write.doc RETURN NONE; }}
                  ELSE {{ UPDATE $key CONTENT $write.doc RETURN NONE; }};
              }};
              FOR $move IN $claim_moves {{
                  LET $key = type::record('customer_claim', [$company, $move.kind, $move.value]);
-                 IF (SELECT VALUE customer FROM ONLY $key) != $move.from {{ {stale} }};
+                 IF ($key.customer) != $move.from {{ {stale} }};
                  UPDATE $key SET customer = $move.to RETURN NONE;
              }};
              FOR $pair IN $deletes {{
@@ -206,12 +206,12 @@ impl Store {
              FOR $move IN $holdings {{
                  IF $move.kind == 'reward' {{
                      LET $key = type::record('reward_transaction', [$company, $move.id]);
-                     IF (SELECT VALUE customer_id FROM ONLY $key) != $move.from {{ {stale} }};
+                     IF ($key.customer_id) != $move.from {{ {stale} }};
                      UPDATE $key SET customer_id = $move.to RETURN NONE;
                  }};
                  IF $move.kind == 'game' {{
                      LET $source = type::record('game_participation', [$company, $move.from, $move.game_id]);
-                     LET $have = (SELECT VALUE available FROM ONLY $source) ?? 0;
+                     LET $have = ($source.available) ?? 0;
                      IF $have < $move.count {{ {stale} }};
                      UPDATE $source SET available = $have - $move.count RETURN NONE;
                      UPSERT type::record('game_participation', [$company, $move.to, $move.game_id])
@@ -221,7 +221,7 @@ impl Store {
                  }};
                  IF $move.kind == 'voucher' {{
                      LET $record = type::record('voucher', [$company, $move.key]);
-                     LET $held = (SELECT customer_id, issue_key FROM ONLY $record);
+                     LET $held = ($record.{{customer_id, issue_key}});
                      IF $held.customer_id != $move.from {{ {stale} }};
                      IF $move.rule_id != NONE AND (SELECT VALUE vid FROM voucher
                          WHERE company = $company AND customer_id = $move.to AND rule_id = $move.rule_id
@@ -237,8 +237,8 @@ impl Store {
                  IF $move.kind == 'challenge' {{
                      LET $source = type::record('challenge_progress', [$company, $move.from, $move.rule_id]);
                      LET $dest = type::record('challenge_progress', [$company, $move.to, $move.rule_id]);
-                     IF ((SELECT VALUE version FROM ONLY $source) ?? 0) != $move.from_version
-                         OR ((SELECT VALUE version FROM ONLY $dest) ?? 0) != $move.to_version {{ {stale} }};
+                     IF (($source.version) ?? 0) != $move.from_version
+                         OR (($dest.version) ?? 0) != $move.to_version {{ {stale} }};
                      IF $move.from_document {{
                          UPSERT $source CONTENT $move.from_document RETURN NONE;
                      }} ELSE {{
@@ -303,7 +303,7 @@ impl Store {
     ) -> ApiResult<Option<MergeRecord>> {
         let document: Option<Value> = first(
             self.db
-                .query("SELECT * FROM ONLY type::record('merge', [$company, $id])")
+                .query("RETURN type::record('merge', [$company, $id]).*")
                 .bind(("company", company.to_string()))
                 .bind(("id", merged_id.to_string())),
         )

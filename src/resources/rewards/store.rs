@@ -77,7 +77,7 @@ fn redeem_query() -> String {
         "BEGIN TRANSACTION;
          IF $stock >= 0 {{
              LET $stocked = type::record('reward_stock', [$company, $reward_id]);
-             LET $taken = (SELECT VALUE taken FROM ONLY $stocked) ?? 0;
+             LET $taken = ($stocked.taken) ?? 0;
              IF $taken >= $stock {{
                  THROW '{REFUSED}{out}|every unit of Reward ' + <string> $reward_id + ' is taken';
              }};
@@ -85,7 +85,7 @@ fn redeem_query() -> String {
          }};
          IF $limit != NONE {{
              LET $counted = type::record('reward_count', [$company, $reward_id, $customer, $limit.period]);
-             LET $count = (SELECT VALUE count FROM ONLY $counted) ?? 0;
+             LET $count = ($counted.count) ?? 0;
              IF $count >= $limit.count {{
                  THROW '{REFUSED}{limited}|the Customer redeemed Reward ' + <string> $reward_id + ' '
                      + <string> $count + ' times in this period, its limit';
@@ -114,7 +114,7 @@ fn rollback_query() -> String {
     format!(
         "BEGIN TRANSACTION;
          LET $key = type::record('reward_transaction', [$company, $id]);
-         LET $done = (SELECT * FROM ONLY $key);
+         LET $done = ($key.*);
          IF $done == NONE {{
              THROW '{REFUSED}{missing}|no reward transaction ' + $id;
          }};
@@ -134,7 +134,7 @@ fn rollback_query() -> String {
          }};
          IF $done.voucher_key != NONE {{
              LET $voucher = type::record('voucher', [$company, $done.voucher_key]);
-             LET $held = (SELECT uses_left, customer_id FROM ONLY $voucher);
+             LET $held = ($voucher.{{uses_left, customer_id}});
              IF $held == NONE OR $held.uses_left < $done.voucher_uses OR $held.customer_id != $done.customer_id {{
                  THROW '{REFUSED}{used}|the Voucher ' + $done.given.voucher_code + ' it gave was used';
              }};
@@ -142,7 +142,7 @@ fn rollback_query() -> String {
          }};
          IF $done.given.game_id != NONE {{
              LET $held = type::record('game_participation', [$company, $done.customer_id, $done.given.game_id]);
-             LET $available = (SELECT VALUE available FROM ONLY $held) ?? 0;
+             LET $available = ($held.available) ?? 0;
              IF $available < 1 {{
                  THROW '{REFUSED}{used}|the participation in game ' + <string> $done.given.game_id + ' it gave was played';
              }};
@@ -209,10 +209,10 @@ impl Store {
             self.db
                 .query(
                     "RETURN [
-                         (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer, $kind])) ?? 0,
-                         (SELECT VALUE taken FROM ONLY type::record('reward_stock', [$company, $reward])) ?? 0,
+                         (type::record('points_balance', [$company, $customer, $kind]).balance) ?? 0,
+                         (type::record('reward_stock', [$company, $reward]).taken) ?? 0,
                          IF $period == NONE { 0 } ELSE {
-                             (SELECT VALUE count FROM ONLY type::record('reward_count', [$company, $reward, $customer, $period])) ?? 0
+                             (type::record('reward_count', [$company, $reward, $customer, $period]).count) ?? 0
                          }
                      ]",
                 )

@@ -101,8 +101,8 @@ impl Store {
             self.db
                 .query(
                     "RETURN {
-                         revision: (SELECT VALUE revision FROM ONLY type::record('master_revision', [$company])) ?? 0,
-                         taxonomy: (SELECT * FROM ONLY type::record('taxonomy', [$company, $scope, $slug])),
+                         revision: (type::record('master_revision', [$company]).revision) ?? 0,
+                         taxonomy: (type::record('taxonomy', [$company, $scope, $slug]).*),
                          features: (SELECT * FROM feature
                              WHERE company = $company AND scope = $scope AND taxonomy = $slug ORDER BY slug),
                      }",
@@ -210,7 +210,7 @@ impl Store {
     ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
-             IF ((SELECT VALUE revision FROM ONLY type::record('master_revision', [$company])) ?? 0) != $expected {{
+             IF ((type::record('master_revision', [$company]).revision) ?? 0) != $expected {{
                  THROW '{REFUSED}{moved}|the taxonomies changed while the request ran; retry';
              }};
              IF !record::exists(type::record('taxonomy', [$company, $scope, $document.taxonomy])) {{
@@ -260,7 +260,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record('feature', [$company, $scope, $taxonomy, $slug]);
-             LET $feature = SELECT * FROM ONLY $key;
+             LET $feature = $key.*;
              IF $feature == NONE {{
                  THROW '{REFUSED}{missing}|taxonomy `' + $taxonomy + '` has no feature `' + $slug + '`';
              }};

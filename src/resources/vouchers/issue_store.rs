@@ -52,7 +52,7 @@ pub(crate) fn issue_statements() -> String {
                  LET $counted = type::record('voucher_issue_count',
                      [$company, $voucher.coupon_id, $voucher.customer_id]);
                  LET $held = IF $voucher.customer_id == '' {{ 0 }} ELSE {{
-                     (SELECT VALUE issued FROM ONLY $counted) ?? 0
+                     ($counted.issued) ?? 0
                  }};
                  IF record::exists($record) {{
                      IF $refuse {{
@@ -132,8 +132,8 @@ impl Store {
             self.db
                 .query(
                     "RETURN array::map($coupons, |$coupon| [$coupon,
-                         (SELECT VALUE issued FROM ONLY type::record(
-                             'voucher_issue_count', [$company, $coupon, $customer])) ?? 0])",
+                         (type::record(
+                             'voucher_issue_count', [$company, $coupon, $customer]).issued) ?? 0])",
                 )
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string()))

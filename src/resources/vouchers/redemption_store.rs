@@ -84,7 +84,7 @@ pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
         IF $use.create AND !record::exists($record) {
             CREATE $record CONTENT $use.create RETURN NONE;
         };
-        LET $held = (SELECT vid, uses_left, reservations FROM ONLY $record);
+        LET $held = ($record.{vid, uses_left, reservations});
         LET $left = $held.uses_left ?? 0;
         LET $holds = ($held.reservations ?? [])[WHERE until > $now];
         LET $others = $holds[WHERE reservation_id != $use.redemption.reservation_id];
@@ -201,7 +201,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $record = type::record('voucher', [$company, $key]);
-             LET $held = (SELECT vid, customer_id, uses_left, reservations FROM ONLY $record);
+             LET $held = ($record.{{vid, customer_id, uses_left, reservations}});
              IF $held.customer_id != $customer {{
                  THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
              }};
@@ -250,7 +250,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $record = type::record('voucher', [$company, $key]);
-             LET $held = (SELECT vid, customer_id, uses_left, reservations FROM ONLY $record);
+             LET $held = ($record.{{vid, customer_id, uses_left, reservations}});
              IF $held.customer_id != $customer {{
                  THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
              }};
@@ -291,7 +291,7 @@ impl Store {
             "BEGIN TRANSACTION;
              FOR $id IN $ids {{
                  LET $record = type::record('voucher_redemption', [$company, $id]);
-                 LET $redemption = (SELECT * FROM ONLY $record);
+                 LET $redemption = ($record.*);
                  IF $redemption == NONE {{
                      THROW '{REFUSED}{unknown}|no redemption ' + $id;
                  }};
@@ -329,7 +329,7 @@ impl Store {
     ) -> ApiResult<Option<VoucherRedemption>> {
         let row: Option<Value> = first(
             self.db
-                .query("SELECT * FROM ONLY type::record('voucher_redemption', [$company, $id])")
+                .query("RETURN type::record('voucher_redemption', [$company, $id]).*")
                 .bind(("company", company.to_string()))
                 .bind(("id", id.to_string())),
         )

@@ -207,7 +207,7 @@ impl Store {
             "BEGIN TRANSACTION;
              FOR $stamped IN $vouchers {{
                  LET $record = type::record('voucher', [$company, $stamped.key]);
-                 LET $held = (SELECT vid, customer_id, uses_left, reservations FROM ONLY $record);
+                 LET $held = ($record.{{vid, customer_id, uses_left, reservations}});
                  IF $held.customer_id != $customer {{
                      THROW '{refused}{not_found}|the Voucher is held by another Customer';
                  }};

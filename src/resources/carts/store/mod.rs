@@ -119,7 +119,7 @@ pub(crate) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
 /// took from their limits: part of its cancellation's transaction.
 const GIVE_BACK_CART_LIMITS: &str = concat!(
     "
-    LET $limit_takes = (SELECT VALUE limit_takes FROM ONLY $original) ?? [];",
+    LET $limit_takes = ($original.limit_takes) ?? [];",
     give_back_limits_sql!()
 );
 
@@ -249,7 +249,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $original = type::record('cart', [$company, $original_code]);
-             IF (SELECT VALUE cancelled_by FROM ONLY $original) {{
+             IF ($original.cancelled_by) {{
                  THROW '{REFUSED}{cancelled}|cart ' + $original_code + ' was already cancelled';
              }};
              LET $key = type::record('cart', [$company, $code]);
@@ -293,7 +293,7 @@ impl Store {
     pub async fn cart(&self, company: &str, id: &str) -> ApiResult<Option<Cart>> {
         let document: Option<Value> = first(
             self.db
-                .query("SELECT * FROM ONLY type::record('cart', [$company, $id])")
+                .query("RETURN type::record('cart', [$company, $id]).*")
                 .bind(("company", company.to_string()))
                 .bind(("id", id.to_string())),
         )
@@ -470,7 +470,7 @@ mod tests {
         let stats: Option<Value> = first(
             store
                 .db
-                .query("SELECT * FROM ONLY type::record('customer_stats', ['c', 'x'])"),
+                .query("RETURN type::record('customer_stats', ['c', 'x']).*"),
         )
         .await
         .unwrap();

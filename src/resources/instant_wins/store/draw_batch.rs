@@ -59,7 +59,7 @@ pub(crate) const USE_VOUCHERS: BatchPart = BatchPart {
     statements: "
     FOR $used IN $draw_vouchers {
         LET $voucher = type::record('voucher', [$used.company, $used.key]);
-        IF ((SELECT VALUE uses_left FROM ONLY $voucher) ?? 0) <= 0 {
+        IF ($voucher.uses_left ?? 0) <= 0 {
             THROW 'REFUSED|draw_contended|the Voucher was used up during the draw';
         };
         UPDATE $voucher SET uses_left -= 1 RETURN NONE;
@@ -73,7 +73,7 @@ pub(crate) const TAKE_STOCK: BatchPart = BatchPart {
     statements: "
     FOR $take IN $stock_takes {
         LET $unit = type::record('iw_given', [$take.company, $take.rule_id, $take.prize_id, $take.shard]);
-        LET $given = (SELECT VALUE given FROM ONLY $unit) ?? 0;
+        LET $given = $unit.given ?? 0;
         IF $given >= $take.allowance {
             THROW 'REFUSED|draw_contended|the prize ran out during the draw';
         };
@@ -92,7 +92,7 @@ pub(crate) const USE_GAME_PARTICIPATIONS: BatchPart = BatchPart {
     statements: "
     FOR $play IN $game_plays {
         LET $held = type::record('game_participation', [$play.company, $play.customer_id, $play.game]);
-        LET $available = (SELECT VALUE available FROM ONLY $held) ?? 0;
+        LET $available = $held.available ?? 0;
         IF $available < 1 {
             THROW 'REFUSED|draw_contended|the participation was used during the play';
         };

@@ -166,9 +166,7 @@ impl<'a> StateRead<'a> {
         if self.known.is_some() {
             return statements;
         }
-        statements.push_str(
-            "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer]);",
-        );
+        statements.push_str("type::record('iw_counts', [$company, $customer]).rules;");
         if !self.targeted.is_empty() {
             statements.push_str(
                 "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",

@@ -237,9 +237,7 @@ impl Store {
     ) -> ApiResult<HashMap<i64, i64>> {
         let stored: Option<Value> = first(
             self.db
-                .query(
-                    "SELECT VALUE rules FROM ONLY type::record('iw_counts', [$company, $customer])",
-                )
+                .query("RETURN type::record('iw_counts', [$company, $customer]).rules")
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string())),
         )

@@ -86,7 +86,7 @@ const GIVE: &str = "
 const DELIVER: &str = "
     BEGIN TRANSACTION;
     LET $key = type::record('prize_outbox', $id);
-    LET $pending = (SELECT VALUE pending FROM ONLY $key) ?? false;
+    LET $pending = ($key.pending) ?? false;
     IF $pending {
         __APPEND_LEDGER__
         __GIVE__
@@ -102,7 +102,7 @@ const DELIVER_BATCH: &str = "
     BEGIN TRANSACTION;
     FOR $prize IN $prizes {
         LET $key = type::record('prize_outbox', $prize.draw_id);
-        IF !((SELECT VALUE pending FROM ONLY $key) ?? false) {
+        IF !(($key.pending) ?? false) {
             THROW 'REFUSED|concurrent_modification|prize ' + $prize.draw_id + ' was delivered meanwhile';
         };
         __GIVE__

@@ -61,7 +61,7 @@ impl Store {
             self.db
                 .query(
                     "RETURN {
-                         revision: (SELECT VALUE revision FROM ONLY type::record('master_revision', [$company])) ?? 0,
+                         revision: (type::record('master_revision', [$company]).revision) ?? 0,
                          records: (SELECT rid, code, keys, created_at FROM type::table($table)
                              WHERE company = $company AND deleted_at = NONE),
                      }",
@@ -87,7 +87,7 @@ impl Store {
     ) -> ApiResult<()> {
         let query = format!(
             "BEGIN TRANSACTION;
-             IF ((SELECT VALUE revision FROM ONLY type::record('master_revision', [$company])) ?? 0) != $expected {{
+             IF ((type::record('master_revision', [$company]).revision) ?? 0) != $expected {{
                  THROW '{REFUSED}{moved}|the catalogue changed while the file was checked; import it again';
              }};
              CREATE type::record('catalog_import', [$company, $batch]) CONTENT {{
@@ -123,10 +123,10 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $import = type::record('catalog_import', [$company, $batch]);
-             IF (SELECT VALUE state FROM ONLY $import) != 'writing' {{
+             IF ($import.state) != 'writing' {{
                  THROW '{REFUSED}{moved}|the import was taken back (it stalled); import the file again';
              }};
-             IF ((SELECT VALUE revision FROM ONLY type::record('master_revision', [$company])) ?? 0) != $expected {{
+             IF ((type::record('master_revision', [$company]).revision) ?? 0) != $expected {{
                  THROW '{REFUSED}{moved}|the catalogue changed while the file was written; import it again';
              }};
              -- What it changes, as it was: the records it replaces, the
@@ -229,7 +229,7 @@ impl Store {
         .await?;
         let query = format!(
             "BEGIN TRANSACTION;
-             LET $chunk = SELECT * FROM ONLY type::record('catalog_import_chunk', [$company, $batch, $number]);
+             LET $chunk = type::record('catalog_import_chunk', [$company, $batch, $number]).*;
              IF $chunk != NONE {{
                  -- Undone in the reverse order of the chunk: its keys, the
                  -- keys it freed, then its records.

@@ -127,7 +127,7 @@ pub(crate) const APPEND_LEDGER: &str = "
 /// balance conflict on its record and the retried one sees the other's effect.
 pub(crate) const GUARD_DEBITS: &str = "
     FOR $balance IN $balances[WHERE delta < 0] {
-        LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $balance.customer_id, $balance.kind])) ?? 0;
+        LET $have = (type::record('points_balance', [$company, $balance.customer_id, $balance.kind]).balance) ?? 0;
         IF $have + $balance.delta < 0 {
             THROW 'REFUSED|customer_not_enough_score|Customer ' + $balance.customer_id + ' has ' + <string> $have + ' ' + $balance.kind + ', not ' + <string> (0 - $balance.delta);
         };
@@ -283,7 +283,9 @@ impl Store {
     ) -> ApiResult<i64> {
         let balance: Option<i64> = first(
             self.db
-                .query("SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $customer, $kind])")
+                .query(
+                    "RETURN type::record('points_balance', [$company, $customer, $kind]).balance",
+                )
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string()))
                 .bind(("kind", kind.name())),
@@ -314,13 +316,13 @@ impl Store {
             "BEGIN TRANSACTION;
              IF $cart_id {{
                  LET $cart = type::record('cart', [$company, $cart_id]);
-                 IF (SELECT VALUE cancelled_by FROM ONLY $cart) {{
+                 IF ($cart.cancelled_by) {{
                      THROW '{REFUSED}{cancelled}|cart ' + $cart_id + ' was cancelled';
                  }};
                  UPDATE $cart SET redeemed_at = time::now() RETURN NONE;
              }};
              FOR $expect IN $expected {{
-                 LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $expect.customer_id, $expect.kind])) ?? 0;
+                 LET $have = (type::record('points_balance', [$company, $expect.customer_id, $expect.kind]).balance) ?? 0;
                  IF $have != $expect.balance {{
                      THROW '{REFUSED}{moved}|the balance of Customer ' + $expect.customer_id + ' moved meanwhile';
                  }};
@@ -357,7 +359,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $entry = $ledger[0];
-             LET $have = (SELECT VALUE balance FROM ONLY type::record('points_balance', [$company, $entry.customer_id, $entry.kind])) ?? 0;
+             LET $have = (type::record('points_balance', [$company, $entry.customer_id, $entry.kind]).balance) ?? 0;
              IF $have != $seen {{
                  THROW '{REFUSED}{changed}|the balance changed meanwhile';
              }};
