@@ -23,6 +23,7 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
+use crate::resources::carts::store::CART_IDS;
 use crate::resources::carts::store::STORE_CART_TOTALS;
 use crate::resources::carts::store::STORE_CARTS;
 use crate::resources::carts::store::STORE_PURCHASE_DAYS;
@@ -43,6 +44,7 @@ use crate::resources::points::store::ledger_batch::MOVE_BALANCE_ROWS;
 use crate::resources::points::store::ledger_batch::balance_rows;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
+use crate::storage::record_text::record_value;
 
 /// One event to record, as the pipeline hands it to the group commit:
 /// `company`, `customer`, `ledger` and `balances` (see
@@ -238,6 +240,7 @@ impl BatchTransaction {
                 batch.rare.push(write.clone());
             }
             if let Some((cart, totals, day)) = cart_rows(company, write) {
+                batch.push(&CART_IDS, record_value("cart", &cart["id"]));
                 batch.push(&STORE_CARTS, cart);
                 batch.push(&STORE_CART_TOTALS, totals);
                 batch.push(&STORE_PURCHASE_DAYS, day);

@@ -15,6 +15,7 @@ pub mod health;
 pub mod instances;
 pub mod open;
 pub mod page_query;
+pub(crate) mod record_text;
 pub mod schema;
 pub mod write_lanes;
 

@@ -117,7 +117,7 @@ const RELEASE_IDENTIFIERS: &str = "
 
 /// The stored Customer `$customer` when it belongs to `$company`, else
 /// `NONE`. A record read by its id in an expression, not a `SELECT`: SurrealDB
-/// plans a `SELECT` even of one record, which costs some twenty times the
+/// plans a `SELECT` even of one record, which costs five to eight times the
 /// read itself (BENCHMARKS.md, "Reading a record by its id").
 const CUSTOMER_OF_COMPANY: &str = "IF type::record('customer', $customer).company == $company { type::record('customer', $customer).* } ELSE { NONE }";
 

@@ -125,18 +125,27 @@ const GIVE_BACK_CART_LIMITS: &str = concat!(
 
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
 /// carts of the batch (`$carts`, made by [`cart_rows`]), refused with
-/// `cart_already_exists` when a code was recorded before. (A batch holding
-/// one code twice is refused before it is sent,
+/// `cart_already_exists` when a code was recorded before: the carts'
+/// records, named in [`CART_IDS`], are read in one expression. (A batch
+/// holding one code twice is refused before it is sent,
 /// [`crate::storage::event_transaction::BatchTransaction::repeats_a_cart`],
 /// and recorded event by event, where the second cart meets this check.)
 pub(crate) const STORE_CARTS: BatchPart = BatchPart {
     binding: "carts",
     statements: "
-    LET $taken = SELECT VALUE code FROM $carts.map(|$cart| type::record('cart', $cart.id));
+    LET $taken = ((<array<record>> $cart_ids).code)[WHERE $this != NONE];
     IF $taken {
         THROW 'REFUSED|cart_already_exists|cart ' + $taken[0] + ' was already recorded';
     };
     INSERT INTO cart $carts RETURN NONE;",
+};
+
+/// The record ids of [`STORE_CARTS`]' carts as SurrealQL text, in the order
+/// of its rows ([`crate::storage::record_text`]): building them in the
+/// statement, one closure per cart, cost 45 µs per cart.
+pub(crate) const CART_IDS: BatchPart = BatchPart {
+    binding: "cart_ids",
+    statements: "",
 };
 
 /// Part of the group commit: the purchase totals the batch's carts move
