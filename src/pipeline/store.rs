@@ -15,6 +15,7 @@ use surrealdb::IndexedResults;
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::resources::associations::model::Association;
+use crate::resources::associations::store::ASSOCIATIONS_OF_CUSTOMER;
 use crate::resources::associations::store::from_document;
 use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::carts::purchase_days::PurchaseDays;
@@ -50,16 +51,14 @@ pub struct CustomerFacts {
     pub points_balance: i64,
 }
 
-/// The statements reading a Customer's facts; they read `$company`,
+/// The statements reading a Customer's facts after its associations
+/// ([`ASSOCIATIONS_OF_CUSTOMER`], two statements); they read `$company`,
 /// `$customer` and `$since_month` (the purchase days of the months from it
 /// on are read when it is set: a range of ids, whatever the Customer
-/// bought). Two single-index selects rather than one `OR` for associations:
-/// the planner fuses indexes for an `OR`, which costs more than both reads.
-/// The totals and the balance are records read by id in expressions, not
-/// `SELECT`s, which SurrealDB plans at five to eight times the read's cost.
+/// bought). The totals and the balance are records read by id in
+/// expressions, not `SELECT`s, which SurrealDB plans at five to eight times
+/// the read's cost.
 const FACT_STATEMENTS: &str = "
-    SELECT * OMIT id, company FROM association WHERE company = $company AND customer_id = $customer;
-    SELECT * OMIT id, company FROM association WHERE company = $company AND associate_id = $customer;
     IF $since_month { SELECT month, days FROM purchase_month:[$company, $customer, $since_month]..[$company, $customer, '~'] } ELSE { [] };
     type::record('customer_stats', [$company, $customer]).*;
     type::record('points_balance', [$company, $customer, 'points']).balance;";
@@ -73,11 +72,12 @@ fn first_month(since: Timestamp) -> String {
         .to_string()
 }
 
-/// How many statements [`FACT_STATEMENTS`] holds.
+/// How many statements a Customer's facts are read by: those of
+/// [`ASSOCIATIONS_OF_CUSTOMER`] and [`FACT_STATEMENTS`].
 const FACT_STATEMENT_COUNT: usize = 5;
 
-/// The facts, from the results of [`FACT_STATEMENTS`] (statements `first`
-/// to `first + 4`).
+/// The facts, from the results of [`ASSOCIATIONS_OF_CUSTOMER`] and
+/// [`FACT_STATEMENTS`] (statements `first` to `first + 4`).
 fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<CustomerFacts> {
     let mut links: Vec<Value> = response.take(first).map_err(store_error)?;
     let reverse: Vec<Value> = response.take(first + 1).map_err(store_error)?;
@@ -261,6 +261,7 @@ impl Store {
             text.push_str(&statements);
             lookup_count = count;
         }
+        text.push_str(ASSOCIATIONS_OF_CUSTOMER);
         text.push_str(FACT_STATEMENTS);
         if read.printed_once {
             text.push_str(PRINTED_ONCE);
@@ -467,5 +468,66 @@ mod tests {
             .map(|d| format!("{} {} {}", d.day, d.spent, d.carts))
             .collect();
         assert_eq!(days, ["2026-11-02 0.2 1", "2026-11-20 0.1 1"]);
+    }
+
+    #[tokio::test]
+    async fn a_customers_associations_are_read_however_they_were_made() {
+        use crate::resources::associations::model::Association;
+        use crate::resources::merges::store::CustomerChanges;
+
+        let store = Store::connect("mem://", None).await.unwrap();
+        let at: Timestamp = "2026-11-01T10:00:00Z".parse().unwrap();
+        let link = |a: &str, b: &str| Association {
+            customer_id: a.into(),
+            associate_id: b.into(),
+            kind: "family".into(),
+            created_at: at,
+            updated_at: at,
+        };
+        let linked = |store: Store, id: &'static str| async move {
+            let read = FactsRead {
+                of: FactsOf::Id(id),
+                history_since: None,
+                queries: &[],
+                printed_once: false,
+            };
+            let facts = store.read_facts_from_store("c", read).await.unwrap().facts;
+            facts
+                .associations
+                .iter()
+                .map(|a| a.other(id).to_string())
+                .collect::<Vec<_>>()
+        };
+
+        // Through the API's write, and through a merge's.
+        store
+            .insert_association("c", &link("cus_a", "cus_b"))
+            .await
+            .unwrap();
+        let merged = CustomerChanges {
+            association_creates: vec![link("cus_e", "cus_a")],
+            ..Default::default()
+        };
+        store.apply_customer_changes("c", &merged).await.unwrap();
+        assert_eq!(linked(store.clone(), "cus_a").await, ["cus_b", "cus_e"]);
+        assert_eq!(linked(store.clone(), "cus_b").await, ["cus_a"]);
+        assert_eq!(linked(store.clone(), "cus_e").await, ["cus_a"]);
+        assert!(linked(store.clone(), "cus_z").await.is_empty());
+
+        // A store written before Customers were marked: its associations are
+        // found once the schema has run again, as it does at every start.
+        execute(store.db.query(
+            "CREATE association:['c', 'cus_c', 'cus_d'] CONTENT { company: 'c', customer_id: 'cus_d', associate_id: 'cus_c', type: 'friend', created_at: '2026-11-01T10:00:00Z', updated_at: '2026-11-01T10:00:00Z' };
+             DELETE associated; DELETE migration:associated;",
+        ))
+        .await
+        .unwrap();
+        assert!(linked(store.clone(), "cus_c").await.is_empty(), "unmarked");
+        execute(store.db.query(crate::storage::schema::schema()))
+            .await
+            .unwrap();
+        assert_eq!(linked(store.clone(), "cus_c").await, ["cus_d"]);
+        assert_eq!(linked(store.clone(), "cus_d").await, ["cus_c"]);
+        assert_eq!(linked(store.clone(), "cus_a").await, ["cus_b", "cus_e"]);
     }
 }

@@ -9,6 +9,7 @@ use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::model::pair_key;
+use crate::resources::associations::store::MARK_ASSOCIATED;
 use crate::resources::carts::store::RECOUNT_TOTALS;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::store::StoredCustomer;
@@ -198,6 +199,9 @@ impl Store {
                  LET $key = type::record('association', [$company, $create.pair[0], $create.pair[1]]);
                  IF record::exists($key) {{ {stale} }};
                  CREATE $key CONTENT $create.doc RETURN NONE;
+                 LET $low = $create.pair[0];
+                 LET $high = $create.pair[1];
+                 {MARK_ASSOCIATED}
              }};
              FOR $move IN $cart_moves {{
                  UPDATE type::record('cart', [$company, $move[0]]) SET customer_id = $move[2]
