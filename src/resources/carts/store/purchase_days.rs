@@ -76,10 +76,16 @@ mod tests {
 
     /// The purchase days of Customer `x` of Company `c`, as "day spent carts".
     async fn days_of(store: &Store) -> Vec<String> {
+        days_of_customer(store, "x").await
+    }
+
+    /// The purchase days of Customer `customer` of Company `c`.
+    async fn days_of_customer(store: &Store, customer: &str) -> Vec<String> {
         let months: Vec<Value> = first(
             store
                 .db
-                .query("SELECT month, days FROM purchase_month:['c', 'x', '']..['c', 'x', '~']"),
+                .query("SELECT month, days FROM purchase_month:['c', $customer, '']..['c', $customer, '~']")
+                .bind(("customer", customer.to_string())),
         )
         .await
         .unwrap();
@@ -91,8 +97,19 @@ mod tests {
     }
 
     async fn record(store: &Store, code: &str, total: f64, date: &str, day: &str) {
+        record_of(store, "x", code, total, date, day).await;
+    }
+
+    async fn record_of(
+        store: &Store,
+        customer: &str,
+        code: &str,
+        total: f64,
+        date: &str,
+        day: &str,
+    ) {
         let cart: Cart = serde_json::from_value(json!({
-            "id": code, "customer_id": "x", "date": date,
+            "id": code, "customer_id": customer, "date": date,
             "lines": [{"product_code": "A", "quantity": 1.0, "price": total}],
             "total": total, "discount_total": 0.0, "points_earned": 0,
             "created_at": date,
@@ -199,5 +216,31 @@ mod tests {
             days_of(&store).await,
             ["2026-05-03 7.5 2", "2026-05-04 1 1"]
         );
+    }
+
+    #[tokio::test]
+    async fn a_merge_moves_the_merged_customers_days_to_the_target() {
+        use crate::resources::merges::store::CustomerChanges;
+
+        let store = Store::connect("mem://", None).await.unwrap();
+        record(&store, "X1", 2.0, "2026-11-02T10:00:00Z", "2026-11-02").await;
+        record_of(&store, "y", "Y1", 0.5, "2026-11-02T12:00:00Z", "2026-11-02").await;
+        record_of(&store, "y", "Y2", 4.0, "2026-10-20T12:00:00Z", "2026-10-20").await;
+        // The merge moves y's carts to x and recounts both, as the merge
+        // service plans it.
+        let merge = CustomerChanges {
+            cart_moves: vec![
+                ("Y1".into(), "y".into(), "x".into()),
+                ("Y2".into(), "y".into(), "x".into()),
+            ],
+            restat: vec!["x".into(), "y".into()],
+            ..Default::default()
+        };
+        store.apply_customer_changes("c", &merge).await.unwrap();
+        assert_eq!(
+            days_of(&store).await,
+            ["2026-10-20 4 1", "2026-11-02 2.5 2"]
+        );
+        assert!(days_of_customer(&store, "y").await.is_empty());
     }
 }
