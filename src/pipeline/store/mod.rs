@@ -185,7 +185,7 @@ impl Store {
         let mut lookup_count = 0;
         if let FactsOf::Lookup(kind, _) = read.of {
             let (statements, count) = lookup_statements(kind);
-            text.push_str(&statements);
+            text.push_str(statements);
             lookup_count = count;
         }
         push_fact_statements(&mut text);

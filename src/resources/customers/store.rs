@@ -119,7 +119,12 @@ const RELEASE_IDENTIFIERS: &str = "
 /// `NONE`. A record read by its id in an expression, not a `SELECT`: SurrealDB
 /// plans a `SELECT` even of one record, which costs five to eight times the
 /// read itself (BENCHMARKS.md, "Reading a record by its id").
-const CUSTOMER_OF_COMPANY: &str = "IF type::record('customer', $customer).company == $company { type::record('customer', $customer).* } ELSE { NONE }";
+/// (A macro, so the look-ups below are texts fixed at compile time.)
+macro_rules! customer_of_company {
+    () => {
+        "IF type::record('customer', $customer).company == $company { type::record('customer', $customer).* } ELSE { NONE }"
+    };
+}
 
 /// Statements that find the Customer of `$company` holding identifier
 /// `$lookup` of kind `$kind` (bound by [`bind_lookup`]), leave its id in
@@ -129,13 +134,15 @@ const CUSTOMER_OF_COMPANY: &str = "IF type::record('customer', $customer).compan
 /// Customer and what its campaigns know of it cost one round trip. By id,
 /// `$customer` is the id sent: when no Customer of the Company has it, what
 /// the statements after read of it is empty.
-pub(crate) fn lookup_statements(kind: SearchBy) -> (String, usize) {
+pub(crate) const fn lookup_statements(kind: SearchBy) -> (&'static str, usize) {
     match kind {
-        SearchBy::Id => (format!("{CUSTOMER_OF_COMPANY};"), 1),
+        SearchBy::Id => (concat!(customer_of_company!(), ";"), 1),
         _ => (
-            format!(
+            concat!(
                 "LET $customer = type::record('customer_claim', [$company, $kind, $lookup]).customer;
-                 IF $customer {{ {CUSTOMER_OF_COMPANY} }} ELSE {{ NONE }};"
+                 IF $customer { ",
+                customer_of_company!(),
+                " } ELSE { NONE };"
             ),
             2,
         ),
