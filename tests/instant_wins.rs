@@ -1369,7 +1369,7 @@ mod simulate_property {
             "cart",
             "ledger_write",
             "iw_draws",
-            "iw_counts",
+            "customer_state",
             "iw_given",
             "prize_outbox",
         ];

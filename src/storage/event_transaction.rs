@@ -24,13 +24,14 @@ use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::carts::store::CART_IDS;
-use crate::resources::carts::store::STORE_CART_TOTALS;
 use crate::resources::carts::store::STORE_CARTS;
 use crate::resources::carts::store::STORE_PURCHASE_DAYS;
 use crate::resources::carts::store::cart_rows;
 use crate::resources::challenges::store::advance_statements;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::customers::recorded::RecordedPurchase;
+use crate::resources::customers::state::MOVE_CUSTOMER_STATES;
+use crate::resources::customers::state::state_moves;
 use crate::resources::discounts::store::STORE_DISCOUNTS;
 use crate::resources::discounts::store::discount_row;
 use crate::resources::events::store::STORE_EVENTS;
@@ -40,8 +41,6 @@ use crate::resources::instant_wins::store::draw_batch::COUNT_PARTICIPATIONS;
 use crate::resources::limits::store::TAKE_EVENT_LIMITS;
 use crate::resources::limits::store::take_limits_sql;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
-use crate::resources::points::store::ledger_batch::MOVE_BALANCE_ROWS;
-use crate::resources::points::store::ledger_batch::balance_rows;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::storage::record_text::record_value;
@@ -229,20 +228,21 @@ pub(crate) struct BatchTransaction {
 }
 
 impl BatchTransaction {
-    /// The transaction recording `writes`. The order of its parts does not
-    /// matter: it is all or nothing, and no part reads what another writes
-    /// but to check a counter, which each check sees whole.
+    /// The transaction recording `writes`. It is all or nothing, and no
+    /// part reads what another writes but to check a counter: the checks
+    /// come before the Customers' states move ([`MOVE_CUSTOMER_STATES`]),
+    /// the last part.
     pub(crate) fn of(writes: &[EventWrite]) -> BatchTransaction {
         let mut batch = BatchTransaction::default();
+        let mut states = Vec::new();
         for write in writes {
             let company = write["company"].as_str().unwrap_or_default();
             if is_rare(write) {
                 batch.rare.push(write.clone());
             }
-            if let Some((cart, totals, day)) = cart_rows(company, write) {
+            if let Some((cart, day)) = cart_rows(company, write) {
                 batch.push(&CART_IDS, record_value("cart", &cart["id"]));
                 batch.push(&STORE_CARTS, cart);
-                batch.push(&STORE_CART_TOTALS, totals);
                 batch.push(&STORE_PURCHASE_DAYS, day);
             }
             if let Some(event) = event_row(company, &write["event"]) {
@@ -256,12 +256,14 @@ impl BatchTransaction {
                     batch.push(&APPEND_LEDGER_ROWS, record.clone());
                 }
             }
-            for balance in balance_rows(company, &write["balances"]) {
-                batch.push(&MOVE_BALANCE_ROWS, balance);
-            }
             draw_batch::add_rows(company, &write["draw_write"], &mut |part, row| {
                 batch.push(part, row);
             });
+            states.extend(state_moves(company, write));
+        }
+        // Last, after every check of a counter they move.
+        for state in states {
+            batch.push(&MOVE_CUSTOMER_STATES, state);
         }
         if !batch.rare.is_empty() {
             batch.rare_text = Some(rare_statements());
@@ -315,7 +317,8 @@ impl BatchTransaction {
         self.repeats_an_id(&COUNT_PARTICIPATIONS)
     }
 
-    /// Whether two rows of `part` have the same record id.
+    /// Whether two rows of `part` have the same record id (a row's `id`, or
+    /// the row itself where the part binds ids).
     fn repeats_an_id(&self, part: &BatchPart) -> bool {
         let Some((_, rows)) = self
             .parts
@@ -324,7 +327,10 @@ impl BatchTransaction {
         else {
             return false;
         };
-        let mut ids: Vec<String> = rows.iter().map(|row| row["id"].to_string()).collect();
+        let mut ids: Vec<String> = rows
+            .iter()
+            .map(|row| row.get("id").unwrap_or(row).to_string())
+            .collect();
         ids.sort_unstable();
         ids.windows(2).any(|pair| pair[0] == pair[1])
     }
@@ -393,7 +399,7 @@ mod tests {
         let (large, bindings) = BatchTransaction::of(&sixteen).into_query();
         assert_eq!(small, large);
         assert_eq!(bindings["carts"].as_array().unwrap().len(), 16);
-        assert_eq!(bindings["balance_rows"].as_array().unwrap().len(), 16);
+        assert_eq!(bindings["state_moves"].as_array().unwrap().len(), 16);
         // Nothing rare: no loop over the events one by one.
         assert!(!large.contains("$rare"), "{large}");
         assert!(bindings.get(RARE).is_none());
@@ -407,7 +413,7 @@ mod tests {
         let (text, bindings) = BatchTransaction::of(&[keyed]).into_query();
         assert!(text.contains("FOR $write IN $rare"), "{text}");
         assert!(text.contains("INSERT INTO cart $carts"), "{text}");
-        assert!(!text.contains("iw_counts"), "{text}");
+        assert!(!text.contains("draw_count_ids"), "{text}");
         assert!(!text.contains("custom_event"), "{text}");
         assert_eq!(bindings[RARE].as_array().unwrap().len(), 1);
     }

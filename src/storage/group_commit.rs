@@ -342,8 +342,8 @@ mod tests {
     }
 
     async fn cart_count(store: &Store, customer: &str) -> i64 {
-        let stats = store.raw_documents("customer_stats", "c").await.unwrap();
-        stats
+        let states = store.raw_documents("customer_state", "c").await.unwrap();
+        states
             .iter()
             .find(|row| row["customer_id"] == customer)
             .and_then(|row| row["cart_count"].as_i64())

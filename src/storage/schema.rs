@@ -34,6 +34,10 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         include_str!("../resources/instant_wins/schema.surql"),
     ),
     (
+        "customer_state",
+        include_str!("../resources/customers/state/schema.surql"),
+    ),
+    (
         "vouchers",
         include_str!("../resources/vouchers/schema.surql"),
     ),

@@ -291,7 +291,7 @@ mod tests {
         // each of the 50.
         assert_eq!(per("cart"), 1.0);
         assert_eq!(per("iw_draws"), 1.0);
-        assert!((per("customer_stats") * floor.carts as f64).round() <= 50.0);
+        assert!((per("customer_state") * floor.carts as f64).round() <= 50.0);
         assert!(per("ledger_write") >= 1.0);
         // cart, ledger, draws and discounts each add an index entry.
         assert!(floor.index_entries_per_cart >= 3.0, "{floor:?}");

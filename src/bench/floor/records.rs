@@ -195,8 +195,9 @@ impl BenchCart {
     }
 
     /// The cart's records on today's layout: the cart, the Customer's
-    /// purchase days and totals, a ledger record and a balance per balance moved,
-    /// the participation counts and the draws' audit, the discounts.
+    /// purchase days, a ledger record per balance moved, the Customer's state
+    /// (totals, balances, participation counts), the draws' audit, the
+    /// discounts.
     fn today(&self, records: &mut CartRecords) {
         let (customer, code, total) = (&self.customer, &self.code, self.total);
         records.push(
@@ -209,13 +210,6 @@ impl BenchCart {
             }),
         );
         records.push("purchase_month", self.purchase_month());
-        records.push(
-            "customer_stats",
-            json!({
-                "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
-                "lifetime_spend": total, "cart_count": 1, "last_purchase": AT,
-            }),
-        );
         for (i, (kind, points)) in self.balances.iter().enumerate() {
             let entry_id = format!("pt_{code}_{i}");
             records.push(
@@ -230,21 +224,16 @@ impl BenchCart {
                     }],
                 }),
             );
-            records.push(
-                "points_balance",
-                json!({
-                    "id": [COMPANY, customer, kind], "company": COMPANY,
-                    "customer_id": customer, "kind": kind, "balance": points,
-                }),
-            );
         }
-        records.push(
-            "iw_counts",
-            json!({
-                "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
-                "rules": self.counts(),
-            }),
-        );
+        let mut state = json!({
+            "id": [COMPANY, customer], "company": COMPANY, "customer_id": customer,
+            "lifetime_spend": total, "cart_count": 1, "last_purchase": AT,
+            "points": 0, "wallet": 0, "rules": self.counts(),
+        });
+        for (kind, points) in &self.balances {
+            state[*kind] = json!(points);
+        }
+        records.push("customer_state", state);
         records.push(
             "iw_draws",
             json!({
@@ -354,11 +343,9 @@ mod tests {
             let count = |table: &str| records.rows.iter().filter(|(t, _)| *t == table).count();
             assert_eq!(count("cart"), 1);
             assert_eq!(count("purchase_month"), 1);
-            assert_eq!(count("customer_stats"), 1);
-            assert_eq!(count("iw_counts"), 1);
+            assert_eq!(count("customer_state"), 1);
             assert_eq!(count("iw_draws"), 1);
             assert!((1..=2).contains(&count("ledger_write")));
-            assert_eq!(count("ledger_write"), count("points_balance"));
             assert!(count("iw_given") <= CART_DRAWS.len());
         }
     }

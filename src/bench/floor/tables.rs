@@ -28,28 +28,19 @@ const PURCHASE_MONTHS: (&str, &str) = (
 /// (balances, totals, day buckets, participation counts, stock shards) are
 /// upserted by `INSERT ... ON DUPLICATE KEY UPDATE`, as the group commit
 /// moves them.
-pub const TODAY_TABLES: [(&str, &str); 9] = [
+pub const TODAY_TABLES: [(&str, &str); 7] = [
     ("cart", "INSERT INTO cart $cart RETURN NONE;"),
-    (
-        "customer_stats",
-        "INSERT INTO customer_stats $customer_stats ON DUPLICATE KEY UPDATE
-             lifetime_spend += $input.lifetime_spend, cart_count += 1,
-             last_purchase = $input.last_purchase RETURN NONE;",
-    ),
     PURCHASE_MONTHS,
     (
         "ledger_write",
         "INSERT INTO ledger_write $ledger_write RETURN NONE;",
     ),
     (
-        "points_balance",
-        "INSERT INTO points_balance $points_balance ON DUPLICATE KEY UPDATE
-             balance += $input.balance RETURN NONE;",
-    ),
-    (
-        "iw_counts",
-        "INSERT INTO iw_counts $iw_counts ON DUPLICATE KEY UPDATE
-             rules = $input.rules RETURN NONE;",
+        "customer_state",
+        "INSERT INTO customer_state $customer_state ON DUPLICATE KEY UPDATE
+             lifetime_spend += $input.lifetime_spend, cart_count += 1,
+             last_purchase = $input.last_purchase, points += $input.points,
+             wallet += $input.wallet, rules = $input.rules RETURN NONE;",
     ),
     ("iw_draws", "INSERT INTO iw_draws $iw_draws RETURN NONE;"),
     MOVE_STOCK_SHARDS,

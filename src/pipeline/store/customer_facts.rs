@@ -37,13 +37,13 @@ pub struct CustomerFacts {
 /// ([`ASSOCIATIONS_OF_CUSTOMER`], two statements); they read `$company`,
 /// `$customer` and `$since_month` (the purchase days of the months from it
 /// on are read when it is set: a range of ids, whatever the Customer
-/// bought). The totals and the balance are records read by id in
-/// expressions, not `SELECT`s, which SurrealDB plans at five to eight times
-/// the read's cost.
+/// bought). The totals and the balance are fields of the Customer's state
+/// ([`crate::resources::customers::state`]), read by id in an expression,
+/// not a `SELECT`, which SurrealDB plans at five to eight times the read's
+/// cost.
 const FACT_STATEMENTS: &str = "
     IF $since_month { SELECT month, days FROM purchase_month:[$company, $customer, $since_month]..[$company, $customer, '~'] } ELSE { [] };
-    type::record('customer_stats', [$company, $customer]).*;
-    type::record('points_balance', [$company, $customer, 'points']).balance;";
+    type::record('customer_state', [$company, $customer]).{lifetime_spend, cart_count, last_purchase, points};";
 
 /// The first month whose purchase days a read from `since` takes: the
 /// month of the day before it, so that a day of any time zone that
@@ -63,17 +63,16 @@ pub(super) fn push_fact_statements(text: &mut String) {
 
 /// How many statements a Customer's facts are read by: those of
 /// [`ASSOCIATIONS_OF_CUSTOMER`] and [`FACT_STATEMENTS`].
-pub(super) const FACT_STATEMENT_COUNT: usize = 5;
+pub(super) const FACT_STATEMENT_COUNT: usize = 4;
 
 /// The facts, from the results of [`ASSOCIATIONS_OF_CUSTOMER`] and
-/// [`FACT_STATEMENTS`] (statements `first` to `first + 4`).
+/// [`FACT_STATEMENTS`] (statements `first` to `first + 3`).
 pub(super) fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<CustomerFacts> {
     let mut links: Vec<Value> = response.take(first).map_err(store_error)?;
     let reverse: Vec<Value> = response.take(first + 1).map_err(store_error)?;
     links.extend(reverse);
     let months: Vec<Value> = response.take(first + 2).map_err(store_error)?;
-    let totals: Option<Value> = response.take(first + 3).map_err(store_error)?;
-    let balance: Option<i64> = response.take(first + 4).map_err(store_error)?;
+    let state: Option<Value> = response.take(first + 3).map_err(store_error)?;
     let mut associations = links
         .into_iter()
         .map(from_document)
@@ -88,7 +87,10 @@ pub(super) fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResu
     Ok(CustomerFacts {
         associations,
         history: Arc::new(days_from_months(&months)),
-        totals: totals_from_row(totals.as_ref()),
-        points_balance: balance.unwrap_or(0),
+        totals: totals_from_row(state.as_ref()),
+        points_balance: state
+            .as_ref()
+            .and_then(|state| state["points"].as_i64())
+            .unwrap_or(0),
     })
 }

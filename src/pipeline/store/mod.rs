@@ -272,7 +272,7 @@ mod tests {
                 .await
                 .unwrap();
             execute(store.db.query(format!(
-                "UPSERT type::record('points_balance', ['c', '{id}', 'points']) CONTENT {{ company: 'c', customer_id: '{id}', kind: 'points', balance: {balance} }};
+                "UPSERT type::record('customer_state', ['c', '{id}']) CONTENT {{ company: 'c', customer_id: '{id}', points: {balance} }};
                  UPSERT type::record('message_print', ['c', '{id}', '1:hello']) CONTENT {{ company: 'c', customer: '{id}', message: '1:hello', rule_id: 1, once: true, count: 1 }};"
             )))
             .await

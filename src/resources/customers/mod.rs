@@ -6,4 +6,5 @@ pub mod cache;
 pub mod model;
 pub mod recorded;
 pub mod service;
+pub mod state;
 pub mod store;

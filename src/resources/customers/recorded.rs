@@ -31,7 +31,7 @@ pub struct RecordedChange {
     pub purchase: Option<RecordedPurchase>,
     /// How far the Customer's points balance moved.
     pub points: i64,
-    /// The participation counts the event's draws left (`iw_counts.rules`),
+    /// The participation counts the event's draws left (its state's `rules`),
     /// when it drew.
     pub draw_counts: Option<Value>,
 }

@@ -209,7 +209,7 @@ impl Store {
             self.db
                 .query(
                     "RETURN [
-                         (type::record('points_balance', [$company, $customer, $kind]).balance) ?? 0,
+                         type::record('customer_state', [$company, $customer]).*[$kind] ?? 0,
                          (type::record('reward_stock', [$company, $reward]).taken) ?? 0,
                          IF $period == NONE { 0 } ELSE {
                              (type::record('reward_count', [$company, $reward, $customer, $period]).count) ?? 0

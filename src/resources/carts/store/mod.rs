@@ -44,11 +44,12 @@ use crate::storage::page_query::PageQuery;
 
 /// SurrealQL recomputing the purchase totals of `$customer` from its carts
 /// (spend nets cancellations out; cancelled carts and cancellations do not
-/// count), and its purchase days (where neither counts at all).
+/// count), and its purchase days (where neither counts at all). The totals
+/// are fields of the Customer's state ([`crate::resources::customers::state`]).
 pub(crate) const RECOUNT_TOTALS: &str = "
     fn::recount_purchase_days($company, $customer);
     LET $carts = (SELECT fn::money(total) AS total, date, cancels, cancelled_by FROM cart WHERE company = $company AND customer_id = $customer);
-    UPSERT type::record('customer_stats', [$company, $customer])
+    UPSERT type::record('customer_state', [$company, $customer])
         SET company = $company, customer_id = $customer,
             lifetime_spend = math::sum($carts.total),
             cart_count = count($carts[WHERE !cancels AND !cancelled_by]),
@@ -99,7 +100,7 @@ fn stored_number(value: Option<&Value>) -> Option<f64> {
         .map(|a| decimal_to_f64(a.0))
 }
 
-/// The purchase totals of a stored `customer_stats` row (zero when absent).
+/// The purchase totals of a Customer's stored state (zero when absent).
 pub(crate) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
     let Some(row) = row else {
         return PurchaseTotals::default();
@@ -148,37 +149,13 @@ pub(crate) const CART_IDS: BatchPart = BatchPart {
     statements: "",
 };
 
-/// Part of the group commit: the purchase totals the batch's carts move
-/// (`$cart_totals`, one row per cart, made by [`cart_rows`]). A cart's
-/// total comes as its exact decimal text, so a cast makes it a decimal
-/// (`fn::money`, for a number too, cost 17 µs more per cart).
-pub(crate) const STORE_CART_TOTALS: BatchPart = BatchPart {
-    binding: "cart_totals",
-    statements: "
-    INSERT INTO customer_stats $cart_totals ON DUPLICATE KEY UPDATE
-        lifetime_spend = (lifetime_spend ?? 0) + <decimal> $input.lifetime_spend,
-        cart_count = (cart_count ?? 0) + 1,
-        last_purchase = IF last_purchase == NONE OR last_purchase < $input.last_purchase { $input.last_purchase } ELSE { last_purchase }
-        RETURN NONE;",
-};
-
-/// The rows [`STORE_CARTS`], [`STORE_CART_TOTALS`] and
-/// [`STORE_PURCHASE_DAYS`] write for the cart of `write`
-/// ([`crate::storage::event_transaction::EventWrite`]) of `company`, when it
-/// records one.
-pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value, Value)> {
+/// The rows [`STORE_CARTS`] and [`STORE_PURCHASE_DAYS`] write for the cart
+/// of `write` ([`crate::storage::event_transaction::EventWrite`]) of
+/// `company`, when it records one (its totals move the Customer's state:
+/// [`crate::resources::customers::state::state_moves`]).
+pub(crate) fn cart_rows(company: &str, write: &Value) -> Option<(Value, Value)> {
     let cart = keyed_row(company, &write["cart"], "code")?;
-    let customer = &write["customer"];
-
-    let totals = json!({
-        "id": [company, customer],
-        "company": company,
-        "customer_id": customer,
-        "lifetime_spend": write["total"],
-        "cart_count": 1,
-        "last_purchase": write["date"],
-    });
-    Some((cart, totals, purchase_day_row(company, write)))
+    Some((cart, purchase_day_row(company, write)))
 }
 
 /// A cart to record and what goes with it.
@@ -413,7 +390,7 @@ mod tests {
             let spend: Vec<Value> = first(
                 store
                     .db
-                    .query("SELECT VALUE <string> lifetime_spend FROM customer_stats"),
+                    .query("SELECT VALUE <string> lifetime_spend FROM customer_state"),
             )
             .await
             .unwrap();
@@ -437,8 +414,7 @@ mod tests {
         let store = Store::connect("mem://", None).await.unwrap();
         // A store from before: amounts as floats.
         crate::storage::execute(store.db.query(
-            "REMOVE FIELD lifetime_spend ON customer_stats;
-             CREATE type::record('cart', ['c', 'OLD-1']) CONTENT {
+            "CREATE type::record('cart', ['c', 'OLD-1']) CONTENT {
                  company: 'c', code: 'OLD-1', customer_id: 'x', date: '2026-05-04T10:00:00Z',
                  location_code: NONE, total: 3.63, discount_total: 0.1, points_earned: 0,
                  created_at: '2026-05-04T10:00:01Z',
@@ -450,7 +426,8 @@ mod tests {
              CREATE type::record('customer_stats', ['c', 'x']) CONTENT {
                  company: 'c', customer_id: 'x', lifetime_spend: 3.63, cart_count: 1
              };
-             DELETE migration:money_decimals;",
+             DELETE migration:money_decimals;
+             DELETE migration:customer_state;",
         ))
         .await
         .unwrap();
@@ -476,14 +453,14 @@ mod tests {
         assert_eq!(cart.total.0.to_string(), "3.63");
         assert_eq!(cart.lines[0].price.0.to_string(), "0.1");
         assert_eq!(cart.lines[1].discount.0.to_string(), "0");
-        let stats: Option<Value> = first(
+        let state: Option<Value> = first(
             store
                 .db
-                .query("RETURN type::record('customer_stats', ['c', 'x']).*"),
+                .query("RETURN type::record('customer_state', ['c', 'x']).*"),
         )
         .await
         .unwrap();
-        let totals = totals_from_row(stats.as_ref());
+        let totals = totals_from_row(state.as_ref());
         assert_eq!(totals.lifetime_spend, 3.63);
         assert_eq!(totals.cart_count, 1);
     }

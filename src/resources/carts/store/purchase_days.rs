@@ -14,7 +14,7 @@ use crate::storage::event_transaction::BatchPart;
 /// (`$purchase_days`, one row per cart, made by [`cart_rows`]), in a record
 /// per Customer and month holding its days, `{ "DD": { spent, carts } }`:
 /// the history a rule reads is a range of a dozen records a year, whatever
-/// the Customer bought. (The days stay out of `customer_stats`, which every
+/// the Customer bought. (The days stay out of the Customer's state, which every
 /// cart rewrites whole: a year of them there cost more than the rest of the
 /// cart's write, BENCHMARKS.md, "The floor on the proposed layout".)
 pub(crate) const STORE_PURCHASE_DAYS: BatchPart = BatchPart {

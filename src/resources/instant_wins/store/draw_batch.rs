@@ -22,31 +22,25 @@ use serde_json::{Map, Value, json};
 use crate::storage::event_transaction::BatchPart;
 use crate::storage::record_text::record_value;
 
-/// The compare-and-set of each drawing event's participation counts
-/// (`$draw_counts`: `id`, `company`, `customer_id`, `rules`; and
-/// [`COUNTS_SEEN`]): the stored counts of the batch's Customers, their
-/// records named in [`DRAW_COUNT_IDS`], are read in one expression and must
-/// be the ones each draw was decided on, then all are written in one more. Two events of one Customer never share a batch
+/// The check of each drawing event's participation counts: the stored
+/// counts of the batch's Customers (`$draw_count_ids`: their states'
+/// record ids as SurrealQL text, [`crate::storage::record_text`], one per
+/// drawing event) are read in one expression and must be the ones each draw
+/// was decided on ([`COUNTS_SEEN`]). The counts the draws leave are written
+/// with the rest of the Customer's state, after every check
+/// ([`crate::resources::customers::state::MOVE_CUSTOMER_STATES`]). Two
+/// events of one Customer never share a batch
 /// ([`crate::storage::event_transaction::BatchTransaction::repeats_a_draw`]),
 /// so no row's check depends on another's write. (A `FOR` loop of a read,
 /// a check and an upsert per event cost 198 µs per cart in a batch of 16;
-/// these two statements 44 µs: BENCHMARKS.md.)
+/// a check and an upsert over the batch 44 µs: BENCHMARKS.md.)
 pub(crate) const COUNT_PARTICIPATIONS: BatchPart = BatchPart {
-    binding: "draw_counts",
+    binding: "draw_count_ids",
     statements: "
     IF ((<array<record>> $draw_count_ids).rules)[WHERE $this != NONE AND $this != NULL AND $this != {}]
         != ($draw_counts_seen ?? []) {
         THROW 'REFUSED|draw_contended|participations changed during the draw';
-    };
-    INSERT INTO iw_counts $draw_counts ON DUPLICATE KEY UPDATE rules = $input.rules RETURN NONE;",
-};
-
-/// The record ids of [`COUNT_PARTICIPATIONS`]' rows as SurrealQL text, in
-/// their order ([`crate::storage::record_text`]): a closure building each
-/// in the statement cost 45 µs per row.
-pub(crate) const DRAW_COUNT_IDS: BatchPart = BatchPart {
-    binding: "draw_count_ids",
-    statements: "",
+    };",
 };
 
 /// The counts each drawing event of the batch was decided on, in the order
@@ -146,16 +140,9 @@ pub(crate) fn add_rows(
         return;
     }
     let customer = &draw_write["customer_id"];
-    let counted = json!([company, customer]);
-    add(&DRAW_COUNT_IDS, record_value("iw_counts", &counted));
     add(
         &COUNT_PARTICIPATIONS,
-        json!({
-            "id": counted,
-            "company": company,
-            "customer_id": customer,
-            "rules": draw_write["next"],
-        }),
+        record_value("customer_state", &json!([company, customer])),
     );
     let seen = &draw_write["seen"];
     if seen.as_object().is_some_and(|counts| !counts.is_empty()) {
@@ -218,30 +205,41 @@ fn array(value: &Value) -> &[Value] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::customers::state::MOVE_CUSTOMER_STATES;
+    use crate::resources::customers::state::state_moves;
     use crate::storage::Store;
     use crate::storage::first;
 
     /// The rows of events of `customers` that drew, each decided on the
-    /// counts `seen` and moving them to `next`.
+    /// counts `seen` and moving them to `next`, and of their states' moves.
     fn draws(customers: &[(&str, Value, Value)]) -> Map<String, Value> {
         let mut rows: Map<String, Value> = Map::new();
+        let mut push = |binding: &str, row: Value| {
+            let rows = rows.entry(binding).or_insert_with(|| json!([]));
+            rows.as_array_mut().unwrap().push(row);
+        };
         for (customer, seen, next) in customers {
             let write = json!({"customer_id": customer, "seen": seen, "next": next, "audit": {}});
             add_rows("c", &write, &mut |part, row| {
-                if part.binding == STORE_AUDITS.binding {
-                    return;
+                if part.binding != STORE_AUDITS.binding {
+                    push(part.binding, row);
                 }
-                let rows = rows.entry(part.binding).or_insert_with(|| json!([]));
-                rows.as_array_mut().unwrap().push(row);
             });
+            let event = json!({"company": "c", "customer": customer, "draw_write": write});
+            for state in state_moves("c", &event) {
+                push(MOVE_CUSTOMER_STATES.binding, state);
+            }
         }
         rows
     }
 
-    /// Runs the compare-and-set over `customers`' draws: whether it was
-    /// accepted.
+    /// Runs the compare-and-set over `customers`' draws, with the move of
+    /// their states: whether it was accepted.
     async fn count(store: &Store, customers: &[(&str, Value, Value)]) -> bool {
-        let text = format!("BEGIN; {} COMMIT;", COUNT_PARTICIPATIONS.statements);
+        let text = format!(
+            "BEGIN; {} {} COMMIT;",
+            COUNT_PARTICIPATIONS.statements, MOVE_CUSTOMER_STATES.statements
+        );
         crate::storage::execute(store.db.query(text).bind(Value::Object(draws(customers))))
             .await
             .is_ok()
@@ -249,9 +247,9 @@ mod tests {
 
     async fn stored(store: &Store) -> Vec<Value> {
         first(
-            store
-                .db
-                .query("SELECT VALUE [customer_id, rules] FROM iw_counts ORDER BY customer_id"),
+            store.db.query(
+                "SELECT VALUE [customer_id, rules] FROM customer_state ORDER BY customer_id",
+            ),
         )
         .await
         .unwrap()

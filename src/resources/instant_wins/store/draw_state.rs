@@ -68,7 +68,8 @@ pub struct DrawState {
 /// stock view has them not.
 #[derive(Debug, Clone, Default)]
 pub struct CustomerDraws {
-    /// Its `iw_counts` record (participations per rule and period).
+    /// Its participation counts per rule and period (its state's `rules`,
+    /// [`crate::resources::customers::state`]).
     pub counts: Option<Value>,
     /// Its game participations given, when they were read.
     pub games: Option<Vec<Value>>,
@@ -166,7 +167,7 @@ impl<'a> StateRead<'a> {
         if self.known.is_some() {
             return statements;
         }
-        statements.push_str("type::record('iw_counts', [$company, $customer]).rules;");
+        statements.push_str("type::record('customer_state', [$company, $customer]).rules;");
         if !self.targeted.is_empty() {
             statements.push_str(
                 "SELECT * OMIT id FROM voucher WHERE company = $company AND customer_id = $customer AND rule_id IN $targeted;",
@@ -455,10 +456,9 @@ mod tests {
     async fn facts_and_draw_state_read_together_are_what_each_read_alone_gives() {
         let store = Store::connect("mem://", None).await.unwrap();
         execute(store.db.query(
-            "UPSERT type::record('iw_counts', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', rules: { '7': { '2026-11-22': 2 } } };
+            "UPSERT type::record('customer_state', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', points: 12, rules: { '7': { '2026-11-22': 2 } } };
              UPSERT type::record('iw_given', ['c', 7, 'gift', 3]) CONTENT { company: 'c', rule_id: 7, prize_id: 'gift', shard: 3, given: 4 };
-             UPSERT type::record('voucher', ['c', 'VC1']) CONTENT { company: 'c', vid: 'v1', code: 'VC1', key: 'VC1', customer_id: 'x', rule_id: 8, coupon_id: 9, coupon_name: 'Ticket', static_code: 'T', state: 'active', uses_left: 1, source: 'targeted_delivery', campaign_history_id: 'ch', loyalty_rule_history_id: 'lh', created_at: '2026-11-22T10:00:00Z' };
-             UPSERT type::record('points_balance', ['c', 'x', 'points']) CONTENT { company: 'c', customer_id: 'x', kind: 'points', balance: 12 };",
+             UPSERT type::record('voucher', ['c', 'VC1']) CONTENT { company: 'c', vid: 'v1', code: 'VC1', key: 'VC1', customer_id: 'x', rule_id: 8, coupon_id: 9, coupon_name: 'Ticket', static_code: 'T', state: 'active', uses_left: 1, source: 'targeted_delivery', campaign_history_id: 'ch', loyalty_rule_history_id: 'lh', created_at: '2026-11-22T10:00:00Z' };",
         ))
         .await
         .unwrap();

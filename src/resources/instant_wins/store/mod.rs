@@ -237,7 +237,7 @@ impl Store {
     ) -> ApiResult<HashMap<i64, i64>> {
         let stored: Option<Value> = first(
             self.db
-                .query("RETURN type::record('iw_counts', [$company, $customer]).rules")
+                .query("RETURN type::record('customer_state', [$company, $customer]).rules")
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string())),
         )
@@ -400,7 +400,7 @@ mod tests {
              CREATE type::record('iw_participation', ['c', 7, 'x', '2026-11-22']) CONTENT { company: 'c', rule_id: 7, customer_id: 'x', period: '2026-11-22', count: 1 };
              CREATE type::record('iw_participation', ['c', 8, 'x', 'campaign']) CONTENT { company: 'c', rule_id: 8, customer_id: 'x', period: 'campaign', count: 4 };
              CREATE type::record('iw_draw', 'drw_old') CONTENT { company: 'c', customer_id: 'x', draw_id: 'drw_old', rule_id: 7, source: 'cart:T1', created_at: '2026-11-21T09:00:00Z', random: 0.5 };
-             DELETE migration:iw_per_customer;",
+             DELETE migration:iw_per_customer; DELETE migration:customer_state;",
         ))
         .await
         .unwrap();

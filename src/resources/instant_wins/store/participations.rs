@@ -1,5 +1,6 @@
 //! A Customer's Instant Win participations, kept in one record per Customer
-//! (`iw_counts`): per rule, the count of each recent period.
+//! (its state's `rules`, [`crate::resources::customers::state`]): per rule,
+//! the count of each recent period.
 //!
 //! One record rather than one per rule and period, because every cart with
 //! Instant Wins listening reads and moves these counters: a point read and a

@@ -108,16 +108,18 @@ impl LedgerEntry {
 /// SurrealQL appending every write of `$ledger` and moving each balance of
 /// `$balances` (both from [`ledger_documents`]) inside the caller's
 /// transaction. The moves are summed in Rust: summing them in SurrealQL cost
-/// more than writing the entries.
+/// more than writing the entries. A balance is the field of its Customer's
+/// state named by its kind ([`crate::resources::customers::state`]).
 pub(crate) const APPEND_LEDGER: &str = "
     IF $ledger {
         INSERT INTO ledger_write $ledger RETURN NONE;
     };
     FOR $balance IN $balances {
-        UPSERT type::record('points_balance', [$company, $balance.customer_id, $balance.kind])
-            SET company = $company, customer_id = $balance.customer_id, kind = $balance.kind,
-                balance = (balance ?? 0) + $balance.delta
-            RETURN NONE;
+        LET $state = type::record('customer_state', [$company, $balance.customer_id]);
+        UPSERT $state MERGE object::from_entries([
+            ['company', $company], ['customer_id', $balance.customer_id],
+            [$balance.kind, ($state.*[$balance.kind] ?? 0) + $balance.delta]
+        ]) RETURN NONE;
     };";
 
 /// SurrealQL refusing with `customer_not_enough_score` when `$balances`
@@ -127,7 +129,7 @@ pub(crate) const APPEND_LEDGER: &str = "
 /// balance conflict on its record and the retried one sees the other's effect.
 pub(crate) const GUARD_DEBITS: &str = "
     FOR $balance IN $balances[WHERE delta < 0] {
-        LET $have = (type::record('points_balance', [$company, $balance.customer_id, $balance.kind]).balance) ?? 0;
+        LET $have = type::record('customer_state', [$company, $balance.customer_id]).*[$balance.kind] ?? 0;
         IF $have + $balance.delta < 0 {
             THROW 'REFUSED|customer_not_enough_score|Customer ' + $balance.customer_id + ' has ' + <string> $have + ' ' + $balance.kind + ', not ' + <string> (0 - $balance.delta);
         };
@@ -283,9 +285,7 @@ impl Store {
     ) -> ApiResult<i64> {
         let balance: Option<i64> = first(
             self.db
-                .query(
-                    "RETURN type::record('points_balance', [$company, $customer, $kind]).balance",
-                )
+                .query("RETURN type::record('customer_state', [$company, $customer]).*[$kind]")
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string()))
                 .bind(("kind", kind.name())),
@@ -322,7 +322,7 @@ impl Store {
                  UPDATE $cart SET redeemed_at = time::now() RETURN NONE;
              }};
              FOR $expect IN $expected {{
-                 LET $have = (type::record('points_balance', [$company, $expect.customer_id, $expect.kind]).balance) ?? 0;
+                 LET $have = type::record('customer_state', [$company, $expect.customer_id]).*[$expect.kind] ?? 0;
                  IF $have != $expect.balance {{
                      THROW '{REFUSED}{moved}|the balance of Customer ' + $expect.customer_id + ' moved meanwhile';
                  }};
@@ -359,7 +359,7 @@ impl Store {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $entry = $ledger[0];
-             LET $have = (type::record('points_balance', [$company, $entry.customer_id, $entry.kind]).balance) ?? 0;
+             LET $have = type::record('customer_state', [$company, $entry.customer_id]).*[$entry.kind] ?? 0;
              IF $have != $seen {{
                  THROW '{REFUSED}{changed}|the balance changed meanwhile';
              }};

@@ -261,7 +261,7 @@ mod tests {
         let store = store_from_before(
             "CREATE points_ledger CONTENT { company: 'c', customer_id: 'x', points: 5, reason: 'cart', rule_id: 1, cart_id: 'T1', created_at: '2026-01-01T00:00:00Z' };
              CREATE type::record('points_balance', ['c', 'x']) CONTENT { company: 'c', customer_id: 'x', balance: 5 };",
-            "DELETE migration:ledger_kinds; DELETE migration:ledger_writes;",
+            "DELETE migration:ledger_kinds; DELETE migration:ledger_writes; DELETE migration:customer_state;",
         )
         .await;
         assert_eq!(
