@@ -6,10 +6,15 @@
 use crate::error::ApiResult;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::points::model::PointsKind;
+use serde_json::{Value, json};
+
+use crate::resources::points::store::ledger::BalanceAfter;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::connection::StoreQuery;
+use crate::storage::record_text::record_value;
+use crate::storage::store_error;
 
 /// Each Customer whose balance `ledger` moves, with how far it moves its
 /// points (not its wallet), in the order first met.
@@ -34,19 +39,36 @@ fn points_moved(ledger: &[LedgerEntry]) -> Vec<(&str, i64)> {
 
 impl Store {
     /// Runs `text`, a transaction appending `ledger` (bound as `$ledger` and
-    /// `$balances`, with `$company`, and what `bind` adds), then moves each
-    /// Customer whose points it moved on by them. The entries change nothing
-    /// kept of their Customers but the points balance, so every other
-    /// Customer kept stays kept: a write that forgot them all would make each
-    /// redemption, or each minute's expiry, cost every till its next read.
+    /// `$balances`, with `$company`, `$state_ids` and what `bind` adds) and
+    /// ending with [`super::ledger::BALANCES_AFTER`], gives the balances it
+    /// moved as it left them, and moves each Customer whose points it moved
+    /// on by them. The entries change nothing kept of their Customers but
+    /// the points balance, so every other Customer kept stays kept: a write
+    /// that forgot them all would make each redemption, or each minute's
+    /// expiry, cost every till its next read.
     pub(super) async fn append_moving_on<'a>(
         &'a self,
         company: &str,
         ledger: &[LedgerEntry],
         text: &'a str,
         bind: impl Fn(StoreQuery<'a>) -> StoreQuery<'a>,
-    ) -> ApiResult<()> {
+    ) -> ApiResult<Vec<BalanceAfter>> {
         let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let moved: Vec<(String, PointsKind)> = written
+            .balances
+            .iter()
+            .filter_map(|balance| {
+                let customer = balance["customer_id"].as_str()?.to_string();
+                Some((
+                    customer,
+                    serde_json::from_value(balance["kind"].clone()).ok()?,
+                ))
+            })
+            .collect();
+        let state_ids: Vec<Value> = moved
+            .iter()
+            .map(|(customer, _)| record_value("customer_state", &json!([company, customer])))
+            .collect();
         let sent = self.customers.mark();
         let recorded = self
             .transact(|db| {
@@ -54,12 +76,27 @@ impl Store {
                     db.query_keeping_customers(text)
                         .bind(("company", company.to_string()))
                         .bind(("ledger", written.records.clone()))
-                        .bind(("balances", written.balances.clone())),
+                        .bind(("balances", written.balances.clone()))
+                        .bind(("state_ids", state_ids.clone())),
                 )
             })
             .await;
         self.move_on(company, ledger, sent, recorded.is_ok());
-        recorded.map(drop)
+        let mut response = recorded?;
+        // The statement before the `COMMIT` (`BALANCES_AFTER`).
+        let last = response.num_statements().saturating_sub(2);
+        let states: Vec<Option<Value>> = response.take(last).map_err(store_error)?;
+        Ok(moved
+            .into_iter()
+            .zip(states)
+            .map(|((customer_id, kind), state)| BalanceAfter {
+                balance: state
+                    .and_then(|state| state[kind.name()].as_i64())
+                    .unwrap_or(0),
+                customer_id,
+                kind,
+            })
+            .collect())
     }
 
     /// Moves each Customer whose balance `ledger` moved on by its points,

@@ -135,6 +135,25 @@ pub(crate) const GUARD_DEBITS: &str = "
         };
     };";
 
+/// SurrealQL giving, as the last statement of a transaction appending a
+/// ledger write (before its `COMMIT`), the states of the Customers whose
+/// balances `$balances` moved (`$state_ids`: their records as SurrealQL
+/// text, [`crate::storage::record_text`], in the order of `$balances`), as
+/// the transaction left them: the balances an operation answers with need
+/// no read of their own.
+pub(crate) const BALANCES_AFTER: &str = "(<array<record>> $state_ids).*;";
+
+/// A balance a ledger write moved, as its transaction left it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BalanceAfter {
+    /// Whose balance.
+    pub customer_id: String,
+    /// Of which kind.
+    pub kind: PointsKind,
+    /// The balance after the write.
+    pub balance: i64,
+}
+
 /// What appending ledger entries writes: the entries, grouped, and the move
 /// of each balance they touch.
 #[derive(Debug, Clone, Default)]
@@ -304,14 +323,15 @@ impl Store {
     /// take a balance below zero, with `concurrent_modification` when a
     /// balance of `expected` (Customer, kind, balance) is no longer what it
     /// says, and, when the entries redeem for the cart `for_cart`, with
-    /// `cart_already_cancelled` when it was cancelled.
+    /// `cart_already_cancelled` when it was cancelled. Gives each balance
+    /// the entries moved as the same transaction left it.
     pub async fn append_ledger(
         &self,
         company: &str,
         ledger: &[LedgerEntry],
         for_cart: Option<&str>,
         expected: &[(&str, PointsKind, i64)],
-    ) -> ApiResult<()> {
+    ) -> ApiResult<Vec<BalanceAfter>> {
         let query = format!(
             "BEGIN TRANSACTION;
              IF $cart_id {{
@@ -330,6 +350,7 @@ impl Store {
              {GUARD_DEBITS}
              {APPEND_LEDGER}
              {WRITE_ANSWER}
+             {BALANCES_AFTER}
              COMMIT TRANSACTION;",
             moved = ErrorCode::ConcurrentModification.code(),
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
@@ -365,12 +386,14 @@ impl Store {
              }};
              {GUARD_DEBITS}
              {APPEND_LEDGER}
+             {BALANCES_AFTER}
              COMMIT TRANSACTION;",
             changed = ErrorCode::ConcurrentModification.code()
         );
         let ledger = std::slice::from_ref(entry);
         self.append_moving_on(company, ledger, &query, |query| query.bind(("seen", seen)))
             .await
+            .map(drop)
     }
 }
 
@@ -401,6 +424,66 @@ mod tests {
             ledger_documents(&LedgerClock::default(), "c", &[])
                 .balances
                 .is_empty()
+        );
+    }
+
+    #[tokio::test]
+    async fn a_write_gives_the_balances_it_moved_as_its_transaction_left_them() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let after = |customer: &str, kind, balance| BalanceAfter {
+            customer_id: customer.into(),
+            kind,
+            balance,
+        };
+        let credits = [
+            LedgerEntry::new("x", PointsKind::Points, 30, "manual", at),
+            LedgerEntry::new("x", PointsKind::Wallet, 500, "manual", at),
+            LedgerEntry::new("y", PointsKind::Points, 4, "manual", at),
+        ];
+        assert_eq!(
+            store.append_ledger("c", &credits, None, &[]).await.unwrap(),
+            [
+                after("x", PointsKind::Points, 30),
+                after("x", PointsKind::Wallet, 500),
+                after("y", PointsKind::Points, 4),
+            ]
+        );
+        let debit = [LedgerEntry::new(
+            "x",
+            PointsKind::Points,
+            -12,
+            "redemption",
+            at,
+        )];
+        let expected = [("x", PointsKind::Points, 30)];
+        assert_eq!(
+            store
+                .append_ledger("c", &debit, None, &expected)
+                .await
+                .unwrap(),
+            [after("x", PointsKind::Points, 18)]
+        );
+        assert_eq!(
+            store.balance("c", "x", PointsKind::Points).await.unwrap(),
+            18
+        );
+        // Refused, it writes and gives nothing.
+        let too_much = [LedgerEntry::new(
+            "y",
+            PointsKind::Points,
+            -5,
+            "redemption",
+            at,
+        )];
+        let refused = store.append_ledger("c", &too_much, None, &[]).await;
+        assert_eq!(
+            refused.map_err(|e| e.code),
+            Err(ErrorCode::CustomerNotEnoughScore)
+        );
+        assert_eq!(
+            store.balance("c", "y", PointsKind::Points).await.unwrap(),
+            4
         );
     }
 
