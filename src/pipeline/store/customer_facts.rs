@@ -34,7 +34,7 @@ pub struct CustomerFacts {
 }
 
 /// The statements reading a Customer's facts after its associations
-/// ([`ASSOCIATIONS_OF_CUSTOMER`], two statements); they read `$company`,
+/// ([`ASSOCIATIONS_OF_CUSTOMER`], one statement); they read `$company`,
 /// `$customer` and `$since_month` (the purchase days of the months from it
 /// on are read when it is set: a range of ids, whatever the Customer
 /// bought). The totals and the balance are fields of the Customer's state
@@ -63,16 +63,14 @@ pub(super) fn push_fact_statements(text: &mut String) {
 
 /// How many statements a Customer's facts are read by: those of
 /// [`ASSOCIATIONS_OF_CUSTOMER`] and [`FACT_STATEMENTS`].
-pub(super) const FACT_STATEMENT_COUNT: usize = 4;
+pub(super) const FACT_STATEMENT_COUNT: usize = 3;
 
 /// The facts, from the results of [`ASSOCIATIONS_OF_CUSTOMER`] and
-/// [`FACT_STATEMENTS`] (statements `first` to `first + 3`).
+/// [`FACT_STATEMENTS`] (statements `first` to `first + 2`).
 pub(super) fn facts_from(response: &mut IndexedResults, first: usize) -> ApiResult<CustomerFacts> {
-    let mut links: Vec<Value> = response.take(first).map_err(store_error)?;
-    let reverse: Vec<Value> = response.take(first + 1).map_err(store_error)?;
-    links.extend(reverse);
-    let months: Vec<Value> = response.take(first + 2).map_err(store_error)?;
-    let state: Option<Value> = response.take(first + 3).map_err(store_error)?;
+    let links: Vec<Value> = response.take(first).map_err(store_error)?;
+    let months: Vec<Value> = response.take(first + 1).map_err(store_error)?;
+    let state: Option<Value> = response.take(first + 2).map_err(store_error)?;
     let mut associations = links
         .into_iter()
         .map(from_document)
