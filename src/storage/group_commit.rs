@@ -227,12 +227,10 @@ mod tests {
     use super::*;
     use crate::common::time::Timestamp;
     use crate::error::ErrorCode;
-    use crate::pipeline::occurrence::Earned;
     use crate::resources::carts::model::Cart;
     use crate::resources::carts::store::CartWrite;
     use crate::resources::points::model::PointsKind;
     use crate::resources::points::store::ledger::LedgerEntry;
-    use serde_json::Value;
     use std::time::Duration;
 
     fn cart(code: &str, customer: &str, total: f64) -> Cart {
@@ -247,21 +245,7 @@ mod tests {
 
     /// `cart` with its `ledger` and nothing else.
     fn cart_write<'a>(cart: &'a Cart, ledger: &'a [LedgerEntry]) -> CartWrite<'a> {
-        static NO_DRAWS: Value = Value::Null;
-        CartWrite {
-            cart,
-            earned: Earned {
-                ledger,
-                draw_write: &NO_DRAWS,
-                voucher_issues: &NO_DRAWS,
-                challenges: &NO_DRAWS,
-                limit_takes: &NO_DRAWS,
-            },
-            voucher_uses: &[],
-            discounts: None,
-            discount_limit_takes: &[],
-            day: cart.date.as_datetime().date_naive(),
-        }
+        CartWrite::earning_only(cart, ledger)
     }
 
     fn points(customer: &str) -> Vec<LedgerEntry> {

@@ -317,7 +317,6 @@ mod tests {
 
     #[tokio::test]
     async fn a_recorded_cart_moves_the_kept_facts_on_as_the_store_has_them() {
-        use crate::pipeline::occurrence::Earned;
         use crate::resources::carts::model::Cart;
         use crate::resources::carts::store::CartWrite;
         use crate::resources::points::model::PointsKind;
@@ -356,21 +355,7 @@ mod tests {
                 "cart",
                 date.parse().unwrap(),
             )];
-            let nothing = serde_json::Value::Null;
-            let write = CartWrite {
-                cart: &cart,
-                earned: Earned {
-                    ledger: &ledger,
-                    draw_write: &nothing,
-                    voucher_issues: &nothing,
-                    challenges: &nothing,
-                    limit_takes: &nothing,
-                },
-                voucher_uses: &[],
-                discounts: None,
-                discount_limit_takes: &[],
-                day: cart.date.as_datetime().date_naive(),
-            };
+            let write = CartWrite::earning_only(&cart, &ledger);
             store.insert_cart("c", write).await.unwrap();
             let before = store.queries_sent();
             let remembered = store.read_facts("c", read()).await.unwrap();

@@ -176,6 +176,29 @@ pub struct CartWrite<'a> {
     pub day: NaiveDate,
 }
 
+#[cfg(test)]
+impl<'a> CartWrite<'a> {
+    /// `cart` earning `ledger` and nothing else, counted on its UTC day:
+    /// what the store's tests record.
+    pub(crate) fn earning_only(cart: &'a Cart, ledger: &'a [LedgerEntry]) -> CartWrite<'a> {
+        static NOTHING: Value = Value::Null;
+        CartWrite {
+            cart,
+            earned: Earned {
+                ledger,
+                draw_write: &NOTHING,
+                voucher_issues: &NOTHING,
+                challenges: &NOTHING,
+                limit_takes: &NOTHING,
+            },
+            voucher_uses: &[],
+            discounts: None,
+            discount_limit_takes: &[],
+            day: cart.date.as_datetime().date_naive(),
+        }
+    }
+}
+
 impl Store {
     /// Records a cart with everything it earned and used
     /// ([`CartWrite`]) in one transaction, possibly shared with other events
@@ -338,21 +361,7 @@ mod tests {
     }
 
     fn write(cart: &Cart) -> CartWrite<'_> {
-        static NOTHING: Value = Value::Null;
-        CartWrite {
-            cart,
-            earned: Earned {
-                ledger: &[],
-                draw_write: &NOTHING,
-                voucher_issues: &NOTHING,
-                challenges: &NOTHING,
-                limit_takes: &NOTHING,
-            },
-            voucher_uses: &[],
-            discounts: None,
-            discount_limit_takes: &[],
-            day: cart.date.as_datetime().date_naive(),
-        }
+        CartWrite::earning_only(cart, &[])
     }
 
     #[tokio::test]

@@ -66,7 +66,6 @@ pub(crate) fn days_from_months(months: &[Value]) -> PurchaseDays {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::occurrence::Earned;
     use crate::resources::carts::model::Cart;
     use crate::resources::carts::store::CartWrite;
     use crate::resources::carts::store::RECOUNT_TOTALS;
@@ -115,20 +114,9 @@ mod tests {
             "created_at": date,
         }))
         .unwrap();
-        let nothing = Value::Null;
         let write = CartWrite {
-            cart: &cart,
-            earned: Earned {
-                ledger: &[],
-                draw_write: &nothing,
-                voucher_issues: &nothing,
-                challenges: &nothing,
-                limit_takes: &nothing,
-            },
-            voucher_uses: &[],
-            discounts: None,
-            discount_limit_takes: &[],
             day: day.parse().unwrap(),
+            ..CartWrite::earning_only(&cart, &[])
         };
         store.insert_cart("c", write).await.unwrap();
     }
