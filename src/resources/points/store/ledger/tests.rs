@@ -1,0 +1,144 @@
+use super::*;
+
+#[test]
+fn the_entries_of_one_balance_move_it_together() {
+    let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+    let ledger = [
+        LedgerEntry::new("x", PointsKind::Points, 30, "cart", at),
+        LedgerEntry::new("x", PointsKind::Wallet, 5, "cart", at),
+        LedgerEntry::new("y", PointsKind::Points, -4, "transfer", at),
+        LedgerEntry::new("x", PointsKind::Points, -10, "cancellation", at),
+    ];
+    let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+    assert_eq!(write.records.len(), 3, "one stored write per balance");
+    assert_eq!(
+        write.balances,
+        vec![
+            json!({"customer_id": "x", "kind": "points", "delta": 20}),
+            json!({"customer_id": "x", "kind": "wallet", "delta": 5}),
+            json!({"customer_id": "y", "kind": "points", "delta": -4}),
+        ]
+    );
+    assert!(
+        ledger_documents(&LedgerClock::default(), "c", &[])
+            .balances
+            .is_empty()
+    );
+}
+
+#[tokio::test]
+async fn a_write_gives_the_balances_it_moved_as_its_transaction_left_them() {
+    let store = Store::connect("mem://", None).await.unwrap();
+    let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+    let after = |customer: &str, kind, balance| BalanceAfter {
+        customer_id: customer.into(),
+        kind,
+        balance,
+    };
+    let credits = [
+        LedgerEntry::new("x", PointsKind::Points, 30, "manual", at),
+        LedgerEntry::new("x", PointsKind::Wallet, 500, "manual", at),
+        LedgerEntry::new("y", PointsKind::Points, 4, "manual", at),
+    ];
+    assert_eq!(
+        store.append_ledger("c", &credits, None, &[]).await.unwrap(),
+        [
+            after("x", PointsKind::Points, 30),
+            after("x", PointsKind::Wallet, 500),
+            after("y", PointsKind::Points, 4),
+        ]
+    );
+    let debit = [LedgerEntry::new(
+        "x",
+        PointsKind::Points,
+        -12,
+        "redemption",
+        at,
+    )];
+    let expected = [("x", PointsKind::Points, 30)];
+    assert_eq!(
+        store
+            .append_ledger("c", &debit, None, &expected)
+            .await
+            .unwrap(),
+        [after("x", PointsKind::Points, 18)]
+    );
+    assert_eq!(
+        store.balance("c", "x", PointsKind::Points).await.unwrap(),
+        18
+    );
+    // Refused, it writes and gives nothing.
+    let too_much = [LedgerEntry::new(
+        "y",
+        PointsKind::Points,
+        -5,
+        "redemption",
+        at,
+    )];
+    let refused = store.append_ledger("c", &too_much, None, &[]).await;
+    assert_eq!(
+        refused.map_err(|e| e.code),
+        Err(ErrorCode::CustomerNotEnoughScore)
+    );
+    assert_eq!(
+        store.balance("c", "y", PointsKind::Points).await.unwrap(),
+        4
+    );
+}
+
+#[test]
+fn a_write_holds_the_entries_of_one_balance_and_cart_in_id_order() {
+    let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+    let soon: Timestamp = "2027-01-01T00:00:00Z".parse().unwrap();
+    let late: Timestamp = "2027-06-01T00:00:00Z".parse().unwrap();
+    let credit = |points, expires_at, cart: &str| LedgerEntry {
+        expires_at,
+        cart_id: Some(cart.to_string()),
+        ..LedgerEntry::new("x", PointsKind::Points, points, "cart", at)
+    };
+    let ledger = [
+        credit(10, Some(late), "T1"),
+        credit(-3, Some(at), "T1"),
+        credit(5, Some(soon), "T1"),
+        credit(7, None, "T2"),
+    ];
+    let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+    assert_eq!(write.records.len(), 2, "one stored write per cart");
+    let first = &write.records[0];
+    assert_eq!(first["cart_id"], "T1");
+    let stored_points: i64 = first["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["points"].as_i64().unwrap())
+        .sum();
+    assert_eq!(stored_points, 12);
+    // Only credits expire: the debit's instant is not the earliest.
+    assert_eq!(first["expires_from"], soon.to_string());
+    assert_eq!(first["expires_until"], late.to_string());
+    let ids: Vec<&str> = first["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    assert_eq!(first["entry_id"], ids[0]);
+    assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+    // The other write's ids do not fall between them.
+    let other = write.records[1]["entry_id"].as_str().unwrap();
+    assert!(other < ids[0] || other > ids[2]);
+    assert_eq!(first["entries"][0].get("customer_id"), None);
+    assert_eq!(write.records[1].get("expires_from"), None);
+}
+
+#[test]
+fn the_clock_issues_increasing_stamps_that_start_with_the_milliseconds() {
+    let clock = LedgerClock::default();
+    let before = chrono::Utc::now().timestamp_millis() as u64;
+    let stamps: Vec<u64> = (0..10_000).map(|_| clock.next()).collect();
+    assert!(stamps.windows(2).all(|pair| pair[0] < pair[1]));
+    assert!(stamps[0] >> 12 >= before);
+    let written = format!("{:015x}", stamps[0]);
+    assert_eq!(&written[..12], format!("{:012x}", stamps[0] >> 12));
+}
