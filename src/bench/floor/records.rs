@@ -102,8 +102,7 @@ impl BenchCart {
                 total += price * quantity;
                 json!({
                     "product_code": format!("P{:05}", rng.random_range(0..2_000)),
-                    "quantity": quantity, "price": price, "discount": 0.0,
-                    "taxonomies": [], "features": {},
+                    "quantity": quantity, "price": price,
                 })
             })
             .collect();
@@ -217,11 +216,8 @@ impl BenchCart {
                 json!({
                     "id": entry_id, "entry_id": entry_id, "company": COMPANY,
                     "customer_id": customer, "kind": kind, "cart_id": code,
-                    "expires_from": null, "expires_until": null,
-                    "entries": [{
-                        "id": entry_id, "points": points, "reason": "cart",
-                        "rule_id": 10_002, "created_at": AT,
-                    }],
+                    "reason": "cart", "created_at": AT,
+                    "entries": [{ "points": points, "rule_id": 10_002 }],
                 }),
             );
         }

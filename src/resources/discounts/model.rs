@@ -24,11 +24,12 @@ pub enum DiscountSource {
 }
 
 /// What gave a discount.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Enum)]
 #[oai(rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum DiscountGiver {
-    /// A discount campaign.
+    /// A discount campaign (what a stored discount that names no giver was).
+    #[default]
     Campaign,
     /// A Voucher of a Coupon.
     Voucher,
@@ -42,6 +43,7 @@ pub struct GivenDiscount {
     /// Its name, as the answer that gave it named it.
     pub discount_name: String,
     /// A campaign or a Voucher.
+    #[serde(default)]
     pub given_by: DiscountGiver,
     /// Money it took off, exact to the minor unit.
     pub value: Amount,

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::http::idempotency::store::write_answer_sql;
+use crate::resources::discounts::model::DiscountGiver;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::limits::LimitTake;
 use crate::resources::limits::store::give_back_limits_sql;
@@ -54,7 +55,8 @@ fn cart_key(code: &str) -> String {
 
 /// `transaction` as stored for `company`, with what its campaigns take from
 /// their limits: its amounts as exact decimal text (a JSON number would
-/// reach the store as a binary float).
+/// reach the store as a binary float), and a discount given by a campaign,
+/// the usual giver, stored without saying so.
 pub(crate) fn transaction_document(
     company: &str,
     transaction: &DiscountTransaction,
@@ -81,6 +83,11 @@ pub(crate) fn transaction_document(
             .map(|given| {
                 let mut item = json!(given);
                 item["value"] = text(&given.value);
+                if given.given_by == DiscountGiver::default()
+                    && let Some(item) = item.as_object_mut()
+                {
+                    item.remove("given_by");
+                }
                 item
             })
             .collect();

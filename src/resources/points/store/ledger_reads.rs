@@ -21,6 +21,8 @@ use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
 use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::store::ledger::entry_id;
+use crate::resources::points::store::ledger::entry_id_prefix;
 
 /// How far points expiry has run: credits expiring up to `until` and written
 /// up to `last_entry` were handled.
@@ -32,25 +34,50 @@ pub struct ExpiryWatermark {
     pub last_entry: Option<String>,
 }
 
+/// Selects stored writes with the fields their entries are read from
+/// ([`entries_of`]); the query's conditions follow.
+macro_rules! select_writes {
+    () => {
+        "SELECT customer_id, kind, cart_id, created_at, reason, entries, entry_id FROM ledger_write"
+    };
+}
+
 /// The entries of one stored write, in order, each given back the fields it
-/// shares with the others (Customer and kind).
+/// shares with the others (Customer, kind, cart, and the instant and reason
+/// when all have the same) and its id (writes stored before kept each
+/// entry's fields and id on the entry, which then stand).
 fn entries_of<T: DeserializeOwned>(write: Value) -> ApiResult<Vec<T>> {
     let unreadable =
         |detail: String| ApiError::internal(format!("stored ledger entry unreadable: {detail}"));
     let Value::Object(mut write) = write else {
         return Err(unreadable(format!("not an object: {write}")));
     };
-    let customer_id = write.remove("customer_id").unwrap_or(Value::Null);
-    let kind = write.remove("kind").unwrap_or(Value::Null);
     let Some(Value::Array(entries)) = write.remove("entries") else {
         return Err(unreadable("a stored write without entries".into()));
     };
+    let first_id = write.remove("entry_id");
+    let prefix = first_id
+        .as_ref()
+        .and_then(Value::as_str)
+        .map(entry_id_prefix)
+        .ok_or_else(|| unreadable("a stored write without its first entry's id".into()))?;
+    let shared: Vec<(String, Value)> = write
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .collect();
     entries
         .into_iter()
-        .map(|mut entry| {
+        .enumerate()
+        .map(|(index, mut entry)| {
             if let Some(object) = entry.as_object_mut() {
-                object.insert("customer_id".into(), customer_id.clone());
-                object.insert("kind".into(), kind.clone());
+                for (field, value) in &shared {
+                    if !object.contains_key(field) {
+                        object.insert(field.clone(), value.clone());
+                    }
+                }
+                if !object.contains_key("id") {
+                    object.insert("id".into(), Value::String(entry_id(prefix, index)));
+                }
             }
             serde_json::from_value(entry).map_err(|e| unreadable(e.to_string()))
         })
@@ -80,15 +107,12 @@ impl Store {
         // A write whose first entry is older than the cursor holds every
         // entry older than it that a newer write does not; every write holds
         // at least one entry, so `limit` writes are enough.
-        let writes = PageQuery::new(
-            "SELECT customer_id, kind, entries, entry_id FROM ledger_write",
-            "entry_id",
-        )
-        .newest_first()
-        .filter("customer_id = $customer", "customer", customer_id)
-        .filter_if("kind = $kind", "kind", kind.map(PointsKind::name))
-        .fetch(self, company, starting_after, limit)
-        .await?;
+        let writes = PageQuery::new(select_writes!(), "entry_id")
+            .newest_first()
+            .filter("customer_id = $customer", "customer", customer_id)
+            .filter_if("kind = $kind", "kind", kind.map(PointsKind::name))
+            .fetch(self, company, starting_after, limit)
+            .await?;
         let mut entries = Vec::with_capacity(limit);
         for write in writes {
             let mut newest_first: Vec<PointsTransaction> = entries_of(write)?;
@@ -115,7 +139,7 @@ impl Store {
     ) -> ApiResult<Vec<PointsTransaction>> {
         let writes: Vec<Value> = first(
             self.db
-                .query("SELECT customer_id, kind, entries, entry_id FROM ledger_write WHERE company = $company AND customer_id = $customer AND kind = $kind ORDER BY entry_id")
+                .query(concat!(select_writes!(), " WHERE company = $company AND customer_id = $customer AND kind = $kind ORDER BY entry_id"))
                 .bind(("company", company.to_string()))
                 .bind(("customer", customer_id.to_string()))
                 .bind(("kind", kind.name())),
@@ -129,7 +153,10 @@ impl Store {
     pub async fn cart_ledger(&self, company: &str, cart_id: &str) -> ApiResult<Vec<LedgerEntry>> {
         let writes: Vec<Value> = first(
             self.db
-                .query("SELECT customer_id, kind, entries, entry_id FROM ledger_write WHERE company = $company AND cart_id = $cart ORDER BY entry_id")
+                .query(concat!(
+                    select_writes!(),
+                    " WHERE company = $company AND cart_id = $cart ORDER BY entry_id"
+                ))
                 .bind(("company", company.to_string()))
                 .bind(("cart", cart_id.to_string())),
         )
@@ -329,6 +356,66 @@ mod tests {
             store.newest_entry_id().await.unwrap().as_deref(),
             Some("pt_000000000002000aaaaaaaaaa")
         );
+    }
+
+    #[tokio::test]
+    async fn entries_read_back_whole_whether_their_write_keeps_their_fields_or_they_do() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+        let later: Timestamp = "2026-11-22T10:00:01Z".parse().unwrap();
+        let of_cart = |points, reason: &str, at| LedgerEntry {
+            cart_id: Some("T1".into()),
+            rule_id: Some(points),
+            ..LedgerEntry::new("x", PointsKind::Points, points, reason, at)
+        };
+        let shared = [of_cart(1, "cart", at), of_cart(2, "cart", at)];
+        let differing = [of_cart(3, "cart", at), of_cart(4, "instant_win", later)];
+        store.append_ledger("c", &shared, None, &[]).await.unwrap();
+        store
+            .append_ledger("c", &differing, None, &[])
+            .await
+            .unwrap();
+        // A write of the layout before: every field and id on its entry.
+        store
+            .db
+            .query(
+                "CREATE ledger_write:pt_000000000001000aaaaaaaaaa CONTENT { company: 'c', customer_id: 'x', kind: 'points', cart_id: 'T1', entry_id: 'pt_000000000001000aaaaaaaaaa',
+                 entries: [{ id: 'pt_000000000001000aaaaaaaaaa', points: 5, reason: 'cart', rule_id: 5, cart_id: 'T1', created_at: '2026-01-01T00:00:00Z' }] }",
+            )
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
+        let read = store.cart_ledger("c", "T1").await.unwrap();
+        let seen: Vec<(i64, &str, String)> = read
+            .iter()
+            .map(|e| (e.points, e.reason.as_str(), e.created_at.to_string()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (1, "cart", at.to_string()),
+                (2, "cart", at.to_string()),
+                (3, "cart", at.to_string()),
+                (4, "instant_win", later.to_string()),
+                (5, "cart", "2026-01-01T00:00:00Z".to_string()),
+            ]
+        );
+        assert!(read.iter().all(|e| e.cart_id.as_deref() == Some("T1")));
+        let listed = store
+            .ledger_entries("c", "x", None, None, 10)
+            .await
+            .unwrap();
+        let mut ids: Vec<&str> = listed.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids.last(), Some(&"pt_000000000001000aaaaaaaaaa"));
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 5, "every entry has an id of its own");
+        let next = store
+            .ledger_entries("c", "x", None, Some(listed[1].id.as_str()), 10)
+            .await
+            .unwrap();
+        assert_eq!(next.len(), 3, "an entry's id is a cursor");
     }
 
     #[tokio::test]

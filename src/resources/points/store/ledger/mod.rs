@@ -164,9 +164,27 @@ pub(crate) struct LedgerWrite {
     pub balances: Vec<Value>,
 }
 
-/// The fields an entry shares with the other entries of its stored write,
-/// kept once on the write.
-const SHARED_FIELDS: [&str; 2] = ["customer_id", "kind"];
+/// The fields every entry of a stored write shares with the others (they key
+/// the write), kept once on the write.
+const SHARED_FIELDS: [&str; 3] = ["customer_id", "kind", "cart_id"];
+
+/// The fields the entries of a stored write usually share: kept once on the
+/// write when every entry has the same, on each entry otherwise. A cart's
+/// dozen entries carry their instant and reason once (a fifth of the bytes a
+/// cart binds to its transaction, BENCHMARKS.md).
+pub(crate) const USUALLY_SHARED_FIELDS: [&str; 2] = ["created_at", "reason"];
+
+/// The id of the entry at `index` of a stored write whose entries' ids begin
+/// with `prefix`: entries are stored without their ids, which follow from
+/// their write's first (`entry_id`) and their place in it.
+pub(crate) fn entry_id(prefix: &str, index: usize) -> String {
+    format!("{prefix}{index:03x}")
+}
+
+/// The prefix of the entries' ids of the write whose first entry is `first`.
+pub(crate) fn entry_id_prefix(first: &str) -> &str {
+    first.get(..first.len().saturating_sub(3)).unwrap_or(first)
+}
 
 /// Issues the time stamps of ledger entry ids: the milliseconds since the
 /// epoch shifted left 12 bits, plus a sequence, so ids issued by one process
@@ -200,7 +218,9 @@ impl LedgerClock {
 /// entry has a new time-ordered id, `pt_` + a stamp of `clock` + random + its
 /// index, so the entries of one record are contiguous in id order and
 /// listing records by their first entry's id (`entry_id`) lists entries by
-/// time. A record also keeps its cart (`cart_id`) and the earliest and latest
+/// time; an entry's id is not stored, it follows from `entry_id` and its
+/// place ([`entry_id`]). A record also keeps its cart (`cart_id`) and the
+/// earliest and latest
 /// expiry of its credits (`expires_from`, `expires_until`), which is what
 /// cancellations and expiry look for.
 pub(crate) fn ledger_documents(
@@ -246,7 +266,7 @@ pub(crate) fn ledger_documents(
 fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&LedgerEntry]) -> Value {
     // The random part keeps ids of processes sharing a store apart.
     let prefix = format!("pt_{stamp:015x}{}", crate::secrets::random_hex(5));
-    let first_id = format!("{prefix}000");
+    let first_id = entry_id(&prefix, 0);
     let credits_expire = members
         .iter()
         .filter(|entry| entry.points > 0)
@@ -257,21 +277,31 @@ fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&Ledg
             Some(until.map_or(at, |until: Timestamp| until.max(at))),
         )
     });
-    let entries: Vec<Value> = members
+    let mut entries: Vec<Value> = members
         .iter()
-        .enumerate()
-        .map(|(index, entry)| {
+        .map(|entry| {
             let mut value = json!(entry);
             if let Some(object) = value.as_object_mut() {
                 for field in SHARED_FIELDS {
                     object.remove(field);
                 }
                 object.retain(|_, field| !field.is_null());
-                object.insert("id".into(), Value::String(format!("{prefix}{index:03x}")));
             }
             value
         })
         .collect();
+    let mut shared = serde_json::Map::new();
+    for field in USUALLY_SHARED_FIELDS {
+        let first = entries.first().and_then(|entry| entry.get(field)).cloned();
+        if let Some(value) = first
+            && entries.iter().all(|entry| entry.get(field) == Some(&value))
+        {
+            for entry in entries.iter_mut().filter_map(Value::as_object_mut) {
+                entry.remove(field);
+            }
+            shared.insert(field.to_string(), value);
+        }
+    }
     let mut document = json!({
         // `id` names the record INSERT creates; `entry_id` is what is read.
         "id": first_id,
@@ -290,6 +320,9 @@ fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&Ledg
         if let Some(value) = value {
             document[field] = Value::String(value);
         }
+    }
+    if let Some(object) = document.as_object_mut() {
+        object.extend(shared);
     }
     document
 }

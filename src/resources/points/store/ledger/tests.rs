@@ -116,20 +116,58 @@ fn a_write_holds_the_entries_of_one_balance_and_cart_in_id_order() {
     // Only credits expire: the debit's instant is not the earliest.
     assert_eq!(first["expires_from"], soon.to_string());
     assert_eq!(first["expires_until"], late.to_string());
-    let ids: Vec<&str> = first["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| entry["id"].as_str().unwrap())
+    // What the entries share is kept once, on the write; their ids follow
+    // from the first's and their place.
+    let entries = first["entries"].as_array().unwrap();
+    for field in [
+        "id",
+        "customer_id",
+        "kind",
+        "cart_id",
+        "created_at",
+        "reason",
+    ] {
+        assert!(
+            entries.iter().all(|entry| entry.get(field).is_none()),
+            "{field}"
+        );
+    }
+    assert_eq!(first["created_at"], at.to_string());
+    assert_eq!(first["reason"], "cart");
+    let first_id = first["entry_id"].as_str().unwrap();
+    let ids: Vec<String> = (0..entries.len())
+        .map(|index| entry_id(entry_id_prefix(first_id), index))
         .collect();
     assert_eq!(ids.len(), 3);
-    assert_eq!(first["entry_id"], ids[0]);
+    assert_eq!(ids[0], first_id);
     assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
     // The other write's ids do not fall between them.
     let other = write.records[1]["entry_id"].as_str().unwrap();
-    assert!(other < ids[0] || other > ids[2]);
-    assert_eq!(first["entries"][0].get("customer_id"), None);
+    assert!(other < ids[0].as_str() || other > ids[2].as_str());
     assert_eq!(write.records[1].get("expires_from"), None);
+}
+
+#[test]
+fn entries_that_differ_in_instant_or_reason_keep_their_own() {
+    let at: Timestamp = "2026-11-22T10:00:00Z".parse().unwrap();
+    let later: Timestamp = "2026-11-22T10:00:01Z".parse().unwrap();
+    let ledger = [
+        LedgerEntry::new("x", PointsKind::Points, 10, "cart", at),
+        LedgerEntry::new("x", PointsKind::Points, 5, "instant_win", at),
+        LedgerEntry::new("x", PointsKind::Points, 2, "cart", later),
+    ];
+    let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+    let record = &write.records[0];
+    assert_eq!(record.get("reason"), None);
+    assert_eq!(record.get("created_at"), None);
+    let reasons: Vec<&str> = record["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| entry["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, ["cart", "instant_win", "cart"]);
+    assert_eq!(record["entries"][2]["created_at"], later.to_string());
 }
 
 #[test]
