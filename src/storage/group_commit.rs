@@ -33,6 +33,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::storage::Store;
 use crate::storage::WriterPermit;
+use crate::storage::event_transaction::BatchBindings;
 use crate::storage::event_transaction::BatchTransaction;
 use crate::storage::event_transaction::EventWrite;
 use crate::storage::event_transaction::WRITTEN_FOR;
@@ -199,9 +200,10 @@ impl Store {
             if let Some(capture) = &self.batch_capture {
                 capture.keep(writes.len(), &text, &bindings);
             }
+            let bindings = BatchBindings::new(bindings, writes);
             self.transact_admitted(WriterPermit::Held, |db| {
                 db.query_keeping_customers(text.as_str())
-                    .bind(bindings.clone())
+                    .bind(bindings.for_attempt())
             })
             .await
             .map(drop)
