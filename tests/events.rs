@@ -3,6 +3,8 @@
 //! one record per cart code under concurrent requests.
 
 mod common;
+#[path = "events/listing_order.rs"]
+mod listing_order;
 #[path = "events/money_and_time.rs"]
 mod money_and_time;
 #[path = "events/round_trips.rs"]

@@ -113,3 +113,67 @@ impl Store {
         documents.into_iter().map(from_document).collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(id: &str, customer: &str) -> CustomEvent {
+        serde_json::from_value(json!({
+            "id": id, "customer_id": customer, "type": "visit", "data": {},
+            "date": "2026-05-04T09:30:00Z", "points_earned": 0,
+            "created_at": "2026-05-04T09:30:00Z",
+        }))
+        .unwrap()
+    }
+
+    #[tokio::test]
+    async fn events_of_one_millisecond_page_in_id_order_each_once() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let nothing = Value::Null;
+        let earned = Earned {
+            ledger: &[],
+            draw_write: &nothing,
+            voucher_issues: &nothing,
+            challenges: &nothing,
+            limit_takes: &nothing,
+        };
+        // Ids are the millisecond, then random digits: three of one
+        // millisecond, one of the next, another Customer's between them.
+        let written = [
+            ("evt_019de4a3c000ffffff000000", "x"),
+            ("evt_019de4a3c0000000aa000000", "x"),
+            ("evt_019de4a3c0017777bb000000", "x"),
+            ("evt_019de4a3c00080000c000000", "y"),
+            ("evt_019de4a3c0008000cc000000", "x"),
+        ];
+        for (id, customer) in written {
+            store
+                .insert_event("c", customer, Some(&event(id, customer)), &earned)
+                .await
+                .unwrap();
+        }
+        let mut paged = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let page = store
+                .custom_events("c", Some("x"), None, after.as_deref(), 1)
+                .await
+                .unwrap();
+            let Some(last) = page.last() else {
+                break;
+            };
+            after = Some(last.id.clone());
+            paged.extend(page.into_iter().map(|event| event.id));
+        }
+        assert_eq!(
+            paged,
+            [
+                "evt_019de4a3c0000000aa000000",
+                "evt_019de4a3c0008000cc000000",
+                "evt_019de4a3c000ffffff000000",
+                "evt_019de4a3c0017777bb000000",
+            ]
+        );
+    }
+}
