@@ -551,25 +551,18 @@ async fn concurrent_triggers_each_issue_a_voucher_of_its_own_code() {
     codes.dedup();
     assert_eq!(codes.len(), 24);
     // Listed in pages, each Voucher once.
-    let mut seen = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let path = match &after {
-            Some(token) => {
-                format!("/vouchers?customer_id={ana}&per_page=10&starting_after={token}")
-            }
-            None => format!("/vouchers?customer_id={ana}&per_page=10"),
-        };
-        let (status, page) = server.get_as(&path, &key).await;
-        assert_eq!(status, 200, "{page}");
-        for voucher in page["vouchers"].as_array().unwrap() {
-            seen.push(voucher["code"].as_str().unwrap().to_string());
-        }
-        match page["next_token_starts_after"].as_str() {
-            Some(token) => after = Some(token.to_string()),
-            None => break,
-        }
-    }
+    let listed = server
+        .every_page(
+            &key,
+            &format!("/vouchers?customer_id={ana}"),
+            "vouchers",
+            10,
+        )
+        .await;
+    let mut seen: Vec<String> = listed
+        .iter()
+        .map(|voucher| voucher["code"].as_str().unwrap().to_string())
+        .collect();
     seen.sort();
     assert_eq!(seen, codes);
     let (_, other) = server.get_as("/vouchers?coupon_id=601", &key).await;

@@ -229,6 +229,37 @@ impl TestServer {
         read(request.send().await.expect("request sent")).await
     }
 
+    /// Every item of `list` (the answer's array) over all pages of GET
+    /// `path` (which has a query already), `per_page` at a time, following
+    /// `next_token_starts_after`; each page must be 200 and no longer.
+    pub async fn every_page(
+        &self,
+        key: &CreatedApiKey,
+        path: &str,
+        list: &str,
+        per_page: usize,
+    ) -> Vec<Value> {
+        let mut items = Vec::new();
+        let mut after: Option<String> = None;
+        loop {
+            let cursor = after
+                .as_deref()
+                .map(|after| format!("&starting_after={after}"))
+                .unwrap_or_default();
+            let (status, page) = self
+                .get_as(&format!("{path}&per_page={per_page}{cursor}"), key)
+                .await;
+            assert_eq!(status, 200, "{page}");
+            let found = page[list].as_array().expect("a list").clone();
+            assert!(found.len() <= per_page, "{page}");
+            items.extend(found);
+            match page["next_token_starts_after"].as_str() {
+                Some(next) => after = Some(next.to_string()),
+                None => return items,
+            }
+        }
+    }
+
     /// The OpenAPI document the service publishes.
     pub async fn spec(&self) -> Value {
         let response = self

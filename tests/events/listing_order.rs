@@ -4,38 +4,7 @@
 
 use crate::common::{TestServer, all_at_once};
 use crate::{member, morning_cart};
-use loyalty::resources::companies::model::CreatedApiKey;
 use serde_json::{Value, json};
-
-/// Every item of `list` (the answer's array) over all pages of `path`,
-/// `per_page` at a time, following `next_token_starts_after`.
-async fn every_page(
-    server: &TestServer,
-    key: &CreatedApiKey,
-    path: &str,
-    list: &str,
-    per_page: usize,
-) -> Vec<Value> {
-    let mut items = Vec::new();
-    let mut after: Option<String> = None;
-    loop {
-        let cursor = after
-            .as_deref()
-            .map(|after| format!("&starting_after={after}"))
-            .unwrap_or_default();
-        let (status, page) = server
-            .get_as(&format!("{path}&per_page={per_page}{cursor}"), key)
-            .await;
-        assert_eq!(status, 200, "{page}");
-        let found = page[list].as_array().expect("a list").clone();
-        assert!(found.len() <= per_page, "{page}");
-        items.extend(found);
-        match page["next_token_starts_after"].as_str() {
-            Some(next) => after = Some(next.to_string()),
-            None => return items,
-        }
-    }
-}
 
 fn ids(items: &[Value], field: &str) -> Vec<String> {
     items
@@ -82,49 +51,44 @@ async fn a_customers_carts_events_and_ledger_list_in_their_order_page_by_page() 
         .map(|(_, answer)| answer["custom_event"]["id"].as_str().unwrap().to_string())
         .collect();
 
-    let listed = every_page(
-        &server,
-        &key,
-        &format!("/carts?customer_id={customer}"),
-        "carts",
-        3,
-    )
-    .await;
+    let listed = server
+        .every_page(&key, &format!("/carts?customer_id={customer}"), "carts", 3)
+        .await;
     let mut expected: Vec<String> = codes.iter().map(ToString::to_string).collect();
     expected.sort();
     assert_eq!(ids(&listed, "id"), expected);
 
-    let listed = every_page(
-        &server,
-        &key,
-        &format!("/custom_events?customer_id={customer}"),
-        "custom_events",
-        3,
-    )
-    .await;
+    let listed = server
+        .every_page(
+            &key,
+            &format!("/custom_events?customer_id={customer}"),
+            "custom_events",
+            3,
+        )
+        .await;
     let listed = ids(&listed, "id");
     let mut expected = event_ids.clone();
     expected.sort();
     assert_eq!(listed, expected, "oldest first, each once");
 
     // Newest first, each entry once, the entries of one cart together.
-    let whole = every_page(
-        &server,
-        &key,
-        &format!("/points/transactions?customer_id={customer}"),
-        "transactions",
-        100,
-    )
-    .await;
+    let whole = server
+        .every_page(
+            &key,
+            &format!("/points/transactions?customer_id={customer}"),
+            "transactions",
+            100,
+        )
+        .await;
     assert!(!whole.is_empty());
-    let paged = every_page(
-        &server,
-        &key,
-        &format!("/points/transactions?customer_id={customer}"),
-        "transactions",
-        2,
-    )
-    .await;
+    let paged = server
+        .every_page(
+            &key,
+            &format!("/points/transactions?customer_id={customer}"),
+            "transactions",
+            2,
+        )
+        .await;
     assert_eq!(paged, whole);
     let entry_ids = ids(&whole, "id");
     assert!(
