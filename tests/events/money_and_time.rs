@@ -411,6 +411,27 @@ async fn the_days_around_a_daylight_saving_change_are_whole_days() {
     assert_eq!(seen, [1, 0, 1, 1, 0, 1]);
 }
 
+/// The simulation of a `PEEK` cart at 10:00 UTC on 4 May, which campaigns
+/// 16 and 17 answer with a discount when the Customer's history is as they
+/// expect.
+async fn peek_at_history(server: &TestServer, key: &CreatedApiKey, customer: &str) -> Value {
+    let (status, answer) = server
+        .call_as(
+            "POST",
+            "/carts/simulate",
+            key,
+            Some(cart(
+                customer,
+                "PEEK",
+                "2026-05-04T10:00:00Z",
+                json!([{"product_code": "PEEK", "quantity": 1, "price": 10}]),
+            )),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    answer
+}
+
 #[tokio::test]
 async fn history_windows_are_the_companys_days_and_a_cancelled_cart_counts_on_none() {
     let dir = tempfile::tempdir().unwrap();
@@ -436,20 +457,7 @@ async fn history_windows_are_the_companys_days_and_a_cancelled_cart_counts_on_no
         assert_eq!(status, 200, "{answer}");
     }
     let peek = || async {
-        let (status, answer) = server
-            .call_as(
-                "POST",
-                "/carts/simulate",
-                &madrid,
-                Some(cart(
-                    &customer,
-                    "PEEK",
-                    "2026-05-04T10:00:00Z",
-                    json!([{"product_code": "PEEK", "quantity": 1, "price": 10}]),
-                )),
-            )
-            .await;
-        assert_eq!(status, 200, "{answer}");
+        let answer = peek_at_history(&server, &madrid, &customer).await;
         (
             !discounts_of(&answer, 16).is_empty(),
             !discounts_of(&answer, 17).is_empty(),
@@ -469,6 +477,46 @@ async fn history_windows_are_the_companys_days_and_a_cancelled_cart_counts_on_no
     // Today: 5.00 in one cart; the cancelled cart and its cancellation
     // count on no day.
     assert_eq!(peek().await, (false, true));
+}
+
+#[tokio::test]
+async fn a_cart_counts_on_the_day_of_its_locations_time_zone() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_on("mem://", dir.path()).await;
+    let madrid = server.company_in_zone("madrid", "Europe/Madrid").await;
+    let (status, location) = server
+        .call_as(
+            "POST",
+            "/locations",
+            &madrid,
+            Some(json!({"code": "NYC", "name": "New York", "country": "US", "time_zone": "America/New_York"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{location}");
+    let customer = member(&server, &madrid).await;
+    let line = |price: f64| json!([{"product_code": "A", "quantity": 1, "price": price}]);
+    // 02:00 UTC on 4 May is 04:00 on the 4th in Madrid but 22:00 on the 3rd
+    // in New York: the store there sold on the 3rd.
+    let carts = [
+        ("Z-1", "2026-05-03T22:30:00Z", None, 5.0),
+        ("Z-2", "2026-05-04T09:00:00Z", None, 2.5),
+        ("Z-3", "2026-05-04T02:00:00Z", Some("NYC"), 4.0),
+    ];
+    for (code, date, location, price) in carts {
+        let mut body = cart(&customer, code, date, line(price));
+        if let Some(location) = location {
+            body["location_code"] = json!(location);
+        }
+        let (status, answer) = server
+            .call_as("POST", "/carts/realtime", &madrid, Some(body))
+            .await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    // In Madrid on the 4th: today 5.00 and 2.50 in two carts, the two days
+    // 11.50 (campaign 16); counted on Madrid's day the New York cart would
+    // make today 11.50 in three.
+    let answer = peek_at_history(&server, &madrid, &customer).await;
+    assert!(!discounts_of(&answer, 16).is_empty(), "{answer}");
 }
 
 #[tokio::test]
