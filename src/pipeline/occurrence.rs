@@ -99,3 +99,18 @@ pub struct Earned<'a> {
     /// when none is limited.
     pub limit_takes: &'a Value,
 }
+
+#[cfg(test)]
+impl<'a> Earned<'a> {
+    /// `ledger` and nothing else: what the store's tests record.
+    pub(crate) fn only(ledger: &'a [LedgerEntry]) -> Earned<'a> {
+        static NOTHING: Value = Value::Null;
+        Earned {
+            ledger,
+            draw_write: &NOTHING,
+            voucher_issues: &NOTHING,
+            challenges: &NOTHING,
+            limit_takes: &NOTHING,
+        }
+    }
+}

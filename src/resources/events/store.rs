@@ -130,14 +130,7 @@ mod tests {
     #[tokio::test]
     async fn events_of_one_millisecond_page_in_id_order_each_once() {
         let store = Store::connect("mem://", None).await.unwrap();
-        let nothing = Value::Null;
-        let earned = Earned {
-            ledger: &[],
-            draw_write: &nothing,
-            voucher_issues: &nothing,
-            challenges: &nothing,
-            limit_takes: &nothing,
-        };
+        let earned = Earned::only(&[]);
         // Ids are the millisecond, then random digits: three of one
         // millisecond, one of the next, another Customer's between them.
         let written = [

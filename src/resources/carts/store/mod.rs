@@ -197,16 +197,9 @@ impl<'a> CartWrite<'a> {
     /// `cart` earning `ledger` and nothing else, counted on its UTC day:
     /// what the store's tests record.
     pub(crate) fn earning_only(cart: &'a Cart, ledger: &'a [LedgerEntry]) -> CartWrite<'a> {
-        static NOTHING: Value = Value::Null;
         CartWrite {
             cart,
-            earned: Earned {
-                ledger,
-                draw_write: &NOTHING,
-                voucher_issues: &NOTHING,
-                challenges: &NOTHING,
-                limit_takes: &NOTHING,
-            },
+            earned: Earned::only(ledger),
             voucher_uses: &[],
             discounts: None,
             discount_limit_takes: &[],

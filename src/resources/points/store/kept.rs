@@ -3,13 +3,14 @@
 //! points it moves on by them and leaves every other Customer kept, and a
 //! redemption starts from the balance kept.
 
+use serde_json::{Value, json};
+
 use crate::error::ApiResult;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::points::model::PointsKind;
-use serde_json::{Value, json};
-
 use crate::resources::points::store::ledger::BalanceAfter;
 use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::store::ledger::balance_moves;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::connection::StoreQuery;
@@ -54,16 +55,9 @@ impl Store {
         bind: impl Fn(StoreQuery<'a>) -> StoreQuery<'a>,
     ) -> ApiResult<Vec<BalanceAfter>> {
         let written = ledger_documents(&self.ledger_clock, company, ledger);
-        let moved: Vec<(String, PointsKind)> = written
-            .balances
-            .iter()
-            .filter_map(|balance| {
-                let customer = balance["customer_id"].as_str()?.to_string();
-                Some((
-                    customer,
-                    serde_json::from_value(balance["kind"].clone()).ok()?,
-                ))
-            })
+        let moved: Vec<(&str, PointsKind)> = balance_moves(ledger)
+            .into_iter()
+            .map(|(customer, kind, _)| (customer, kind))
             .collect();
         let state_ids: Vec<Value> = moved
             .iter()
@@ -93,7 +87,7 @@ impl Store {
                 balance: state
                     .and_then(|state| state[kind.name()].as_i64())
                     .unwrap_or(0),
-                customer_id,
+                customer_id: customer_id.to_string(),
                 kind,
             })
             .collect())

@@ -243,22 +243,29 @@ pub(crate) fn ledger_documents(
         .into_iter()
         .map(|(key, members)| write_document(company, clock.next(), key, &members))
         .collect();
-    let mut balances: Vec<Value> = Vec::new();
+    let balances = balance_moves(ledger)
+        .into_iter()
+        .map(|(customer_id, kind, delta)| {
+            json!({"customer_id": customer_id, "kind": kind, "delta": delta})
+        })
+        .collect();
+    LedgerWrite { records, balances }
+}
+
+/// Each balance `ledger` moves (its Customer and kind) with the sum of its
+/// entries, in the order first met: the moves of [`LedgerWrite::balances`].
+pub(crate) fn balance_moves(ledger: &[LedgerEntry]) -> Vec<(&str, PointsKind, i64)> {
+    let mut moves: Vec<(&str, PointsKind, i64)> = Vec::new();
     for entry in ledger {
-        match balances.iter_mut().find(|b| {
-            b["customer_id"] == entry.customer_id.as_str() && b["kind"] == entry.kind.name()
-        }) {
-            Some(balance) => {
-                balance["delta"] = json!(balance["delta"].as_i64().unwrap_or(0) + entry.points);
-            }
-            None => balances.push(json!({
-                "customer_id": entry.customer_id,
-                "kind": entry.kind,
-                "delta": entry.points,
-            })),
+        match moves
+            .iter_mut()
+            .find(|(customer, kind, _)| *customer == entry.customer_id && *kind == entry.kind)
+        {
+            Some((_, _, delta)) => *delta += entry.points,
+            None => moves.push((&entry.customer_id, entry.kind, entry.points)),
         }
     }
-    LedgerWrite { records, balances }
+    moves
 }
 
 /// The `ledger_write` record holding `members`, which share `key`'s
