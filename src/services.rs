@@ -32,6 +32,8 @@ pub struct Services {
     pub(crate) keys: Arc<crate::http::auth::credentials::KeyCache>,
     /// What `GET /metrics` reports; the store counts into it too.
     pub(crate) metrics: Arc<crate::telemetry::metrics::Metrics>,
+    /// Campaigns whose expressions failed on events, with their last error.
+    pub(crate) campaign_failures: Arc<crate::telemetry::campaign_failures::CampaignFailures>,
     /// When each key was last used through this process.
     pub(crate) key_uses: Arc<crate::resources::companies::key_use::KeyUses>,
     /// Where Instant Win draws get their random values.
@@ -74,8 +76,13 @@ impl Services {
     ) -> Self {
         let metrics = Arc::new(crate::telemetry::metrics::Metrics::new());
         store.metrics = metrics.store.clone();
+        let campaign_failures =
+            Arc::new(crate::telemetry::campaign_failures::CampaignFailures::new(
+                metrics.campaign_evaluation_errors.clone(),
+            ));
         Services {
             store,
+            campaign_failures,
             metrics,
             serve_environment,
             catalog,

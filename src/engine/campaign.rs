@@ -331,7 +331,9 @@ impl Campaign {
         // checked even when the file has other problems: every problem is
         // reported in one run.
         if let (Some(campaign), Some(known)) = (&campaign, known) {
-            problems.errors.extend(check_campaign(campaign, known));
+            problems
+                .errors
+                .extend(check_campaign(campaign, known, engine.functions()));
         }
         match campaign {
             Some(campaign) if problems.errors.is_empty() => Ok(campaign),

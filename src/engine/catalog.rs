@@ -268,7 +268,7 @@ impl Catalog {
         // Company's segments, when they load.
         let known = errors.is_empty().then(|| Known::of(&segments));
         if known.is_some() {
-            errors.extend(check_segments(&segments));
+            errors.extend(check_segments(&segments, self.engine.functions()));
         }
         let campaigns = Campaign::load_all_checked(&self.engine, &campaign_files, known.as_ref())
             .unwrap_or_else(|mut problems| {

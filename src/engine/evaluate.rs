@@ -44,6 +44,19 @@ pub struct Evaluation {
     pub event_limit_takes: Vec<LimitTake>,
     /// The messages of the campaigns that applied, for the Customer.
     pub messages: Vec<ShownMessage>,
+    /// The campaigns whose expressions failed to evaluate.
+    pub failures: Vec<CampaignFailure>,
+}
+
+/// A campaign whose expression failed to evaluate on an event.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignFailure {
+    /// The campaign.
+    pub rule_id: i64,
+    /// Where the expression is written (`FILE:LINE`).
+    pub at: std::sync::Arc<str>,
+    /// What failed, as the explanation says it.
+    pub message: String,
 }
 
 /// Evaluates every campaign of a Company against one event of type `event`,
@@ -95,9 +108,18 @@ pub fn evaluate(
                 evaluation.explanations.push(Explanation::applied(campaign));
                 evaluation.effects.append(&mut effects);
             }
-            Err(why) => evaluation
-                .explanations
-                .push(Explanation::not_applied(campaign, why)),
+            Err(why) => {
+                if why.failed {
+                    evaluation.failures.push(CampaignFailure {
+                        rule_id: campaign.id,
+                        at: campaign.place_of(why.key),
+                        message: why.reason.clone(),
+                    });
+                }
+                evaluation
+                    .explanations
+                    .push(Explanation::not_applied(campaign, why));
+            }
         }
     }
     settle(
@@ -252,13 +274,14 @@ fn condition_holds(
                 reason,
                 key: Some("when"),
                 parts,
+                failed: false,
             })
         }
         Ok(false) => Err(NotApplied::at_key(
             "when",
             format!("condition is false: `{}`", when.source.trim()),
         )),
-        Err(error) => Err(NotApplied::at_key(
+        Err(error) => Err(NotApplied::failed(
             "when",
             format!("condition failed: {error}"),
         )),

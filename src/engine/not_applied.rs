@@ -14,6 +14,10 @@ pub struct NotApplied {
     pub key: Option<&'static str>,
     /// For a condition: the parts that decided, with the values they saw.
     pub parts: Vec<Part>,
+    /// An expression of the campaign failed to evaluate: a mistake of the
+    /// campaign, not a miss of the event. Counted, logged and shown on the
+    /// back office (`telemetry::campaign_failures`), never silent.
+    pub failed: bool,
 }
 
 impl NotApplied {
@@ -23,6 +27,16 @@ impl NotApplied {
             reason: reason.into(),
             key: Some(key),
             parts: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// The expression written at `key` failed to evaluate: `reason` says
+    /// what it said.
+    pub fn failed(key: &'static str, reason: impl Into<String>) -> NotApplied {
+        NotApplied {
+            failed: true,
+            ..NotApplied::at_key(key, reason)
         }
     }
 }

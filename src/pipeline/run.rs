@@ -207,6 +207,8 @@ impl Services {
                     self.prizes_won();
                 }
             }
+            self.campaign_failures
+                .report(company, &drawn.evaluation.failures, received);
             return Ok(EvaluatedEvent {
                 effects: drawn.evaluation.effects,
                 explanations: drawn.evaluation.explanations,

@@ -37,6 +37,10 @@ pub struct Metrics {
     /// `loyalty_campaign_file_problems_total`: problems found in campaign
     /// files by loads and reloads.
     pub campaign_problems: IntCounter,
+    /// `loyalty_campaign_evaluation_errors_total{company, campaign}`:
+    /// expressions of a campaign that failed when an event met them
+    /// ([`crate::telemetry::campaign_failures`]).
+    pub campaign_evaluation_errors: IntCounterVec,
     /// `loyalty_prize_outbox_pending`: prizes won and not delivered yet.
     pub outbox_pending: IntGauge,
     /// `loyalty_prize_outbox_oldest_seconds`: how long the oldest of them
@@ -165,6 +169,11 @@ impl Metrics {
             "Campaign sets loaded (outcome loaded) or held back by a problem (outcome held_back)",
             &["company", "outcome"],
         );
+        let campaign_evaluation_errors = counter_vec(
+            "loyalty_campaign_evaluation_errors_total",
+            "Expressions of a campaign that failed to evaluate when an event met them, by Company and campaign",
+            &["company", "campaign"],
+        );
         let latency = HistogramVec::new(
             HistogramOpts::new(
                 "loyalty_http_request_duration_seconds",
@@ -231,6 +240,7 @@ impl Metrics {
             wins,
             campaign_reloads,
             campaign_problems,
+            campaign_evaluation_errors,
             outbox_pending,
             outbox_oldest_seconds,
             store_queries,

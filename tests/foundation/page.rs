@@ -484,3 +484,62 @@ async fn a_form_larger_than_the_page_takes_is_refused_unread() {
     assert_eq!(answer.status, 413);
     assert_eq!(company_count(&server).await, 1);
 }
+
+#[tokio::test]
+async fn a_campaign_failing_on_an_event_is_counted_logged_and_shown_with_its_last_error() {
+    // A Customer's attributes are a map authors fill: no check can know
+    // that this Customer has no `budget`, so the product fails when a cart
+    // meets it (`() * 2`), an error of the campaign, not a miss (a missing
+    // value compared is only false).
+    let files = [(
+        "budget.yaml",
+        "id: 330\nkind: points\nname: Budget\non: cart\nwhen: customer.attributes.budget * 2 > 10\npoints: { fixed: 1 }\n",
+    )];
+    let at = "2026-11-23T10:00:00Z";
+    let (server, _dir) = TestServer::start_with_campaigns(&files, at, None).await;
+    let key = server.bootstrap_key();
+    server
+        .create_customer(&key, serde_json::json!({"code": "NO-BUDGET"}))
+        .await;
+    for code in ["FAIL-1", "FAIL-2"] {
+        let cart = serde_json::json!({
+            "customer_code": "NO-BUDGET",
+            "code": code,
+            "date": at,
+            "lines": [{"product_code": "PASTRY", "quantity": 1, "price": 2.5}]
+        });
+        let (status, answer) = server
+            .call_as("POST", "/carts/realtime?explain=true", &key, Some(cart))
+            .await;
+        assert_eq!(status, 200, "{answer}");
+        let reason = answer["explanations"][0]["reason"].as_str().unwrap_or("");
+        assert!(reason.starts_with("condition failed"), "{answer}");
+    }
+    let metrics = reqwest::Client::new()
+        .get(format!("{}/metrics", server.admin_url()))
+        .bearer_auth(OPERATOR_TOKEN)
+        .send()
+        .await
+        .expect("scraped")
+        .text()
+        .await
+        .expect("text");
+    assert_eq!(
+        crate::common::metric_sample(
+            &metrics,
+            "loyalty_campaign_evaluation_errors_total{campaign=\"330\",company=\"demo\"}"
+        ),
+        Some(2.0),
+        "{metrics}"
+    );
+    let mut browser = Browser::signed_in(&server).await;
+    let page = browser.get("/companies/demo/campaigns").await;
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("budget.yaml:5"), "{}", page.body);
+    assert!(page.body.contains("condition failed"), "{}", page.body);
+    assert!(
+        page.body.contains("2 since this server started"),
+        "{}",
+        page.body
+    );
+}

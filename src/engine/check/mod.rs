@@ -7,9 +7,11 @@
 //! reported, not only the first. Each such condition would otherwise be
 //! silently false (or fail) for every Customer.
 
+mod functions;
 mod shapes;
 mod walk;
 
+pub use functions::Functions;
 pub use shapes::Known;
 
 use crate::engine::campaign::Campaign;
@@ -32,25 +34,26 @@ impl Known {
     }
 }
 
-/// Every problem of `script`, given what the Company's files define.
-pub fn check_script(script: &Script, known: &Known) -> Vec<RuleError> {
-    walk::Checker::new(script, known).check()
+/// Every problem of `script`, given what the Company's files define and
+/// what `functions` the engine can call.
+pub fn check_script(script: &Script, known: &Known, functions: &Functions) -> Vec<RuleError> {
+    walk::Checker::new(script, known, functions).check()
 }
 
 /// Every problem of the expressions of a Company's `segments.yaml`.
-pub fn check_segments(segments: &Segments) -> Vec<RuleError> {
+pub fn check_segments(segments: &Segments, functions: &Functions) -> Vec<RuleError> {
     let known = Known::of(segments);
     segments
         .scripts()
-        .flat_map(|script| check_script(script, &known))
+        .flat_map(|script| check_script(script, &known, functions))
         .collect()
 }
 
 /// Every problem of `campaign` given what its Company's files define.
-pub fn check_campaign(campaign: &Campaign, known: &Known) -> Vec<RuleError> {
+pub fn check_campaign(campaign: &Campaign, known: &Known, functions: &Functions) -> Vec<RuleError> {
     let mut problems: Vec<RuleError> = campaign
         .scripts()
-        .flat_map(|script| check_script(script, known))
+        .flat_map(|script| check_script(script, known, functions))
         .collect();
     let mut named_tiers: Vec<(&str, &str)> = campaign
         .reach

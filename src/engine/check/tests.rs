@@ -21,10 +21,9 @@ fn problems(source: &str) -> Vec<String> {
         line: 5,
         column: 7,
     };
-    let script = ScriptEngine::new()
-        .compile_with(source, origin, &["line"])
-        .unwrap();
-    check_script(&script, &known())
+    let engine = ScriptEngine::new();
+    let script = engine.compile_with(source, origin, &["line"]).unwrap();
+    check_script(&script, &known(), engine.functions())
         .iter()
         .map(ToString::to_string)
         .collect()
@@ -127,8 +126,9 @@ fn history_methods_are_checked() {
 #[test]
 fn tiers_campaigns_name_must_exist() {
     let text = "id: 1\nkind: instant_win\nname: I\non: cart\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ntiers: [platinum, gold]\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n";
-    let campaign = Campaign::parse(&ScriptEngine::new(), &PathBuf::from("c.yaml"), text).unwrap();
-    let found: Vec<String> = check_campaign(&campaign, &known())
+    let engine = ScriptEngine::new();
+    let campaign = Campaign::parse(&engine, &PathBuf::from("c.yaml"), text).unwrap();
+    let found: Vec<String> = check_campaign(&campaign, &known(), engine.functions())
         .iter()
         .map(ToString::to_string)
         .collect();
@@ -137,5 +137,85 @@ fn tiers_campaigns_name_must_exist() {
         [
             "c.yaml:8: `tiers` names tier `platinum`, which segments.yaml does not define; its tiers are silver, gold"
         ]
+    );
+}
+
+#[test]
+fn a_typo_inside_a_closure_or_a_method_is_refused_at_its_column() {
+    for (source, expected) in [
+        (
+            "cart.lines.some(|l| l.has_feture(\"category\", \"wine\"))",
+            "c.yaml:5:29: `l` has no method `has_feture` (did you mean `has_feature`?)",
+        ),
+        (
+            "line.has_feture(\"category\", \"wine\")",
+            "c.yaml:5:12: `line` has no method `has_feture` (did you mean `has_feature`?)",
+        ),
+        (
+            "location.has_feture(\"format\", \"express\")",
+            "c.yaml:5:16: `location` has no method `has_feture` (did you mean `has_feature`?)",
+        ),
+        (
+            "cart.lines.filter(|l| l.prise > 2.0).len() > 1",
+            "c.yaml:5:31: `l` has no field `prise` (did you mean `price`?)",
+        ),
+        (
+            "cart.lines.some(|l| l.price > \"2\")",
+            "c.yaml:5:37: `l.price` is a number and is compared with text: `>` is always false (write 2 without quotes)",
+        ),
+    ] {
+        let found = problems(source);
+        assert_eq!(found.len(), 1, "{source}: {found:?}");
+        assert!(found[0].starts_with(expected), "{source}: {found:?}");
+    }
+}
+
+#[test]
+fn a_call_with_the_wrong_number_of_arguments_or_on_the_wrong_value_is_refused() {
+    let found = problems("line.has_feature(\"department\")");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("`has_feature` takes 2 arguments, not 1"),
+        "{found:?}"
+    );
+    let found = problems("cart.lines.has_feature(\"department\", \"dairy\")");
+    assert!(
+        found[0].contains("`cart.lines` is a list: it has no method `has_feature`"),
+        "{found:?}"
+    );
+    let found = problems("history.spent_last_days() > 10.0");
+    assert!(
+        found[0].contains("`spent_last_days` takes 1 argument, not 0"),
+        "{found:?}"
+    );
+    let found = problems("has_feture(line, \"department\", \"dairy\")");
+    assert!(
+        found[0].contains("there is no function `has_feture` (did you mean `has_feature`?)"),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn closures_see_their_parameters_and_what_they_capture() {
+    for source in [
+        "cart.lines.all(|l| l.quantity >= 1 && l.product.features.brand != \"x\")",
+        "cart.lines.filter(|l, i| i > 0 && l.price > cart.total / 10.0).len() > 0",
+        "cart.lines.map(|l| l.price * l.quantity).len() > 2",
+        "cart.lines.some(|l| l.taxonomies.some(|t| t.starts_with(\"wine\")))",
+        "customer.cards.some(|c| c.kind == \"physical\")",
+        "cart.lines.reduce(|sum, l| sum + l.quantity, 0) > 3",
+    ] {
+        assert_eq!(problems(source), Vec::<String>::new(), "{source}");
+    }
+    let found = problems("cart.lines.some(|l| l.taxonomies.some(|t| t.quantity > 1))");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(
+        found[0].contains("`t` is text: it has no field `quantity`"),
+        "{found:?}"
+    );
+    let found = problems("customer.cards.some(|c| c.knd == \"physical\")");
+    assert!(
+        found[0].contains("`c` has no field `knd` (did you mean `kind`?)"),
+        "{found:?}"
     );
 }

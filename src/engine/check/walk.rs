@@ -1,21 +1,22 @@
 //! The walk over one condition's syntax tree: the shape of each part from
 //! the facts' shapes, and a problem wherever a part cannot do what it says.
 
-use rhai::{Dynamic, Expr, FnCallExpr, Position, Stmt};
+use rhai::{ASTNode, Dynamic, Expr, FnCallExpr, FnPtr, Position, Stmt};
 
 use super::closest;
+use super::functions::{CallProblem, Functions, Receiver};
 use super::shapes::{Known, Shape};
 use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::why::span;
 
-/// The methods of `history`.
-const HISTORY_METHODS: [&str; 3] = ["spent_last_days", "carts_last_days", "days_since"];
-
 /// One condition being checked.
 pub(crate) struct Checker<'a> {
     script: &'a Script,
     known: &'a Known,
+    functions: &'a Functions,
+    /// The parameters of the closures being walked, innermost last.
+    locals: Vec<(String, Shape)>,
     problems: Vec<RuleError>,
 }
 
@@ -67,11 +68,25 @@ impl Literal {
 }
 
 impl<'a> Checker<'a> {
-    pub(crate) fn new(script: &'a Script, known: &'a Known) -> Checker<'a> {
+    pub(crate) fn new(
+        script: &'a Script,
+        known: &'a Known,
+        functions: &'a Functions,
+    ) -> Checker<'a> {
         Checker {
             script,
             known,
+            functions,
+            locals: Vec::new(),
             problems: Vec::new(),
+        }
+    }
+
+    /// The shape of the variable `name`: a closure's parameter, or a fact.
+    fn variable(&self, name: &str) -> Shape {
+        match self.locals.iter().rev().find(|(local, _)| local == name) {
+            Some((_, shape)) => shape.clone(),
+            None => self.known.variable(name),
         }
     }
 
@@ -130,7 +145,7 @@ impl<'a> Checker<'a> {
                 Shape::Any
             }
             Expr::Variable(variable, ..) if variable.2.is_empty() => {
-                self.known.variable(variable.1.as_str())
+                self.variable(variable.1.as_str())
             }
             Expr::Dot(binary, ..) => {
                 let target = self.shape(&binary.lhs);
@@ -249,20 +264,22 @@ impl<'a> Checker<'a> {
         at: Position,
     ) -> Shape {
         let name = call.name.as_str();
-        if *target == Shape::History {
-            if HISTORY_METHODS.contains(&name) {
-                return Shape::Number;
-            }
-            let mut message = format!("`history` has no method `{name}`");
-            if let Some(near) = closest(name, HISTORY_METHODS.into_iter()) {
-                message.push_str(&format!(" (did you mean `{near}`?)"));
-            }
-            message.push_str(&format!("; its methods are {}", history_methods()));
-            self.problem(at, message);
+        let receiver = Receiver::of_shape(target);
+        if let Some(problem) = self.functions.method(receiver, name, call.args.len()) {
+            self.method_problem(target, named, (name, call.args.len()), problem, at);
             return Shape::Any;
+        }
+        if let Some(closure) = call.args.first().and_then(closure)
+            && let Shape::List(element) = target
+        {
+            return self.closure_over(target, element, name, closure);
+        }
+        for arg in call.args.iter() {
+            self.shape(arg);
         }
         match name {
             "len" => Shape::Number,
+            "spent_last_days" | "carts_last_days" | "days_since" => Shape::Number,
             "has_feature" | "starts_with" | "ends_with" | "is_empty" => Shape::Bool,
             "contains" => {
                 if let [needle] = call.args.as_slice() {
@@ -274,8 +291,112 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A method that cannot be called on `target`, said at `at`.
+    fn method_problem(
+        &mut self,
+        target: &Shape,
+        named: Option<&str>,
+        (name, given): (&str, usize),
+        problem: CallProblem,
+        at: Position,
+    ) {
+        let owner = named.map_or("this value".to_string(), |n| format!("`{n}`"));
+        let receiver = Receiver::of_shape(target);
+        let near = || {
+            closest(name, self.functions.methods_of(receiver))
+                .map(|near| format!(" (did you mean `{near}`?)"))
+                .unwrap_or_default()
+        };
+        let message = match problem {
+            CallProblem::Unknown if *target == Shape::History => format!(
+                "`history` has no method `{name}`{}; its methods are {}",
+                near(),
+                history_methods()
+            ),
+            CallProblem::Unknown => format!("{owner} has no method `{name}`{}", near()),
+            CallProblem::NotOn => format!(
+                "{owner} is {}: it has no method `{name}`{}",
+                target.noun(),
+                near()
+            ),
+            CallProblem::Arity(arities) => {
+                format!("`{name}` takes {}, not {given}", arguments(&arities))
+            }
+        };
+        self.problem(at, message);
+    }
+
+    /// `target.name(closure)` on a list whose elements are `element`: the
+    /// closure's body checked with its parameters' shapes.
+    fn closure_over(
+        &mut self,
+        target: &Shape,
+        element: &Shape,
+        name: &str,
+        closure: Closure<'_>,
+    ) -> Shape {
+        let Some(params) = self
+            .script
+            .ast()
+            .iter_fn_def()
+            .find(|definition| definition.name.as_str() == closure.name)
+            .map(|definition| definition.params.clone())
+        else {
+            return Shape::Any;
+        };
+        let captured: Vec<Shape> = closure.captured.iter().map(|e| self.shape(e)).collect();
+        let declared = match name {
+            "reduce" | "reduce_rev" => vec![Shape::Any, element.clone(), Shape::Number],
+            "sort" | "sort_by" => vec![element.clone(), element.clone()],
+            _ => vec![element.clone(), Shape::Number],
+        };
+        let bound = params.len();
+        let mut shapes = captured;
+        shapes.extend(declared);
+        shapes.resize(bound.max(shapes.len()), Shape::Any);
+        let depth = self.locals.len();
+        for (param, shape) in params.iter().zip(shapes) {
+            self.locals.push((param.to_string(), shape));
+        }
+        for statement in self.body_of(&closure.name) {
+            self.statement(&statement);
+        }
+        self.locals.truncate(depth);
+        match name {
+            "some" | "all" | "none" => Shape::Bool,
+            "filter" | "retain" | "drain" => target.clone(),
+            "map" => Shape::List(Box::new(Shape::Any)),
+            "find" => element.clone(),
+            "index_of" => Shape::Number,
+            _ => Shape::Any,
+        }
+    }
+
+    /// The statements of the closure `name`'s body, walked by rhai over a
+    /// syntax tree holding only that function (its body's type is not
+    /// public: its statements are reached through the walk).
+    fn body_of(&self, name: &str) -> Vec<Stmt> {
+        // (`clone_functions_only_filtered` ignores its filter when the
+        // copy starts empty: every function would be walked.)
+        let mut only = self.script.ast().clone_functions_only();
+        only.retain_functions(|_, _, function, _| function == name);
+        let mut statements = Vec::new();
+        only.walk(&mut |path: &[ASTNode]| {
+            if let [ASTNode::Stmt(statement)] = path {
+                statements.push((*statement).clone());
+            }
+            true
+        });
+        statements
+    }
+
     /// An operator or function call.
     fn call(&mut self, call: &FnCallExpr, at: Position) -> Shape {
+        if !call.is_qualified()
+            && let Some(problem) = self.functions.call(call.name.as_str(), call.args.len())
+        {
+            self.function_problem((call.name.as_str(), call.args.len()), problem, at);
+        }
         let shapes: Vec<Shape> = call.args.iter().map(|arg| self.shape(arg)).collect();
         match (call.name.as_str(), call.args.as_slice()) {
             ("==" | "!=" | "<" | "<=" | ">" | ">=", [lhs, rhs]) => {
@@ -299,6 +420,27 @@ impl<'a> Checker<'a> {
             }
             _ => Shape::Any,
         }
+    }
+
+    /// A function that cannot be called, said at `at`.
+    fn function_problem(
+        &mut self,
+        (name, given): (&str, usize),
+        problem: CallProblem,
+        at: Position,
+    ) {
+        let message = match problem {
+            CallProblem::Arity(arities) => {
+                format!("`{name}` takes {}, not {given}", arguments(&arities))
+            }
+            CallProblem::Unknown | CallProblem::NotOn => {
+                let near = closest(name, self.functions.names())
+                    .map(|near| format!(" (did you mean `{near}`?)"))
+                    .unwrap_or_default();
+                format!("there is no function `{name}`{near}")
+            }
+        };
+        self.problem(at, message);
     }
 
     /// `lhs op rhs`.
@@ -435,6 +577,43 @@ impl<'a> Checker<'a> {
             self.equal_to_literal(element, &subject, text, span::start(needle));
         }
     }
+}
+
+/// A closure passed to a method: its function's name and the variables it
+/// captured (which come first among the function's parameters).
+struct Closure<'e> {
+    name: String,
+    captured: Vec<&'e Expr>,
+}
+
+/// `expr` as a closure, when it is one: `|l| ...` is a constant pointer to
+/// the function rhai made of its body, curried with what it captured.
+fn closure(expr: &Expr) -> Option<Closure<'_>> {
+    match expr {
+        Expr::DynamicConstant(value, ..) if value.is_fnptr() => Some(Closure {
+            name: value.clone().cast::<FnPtr>().fn_name().to_string(),
+            captured: Vec::new(),
+        }),
+        Expr::FnCall(call, ..) if call.name.as_str() == "curry" => {
+            let (first, captured) = call.args.split_first()?;
+            let mut closure = closure(first)?;
+            closure.captured = captured.iter().collect();
+            Some(closure)
+        }
+        _ => None,
+    }
+}
+
+/// "2 arguments", "1 or 2 arguments".
+fn arguments(arities: &[usize]) -> String {
+    let counts: Vec<String> = arities.iter().map(ToString::to_string).collect();
+    let last = arities.last().copied().unwrap_or(0);
+    let joined = match counts.as_slice() {
+        [] => "no".to_string(),
+        [one] => one.clone(),
+        [rest @ .., final_one] => format!("{} or {final_one}", rest.join(", ")),
+    };
+    format!("{joined} argument{}", if last == 1 { "" } else { "s" })
 }
 
 /// The element of a list (or the value of a map) of shape `target`.

@@ -10,6 +10,7 @@ use rhai::{AST, Dynamic, Engine, EvalAltResult, ImmutableString, Position, Scope
 use rust_decimal::Decimal;
 use serde_json::Value;
 
+use crate::engine::check::Functions;
 use crate::engine::exact::decimal_result;
 use crate::engine::exact::register_decimal_operators;
 use crate::engine::exact::to_exact_dynamic;
@@ -156,6 +157,8 @@ impl RhaiFacts {
 #[derive(Debug)]
 pub struct ScriptEngine {
     engine: Engine,
+    /// What it can call, for checking expressions when files load.
+    functions: Functions,
 }
 
 impl Default for ScriptEngine {
@@ -181,7 +184,13 @@ impl ScriptEngine {
             .register_fn("contains", array_contains_text)
             .register_fn("has_feature", has_feature);
         register_decimal_operators(&mut engine);
-        ScriptEngine { engine }
+        let functions = Functions::of(&engine);
+        ScriptEngine { engine, functions }
+    }
+
+    /// The functions expressions can call ([`crate::engine::check`]).
+    pub fn functions(&self) -> &Functions {
+        &self.functions
     }
 
     /// Compiles `source`. Unknown variables are compile errors, so a typo is

@@ -137,7 +137,7 @@ impl Services {
     /// (`engine::check`).
     fn check_api_campaign(&self, company: &str, kind: &str, campaign: &Campaign) -> ApiResult<()> {
         let known = Known::of(&self.catalog.company(company).segments);
-        let problems = check_campaign(campaign, &known);
+        let problems = check_campaign(campaign, &known, self.catalog.engine().functions());
         if problems.is_empty() {
             Ok(())
         } else {

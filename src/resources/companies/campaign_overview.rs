@@ -8,6 +8,7 @@ use crate::error::ApiResult;
 use crate::resources::api_campaigns::API_IDS_START;
 use crate::resources::companies::campaigns_api::CampaignSetStatus;
 use crate::services::Services;
+use crate::telemetry::campaign_failures::LastFailure;
 
 /// One campaign in force.
 #[derive(Debug, Clone, Serialize)]
@@ -30,6 +31,9 @@ pub struct CampaignInForce {
     pub available_from: Option<String>,
     /// When it stops applying, as written.
     pub available_to: Option<String>,
+    /// The last time one of its expressions failed on an event, seen by
+    /// this server ([`crate::telemetry::campaign_failures`]).
+    pub last_error: Option<LastFailure>,
 }
 
 /// A Company's campaigns as the back-office page shows them.
@@ -91,6 +95,7 @@ impl Services {
                     state,
                     available_from: from.map(|at| at.to_string()),
                     available_to: to.map(|at| at.to_string()),
+                    last_error: self.campaign_failures.last(company, campaign.id),
                 }
             })
             .collect();

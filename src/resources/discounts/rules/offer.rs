@@ -86,6 +86,7 @@ fn no_line_matches(
         reason,
         key: Some("lines"),
         parts,
+        failed: false,
     }
 }
 
@@ -108,7 +109,7 @@ fn matching_lines(
                     Some(condition) => engine
                         .eval_prepared(condition, prepared, Some(index))
                         .map_err(|e| {
-                            NotApplied::at_key("lines", format!("lines condition failed: {e}"))
+                            NotApplied::failed("lines", format!("lines condition failed: {e}"))
                         })?,
                 },
         );
@@ -136,7 +137,7 @@ fn figure_value(
         Figure::Number(number) => Ok(*number),
         Figure::Expression(script) => engine
             .eval_exact(script, prepared, line)
-            .map_err(|e| NotApplied::at_key(key, format!("{key} failed: {e}"))),
+            .map_err(|e| NotApplied::failed(key, format!("{key} failed: {e}"))),
     }
 }
 
@@ -330,7 +331,7 @@ fn unit_worth(
                         engine
                             .eval_prepared(part, prepared, Some(line.index))
                             .map_err(|e| {
-                                NotApplied::at_key(
+                                NotApplied::failed(
                                     "bundle",
                                     format!("bundle part {} failed: {e}", number + 1),
                                 )
