@@ -142,7 +142,6 @@ error_codes! {
     StoreUnavailable: "store_unavailable", SERVICE_UNAVAILABLE, "The store is unavailable. Retry with exponential backoff (1 s up to 32 s).";
     RequestTimeout: "request_timeout", SERVICE_UNAVAILABLE, "The request took longer than the server allows. Its effects may or may not have been applied: retry with the same Idempotency-Key.";
     ServerBusy: "server_busy", SERVICE_UNAVAILABLE, "The server is at capacity (too many requests at once, or recording at once); this one was not started and changed nothing. Retry after a moment.";
-    CampaignsUnavailable: "campaigns_unavailable", SERVICE_UNAVAILABLE, "The Company's campaign files have errors and never loaded; the message lists them.";
     DrawContended: "draw_contended", SERVICE_UNAVAILABLE, "Simultaneous events kept colliding on what they count (an Instant Win's draws for one Customer or the last units of a prize, the last of a points campaign's budget); nothing was recorded, retry.";
 }
 

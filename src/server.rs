@@ -14,7 +14,9 @@ use tokio::task::JoinHandle;
 use crate::common::clock::Clock;
 use crate::common::random::RandomSource;
 use crate::engine::catalog::Catalog;
+use crate::engine::catalog::GoodFile;
 use crate::engine::catalog::LoadReport;
+use crate::engine::loader::files::FileSystemLoader;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -25,6 +27,7 @@ use crate::http::back_office::OperatorToken;
 use crate::resources::companies::bootstrap::Bootstrap;
 use crate::resources::companies::bootstrap::ensure_demo_company;
 use crate::resources::companies::model::Environment;
+use crate::resources::companies::store::campaign_files::KeptCampaignFile;
 use crate::services::Services;
 use crate::storage::RemoteAuth;
 use crate::storage::Store;
@@ -156,7 +159,22 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     if !settings.campaigns.is_dir() {
         tracing::warn!(campaigns = %settings.campaigns.display(), "campaigns directory not found");
     }
-    let (catalog, report) = Catalog::load(&settings.campaigns);
+    // A file broken on disk now serves the version that last loaded, kept
+    // by an earlier start or another server: one file never stops the tills.
+    let last_good = store
+        .kept_campaign_files()
+        .await?
+        .into_iter()
+        .map(|kept| GoodFile {
+            company: kept.company,
+            file: kept.file.into(),
+            text: kept.text,
+        })
+        .collect();
+    let (catalog, report) = Catalog::with_last_good(
+        Box::new(FileSystemLoader::new(&settings.campaigns)),
+        last_good,
+    );
     let catalog = Arc::new(catalog);
     let random = match settings.draw_seed {
         Some(seed) => {
@@ -179,6 +197,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .await?;
     services.rate_limiters.set_processes(processes);
     log_rules_report(&services, &report);
+    keep_good_files(&services, &report).await;
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
@@ -247,6 +266,7 @@ async fn reload_rules(
         let worker = catalog.clone();
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
             log_rules_report(&services, &report);
+            keep_good_files(&services, &report).await;
             for company in &report.loaded {
                 services.warn_of_unknown_features(company);
             }
@@ -350,6 +370,28 @@ async fn expire_points(
             _ = tokio::time::sleep(EXPIRE_EVERY) => {}
             _ = stopped.wait_for(|stop| *stop) => return Ok(()),
         }
+    }
+}
+
+/// Keeps the files a load found good as their last good versions; a failure
+/// is logged and the files are offered again at their next change.
+async fn keep_good_files(services: &Services, report: &LoadReport) {
+    let kept: Vec<KeptCampaignFile> = report
+        .good_files
+        .iter()
+        .map(|good| KeptCampaignFile {
+            company: good.company.clone(),
+            file: good.file.to_string_lossy().into_owned(),
+            text: good.text.clone(),
+        })
+        .collect();
+    if let Err(error) = services
+        .store
+        .keep_campaign_files(&kept, services.now().as_datetime())
+        .await
+    {
+        tracing::warn!(%error, files = report.good_files.len(),
+            "keeping the campaign files' last good versions failed");
     }
 }
 

@@ -418,12 +418,17 @@ async fn a_merge_moves_carts_and_points_and_unmerge_gives_them_back() {
 }
 
 #[tokio::test]
-async fn a_company_whose_campaigns_never_loaded_is_not_served_events() {
+async fn one_broken_file_never_stops_a_companys_carts() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("demo")).unwrap();
     std::fs::write(
         dir.path().join("demo").join("broken.yaml"),
         "id: 1\nkind: points\nname: Broken\non: cart\nwhen: cart.total >\npoints: { fixed: 5 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("demo").join("good.yaml"),
+        "id: 2\nkind: points\nname: Good\non: cart\npoints: { fixed: 3 }\n",
     )
     .unwrap();
     let mut settings = loyalty::server::ServerSettings::for_store("mem://", common::OPERATOR_TOKEN);
@@ -439,15 +444,24 @@ async fn a_company_whose_campaigns_never_loaded_is_not_served_events() {
             Some(morning_cart(&customer, "NO-1")),
         )
         .await;
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (503, Some("campaigns_unavailable")),
-        "{body}"
-    );
-    assert!(
-        body["error"].as_str().unwrap().contains("broken.yaml:5:"),
-        "{body}"
-    );
+    // The broken file never loaded, so it is left out alone: the good
+    // one applies, and nothing of the server's files reaches the till.
+    assert_eq!(status, 200, "{body}");
+    let rules: Vec<i64> = body["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|effect| effect["rule_id"].as_i64())
+        .collect();
+    assert_eq!(rules, [2], "{body}");
+    assert!(!body.to_string().contains("broken.yaml"), "{body}");
+    let problems = server
+        .running
+        .services
+        .catalog()
+        .problems("demo")
+        .expect("the broken file is held back");
+    assert!(problems[0].to_string().contains("broken.yaml:5:"));
 }
 
 #[tokio::test]

@@ -4,6 +4,8 @@
 
 #[path = "foundation/blank_ids.rs"]
 mod blank_ids;
+#[path = "foundation/broken_restart.rs"]
+mod broken_restart;
 mod common;
 #[path = "foundation/crash_runs.rs"]
 mod crash_runs;

@@ -1,14 +1,10 @@
 //! The commands of campaign authors and QA: check campaign files, simulate draws, run scenarios and the benchmark.
 
-use crate::cli::back_office_client::BackOffice;
 use crate::cli::init_logging;
 use crate::cli::print_json;
-use crate::config::BackOfficeArgs;
 use crate::config::LogFormat;
-use crate::engine::catalog::Catalog;
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::resources::master_data::references::unknown_features;
 use std::path::Path;
 
 /// Runs `loyalty bench` and prints its report.
@@ -363,59 +359,6 @@ pub(crate) fn simulate_draws(file: &Path, runs: usize, seed: u64, json: bool) ->
         }
     );
     Ok(())
-}
-
-/// Compiles every rule file under `dir`, printing problems as
-/// `FILE:LINE:COLUMN: message`; when a server answers at the back office's
-/// URL, also checks the taxonomies and features they name against each
-/// Company's catalogue.
-pub(crate) async fn check_campaigns(dir: &Path, back_office: &BackOfficeArgs) -> ApiResult<()> {
-    if !dir.is_dir() {
-        return Err(ApiError::invalid(format!(
-            "{} is not a directory",
-            dir.display()
-        )));
-    }
-    let (catalog, mut report) = Catalog::load(dir);
-    if report.errors.is_empty() {
-        match BackOffice::connect_if_running(back_office).await? {
-            Some(office) => {
-                for company in &report.loaded {
-                    let known = office.feature_catalogue(company).await?;
-                    report.errors.extend(unknown_features(
-                        &catalog.company(company).campaigns,
-                        &known,
-                    ));
-                }
-            }
-            None => eprintln!(
-                "note: no server answers at {}: the taxonomies and features conditions name were not checked against the catalogue",
-                back_office.admin_url
-            ),
-        }
-    }
-    for error in &report.errors {
-        eprintln!("{error}");
-    }
-    if report.errors.is_empty() {
-        for company in &report.loaded {
-            let rules = catalog.company(company);
-            println!(
-                "ok: {company}: {} campaigns, {} tiers, {} audiences, {} calculated attributes",
-                rules.campaigns.len(),
-                rules.segments.tiers.len(),
-                rules.segments.audiences.len(),
-                rules.segments.attributes.len()
-            );
-        }
-        Ok(())
-    } else {
-        Err(ApiError::invalid(format!(
-            "{} problem(s) in {}",
-            report.errors.len(),
-            dir.display()
-        )))
-    }
 }
 
 #[cfg(test)]

@@ -9,11 +9,13 @@
 pub mod authoring;
 pub mod back_office;
 pub mod back_office_client;
+pub mod campaigns_check;
 pub mod explain;
 pub mod serve;
 
-use crate::cli::authoring::{bench, check_campaigns, run_scenarios, simulate_draws, torture};
+use crate::cli::authoring::{bench, run_scenarios, simulate_draws, torture};
 use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
+use crate::cli::campaigns_check::check_campaigns;
 use crate::cli::explain::{ExplainRequest, ExplainedEvent, explain_campaign};
 use crate::cli::serve::serve;
 use crate::config::CampaignsCommand;

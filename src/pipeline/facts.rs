@@ -94,13 +94,6 @@ impl Services {
         // The Customer's own errors come first, as they did when it was
         // read on its own before the rest.
         ensure_active(&customer)?;
-        if let Some(errors) = self.catalog.failure(company) {
-            let listed: Vec<String> = errors.iter().take(5).map(ToString::to_string).collect();
-            return Err(ApiError::new(
-                ErrorCode::CampaignsUnavailable,
-                format!("the campaign files never loaded: {}", listed.join("; ")),
-            ));
-        }
         self.segment_facts(&rules, &mut facts);
         // Tiers and audiences keep the Company's calendar; the event's own
         // day, weekday and hour are its Location's.

@@ -230,7 +230,7 @@ pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<Sc
         .running
         .services
         .catalog()
-        .failure(&scenario.company)
+        .problems(&scenario.company)
     {
         Some(errors) => Err(ApiError::invalid(format!(
             "{}: the campaigns do not load: {}",

@@ -333,8 +333,9 @@ async fn the_campaigns_page_names_a_broken_file_and_its_line() {
     let mut browser = Browser::signed_in(&server).await;
     let page = browser.get("/companies/demo/campaigns").await;
     assert_eq!(page.status, 200);
-    assert!(page.body.contains("never loaded"), "{}", page.body);
+    assert!(page.body.contains("held back"), "{}", page.body);
     assert!(page.body.contains("broken.yaml:5"), "{}", page.body);
+    assert!(page.body.contains("leaving out"), "{}", page.body);
 
     let missing = browser.get("/companies/nobody/campaigns").await;
     assert_eq!(missing.status, 404);

@@ -290,9 +290,21 @@ async fn a_carts_hour_is_its_locations() {
 /// Runs `loyalty campaigns check` on `dir` against `server`: success and
 /// what it printed on stderr.
 async fn check(server: &TestServer, dir: &std::path::Path) -> (bool, String) {
+    let (passed, _, stderr) = check_with(server, dir, &[]).await;
+    (passed, stderr)
+}
+
+/// `loyalty campaigns check` of `dir` with `extra` arguments against
+/// `server`: whether it passed, its standard output and its errors.
+async fn check_with(
+    server: &TestServer,
+    dir: &std::path::Path,
+    extra: &[&str],
+) -> (bool, String, String) {
     let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
         .args(["campaigns", "check", "--campaigns"])
         .arg(dir)
+        .args(extra)
         .args(["--admin-url", &server.admin_url()])
         .args(["--admin-token", common::OPERATOR_TOKEN])
         .env_remove("LOYALTY_ADMIN_TOKEN")
@@ -302,6 +314,7 @@ async fn check(server: &TestServer, dir: &std::path::Path) -> (bool, String) {
         .expect("binary runs");
     (
         output.status.success(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
@@ -340,8 +353,11 @@ async fn a_campaign_naming_a_feature_the_company_lacks_is_reported_at_its_line()
         .map(ToString::to_string)
         .collect();
     assert_eq!(problems.len(), 2, "{problems:?}");
+    // A warning, as the server says it: the campaign loads and can never
+    // match that feature.
     let (passed, stderr) = check(&server, dir.path()).await;
-    assert!(!passed, "{stderr}");
+    assert!(passed, "{stderr}");
+    assert!(stderr.contains("warning: "), "{stderr}");
     assert!(
         stderr.contains("typo.yaml:5:7: `has_feature` names `region:nort`, but the Location taxonomy `region` has no feature `nort` (it has: north)"),
         "{stderr}"
@@ -350,6 +366,33 @@ async fn a_campaign_naming_a_feature_the_company_lacks_is_reported_at_its_line()
         stderr.contains("typo.yaml:6: `locations` names `format:mall`, but the Company has no Location taxonomy `format` (it has: region)"),
         "{stderr}"
     );
+    let (passed, stdout, _) = check_with(&server, dir.path(), &["--json"]).await;
+    assert!(passed, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).expect("one JSON document");
+    assert_eq!(
+        (
+            report["ok"].clone(),
+            report["errors"].clone(),
+            report["warnings"].clone()
+        ),
+        (json!(true), json!(0), json!(2)),
+        "{report}"
+    );
+    let first = &report["problems"][0];
+    assert!(
+        first["file"].as_str().unwrap().ends_with("typo.yaml"),
+        "{report}"
+    );
+    assert_eq!(
+        (
+            first["line"].clone(),
+            first["column"].clone(),
+            first["severity"].clone()
+        ),
+        (json!(5), json!(7), json!("warning")),
+        "{report}"
+    );
+    assert_eq!(report["companies"][0]["company"], "demo", "{report}");
 
     // Once the catalogue has them, the same files pass.
     ok(
@@ -387,8 +430,9 @@ async fn a_campaign_naming_a_feature_the_company_lacks_is_reported_at_its_line()
     assert!(passed, "{stderr}");
 }
 
-/// A reload held back by one broken file says so, over the back office:
-/// which files wait, every problem, and what stays in force.
+/// A reload that finds one broken file holds that file back alone and says
+/// so over the back office: which file, every problem, and that its last
+/// good version serves while the other file's edit is in force.
 #[tokio::test]
 async fn the_back_office_says_which_files_a_broken_edit_holds_back() {
     let files = [
@@ -438,9 +482,17 @@ async fn the_back_office_says_which_files_a_broken_edit_holds_back() {
     assert_eq!(held["campaigns_in_force"], 2);
     assert_eq!(
         held["held_back_files"].as_array().unwrap().len(),
-        2,
+        1,
         "{held}"
     );
+    assert!(
+        held["files_serving_last_good"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("coffee.yaml"),
+        "{held}"
+    );
+    assert_eq!(held["files_left_out"], json!([]), "{held}");
     let broken = held["files_with_problems"][0].as_str().unwrap();
     assert!(broken.ends_with("coffee.yaml"), "{held}");
     assert!(
@@ -454,10 +506,11 @@ async fn the_back_office_says_which_files_a_broken_edit_holds_back() {
         held["summary"]
             .as_str()
             .unwrap()
-            .contains("the previous version of the set (2 campaigns) stays in force, and edits to its other files wait"),
+            .contains("coffee.yaml; its 1 other file(s) are in force as they are on disk"),
         "{held}"
     );
-    // The old `fixed: 1` still applies: the valid edit waits too.
+    // The valid edit (`fixed: 5`) is in force beside coffee.yaml's last
+    // good version.
     let key = server.bootstrap_key();
     let (_, customer) = server
         .call_as(
@@ -478,5 +531,43 @@ async fn the_back_office_says_which_files_a_broken_edit_holds_back() {
         .filter(|e| e["rule_id"] == 320)
         .filter_map(|e| e["points"].as_i64())
         .collect();
-    assert_eq!(points, [1], "{answer}");
+    assert_eq!(points, [5], "{answer}");
+    let coffee: Vec<&Value> = answer["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["rule_id"] == 321)
+        .collect();
+    assert_eq!(coffee.len(), 1, "the last good version applies: {answer}");
+}
+
+#[tokio::test]
+async fn check_json_is_one_document_of_errors_at_their_file_line_and_column() {
+    let broken = [(
+        "closure.yaml",
+        "id: 330\nkind: points\nname: Wine\non: cart\nwhen: cart.lines.some(|l| l.has_feture(\"category\", \"wine\"))\npoints: { fixed: 1 }\n",
+    )];
+    let (server, dir) = server_with(&broken, MONDAY_EVENING).await;
+    let (passed, stdout, _) = check_with(&server, dir.path(), &["--json"]).await;
+    assert!(!passed, "an error fails the check: {stdout}");
+    let report: Value = serde_json::from_str(&stdout).expect("one JSON document");
+    assert_eq!(report["ok"], json!(false), "{report}");
+    assert_eq!(report["errors"], json!(1), "{report}");
+    let problem = &report["problems"][0];
+    assert_eq!(
+        (
+            problem["line"].clone(),
+            problem["column"].clone(),
+            problem["severity"].clone()
+        ),
+        (json!(5), json!(29), json!("error")),
+        "{report}"
+    );
+    assert!(
+        problem["message"]
+            .as_str()
+            .unwrap()
+            .contains("`l` has no method `has_feture` (did you mean `has_feature`?)"),
+        "{report}"
+    );
 }

@@ -79,6 +79,11 @@ impl CampaignLoader for FileSystemLoader {
     fn read(&self, path: &Path) -> Result<String, String> {
         std::fs::read_to_string(path).map_err(|e| e.to_string())
     }
+
+    fn within_company(&self, company: &str, path: &Path) -> PathBuf {
+        path.strip_prefix(self.dir.join(company))
+            .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+    }
 }
 
 #[cfg(test)]

@@ -26,6 +26,13 @@ pub trait CampaignLoader: Debug + Send + Sync {
 
     /// The text of the file at `path` (one [`CampaignLoader::files`] named).
     fn read(&self, path: &Path) -> Result<String, String>;
+
+    /// The file at `path` (one [`CampaignLoader::files`] named for
+    /// `company`) within the Company's folder: what names it wherever the
+    /// folder lies (the last good versions are kept under it).
+    fn within_company(&self, _company: &str, path: &Path) -> PathBuf {
+        path.components().skip(1).collect()
+    }
 }
 
 /// A shared loader, so its owner can keep writing to it (a [`MemoryLoader`]
@@ -41,6 +48,10 @@ impl<L: CampaignLoader> CampaignLoader for std::sync::Arc<L> {
 
     fn read(&self, path: &Path) -> Result<String, String> {
         (**self).read(path)
+    }
+
+    fn within_company(&self, company: &str, path: &Path) -> PathBuf {
+        (**self).within_company(company, path)
     }
 }
 

@@ -80,17 +80,12 @@ impl DeclaredErrors for CartsApi {
                 ErrorCode::CustomerInactive,
                 ErrorCode::CartAlreadyExists,
                 ErrorCode::CustomerNotEnoughScore,
-                ErrorCode::CampaignsUnavailable,
                 ErrorCode::DrawContended,
             ],
         },
         OperationErrors {
             operation: "POST /carts/simulate",
-            codes: &[
-                ErrorCode::CustomerNotFound,
-                ErrorCode::CustomerInactive,
-                ErrorCode::CampaignsUnavailable,
-            ],
+            codes: &[ErrorCode::CustomerNotFound, ErrorCode::CustomerInactive],
         },
         OperationErrors {
             operation: "POST /carts/cancellation",
@@ -101,7 +96,6 @@ impl DeclaredErrors for CartsApi {
                 // A cart was recorded under the cancellation's own code.
                 ErrorCode::CartAlreadyExists,
                 ErrorCode::CartAlreadyCancelled,
-                ErrorCode::CampaignsUnavailable,
             ],
         },
         OperationErrors {

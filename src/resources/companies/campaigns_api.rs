@@ -1,12 +1,13 @@
-//! The back office's view of a Company's campaign files: whether the set in
-//! force is the one on disk, and when it is not, which files hold it back
-//! and what stays in force (`GET /companies/{slug}/campaigns`).
+//! The back office's view of a Company's campaign files: whether the files
+//! in force are those on disk, and when they are not, which files are held
+//! back and what serves in their place (`GET /companies/{slug}/campaigns`).
 
 use poem::Request;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
 
+use crate::engine::held_back::Serving;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::errors::ErrorResponse;
@@ -22,11 +23,11 @@ use crate::services::Services;
 pub enum CampaignSetState {
     /// The files on disk are the set in force.
     InForce,
-    /// Some file has a problem: the whole set is held back and the
-    /// previous version stays in force.
+    /// Some files have problems: each serves its last good version or is
+    /// left out, and the others are in force as they are on disk.
     HeldBack,
-    /// The files have problems and never loaded: events are refused
-    /// (`campaigns_unavailable`).
+    /// Every file has a problem and none ever loaded: the Company has no
+    /// campaign in force (its events are still answered).
     NeverLoaded,
 }
 
@@ -39,10 +40,16 @@ pub struct CampaignSetStatus {
     pub state: CampaignSetState,
     /// Campaigns in force (from the files and created through the API).
     pub campaigns_in_force: usize,
-    /// When held back: every file of the set, all waiting.
+    /// The files held back: those that have problems.
     pub held_back_files: Vec<String>,
-    /// When held back: the files that have problems.
+    /// The files that have problems (the same as `held_back_files`).
     pub files_with_problems: Vec<String>,
+    /// Held-back files served by their last good version: the text that
+    /// last loaded, kept in the store, so it survives restarts.
+    pub files_serving_last_good: Vec<String>,
+    /// Held-back files left out: they never loaded (or their last good
+    /// version no longer fits the Company's other files).
+    pub files_left_out: Vec<String>,
     /// Every problem, as `FILE:LINE:COLUMN: message`.
     pub problems: Vec<String>,
     /// What happened, in one sentence (as the server logs it).
@@ -68,6 +75,8 @@ impl Services {
                 campaigns_in_force,
                 held_back_files: Vec::new(),
                 files_with_problems: Vec::new(),
+                files_serving_last_good: Vec::new(),
+                files_left_out: Vec::new(),
                 problems: Vec::new(),
                 summary: format!(
                     "{company}: the files on disk are in force ({campaigns_in_force} campaigns)"
@@ -75,14 +84,16 @@ impl Services {
             },
             Some(held) => CampaignSetStatus {
                 company: company.to_string(),
-                state: if held.previous_campaigns.is_some() {
-                    CampaignSetState::HeldBack
-                } else {
+                state: if held.nothing_loaded() {
                     CampaignSetState::NeverLoaded
+                } else {
+                    CampaignSetState::HeldBack
                 },
                 campaigns_in_force,
-                held_back_files: display(held.files.clone()),
-                files_with_problems: display(held.files_with_problems()),
+                held_back_files: display(held.files.iter().map(|f| f.file.clone()).collect()),
+                files_with_problems: display(held.files.iter().map(|f| f.file.clone()).collect()),
+                files_serving_last_good: display(held.serving(Serving::LastGood)),
+                files_left_out: display(held.serving(Serving::LeftOut)),
                 problems: held.problems.iter().map(ToString::to_string).collect(),
                 summary: held.summary(),
             },
@@ -96,8 +107,9 @@ pub struct CampaignFiles;
 
 #[OpenApi]
 impl CampaignFiles {
-    /// Where the Company's campaign files stand: in force, or held back by
-    /// a problem in one of them (with every problem and which files wait).
+    /// Where the Company's campaign files stand: in force, or some held
+    /// back by their problems (with every problem, and which files serve
+    /// their last good version and which are left out).
     #[oai(path = "/companies/:slug/campaigns", method = "get")]
     async fn status(
         &self,

@@ -82,7 +82,6 @@ impl DeclaredErrors for EventsApi {
             codes: &[
                 ErrorCode::CustomerNotFound,
                 ErrorCode::CustomerInactive,
-                ErrorCode::CampaignsUnavailable,
                 ErrorCode::DrawContended,
             ],
         },
@@ -99,7 +98,6 @@ impl DeclaredErrors for EventsApi {
             codes: &[
                 ErrorCode::CustomerNotFound,
                 ErrorCode::CustomerInactive,
-                ErrorCode::CampaignsUnavailable,
                 ErrorCode::DrawContended,
             ],
         },

@@ -224,7 +224,39 @@ mod tests {
         assert!(parse(&prizes(0.1, 0.9)).is_ok());
         assert!(parse(&prizes(0.333_333_333_3, 0.666_666_666_7)).is_ok());
         let errors = described(&prizes(0.1, 0.8));
-        assert!(errors[0].contains("sum to 0.9"), "{errors:?}");
+        assert!(
+            errors[0].contains(
+                "the prize weights sum to 0.9, not 1: give the rest (0.1) to the No Prize entry `a` (weight 0.2)"
+            ),
+            "{errors:?}"
+        );
+        let without_no_prize = format!(
+            "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      weight: 0.9\n      outcome: {{ promotion_type: points, promotion_id: 1 }}\n"
+        );
+        let errors = described(&without_no_prize);
+        assert!(
+            errors[0].contains(
+                "the prize weights sum to 0.9, not 1: add a No Prize entry (an empty `outcome`) with the rest, weight 0.1"
+            ),
+            "{errors:?}"
+        );
+        // Float noise is not shown, and a No Prize entry that exists is
+        // named, with the weight that makes the sum 1.
+        let with_no_prize = format!(
+            "{HEAD}instant_win:\n  instant_win_prizes:\n    - id: a\n      name: A\n      weight: 0.05\n      outcome: {{ promotion_type: points, promotion_id: 1 }}\n    - id: none\n      name: Nothing\n      weight: 0.9\n"
+        );
+        let errors = described(&with_no_prize);
+        assert!(
+            errors[0].contains(
+                "the prize weights sum to 0.95, not 1: give the rest (0.05) to the No Prize entry `none` (weight 0.95)"
+            ),
+            "{errors:?}"
+        );
+        let errors = described(&prizes(0.5, 0.7));
+        assert!(
+            errors[0].contains("sum to 1.2, not 1: take 0.2 off them"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -89,12 +89,44 @@ pub(crate) fn compile_prizes(problems: &mut Problems<'_>, files: Vec<PrizeFile>)
     }
     let sum: f64 = prizes.iter().map(|p| p.weight).sum();
     if !prizes.is_empty() && (sum - 1.0).abs() > WEIGHT_TOLERANCE {
-        problems.at_key(
-            "instant_win_prizes",
-            format!("the prize weights sum to {sum}, not 1 (add a No Prize entry with the rest)"),
-        );
+        problems.at_key("instant_win_prizes", weights_message(&prizes, sum));
     }
     prizes
+}
+
+/// What to do about weights summing to `sum`, not 1: the rest given to the
+/// No Prize entry (or one added), or what is too much taken off.
+fn weights_message(prizes: &[Prize], sum: f64) -> String {
+    let no_prize = prizes
+        .iter()
+        .find(|prize| prize.promotion_type == PromotionType::NoPrize);
+    let said = format!("the prize weights sum to {}, not 1", decimal(sum));
+    if sum > 1.0 {
+        return format!("{said}: take {} off them", decimal(sum - 1.0));
+    }
+    let rest = decimal(1.0 - sum);
+    match no_prize {
+        Some(entry) => format!(
+            "{said}: give the rest ({rest}) to the No Prize entry `{}` (weight {})",
+            entry.id,
+            decimal(entry.weight + 1.0 - sum)
+        ),
+        None => format!(
+            "{said}: add a No Prize entry (an empty `outcome`) with the rest, weight {rest}"
+        ),
+    }
+}
+
+/// `value` as an author wrote it: no float noise (`0.9500000000000001` is
+/// 0.95), at most nine decimals.
+fn decimal(value: f64) -> String {
+    let text = format!("{value:.9}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
 }
 
 /// A prize as written.
