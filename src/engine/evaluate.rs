@@ -6,21 +6,15 @@ use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
 use crate::engine::facts::Facts;
-use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindContext;
-use crate::engine::not_applied::NotApplied;
-use crate::engine::script::PreparedFacts;
 use crate::engine::script::ScriptEngine;
+use crate::engine::takes_part::applies;
 use crate::engine::text::Text;
-use crate::engine::why::deciding_parts;
-use crate::engine::why::describe as describe_parts;
-use crate::resources::coupons::apply::presented;
 use crate::resources::discounts::settle::settle;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
 use crate::resources::limits::LimitTake;
 use crate::resources::limits::OfferTakes;
-use crate::resources::master_data::matching::location_listed;
 use crate::resources::messages::rules::ShownMessage;
 use crate::resources::messages::rules::shown_messages;
 
@@ -165,137 +159,6 @@ pub(crate) fn evaluate_plainly(
         &mut draws,
         &|text| text.resolve("en", "en"),
     )
-}
-
-/// Whether `campaign` takes part in this event; the reason when it does not.
-fn applies(
-    engine: &ScriptEngine,
-    campaign: &Campaign,
-    event: &Listens,
-    facts: &Facts,
-    prepared: &PreparedFacts,
-) -> Result<(), NotApplied> {
-    let coupon = matches!(campaign.kind, CampaignKind::Coupon(_));
-    if coupon {
-        presented(campaign, facts)?;
-    }
-    in_force(campaign, facts)?;
-    if !coupon && &campaign.listens != event {
-        return Err(NotApplied::at_key(
-            "on",
-            format!("listens to {}", describe(&campaign.listens)),
-        ));
-    }
-    at_its_locations(campaign, facts)?;
-    campaign.reach.admits(facts)?;
-    condition_holds(engine, campaign, prepared)
-}
-
-/// Whether the event happens at one of `campaign`'s Locations, when it
-/// lists some; the reason when not.
-fn at_its_locations(campaign: &Campaign, facts: &Facts) -> Result<(), NotApplied> {
-    if campaign.locations.is_empty() {
-        return Ok(());
-    }
-    let refused = |reason: String| Err(NotApplied::at_key("locations", reason));
-    match facts
-        .location
-        .get("code")
-        .and_then(serde_json::Value::as_str)
-    {
-        Some(code) if location_listed(&campaign.locations, code, &facts.location) => Ok(()),
-        Some(code) => refused(format!(
-            "location `{code}` is not one of its locations ({})",
-            campaign.locations.join(", ")
-        )),
-        None => refused("the event names no location and the campaign runs only in some".into()),
-    }
-}
-
-/// Whether `campaign` is in force for the Customer of `facts` now: active,
-/// within its dates, days and hours, for the Customer's tier and country,
-/// its condition true; the reason when it is not.
-pub(crate) fn available(
-    engine: &ScriptEngine,
-    campaign: &Campaign,
-    facts: &Facts,
-    prepared: &PreparedFacts,
-) -> Result<(), NotApplied> {
-    in_force(campaign, facts)?;
-    campaign.reach.admits(facts)?;
-    condition_holds(engine, campaign, prepared)
-}
-
-/// Whether `campaign` is active and within its dates at the time of `facts`.
-fn in_force(campaign: &Campaign, facts: &Facts) -> Result<(), NotApplied> {
-    if !campaign.active {
-        return Err(NotApplied::at_key("active", "inactive"));
-    }
-    let now = crate::common::time::Timestamp::from(facts.now);
-    if let Some(from) = campaign.available_from.map(|t| t.instant(&facts.locale))
-        && now < from
-    {
-        return Err(NotApplied::at_key(
-            "available_from",
-            format!("not available until {from}"),
-        ));
-    }
-    if let Some(to) = campaign.available_to.map(|t| t.instant(&facts.locale))
-        && now > to
-    {
-        return Err(NotApplied::at_key(
-            "available_to",
-            format!("not available since {to}"),
-        ));
-    }
-    Ok(())
-}
-
-/// Whether `campaign`'s `when` holds for `prepared`; when it does not and
-/// the event is explained, the parts that made it false.
-fn condition_holds(
-    engine: &ScriptEngine,
-    campaign: &Campaign,
-    prepared: &PreparedFacts,
-) -> Result<(), NotApplied> {
-    let Some(when) = &campaign.when else {
-        return Ok(());
-    };
-    match engine.eval_prepared(when, prepared, None) {
-        Ok(true) => Ok(()),
-        Ok(false) if prepared.facts().explain => {
-            let parts = deciding_parts(engine, when, prepared, None, false);
-            let reason = if parts.is_empty() {
-                format!("condition is false: `{}`", when.source.trim())
-            } else {
-                format!("condition is false: {}", describe_parts(&parts))
-            };
-            Err(NotApplied {
-                reason,
-                key: Some("when"),
-                parts,
-                failed: false,
-            })
-        }
-        Ok(false) => Err(NotApplied::at_key(
-            "when",
-            format!("condition is false: `{}`", when.source.trim()),
-        )),
-        Err(error) => Err(NotApplied::failed(
-            "when",
-            format!("condition failed: {error}"),
-        )),
-    }
-}
-
-fn describe(listens: &Listens) -> String {
-    match listens {
-        Listens::Cart => "carts".into(),
-        Listens::CustomEvent(kind) => format!("Custom Events of type `{kind}`"),
-        Listens::Trigger(kind) => format!("triggers of type `{kind}`"),
-        Listens::Prize => "no event (it is given as a prize)".into(),
-        Listens::Play(game) => format!("plays of game {game}"),
-    }
 }
 
 #[cfg(test)]

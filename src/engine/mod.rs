@@ -5,9 +5,9 @@
 //! [`facts`] they see, campaign files ([`campaign`], [`campaign_set`], the events they [`listens`] to) with
 //! translatable [`text`] and problems reported at their line ([`problems`],
 //! [`origin`]), when and for whom any campaign runs ([`reach`]), the kinds registry every campaign kind plugs into
-//! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]) and its
+//! ([`kinds`]), typed [`effect`]s, the interpreter ([`evaluate`]; whether a campaign takes part: [`takes_part`]) and its
 //! [`explanation`]s (the deciding parts of a condition: [`why`]), the
-//! mistakes caught when files load ([`check`]), the files' JSON [`schema`], and the per-Company [`catalog`] read through a [`loader`] and reloaded on change.
+//! mistakes caught when files load ([`check`]), the files' JSON [`schema`], and the per-Company [`catalog`] read through a [`loader`] and reloaded on change, a broken file held back alone ([`held_back`]).
 //! It does no store I/O and owns no clock: facts and `now` are passed in
 //! (only an evaluation's time limit reads the monotonic clock).
 //! Each kind's own section, compilation and evaluation live in its resource
@@ -42,6 +42,7 @@ pub mod problems;
 pub mod reach;
 pub mod schema;
 pub mod script;
+pub mod takes_part;
 pub mod text;
 pub mod why;
 pub(crate) mod yaml;

@@ -218,56 +218,87 @@ impl Reach {
         if self.recurrence.is_some() || self.hours.is_some() {
             self.on_time(facts.locale.wall_clock(facts.now))?;
         }
-        if !self.countries.is_empty() {
-            match event_country(&facts.location, &facts.customer) {
-                Some(country)
-                    if self
-                        .countries
-                        .iter()
-                        .any(|c| c.eq_ignore_ascii_case(country)) => {}
-                Some(country) => {
-                    return Err(NotApplied::at_key(
-                        "countries",
-                        format!(
-                            "runs in {} only, not in {country} (the event's Location's country, else the Customer's)",
-                            self.countries.join(", ")
-                        ),
-                    ));
-                }
-                None => {
-                    return Err(NotApplied::at_key(
-                        "countries",
-                        format!(
-                            "runs in {} only, and neither the event's Location nor the Customer has a country",
-                            self.countries.join(", ")
-                        ),
-                    ));
-                }
-            }
+        self.in_countries(facts)?;
+        self.in_tiers(facts)
+    }
+
+    /// Every reason it does not reach the event of `facts`, in the order
+    /// its keys are checked (explanations name them all, not the first).
+    pub fn refusals(&self, facts: &Facts) -> Vec<NotApplied> {
+        let at = facts.locale.wall_clock(facts.now);
+        [
+            self.on_days(at),
+            self.on_hours(at),
+            self.in_countries(facts),
+            self.in_tiers(facts),
+        ]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect()
+    }
+
+    /// Whether the event's Location's country (else the Customer's) is one
+    /// of its countries, when it names some.
+    fn in_countries(&self, facts: &Facts) -> Result<(), NotApplied> {
+        if self.countries.is_empty() {
+            return Ok(());
         }
-        if !self.tiers.is_empty() {
-            let tier = facts.tier.as_str().unwrap_or_default();
-            if !self.tiers.iter().any(|t| t == tier) {
-                let held = if tier.is_empty() {
-                    "the Customer has no tier".to_string()
-                } else {
-                    format!("the Customer is {tier}")
-                };
-                return Err(NotApplied::at_key(
-                    "tiers",
-                    format!("for tiers {} only, and {held}", self.tiers.join(", ")),
-                ));
+        match event_country(&facts.location, &facts.customer) {
+            Some(country)
+                if self
+                    .countries
+                    .iter()
+                    .any(|c| c.eq_ignore_ascii_case(country)) =>
+            {
+                Ok(())
             }
+            Some(country) => Err(NotApplied::at_key(
+                "countries",
+                format!(
+                    "runs in {} only, not in {country} (the event's Location's country, else the Customer's)",
+                    self.countries.join(", ")
+                ),
+            )),
+            None => Err(NotApplied::at_key(
+                "countries",
+                format!(
+                    "runs in {} only, and neither the event's Location nor the Customer has a country",
+                    self.countries.join(", ")
+                ),
+            )),
         }
-        Ok(())
+    }
+
+    /// Whether the Customer's tier is one of its tiers, when it names some.
+    fn in_tiers(&self, facts: &Facts) -> Result<(), NotApplied> {
+        if self.tiers.is_empty() {
+            return Ok(());
+        }
+        let tier = facts.tier.as_str().unwrap_or_default();
+        if self.tiers.iter().any(|t| t == tier) {
+            return Ok(());
+        }
+        let held = if tier.is_empty() {
+            "the Customer has no tier".to_string()
+        } else {
+            format!("the Customer is {tier}")
+        };
+        Err(NotApplied::at_key(
+            "tiers",
+            format!("for tiers {} only, and {held}", self.tiers.join(", ")),
+        ))
     }
 
     /// Whether `at` (wall-clock time) is within its days and hours.
     fn on_time(&self, at: NaiveDateTime) -> Result<(), NotApplied> {
-        if let Some(recurrence) = &self.recurrence
-            && !recurrence.allows(at)
-        {
-            return Err(NotApplied::at_key(
+        self.on_days(at)?;
+        self.on_hours(at)
+    }
+
+    /// Whether `at` (wall-clock time) is on one of its recurrence days.
+    fn on_days(&self, at: NaiveDateTime) -> Result<(), NotApplied> {
+        match &self.recurrence {
+            Some(recurrence) if !recurrence.allows(at) => Err(NotApplied::at_key(
                 "recurrence_days",
                 format!(
                     "runs only on {}, and it is {}",
@@ -277,17 +308,20 @@ impl Reach {
                     },
                     day_name(at.weekday())
                 ),
-            ));
+            )),
+            _ => Ok(()),
         }
-        if let Some(hours) = &self.hours
-            && !hours.allows(at)
-        {
-            return Err(NotApplied::at_key(
+    }
+
+    /// Whether `at` (wall-clock time) is within its hours.
+    fn on_hours(&self, at: NaiveDateTime) -> Result<(), NotApplied> {
+        match &self.hours {
+            Some(hours) if !hours.allows(at) => Err(NotApplied::at_key(
                 "hours",
                 format!("runs from {hours} only, and it is {}", at.format("%H:%M")),
-            ));
+            )),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Whether a campaign reaching this far can run on the day of `at`

@@ -29,6 +29,12 @@ pub(crate) trait Occurrence: Send + Sync {
     /// When it happened (what conditions and history see as its date).
     fn date(&self) -> Timestamp;
 
+    /// The instant it is evaluated at when not the time it is received: a
+    /// simulation asked `at` a time (`POST /carts/simulate?at=`).
+    fn evaluated_at(&self) -> Option<Timestamp> {
+        None
+    }
+
     /// Puts what conditions see of it into `facts`.
     fn describe(&mut self, facts: &mut Facts);
 

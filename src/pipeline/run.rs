@@ -69,7 +69,7 @@ impl Services {
     ) -> ApiResult<EvaluatedEvent> {
         // Campaigns are evaluated at the time the event is received, never at
         // the date the client sent (see `pipeline::dates`).
-        let received = self.now();
+        let received = occurrence.evaluated_at().unwrap_or_else(|| self.now());
         let started = std::time::Instant::now();
         let listens = occurrence.listens();
         let EventFacts {

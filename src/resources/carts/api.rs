@@ -1,5 +1,6 @@
 //! Carts: POST /carts/realtime, POST /carts/simulate, GET /carts/{id}, GET /carts.
 
+use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
@@ -21,6 +22,7 @@ use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::NewCart;
 use crate::resources::carts::service::CartOutcome;
+use crate::resources::carts::service::CartRun;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::messages::model::MessageBody;
 
@@ -119,7 +121,8 @@ impl CartsApi {
     /// (`cart_already_exists`). `explain=true` adds, for every campaign, whether
     /// it applied and why not. Campaigns are evaluated at the time the cart is
     /// received; its `date` (at most 10 minutes ahead of the service's clock and
-    /// 365 days behind) is kept for history and reports.
+    /// 365 days behind) is kept for history and reports. `at` is refused
+    /// (`invalid_request`): only a simulation is evaluated at another time.
     ///
     /// Rate limit: tier 1 (critical).
     #[oai(path = "/carts/realtime", method = "post")]
@@ -128,8 +131,15 @@ impl CartsApi {
         caller: Tier1,
         request: &poem::Request,
         explain: Query<Option<bool>>,
+        at: Query<Option<String>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
+        if at.0.is_some() {
+            return Err(ApiError::invalid(
+                "`at` is for /carts/simulate only: a recorded cart is evaluated at the time it is received",
+            )
+            .into());
+        }
         let services = services(request)?;
         let caller = &caller.0;
         let language = language(request)?;
@@ -139,14 +149,22 @@ impl CartsApi {
         });
         let outcome = services
             .guarded_cart(&caller.company, &caller.key, body.0, |cart, held_back| {
-                services.process_cart(&caller.company, cart, held_back, language, true, explain)
+                let how = CartRun {
+                    record: true,
+                    explain,
+                    at: None,
+                };
+                services.process_cart(&caller.company, cart, held_back, language, how)
             })
             .await?;
         Ok(Json(respond(outcome, explain)))
     }
 
     /// Simulate cart creation in real time: the same evaluation and answer as
-    /// realtime, but nothing is recorded and nothing is consumed.
+    /// realtime, but nothing is recorded and nothing is consumed. With
+    /// `at` (a DateTime), the campaigns are evaluated as if the cart were
+    /// received at that instant (its day, weekday and hour, the campaigns'
+    /// dates): "what if it were Sunday".
     ///
     /// Rate limit: tier 1 (critical).
     #[oai(path = "/carts/simulate", method = "post")]
@@ -155,15 +173,31 @@ impl CartsApi {
         caller: Tier1,
         request: &poem::Request,
         explain: Query<Option<bool>>,
+        at: Query<Option<String>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
+        let at = match at.0.as_deref().map(str::parse::<Timestamp>) {
+            None => None,
+            Some(Ok(at)) => Some(at),
+            Some(Err(_)) => {
+                return Err(ApiError::invalid(
+                    "`at` must be a DateTime such as 2026-05-08T18:00:00Z",
+                )
+                .into());
+            }
+        };
         let services = services(request)?;
         let caller = &caller.0;
         let language = language(request)?;
         let explain = explain.0.unwrap_or(false);
         let outcome = services
             .guarded_cart(&caller.company, &caller.key, body.0, |cart, held_back| {
-                services.process_cart(&caller.company, cart, held_back, language, false, explain)
+                let how = CartRun {
+                    record: false,
+                    explain,
+                    at,
+                };
+                services.process_cart(&caller.company, cart, held_back, language, how)
             })
             .await?;
         Ok(Json(respond(outcome, explain)))

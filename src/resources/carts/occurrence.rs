@@ -54,6 +54,8 @@ pub(crate) struct CartOccurrence {
     pub(crate) held_back: Vec<Effect>,
     /// Its calendar day where it was made (set when it is described).
     pub(crate) day: NaiveDate,
+    /// The instant a simulation is evaluated at, when it asked one.
+    pub(crate) evaluated_at: Option<Timestamp>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -67,6 +69,10 @@ impl Occurrence for CartOccurrence {
 
     fn date(&self) -> Timestamp {
         self.cart.date
+    }
+
+    fn evaluated_at(&self) -> Option<Timestamp> {
+        self.evaluated_at
     }
 
     fn describe(&mut self, facts: &mut Facts) {

@@ -112,18 +112,35 @@ fn checked_total(
     Ok(sent)
 }
 
+/// How a cart is run through the campaigns.
+#[derive(Debug, Clone, Copy)]
+pub struct CartRun {
+    /// Recorded (`realtime`), or only evaluated (`simulate`).
+    pub record: bool,
+    /// Every campaign's explanation asked for.
+    pub explain: bool,
+    /// The instant a simulation is evaluated at instead of now; a recorded
+    /// cart never is (the API refuses it).
+    pub at: Option<Timestamp>,
+}
+
 impl Services {
-    /// Evaluates `new` and, when `record` is true, records the cart, its
-    /// ledger entries and the new balance in one transaction.
+    /// Evaluates `new` and, when `how.record` is true, records the cart,
+    /// its ledger entries and the new balance in one transaction.
     pub async fn process_cart(
         &self,
         company: &str,
         new: NewCart,
         held_back: Vec<Effect>,
         language: &Language,
-        record: bool,
-        explain: bool,
+        how: CartRun,
     ) -> ApiResult<CartOutcome> {
+        let CartRun {
+            record,
+            explain,
+            at,
+        } = how;
+        let now = at.unwrap_or_else(|| self.now());
         let code = normalise_code(&new.code)
             .map_err(|_| ApiError::invalid("code must be 1 to 128 printable characters"))?;
         let locale = self.company_locale(company).await?;
@@ -158,12 +175,12 @@ impl Services {
         } else {
             Some(self.active_customer_by(company, reference).await?)
         };
-        let date = new.date.unwrap_or_else(|| self.now());
+        let date = new.date.unwrap_or(now);
         let presented = CartVouchers {
             coupons_desired: &new.coupons_desired,
             reservation_ids: &new.reservation_ids,
             location_code: new.location_code.as_deref(),
-            at: self.now(),
+            at: now,
         };
         let vouchers = match &known {
             Some(customer) => {
@@ -184,7 +201,7 @@ impl Services {
                 points_earned: 0,
                 cancels: None,
                 cancelled_by: None,
-                created_at: self.now(),
+                created_at: now,
             },
             coupons_desired: new.coupons_desired.clone(),
             vouchers,
@@ -195,6 +212,7 @@ impl Services {
             // The Company's day until the pipeline describes the cart in
             // its Location's time zone.
             day: locale.local(date.as_datetime()).date_naive(),
+            evaluated_at: at.filter(|_| !record),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut attempt = 0;

@@ -3,9 +3,9 @@
 //! [`crate::resources::rewards::redemption`]).
 
 use crate::engine::campaign::Campaign;
-use crate::engine::evaluate::available;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
+use crate::engine::takes_part::available;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
