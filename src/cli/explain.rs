@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::cli::back_office_client::BackOffice;
 use crate::cli::print_json;
 use crate::common::time::Timestamp;
+use crate::config::BackOfficeArgs;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::scenarios::format::{Action, Scenario, Step};
@@ -27,6 +29,10 @@ pub struct ExplainRequest {
     pub customer: Option<PathBuf>,
     /// When the event happens (default: now).
     pub at: Option<String>,
+    /// The Company's time zone (default UTC).
+    pub time_zone: Option<String>,
+    /// The Company's currency (default EUR).
+    pub currency: Option<String>,
     /// Print one JSON object instead of text.
     pub json: bool,
 }
@@ -51,7 +57,7 @@ fn read_json(path: &Path) -> ApiResult<Value> {
 }
 
 /// The Company whose directory under `campaigns` holds `file`.
-fn company_of(file: &Path, campaigns: &Path) -> ApiResult<String> {
+pub(crate) fn company_of(file: &Path, campaigns: &Path) -> ApiResult<String> {
     let absolute = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let relative = absolute(file)
         .strip_prefix(absolute(campaigns))
@@ -73,6 +79,43 @@ fn company_of(file: &Path, campaigns: &Path) -> ApiResult<String> {
             campaigns.display()
         ))),
     }
+}
+
+/// The time zone and currency of the Company of `file`: those given, else
+/// the Company's on a server answering at the back office's URL, else
+/// none (UTC and EUR), said on the standard error.
+pub(crate) async fn company_locale(
+    file: &Path,
+    campaigns: &Path,
+    time_zone: Option<String>,
+    currency: Option<String>,
+    back_office: &BackOfficeArgs,
+) -> ApiResult<(Option<String>, Option<String>)> {
+    if time_zone.is_some() && currency.is_some() {
+        return Ok((time_zone, currency));
+    }
+    let slug = company_of(file, campaigns)?;
+    let Some(office) = BackOffice::connect_if_running(back_office).await? else {
+        if time_zone.is_none() {
+            eprintln!(
+                "note: no server answers at {} and no --time-zone is given: the Company's time is taken as UTC",
+                back_office.admin_url
+            );
+        }
+        return Ok((time_zone, currency));
+    };
+    let company = office
+        .companies()
+        .await?
+        .into_iter()
+        .find(|company| company.slug == slug);
+    Ok(match company {
+        Some(company) => (
+            time_zone.or(Some(company.time_zone)),
+            currency.or(Some(company.currency)),
+        ),
+        None => (time_zone, currency),
+    })
 }
 
 /// Runs the explanation and prints it.
@@ -123,8 +166,8 @@ pub async fn explanation_of(request: &ExplainRequest) -> ApiResult<(Value, Vec<V
         company,
         clock,
         seed: 1,
-        time_zone: None,
-        currency: None,
+        time_zone: request.time_zone.clone(),
+        currency: request.currency.clone(),
         customers: BTreeMap::from([("customer".to_string(), customer)]),
         campaigns: None,
         keep_explanations: true,

@@ -16,7 +16,7 @@ pub mod serve;
 use crate::cli::authoring::{bench, run_scenarios, simulate_draws, torture};
 use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
 use crate::cli::campaigns_check::check_campaigns;
-use crate::cli::explain::{ExplainRequest, ExplainedEvent, explain_campaign};
+use crate::cli::explain::{ExplainRequest, ExplainedEvent, company_locale, explain_campaign};
 use crate::cli::serve::serve;
 use crate::config::CampaignsCommand;
 use crate::config::Cli;
@@ -70,7 +70,9 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
             trigger,
             customer,
             at,
-            json,
+            time_zone,
+            currency,
+            back_office,
         }) => {
             let event = match (cart, custom_event, trigger) {
                 (Some(cart), ..) => ExplainedEvent::Cart(cart),
@@ -82,13 +84,17 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
                     ));
                 }
             };
+            let (time_zone, currency) =
+                company_locale(&file, &campaigns, time_zone, currency, &back_office).await?;
             explain_campaign(ExplainRequest {
                 file,
                 campaigns,
                 event,
                 customer,
                 at,
-                json,
+                time_zone,
+                currency,
+                json: back_office.json,
             })
             .await
         }

@@ -135,9 +135,19 @@ pub enum CampaignsCommand {
         /// When the event happens, e.g. 2026-05-02T10:00:00Z (default: now).
         #[arg(long)]
         at: Option<String>,
-        /// Print one JSON object instead of text.
+        /// The Company's IANA time zone (e.g. Europe/Madrid); by default
+        /// the one a server answering at --admin-url has for the Company,
+        /// else UTC.
+        #[arg(long = "time-zone")]
+        time_zone: Option<String>,
+        /// The Company's currency (ISO 4217); by default the server's,
+        /// else EUR.
         #[arg(long)]
-        json: bool,
+        currency: Option<String>,
+        /// The server whose Company settings the explanation takes, when
+        /// one answers; `--json` prints one JSON object instead of text.
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
     },
     /// Simulate draws of an Instant Win campaign file: observed against
     /// configured prize frequencies, when stock runs out, and a chi-square

@@ -72,6 +72,16 @@ pub struct CartList {
 #[derive(Debug, Default)]
 pub struct CartsApi;
 
+/// Whether the request's query names `at` (which only a simulation takes).
+fn asks_another_time(request: &poem::Request) -> bool {
+    request
+        .uri()
+        .query()
+        .unwrap_or_default()
+        .split('&')
+        .any(|pair| pair.split('=').next() == Some("at"))
+}
+
 /// The error codes of its own each operation answers.
 impl DeclaredErrors for CartsApi {
     const ERRORS: &'static [OperationErrors] = &[
@@ -131,10 +141,11 @@ impl CartsApi {
         caller: Tier1,
         request: &poem::Request,
         explain: Query<Option<bool>>,
-        at: Query<Option<String>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
-        if at.0.is_some() {
+        // Not a parameter of this operation: a client that sends it anyway
+        // (copied from a simulation) is told, not silently evaluated now.
+        if asks_another_time(request) {
             return Err(ApiError::invalid(
                 "`at` is for /carts/simulate only: a recorded cart is evaluated at the time it is received",
             )
@@ -173,19 +184,10 @@ impl CartsApi {
         caller: Tier1,
         request: &poem::Request,
         explain: Query<Option<bool>>,
-        at: Query<Option<String>>,
+        at: Query<Option<Timestamp>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
-        let at = match at.0.as_deref().map(str::parse::<Timestamp>) {
-            None => None,
-            Some(Ok(at)) => Some(at),
-            Some(Err(_)) => {
-                return Err(ApiError::invalid(
-                    "`at` must be a DateTime such as 2026-05-08T18:00:00Z",
-                )
-                .into());
-            }
-        };
+        let at = at.0;
         let services = services(request)?;
         let caller = &caller.0;
         let language = language(request)?;
