@@ -131,6 +131,7 @@ pub fn evaluate(
         &evaluation.explanations,
         &prepared,
         &facts.printed_messages,
+        &mut evaluation.failures,
     );
     evaluation
 }

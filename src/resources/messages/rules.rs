@@ -21,6 +21,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use crate::engine::campaign::Campaign;
+use crate::engine::evaluate::CampaignFailure;
 use crate::engine::evaluate::Explanation;
 use crate::engine::problems::Problems;
 use crate::engine::script::PreparedFacts;
@@ -181,13 +182,15 @@ pub struct ShownMessage {
 
 /// The messages an event shows: those of each campaign that applied
 /// (`explanations` are the campaigns', in the same order), whose `when`
-/// holds, but a `once` one in `printed`.
+/// holds, but a `once` one in `printed`. A `when` that fails to evaluate
+/// shows nothing and is pushed to `failures`, never silent.
 pub(crate) fn shown_messages(
     engine: &ScriptEngine,
     campaigns: &[Campaign],
     explanations: &[Explanation],
     prepared: &PreparedFacts<'_>,
     printed: &HashSet<String>,
+    failures: &mut Vec<CampaignFailure>,
 ) -> Vec<ShownMessage> {
     let mut shown = Vec::new();
     for (campaign, explanation) in campaigns.iter().zip(explanations) {
@@ -198,10 +201,23 @@ pub(crate) fn shown_messages(
             if message.once && printed.contains(&*message.id) {
                 continue;
             }
-            let holds = message
-                .when
-                .as_ref()
-                .is_none_or(|when| engine.eval_prepared(when, prepared, None).unwrap_or(false));
+            let holds = match &message.when {
+                None => true,
+                Some(when) => match engine.eval_prepared(when, prepared, None) {
+                    Ok(holds) => holds,
+                    // Not shown, and never silently: reported as the
+                    // campaign's failure.
+                    Err(error) => {
+                        failures.push(CampaignFailure {
+                            rule_id: campaign.id,
+                            at: format!("{}:{}", when.origin.file.display(), when.origin.line)
+                                .into(),
+                            message: format!("message `{}` condition failed: {error}", message.id),
+                        });
+                        false
+                    }
+                },
+            };
             if holds {
                 shown.push(ShownMessage {
                     id: message.id.clone(),
@@ -301,6 +317,32 @@ mod tests {
             shown(&campaigns, 25.0, &["7:hello", "7:thanks"]),
             pairs(&[("7:thanks", "any"), ("7:big", "receipt")]),
             "a `once` message printed is not shown again; another is"
+        );
+    }
+
+    #[test]
+    fn a_message_condition_that_fails_is_a_failure_of_its_campaign_not_a_silence() {
+        let campaign = parse(
+            "id: 9\nkind: points\nname: P\non: cart\npoints: { fixed: 1 }\nmessages:\n  - key: budget\n    text: Within budget\n    when: customer.attributes.budget * 2 > 10\n",
+        )
+        .unwrap();
+        let facts = Facts {
+            now: "2026-05-04T09:30:00Z".parse().unwrap(),
+            cart: json!({"total": 3.0, "lines": [{"product_code": "A", "quantity": 1, "price": 3.0}]}),
+            ..Facts::default()
+        };
+        let evaluation = evaluate_plainly(&[campaign], &Listens::Cart, &facts);
+        assert!(evaluation.messages.is_empty());
+        assert_eq!(evaluation.failures.len(), 1, "{:?}", evaluation.failures);
+        let failure = &evaluation.failures[0];
+        assert_eq!(failure.rule_id, 9);
+        assert_eq!(&*failure.at, "m.yaml:9");
+        assert!(
+            failure
+                .message
+                .starts_with("message `9:budget` condition failed"),
+            "{}",
+            failure.message
         );
     }
 }
