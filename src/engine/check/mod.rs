@@ -7,6 +7,7 @@
 //! reported, not only the first. Each such condition would otherwise be
 //! silently false (or fail) for every Customer.
 
+mod calls;
 mod functions;
 mod shapes;
 mod walk;
