@@ -44,6 +44,10 @@ pub struct Facts {
     pub location: Value,
     /// The Customer's current tier id (`()` when none is reached).
     pub tier: Value,
+    /// For an explained event only: each tier the Customer did not reach,
+    /// lowest first, with the parts of its condition that were false and
+    /// the figures they read (what a `tiers:` refusal names).
+    pub tiers_missed: Vec<(String, Vec<crate::engine::why::Part>)>,
     /// Ids of the audiences the Customer belongs to.
     pub audiences: Vec<String>,
     /// The evaluation instant; passed in so evaluation is deterministic.

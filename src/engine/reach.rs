@@ -22,6 +22,8 @@ use crate::engine::facts::Facts;
 use crate::engine::fast::WEEKDAYS;
 use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
+use crate::engine::why::Part;
+use crate::engine::why::describe;
 use crate::resources::master_data::matching::event_country;
 
 /// The days a campaign runs.
@@ -270,6 +272,9 @@ impl Reach {
     }
 
     /// Whether the Customer's tier is one of its tiers, when it names some.
+    /// Explained, the refusal names the Customer's tier and, for each of
+    /// its tiers the Customer did not reach, the parts of that tier's
+    /// condition that were false with the figures they read.
     fn in_tiers(&self, facts: &Facts) -> Result<(), NotApplied> {
         if self.tiers.is_empty() {
             return Ok(());
@@ -283,10 +288,30 @@ impl Reach {
         } else {
             format!("the Customer is {tier}")
         };
-        Err(NotApplied::at_key(
-            "tiers",
-            format!("for tiers {} only, and {held}", self.tiers.join(", ")),
-        ))
+        let mut reason = format!("for tiers {} only, and {held}", self.tiers.join(", "));
+        if !facts.explain {
+            return Err(NotApplied::at_key("tiers", reason));
+        }
+        // `at` is left for the campaign to fill in: the place of `tiers:`.
+        let mut parts = vec![Part {
+            text: reason.clone(),
+            was: false,
+            at: String::new(),
+            values: vec![("tier".to_string(), facts.tier.clone())],
+            cart_line: None,
+        }];
+        for (missed, why) in &facts.tiers_missed {
+            if self.tiers.contains(missed) && !why.is_empty() {
+                reason.push_str(&format!("; {missed}: {}", describe(why)));
+                parts.extend(why.iter().cloned());
+            }
+        }
+        Err(NotApplied {
+            reason,
+            key: Some("tiers"),
+            parts,
+            failed: false,
+        })
     }
 
     /// Whether `at` (wall-clock time) is within its days and hours.

@@ -69,6 +69,12 @@ fn every_refusal(
     refusals.extend(at_its_locations(campaign, facts).err());
     refusals.extend(campaign.reach.refusals(facts));
     refusals.extend(condition_holds(engine, campaign, prepared).err());
+    // A part that cannot know where it is written is at its key's line.
+    for refusal in &mut refusals {
+        for part in refusal.parts.iter_mut().filter(|part| part.at.is_empty()) {
+            part.at = campaign.place_of(refusal.key).to_string();
+        }
+    }
     if refusals.len() <= 1 {
         return refusals.pop().map_or(Ok(()), Err);
     }

@@ -93,6 +93,9 @@ impl Services {
         occurrence.belongs_to(&customer.id);
         occurrence.describe(&mut facts);
         facts.explain = explain;
+        if explain {
+            facts.tiers_missed = rules.segments.missed_tiers(self.catalog().engine(), &facts);
+        }
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
         self.read_limits(company, &rules, &listens, &mut facts)
             .await?;

@@ -16,6 +16,7 @@ use serde_json::Value;
 use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
+use crate::resources::master_data::enrich::FACETS;
 use span::Source;
 
 /// Most parts one explanation names (an `||` of many alternatives names
@@ -188,8 +189,10 @@ impl Walk<'_, '_> {
             .into_iter()
             .filter(|reference| *reference != text)
             .filter_map(|reference| {
-                let value = self.value(&reference)?;
-                Some((reference, as_json(&value)))
+                let value = as_json(&self.value(&reference)?);
+                // Features completed by the catalogue are shown when there are some.
+                let unset_facets = value.is_null() && reference.ends_with(FACETS);
+                (!unset_facets).then_some((reference, value))
             })
             .collect();
         let (line, column) = self.script.origin.place(span::start(expr));
@@ -206,6 +209,20 @@ impl Walk<'_, '_> {
 /// The facts `expr` reads, each written once, in the order written: the
 /// variables, properties and calls on them, not the operators between.
 fn collect_references(expr: &Expr, references: &mut Vec<String>) {
+    // `line.has_feature("category", "wine")` reads the line's features: they
+    // are what an author needs to see, not only that the answer was false.
+    if let Expr::Dot(binary, ..) = expr
+        && let Expr::MethodCall(call, ..) = &binary.rhs
+        && call.name == "has_feature"
+        && let Some(record) = span::reference(&binary.lhs)
+    {
+        for read in [format!("{record}.features"), format!("{record}.{FACETS}")] {
+            if !references.contains(&read) {
+                references.push(read);
+            }
+        }
+        return;
+    }
     if let Some(reference) = span::reference(expr) {
         if !references.contains(&reference) {
             references.push(reference);

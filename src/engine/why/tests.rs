@@ -171,3 +171,23 @@ fn a_condition_over_several_lines_points_at_the_line_of_its_part() {
     let found = parts(source, &facts("2026-05-04T10:00:00Z", 35.0), None, false);
     assert_eq!(found[0].at, "c.yaml:6:3");
 }
+
+#[test]
+fn a_false_has_feature_shows_the_features_the_line_carries() {
+    let source = r#"line.has_feature("department", "bakery")"#;
+    let found = parts(source, &facts("2026-05-02T10:00:00Z", 35.0), Some(1), false);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].cart_line, Some(2));
+    // The line sent no completed features: only what it sent is shown.
+    assert_eq!(
+        values(&found[0]),
+        [("line.features", &json!({"department": "dairy"}))]
+    );
+    assert!(
+        found[0]
+            .describe()
+            .contains(r#"`line.features` is {"department":"dairy"}"#),
+        "{}",
+        found[0].describe()
+    );
+}

@@ -29,6 +29,8 @@ use crate::engine::script::RuleError;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
+use crate::engine::why::Part;
+use crate::engine::why::deciding_parts;
 use crate::engine::yaml::read_yaml;
 
 /// The file name, inside a Company's campaign directory.
@@ -225,6 +227,27 @@ impl Segments {
             facts.calculated.insert(attribute.id.clone(), value);
         }
         facts.calculated.clone()
+    }
+
+    /// Each tier the Customer of `facts` did not reach, lowest first, with
+    /// the parts of its condition that were false and the figures they
+    /// read: what an explained `tiers:` refusal names. Only explained
+    /// events ask (it evaluates every part of every condition).
+    pub fn missed_tiers(&self, engine: &ScriptEngine, facts: &Facts) -> Vec<(String, Vec<Part>)> {
+        let prepared = engine.prepare(facts);
+        self.tiers
+            .iter()
+            .filter(|tier| {
+                matches!(
+                    engine.eval_prepared(&tier.condition, &prepared, None),
+                    Ok(false)
+                )
+            })
+            .map(|tier| {
+                let parts = deciding_parts(engine, &tier.condition, &prepared, None, false);
+                (tier.id.clone(), parts)
+            })
+            .collect()
     }
 
     /// Evaluates one tier or audience for `facts`.
