@@ -4,6 +4,10 @@
 //! campaign files' JSON Schema in [`schema`]) answer as documented.
 
 mod common;
+#[path = "scenarios/customer_files.rs"]
+mod customer_files;
+#[path = "scenarios/expectations.rs"]
+mod expectations;
 #[path = "scenarios/schema.rs"]
 mod schema;
 
@@ -25,15 +29,11 @@ async fn every_shipped_scenario_passes_and_its_answers_are_snapshotted() {
             .unwrap();
         if let Some(failure) = &report.failure {
             panic!(
-                "{}:{}: step `{}`: {}\n  expected: {:?}\n  actual: {} {}\n  campaigns: {:?}",
+                "{}:{}: step `{}`:\n{}",
                 file.display(),
                 failure.line,
                 failure.step,
-                failure.problem,
-                failure.expected,
-                failure.actual.0,
-                failure.actual.1,
-                failure.explanations
+                failure.details()
             );
         }
         let answers = loyalty::scenarios::snapshot::answers(&report);

@@ -244,23 +244,16 @@ pub(crate) async fn run_scenarios(
                     file.display(),
                     failure.line,
                     failure.step,
-                    failure.problem
+                    failure.problem()
                 ));
                 println!(
-                    "FAIL {}:{}: {}: step `{}`: {}",
+                    "FAIL {}:{}: {}: step `{}`:\n{}",
                     file.display(),
                     failure.line,
                     report.name,
                     failure.step,
-                    failure.problem
+                    failure.details()
                 );
-                if let Some(expected) = &failure.expected {
-                    println!("  expected: {expected}");
-                }
-                println!("  actual:   {} {}", failure.actual.0, failure.actual.1);
-                if let Some(explanations) = &failure.explanations {
-                    println!("  campaigns: {explanations}");
-                }
             }
         }
     }

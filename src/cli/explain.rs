@@ -25,7 +25,8 @@ pub struct ExplainRequest {
     pub campaigns: PathBuf,
     /// The event: a cart, or a Custom Event or trigger (`{type, data}`).
     pub event: ExplainedEvent,
-    /// The Customer (the body of POST /customers, plus `points`).
+    /// The Customer (the body of POST /customers, plus `points`, `wallet`,
+    /// `purchases` and `tier`, as a scenario's Customers).
     pub customer: Option<PathBuf>,
     /// When the event happens (default: now).
     pub at: Option<String>,
@@ -192,12 +193,14 @@ pub async fn explanation_of(request: &ExplainRequest) -> ApiResult<(Value, Vec<V
             failure.actual.0, failure.actual.1
         )));
     }
-    let answer = report
+    let mut answer = report
         .answers
         .into_iter()
         .next()
         .map(|(_, _, body)| body)
         .unwrap_or_default();
+    // The answer was written for snapshots; an author reads the real paths.
+    restore_campaigns_folder(&mut answer, &request.campaigns.display().to_string());
     let explanation = answer["explanations"]
         .as_array()
         .and_then(|all| all.iter().find(|e| e["rule_id"] == json!(id)))
@@ -214,6 +217,25 @@ pub async fn explanation_of(request: &ExplainRequest) -> ApiResult<(Value, Vec<V
         })
         .unwrap_or_default();
     Ok((explanation, effects))
+}
+
+/// `value` with the campaigns folder written back where a scenario's
+/// answer says `{{campaigns}}`.
+fn restore_campaigns_folder(value: &mut Value, campaigns: &str) {
+    match value {
+        Value::String(text) => {
+            if let Some(within) = text.strip_prefix("{{campaigns}}") {
+                *text = format!("{}{within}", campaigns.trim_end_matches('/'));
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| restore_campaigns_folder(item, campaigns)),
+        Value::Object(map) => map
+            .values_mut()
+            .for_each(|item| restore_campaigns_folder(item, campaigns)),
+        _ => {}
+    }
 }
 
 /// The explanation as an author reads it.

@@ -128,8 +128,10 @@ pub enum CampaignsCommand {
         /// A trigger: a file with the body of POST /trigger.
         #[arg(long, group = "event")]
         trigger: Option<PathBuf>,
-        /// The Customer: a file with the body of POST /customers, plus
-        /// `points` and `wallet` to start with (default: a loyalty member).
+        /// The Customer: a file (JSON or YAML) with the body of POST
+        /// /customers, plus `points` and `wallet` to start with, `purchases`
+        /// (`- { days_ago: 40, total: 600.00 }`, sent as carts at their
+        /// time) and the `tier` they must reach (default: a loyalty member).
         #[arg(long)]
         customer: Option<PathBuf>,
         /// When the event happens, e.g. 2026-05-02T10:00:00Z (default: now).

@@ -56,7 +56,8 @@ pub struct Scenario {
     /// The Company's currency, when the scenario sets one.
     pub currency: Option<String>,
     /// Customers created before the steps, by the name steps use: the body of
-    /// POST /customers, plus `points` and `wallet` they start with.
+    /// POST /customers, plus `points` and `wallet` they start with, their
+    /// `purchases` and the `tier` those reach (`scenarios::customers`).
     pub customers: BTreeMap<String, Value>,
     /// Campaign files written inline (file name → content), used instead of
     /// the Company's directory when given.

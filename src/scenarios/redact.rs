@@ -1,7 +1,8 @@
 //! What changes from one run of a scenario to the next, replaced in its
 //! answers so that snapshots stay stable: Customer ids by their scenario
-//! names, generated ids by their kind, Voucher codes, wall-clock times and
-//! the temporary folder of inline campaigns.
+//! names, generated ids by their kind, Voucher codes, wall-clock times, the
+//! temporary folder of inline campaigns and the campaigns folder (wherever
+//! it lies, the same file reads `{{campaigns}}/demo/x.yaml:3`).
 
 use std::collections::BTreeMap;
 
@@ -9,8 +10,9 @@ use serde_json::Value;
 
 /// Identifiers and instants that change from run to run, replaced so
 /// snapshots stay stable: Customer ids by their scenario names, generated
-/// ids by their kind, Voucher codes, and wall-clock times.
-pub(crate) fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
+/// ids by their kind, Voucher codes, wall-clock times, and the folder
+/// `campaigns` (as the service writes it in `source` and `at`).
+pub(crate) fn redact(value: &Value, ids: &BTreeMap<String, String>, campaigns: &str) -> Value {
     const GENERATED: [&str; 17] = [
         "evt_", "pt_", "op_", "drw_", "vch_", "lrh_", "ch_", "lk_", "ls_", "dtx_", "rdm_", "rsv_",
         "rwt_", "prd_", "loc_", "ftr_", "imp_",
@@ -18,6 +20,12 @@ pub(crate) fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
     match value {
         Value::String(text) => {
             let mut text = text.clone();
+            if let Some(within) = text
+                .strip_prefix(campaigns)
+                .filter(|rest| !campaigns.is_empty() && rest.starts_with('/'))
+            {
+                text = format!("{{{{campaigns}}}}{within}");
+            }
             for (name, id) in ids {
                 text = text.replace(id.as_str(), &format!("{{{{{name}}}}}"));
             }
@@ -32,7 +40,9 @@ pub(crate) fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
                 None => Value::String(text),
             }
         }
-        Value::Array(items) => Value::Array(items.iter().map(|v| redact(v, ids)).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| redact(v, ids, campaigns)).collect())
+        }
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(key, v)| {
@@ -46,7 +56,7 @@ pub(crate) fn redact(value: &Value, ids: &BTreeMap<String, String>) -> Value {
                     } else if let Some(inline) = v.as_str().and_then(inline_source) {
                         Value::String(inline)
                     } else {
-                        redact(v, ids)
+                        redact(v, ids, campaigns)
                     };
                     (key.clone(), value)
                 })

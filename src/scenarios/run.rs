@@ -9,24 +9,17 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::clock::Clock;
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::resources::companies::keys::NewKey;
-use crate::resources::companies::model::CreatedApiKey;
-use crate::resources::companies::model::Environment;
-use crate::resources::companies::service::LocaleChange;
-use crate::resources::companies::service::NewCompany;
 use crate::resources::instant_wins::rules::forced::ForcedPrize;
+use crate::scenarios::customers::create_customers;
 use crate::scenarios::format::Action;
 use crate::scenarios::format::Scenario;
-use crate::scenarios::matching::mismatch;
+use crate::scenarios::harness::Harness;
+use crate::scenarios::matching;
 use crate::scenarios::redact::INLINE_PREFIX;
 use crate::scenarios::redact::redact;
 use crate::secrets::random_hex;
-use crate::server;
-use crate::server::RunningServer;
-use crate::server::ServerSettings;
 
 /// Why a step failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,14 +28,57 @@ pub struct StepFailure {
     pub line: usize,
     /// The step's name.
     pub step: String,
-    /// What differed.
-    pub problem: String,
+    /// What differed: the status, or each JSON path of the answer that
+    /// does not match the expectation, with what was found there.
+    pub differences: Vec<String>,
     /// The expected body, when one was stated.
     pub expected: Option<Value>,
     /// The answer's status and body.
     pub actual: (u16, Value),
     /// For events: why each campaign applied or not.
     pub explanations: Option<Value>,
+}
+
+impl StepFailure {
+    /// Every difference on one line.
+    pub fn problem(&self) -> String {
+        self.differences.join("; ")
+    }
+
+    /// What an author reads under the failed step: each difference on its
+    /// own line, the answer itself only when its status was not the one
+    /// expected, then one line per campaign of an event saying whether it
+    /// applied and why not.
+    pub fn details(&self) -> String {
+        let mut lines: Vec<String> = self
+            .differences
+            .iter()
+            .map(|difference| format!("  {difference}"))
+            .collect();
+        if self
+            .differences
+            .iter()
+            .any(|d| d.starts_with("the status is"))
+        {
+            let body = self.actual.1.to_string();
+            let cut: String = body.chars().take(600).collect();
+            let more = if cut.len() < body.len() { "…" } else { "" };
+            lines.push(format!("  the answer: {} {cut}{more}", self.actual.0));
+        }
+        let campaigns = self.explanations.as_ref().and_then(Value::as_array);
+        if let Some(campaigns) = campaigns.filter(|c| !c.is_empty()) {
+            lines.push("  campaigns:".into());
+            for campaign in campaigns {
+                let rule = &campaign["rule_id"];
+                lines.push(match campaign["reason"].as_str() {
+                    _ if campaign["applied"] == Value::Bool(true) => format!("    {rule} applied"),
+                    Some(reason) => format!("    {rule} did not apply: {reason}"),
+                    None => format!("    {rule} did not apply"),
+                });
+            }
+        }
+        lines.join("\n")
+    }
 }
 
 /// The outcome of one scenario.
@@ -115,109 +151,6 @@ fn save_values(
     Ok(())
 }
 
-/// A started service, its clock and a key of the scenario's Company.
-struct Harness {
-    running: RunningServer,
-    clock: std::sync::Arc<Clock>,
-    key: CreatedApiKey,
-    http: reqwest::Client,
-}
-
-impl Harness {
-    async fn start(scenario: &Scenario, campaigns: &Path) -> ApiResult<Harness> {
-        let mut settings = ServerSettings::for_store("mem://", &random_hex(16));
-        settings.campaigns = campaigns.to_path_buf();
-        settings.draw_seed = Some(scenario.seed);
-        let clock = std::sync::Arc::new(Clock::manual(scenario.clock));
-        settings.clock = clock.clone();
-        // Prizes are delivered before each step instead, so reads are deterministic.
-        settings.deliver_prizes = false;
-        let running = server::start(settings).await?;
-        let services = &running.services;
-        let key = if scenario.company == "demo" {
-            running
-                .bootstrap
-                .as_ref()
-                .map(|b| b.key.clone())
-                .ok_or_else(|| ApiError::internal("the demo Company was not bootstrapped"))?
-        } else {
-            services
-                .create_company(NewCompany {
-                    slug: scenario.company.clone(),
-                    environment: Environment::Sandbox,
-                    language: None,
-                    languages: Vec::new(),
-                    rate_limits: None,
-                    currency: None,
-                    minor_units: None,
-                    time_zone: None,
-                })
-                .await?;
-            services
-                .create_key(NewKey {
-                    company: scenario.company.clone(),
-                    description: "scenario".into(),
-                    enabled: true,
-                })
-                .await?
-        };
-        let unlimited = crate::resources::companies::model::RateLimits {
-            critical: 100_000,
-            moderate: 100_000,
-            low: 100_000,
-        };
-        services
-            .set_rate_limits(&scenario.company, unlimited)
-            .await?;
-        if scenario.time_zone.is_some() || scenario.currency.is_some() {
-            services
-                .set_locale(
-                    &scenario.company,
-                    LocaleChange {
-                        currency: scenario.currency.clone(),
-                        minor_units: None,
-                        time_zone: scenario.time_zone.clone(),
-                    },
-                )
-                .await?;
-        }
-        Ok(Harness {
-            running,
-            clock,
-            key,
-            http: reqwest::Client::new(),
-        })
-    }
-
-    async fn send(
-        &self,
-        method: &str,
-        path: &str,
-        body: Option<&Value>,
-        headers: &BTreeMap<String, String>,
-    ) -> ApiResult<(u16, Value)> {
-        let url = format!("http://{}{path}", self.running.api_addr);
-        let method = reqwest::Method::from_bytes(method.as_bytes()).map_err(ApiError::internal)?;
-        let mut request = self
-            .http
-            .request(method, url)
-            .header("X-Api-Key", &self.key.key.key)
-            .header("X-Api-Secret", &self.key.secret)
-            .header("X-Api-Version", "1");
-        for (name, value) in headers {
-            request = request.header(name, value);
-        }
-        if let Some(body) = body {
-            request = request.json(body);
-        }
-        let response = request.send().await.map_err(ApiError::internal)?;
-        let status = response.status().as_u16();
-        let text = response.text().await.map_err(ApiError::internal)?;
-        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
-        Ok((status, body))
-    }
-}
-
 /// Runs `scenario` against the campaigns under `campaigns` (or its inline ones).
 pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<ScenarioReport> {
     let inline = match &scenario.campaigns {
@@ -241,7 +174,7 @@ pub async fn run_scenario(scenario: &Scenario, campaigns: &Path) -> ApiResult<Sc
                 .collect::<Vec<_>>()
                 .join("; ")
         ))),
-        None => run_steps(scenario, &harness).await,
+        None => run_steps(scenario, &harness, root).await,
     };
     harness.running.shutdown().await?;
     if let Some(dir) = inline {
@@ -301,7 +234,19 @@ fn write_inline(company: &str, files: &BTreeMap<String, Value>) -> ApiResult<Pat
     Ok(root)
 }
 
-async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<ScenarioReport> {
+/// Creates the scenario's Customers, then sends each step; `campaigns` is
+/// the folder the campaigns were read from.
+async fn run_steps(
+    scenario: &Scenario,
+    harness: &Harness,
+    campaigns: &Path,
+) -> ApiResult<ScenarioReport> {
+    // Inline campaigns' temporary folder is `{{inline}}` instead.
+    let campaigns = match scenario.campaigns {
+        Some(_) => String::new(),
+        None => campaigns.display().to_string(),
+    };
+    let campaigns = campaigns.trim_end_matches('/');
     let mut report = ScenarioReport {
         file: scenario.file.clone(),
         name: scenario.name.clone(),
@@ -309,45 +254,13 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
         failure: None,
         answers: Vec::new(),
     };
-    let mut ids = BTreeMap::new();
-    for (name, body) in &scenario.customers {
-        let mut body = body.clone();
-        let starting: Vec<(&str, Value)> = ["points", "wallet"]
-            .into_iter()
-            .filter_map(|kind| Some((kind, body.as_object_mut()?.remove(kind)?)))
-            .collect();
-        let (status, created) = harness
-            .send("POST", "/customers", Some(&body), &BTreeMap::new())
-            .await?;
-        match created["id"].as_str() {
-            Some(id) if status == 200 => {
-                ids.insert(name.clone(), id.to_string());
-                for (kind, points) in starting {
-                    let credit = serde_json::json!({"customer_id": id, "points": points, "kind": kind, "description": "scenario start"});
-                    let (status, answer) = harness
-                        .send("POST", "/scores/trigger", Some(&credit), &BTreeMap::new())
-                        .await?;
-                    if status != 200 {
-                        return Err(ApiError::invalid(format!(
-                            "{}: Customer {name} cannot start with {points} {kind}: {answer}",
-                            scenario.file.display()
-                        )));
-                    }
-                }
-            }
-            _ => {
-                report.failure = Some(StepFailure {
-                    line: 0,
-                    step: format!("create Customer {name}"),
-                    problem: format!("the Customer was not created ({status})"),
-                    expected: None,
-                    actual: (status, created),
-                    explanations: None,
-                });
-                return Ok(report);
-            }
+    let mut ids = match create_customers(scenario, harness).await? {
+        Ok(ids) => ids,
+        Err(failure) => {
+            report.failure = Some(failure);
+            return Ok(report);
         }
-    }
+    };
     for step in &scenario.steps {
         let services = &harness.running.services;
         services.deliver_pending_prizes().await?;
@@ -413,23 +326,26 @@ async fn run_steps(scenario: &Scenario, harness: &Harness) -> ApiResult<Scenario
                     }
                 });
                 let expected = expect.as_ref().map(|e| substitute(e, &ids));
-                let problem = if got != *status {
-                    Some(format!("the status is {got}, not {status}"))
+                let mut differences = if got != *status {
+                    vec![format!("the status is {got}, not {status}")]
                 } else {
                     expected
                         .as_ref()
-                        .and_then(|e| mismatch(e, &answer))
-                        .or_else(|| save_values(save, &answer, &mut ids).err())
+                        .map(|e| matching::differences(e, &answer))
+                        .unwrap_or_default()
                 };
+                if differences.is_empty() {
+                    differences.extend(save_values(save, &answer, &mut ids).err());
+                }
                 // Redacted after saving, so a saved code reads as its name.
                 report
                     .answers
-                    .push((name.clone(), got, redact(&answer, &ids)));
-                if let Some(problem) = problem {
+                    .push((name.clone(), got, redact(&answer, &ids, campaigns)));
+                if !differences.is_empty() {
                     report.failure = Some(StepFailure {
                         line: step.line,
                         step: name.clone(),
-                        problem,
+                        differences,
                         expected,
                         actual: (got, answer),
                         explanations: explanations.filter(|_| event),

@@ -184,6 +184,13 @@ impl Walk<'_, '_> {
             return;
         };
         let mut references = Vec::new();
+        // A call that is the whole part (`customer.email.ends_with("@x")`)
+        // shows what it was called on.
+        if let Some((called_on, method)) = span::receiver(expr)
+            && method != "has_feature"
+        {
+            references.push(called_on);
+        }
         collect_references(expr, &mut references);
         let values = references
             .into_iter()
@@ -211,10 +218,8 @@ impl Walk<'_, '_> {
 fn collect_references(expr: &Expr, references: &mut Vec<String>) {
     // `line.has_feature("category", "wine")` reads the line's features: they
     // are what an author needs to see, not only that the answer was false.
-    if let Expr::Dot(binary, ..) = expr
-        && let Expr::MethodCall(call, ..) = &binary.rhs
-        && call.name == "has_feature"
-        && let Some(record) = span::reference(&binary.lhs)
+    if let Some((record, method)) = span::receiver(expr)
+        && method == "has_feature"
     {
         for read in [format!("{record}.features"), format!("{record}.{FACETS}")] {
             if !references.contains(&read) {

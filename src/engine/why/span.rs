@@ -156,6 +156,26 @@ pub(crate) fn reference(expr: &Expr) -> Option<String> {
     }
 }
 
+/// For a chain ending in a method call (`customer.email.ends_with("@x")`):
+/// what it is called on (`customer.email`) and the method's name.
+pub(crate) fn receiver(expr: &Expr) -> Option<(String, String)> {
+    let Expr::Dot(binary, ..) = expr else {
+        return None;
+    };
+    let mut called_on = reference(&binary.lhs)?;
+    let mut rest = &binary.rhs;
+    loop {
+        match rest {
+            Expr::MethodCall(call, ..) => return Some((called_on, call.name.to_string())),
+            Expr::Dot(next, ..) => {
+                called_on.push_str(&chain(&next.lhs)?);
+                rest = &next.rhs;
+            }
+            _ => return None,
+        }
+    }
+}
+
 /// The rest of a dot chain: `.name`, `.call(args)`, `[index]`.
 fn chain(expr: &Expr) -> Option<String> {
     match expr {

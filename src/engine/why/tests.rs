@@ -191,3 +191,20 @@ fn a_false_has_feature_shows_the_features_the_line_carries() {
         found[0].describe()
     );
 }
+
+#[test]
+fn a_call_that_is_the_whole_part_shows_what_it_was_called_on() {
+    let mut facts = facts("2026-05-02T10:00:00Z", 35.0);
+    facts.customer = json!({"email": "ana@example.com"});
+    let found = parts(
+        r#"customer.email.ends_with("@vip.example")"#,
+        &facts,
+        None,
+        false,
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        values(&found[0]),
+        [("customer.email", &json!("ana@example.com"))]
+    );
+}
