@@ -30,7 +30,25 @@ pub(crate) fn read_yaml<T: DeserializeOwned>(
         };
         let (line, column) = error.location().map_or((0, 0), |l| (l.line(), l.column()));
         let message = with_suggestion(error.to_string());
-        problems.push(RuleError::new(path, line, message).with_column(column));
+        let problem =
+            match missing_key(&message).and_then(|key| misplaced(&text, line, column, &key)) {
+                // The field is written, at the wrong depth: said where it is.
+                Some(misplaced) => {
+                    // Where in the file's structure: `instant_win.instant_win_prizes[1]`.
+                    let within = message
+                        .split_once(": missing field")
+                        .map(|(within, _)| format!("{within}: "))
+                        .unwrap_or_default();
+                    RuleError::new(
+                        path,
+                        misplaced.line,
+                        format!("{within}{}", misplaced.message),
+                    )
+                    .with_column(misplaced.column)
+                }
+                None => RuleError::new(path, line, message).with_column(column),
+            };
+        problems.push(problem);
         let blanked = unknown_key(&error.to_string())
             .filter(|_| problems.len() < MAX_UNKNOWN_KEYS)
             .and_then(|key| blank_key(&text, line, &key));
@@ -56,6 +74,51 @@ fn with_suggestion(message: String) -> String {
         Some(meant) => format!("{message} (did you mean `{meant}`?)"),
         None => message,
     }
+}
+
+/// The key a "missing field `x`" error names.
+fn missing_key(message: &str) -> Option<String> {
+    let rest = message.split("missing field `").nth(1)?;
+    Some(rest.split('`').next()?.to_string())
+}
+
+/// A key written where its entry does not read it.
+struct Misplaced {
+    line: usize,
+    column: usize,
+    message: String,
+}
+
+/// When the entry starting at `line`:`column` (1-based) misses `key` and a
+/// `key:` is written further down the entry at another depth (a `weight:`
+/// indented two spaces less than its prize's other fields): where it is and
+/// how deep it should be.
+fn misplaced(text: &str, line: usize, column: usize, key: &str) -> Option<Misplaced> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let fields = column.checked_sub(1)?;
+    // A list entry's dash is two columns before its fields.
+    let dash = fields.saturating_sub(2);
+    for (index, written) in lines.iter().enumerate().skip(line) {
+        let content = written.trim_start();
+        if content.is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let indent = indent_of(written);
+        if indent < dash || (indent == dash && content.starts_with("- ")) {
+            return None;
+        }
+        if indent != fields && content.starts_with(&format!("{key}:")) {
+            return Some(Misplaced {
+                line: index + 1,
+                column: indent + 1,
+                message: format!(
+                    "`{key}` is indented {indent} spaces, and the other fields of its entry (line {line}) {fields}: \
+                     it is not read as the entry's `{key}`; line it up with them"
+                ),
+            });
+        }
+    }
+    None
 }
 
 /// The key an "unknown field `x`" error names.
@@ -149,6 +212,35 @@ mod tests {
             "nothing is close to `colour`: {problems:?}"
         );
         assert_eq!(file.map(|f| f.section.percent), Some(5));
+    }
+
+    #[test]
+    fn a_field_at_the_wrong_depth_is_reported_at_its_own_line() {
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Prizes {
+            prizes: Vec<Prize>,
+        }
+        #[derive(Debug, Deserialize)]
+        #[allow(dead_code)]
+        struct Prize {
+            id: String,
+            weight: f64,
+        }
+        // Two spaces short (at the dash's depth), and one.
+        for indent in ["  ", "   "] {
+            let text = format!(
+                "prizes:\n  - id: a\n    weight: 0.5\n  - id: b\n    # the rest\n{indent}weight: 0.5\n"
+            );
+            let (read, problems) = read_yaml::<Prizes>(Path::new("p.yaml"), &text);
+            assert!(read.is_none());
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].line, 6, "{text}: {problems:?}");
+            assert!(
+                problems[0].message.contains("`weight` is indented"),
+                "{problems:?}"
+            );
+        }
     }
 
     #[test]
