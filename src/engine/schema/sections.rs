@@ -269,6 +269,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                     "price": { "type": "number", "minimum": 0, "description": "every_nth, cheapest, bundle, set: what each unit (each set) costs." },
                     "max_amount": { "type": "number", "exclusiveMinimum": 0, "description": "Most it takes off one cart." },
                     "nth": whole("every_nth: every this many units (2 or more).", 2),
+                    "max_units": whole("every_nth: most units discounted in one cart (3 for 2, at most 2 free).", 1),
                     "units": whole("cheapest: how many of the cheapest units (default 1).", 1),
                     "min_units": whole("cheapest: units the cart must hold (default units + 1).", 2),
                     "bundle": { "type": "array", "minItems": 2, "maxItems": 100, "items": { "type": "string" }, "description": "bundle: a rhai line condition per part; a set takes one unit of each." },

@@ -173,9 +173,13 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
 
 /// The `discount` section as the API shows it.
 fn rules_of(discount: &Discount) -> DiscountRules {
+    let max_units = match &discount.applies_to {
+        Target::EveryNth { max_units, .. } => *max_units,
+        _ => None,
+    };
     let (nth, units, min_units, bundle, size, max_sets) = match &discount.applies_to {
         Target::Cart | Target::Lines => (None, None, None, None, None, None),
-        Target::EveryNth { nth } => (Some(*nth), None, None, None, None, None),
+        Target::EveryNth { nth, .. } => (Some(*nth), None, None, None, None, None),
         Target::Cheapest { units, min_units } => {
             (None, Some(*units), Some(*min_units), None, None, None)
         }
@@ -212,6 +216,7 @@ fn rules_of(discount: &Discount) -> DiscountRules {
         price,
         max_amount: discount.max_amount.map(|a| Amount(a).into()),
         nth,
+        max_units,
         units,
         min_units,
         bundle,

@@ -189,6 +189,11 @@ pub struct DiscountRules {
     #[oai(skip_serializing_if_is_none, validator(minimum(value = "2")))]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nth: Option<u64>,
+    /// With `every_nth`: most units discounted in one cart ("3 for 2, at
+    /// most 2 free"); none: every `nth` unit.
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_units: Option<u64>,
     /// With `cheapest`: how many of the cheapest units (default 1).
     #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -66,6 +66,8 @@ pub enum Target {
     EveryNth {
         /// 2 or more.
         nth: u64,
+        /// Most units discounted in one cart ("3 for 2, at most 2 free").
+        max_units: Option<u64>,
     },
     /// The `units` cheapest units of the matching lines, once the cart holds
     /// `min_units` of them.
@@ -190,6 +192,8 @@ pub(crate) struct DiscountFile {
     #[serde(default)]
     units: Option<u64>,
     #[serde(default)]
+    max_units: Option<u64>,
+    #[serde(default)]
     min_units: Option<u64>,
     #[serde(default)]
     bundle: Option<Vec<String>>,
@@ -237,8 +241,9 @@ impl DiscountFile {
     ) -> Option<Target> {
         let kind = self.applies_to.as_str();
         // Each key and the targets it belongs to.
-        let owned: [(&str, bool, &[&str]); 6] = [
+        let owned: [(&str, bool, &[&str]); 7] = [
             ("nth", self.nth.is_some(), &["every_nth"]),
+            ("max_units", self.max_units.is_some(), &["every_nth"]),
             ("units", self.units.is_some(), &["cheapest"]),
             ("min_units", self.min_units.is_some(), &["cheapest"]),
             ("bundle", self.bundle.is_some(), &["bundle"]),
@@ -274,9 +279,15 @@ impl DiscountFile {
         match kind {
             "cart" => Some(Target::Cart),
             "lines" => Some(Target::Lines),
-            "every_nth" => Some(Target::EveryNth {
-                nth: at_least(problems, "nth", self.nth, 2)?,
-            }),
+            "every_nth" => {
+                if self.max_units == Some(0) {
+                    problems.at_key("max_units", "max_units is 1 or more");
+                }
+                Some(Target::EveryNth {
+                    nth: at_least(problems, "nth", self.nth, 2)?,
+                    max_units: self.max_units,
+                })
+            }
             "cheapest" => {
                 let units = self.units.unwrap_or(1);
                 if units == 0 {

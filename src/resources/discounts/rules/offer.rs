@@ -298,7 +298,7 @@ fn unit_worth(
     let indexes: Vec<usize> = lines.iter().map(|line| line.index).collect();
     let ties = tie_keys(facts, &indexes);
     let offs = match target {
-        Target::EveryNth { nth } => {
+        Target::EveryNth { nth, max_units } => {
             if held < *nth {
                 return Err(NotApplied::at_key(
                     "nth",
@@ -307,7 +307,7 @@ fn unit_worth(
                     ),
                 ));
             }
-            let taken = units::every_nth(&lines, &ties, *nth);
+            let taken = units::every_nth(&lines, &ties, *nth, *max_units);
             units::unit_offs(&lines, &taken, off, minor_units)
         }
         Target::Cheapest { units, min_units } => {

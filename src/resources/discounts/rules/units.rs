@@ -74,10 +74,21 @@ fn take_cheapest<K: Ord>(lines: &[LineUnits], tie: &[K], mut count: u64) -> Vec<
 
 /// Every `nth` unit, counting the units of every line together: the
 /// cheapest `units / nth` units (a retailer's "every third one free" gives
-/// away the cheapest). How many of each line's units are taken.
-pub fn every_nth<K: Ord>(lines: &[LineUnits], tie: &[K], nth: u64) -> Vec<u64> {
+/// away the cheapest), at most `max_units`. How many of each line's units
+/// are taken.
+pub fn every_nth<K: Ord>(
+    lines: &[LineUnits],
+    tie: &[K],
+    nth: u64,
+    max_units: Option<u64>,
+) -> Vec<u64> {
     let all: u64 = lines.iter().map(|line| line.units).sum();
-    take_cheapest(lines, tie, all / nth.max(1))
+    let earned = all / nth.max(1);
+    take_cheapest(
+        lines,
+        tie,
+        max_units.map_or(earned, |most| earned.min(most)),
+    )
 }
 
 /// The `units` cheapest units, once the lines hold `min_units` together;
@@ -234,10 +245,15 @@ mod tests {
     fn every_third_unit_counts_the_lines_together_and_takes_the_cheapest() {
         // Three different snacks, 7 units: 2 of them are every third unit.
         let snacks = lines(&[("2.00", 3), ("1.50", 2), ("3.00", 2)]);
-        let taken = every_nth(&snacks, &ties(3), 3);
+        let taken = every_nth(&snacks, &ties(3), 3, None);
         assert_eq!(taken, vec![0, 2, 0]);
         let offs = unit_offs(&snacks, &taken, UnitOff::Rate(d("0.5")), 2);
         assert_eq!(offs, vec![d("0"), d("1.50"), d("0")]);
+        // Nine units earn three; a cap of two gives the two cheapest.
+        let cheeses = lines(&[("5.00", 4), ("3.00", 5)]);
+        assert_eq!(every_nth(&cheeses, &ties(2), 3, None), vec![0, 3]);
+        assert_eq!(every_nth(&cheeses, &ties(2), 3, Some(2)), vec![0, 2]);
+        assert_eq!(every_nth(&cheeses, &ties(2), 3, Some(9)), vec![0, 3]);
     }
 
     #[test]
