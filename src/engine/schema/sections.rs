@@ -303,6 +303,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                     "priority": { "type": "integer", "description": "Higher first; wins conflicts (default 0)." },
                     "group": text("The group other offers name in combines_with."),
                     "combines_with": strings("The groups it may share a cart with (absent: any offer)."),
+                    "excludes": strings("The groups it never shares a cart with; offers of other groups or none still may."),
                     "exclusive": { "type": "boolean", "description": "Shares a cart with no other offer." },
                     "base": one_of(&["original", "discounted"], "A percentage of the shelf price, or of what the offers before it left."),
                     "max_per_cart": whole("Coupons: most of its Vouchers one cart uses.", 1),

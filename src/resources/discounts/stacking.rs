@@ -6,6 +6,7 @@
 //!   priority: 10              # higher first, and it wins conflicts (default 0)
 //!   group: seasonal           # the group other offers name in combines_with
 //!   combines_with: [loyalty]  # the groups it may share a cart with (absent: any)
+//!   excludes: [staff]         # the groups it never shares a cart with (others: as above)
 //!   exclusive: true           # shares a cart with no other offer
 //!   base: discounted          # percentage of the price after the offers before it,
 //!                             # or `original` (the price on the shelf)
@@ -49,6 +50,10 @@ pub struct Stacking {
     /// The groups it may share a cart with; `None`: any; empty: none
     /// (exclusive).
     pub combines_with: Option<Vec<String>>,
+    /// The groups it never shares a cart with, whatever `combines_with`
+    /// allows: keeps two groups apart without shutting out the offers of
+    /// no group.
+    pub excludes: Vec<String>,
     /// What its percentage is taken of.
     pub base: DiscountBase,
     /// Most Vouchers of one Coupon a cart uses; `None`: no limit.
@@ -63,6 +68,7 @@ impl Stacking {
             priority: 0,
             group: None,
             combines_with: None,
+            excludes: Vec::new(),
             base,
             max_per_cart: None,
         }
@@ -80,6 +86,13 @@ impl Stacking {
 
     /// Whether it allows `other` beside it (one side of [`Self::combines`]).
     fn allows(&self, other: &Stacking) -> bool {
+        let excluded = other
+            .group
+            .as_ref()
+            .is_some_and(|group| self.excludes.contains(group));
+        if excluded {
+            return false;
+        }
         match &self.combines_with {
             None => true,
             Some(groups) => other
@@ -127,6 +140,14 @@ pub struct StackingRules {
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub combines_with: Option<Vec<String>>,
+    /// The groups it never shares a cart with, whatever `combines_with`
+    /// allows (offers of no group, or of other groups, still may).
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(max_items = 100, pattern = r"\S", max_length = 64)
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excludes: Option<Vec<String>>,
     /// `true`: it shares a cart with no other offer (not with
     /// `combines_with`).
     #[oai(skip_serializing_if_is_none)]
@@ -158,6 +179,9 @@ impl StackingRules {
         };
         if sent.exclusive == Some(true) && sent.combines_with.is_none() {
             section.remove("combines_with");
+            if sent.excludes.is_none() {
+                section.remove("excludes");
+            }
         } else if sent.combines_with.is_some() && sent.exclusive.is_none() {
             section.remove("exclusive");
         }
@@ -174,6 +198,7 @@ impl Stacking {
                 .combines_with
                 .clone()
                 .filter(|groups| !groups.is_empty()),
+            excludes: Some(self.excludes.clone()).filter(|groups| !groups.is_empty()),
             exclusive: Some(self.exclusive()),
             base: Some(self.base),
             max_per_cart: self.max_per_cart,
@@ -202,6 +227,8 @@ pub(crate) struct StackingFile {
     #[serde(default)]
     combines_with: Option<Vec<String>>,
     #[serde(default)]
+    excludes: Option<Vec<String>>,
+    #[serde(default)]
     exclusive: Option<bool>,
     #[serde(default)]
     base: Option<DiscountBase>,
@@ -229,15 +256,26 @@ impl StackingFile {
         if self.group.as_ref().is_some_and(|g| !name_ok(g)) {
             problems.at_key("group", "group is a name of 1 to 64 characters");
         }
-        if let Some(bad) = self
-            .combines_with
-            .iter()
-            .flatten()
-            .find(|group| !name_ok(group))
-        {
+        for (key, groups) in [("combines_with", &self.combines_with), ("excludes", &self.excludes)] {
+            if let Some(bad) = groups.iter().flatten().find(|group| !name_ok(group)) {
+                problems.at_key(
+                    key,
+                    format!("{key} lists group names of 1 to 64 characters, not `{bad}`"),
+                );
+            }
+        }
+        let excludes = self.excludes.unwrap_or_default();
+        if self.exclusive == Some(true) && !excludes.is_empty() {
             problems.at_key(
-                "combines_with",
-                format!("combines_with lists group names of 1 to 64 characters, not `{bad}`"),
+                "excludes",
+                "an exclusive offer already shares a cart with no group: write `exclusive` or `excludes`, not both",
+            );
+        }
+        let allowed = self.combines_with.as_deref().unwrap_or_default();
+        if let Some(both) = excludes.iter().find(|group| allowed.contains(group)) {
+            problems.at_key(
+                "excludes",
+                format!("group `{both}` is both in combines_with and in excludes"),
             );
         }
         let combines_with = match (self.exclusive, self.combines_with) {
@@ -263,6 +301,7 @@ impl StackingFile {
             priority: self.priority.unwrap_or(0),
             group: self.group,
             combines_with,
+            excludes,
             base: self.base.unwrap_or(default_base(kind)),
             max_per_cart: self.max_per_cart,
         }
@@ -298,5 +337,21 @@ mod tests {
             assert!(!exclusive.combines(other) && !other.combines(&exclusive));
         }
         assert!(exclusive.exclusive() && !open.exclusive());
+    }
+
+    #[test]
+    fn excludes_keeps_two_groups_apart_and_lets_the_rest_in() {
+        let seasonal = Stacking {
+            excludes: vec!["staff".into()],
+            ..offer(Some("seasonal"), None)
+        };
+        let staff = offer(Some("staff"), None);
+        let open = offer(None, None);
+        let loyalty = offer(Some("loyalty"), None);
+        // Unlike `combines_with: [loyalty]`, an offer of no group still shares.
+        assert!(seasonal.combines(&open) && open.combines(&seasonal));
+        assert!(seasonal.combines(&loyalty));
+        // Either side excluding the other's group keeps them apart.
+        assert!(!seasonal.combines(&staff) && !staff.combines(&seasonal));
     }
 }
