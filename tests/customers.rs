@@ -6,6 +6,8 @@
 mod common;
 #[path = "customers/remembered.rs"]
 mod remembered;
+#[path = "customers/welcome.rs"]
+mod welcome;
 
 use common::{TestServer, all_at_once, read};
 use loyalty::resources::companies::model::CreatedApiKey;

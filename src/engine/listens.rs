@@ -22,11 +22,36 @@ pub enum Listens {
     Prize,
     /// Plays of this game (POST /games/{id}/play): a game listens to its own.
     Play(i64),
+    /// A moment of a Customer's life the service itself sees (`on:
+    /// customer_created`, `on: customer_enrolled`): a welcome campaign
+    /// needs no call of its own from the integrator.
+    Customer(CustomerMoment),
+}
+
+/// A moment of a Customer's life campaigns may listen to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CustomerMoment {
+    /// POST /customers created it.
+    Created,
+    /// It became a loyalty member: created enrolled (the default), or
+    /// `loyalty_member` turned true.
+    Enrolled,
+}
+
+impl CustomerMoment {
+    /// Its name in `on:` and in `event.type`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CustomerMoment::Created => "customer_created",
+            CustomerMoment::Enrolled => "customer_enrolled",
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
-/// `on:` as written: `cart`, or `{ custom_event: TYPE }` / `{ trigger: TYPE }`.
+/// `on:` as written: `cart`, `customer_created`, `customer_enrolled`, or
+/// `{ custom_event: TYPE }` / `{ trigger: TYPE }`.
 pub(crate) enum OnFile {
     Named(String),
     Typed(BTreeMap<String, String>),
@@ -38,6 +63,12 @@ pub(crate) fn listens_of(on: Option<OnFile>, problems: &mut Problems<'_>) -> Opt
     let listens = match on {
         None => Some(Listens::Prize),
         Some(OnFile::Named(name)) if name == "cart" => Some(Listens::Cart),
+        Some(OnFile::Named(name)) if name == CustomerMoment::Created.name() => {
+            Some(Listens::Customer(CustomerMoment::Created))
+        }
+        Some(OnFile::Named(name)) if name == CustomerMoment::Enrolled.name() => {
+            Some(Listens::Customer(CustomerMoment::Enrolled))
+        }
         Some(OnFile::Typed(map)) if map.len() == 1 => match map.into_iter().next() {
             Some((key, value)) if key == "custom_event" => Some(Listens::CustomEvent(value)),
             Some((key, value)) if key == "trigger" => Some(Listens::Trigger(value)),
@@ -48,7 +79,7 @@ pub(crate) fn listens_of(on: Option<OnFile>, problems: &mut Problems<'_>) -> Opt
     if listens.is_none() {
         problems.at_key(
             "on",
-            "`on` is `cart`, `{ custom_event: TYPE }` or `{ trigger: TYPE }`",
+            "`on` is `cart`, `customer_created`, `customer_enrolled`, `{ custom_event: TYPE }` or `{ trigger: TYPE }`",
         );
     }
     listens
@@ -61,7 +92,10 @@ pub(crate) fn check_listens(kind: &str, listens: Option<&Listens>, problems: &mu
             problems.at_key("on", format!("a {kind} listens to no event: remove `on`"));
         }
         // A Custom Event or trigger has no cart to take money off.
-        ("discount", Some(Listens::CustomEvent(_) | Listens::Trigger(_))) => {
+        (
+            "discount",
+            Some(Listens::CustomEvent(_) | Listens::Trigger(_) | Listens::Customer(_)),
+        ) => {
             problems.at_key(
                 "on",
                 "a discount takes money off a cart: use `on: cart`. To reward a Custom \

@@ -209,6 +209,7 @@ fn describe(listens: &Listens) -> String {
         Listens::Cart => "carts".into(),
         Listens::CustomEvent(kind) => format!("Custom Events of type `{kind}`"),
         Listens::Trigger(kind) => format!("triggers of type `{kind}`"),
+        Listens::Customer(moment) => format!("`{}`", moment.name()),
         Listens::Prize => "no event (it is given as a prize)".into(),
         Listens::Play(game) => format!("plays of game {game}"),
     }

@@ -62,7 +62,7 @@ pub(super) fn top_level() -> Map<String, Value> {
             "on",
             def(
                 "on",
-                "The event it listens to: cart, { custom_event: TYPE } or { trigger: TYPE }.",
+                "The event it listens to: cart, customer_created, customer_enrolled, { custom_event: TYPE } or { trigger: TYPE }.",
             ),
         ),
         (
@@ -250,7 +250,7 @@ pub(super) fn definitions() -> Map<String, Value> {
             "on",
             json!({
                 "anyOf": [
-                    { "const": "cart" },
+                    { "enum": ["cart", "customer_created", "customer_enrolled"] },
                     { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
                       "properties": { "custom_event": { "type": "string" }, "trigger": { "type": "string" } } }
                 ]
@@ -344,6 +344,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                     "excluded_categories": strings("Categories its Vouchers never discount."),
                     "uses_per_voucher": whole("Uses of one Voucher.", 1),
                     "issues_per_customer": whole("Most Vouchers one Customer is issued.", 1),
+                    "valid_days": whole("Days each Voucher can be used from its issue (not with static_code).", 1),
                     "weekdays": { "type": "array", "items": { "enum": WEEKDAYS }, "description": "The days its Vouchers can be used." },
                     "hours": section("The hours its Vouchers can be used.", &["from", "to"], json!({
                         "from": text("HH:MM"), "to": text("HH:MM")

@@ -79,6 +79,7 @@ fn counts(listens: &Listens) -> String {
         Listens::Cart => "cart".into(),
         Listens::CustomEvent(kind) => format!("custom_event:{kind}"),
         Listens::Trigger(kind) => format!("trigger:{kind}"),
+        Listens::Customer(moment) => moment.name().into(),
         Listens::Prize | Listens::Play(_) => String::new(),
     }
 }

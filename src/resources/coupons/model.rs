@@ -173,6 +173,16 @@ pub struct CouponSpec {
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub issues_per_customer: Option<u32>,
+    /// Days each Voucher can be used from its issue, to the second (1 to
+    /// 3650): a Voucher issued on the 1st at 10:00 with 7 days is answered
+    /// `voucher_expired` from the 8th at 10:00. Not with `static_code`
+    /// (never issued); absent: as long as the Coupon.
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "1"), maximum(value = "3650"))
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valid_days: Option<u32>,
     /// Days of the week its Vouchers can be used; absent or empty: every day.
     #[oai(skip_serializing_if_is_none, validator(max_items = 7, unique_items))]
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -242,6 +252,9 @@ pub struct Coupon {
     /// Most Vouchers of it one Customer is issued.
     #[oai(skip_serializing_if_is_none)]
     pub issues_per_customer: Option<u32>,
+    /// Days each Voucher can be used from its issue.
+    #[oai(skip_serializing_if_is_none)]
+    pub valid_days: Option<u32>,
     /// Days of the week it can be used; empty: every day.
     pub weekdays: Vec<Weekday>,
     /// Hours of the day it can be used.

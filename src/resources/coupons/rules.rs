@@ -18,6 +18,7 @@
 //!   excluded_categories: [tobacco]
 //!   uses_per_voucher: 1
 //!   issues_per_customer: 3                # most Vouchers one Customer is issued
+//!   valid_days: 30                        # each Voucher usable 30 days from its issue
 //!   weekdays: [saturday, sunday]
 //!   hours: { from: "09:00", to: "13:00" }
 //! ```
@@ -27,6 +28,7 @@ use chrono::Weekday;
 use rust_decimal::Decimal;
 use serde::Deserialize;
 
+use crate::common::time::Timestamp;
 use crate::engine::problems::Problems;
 use crate::engine::reach::parse_day;
 use crate::engine::text::Text;
@@ -36,6 +38,9 @@ use crate::resources::vouchers::codes::check_code;
 
 /// Most uses one Voucher may have.
 pub const MAX_USES_PER_VOUCHER: u32 = 1_000_000;
+
+/// Most days a Voucher may be valid from its issue (ten years).
+pub const MAX_VALID_DAYS: u32 = 3_650;
 
 /// Most products or categories a Coupon may exclude.
 pub const MAX_EXCLUSIONS: usize = 1_000;
@@ -66,6 +71,8 @@ pub(crate) struct CouponFile {
     uses_per_voucher: Option<u32>,
     #[serde(default)]
     issues_per_customer: Option<u32>,
+    #[serde(default)]
+    valid_days: Option<u32>,
     #[serde(default)]
     weekdays: Vec<String>,
     #[serde(default)]
@@ -138,10 +145,23 @@ pub struct Coupon {
     pub uses_per_voucher: u32,
     /// Most Vouchers of it one Customer is issued; `None`: no limit.
     pub issues_per_customer: Option<u32>,
+    /// Days each Voucher can be used from its issue (to the second);
+    /// `None`: as long as the Coupon.
+    pub valid_days: Option<u32>,
     /// Days of the week it can be used; empty: every day.
     pub weekdays: Vec<Weekday>,
     /// Hours of the day it can be used; `None`: all day.
     pub hours: Option<Hours>,
+}
+
+impl Coupon {
+    /// Until when a Voucher issued at `issued` can be used, when each of
+    /// its Vouchers has `valid_days` of its own.
+    pub fn valid_until(&self, issued: Timestamp) -> Option<Timestamp> {
+        self.valid_days.map(|days| {
+            Timestamp::from(issued.as_datetime() + chrono::Duration::days(i64::from(days)))
+        })
+    }
 }
 
 /// The Coupon a targeted Instant Win's Vouchers belong to.
@@ -170,6 +190,7 @@ impl CouponFile {
             (!self.excluded_products.is_empty(), "excluded_products"),
             (!self.excluded_categories.is_empty(), "excluded_categories"),
             (self.issues_per_customer.is_some(), "issues_per_customer"),
+            (self.valid_days.is_some(), "valid_days"),
             (!self.weekdays.is_empty(), "weekdays"),
             (self.hours.is_some(), "hours"),
         ]
@@ -284,6 +305,18 @@ impl CouponFile {
                 format!("issues_per_customer is 1 to {MAX_USES_PER_VOUCHER}"),
             );
         }
+        if self
+            .valid_days
+            .is_some_and(|days| !(1..=MAX_VALID_DAYS).contains(&days))
+        {
+            problems.at_key("valid_days", format!("valid_days is 1 to {MAX_VALID_DAYS}"));
+        }
+        if self.valid_days.is_some() && matches!(codes, Some(CouponCodes::Static(_))) {
+            problems.at_key(
+                "valid_days",
+                "valid_days counts from each Voucher's issue, and a static code is never issued: use available_to",
+            );
+        }
         for (key, list) in [
             ("excluded_products", &self.excluded_products),
             ("excluded_categories", &self.excluded_categories),
@@ -323,6 +356,7 @@ impl CouponFile {
             excluded_categories: self.excluded_categories,
             uses_per_voucher,
             issues_per_customer: self.issues_per_customer,
+            valid_days: self.valid_days,
             weekdays,
             hours,
         })

@@ -33,9 +33,10 @@ use crate::services::Services;
 const KIND: &str = "coupon";
 
 /// The fields of [`CouponSpec`] that belong in the file's `coupon:` section.
-const SECTION_FIELDS: [&str; 10] = [
+const SECTION_FIELDS: [&str; 11] = [
     "discount",
     "issues_per_customer",
+    "valid_days",
     "static_code",
     "code_pattern",
     "charset",
@@ -228,6 +229,7 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
         excluded_categories: coupon.excluded_categories.clone(),
         uses_per_voucher: coupon.uses_per_voucher,
         issues_per_customer: coupon.issues_per_customer,
+        valid_days: coupon.valid_days,
         weekdays: coupon.weekdays.iter().map(|d| (*d).into()).collect(),
         hours: coupon.hours.map(|hours| UsableHours {
             from: hours.from.format("%H:%M").to_string(),

@@ -256,7 +256,10 @@ impl StackingFile {
         if self.group.as_ref().is_some_and(|g| !name_ok(g)) {
             problems.at_key("group", "group is a name of 1 to 64 characters");
         }
-        for (key, groups) in [("combines_with", &self.combines_with), ("excludes", &self.excludes)] {
+        for (key, groups) in [
+            ("combines_with", &self.combines_with),
+            ("excludes", &self.excludes),
+        ] {
             if let Some(bad) = groups.iter().flatten().find(|group| !name_ok(group)) {
                 problems.at_key(
                     key,

@@ -9,6 +9,7 @@ use crate::common::validate::validate_slug;
 use crate::engine::campaign::Listens;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
+use crate::engine::listens::CustomerMoment;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -31,6 +32,9 @@ pub enum EventKind {
     CustomEvent,
     /// POST /trigger.
     Trigger,
+    /// A moment of a Customer's life the service sees itself: no record of
+    /// its own, like a trigger.
+    Customer(CustomerMoment),
 }
 
 /// A Custom Event or trigger with what the campaigns made of it.
@@ -61,6 +65,7 @@ impl Occurrence for EventOccurrence {
         match self.kind {
             EventKind::CustomEvent => Listens::CustomEvent(self.new.kind.clone()),
             EventKind::Trigger => Listens::Trigger(self.new.kind.clone()),
+            EventKind::Customer(moment) => Listens::Customer(moment),
         }
     }
 
@@ -81,7 +86,7 @@ impl Occurrence for EventOccurrence {
             "date": self.date,
         });
         match self.kind {
-            EventKind::CustomEvent => facts.event = payload,
+            EventKind::CustomEvent | EventKind::Customer(_) => facts.event = payload,
             EventKind::Trigger => facts.trigger = payload,
         }
     }
@@ -96,13 +101,17 @@ impl Occurrence for EventOccurrence {
         match self.kind {
             EventKind::CustomEvent => "custom_event".to_string(),
             EventKind::Trigger => format!("trigger:{}", self.new.kind),
+            EventKind::Customer(moment) => moment.name().to_string(),
         }
     }
 
     fn draw_source(&self) -> String {
-        match &self.id {
-            Some(id) => format!("custom_event:{id}"),
-            None => format!("trigger:{}", self.new.kind),
+        match (&self.id, self.kind) {
+            (Some(id), _) => format!("custom_event:{id}"),
+            (None, EventKind::Customer(moment)) => {
+                format!("{}:{}", moment.name(), self.customer_id)
+            }
+            (None, _) => format!("trigger:{}", self.new.kind),
         }
     }
 
@@ -182,6 +191,66 @@ impl Services {
             event: occurrence.recorded,
             evaluated,
         })
+    }
+
+    /// Runs the campaigns listening to `moment` of the Customer
+    /// `customer_id` (a welcome campaign on `customer_created`), when any
+    /// does: POST /customers and PATCH /customers run it before they
+    /// answer. The Customer is created (changed) whatever it gives; a
+    /// failure is logged with the Customer, never silent.
+    pub(crate) async fn customer_moment(
+        &self,
+        company: &str,
+        customer_id: &str,
+        moment: CustomerMoment,
+    ) {
+        let listens = Listens::Customer(moment);
+        let rules = self.catalog.company(company);
+        if !rules
+            .campaigns
+            .iter()
+            .any(|campaign| campaign.listens == listens)
+        {
+            return;
+        }
+        let language = match self.company_settings(company).await {
+            Ok(settings) => Language {
+                chosen: settings.default_language.clone(),
+                default: settings.default_language.clone(),
+                locale: settings.locale(),
+            },
+            Err(error) => {
+                tracing::error!(company, customer = customer_id, moment = moment.name(), %error, "the campaigns of a Customer's moment did not run");
+                return;
+            }
+        };
+        let new = NewEvent {
+            customer_id: Some(customer_id.to_string()),
+            customer_code: None,
+            kind: moment.name().to_string(),
+            data: Default::default(),
+            date: None,
+            coupons_desired: Vec::new(),
+        };
+        let ran = self
+            .process_event(company, new, EventKind::Customer(moment), &language, false)
+            .await;
+        match ran {
+            Ok(outcome) => tracing::info!(
+                company,
+                customer = customer_id,
+                moment = moment.name(),
+                effects = outcome.evaluated.effects.len(),
+                "the campaigns of a Customer's moment ran"
+            ),
+            Err(error) => tracing::error!(
+                company,
+                customer = customer_id,
+                moment = moment.name(),
+                %error,
+                "the campaigns of a Customer's moment did not run"
+            ),
+        }
     }
 
     /// The Custom Event `id`.

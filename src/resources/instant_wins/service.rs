@@ -309,6 +309,7 @@ impl Services {
                     uses_left: coupon.uses_per_voucher.map_or(1, i64::from),
                     source: "targeted_delivery",
                     created_at: now,
+                    valid_until: None,
                 })
             },
         };

@@ -147,6 +147,7 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
             Listens::Cart => Some(json!("cart")),
             Listens::CustomEvent(kind) => Some(json!({ "custom_event": kind })),
             Listens::Trigger(kind) => Some(json!({ "trigger": kind })),
+            Listens::Customer(moment) => Some(json!(moment.name())),
             Listens::Prize | Listens::Play(_) => None,
         },
         when: campaign.when.as_ref().map(|w| w.source.clone()),

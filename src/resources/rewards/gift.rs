@@ -84,6 +84,7 @@ pub fn gift_write(
                 uses_left: i64::from(coupon.uses_per_voucher),
                 source: "reward",
                 created_at: to.now,
+                valid_until: coupon.valid_until(to.now),
             });
             gift.given.voucher_code = Some(issued.code.clone());
             gift.given.voucher_id = Some(issued.id.clone());

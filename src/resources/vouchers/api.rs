@@ -205,7 +205,8 @@ impl VouchersApi {
     ///
     /// Each Voucher is answered in the state it is in now: `active`,
     /// `frozen`, `redeemed` (no uses left), `expired` (its Coupon's
-    /// `valid_to` has passed), `inactive` or `deleted` (its Coupon is).
+    /// `valid_to` or its own `valid_until` has passed), `inactive` or
+    /// `deleted` (its Coupon is).
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/vouchers", method = "get")]

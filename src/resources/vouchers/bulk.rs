@@ -167,6 +167,7 @@ impl Services {
                     uses_left: i64::from(coupon.uses_per_voucher),
                     source: "bulk",
                     created_at: now,
+                    valid_until: coupon.valid_until(now),
                 })
             },
         };

@@ -132,6 +132,7 @@ pub(crate) fn voucher_of_coupon(
         uses_left: i64::from(coupon.uses_per_voucher),
         source: "campaign",
         created_at: now,
+        valid_until: coupon.valid_until(now),
     });
     Ok(VoucherIssuedEffect {
         rule_id: campaign.id,

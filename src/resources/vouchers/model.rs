@@ -65,6 +65,12 @@ pub struct Voucher {
     pub loyalty_rule_history_id: Option<String>,
     /// When it was issued.
     pub created_at: Timestamp,
+    /// Until when it can be used, when its Coupon gives each Voucher a
+    /// number of days from its issue (`valid_days`); after it the Voucher
+    /// is `expired` and a cart presenting it is answered `voucher_expired`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub valid_until: Option<Timestamp>,
     /// When it was last printed, if it was.
     #[oai(skip_serializing_if_is_none)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +113,8 @@ pub struct NewVoucher {
     pub source: &'static str,
     /// When.
     pub created_at: Timestamp,
+    /// Until when it can be used, when its Coupon says ([`Voucher::valid_until`]).
+    pub valid_until: Option<Timestamp>,
 }
 
 impl Voucher {
@@ -126,6 +134,7 @@ impl Voucher {
             campaign_history_id: None,
             loyalty_rule_history_id: None,
             created_at: new.created_at,
+            valid_until: new.valid_until,
             printed_at: None,
             selected_at: None,
             reservations: Vec::new(),

@@ -97,6 +97,7 @@ impl Services {
         let reason = format!("trigger:{}", time_ordered_id("iss"));
         let mut attempts = 0;
         loop {
+            let now = self.now();
             let voucher = Voucher::issued(NewVoucher {
                 code: pattern.generate(&mut rand::rng()),
                 coupon_id,
@@ -104,7 +105,8 @@ impl Services {
                 customer_id: customer.id.clone(),
                 uses_left: i64::from(coupon.uses_per_voucher),
                 source: "trigger",
-                created_at: self.now(),
+                created_at: now,
+                valid_until: coupon.valid_until(now),
             });
             answer_now(&voucher).await;
             let issue = VoucherIssue {

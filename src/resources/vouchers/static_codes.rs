@@ -74,6 +74,8 @@ pub fn unstored_static_voucher(
         campaign_history_id: None,
         loyalty_rule_history_id: None,
         created_at: now,
+        // A static code is never issued: it lasts as long as its Coupon.
+        valid_until: None,
         printed_at: None,
         selected_at: None,
         reservations: Vec::new(),

@@ -251,6 +251,7 @@ mod tests {
     use super::*;
     use crate::common::time::Timestamp;
     use crate::resources::vouchers::issue_store::VoucherIssue;
+    use crate::resources::vouchers::model::NewVoucher;
     use crate::resources::vouchers::model::VoucherState;
     use crate::storage::execute;
 
@@ -260,21 +261,16 @@ mod tests {
             issues_per_customer: None,
             voucher: Voucher {
                 id: format!("vch_{code}"),
-                code: code.into(),
-                coupon_id: 1_000_000,
-                coupon_name: "Five off".into(),
-                static_code: None,
-                customer_id: customer.into(),
-                state: VoucherState::Active,
-                uses_left: 1,
-                source: "trigger".into(),
-                rule_id: None,
-                campaign_history_id: None,
-                loyalty_rule_history_id: None,
-                created_at: Timestamp::now(),
-                printed_at: None,
-                selected_at: None,
-                reservations: Vec::new(),
+                ..Voucher::issued(NewVoucher {
+                    code: code.into(),
+                    coupon_id: 1_000_000,
+                    coupon_name: "Five off".into(),
+                    customer_id: customer.into(),
+                    uses_left: 1,
+                    source: "trigger",
+                    created_at: Timestamp::now(),
+                    valid_until: None,
+                })
             },
         }
     }

@@ -71,9 +71,11 @@ pub fn state_of(
     if voucher.holds_at(at).count() as i64 >= voucher.uses_left {
         return VoucherState::Frozen;
     }
-    if campaign
-        .available_to
-        .is_some_and(|to| at > to.instant(locale))
+    let past_its_days = voucher.valid_until.is_some_and(|until| at > until);
+    if past_its_days
+        || campaign
+            .available_to
+            .is_some_and(|to| at > to.instant(locale))
     {
         return VoucherState::Expired;
     }

@@ -1,9 +1,10 @@
-//! Customer use-cases: creation, look-up by any identifier, edits and deletion.
+//! Customer use-cases: creation, look-up by any identifier, edits,
 //! anonymization and deletion.
 
 pub mod edits;
 pub mod search;
 
+use crate::engine::listens::CustomerMoment;
 use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::edits::anonymize;
 use crate::resources::customers::service::edits::apply_patch;
@@ -272,6 +273,13 @@ impl Services {
         answer_now(&customer).await;
         self.store.insert_customer(company, &customer).await?;
         tracing::info!(company, customer = %customer.id, "customer created");
+        // Its welcome campaigns, before the answer: created, then enrolled.
+        self.customer_moment(company, &customer.id, CustomerMoment::Created)
+            .await;
+        if customer.loyalty_member {
+            self.customer_moment(company, &customer.id, CustomerMoment::Enrolled)
+                .await;
+        }
         Ok(customer)
     }
 
@@ -328,14 +336,25 @@ impl Services {
     ) -> ApiResult<Customer> {
         let patch = clean_patch(patch, self.now())?;
         let now = self.now();
+        // Whether the attempt that was written made it a loyalty member.
+        let enrolled = std::sync::atomic::AtomicBool::new(false);
         let customer = self
             .modify_customer(company, reference, |customer| {
                 ensure_editable(customer)?;
+                let was_member = customer.loyalty_member;
                 apply_patch(customer, &patch, now);
+                enrolled.store(
+                    !was_member && customer.loyalty_member,
+                    std::sync::atomic::Ordering::Relaxed,
+                );
                 Ok(())
             })
             .await?;
         tracing::info!(company, customer = %customer.id, "customer updated");
+        if enrolled.load(std::sync::atomic::Ordering::Relaxed) {
+            self.customer_moment(company, &customer.id, CustomerMoment::Enrolled)
+                .await;
+        }
         Ok(customer)
     }
 
