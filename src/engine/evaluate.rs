@@ -17,6 +17,7 @@ use crate::resources::limits::LimitTake;
 use crate::resources::limits::OfferTakes;
 use crate::resources::messages::rules::ShownMessage;
 use crate::resources::messages::rules::shown_messages;
+use crate::resources::points_campaigns::rules::recount_on_what_is_paid;
 
 pub use crate::engine::explanation::Explanation;
 
@@ -124,6 +125,13 @@ pub fn evaluate(
         campaigns,
         facts,
         render,
+    );
+    recount_on_what_is_paid(
+        &mut evaluation.effects,
+        &mut evaluation.explanations,
+        &mut evaluation.event_limit_takes,
+        campaigns,
+        facts,
     );
     evaluation.messages = shown_messages(
         engine,

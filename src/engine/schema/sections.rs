@@ -285,6 +285,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                 &[],
                 json!({
                     "per_amount": { "type": "number", "exclusiveMinimum": 0, "description": "Points per unit of money spent." },
+                    "per_amount_of": one_of(&["total", "paid"], "What per_amount counts: the cart's total (default), or what is paid after this cart's discounts and Vouchers."),
                     "rounding": one_of(&["floor", "nearest", "ceil"], "How per_amount rounds to whole points (default floor)."),
                     "per_product": { "type": "object", "additionalProperties": { "type": "integer" }, "description": "Points per unit of each product code." },
                     "fixed": { "type": "integer", "description": "Points per event." },

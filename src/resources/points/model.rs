@@ -34,6 +34,19 @@ pub enum PointsRounding {
     Ceil,
 }
 
+/// What `per_amount` counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
+#[serde(rename_all = "lowercase")]
+#[oai(rename_all = "lowercase")]
+pub enum PerAmountOf {
+    /// The cart's total, before any discount; the default.
+    #[default]
+    Total,
+    /// What the Customer pays: the total less what this cart's discounts
+    /// and Vouchers took off.
+    Paid,
+}
+
 impl PointsKind {
     /// The kind's name in requests, responses and storage.
     pub fn name(self) -> &'static str {
@@ -101,6 +114,11 @@ pub struct PointsRules {
     )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_amount: Option<f64>,
+    /// What `per_amount` counts: `total` (the default) or `paid`, the total
+    /// less what the cart's discounts and Vouchers took off.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_amount_of: Option<PerAmountOf>,
     /// How `per_amount` and fractional quantities of `per_product` are
     /// rounded to whole points: `floor` (the default), `nearest` or `ceil`.
     #[oai(skip_serializing_if_is_none)]

@@ -14,13 +14,16 @@ use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::effect::Effect;
 use crate::engine::effect::PointsEffect;
+use crate::engine::explanation::Explanation;
 use crate::engine::facts::Facts;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
 use crate::error::ErrorCode;
 use crate::resources::limits::LimitTake;
 use crate::resources::limits::Redeeming;
 use crate::resources::limits::limit_takes;
+use crate::resources::points::model::PerAmountOf;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsRounding;
 
@@ -29,6 +32,9 @@ use crate::resources::points::model::PointsRounding;
 pub struct PointsAccrual {
     /// Points per currency unit of the cart total.
     pub per_amount: Option<Decimal>,
+    /// Whether `per_amount` counts what the Customer pays: the total less
+    /// what this cart's discounts and Vouchers took off.
+    pub on_paid: bool,
     /// How per-amount and per-product points are rounded to whole points.
     pub rounding: PointsRounding,
     /// Points per unit of these products (product code → points).
@@ -70,6 +76,8 @@ pub(crate) struct PointsFile {
     #[serde(default)]
     per_amount: Option<Decimal>,
     #[serde(default)]
+    per_amount_of: Option<PerAmountOf>,
+    #[serde(default)]
     rounding: PointsRounding,
     #[serde(default)]
     per_product: BTreeMap<String, i64>,
@@ -101,6 +109,13 @@ impl PointsFile {
         {
             problems.at_key("points", "points are more than 0");
         }
+        let on_paid = points.per_amount_of == Some(PerAmountOf::Paid);
+        if points.per_amount_of.is_some() && points.per_amount.is_none() {
+            problems.at_key(
+                "per_amount_of",
+                "per_amount_of says what `per_amount` counts: write `per_amount` too",
+            );
+        }
         let kind = match points.balance.as_deref() {
             None | Some("points") => PointsKind::Points,
             Some("wallet") => PointsKind::Wallet,
@@ -130,6 +145,7 @@ impl PointsFile {
         };
         Some(PointsAccrual {
             per_amount: points.per_amount,
+            on_paid,
             rounding: points.rounding,
             per_product: points.per_product,
             fixed: points.fixed,
@@ -159,9 +175,14 @@ fn whole_points(points: Decimal, rounding: PointsRounding) -> i64 {
 /// exact total times the rate, and each product's exact quantity times its
 /// points, each rounded once.
 pub(crate) fn accrued_points(accrual: &PointsAccrual, facts: &Facts) -> i64 {
+    accrued_points_on(accrual, facts, facts.cart_amounts().total)
+}
+
+/// [`accrued_points`] with `per_amount` counting `amount`.
+fn accrued_points_on(accrual: &PointsAccrual, facts: &Facts, amount: Decimal) -> i64 {
     let mut points = accrual.fixed.unwrap_or(0);
     if let Some(per_amount) = accrual.per_amount {
-        let earned = facts.cart_amounts().total.checked_mul(per_amount);
+        let earned = amount.checked_mul(per_amount);
         points = points.saturating_add(earned.map_or(0, |e| whole_points(e, accrual.rounding)));
     }
     if !accrual.per_product.is_empty() {
@@ -208,6 +229,8 @@ pub(crate) fn points_effects(
             "earns no points for this event",
         ));
     }
+    // Counted again on what is paid once the offers are settled
+    // ([`recount_on_what_is_paid`]); the limits cap it here already.
     if !campaign.limits.is_empty() {
         if let Some(headroom) = facts.limits.get(&campaign.id) {
             if let Some(reason) = headroom.exhausted() {
@@ -234,6 +257,65 @@ pub(crate) fn points_effects(
         rule_name,
         points,
     })])
+}
+
+/// Once the offers are settled: each points campaign whose `per_amount`
+/// counts what is paid (`per_amount_of: paid`) earns on the total less
+/// what `effects`' discounts and Vouchers took off, at most what it earned
+/// on the total (its limits' cap holds), its limit takes (`takes`) moved
+/// with it; one that earns nothing then says so in `explanations`.
+pub(crate) fn recount_on_what_is_paid(
+    effects: &mut Vec<Effect>,
+    explanations: &mut [Explanation],
+    takes: &mut Vec<LimitTake>,
+    campaigns: &[Campaign],
+    facts: &Facts,
+) {
+    let taken_off: Decimal = effects.iter().map(Effect::discount_value).sum();
+    if taken_off <= Decimal::ZERO {
+        return;
+    }
+    let paid = (facts.cart_amounts().total - taken_off).max(Decimal::ZERO);
+    let redeeming = Redeeming::of_facts(facts);
+    effects.retain_mut(|effect| {
+        let Effect::Points(earned) = effect else {
+            return true;
+        };
+        let Some((campaign, accrual)) = campaigns.iter().find_map(|campaign| match &campaign.kind {
+            CampaignKind::Points(accrual) if campaign.id == earned.rule_id && accrual.on_paid => {
+                Some((campaign, accrual))
+            }
+            _ => None,
+        }) else {
+            return true;
+        };
+        earned.points = accrued_points_on(accrual, facts, paid).min(earned.points);
+        let own = campaign.id.to_string();
+        takes.retain(|take| take.key.first() != Some(&own));
+        if earned.points <= 0 {
+            if let Some(explanation) = explanations.iter_mut().find(|e| e.rule_id == campaign.id) {
+                *explanation = Explanation::not_applied(
+                    campaign,
+                    NotApplied::at_key(
+                        "per_amount_of",
+                        format!("earns no points on what is paid ({paid}) once the discounts took {taken_off} off"),
+                    ),
+                );
+            }
+            return false;
+        }
+        if !campaign.limits.is_empty() {
+            takes.extend(limit_takes(
+                campaign.id,
+                &format!("`{}` (rule {})", earned.rule_name, campaign.id),
+                &campaign.limits,
+                &redeeming,
+                Decimal::from(earned.points),
+                ErrorCode::DrawContended,
+            ));
+        }
+        true
+    });
 }
 
 #[cfg(test)]
@@ -305,5 +387,65 @@ mod tests {
         assert_eq!(file.rounding, PointsRounding::Nearest);
         assert_eq!(file.per_amount, Some(Decimal::new(15, 1)));
         assert!(serde_yaml::from_str::<PointsFile>("per_amount: 1\nrounding: up\n").is_err());
+    }
+
+    #[test]
+    fn points_on_what_is_paid_follow_the_discounts_and_move_their_limit_takes() {
+        use crate::engine::campaign::Campaign;
+        use crate::engine::campaign::Listens;
+        use crate::engine::evaluate::evaluate_plainly;
+        use crate::engine::script::ScriptEngine;
+        let engine = ScriptEngine::new();
+        let parse =
+            |text: &str| Campaign::parse(&engine, std::path::Path::new("c.yaml"), text).unwrap();
+        let campaigns = vec![
+            parse(
+                "id: 1\nkind: discount\nname: Half\non: cart\ndiscount: { applies_to: cart, percent: 50 }\n",
+            ),
+            parse(
+                "id: 2\nkind: points\nname: Paid\non: cart\npoints: { per_amount: 1, per_amount_of: paid }\nlimits:\n  - { points: 1000 }\n",
+            ),
+        ];
+        let facts = Facts {
+            cart: json!({"total": 80.0, "lines": [{"product_code": "P", "quantity": 1, "price": 80.0}]}),
+            customer: json!({"id": "c1"}),
+            ..Facts::default()
+        };
+        let evaluation = evaluate_plainly(&campaigns, &Listens::Cart, &facts);
+        let points: Vec<i64> = evaluation
+            .effects
+            .iter()
+            .filter_map(Effect::points)
+            .collect();
+        assert_eq!(points, [40], "{:?}", evaluation.effects);
+        let taken: Vec<Decimal> = evaluation
+            .event_limit_takes
+            .iter()
+            .map(|t| t.amount)
+            .collect();
+        assert_eq!(taken, [Decimal::from(40)]);
+
+        // Nothing paid: no points, and the explanation says why.
+        let everything = parse(
+            "id: 1\nkind: discount\nname: Free\non: cart\ndiscount: { applies_to: cart, percent: 100 }\n",
+        );
+        let campaigns = vec![everything, campaigns[1].clone()];
+        let evaluation = evaluate_plainly(&campaigns, &Listens::Cart, &facts);
+        assert!(evaluation.effects.iter().all(|e| e.points().is_none()));
+        assert!(evaluation.event_limit_takes.is_empty());
+        let explained = evaluation
+            .explanations
+            .iter()
+            .find(|e| e.rule_id == 2)
+            .unwrap();
+        assert!(!explained.applied);
+        assert!(
+            explained
+                .reason
+                .as_deref()
+                .unwrap_or_default()
+                .contains("earns no points on what is paid (0"),
+            "{explained:?}"
+        );
     }
 }

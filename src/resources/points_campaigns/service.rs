@@ -16,6 +16,7 @@ use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::limits::OfferLimit;
+use crate::resources::points::model::PerAmountOf;
 use crate::resources::points::model::PointsCampaign;
 use crate::resources::points::model::PointsCampaignSpec;
 use crate::resources::points::model::PointsKind;
@@ -112,6 +113,7 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
     let points = match &campaign.kind {
         CampaignKind::Points(accrual) => PointsRules {
             per_amount: accrual.per_amount.map(decimal_to_f64),
+            per_amount_of: accrual.on_paid.then_some(PerAmountOf::Paid),
             rounding: Some(accrual.rounding).filter(|r| *r != PointsRounding::Floor),
             per_product: accrual.per_product.clone(),
             fixed: accrual.fixed,
@@ -127,6 +129,7 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
         },
         _ => PointsRules {
             per_amount: None,
+            per_amount_of: None,
             rounding: None,
             per_product: Default::default(),
             fixed: None,
