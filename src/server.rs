@@ -28,6 +28,7 @@ use crate::resources::companies::bootstrap::Bootstrap;
 use crate::resources::companies::bootstrap::ensure_demo_company;
 use crate::resources::companies::model::Environment;
 use crate::resources::companies::store::campaign_files::KeptCampaignFile;
+use crate::resources::discounts::overlaps::overlapping_exclusives;
 use crate::services::Services;
 use crate::storage::RemoteAuth;
 use crate::storage::Store;
@@ -202,7 +203,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
     for company in &report.loaded {
-        services.warn_of_unknown_features(company);
+        warn_of_campaigns(&services, company);
     }
     services.roll_back_stalled_imports().await?;
 
@@ -268,7 +269,7 @@ async fn reload_rules(
             log_rules_report(&services, &report);
             keep_good_files(&services, &report).await;
             for company in &report.loaded {
-                services.warn_of_unknown_features(company);
+                warn_of_campaigns(&services, company);
             }
         }
         // Master data another server wrote reaches this one within a poll.
@@ -392,6 +393,17 @@ async fn keep_good_files(services: &Services, report: &LoadReport) {
     {
         tracing::warn!(%error, files = report.good_files.len(),
             "keeping the campaign files' last good versions failed");
+    }
+}
+
+/// Logs what a Company's campaigns load with but an author should know:
+/// taxonomies and features the catalogue lacks, and exclusive discounts
+/// that may meet on one cart.
+fn warn_of_campaigns(services: &Services, company: &str) {
+    services.warn_of_unknown_features(company);
+    let campaigns = &services.catalog().company(company).campaigns;
+    for warning in overlapping_exclusives(campaigns) {
+        tracing::warn!(company, %warning, "two exclusive discounts may apply to one cart: only one is given");
     }
 }
 

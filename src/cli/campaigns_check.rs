@@ -11,6 +11,7 @@ use crate::engine::catalog::{Catalog, LoadReport};
 use crate::engine::script::RuleError;
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::discounts::overlaps::overlapping_exclusives;
 use crate::resources::master_data::references::unknown_features;
 
 /// Compiles every rule file under `dir`, printing problems as
@@ -18,7 +19,8 @@ use crate::resources::master_data::references::unknown_features;
 /// server answers at the back office's URL, also checks the taxonomies and
 /// features they name against each Company's catalogue. As the server does,
 /// a taxonomy or feature the catalogue lacks is a warning (the campaign
-/// loads and can never match it), every other problem an error.
+/// loads and can never match it), and so are two exclusive discounts that
+/// may meet on one cart; every other problem is an error.
 pub(crate) async fn check_campaigns(dir: &Path, back_office: &BackOfficeArgs) -> ApiResult<()> {
     if !dir.is_dir() {
         return Err(ApiError::invalid(format!(
@@ -27,7 +29,10 @@ pub(crate) async fn check_campaigns(dir: &Path, back_office: &BackOfficeArgs) ->
         )));
     }
     let (catalog, report) = Catalog::load(dir);
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<RuleError> = catalog_companies(&report)
+        .iter()
+        .flat_map(|company| overlapping_exclusives(&catalog.company(company).campaigns))
+        .collect();
     let mut note = None;
     match BackOffice::connect_if_running(back_office).await? {
         Some(office) => {

@@ -571,3 +571,69 @@ async fn check_json_is_one_document_of_errors_at_their_file_line_and_column() {
         "{report}"
     );
 }
+
+#[tokio::test]
+async fn two_exclusive_discounts_that_may_meet_on_one_cart_are_a_warning_at_the_later_ones_stacking()
+ {
+    let exclusive = |id: i64, name: &str, days: &str| {
+        format!(
+            "id: {id}\nkind: discount\nname: {name}\non: cart\n{days}discount: {{ applies_to: cart, percent: 10 }}\nstacking: {{ exclusive: true }}\n"
+        )
+    };
+    let basket = exclusive(340, "Basket 10%", "");
+    let weekend = exclusive(341, "Weekend 10%", "recurrence_days: [saturday, sunday]\n");
+    let monday = exclusive(342, "Monday 10%", "recurrence_days: [monday]\n");
+    let files = [
+        ("basket.yaml", basket.as_str()),
+        ("weekend.yaml", weekend.as_str()),
+        ("monday.yaml", monday.as_str()),
+    ];
+    let (server, dir) = server_with(&files, MONDAY_EVENING).await;
+    let (passed, stdout, _) = check_with(&server, dir.path(), &["--json"]).await;
+    let report: Value = serde_json::from_str(&stdout).expect("one JSON document");
+    // A warning, not an error: the files load and the check passes.
+    assert!(passed, "{report}");
+    assert_eq!(report["errors"], json!(0), "{report}");
+    // The basket meets both; Monday and the weekend never meet.
+    assert_eq!(report["warnings"], json!(2), "{report}");
+    let warnings: Vec<(String, u64, String)> = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["file"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                p["line"].as_u64().unwrap(),
+                p["severity"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .all(|(_, _, severity)| severity == "warning"),
+        "{report}"
+    );
+    assert!(
+        report["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["message"]
+                .as_str()
+                .unwrap()
+                .contains("are both exclusive and may apply to the same cart")),
+        "{report}"
+    );
+    let lines: Vec<u64> = warnings.iter().map(|(_, line, _)| *line).collect();
+    assert!(
+        lines.iter().all(|line| *line == 7),
+        "at `stacking:`: {report}"
+    );
+}

@@ -13,6 +13,7 @@ pub mod campaign_api;
 pub mod campaigns;
 pub mod examples;
 pub mod model;
+pub mod overlaps;
 pub mod rules;
 pub mod settle;
 pub mod stacking;
