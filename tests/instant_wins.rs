@@ -4,6 +4,8 @@
 //! concurrency, and delivery of the prize (also after a restart).
 
 mod common;
+#[path = "instant_wins/rehearsal.rs"]
+mod rehearsal;
 
 use std::path::Path;
 use std::time::Duration;

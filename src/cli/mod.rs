@@ -3,19 +3,23 @@
 //! - [`serve`]: `loyalty serve`.
 //! - [`back_office`]: `keys ...`, `companies ...`, `instant-wins ...`,
 //!   `vouchers issue`, `catalog import`.
-//! - [`authoring`]: `campaigns ...`, `scenarios run`, `bench`.
+//! - [`authoring`]: `scenarios run`, `bench`, `torture`.
+//! - [`campaigns_check`], [`explain`], [`draws`]: `campaigns check`,
+//!   `campaigns explain`, `campaigns draws`.
 //! - [`back_office_client`]: the back-office API's HTTP client.
 
 pub mod authoring;
 pub mod back_office;
 pub mod back_office_client;
 pub mod campaigns_check;
+pub mod draws;
 pub mod explain;
 pub mod serve;
 
-use crate::cli::authoring::{bench, run_scenarios, simulate_draws, torture};
+use crate::cli::authoring::{bench, run_scenarios, torture};
 use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
 use crate::cli::campaigns_check::check_campaigns;
+use crate::cli::draws::draws;
 use crate::cli::explain::{ExplainRequest, ExplainedEvent, company_locale, explain_campaign};
 use crate::cli::serve::serve;
 use crate::config::CampaignsCommand;
@@ -98,12 +102,7 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
             })
             .await
         }
-        Command::Campaigns(CampaignsCommand::Draws {
-            file,
-            runs,
-            seed,
-            json,
-        }) => simulate_draws(&file, runs, seed, json),
+        Command::Campaigns(CampaignsCommand::Draws(args)) => draws(args).await,
         Command::Bench(args) => bench(args).await,
         Command::Torture(args) => torture(args).await,
     }

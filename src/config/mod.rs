@@ -153,23 +153,69 @@ pub enum CampaignsCommand {
     },
     /// Simulate draws of an Instant Win campaign file: observed against
     /// configured prize frequencies, when stock runs out, and a chi-square
-    /// verdict on the draw's fairness.
-    Draws {
-        /// The Instant Win campaign file.
-        file: PathBuf,
-        /// Draws to simulate.
-        #[arg(long, default_value_t = 10_000)]
-        runs: usize,
-        /// Seed of the generator (the same seed gives the same draws).
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Print one JSON object instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    /// verdict on the draw's fairness; with `--per-day`, a rehearsal of its
+    /// days (`once`, its days and condition, its stock).
+    Draws(DrawsArgs),
 }
 
 /// Where the store is.
+/// What `loyalty campaigns draws` is given.
+#[derive(Debug, Clone, Args)]
+pub struct DrawsArgs {
+    /// The Instant Win campaign file.
+    pub file: PathBuf,
+    /// Draws to simulate (without --per-day).
+    #[arg(long, default_value_t = 10_000)]
+    pub runs: usize,
+    /// Seed of the generator (the same seed gives the same draws).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The draw's fairness alone: every prize's stock taken as unlimited,
+    /// every draw tested against the weights.
+    #[arg(long, conflicts_with = "per_day")]
+    pub fairness: bool,
+    /// Rehearse the campaign's days at this many events a day: each from
+    /// one of --customers, drawing within its `once` limit on the days the
+    /// campaign takes part, its stock taken as prizes are won.
+    #[arg(long = "per-day")]
+    pub per_day: Option<usize>,
+    /// Days rehearsed.
+    #[arg(long, default_value_t = 30)]
+    pub days: usize,
+    /// Customers the events come from (default: as many as events a day).
+    #[arg(long)]
+    pub customers: Option<usize>,
+    /// When the first day's events happen (default: now); each next day's
+    /// one day later.
+    #[arg(long)]
+    pub at: Option<String>,
+    /// The event each day is asked about: a cart (the body of POST
+    /// /carts/simulate); the service answers whether the campaign takes
+    /// part that day (its dates, days, hours and condition). Without one,
+    /// every day takes part.
+    #[arg(long, group = "event")]
+    pub cart: Option<PathBuf>,
+    /// ... or a Custom Event (the body of POST /custom_events).
+    #[arg(long = "custom-event", group = "event")]
+    pub custom_event: Option<PathBuf>,
+    /// ... or a trigger (the body of POST /trigger).
+    #[arg(long, group = "event")]
+    pub trigger: Option<PathBuf>,
+    /// The Customer of that event, as `campaigns explain` takes it.
+    #[arg(long)]
+    pub customer: Option<PathBuf>,
+    /// Directory of campaign files the file's Company is in.
+    #[arg(long, env = "LOYALTY_CAMPAIGNS", default_value = "campaigns")]
+    pub campaigns: PathBuf,
+    /// The Company's IANA time zone (default UTC): its days and `once`
+    /// periods.
+    #[arg(long = "time-zone")]
+    pub time_zone: Option<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct StoreArgs {
     /// Store URL: `mem://`, `surrealkv://PATH` or `ws://HOST:PORT`.

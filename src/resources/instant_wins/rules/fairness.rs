@@ -81,6 +81,18 @@ pub struct Simulation {
 /// Simulates `runs` draws of `prizes` from a generator seeded with `seed`,
 /// taking stock as wins happen.
 pub fn simulate(prizes: &[Prize], runs: usize, seed: u64) -> Simulation {
+    simulate_with(prizes, runs, seed, true)
+}
+
+/// [`simulate`] with every prize's stock unlimited: the draw's fairness
+/// alone, every draw tested against the configured weights
+/// (`loyalty campaigns draws --fairness`).
+pub fn simulate_fairness(prizes: &[Prize], runs: usize, seed: u64) -> Simulation {
+    simulate_with(prizes, runs, seed, false)
+}
+
+/// [`simulate`], taking stock or not.
+fn simulate_with(prizes: &[Prize], runs: usize, seed: u64, take_stock: bool) -> Simulation {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut given = vec![0i64; prizes.len()];
     let mut drawn = vec![0usize; prizes.len()];
@@ -100,7 +112,7 @@ pub fn simulate(prizes: &[Prize], runs: usize, seed: u64) -> Simulation {
                 }
                 if result.won {
                     won[index] += 1;
-                    given[index] += 1;
+                    given[index] += i64::from(take_stock);
                     if prizes[index].remaining(given[index]) == Some(0) {
                         ran_out_at[index] = Some(run);
                     }
@@ -180,6 +192,17 @@ mod tests {
             2000
         );
         assert_eq!(simulation.tested_runs, gift.ran_out_at.unwrap());
+        assert!(simulation.consistent, "{simulation:?}");
+    }
+
+    #[test]
+    fn the_fairness_mode_ignores_stock_and_tests_every_draw() {
+        let prizes = [prize("gift", 0.2, 10), prize("none", 0.8, -1)];
+        let simulation = simulate_fairness(&prizes, 2000, 11);
+        let gift = &simulation.prizes[0];
+        assert!(gift.won > 300, "the stock of 10 does not stop it: {gift:?}");
+        assert_eq!(gift.ran_out_at, None);
+        assert_eq!(simulation.tested_runs, 2000);
         assert!(simulation.consistent, "{simulation:?}");
     }
 }

@@ -33,6 +33,7 @@ pub mod fairness;
 pub mod file;
 pub mod forced;
 pub mod prize_file;
+pub mod rehearsal;
 
 use crate::engine::text::Text;
 use chrono::{Datelike, NaiveDateTime};
