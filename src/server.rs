@@ -202,7 +202,9 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
-    for company in &report.loaded {
+    // A Company serving held-back files is warned about what it serves too.
+    let serving = report.held_back.iter().map(|held| &held.company);
+    for company in report.loaded.iter().chain(serving) {
         warn_of_campaigns(&services, company);
     }
     services.roll_back_stalled_imports().await?;
@@ -268,7 +270,8 @@ async fn reload_rules(
         if let Ok(report) = tokio::task::spawn_blocking(move || worker.reload()).await {
             log_rules_report(&services, &report);
             keep_good_files(&services, &report).await;
-            for company in &report.loaded {
+            let serving = report.held_back.iter().map(|held| &held.company);
+            for company in report.loaded.iter().chain(serving) {
                 warn_of_campaigns(&services, company);
             }
         }
