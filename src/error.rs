@@ -326,6 +326,11 @@ mod tests {
             readme.contains(&table),
             "README.md must contain the error table exactly as generated:\n{table}"
         );
+        // A test's failure output pasted with the table is not documentation.
+        assert!(
+            !readme.contains("stack backtrace:") && !readme.contains("rust_begin_unwind"),
+            "README.md holds a pasted backtrace"
+        );
     }
 
     #[test]

@@ -1535,6 +1535,36 @@ mod idempotency {
     }
 
     #[tokio::test]
+    async fn a_method_no_route_has_answers_405_with_or_without_a_key() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        for idempotency_key in [None, Some("trace-1")] {
+            let mut request = server.request_as("TRACE", "/customers", &key);
+            if let Some(idempotency_key) = idempotency_key {
+                request = request.header("Idempotency-Key", idempotency_key);
+            }
+            let response = request.send().await.expect("sent");
+            assert_eq!(response.status(), 405, "{idempotency_key:?}");
+            let body: Value = response.json().await.expect("a JSON body");
+            assert!(body["code"].is_string(), "{body}");
+        }
+        // A method routes have, with a key they never take: refused as before.
+        let (status, body) = read(
+            server
+                .request_as("GET", "/customers/nobody", &key)
+                .header("Idempotency-Key", "get-1")
+                .send()
+                .await
+                .expect("sent"),
+        )
+        .await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("invalid_request"))
+        );
+    }
+
+    #[tokio::test]
     async fn a_replay_is_charged_to_its_tier_and_says_so() {
         let server = TestServer::start().await;
         let key = server

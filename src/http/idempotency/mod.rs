@@ -147,14 +147,22 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
                 .await
                 .map(IntoResponse::into_response);
         };
-        if !matches!(
-            *request.method(),
-            Method::POST | Method::PATCH | Method::PUT
-        ) {
-            return Err(ApiError::invalid(
-                "Idempotency-Key is accepted on POST, PATCH and PUT only, never on GET or DELETE",
-            )
-            .into());
+        match *request.method() {
+            Method::POST | Method::PATCH | Method::PUT => {}
+            Method::GET | Method::DELETE | Method::HEAD => {
+                return Err(ApiError::invalid(
+                    "Idempotency-Key is accepted on POST, PATCH and PUT only, never on GET or DELETE",
+                )
+                .into());
+            }
+            // No route has it (TRACE, OPTIONS, ...): the router answers 405.
+            _ => {
+                return self
+                    .inner
+                    .call(request)
+                    .await
+                    .map(IntoResponse::into_response);
+            }
         }
         let key = key.map_err(|_| ApiError::invalid("Idempotency-Key must be visible ASCII"))?;
         let caller = request

@@ -115,7 +115,8 @@ pub struct PointsRules {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_amount: Option<f64>,
     /// What `per_amount` counts: `total` (the default) or `paid`, the total
-    /// less what the cart's discounts and Vouchers took off.
+    /// less what the cart's discounts and Vouchers took off (nothing to
+    /// count without `per_amount`).
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub per_amount_of: Option<PerAmountOf>,

@@ -109,13 +109,10 @@ impl PointsFile {
         {
             problems.at_key("points", "points are more than 0");
         }
-        let on_paid = points.per_amount_of == Some(PerAmountOf::Paid);
-        if points.per_amount_of.is_some() && points.per_amount.is_none() {
-            problems.at_key(
-                "per_amount_of",
-                "per_amount_of says what `per_amount` counts: write `per_amount` too",
-            );
-        }
+        // Without `per_amount` it counts nothing: `fixed` and `per_product`
+        // are the same on any amount.
+        let on_paid =
+            points.per_amount_of == Some(PerAmountOf::Paid) && points.per_amount.is_some();
         let kind = match points.balance.as_deref() {
             None | Some("points") => PointsKind::Points,
             Some("wallet") => PointsKind::Wallet,
