@@ -611,6 +611,16 @@ mod search {
             )
             .await;
         assert_eq!(by_email["customers"][0]["id"], madrid[3].as_str());
+        // An id with surrounding spaces is trimmed, as in paths and `?ids=`.
+        let (_, by_id) = server
+            .call_as(
+                "POST",
+                "/customers/search",
+                &key,
+                Some(json!({"filters": {"id": format!("  {} ", madrid[1])}})),
+            )
+            .await;
+        assert_eq!(by_id["customers"][0]["id"], madrid[1].as_str(), "{by_id}");
     }
 
     #[tokio::test]

@@ -554,6 +554,18 @@ async fn custom_events_and_triggers_earn_points_from_the_campaigns_listening_to_
         )
         .await;
     assert_eq!(all["custom_events"].as_array().unwrap().len(), 2);
+    // A Customer the Company does not have is named, as for carts.
+    for path in [
+        "/custom_events?customer_id=cus_nobody",
+        "/carts?customer_id=cus_nobody",
+    ] {
+        let (status, refused) = server.call_as("GET", path, &key, None).await;
+        assert_eq!(
+            (status, refused["code"].as_str()),
+            (404, Some("customer_not_found")),
+            "{path}: {refused}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -117,6 +117,34 @@ mod authentication {
                     ("X-Api-Version", "1"),
                 ],
             ),
+            // Sent twice, neither is trusted, whichever comes first.
+            (
+                "a valid and an invalid key",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Key", "lk_unknown"),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Version", "1"),
+                ],
+            ),
+            (
+                "the secret twice",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Version", "1"),
+                ],
+            ),
+            (
+                "versions 1 and 2",
+                vec![
+                    ("X-Api-Key", k),
+                    ("X-Api-Secret", s),
+                    ("X-Api-Version", "1"),
+                    ("X-Api-Version", "2"),
+                ],
+            ),
             (
                 "secret of another key",
                 vec![
@@ -315,6 +343,20 @@ mod error_bodies {
             "error message missing: {body}"
         );
         assert_eq!(body.as_object().map(|o| o.len()), Some(2), "{body}");
+    }
+
+    #[tokio::test]
+    async fn a_path_value_of_the_wrong_form_is_refused_in_the_apis_words() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let (status, body) = server.call_as("GET", "/games/abc", &key, None).await;
+        assert_error_shape(status, &body, 400, "invalid_request");
+        let said = body["error"].as_str().unwrap();
+        assert_eq!(
+            said,
+            "GET /games/abc: the identifier in the path is a whole number"
+        );
+        assert!(!said.contains("param0"), "{body}");
     }
 
     #[tokio::test]
@@ -1532,6 +1574,24 @@ mod idempotency {
             .await
             .unwrap()
             .len()
+    }
+
+    #[tokio::test]
+    async fn a_retry_writing_a_whole_number_as_1_0_is_the_same_request() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let first = json!({"email": "whole@example.com", "attributes": {"visits": 1}});
+        let again = json!({"email": "whole@example.com", "attributes": {"visits": 1.0}});
+        let (status, _, replayed) =
+            post_with_key(&server, &key, "/customers", "whole-1", &first).await;
+        assert_eq!((status, replayed), (200, false));
+        let (status, body, replayed) =
+            post_with_key(&server, &key, "/customers", "whole-1", &again).await;
+        assert_eq!((status, replayed), (200, true), "{body}");
+        // Another number is another request.
+        let other = json!({"email": "whole@example.com", "attributes": {"visits": 1.5}});
+        let (status, body, _) = post_with_key(&server, &key, "/customers", "whole-1", &other).await;
+        assert_eq!(status, 422, "{body}");
     }
 
     #[tokio::test]

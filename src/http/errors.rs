@@ -297,6 +297,8 @@ async fn ensure_json_error(mut response: Response, target: &str) -> Response {
     let message = match (code, text.trim()) {
         (ErrorCode::RouteNotFound, _) => format!("no endpoint at {target}"),
         (ErrorCode::MethodNotAllowed, _) => format!("{target}: method not allowed on this path"),
+        // poem's own words name its internal parameter (`param0`).
+        (_, text) if text.starts_with("failed to parse path") => path_value_refused(target, text),
         (_, "") => status.canonical_reason().unwrap_or("error").to_string(),
         (_, text) => text.to_string(),
     };
@@ -313,6 +315,18 @@ async fn ensure_json_error(mut response: Response, target: &str) -> Response {
         }
     }
     rendered
+}
+
+/// Why a value in the path of `target` was refused, in the API's words:
+/// poem's `text` names its parameters by position, not by the path's names.
+fn path_value_refused(target: &str, text: &str) -> String {
+    // poem-openapi names whole numbers `integer(int64)` and the like.
+    let whole_number = text.contains("\"integer");
+    if whole_number {
+        format!("{target}: the identifier in the path is a whole number")
+    } else {
+        format!("{target}: a value in the path is not of its documented form")
+    }
 }
 
 fn is_json(response: &Response) -> bool {

@@ -114,12 +114,16 @@ impl<E: Endpoint> Endpoint for AuthenticateEndpoint<E> {
     }
 }
 
+/// The header `name`, when it is sent once: sent twice (a valid and an
+/// invalid key, versions 1 and 2), neither is trusted and the request is
+/// refused as without it.
 fn header(request: &Request, name: &str) -> Option<String> {
-    request
-        .headers()
-        .get(name)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_string)
+    let mut sent = request.headers().get_all(name).iter();
+    let first = sent.next()?;
+    if sent.next().is_some() {
+        return None;
+    }
+    first.to_str().ok().map(str::to_string)
 }
 
 impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {

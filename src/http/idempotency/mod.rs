@@ -76,8 +76,8 @@ fn fingerprint(request: &Request, body: &[u8]) -> String {
     hex::encode(hasher.finalize())
 }
 
-/// `value` with every object's keys in order, so equal parameters print the
-/// same.
+/// `value` with every object's keys in order and every whole number written
+/// as one (`1.0` is `1`), so equal parameters print the same.
 fn canonical(value: serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match value {
@@ -92,6 +92,13 @@ fn canonical(value: serde_json::Value) -> serde_json::Value {
             )
         }
         Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        Value::Number(number) => match number.as_f64() {
+            // Within ±2^53 a float that is a whole number is that number exactly.
+            Some(float) if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 => {
+                Value::from(float as i64)
+            }
+            _ => Value::Number(number),
+        },
         other => other,
     }
 }

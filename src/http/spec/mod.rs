@@ -24,8 +24,8 @@ const INTRODUCTION: &str = "\
 Customer Loyalty and Data Collection service for retail Companies.
 
 **Authentication.** Every call carries three headers: `X-Api-Key`, `X-Api-Secret` and \
-`X-Api-Version: 1`. A missing or wrong key, secret or version, or a disabled key, answers \
-403 with exactly `{\"message\":\"Forbidden\"}`. Keys belong to one Company (sandbox or \
+`X-Api-Version: 1`, each once. A missing or wrong key, secret or version, one of them sent \
+twice, or a disabled key, answers 403 with exactly `{\"message\":\"Forbidden\"}`. Keys belong to one Company (sandbox or \
 production) and are managed by operators with `loyalty keys ...`.
 
 **Errors.** Every other error has the body `{\"error\": \"...\", \"code\": \"...\"}`. \

@@ -263,7 +263,8 @@ impl Services {
         })
     }
 
-    /// Custom Events, optionally of one Customer and one type.
+    /// Custom Events, optionally of one Customer and one type; a Customer
+    /// the Company does not have is `customer_not_found`, as for carts.
     pub async fn custom_events(
         &self,
         company: &str,
@@ -271,11 +272,20 @@ impl Services {
         kind: Option<&str>,
         page: PageRequest,
     ) -> ApiResult<Page<CustomEvent>> {
+        let customer_id = match customer_id {
+            Some(id) => Some(
+                self.find_customer(company, CustomerRef::id(id))
+                    .await?
+                    .customer
+                    .id,
+            ),
+            None => None,
+        };
         let fetched = self
             .store
             .custom_events(
                 company,
-                customer_id,
+                customer_id.as_deref(),
                 kind,
                 page.starting_after.as_deref(),
                 page.fetch_limit(),

@@ -110,7 +110,11 @@ impl Services {
                     .await?
                     .map(|id| ("cid".to_string(), Value::String(id))));
             }
-            "id" => ("cid".to_string(), Value::String(text(&value)?)),
+            // Trimmed as in paths and `?ids=`.
+            "id" => (
+                "cid".to_string(),
+                Value::String(text(&value)?.trim().to_string()),
+            ),
             "code" => (
                 name.to_string(),
                 Value::String(normalise_code(&text(&value)?)?),
