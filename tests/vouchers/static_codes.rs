@@ -235,3 +235,81 @@ async fn deselecting_a_static_code_never_selected_answers_it_and_changes_nothing
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["vouchers"].as_array().unwrap().len(), 1, "{answer}");
 }
+
+#[tokio::test]
+async fn a_static_code_another_voucher_or_coupon_holds_is_refused_however_written_and_under_concurrency()
+ {
+    let server = TestServer::start_at(MONDAY).await;
+    let key = server.bootstrap_key();
+    let ana = customer(&server, &key, "ana@example.com").await;
+    let unique = create_coupon(
+        &server,
+        &key,
+        json!({"name": "Unique", "discount": {"percent": 10}, "code_pattern": "UQ-####-####"}),
+    )
+    .await;
+    let issued = issued_code(&server, &key, &ana, &unique).await;
+    let static_coupon =
+        |code: &str| json!({"name": "Static", "discount": {"amount": 5}, "static_code": code});
+    let taken = [
+        // An issued Voucher's code, as written, in another case, without its dashes.
+        issued.clone(),
+        issued.to_lowercase(),
+        issued.replace('-', ""),
+        // A file Coupon's static code (SUMMER10) with a lookalike O for its 0.
+        "summer-1O".to_string(),
+    ];
+    for code in &taken {
+        let (status, refused) = server
+            .call_as("POST", "/coupons", &key, Some(static_coupon(code)))
+            .await;
+        assert_error(status, &refused, 409, "voucher_code_taken");
+    }
+    // Another API Coupon's static code, and a PATCH taking a taken code.
+    let winter = create_coupon(&server, &key, static_coupon("WINTER5")).await;
+    let (status, refused) = server
+        .call_as("POST", "/coupons", &key, Some(static_coupon("winter 5")))
+        .await;
+    assert_error(status, &refused, 409, "voucher_code_taken");
+    let (status, refused) = server
+        .call_as(
+            "PATCH",
+            &format!("/coupons/{}", winter["id"]),
+            &key,
+            Some(json!({"static_code": issued})),
+        )
+        .await;
+    assert_error(status, &refused, 409, "voucher_code_taken");
+    // Its own code again is no clash.
+    let (status, same) = server
+        .call_as(
+            "PATCH",
+            &format!("/coupons/{}", winter["id"]),
+            &key,
+            Some(json!({"static_code": "winter5"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{same}");
+
+    // Sixteen Coupons of one code at once: one takes it.
+    let requests = (0..16)
+        .map(|_| {
+            server
+                .request_as("POST", "/coupons", &key)
+                .json(&static_coupon("RACE16"))
+        })
+        .collect();
+    let answers = all_at_once(requests).await;
+    let created = answers.iter().filter(|(status, _)| *status == 200).count();
+    assert_eq!(created, 1, "{answers:?}");
+    for (status, body) in answers.iter().filter(|(status, _)| *status != 200) {
+        assert_error(*status, body, 409, "voucher_code_taken");
+    }
+
+    // The issued Voucher is still the unique Coupon's, for its owner.
+    let (status, voucher) = server
+        .get_as(&format!("/vouchers/{issued}?customer_id={ana}"), &key)
+        .await;
+    assert_eq!(status, 200, "{voucher}");
+    assert_eq!(voucher["coupon_id"], unique["id"], "{voucher}");
+}

@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::common::amount::SentAmount;
 use crate::engine::campaign::Campaign;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::script::RuleError;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -18,8 +19,10 @@ use crate::resources::api_campaigns::API_RECORD;
 use crate::resources::api_campaigns::compiled_kind;
 use crate::resources::api_campaigns::store::CampaignWrite;
 use crate::resources::api_campaigns::store::StoredCampaign;
+use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::limits::OfferLimitRules;
 use crate::resources::limits::limit_amount_fields;
+use crate::resources::vouchers::codes::code_key;
 use crate::services::Services;
 
 /// What a kind's resource calls its campaigns in messages
@@ -145,6 +148,51 @@ impl Services {
         }
     }
 
+    /// The static code of a Coupon `campaign` (as written, and its key),
+    /// refused with `voucher_code_taken` when another Coupon in force (a
+    /// file's, or another created through the API; `own` is the campaign
+    /// changed) has it however written. The store checks the Vouchers and
+    /// the API Coupons again as it writes, so two requests at once never
+    /// both take one code.
+    fn static_code_of<'c>(
+        &self,
+        company: &str,
+        campaign: &'c Campaign,
+        own: Option<i64>,
+    ) -> ApiResult<Option<(&'c str, String)>> {
+        let static_key = |candidate: &'c Campaign| match &candidate.kind {
+            CampaignKind::Coupon(coupon) => match &coupon.codes {
+                CouponCodes::Static(code) => code_key(code).map(|key| (code.as_str(), key)),
+                CouponCodes::Generated(_) => None,
+            },
+            _ => None,
+        };
+        let Some((code, key)) = static_key(campaign) else {
+            return Ok(None);
+        };
+        let rules = self.catalog.company(company);
+        let holder = rules.campaigns.iter().find(|other| {
+            Some(other.id) != own
+                && match &other.kind {
+                    CampaignKind::Coupon(coupon) => matches!(
+                        &coupon.codes,
+                        CouponCodes::Static(theirs) if code_key(theirs).as_deref() == Some(key.as_str())
+                    ),
+                    _ => false,
+                }
+        });
+        if let Some(holder) = holder {
+            return Err(ApiError::new(
+                ErrorCode::VoucherCodeTaken,
+                format!(
+                    "the code {code} is Coupon {}'s static code (codes are compared ignoring case, spaces, dashes and confusable characters)",
+                    holder.id
+                ),
+            ));
+        }
+        Ok(Some((code, key)))
+    }
+
     /// Loads the stored API campaigns into the catalog when they changed
     /// since the last time (at start, after each write, and periodically so
     /// several processes sharing a store agree).
@@ -200,9 +248,11 @@ impl Services {
         // Check before taking an id, so a bad request uses up nothing.
         let draft = self.compile_api_campaign(kind, API_IDS_START, spec)?;
         self.check_api_campaign(company, kind, &draft)?;
+        self.static_code_of(company, &draft, None)?;
         view(&draft)?;
         let id = self.store.next_api_campaign_id(company).await?;
         let campaign = self.compile_api_campaign(kind, id, spec)?;
+        let static_code = self.static_code_of(company, &campaign, None)?;
         let answer = view(&campaign)?;
         answer_now(&answer).await;
         self.store
@@ -214,6 +264,7 @@ impl Services {
                 expected: 0,
                 now: self.now(),
                 delete: false,
+                static_code,
             })
             .await?;
         self.refresh_api_campaigns().await?;
@@ -268,6 +319,7 @@ impl Services {
     ) -> ApiResult<V> {
         let campaign = self.compile_api_campaign(&stored.kind, stored.id, spec)?;
         self.check_api_campaign(company, &stored.kind, &campaign)?;
+        let static_code = self.static_code_of(company, &campaign, Some(stored.id))?;
         let answer = view(&campaign)?;
         answer_now(&answer).await;
         self.store
@@ -279,6 +331,7 @@ impl Services {
                 expected: stored.revision,
                 now: self.now(),
                 delete: false,
+                static_code,
             })
             .await?;
         self.refresh_api_campaigns().await?;
@@ -302,6 +355,7 @@ impl Services {
                 expected: stored.revision,
                 now: self.now(),
                 delete: true,
+                static_code: None,
             })
             .await?;
         self.refresh_api_campaigns().await?;

@@ -58,6 +58,11 @@ pub struct CampaignWrite<'a> {
     pub now: Timestamp,
     /// Whether the change deletes it.
     pub delete: bool,
+    /// A Coupon's static code (as written, and its key): claimed for this
+    /// campaign in the same transaction, refused when a Voucher or another
+    /// Coupon holds it. A claim is never given back: the Vouchers of a
+    /// static code keep naming its Coupon.
+    pub static_code: Option<(&'a str, String)>,
 }
 
 impl Store {
@@ -90,12 +95,21 @@ impl Store {
              IF $current != $expected {{
                  THROW '{REFUSED}{changed}|the campaign changed meanwhile; read it again';
              }};
+             IF $code_key != NONE AND !$delete {{
+                 LET $claim = type::record('static_code', [$company, $code_key]);
+                 IF record::exists(type::record('voucher', [$company, $code_key]))
+                     OR (record::exists($claim) AND $claim.rule_id != $id) {{
+                     THROW '{REFUSED}{taken}|the code ' + $code + ' is held by another Voucher or Coupon (codes are compared ignoring case, spaces, dashes and confusable characters)';
+                 }};
+                 UPSERT $claim SET rule_id = $id RETURN NONE;
+             }};
              UPSERT $key SET company = $company, rule_id = $id, kind = $kind, spec = $spec,
                  revision = $expected + 1, updated_at = $now,
                  deleted_at = IF $delete {{ $now }} ELSE {{ NONE }} RETURN NONE;
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
-            changed = ErrorCode::ConcurrentModification.code()
+            changed = ErrorCode::ConcurrentModification.code(),
+            taken = ErrorCode::VoucherCodeTaken.code(),
         );
         let now = write.now.to_string();
         self.transact(|db| {
@@ -107,6 +121,14 @@ impl Store {
                 .bind(("expected", write.expected))
                 .bind(("now", now.clone()))
                 .bind(("delete", write.delete))
+                .bind((
+                    "code",
+                    write.static_code.as_ref().map(|(code, _)| code.to_string()),
+                ))
+                .bind((
+                    "code_key",
+                    write.static_code.as_ref().map(|(_, key)| key.clone()),
+                ))
         })
         .await?;
         Ok(())

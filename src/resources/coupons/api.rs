@@ -34,7 +34,7 @@ impl DeclaredErrors for CouponsApi {
     const ERRORS: &'static [OperationErrors] = &[
         OperationErrors {
             operation: "POST /coupons",
-            codes: &[],
+            codes: &[ErrorCode::VoucherCodeTaken],
         },
         OperationErrors {
             operation: "GET /coupons",
@@ -46,7 +46,11 @@ impl DeclaredErrors for CouponsApi {
         },
         OperationErrors {
             operation: "PATCH /coupons/{id}",
-            codes: &[ErrorCode::ForbiddenRequest, ErrorCode::CouponNotFound],
+            codes: &[
+                ErrorCode::ForbiddenRequest,
+                ErrorCode::CouponNotFound,
+                ErrorCode::VoucherCodeTaken,
+            ],
         },
         OperationErrors {
             operation: "DELETE /coupons/{id}",
@@ -63,7 +67,10 @@ impl CouponsApi {
     /// neither in `excluded_products` nor in a taxonomy of
     /// `excluded_categories`, at `locations`, between `valid_from` and
     /// `valid_to`, on `weekdays` within `hours`. Codes are one `static_code`
-    /// or unique ones from `code_pattern`. The same Coupon can be written as
+    /// or unique ones from `code_pattern`. A `static_code` another Voucher or
+    /// Coupon has (however written: case, spaces, dashes and confusable
+    /// characters aside) is refused with 409 `voucher_code_taken`, and a
+    /// code once a Coupon's stays its own. The same Coupon can be written as
     /// a campaign file of kind `coupon` (campaigns/README.md). Its id is
     /// assigned from 1000000 up.
     ///

@@ -54,7 +54,8 @@ pub(crate) fn issue_statements() -> String {
                  LET $held = IF $voucher.customer_id == '' {{ 0 }} ELSE {{
                      ($counted.issued) ?? 0
                  }};
-                 IF record::exists($record) {{
+                 IF record::exists($record)
+                     OR record::exists(type::record('static_code', [$company, $voucher.key])) {{
                      IF $refuse {{
                          THROW '{REFUSED}{taken}|voucher code ' + $voucher.code + ' is taken';
                      }};
