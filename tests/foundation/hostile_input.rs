@@ -214,6 +214,66 @@ async fn control_and_direction_override_characters_are_refused_in_names_and_code
 }
 
 #[tokio::test]
+async fn identifiers_are_compared_in_nfc_and_invisible_characters_are_refused() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    // Zero-width space, joiner, BOM, word joiner, soft hyphen, left-to-right mark.
+    for invisible in [
+        '\u{200b}', '\u{200d}', '\u{feff}', '\u{2060}', '\u{ad}', '\u{200e}',
+    ] {
+        for (field, value) in [
+            ("code", format!("ANA{invisible}1")),
+            ("email", format!("ana{invisible}@example.com")),
+        ] {
+            let mut body = json!({});
+            body[field] = json!(value);
+            let (status, answer) = server.call_as("POST", "/customers", &key, Some(body)).await;
+            assert_refused(
+                status,
+                &answer,
+                &format!(
+                    "`{field}` contains an invisible formatting character (U+{:04X})",
+                    u32::from(invisible)
+                ),
+            );
+        }
+    }
+    // Created in NFC (an app), looked up and claimed in NFD (a till).
+    let (status, jose) = server
+        .call_as(
+            "POST",
+            "/customers",
+            &key,
+            Some(json!({"code": "JOS\u{c9}-1", "email": "jos\u{e9}@example.com"})),
+        )
+        .await;
+    assert_eq!(status, 200, "{jose}");
+    let decomposed_code = "JOSE\u{301}-1";
+    let (status, found) = server
+        .call_as(
+            "GET",
+            &format!("/customers/{decomposed_code}?search_by=code"),
+            &key,
+            None,
+        )
+        .await;
+    assert_eq!((status, &found["id"]), (200, &jose["id"]), "{found}");
+    for (field, value) in [
+        ("code", decomposed_code),
+        ("email", "jose\u{301}@example.com"),
+    ] {
+        let mut body = json!({});
+        body[field] = json!(value);
+        let (status, answer) = server.call_as("POST", "/customers", &key, Some(body)).await;
+        assert_eq!(
+            (status, answer["code"].as_str()),
+            (409, Some("customer_already_exists")),
+            "{field}: {answer}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn absurd_dates_are_refused() {
     let server = TestServer::start().await;
     let key = server.bootstrap_key();

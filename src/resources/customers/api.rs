@@ -141,7 +141,12 @@ impl CustomersApi {
     ///
     /// Identifiers (`code`, `email`, `phone`, card numbers) are unique within the
     /// Company: if another Customer holds one, the answer is 409
-    /// `customer_already_exists` naming it, and nothing is created.
+    /// `customer_already_exists` naming it, and nothing is created. They are
+    /// compared as kept: trimmed, in Unicode's composed form (NFC: `é` sent
+    /// decomposed by a till is the `é` an app sent), e-mails in lower case,
+    /// phones without separators; a `code` or `email` with an invisible
+    /// formatting character (zero-width space or joiner, byte order mark,
+    /// word joiner, soft hyphen, direction mark) is refused with 400.
     /// `enroll` (default true) makes the Customer a loyalty member.
     ///
     /// Rate limit: tier 1 (critical).

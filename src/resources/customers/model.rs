@@ -281,20 +281,47 @@ pub fn new_customer_id() -> String {
     crate::common::ids::time_ordered_id("cus")
 }
 
-/// Trims a code and checks its length and characters.
+/// Whether `c` is an invisible formatting character (Unicode's Cf: zero-width
+/// space and joiners, the byte order mark, the word joiner, the soft hyphen,
+/// direction marks and overrides): two identifiers differing by one look
+/// the same and would name two Customers.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00ad}' | '\u{0600}'..='\u{0605}' | '\u{061c}' | '\u{06dd}' | '\u{070f}'
+        | '\u{0890}'..='\u{0891}' | '\u{08e2}' | '\u{180e}' | '\u{200b}'..='\u{200f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206f}'
+        | '\u{feff}' | '\u{fff9}'..='\u{fffb}' | '\u{e0001}' | '\u{e0020}'..='\u{e007f}')
+}
+
+/// An identifier as it is kept and compared: trimmed and in Unicode's
+/// composed form (NFC), so `é` typed at a till (NFD, `e` and an accent)
+/// names the Customer an app created with `é`; one with an invisible
+/// formatting character is refused, naming `field`.
+fn identifier_text(field: &str, value: &str) -> ApiResult<String> {
+    if let Some(found) = value.chars().find(|c| invisible(*c)) {
+        return Err(ApiError::invalid(format!(
+            "`{field}` contains an invisible formatting character (U+{:04X}): identifiers are compared as they are written, and one that looks the same would name another Customer",
+            u32::from(found)
+        )));
+    }
+    let composed = icu_normalizer::ComposingNormalizerBorrowed::new_nfc().normalize(value.trim());
+    Ok(composed.into_owned())
+}
+
+/// Trims a code, puts it in NFC and checks its length and characters.
 pub fn normalise_code(value: &str) -> ApiResult<String> {
-    let code = value.trim();
+    let code = identifier_text("code", value)?;
     if code.is_empty() || code.chars().count() > 128 || code.chars().any(char::is_control) {
         return Err(ApiError::invalid(
             "code must be 1 to 128 printable characters",
         ));
     }
-    Ok(code.to_string())
+    Ok(code)
 }
 
-/// Lowercases and checks an e-mail address.
+/// Lowercases, puts in NFC and checks an e-mail address.
 pub fn normalise_email(value: &str) -> ApiResult<String> {
-    let email = value.trim().to_lowercase();
+    let email = identifier_text("email", value)?.to_lowercase();
     let valid = email.len() <= 254
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
         && email.split_once('@').is_some_and(|(local, domain)| {
