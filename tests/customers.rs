@@ -628,6 +628,8 @@ mod search {
         let server = TestServer::start().await;
         let key = server.bootstrap_key();
         for bad in [
+            // The filters at the top level: refused, not every Customer answered.
+            json!({"email": "m3@example.com"}),
             json!({"per_page": 0}),
             json!({"per_page": 101}),
             json!({"filters": {"shoe_size": 42}}),
@@ -639,6 +641,12 @@ mod search {
                 .call_as("POST", "/customers/search", &key, Some(bad.clone()))
                 .await;
             assert_error(status, &body, 400, "invalid_request");
+            if bad.get("email").is_some() {
+                assert!(
+                    body["error"].as_str().unwrap().contains("email"),
+                    "the field is named: {body}"
+                );
+            }
         }
     }
 }

@@ -40,8 +40,11 @@ pub struct CustomerList {
     pub next_token_starts_after: Option<String>,
 }
 
-/// Body of POST /customers/search.
+/// Body of POST /customers/search. A field beside `filters`, `per_page`
+/// and `starting_after` is refused: `{"email": ...}` at the top level
+/// would otherwise search nothing and answer every Customer.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct CustomerSearch {
     /// Field → value; a Customer matches when every field equals its value.
     /// Fields: `id`, `code`, `email`, `phone`, `card`, `first_name`, `last_name`,
