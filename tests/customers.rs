@@ -80,6 +80,32 @@ mod enrollment {
         .await;
         assert_eq!(customer["loyalty_member"], false);
         assert!(customer["enrolled_at"].is_null());
+        // `loyalty_member`, the name answers use, says the same as `enroll`.
+        let key = server.bootstrap_key();
+        let member = create(
+            &server,
+            &key,
+            json!({"email": "m@y.es", "loyalty_member": false}),
+        )
+        .await;
+        assert_eq!(member["loyalty_member"], false);
+        let (status, refused) = server
+            .call_as(
+                "POST",
+                "/customers",
+                &key,
+                Some(json!({"email": "n@y.es", "enroll": true, "loyalty_member": false})),
+            )
+            .await;
+        assert_eq!(status, 400, "{refused}");
+        assert!(
+            refused["error"].as_str().unwrap().contains("disagree"),
+            "{refused}"
+        );
+        let (status, _) = server
+            .get_as("/customers/n@y.es?search_by=email", &key)
+            .await;
+        assert_eq!(status, 404, "nothing was created");
     }
 
     #[tokio::test]

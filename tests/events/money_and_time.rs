@@ -67,7 +67,7 @@ async fn member(server: &TestServer, key: &CreatedApiKey) -> String {
             "POST",
             "/customers",
             key,
-            Some(json!({"email": "m@example.com", "loyalty_member": true})),
+            Some(json!({"email": "m@example.com", "enroll": true})),
         )
         .await;
     assert_eq!(status, 200, "{customer}");

@@ -440,3 +440,54 @@ async fn deep_nesting_and_invalid_utf8_are_refused() {
     assert_refused(status, &answer, "the body is not valid JSON");
     assert_nothing_recorded(&server, &id).await;
 }
+
+/// Every request body takes a fixed set of fields: the spec closes each one
+/// (`additionalProperties: false`), every operation with a body publishes an
+/// example, and that example with one unknown top-level field added is
+/// refused 400 naming the field, before anything is looked up or recorded.
+#[tokio::test]
+async fn an_unknown_field_in_any_request_body_is_refused_naming_it() {
+    let server = TestServer::start().await;
+    let key = server.bootstrap_key();
+    let spec = server.spec().await;
+    let mut bodies = 0;
+    for (path, operations) in spec["paths"].as_object().unwrap() {
+        for (method, operation) in operations.as_object().unwrap() {
+            let Some(content) = operation["requestBody"]["content"].as_object() else {
+                continue;
+            };
+            let operation_name = format!("{} {path}", method.to_uppercase());
+            let media = content
+                .get("application/json")
+                .unwrap_or_else(|| panic!("{operation_name}: {content:?}"));
+            let reference = media["schema"]["$ref"].as_str().unwrap();
+            let schema_name = reference.rsplit('/').next().unwrap();
+            let schema = &spec["components"]["schemas"][schema_name];
+            assert_eq!(
+                schema["additionalProperties"],
+                json!(false),
+                "{operation_name}: {schema_name} is not closed"
+            );
+            let mut example = media["example"].clone();
+            assert!(example.is_object(), "{operation_name} has no example");
+            example["zz_unknown"] = json!(true);
+            let concrete = path
+                .replace("{id}", "1")
+                .replace("{value}", "EXT-1")
+                .replace("{code}", "NO-SUCH-CODE")
+                .replace("{slug}", "brand")
+                .replace("{taxonomy_slug}", "brand");
+            let (status, answer) = server
+                .call_as(&method.to_uppercase(), &concrete, &key, Some(example))
+                .await;
+            assert_eq!(status, 400, "{operation_name}: {answer}");
+            assert_eq!(answer["code"], "invalid_request", "{operation_name}");
+            let error = answer["error"].as_str().unwrap();
+            assert!(error.contains("zz_unknown"), "{operation_name}: {error}");
+            bodies += 1;
+        }
+    }
+    assert!(bodies >= 55, "only {bodies} operations with a body");
+    let (_, customers) = server.get_as("/customers", &key).await;
+    assert_eq!(customers["customers"], json!([]), "nothing was recorded");
+}

@@ -31,6 +31,9 @@ pub(crate) fn parses<T: poem_openapi::types::ParseFromJSON>(operation: &str, tex
 /// Every resource's examples.
 pub fn all() -> impl Iterator<Item = &'static OperationExample> {
     [
+        crate::resources::customers::examples::EXAMPLES,
+        crate::resources::carts::examples::EXAMPLES,
+        crate::resources::points::examples::EXAMPLES,
         crate::resources::coupons::examples::EXAMPLES,
         crate::resources::discounts::examples::EXAMPLES,
         crate::resources::vouchers::examples::EXAMPLES,

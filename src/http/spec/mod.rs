@@ -3,10 +3,12 @@
 //! [`render`] generates it from the operations' types, [`tidy`] makes it
 //! say exactly what the service does (with [`rules`], the rules of
 //! particular fields and operations), and [`errors`] adds the error codes
-//! each operation answers.
+//! each operation answers; [`generators`] puts it in the shapes client
+//! generators read.
 
 pub mod errors;
 pub mod examples;
+pub mod generators;
 pub mod rules;
 pub mod tidy;
 
@@ -63,6 +65,7 @@ pub fn finish(generated: &str, surface: Surface, declared: &[OperationErrors]) -
             tidy::tidy(&mut document);
             errors::publish(&mut document, surface, declared);
             examples::publish(&mut document, examples::all());
+            generators::shape_for_generators(&mut document);
             serde_json::to_string_pretty(&document).unwrap_or_else(|_| generated.to_string())
         }
         Err(_) => generated.to_string(),

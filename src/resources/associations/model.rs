@@ -35,6 +35,7 @@ impl Association {
 
 /// Body of POST and PATCH /associations.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct AssociationInput {
     /// One Customer's id.
     #[oai(validator(min_length = 1, max_length = 128))]

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cancellation;
+pub mod examples;
 pub mod model;
 pub mod occurrence;
 pub mod purchase_days;

@@ -59,6 +59,7 @@ pub struct NewCartLine {
 
 /// A cart as sent by the till or the shop.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewCart {
     /// The Customer's id; or name them with `customer_code`.
     #[oai(validator(min_length = 1, max_length = 128))]
@@ -135,6 +136,7 @@ pub struct Cart {
 
 /// Body of POST /carts/cancellation.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct CartCancellation {
     /// The id (code) of the cart to cancel.
     #[oai(validator(min_length = 1, max_length = 128))]

@@ -180,6 +180,7 @@ pub struct CustomerChallenge {
 
 /// POST /challenges/{id}/enroll.
 #[derive(Debug, Clone, PartialEq, Eq, Object)]
+#[oai(deny_unknown_fields)]
 pub struct EnrollRequest {
     /// The Customer's id (this or `customer_code`).
     #[oai(

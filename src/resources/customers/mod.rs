@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cache;
+pub mod examples;
 pub mod model;
 pub mod recorded;
 pub mod service;

@@ -126,6 +126,7 @@ pub const FIELD_PATTERNS: &[(&str, &str, &str)] = &[
 
 /// The fields an integrator sends to create a Customer.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewCustomer {
     /// The Company's own identifier.
     #[oai(validator(min_length = 1, max_length = 128))]
@@ -164,6 +165,9 @@ pub struct NewCustomer {
     pub postal_code: Option<String>,
     /// Enroll in the loyalty programme (default true).
     pub enroll: Option<bool>,
+    /// The same as `enroll`, under the name answers and campaign conditions
+    /// use (`customer.loyalty_member`); when both are sent they must agree.
+    pub loyalty_member: Option<bool>,
     /// Consent given at enrollment.
     pub consents: Option<Consents>,
     /// Cards to attach.
@@ -176,6 +180,7 @@ pub struct NewCustomer {
 
 /// A card to attach.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewCard {
     /// Card number.
     #[oai(validator(max_length = 80))]
@@ -187,6 +192,7 @@ pub struct NewCard {
 
 /// A partial update: absent fields are kept, `null` clears a field.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct CustomerPatch {
     /// New code, or null to clear.
     #[oai(validator(min_length = 1, max_length = 128))]

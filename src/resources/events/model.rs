@@ -12,6 +12,7 @@ pub const SLUG_PATTERN: &str = "^[A-Za-z0-9_-]{1,64}$";
 
 /// A Custom Event or trigger as sent.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewEvent {
     /// The Customer's id; or name them with `customer_code`.
     #[oai(validator(min_length = 1, max_length = 128))]

@@ -31,6 +31,7 @@ pub struct GameList {
 
 /// Who plays.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct PlayRequest {
     /// The Customer, by id (or `customer_code`).
     #[oai(validator(min_length = 1, max_length = 128))]

@@ -42,6 +42,7 @@ pub struct Coordinates {
 
 /// A new Location.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewLocation {
     /// The Company's code for it, as carts send it in `location_code`
     /// (unique within the Company).
@@ -76,6 +77,7 @@ pub struct NewLocation {
 /// Changes to a Location: the fields sent replace the stored ones
 /// (`features`, `address` and `attributes` whole).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct LocationChanges {
     /// New code.
     #[oai(validator(min_length = 1, max_length = 128))]

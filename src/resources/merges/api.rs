@@ -26,6 +26,7 @@ enum MergeTags {
 
 /// Body of POST /customers/transfer.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct TransferRequest {
     /// The Customer to merge (it becomes inactive, `merged_into` the target).
     #[oai(validator(min_length = 1))]
@@ -37,6 +38,7 @@ pub struct TransferRequest {
 
 /// Body of POST /customers/transfer-new.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct TransferNewRequest {
     /// The Customer whose data goes into a new Customer.
     #[oai(validator(min_length = 1))]

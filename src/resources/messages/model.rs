@@ -51,6 +51,7 @@ pub struct MessageBody {
 
 /// Body of POST /messages/print.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct PrintRequest {
     /// The Customer printed for (their language, and the record of what
     /// they were printed); or name them with `customer_code`. Without

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod earned;
+pub mod examples;
 pub mod expiry;
 pub mod locks;
 pub mod model;

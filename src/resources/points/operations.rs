@@ -10,6 +10,7 @@ use crate::resources::points::service::PointsOperation;
 
 /// A redemption from a Customer's balance.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct Redemption {
     /// The Customer, by id (or `customer_code`).
     #[oai(validator(min_length = 1, max_length = 128))]
@@ -30,6 +31,7 @@ pub struct Redemption {
 
 /// A redemption for a recorded cart.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct CartRedemption {
     /// The cart (its code); its Customer pays.
     #[oai(validator(min_length = 1, max_length = 128))]
@@ -44,6 +46,7 @@ pub struct CartRedemption {
 
 /// A transfer between two Customers of the Company.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct Transfer {
     /// The Customer giving, by id.
     #[oai(validator(min_length = 1, max_length = 128))]
@@ -70,6 +73,7 @@ pub struct Transfer {
 
 /// A manual credit or debit.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct Adjustment {
     /// The Customer, by id.
     #[oai(validator(min_length = 1, max_length = 128))]

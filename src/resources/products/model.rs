@@ -13,6 +13,7 @@ use crate::resources::master_data::model::FeatureMap;
 
 /// A new Product.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewProduct {
     /// The Company's code for it, as tills send it in `product_code`
     /// (unique among the Company's Product codes and aliases).
@@ -50,6 +51,7 @@ pub struct NewProduct {
 /// Changes to a Product: the fields sent replace the stored ones
 /// (`features`, `aliases`, `names` and `attributes` whole).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct ProductChanges {
     /// New code.
     #[oai(validator(min_length = 1, max_length = 128))]

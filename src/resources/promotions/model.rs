@@ -14,6 +14,7 @@ use crate::resources::master_data::model::FeatureMap;
 /// `valid_from` and `valid_to`, in the stacking order of discounts and
 /// Vouchers by its `priority` (and alone when `exclusive`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct PromotionSpec {
     /// Its name: a text, or one text per language (`{"en": "...", "es": "..."}`).
     #[oai(skip_serializing_if_is_none)]

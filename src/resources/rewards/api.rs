@@ -44,6 +44,7 @@ pub struct RewardTransactionList {
 
 /// A redemption of a Reward.
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct RewardRedemption {
     /// The Customer who redeems it, by id (or `customer_code`).
     #[oai(validator(min_length = 1, max_length = 128))]
@@ -58,6 +59,7 @@ pub struct RewardRedemption {
 
 /// Why a redemption is rolled back (`{}` when no reason is given).
 #[derive(Debug, Object)]
+#[oai(deny_unknown_fields)]
 pub struct RewardRollback {
     /// Kept on the transaction (at most 500 characters).
     #[oai(validator(max_length = 500))]

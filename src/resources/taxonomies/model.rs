@@ -39,6 +39,7 @@ impl Scope {
 
 /// A new taxonomy.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewTaxonomy {
     /// Its permanent name in paths, features maps and campaign conditions
     /// (`department`): 1 to 64 letters, digits, `_` or `-`.
@@ -55,6 +56,7 @@ pub struct NewTaxonomy {
 /// Changes to a taxonomy; its slug is permanent (products, Locations and
 /// campaign conditions name it).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct TaxonomyChanges {
     /// New name.
     #[oai(validator(min_length = 1, max_length = 200))]
@@ -86,6 +88,7 @@ pub struct Taxonomy {
 
 /// A new feature of a taxonomy.
 #[derive(Debug, Clone, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct NewFeature {
     /// Its permanent name (`dairy`): 1 to 64 letters, digits, `_` or `-`.
     #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))]
@@ -106,6 +109,7 @@ pub struct NewFeature {
 
 /// Changes to a feature; its slug is permanent.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
 pub struct FeatureChanges {
     /// New name.
     #[oai(validator(min_length = 1, max_length = 200))]
