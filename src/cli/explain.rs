@@ -153,7 +153,7 @@ pub async fn explanation_of(request: &ExplainRequest) -> ApiResult<(Value, Vec<V
     }
     let customer = match &request.customer {
         Some(path) => read_json(path)?,
-        None => json!({"code": "explained", "loyalty_member": true}),
+        None => json!({"code": "explained", "enroll": true}),
     };
     let clock = match &request.at {
         Some(at) => at

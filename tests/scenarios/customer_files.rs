@@ -39,7 +39,7 @@ fn request(dir: &std::path::Path, customer: &str) -> ExplainRequest {
 #[tokio::test]
 async fn a_customer_file_carries_a_purchase_history_and_the_tier_it_reaches() {
     let dir = tempfile::tempdir().unwrap();
-    let silver = "code: SILVER-1\nloyalty_member: true\nattributes: { household: 3 }\npurchases:\n  - { days_ago: 40, total: 450.00 }\n  - { at: 2026-06-01T12:00:00Z, total: 150.00 }\ntier: silver\n";
+    let silver = "code: SILVER-1\nenroll: true\nattributes: { household: 3 }\npurchases:\n  - { days_ago: 40, total: 450.00 }\n  - { at: 2026-06-01T12:00:00Z, total: 150.00 }\ntier: silver\n";
     let (explanation, effects) = explanation_of(&request(dir.path(), silver)).await.unwrap();
     assert!(effects.is_empty(), "{effects:?}");
     let reason = explanation["reason"].as_str().unwrap();

@@ -208,6 +208,16 @@ async fn vouchers_take_off_their_eligible_lines_and_are_redeemed_with_the_cart()
         )
         .await;
     assert_error(status, &again, 409, "cart_already_cancelled");
+    // The cancellation itself is no cart to cancel.
+    let (status, refused) = server
+        .call_as(
+            "POST",
+            "/carts/cancellation",
+            &key,
+            Some(json!({"cart_id": "T-1-cancellation"})),
+        )
+        .await;
+    assert_error(status, &refused, 422, "cart_is_cancellation");
     assert_eq!(uses_left(&server, &key, &ana, &tenth_code).await, 1);
     // Cancelling the second cart gives back nothing it did not take.
     let (status, _) = server

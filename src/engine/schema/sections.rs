@@ -290,7 +290,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                     "per_product": { "type": "object", "additionalProperties": { "type": "integer" }, "description": "Points per unit of each product code." },
                     "fixed": { "type": "integer", "description": "Points per event." },
                     "balance": one_of(&["points", "wallet"], "The balance credited (default points)."),
-                    "expires_after_days": whole("Days until the points expire.", 1),
+                    "expires_after_days": json!({ "type": "integer", "minimum": 1, "maximum": 3650, "description": "Days until the points expire (at most ten years)." }),
                     "expires_at": text("When the points expire."),
                 }),
             ),
@@ -345,7 +345,7 @@ pub(super) fn definitions() -> Map<String, Value> {
                     "excluded_categories": strings("Categories its Vouchers never discount."),
                     "uses_per_voucher": whole("Uses of one Voucher.", 1),
                     "issues_per_customer": whole("Most Vouchers one Customer is issued.", 1),
-                    "valid_days": whole("Days each Voucher can be used from its issue (not with static_code).", 1),
+                    "valid_days": json!({ "type": "integer", "minimum": 1, "maximum": 3650, "description": "Days each Voucher can be used from its issue (not with static_code; at most ten years)." }),
                     "weekdays": { "type": "array", "items": { "enum": WEEKDAYS }, "description": "The days its Vouchers can be used." },
                     "hours": section("The hours its Vouchers can be used.", &["from", "to"], json!({
                         "from": text("HH:MM"), "to": text("HH:MM")

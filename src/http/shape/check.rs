@@ -172,8 +172,11 @@ impl SchemaChecker {
                         format!("{} must not be blank", name(path))
                     }
                     PRINTABLE | MULTI_LINE | IDENTIFIER => format!(
-                        "{} contains a control or direction-override character",
-                        name(path)
+                        "{} contains a control, invisible or direction-override character (U+{:04X})",
+                        name(path),
+                        text.chars()
+                            .find(|&c| !printable(c, pattern == MULTI_LINE))
+                            .map_or(0, u32::from)
                     ),
                     other => format!("{} must match `{other}`", name(path)),
                 });
@@ -327,6 +330,33 @@ mod tests {
 
     use super::*;
 
+    /// The published patterns say what the hand-written checks do, for every
+    /// character of the Basic Multilingual Plane alone and inside a name.
+    #[test]
+    fn the_published_text_patterns_agree_with_the_checks() {
+        let compiled = |pattern: &str| regex::Regex::new(pattern).expect(pattern);
+        let (printable_text, multi_line, identifier) = (
+            compiled(PRINTABLE),
+            compiled(MULTI_LINE),
+            compiled(IDENTIFIER),
+        );
+        for c in (0..=0xffff_u32).filter_map(char::from_u32) {
+            let alone = c.to_string();
+            let inside = format!("a{c}b");
+            assert_eq!(
+                printable_text.is_match(&inside),
+                printable(c, false),
+                "{c:?}"
+            );
+            assert_eq!(multi_line.is_match(&inside), printable(c, true), "{c:?}");
+            let named = printable(c, false) && !c.is_whitespace();
+            assert_eq!(identifier.is_match(&alone), named, "{c:?}");
+            assert_eq!(identifier.is_match(&inside), printable(c, false), "{c:?}");
+        }
+        assert!(!identifier.is_match(" \u{3000} "), "blank");
+        assert!(identifier.is_match(" EXT 1 "));
+    }
+
     fn checker() -> SchemaChecker {
         SchemaChecker::of_document(&json!({"components": {"schemas": {
             "Line": {"type": "object", "required": ["product_code", "price"], "properties": {
@@ -400,11 +430,11 @@ mod tests {
             ),
             (
                 line(json!({"product_code": "A\u{202e}B"})),
-                "`lines[1].product_code` contains a control or direction-override character",
+                "`lines[1].product_code` contains a control, invisible or direction-override character (U+202E)",
             ),
             (
                 line(json!({"product_code": "A\u{0}"})),
-                "`lines[1].product_code` contains a control or direction-override character",
+                "`lines[1].product_code` contains a control, invisible or direction-override character (U+0000)",
             ),
             (
                 line(json!({"price": "1"})),

@@ -117,7 +117,10 @@ pub(super) fn printable(c: char, lines: bool) -> bool {
     match c {
         '\t' | '\n' | '\r' => lines,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => false,
-        '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => false,
+        // The hyphenation point goes with the separators and overrides
+        // beside it (see `tidy::PRINTABLE`), and a byte-order mark inside
+        // text is debris.
+        '\u{2027}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}' => false,
         _ => true,
     }
 }

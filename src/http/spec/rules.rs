@@ -32,7 +32,7 @@ pub(crate) fn state_rules(document: &mut Value) {
             closed["additionalProperties"] = json!(false);
         }
     }
-    add_create_variants(document);
+    add_variants(document);
     close_request_bodies(document);
     state_query_rules(document);
 }
@@ -83,7 +83,7 @@ fn field_patterns() -> impl Iterator<Item = (&'static str, &'static str, &'stati
 /// string per language; a campaign listens to carts or to one type of Custom
 /// Event or trigger; points per product are at least 1; an adjustment of
 /// points is never 0.
-fn field_schemas() -> [(&'static str, &'static str, Value); 9] {
+fn field_schemas() -> [(&'static str, &'static str, Value); 11] {
     use crate::resources::events::model::SLUG_PATTERN;
     let typed = |kind: &str| {
         json!({
@@ -107,6 +107,8 @@ fn field_schemas() -> [(&'static str, &'static str, Value); 9] {
     [
         ("PointsCampaignSpec", "name", translatable.clone()),
         ("PointsCampaignSpec", "description", translatable.clone()),
+        ("PromotionSpec", "name", translatable.clone()),
+        ("PromotionSpec", "description", translatable.clone()),
         ("CouponSpec", "name", translatable.clone()),
         ("CouponSpec", "description", translatable.clone()),
         ("DiscountCampaignSpec", "name", translatable.clone()),
@@ -137,24 +139,66 @@ const CLOSED_SCHEMAS: [&str; 6] = [
     "UsableHours",
 ];
 
-/// Operations whose body is a schema shared with another operation but with
-/// more fields required: (operation, shared schema, the variant's name, the
-/// fields it requires). Creating a points campaign needs what updating one
-/// may leave out.
-const CREATE_VARIANTS: [(&str, &str, &str, &[&str]); 3] = [
-    (
-        "/discounts",
-        "DiscountCampaignSpec",
-        "NewDiscountCampaign",
-        &["name", "discount"],
-    ),
-    (
-        "/points",
-        "PointsCampaignSpec",
-        "NewPointsCampaign",
-        &["name", "points"],
-    ),
-    ("/coupons", "CouponSpec", "NewCoupon", &["name", "discount"]),
+/// A variant of a request schema shared by several operations, for one of
+/// them: more fields required (creating a points campaign needs what
+/// updating one may leave out) or fewer taken (a Location's features are
+/// never `discountable`).
+struct Variant {
+    /// `METHOD /path` of the operation whose body it is.
+    operation: &'static str,
+    /// The shared schema it starts from.
+    shared: &'static str,
+    /// The variant's own name.
+    name: &'static str,
+    /// Fields it requires (present and not null).
+    required: &'static [&'static str],
+    /// Fields it does not take.
+    removed: &'static [&'static str],
+}
+
+const VARIANTS: [Variant; 6] = [
+    Variant {
+        operation: "POST /discounts",
+        shared: "DiscountCampaignSpec",
+        name: "NewDiscountCampaign",
+        required: &["name", "discount"],
+        removed: &[],
+    },
+    Variant {
+        operation: "POST /points",
+        shared: "PointsCampaignSpec",
+        name: "NewPointsCampaign",
+        required: &["name", "points"],
+        removed: &[],
+    },
+    Variant {
+        operation: "POST /coupons",
+        shared: "CouponSpec",
+        name: "NewCoupon",
+        required: &["name", "discount"],
+        removed: &[],
+    },
+    Variant {
+        operation: "POST /promotions",
+        shared: "PromotionSpec",
+        name: "NewPromotion",
+        required: &["name"],
+        removed: &[],
+    },
+    Variant {
+        operation: "POST /locations/taxonomies/{taxonomy_slug}/features",
+        shared: "NewFeature",
+        name: "NewLocationFeature",
+        required: &[],
+        removed: &["discountable"],
+    },
+    Variant {
+        operation: "PATCH /locations/taxonomies/{taxonomy_slug}/features/{id}",
+        shared: "FeatureChanges",
+        name: "LocationFeatureChanges",
+        required: &[],
+        removed: &["discountable"],
+    },
 ];
 
 /// Operations that need one of two query parameters: (method, path, the
@@ -223,33 +267,47 @@ fn state_query_rules(document: &mut Value) {
     }
 }
 
-/// Adds each of [`CREATE_VARIANTS`] to the components and points its POST
+/// Adds each of [`VARIANTS`] to the components and points its
 /// operation's body at it.
-fn add_create_variants(document: &mut Value) {
-    for (path, shared, variant, required) in CREATE_VARIANTS {
+fn add_variants(document: &mut Value) {
+    for variant in &VARIANTS {
         let Some(mut schema) = document
-            .pointer(&format!("/components/schemas/{shared}"))
+            .pointer(&format!("/components/schemas/{}", variant.shared))
             .cloned()
         else {
             continue;
         };
-        schema["title"] = json!(variant);
-        schema["required"] = json!(required);
-        for field in required {
-            // Required here means present and not null.
-            if let Some(property) = schema["properties"][field].as_object_mut() {
-                property.remove("nullable");
+        schema["title"] = json!(variant.name);
+        let description = schema["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if !variant.required.is_empty() {
+            schema["required"] = json!(variant.required);
+            for field in variant.required {
+                // Required here means present and not null.
+                if let Some(property) = schema["properties"][field].as_object_mut() {
+                    property.remove("nullable");
+                }
+            }
+            schema["description"] = json!(format!(
+                "{description} (to create: `{}` required)",
+                variant.required.join("`, `")
+            ));
+        }
+        for field in variant.removed {
+            if let Some(properties) = schema["properties"].as_object_mut() {
+                properties.remove(*field);
             }
         }
-        let description = schema["description"].as_str().unwrap_or_default();
-        schema["description"] = json!(format!(
-            "{description} (to create: `{}` required)",
-            required.join("`, `")
-        ));
-        document["components"]["schemas"][variant] = schema;
+        document["components"]["schemas"][variant.name] = schema;
+        let Some((method, path)) = variant.operation.split_once(' ') else {
+            continue;
+        };
         let body = format!(
-            "/paths/{}/post/requestBody/content",
-            path.replace('/', "~1")
+            "/paths/{}/{}/requestBody/content",
+            path.replace('/', "~1"),
+            method.to_ascii_lowercase()
         );
         for media in document
             .pointer_mut(&body)
@@ -257,7 +315,7 @@ fn add_create_variants(document: &mut Value) {
             .into_iter()
             .flat_map(|content| content.values_mut())
         {
-            media["schema"] = json!({"$ref": format!("#/components/schemas/{variant}")});
+            media["schema"] = json!({"$ref": format!("#/components/schemas/{}", variant.name)});
         }
     }
 }

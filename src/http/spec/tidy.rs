@@ -12,22 +12,44 @@ use serde_json::{Map, Value, json};
 
 use crate::http::spec::rules;
 
-/// Characters a string may hold unless its field says otherwise: no control
-/// characters (C0, DEL, C1), no line or paragraph separators and no
-/// bidirectional overrides, embeddings or isolates (which make a name read
-/// differently from what it is).
-pub const PRINTABLE: &str =
-    "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
+/// The characters text never holds, as the inside of a regex class: control
+/// characters (C0, DEL, C1), U+2027 to U+202E (the hyphenation point, the
+/// line and paragraph separators, and the bidirectional embeddings and
+/// overrides, which make a name read differently from what it is), the
+/// bidirectional isolates and the byte-order mark.
+///
+/// Written for every regex dialect that reads the spec (ECMA, Python, Rust)
+/// and for generators that write a pattern into a JavaScript regex literal
+/// with its `\uXXXX` escapes decoded: no escape of U+2028 or U+2029 survives
+/// that, so they are only inside a range whose ends are other characters.
+macro_rules! refused {
+    () => {
+        "\\x00-\\x1f\\x7f-\\x9f\\u2027-\\u202e\\u2066-\\u2069\\ufeff"
+    };
+}
+
+/// Characters a string may hold unless its field says otherwise: any but
+/// those `refused!` lists.
+pub const PRINTABLE: &str = concat!("^[^", refused!(), "]*$");
 
 /// Characters of multi-line text (conditions, descriptions): [`PRINTABLE`]
 /// plus tab, line feed and carriage return.
-pub const MULTI_LINE: &str = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
+pub const MULTI_LINE: &str =
+    "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u2027-\\u202e\\u2066-\\u2069\\ufeff]*$";
 
 /// Characters of an identifier or code: [`PRINTABLE`], and not blank. A
 /// string whose validator asks for at least one character and no pattern
 /// gets it (poem-openapi's own pattern validators compile their regex on
 /// every request, so fields state patterns here instead).
-pub const IDENTIFIER: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*[^\\s\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069][^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069]*$";
+pub const IDENTIFIER: &str = concat!(
+    "^[^",
+    refused!(),
+    "]*[^\\s",
+    refused!(),
+    "][^",
+    refused!(),
+    "]*$"
+);
 
 /// The years a date or DateTime may have (1900 to 2199,
 /// [`crate::common::time::Timestamp::is_in_window`]), as a pattern.
@@ -81,7 +103,13 @@ pub fn tidy(document: &mut Value) {
                 // Any value is taken (see `tidy_headers`), however long.
                 continue;
             }
+            let in_path = parameter["in"] == "path";
             if let Some(schema) = parameter.get_mut("schema") {
+                if in_path && schema["type"] == "string" && schema.get("minLength").is_none() {
+                    // A path segment is never blank: the service refuses
+                    // one that is only spaces, so the spec says so.
+                    schema["minLength"] = json!(1);
+                }
                 if in_query {
                     // A URL longer than 64 KiB is refused before the service
                     // sees it; short query values keep every URL well within.

@@ -108,6 +108,7 @@ impl DeclaredErrors for CartsApi {
                 // A cart was recorded under the cancellation's own code.
                 ErrorCode::CartAlreadyExists,
                 ErrorCode::CartAlreadyCancelled,
+                ErrorCode::CartIsCancellation,
             ],
         },
         OperationErrors {

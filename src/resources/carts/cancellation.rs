@@ -68,10 +68,13 @@ impl Services {
     ) -> ApiResult<CartOutcome> {
         let original = self.cart(company, &request.cart_id).await?;
         if original.cancels.is_some() {
-            return Err(ApiError::invalid(format!(
-                "cart {} is itself a cancellation",
-                original.id
-            )));
+            return Err(ApiError::new(
+                ErrorCode::CartIsCancellation,
+                format!(
+                    "cart {} is itself a cancellation; name the cart it cancels",
+                    original.id
+                ),
+            ));
         }
         let code = match request.code {
             Some(code) => normalise_code(&code)

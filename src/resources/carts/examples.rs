@@ -5,7 +5,7 @@ use crate::http::spec::examples::OperationExample;
 
 /// A till's cart: two lines, a Voucher the Customer wants to use.
 const CART: &str = r#"{"customer_code": "EXT-1", "code": "T1-0001",
-    "date": "2026-11-28T10:15:00+01:00", "location_code": "MAD-01",
+    "location_code": "MAD-01",
     "lines": [
         {"product_code": "COFFEE-250", "quantity": 2, "price": 4.50,
          "taxonomies": ["coffee"], "features": {"brand": "Acme"}},
@@ -15,7 +15,7 @@ const CART: &str = r#"{"customer_code": "EXT-1", "code": "T1-0001",
 
 /// A Custom Event a mobile app sends.
 const EVENT: &str = r#"{"customer_code": "EXT-1", "type": "app_opened",
-    "data": {"screen": "offers"}, "date": "2026-11-28T10:15:00Z"}"#;
+    "data": {"screen": "offers"}}"#;
 
 /// The cart and Custom Event operations' examples.
 pub const EXAMPLES: &[OperationExample] = &[

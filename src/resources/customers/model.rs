@@ -165,9 +165,6 @@ pub struct NewCustomer {
     pub postal_code: Option<String>,
     /// Enroll in the loyalty programme (default true).
     pub enroll: Option<bool>,
-    /// The same as `enroll`, under the name answers and campaign conditions
-    /// use (`customer.loyalty_member`); when both are sent they must agree.
-    pub loyalty_member: Option<bool>,
     /// Consent given at enrollment.
     pub consents: Option<Consents>,
     /// Cards to attach.

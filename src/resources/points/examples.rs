@@ -15,7 +15,6 @@ pub const EXAMPLES: &[OperationExample] = &[
         request: Some(
             r#"{"name": {"en": "Double points, 100 a week", "es": "Puntos dobles"},
                 "on": "cart", "when": "cart.total >= 10.0",
-                "available_from": "2026-07-01T00:00:00Z",
                 "points": {"per_amount": 2, "rounding": "floor", "expires_after_days": 365},
                 "limits": [{"points": 100, "per": "week", "each": "customer"}]}"#,
         ),
@@ -53,8 +52,7 @@ pub const EXAMPLES: &[OperationExample] = &[
         operation: "POST /scores/trigger",
         request: Some(
             r#"{"customer_code": "EXT-1", "points": 100, "kind": "points",
-                "description": "Goodwill after a late delivery",
-                "expires_at": "2027-11-30T23:59:59Z"}"#,
+                "description": "Goodwill after a late delivery"}"#,
         ),
         response: None,
     },

@@ -137,8 +137,11 @@ pub struct PointsRules {
     #[oai(skip_serializing_if_is_none)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub balance: Option<PointsKind>,
-    /// The points expire this many days after they are earned (at least 1) ...
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
+    /// The points expire this many days after they are earned (1 to 3650) ...
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "1"), maximum(value = "3650"))
+    )]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_after_days: Option<u32>,
     /// ... or at this instant (not both).

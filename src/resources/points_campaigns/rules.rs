@@ -130,6 +130,13 @@ impl PointsFile {
                 problems.at_key("expires_after_days", "expires_after_days is at least 1");
                 None
             }
+            (Some(days), None) if days > 3650 => {
+                problems.at_key(
+                    "expires_after_days",
+                    "expires_after_days is at most 3650 (ten years)",
+                );
+                None
+            }
             (Some(days), None) => Some(Expiry::AfterDays(days)),
             (None, Some(at)) => problems.time("expires_at", Some(at)).map(Expiry::At),
             (Some(_), Some(_)) => {

@@ -217,14 +217,7 @@ impl Services {
     /// by another Customer refuses with `customer_already_exists`.
     pub async fn create_customer(&self, company: &str, new: NewCustomer) -> ApiResult<Customer> {
         let now = self.now();
-        let enroll = match (new.enroll, new.loyalty_member) {
-            (Some(enroll), Some(member)) if enroll != member => {
-                return Err(ApiError::invalid(
-                    "`enroll` and `loyalty_member` say the same thing and disagree: send one",
-                ));
-            }
-            (enroll, member) => enroll.or(member).unwrap_or(true),
-        };
+        let enroll = new.enroll.unwrap_or(true);
         let mut cards: Vec<Card> = Vec::new();
         for card in new.cards.unwrap_or_default() {
             let card = clean_card(card, now)?;
