@@ -57,13 +57,48 @@ impl fmt::Display for Timestamp {
     }
 }
 
+/// Why a text is not a [`Timestamp`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimestampRefused {
+    /// Not an RFC 3339 date and time with its offset.
+    NotADateTime,
+    /// Second 60: a leap second, which the service's clocks never show and
+    /// would silently read as second 59.
+    LeapSecond,
+    /// More than nine fractional digits, which would be cut silently.
+    TooPrecise,
+}
+
+impl fmt::Display for TimestampRefused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            TimestampRefused::NotADateTime => "expected a DateTime such as 2024-05-01T10:00:00Z",
+            TimestampRefused::LeapSecond => {
+                "a leap second (second 60) is not accepted: send second 59 or the next minute"
+            }
+            TimestampRefused::TooPrecise => "at most 9 fractional digits of a second are accepted",
+        })
+    }
+}
+
+impl std::error::Error for TimestampRefused {}
+
 impl std::str::FromStr for Timestamp {
-    type Err = chrono::ParseError;
+    type Err = TimestampRefused;
 
     fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(Timestamp::from(
-            DateTime::parse_from_rfc3339(value)?.with_timezone(&Utc),
-        ))
+        let parsed =
+            DateTime::parse_from_rfc3339(value).map_err(|_| TimestampRefused::NotADateTime)?;
+        if parsed.timestamp_subsec_nanos() >= 1_000_000_000 {
+            return Err(TimestampRefused::LeapSecond);
+        }
+        let fraction = value.split_once('.').map_or(0, |(_, rest)| {
+            rest.chars().take_while(char::is_ascii_digit).count()
+        });
+        if fraction > 9 {
+            return Err(TimestampRefused::TooPrecise);
+        }
+        Ok(Timestamp::from(parsed.with_timezone(&Utc)))
     }
 }
 
@@ -107,9 +142,9 @@ impl Type for Timestamp {
 impl ParseFromJSON for Timestamp {
     fn parse_from_json(value: Option<serde_json::Value>) -> ParseResult<Self> {
         match value.unwrap_or_default() {
-            serde_json::Value::String(text) => text.parse().map_err(|_| {
-                ParseError::custom("expected a DateTime such as 2024-05-01T10:00:00Z")
-            }),
+            serde_json::Value::String(text) => text
+                .parse()
+                .map_err(|refused: TimestampRefused| ParseError::custom(refused.to_string())),
             other => Err(ParseError::expected_type(other)),
         }
     }
@@ -119,7 +154,7 @@ impl ParseFromParameter for Timestamp {
     fn parse_from_parameter(value: &str) -> ParseResult<Self> {
         value
             .parse()
-            .map_err(|_| ParseError::custom("expected a DateTime such as 2024-05-01T10:00:00Z"))
+            .map_err(|refused: TimestampRefused| ParseError::custom(refused.to_string()))
     }
 }
 

@@ -487,3 +487,66 @@ async fn an_unknown_field_in_any_request_body_is_refused_naming_it() {
     let (_, customers) = server.get_as("/customers", &key).await;
     assert_eq!(customers["customers"], json!([]), "nothing was recorded");
 }
+
+/// Values a parser would quietly bend are refused instead: a leap second
+/// (read as second 59), a time with more fractional digits than a
+/// nanosecond (cut), and a quantity below a thousandth (a denormal float
+/// that rounds every line to nothing).
+#[tokio::test]
+async fn times_and_quantities_that_would_be_bent_are_refused() {
+    let server = TestServer::start_at("2026-11-27T10:00:00Z").await;
+    let key = server.bootstrap_key();
+    let id = customer(&server).await;
+    let dated = |code: &str, date: &str| {
+        let mut body = cart(&id, code, json!([line(json!(1))]));
+        body["date"] = json!(date);
+        body
+    };
+    let cases = [
+        (
+            dated("T-LEAP", "2026-11-27T09:59:60Z"),
+            "`date` \"2026-11-27T09:59:60Z\": a leap second (second 60) is not accepted",
+        ),
+        (
+            dated("T-PRECISE", "2026-11-27T09:59:00.123456789012Z"),
+            "`date` \"2026-11-27T09:59:00.123456789012Z\": at most 9 fractional digits",
+        ),
+        (
+            cart(
+                &id,
+                "T-TINY",
+                json!([{"product_code": "A", "quantity": 5e-324, "price": 1}]),
+            ),
+            "`lines[0].quantity` must be at least 0.001",
+        ),
+    ];
+    for (body, message) in cases {
+        let (status, answer) = server
+            .call_as("POST", "/carts/realtime", &key, Some(body))
+            .await;
+        assert_refused(status, &answer, message);
+    }
+    // Nine digits and a gram are fine.
+    let (status, answer) = server
+        .call_as(
+            "POST",
+            "/carts/realtime",
+            &key,
+            Some(dated("T-FINE", "2026-11-27T09:59:00.123456789Z")),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let gram = cart(
+        &id,
+        "T-GRAM",
+        json!([{"product_code": "A", "quantity": 0.001, "price": 1}]),
+    );
+    let (status, answer) = server
+        .call_as("POST", "/carts/realtime", &key, Some(gram))
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    let (_, carts) = server
+        .get_as(&format!("/carts?customer_id={id}"), &key)
+        .await;
+    assert_eq!(carts["carts"].as_array().unwrap().len(), 2, "{carts}");
+}

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::common::time::Timestamp;
+use crate::common::time::{Timestamp, TimestampRefused};
 use crate::http::shape::values::{
     check_free, check_integer, check_number, name, printable, shown, too_many, wrong_type,
 };
@@ -183,12 +183,13 @@ impl SchemaChecker {
             }
         }
         if schema["format"] == "date-time" {
-            let at: Timestamp = text.parse().map_err(|_| {
-                format!(
+            let at: Timestamp = text.parse().map_err(|refused| match refused {
+                TimestampRefused::NotADateTime => format!(
                     "{} must be a DateTime such as 2026-05-01T10:00:00Z, not {}",
                     name(path),
                     shown(value)
-                )
+                ),
+                other => format!("{} {}: {other}", name(path), shown(value)),
             })?;
             if !at.is_in_window() {
                 return Err(format!(

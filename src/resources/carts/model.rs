@@ -39,8 +39,8 @@ pub struct NewCartLine {
     /// The product's code.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub product_code: String,
-    /// Units (may be fractional, e.g. weight); more than 0.
-    #[oai(validator(minimum(value = 0.0, exclusive), maximum(value = 1000000.0)))]
+    /// Units (may be fractional, e.g. weight): 0.001 to 1,000,000.
+    #[oai(validator(minimum(value = 0.001), maximum(value = 1000000.0)))]
     pub quantity: f64,
     /// Unit price, in the Company's currency, at least 0 and with at most its
     /// minor unit's decimals (`1.99`).

@@ -38,6 +38,10 @@ pub const MAX_CART_LINES: usize = 500;
 /// Most units one line may have.
 const MAX_QUANTITY: f64 = 1_000_000.0;
 
+/// Fewest units one line may have: a gram of a product sold by the
+/// kilogram. A smaller quantity is a mistake, never a sale.
+const MIN_QUANTITY: f64 = 0.001;
+
 /// The largest cart total: ten thousand million, well inside what every
 /// figure computed from it keeps exactly.
 const MAX_TOTAL: i64 = 10_000_000_000;
@@ -71,10 +75,13 @@ fn checked_lines(new: &[NewCartLine], minor_units: u32) -> ApiResult<Vec<CartLin
                     "`lines[{index}].product_code` must not be blank"
                 )));
             }
-            if !(line.quantity.is_finite() && line.quantity > 0.0 && line.quantity <= MAX_QUANTITY)
+            if !(line.quantity.is_finite()
+                && line.quantity >= MIN_QUANTITY
+                && line.quantity <= MAX_QUANTITY)
             {
                 return Err(ApiError::invalid(format!(
-                    "`lines[{index}].quantity` must be more than 0 and at most {MAX_QUANTITY}"
+                    "`lines[{index}].quantity` must be at least {MIN_QUANTITY} and at most {MAX_QUANTITY}, not {}",
+                    line.quantity
                 )));
             }
             Ok(CartLine {
