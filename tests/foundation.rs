@@ -602,6 +602,76 @@ mod openapi {
         assert!(!codes_of(&cart).contains(&"same_customer".to_string()));
     }
 
+    /// The shapes client generators read without loss (#57): media types
+    /// keyed `application/json`, no `allOf` member that only describes, no
+    /// `\u2028`/`\u2029` escape in a pattern (a JavaScript regex literal
+    /// cannot hold either once a generator decodes it), and the variants
+    /// and bounds the service enforces.
+    #[tokio::test]
+    async fn the_spec_is_in_the_shapes_generators_read() {
+        let server = TestServer::start().await;
+        let spec = server.spec().await;
+        fn visit(value: &Value, found: &mut Vec<String>) {
+            match value {
+                Value::Object(object) => {
+                    if let Some(content) = object.get("content").and_then(Value::as_object) {
+                        for key in content.keys().filter(|key| *key != "application/json") {
+                            found.push(format!("media type {key}"));
+                        }
+                    }
+                    for member in object
+                        .get("allOf")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        if member
+                            .as_object()
+                            .is_some_and(|m| m.keys().all(|k| k == "description"))
+                        {
+                            found.push(format!("a describing allOf member: {member}"));
+                        }
+                    }
+                    if let Some(pattern) = object.get("pattern").and_then(Value::as_str)
+                        && (pattern.contains("\\u2028") || pattern.contains("\\u2029"))
+                    {
+                        found.push(format!("pattern {pattern}"));
+                    }
+                    object.values().for_each(|child| visit(child, found));
+                }
+                Value::Array(items) => items.iter().for_each(|item| visit(item, found)),
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        visit(&spec, &mut found);
+        assert!(found.is_empty(), "{found:#?}");
+        let schemas = &spec["components"]["schemas"];
+        assert_eq!(schemas["NewPromotion"]["required"], json!(["name"]));
+        assert_eq!(
+            spec["paths"]["/promotions"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+                ["$ref"],
+            "#/components/schemas/NewPromotion"
+        );
+        for variant in ["NewLocationFeature", "LocationFeatureChanges"] {
+            assert!(schemas[variant]["properties"].is_object(), "{variant}");
+            assert!(
+                schemas[variant]["properties"]["discountable"].is_null(),
+                "{variant}"
+            );
+        }
+        assert_eq!(
+            schemas["NewFeature"]["properties"]["discountable"]["type"],
+            "boolean"
+        );
+        assert_eq!(
+            schemas["PointsRules"]["properties"]["expires_after_days"]["maximum"].as_f64(),
+            Some(3650.0)
+        );
+        let line = &schemas["NewCartLine"]["properties"]["quantity"];
+        assert_eq!(line["minimum"].as_f64(), Some(0.001), "{line}");
+    }
+
     #[tokio::test]
     async fn rules_between_fields_are_in_the_spec() {
         let server = TestServer::start().await;
