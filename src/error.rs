@@ -103,6 +103,9 @@ error_codes! {
     DeleteNotAllowed: "delete_not_allowed", CONFLICT, "The Customer cannot be deleted outright (other Customers are merged into it); anonymize it instead.";
     IdempotencyKeyInUse: "idempotency_key_in_use", CONFLICT, "A request with this Idempotency-Key is still being processed; retry shortly.";
     PayloadTooLarge: "payload_too_large", PAYLOAD_TOO_LARGE, "The request body exceeds the size limit.";
+    MalformedRequest: "malformed_request", BAD_REQUEST, "The request is not valid HTTP/1.1: a header holds a character HTTP forbids (a bare CR, a NUL, ...) or a line is malformed. The connection is closed after this answer.";
+    UrlTooLong: "url_too_long", URI_TOO_LONG, "The URL is longer than 65,534 bytes. The connection is closed after this answer.";
+    HeadersTooLarge: "headers_too_large", REQUEST_HEADER_FIELDS_TOO_LARGE, "The request sends more than 100 headers, or more than 408 KiB of request line and headers. The connection is closed after this answer.";
     UnsupportedMediaType: "unsupported_media_type", UNSUPPORTED_MEDIA_TYPE, "The request body must be sent as application/json.";
     SystemKeyNotEditable: "system_key_not_editable", UNPROCESSABLE_ENTITY, "System keys are platform-managed and cannot be edited.";
     CustomerInactive: "customer_inactive", UNPROCESSABLE_ENTITY, "The Customer is inactive (deactivated, anonymized or merged), so the operation cannot run.";
@@ -153,6 +156,8 @@ impl ErrorCode {
             StatusCode::NOT_FOUND => ErrorCode::RouteNotFound,
             StatusCode::METHOD_NOT_ALLOWED => ErrorCode::MethodNotAllowed,
             StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
+            StatusCode::URI_TOO_LONG => ErrorCode::UrlTooLong,
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => ErrorCode::HeadersTooLarge,
             StatusCode::UNSUPPORTED_MEDIA_TYPE => ErrorCode::UnsupportedMediaType,
             StatusCode::FORBIDDEN => ErrorCode::ForbiddenRequest,
             StatusCode::UNAUTHORIZED => ErrorCode::OperatorUnauthorized,

@@ -444,6 +444,7 @@ where
             format!("cannot listen on {addr}: {e}"),
         )
     })?;
+    let acceptor = http::wire_errors::JsonWireErrors(acceptor);
     let bound = acceptor
         .local_addr()
         .first()

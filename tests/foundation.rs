@@ -359,6 +359,93 @@ mod error_bodies {
         assert!(!said.contains("param0"), "{body}");
     }
 
+    /// Sends `raw` on a connection of its own and reads until the server
+    /// closes it.
+    async fn raw_exchange(server: &TestServer, raw: Vec<u8>) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = tokio::net::TcpStream::connect(server.api_addr())
+            .await
+            .expect("connect");
+        // The server may answer and close before reading everything sent.
+        let _ = stream.write_all(&raw).await;
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer).await;
+        String::from_utf8(answer).expect("an ASCII and JSON answer")
+    }
+
+    #[tokio::test]
+    async fn requests_the_http_parser_refuses_get_the_error_body() {
+        let server = TestServer::start().await;
+        let head = |extra: &[u8]| {
+            [
+                b"GET /customers HTTP/1.1\r\nHost: loyalty\r\n".as_slice(),
+                extra,
+                b"\r\n",
+            ]
+            .concat()
+        };
+        let many_headers: Vec<u8> = (0..2_000)
+            .flat_map(|n| format!("X-Header-{n}: value\r\n").into_bytes())
+            .collect();
+        let huge_header = [b"X-Big: ".as_slice(), &vec![b'a'; 1 << 20], b"\r\n"].concat();
+        let long_url = format!(
+            "GET /{} HTTP/1.1\r\nHost: loyalty\r\n\r\n",
+            "a".repeat(100_000)
+        );
+        let cases = [
+            (
+                "bare CR",
+                head(b"X-Bad: a\rb\r\n"),
+                400,
+                "malformed_request",
+            ),
+            ("NUL", head(b"X-Bad: a\x00b\r\n"), 400, "malformed_request"),
+            (
+                "2,000 headers",
+                head(&many_headers),
+                431,
+                "headers_too_large",
+            ),
+            (
+                "1 MiB of headers",
+                head(&huge_header),
+                431,
+                "headers_too_large",
+            ),
+            ("100 KB URL", long_url.into_bytes(), 414, "url_too_long"),
+        ];
+        for (what, raw, status, code) in cases {
+            let answer = raw_exchange(&server, raw).await;
+            let (head, body) = answer.split_once("\r\n\r\n").expect(what);
+            assert!(
+                head.starts_with(&format!("HTTP/1.1 {status} ")),
+                "{what}: {head}"
+            );
+            assert!(
+                head.contains("content-type: application/json; charset=utf-8"),
+                "{what}: {head}"
+            );
+            assert!(
+                head.contains(&format!("content-length: {}", body.len())),
+                "{what}: {head}"
+            );
+            let body: Value = serde_json::from_str(body).expect(what);
+            assert_error_shape(status, &body, status, code);
+        }
+
+        // A well-formed request answered first, then a malformed one on the
+        // same connection: each answer in its own shape.
+        let mut pipelined = head(b"");
+        pipelined.extend_from_slice(b"NOT HTTP AT ALL\r\n\r\n");
+        let answer = raw_exchange(&server, pipelined).await;
+        let (first, second) = answer.split_once("HTTP/1.1 400 ").expect("two answers");
+        assert!(first.starts_with("HTTP/1.1 403 "), "{answer}");
+        assert!(first.ends_with(r#"{"message":"Forbidden"}"#), "{answer}");
+        let body: Value =
+            serde_json::from_str(second.split_once("\r\n\r\n").expect("a body").1).expect("JSON");
+        assert_error_shape(400, &body, 400, "malformed_request");
+    }
+
     #[tokio::test]
     async fn unknown_routes_answer_404_json() {
         let server = TestServer::start().await;

@@ -5,6 +5,8 @@
 //! [`crate::services::Services`], and map the result; they never touch the
 //! store (checked by `src/layer_rules.rs`).
 //!
+//! Requests the HTTP parser itself refuses (a bare CR in a header, a URL or
+//! headers too large) get the same error body through [`wire_errors`].
 //! Every request passes, outermost first: its id, span, log line and
 //! metrics ([`crate::telemetry::requests`]), JSON error bodies, the
 //! request timeout, the body limit, admission ([`admission`]), the store's
@@ -28,6 +30,7 @@ pub mod request_bounds;
 pub mod shape;
 pub mod spec;
 pub mod store_gate;
+pub mod wire_errors;
 
 use poem::{Endpoint, EndpointExt, Route};
 use poem_openapi::{ExtraHeader, OpenApiService};
