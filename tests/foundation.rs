@@ -11,6 +11,8 @@ mod common;
 mod crash_runs;
 #[path = "foundation/crashes.rs"]
 mod crashes;
+#[path = "foundation/first_start.rs"]
+mod first_start;
 #[path = "foundation/hostile_input.rs"]
 mod hostile_input;
 #[path = "foundation/observability.rs"]

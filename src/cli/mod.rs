@@ -14,6 +14,7 @@ pub mod back_office_client;
 pub mod campaigns_check;
 pub mod draws;
 pub mod explain;
+pub(crate) mod held_log;
 pub mod serve;
 
 use crate::cli::authoring::{bench, run_scenarios, torture};
@@ -108,31 +109,55 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
     }
 }
 
-/// Added to a log filter that does not name SurrealKV: the embedded engine
-/// warns "No runtime available for closing the store correctly" every time a
-/// store closes (its commit thread drops the last handle after the close has
-/// run), which is at every clean stop and at a start after a crash
-/// (`storage/fresh_log.rs`). Its other warnings come with errors of their
-/// own, which stay.
-const QUIET_SURREALKV: &str = "surrealkv::lsm=error";
+/// Added to a log filter for each library it does not name: (the target,
+/// its directive). The store's engine logs its settings at `info` on every
+/// start (about 20 lines), and poem says "listening" where the service
+/// says "loyalty is serving". SurrealKV also warns "No runtime available
+/// for closing the store correctly" every time a store closes (its commit
+/// thread drops the last handle after the close has run), which is at every
+/// clean stop and at a start after a crash (`storage/fresh_log.rs`); its
+/// other warnings come with errors of their own, which stay.
+const QUIET_LIBRARIES: [(&str, &str); 3] = [
+    ("surrealkv", "surrealkv=warn,surrealkv::lsm=error"),
+    ("surrealdb", "surrealdb=warn"),
+    ("poem", "poem=warn"),
+];
 
-/// `filter` as logging uses it: [`QUIET_SURREALKV`] added unless it names
-/// SurrealKV itself.
+/// `filter` as logging uses it: [`QUIET_LIBRARIES`] added for each
+/// library it does not name itself.
 fn log_filter(filter: &str) -> String {
-    if filter.contains("surrealkv") {
-        filter.to_string()
-    } else {
-        format!("{filter},{QUIET_SURREALKV}")
+    let mut directives = filter.to_string();
+    for (target, quiet) in QUIET_LIBRARIES {
+        if !filter.contains(target) {
+            directives.push(',');
+            directives.push_str(quiet);
+        }
     }
+    directives
 }
 
 /// Starts logging to stderr with `filter`.
 pub fn init_logging(filter: &str, format: LogFormat) {
+    init_logging_to(filter, format, std::io::stderr);
+}
+
+/// Starts logging to stderr with `filter`, holding lines back until the
+/// returned handle releases them.
+pub(crate) fn init_held_logging(filter: &str, format: LogFormat) -> held_log::HeldLog {
+    let held = held_log::HeldLog::default();
+    init_logging_to(filter, format, held.clone());
+    held
+}
+
+fn init_logging_to<W>(filter: &str, format: LogFormat, writer: W)
+where
+    W: for<'a> tracing_subscriber::fmt::MakeWriter<'a> + Send + Sync + 'static,
+{
     let filter = tracing_subscriber::EnvFilter::try_new(log_filter(filter))
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(writer);
     let _ = match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().try_init(),
@@ -150,12 +175,16 @@ mod tests {
     use super::log_filter;
 
     #[test]
-    fn surrealkv_close_warnings_are_quiet_unless_the_filter_names_surrealkv() {
-        assert_eq!(log_filter("info"), "info,surrealkv::lsm=error");
+    fn libraries_are_quiet_unless_the_filter_names_them() {
+        let quiet = "surrealkv=warn,surrealkv::lsm=error,surrealdb=warn,poem=warn";
+        assert_eq!(log_filter("info"), format!("info,{quiet}"));
         assert_eq!(
             log_filter("info,loyalty=debug"),
-            "info,loyalty=debug,surrealkv::lsm=error"
+            format!("info,loyalty=debug,{quiet}")
         );
-        assert_eq!(log_filter("info,surrealkv=debug"), "info,surrealkv=debug");
+        assert_eq!(
+            log_filter("info,surrealkv=debug,surrealdb=info"),
+            "info,surrealkv=debug,surrealdb=info,poem=warn"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! `loyalty serve`: the server, its first-run bootstrap and a clean stop.
 
-use crate::cli::init_logging;
+use crate::cli::init_held_logging;
 use crate::config::ServeArgs;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -16,7 +16,15 @@ use std::path::Path;
 use std::time::Duration;
 
 pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
-    init_logging(&args.log_level, args.log_format);
+    // Held while starting: a first start's welcome comes first.
+    let log = init_held_logging(&args.log_level, args.log_format);
+    log.release_later();
+    let served = serve_with(args, &log).await;
+    log.release();
+    served
+}
+
+async fn serve_with(args: ServeArgs, log: &crate::cli::held_log::HeldLog) -> ApiResult<()> {
     let admin_token = match &args.admin_token {
         Some(token) => token.clone(),
         None => write_new_token(&args.admin_token_file)?,
@@ -54,7 +62,9 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
     let running = server::start(settings).await?;
     if let Some(bootstrap) = &running.bootstrap {
         print_bootstrap(bootstrap, running.api_addr);
+        running.services.bootstrap_shown(bootstrap).await?;
     }
+    log.release();
     wait_for_stop_signal().await;
     tracing::info!("stopping: finishing in-flight requests");
     running.shutdown().await?;
@@ -91,8 +101,17 @@ fn print_bootstrap(bootstrap: &Bootstrap, api_addr: std::net::SocketAddr) {
     } else {
         api_addr.to_string()
     };
+    let created = if bootstrap.replaced.is_empty() {
+        "Created the demo Company (sandbox) and its system API key.".to_string()
+    } else {
+        format!(
+            "A new system API key for the demo Company: the secret of {} was never shown\n\
+             (an earlier start stopped before printing it), so that key is disabled.",
+            bootstrap.replaced.join(", ")
+        )
+    };
     println!(
-        "\nCreated the demo Company (sandbox) and its system API key.\n\
+        "{created}\n\
          The secret is shown only this once; store it safely.\n\n  \
          X-Api-Key:    {}\n  X-Api-Secret: {}\n\nTry it:\n  \
          curl -s http://{host}/check -H 'X-Api-Key: {}' -H 'X-Api-Secret: {}' -H 'X-Api-Version: 1'\n",

@@ -114,7 +114,13 @@ impl TestServer {
     /// themselves are tested on Companies of their own.
     pub async fn start_with(settings: ServerSettings) -> TestServer {
         let running = server::start(settings).await.expect("server starts");
-        if running.bootstrap.is_some() {
+        if let Some(bootstrap) = &running.bootstrap {
+            // The tests read the secret: shown, so no restart replaces it.
+            running
+                .services
+                .bootstrap_shown(bootstrap)
+                .await
+                .expect("secret marked shown");
             let generous = loyalty::resources::companies::model::RateLimits {
                 critical: 10_000,
                 moderate: 10_000,

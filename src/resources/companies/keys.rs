@@ -31,19 +31,30 @@ fn default_enabled() -> bool {
     true
 }
 
+/// Who a key is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyKind {
+    /// Created by an operator; editable.
+    Operator,
+    /// The demo Company's system key, created at the first start and
+    /// marked unshown until its secret is printed.
+    Bootstrap,
+}
+
 impl Services {
     /// Creates an operator key and returns it with its secret (the only time
     /// the secret is available).
     pub async fn create_key(&self, new: NewKey) -> ApiResult<CreatedApiKey> {
-        self.create_key_of_kind(new, false).await
+        self.create_key_of_kind(new, KeyKind::Operator).await
     }
 
-    /// Creates a key; `system` keys are reserved to the platform itself.
+    /// Creates a key of `kind`.
     pub(crate) async fn create_key_of_kind(
         &self,
         new: NewKey,
-        system: bool,
+        kind: KeyKind,
     ) -> ApiResult<CreatedApiKey> {
+        let system = kind == KeyKind::Bootstrap;
         let description = new.description.trim().to_string();
         if description.is_empty() {
             return Err(ApiError::invalid("a key needs a description"));
@@ -73,7 +84,7 @@ impl Services {
         };
         let secret = new_secret();
         self.store
-            .create_key(&key, &secret_digest(&key.key, &secret))
+            .create_key(&key, &secret_digest(&key.key, &secret), system)
             .await?;
         tracing::info!(key = %key.key, company = %key.company, system, "api key created");
         Ok(CreatedApiKey { key, secret })

@@ -27,6 +27,9 @@ struct ApiKeyRow {
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
     last_used_at: Option<DateTime<Utc>>,
+    /// True for the demo Company's first key until its secret is printed
+    /// (`resources/companies/bootstrap.rs`); absent otherwise.
+    secret_unshown: Option<bool>,
 }
 
 impl ApiKeyRow {
@@ -49,8 +52,14 @@ impl ApiKeyRow {
 }
 
 impl Store {
-    /// Stores a new key with the digest of its secret.
-    pub async fn create_key(&self, key: &ApiKey, secret_digest: &str) -> ApiResult<()> {
+    /// Stores a new key with the digest of its secret; `secret_unshown`
+    /// marks a key whose secret is yet to be shown (the demo Company's).
+    pub async fn create_key(
+        &self,
+        key: &ApiKey,
+        secret_digest: &str,
+        secret_unshown: bool,
+    ) -> ApiResult<()> {
         let row = ApiKeyRow {
             key: key.key.clone(),
             company: key.company.clone(),
@@ -62,6 +71,7 @@ impl Store {
             created_at: key.created_at,
             updated_at: key.updated_at,
             last_used_at: key.last_used_at,
+            secret_unshown: secret_unshown.then_some(true),
         };
         execute(
             self.db
@@ -143,6 +153,40 @@ impl Store {
                      }",
                 )
                 .bind(("uses", uses)),
+        )
+        .await
+    }
+
+    /// Keys of `company` whose secret was never shown.
+    pub async fn unshown_keys(&self, company: &str) -> ApiResult<Vec<String>> {
+        first(
+            self.db
+                .query("SELECT VALUE key FROM api_key WHERE company = $company AND secret_unshown = true")
+                .bind(("company", company.to_string())),
+        )
+        .await
+    }
+
+    /// Records that `key`'s secret was shown.
+    pub async fn mark_secret_shown(&self, key: &str) -> ApiResult<()> {
+        execute(
+            self.db
+                .query("UPDATE type::record('api_key', $key) SET secret_unshown = NONE RETURN NONE")
+                .bind(("key", key.to_string())),
+        )
+        .await
+    }
+
+    /// Disables `key`, whose secret nobody ever saw; kept on record.
+    pub async fn retire_unshown_key(&self, key: &str) -> ApiResult<()> {
+        execute(
+            self.db
+                .query(
+                    "UPDATE type::record('api_key', $key) \
+                     SET enabled = false, secret_unshown = NONE, updated_at = time::now() \
+                     WHERE secret_unshown = true RETURN NONE",
+                )
+                .bind(("key", key.to_string())),
         )
         .await
     }
