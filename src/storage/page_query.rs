@@ -60,6 +60,34 @@ impl PageQuery {
         starting_after: Option<&str>,
         limit: usize,
     ) -> ApiResult<Vec<Value>> {
+        let mut response = self.send(store, company, starting_after, limit, "").await?;
+        response.take(0).map_err(store_error)
+    }
+
+    /// How the store plans [`PageQuery::fetch`]: its `EXPLAIN` (for tests that
+    /// a list reads an index).
+    pub async fn explain(
+        self,
+        store: &Store,
+        company: &str,
+        starting_after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Value> {
+        let mut response = self
+            .send(store, company, starting_after, limit, " EXPLAIN")
+            .await?;
+        let plan: Option<Value> = response.take(0).map_err(store_error)?;
+        Ok(plan.unwrap_or(Value::Null))
+    }
+
+    async fn send(
+        self,
+        store: &Store,
+        company: &str,
+        starting_after: Option<&str>,
+        limit: usize,
+        suffix: &str,
+    ) -> ApiResult<surrealdb::IndexedResults> {
         let cursor = if self.newest_first {
             format!("{} < $after", self.key)
         } else {
@@ -67,7 +95,7 @@ impl PageQuery {
         };
         let query = self.filter_if(&cursor, "after", starting_after);
         let text = format!(
-            "{} WHERE {} ORDER BY {}{} LIMIT $limit",
+            "{} WHERE {} ORDER BY {}{} LIMIT $limit{suffix}",
             query.select,
             query.conditions.join(" AND "),
             query.key,
@@ -81,7 +109,6 @@ impl PageQuery {
         for (name, value) in query.bindings {
             request = request.bind((name, value));
         }
-        let mut response = request.await.and_then(|r| r.check()).map_err(store_error)?;
-        response.take(0).map_err(store_error)
+        request.await.and_then(|r| r.check()).map_err(store_error)
     }
 }

@@ -6,6 +6,7 @@ pub mod cache;
 pub mod examples;
 pub mod model;
 pub mod recorded;
+pub mod search_store;
 pub mod service;
 pub mod state;
 pub mod store;

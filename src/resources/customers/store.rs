@@ -13,7 +13,6 @@ use crate::resources::customers::model::SearchBy;
 use crate::storage::Store;
 use crate::storage::connection::StoreQuery;
 use crate::storage::first;
-use crate::storage::page_query::PageQuery;
 
 /// A Customer with the revision its stored document had when read.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,7 +80,7 @@ pub(crate) fn document(company: &str, customer: &Customer, revision: u64) -> Api
 }
 
 /// The Customer stored in `document`.
-fn from_document(mut document: Value) -> ApiResult<StoredCustomer> {
+pub(crate) fn from_document(mut document: Value) -> ApiResult<StoredCustomer> {
     let object = document
         .as_object_mut()
         .ok_or_else(|| ApiError::internal("a stored Customer is an object"))?;
@@ -328,53 +327,6 @@ impl Store {
         })
         .await?;
         Ok(())
-    }
-
-    /// Customers of `company` matching every `(field, value)` filter, in id
-    /// order, after `starting_after`, at most `limit`. Field names come from
-    /// the whitelist of [`crate::resources::customers::service::search`], never
-    /// from raw input.
-    pub async fn search_customers(
-        &self,
-        company: &str,
-        filters: &[(String, Value)],
-        starting_after: Option<&str>,
-        limit: usize,
-    ) -> ApiResult<Vec<Customer>> {
-        let mut query = PageQuery::new("SELECT * OMIT id FROM customer", "cid");
-        for (index, (field, value)) in filters.iter().enumerate() {
-            query = query.filter(
-                &format!("{field} = $f{index}"),
-                &format!("f{index}"),
-                value.clone(),
-            );
-        }
-        let documents = query.fetch(self, company, starting_after, limit).await?;
-        documents
-            .into_iter()
-            .map(|d| from_document(d).map(|s| s.customer))
-            .collect()
-    }
-
-    /// The Customers of `company` among `ids`, in id order; unknown ids are skipped.
-    pub async fn customers_by_ids(
-        &self,
-        company: &str,
-        ids: &[String],
-    ) -> ApiResult<Vec<Customer>> {
-        // Point reads of the records: the planner answers `cid IN $ids` by
-        // scanning every Customer of the Company and filtering.
-        let documents: Vec<Value> = first(self
-            .db
-            .query(
-                "SELECT * OMIT id FROM $ids.map(|$id| type::record('customer', $id)) WHERE company = $company ORDER BY cid",
-            )
-            .bind(("company", company.to_string()))
-            .bind(("ids", ids.to_vec()))).await?;
-        documents
-            .into_iter()
-            .map(|d| from_document(d).map(|s| s.customer))
-            .collect()
     }
 }
 

@@ -16,7 +16,21 @@ use crate::resources::customers::model::normalise_code;
 use crate::resources::customers::model::normalise_country;
 use crate::resources::customers::model::normalise_email;
 use crate::resources::customers::model::normalise_phone;
+use crate::resources::customers::search_store::SearchFilter;
 use crate::services::Services;
+
+/// Search fields of free text, matched trimmed; each has an index.
+const TEXT_FIELDS: [&str; 6] = [
+    "first_name",
+    "last_name",
+    "gender",
+    "language",
+    "postal_code",
+    "birth_date",
+];
+
+/// Search fields taking true or false; each has an index.
+const FLAG_FIELDS: [&str; 2] = ["active", "loyalty_member"];
 
 /// Most ids or phones one list request may name.
 pub const MAX_LIST_VALUES: usize = 20;
@@ -51,9 +65,10 @@ impl Services {
         self.store.customers_by_ids(company, &wanted).await
     }
 
-    /// Customers whose fields equal every filter, one page at a time.
+    /// Customers whose fields equal every filter, one page at a time, each
+    /// filter read from an index (`schema.surql`).
     ///
-    /// Filter names: `code`, `email`, `phone`, `card`, `first_name`,
+    /// Filter names: `id`, `code`, `email`, `phone`, `card`, `first_name`,
     /// `last_name`, `birth_date`, `gender`, `language`, `country`,
     /// `postal_code`, `active`, `loyalty_member`, and `attributes.NAME`.
     pub async fn search_customers(
@@ -62,19 +77,12 @@ impl Services {
         filters: BTreeMap<String, Value>,
         page: PageRequest,
     ) -> ApiResult<Page<Customer>> {
-        let mut conditions = Vec::new();
-        for (name, value) in filters {
-            match self.search_condition(company, &name, value).await? {
-                Some(condition) => conditions.push(condition),
-                // An identifier nobody holds: nothing can match.
-                None => {
-                    return Ok(Page {
-                        items: Vec::new(),
-                        next_token_starts_after: None,
-                    });
-                }
-            }
-        }
+        let Some(conditions) = self.search_conditions(company, filters).await? else {
+            return Ok(Page {
+                items: Vec::new(),
+                next_token_starts_after: None,
+            });
+        };
         let fetched = self
             .store
             .search_customers(
@@ -87,60 +95,83 @@ impl Services {
         Ok(Page::from_fetched(fetched, &page, |c| c.id.clone()))
     }
 
+    /// How the store plans the search by `filters` (its `EXPLAIN`); `None`
+    /// when an identifier filter names no Customer (nothing is read).
+    pub async fn explain_customer_search(
+        &self,
+        company: &str,
+        filters: BTreeMap<String, Value>,
+    ) -> ApiResult<Option<Value>> {
+        match self.search_conditions(company, filters).await? {
+            Some(conditions) => self
+                .store
+                .explain_customer_search(company, &conditions)
+                .await
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The store's conditions for `filters`; `None` when one names an
+    /// identifier no Customer holds (nothing can match).
+    async fn search_conditions(
+        &self,
+        company: &str,
+        filters: BTreeMap<String, Value>,
+    ) -> ApiResult<Option<Vec<SearchFilter>>> {
+        let mut conditions = Vec::new();
+        for (name, value) in filters {
+            match self.search_condition(company, &name, value).await? {
+                Some(condition) => conditions.push(condition),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(conditions))
+    }
+
     /// Turns one search filter into a stored field and value; `None` when the
-    /// filter names an identifier no Customer holds.
+    /// filter names an identifier no Customer holds. Identifiers are found
+    /// through their claims, so a search by one reads one Customer.
     async fn search_condition(
         &self,
         company: &str,
         name: &str,
         value: Value,
-    ) -> ApiResult<Option<(String, Value)>> {
+    ) -> ApiResult<Option<SearchFilter>> {
         let text = |value: &Value| -> ApiResult<String> {
             value
                 .as_str()
                 .map(str::to_string)
                 .ok_or_else(|| ApiError::invalid(format!("filter `{name}` takes a string")))
         };
-        let condition = match name {
-            "card" => {
-                let number = normalise_card(&text(&value)?)?;
-                return Ok(self
-                    .store
-                    .customer_id_by(company, SearchBy::Card, &number)
-                    .await?
-                    .map(|id| ("cid".to_string(), Value::String(id))));
-            }
+        let identifier = match name {
+            "card" => Some((SearchBy::Card, normalise_card(&text(&value)?)?)),
+            "code" => Some((SearchBy::Code, normalise_code(&text(&value)?)?)),
+            "email" => Some((SearchBy::Email, normalise_email(&text(&value)?)?)),
+            "phone" => Some((SearchBy::Phone, normalise_phone(&text(&value)?)?)),
+            _ => None,
+        };
+        if let Some((kind, value)) = identifier {
+            return Ok(self
+                .store
+                .customer_id_by(company, kind, &value)
+                .await?
+                .map(|id| SearchFilter::Field("cid", Value::String(id))));
+        }
+        let field = |field: &'static str, value: Value| Ok(Some(SearchFilter::Field(field, value)));
+        if let Some(text_field) = TEXT_FIELDS.iter().find(|field| **field == name) {
             // Trimmed as in paths and `?ids=`.
-            "id" => (
-                "cid".to_string(),
-                Value::String(text(&value)?.trim().to_string()),
-            ),
-            "code" => (
-                name.to_string(),
-                Value::String(normalise_code(&text(&value)?)?),
-            ),
-            "email" => (
-                name.to_string(),
-                Value::String(normalise_email(&text(&value)?)?),
-            ),
-            "phone" => (
-                name.to_string(),
-                Value::String(normalise_phone(&text(&value)?)?),
-            ),
-            "country" => (
-                name.to_string(),
-                Value::String(normalise_country(&text(&value)?)?),
-            ),
-            "first_name" | "last_name" | "gender" | "language" | "postal_code" | "birth_date" => (
-                name.to_string(),
-                Value::String(text(&value)?.trim().to_string()),
-            ),
-            "active" | "loyalty_member" => {
-                let flag = value.as_bool().ok_or_else(|| {
-                    ApiError::invalid(format!("filter `{name}` takes true or false"))
-                })?;
-                (name.to_string(), Value::Bool(flag))
-            }
+            return field(text_field, Value::String(text(&value)?.trim().to_string()));
+        }
+        if let Some(flag_field) = FLAG_FIELDS.iter().find(|field| **field == name) {
+            let flag = value
+                .as_bool()
+                .ok_or_else(|| ApiError::invalid(format!("filter `{name}` takes true or false")))?;
+            return field(flag_field, Value::Bool(flag));
+        }
+        match name {
+            "id" => field("cid", Value::String(text(&value)?.trim().to_string())),
+            "country" => field("country", Value::String(normalise_country(&text(&value)?)?)),
             other => {
                 let Some(attribute) = other.strip_prefix("attributes.") else {
                     return Err(ApiError::invalid(format!(
@@ -153,9 +184,8 @@ impl Services {
                         "filter `{other}` takes a string, number or boolean"
                     )));
                 }
-                (format!("attributes.`{attribute}`"), value)
+                Ok(Some(SearchFilter::Attribute(attribute.to_string(), value)))
             }
-        };
-        Ok(Some(condition))
+        }
     }
 }
