@@ -143,6 +143,7 @@ error_codes! {
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";
     StoreUnavailable: "store_unavailable", SERVICE_UNAVAILABLE, "The store is unavailable. Retry with exponential backoff (1 s up to 32 s).";
+    StoreFull: "store_full", SERVICE_UNAVAILABLE, "The store's disk is full, so nothing was recorded. Retry after the Retry-After header's seconds (30): the service takes requests again by itself, without a restart, once its operator frees space.";
     RequestTimeout: "request_timeout", SERVICE_UNAVAILABLE, "The request took longer than the server allows. Its effects may or may not have been applied: retry with the same Idempotency-Key.";
     ServerBusy: "server_busy", SERVICE_UNAVAILABLE, "The server is at capacity (too many requests at once, or recording at once); this one was not started and changed nothing. Retry after a moment.";
     DrawContended: "draw_contended", SERVICE_UNAVAILABLE, "Simultaneous events kept colliding on what they count (an Instant Win's draws for one Customer or the last units of a prize, the last of a points campaign's budget); nothing was recorded, retry.";
@@ -165,6 +166,16 @@ impl ErrorCode {
             StatusCode::SERVICE_UNAVAILABLE => ErrorCode::StoreUnavailable,
             s if s.is_client_error() => ErrorCode::InvalidRequest,
             _ => ErrorCode::ServerError,
+        }
+    }
+
+    /// Seconds a client waits before retrying a 503 of this code (its
+    /// `Retry-After`): a full disk waits for its operator, the rest pass
+    /// within about a second.
+    pub const fn retry_after_seconds(self) -> u64 {
+        match self {
+            ErrorCode::StoreFull => 30,
+            _ => 1,
         }
     }
 
@@ -301,10 +312,16 @@ impl poem::error::ResponseError for ApiError {
     }
 
     fn as_response(&self) -> poem::Response {
-        poem::Response::builder()
+        let mut response = poem::Response::builder()
             .status(self.code.status())
-            .content_type(JSON_CONTENT_TYPE)
-            .body(self.body().to_string())
+            .content_type(JSON_CONTENT_TYPE);
+        if self.code.status() == StatusCode::SERVICE_UNAVAILABLE {
+            response = response.header(
+                poem::http::header::RETRY_AFTER,
+                self.code.retry_after_seconds(),
+            );
+        }
+        response.body(self.body().to_string())
     }
 }
 

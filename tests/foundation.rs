@@ -13,6 +13,8 @@ mod crash_runs;
 mod crashes;
 #[path = "foundation/first_start.rs"]
 mod first_start;
+#[path = "foundation/full_disk.rs"]
+mod full_disk;
 #[path = "foundation/hostile_input.rs"]
 mod hostile_input;
 #[path = "foundation/observability.rs"]

@@ -287,6 +287,22 @@ pub fn customer_code(n: u64) -> String {
     format!("C{n:07}")
 }
 
+/// The e-mail of the `n`th seeded Customer.
+pub fn customer_email(n: u64) -> String {
+    format!("customer{n}@example.com")
+}
+
+/// The first name of the `n`th seeded Customer: a thousand names, shared.
+pub fn customer_first_name(n: u64) -> String {
+    format!("Name{}", n % 1_000)
+}
+
+/// The `segment` attribute of the `n`th seeded Customer: two hundred
+/// segments, shared.
+pub fn customer_segment(n: u64) -> String {
+    format!("s{}", n % 200)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

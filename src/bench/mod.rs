@@ -72,6 +72,11 @@ pub enum Scenario {
     Check,
     /// `GET /customers/{code}?search_by=code`.
     GetCustomer,
+    /// `POST /customers/search`, a third each by `email` (an identifier),
+    /// by `first_name` (one in a thousand Customers share one) and by
+    /// `attributes.segment` (one in two hundred): what a call centre's or a
+    /// web login's look-up costs as the Customers grow.
+    CustomerSearch,
     /// `POST /carts/simulate`: evaluated, nothing written.
     CartsSimulate,
     /// `POST /carts/realtime`: evaluated and recorded with its points.
@@ -100,9 +105,10 @@ pub enum Scenario {
 
 impl Scenario {
     /// Every scenario, in the order a run measures them.
-    pub const ALL: [Scenario; 11] = [
+    pub const ALL: [Scenario; 12] = [
         Scenario::Check,
         Scenario::GetCustomer,
+        Scenario::CustomerSearch,
         Scenario::CartsSimulate,
         Scenario::CartsRealtime,
         Scenario::TillSale,
@@ -119,6 +125,7 @@ impl Scenario {
         match self {
             Scenario::Check => "GET /check",
             Scenario::GetCustomer => "GET /customers/{code}",
+            Scenario::CustomerSearch => "POST /customers/search",
             Scenario::CartsSimulate => "POST /carts/simulate",
             Scenario::CartsRealtime => "POST /carts/realtime",
             Scenario::TillSale => "till sale: look-up, simulate, realtime",

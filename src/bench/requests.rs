@@ -15,6 +15,9 @@ use crate::bench::company::COLD_PRIZE_EVENT;
 use crate::bench::company::HOT_PRIZE_EVENT;
 use crate::bench::company::VOUCHER_CODES;
 use crate::bench::company::customer_code;
+use crate::bench::company::customer_email;
+use crate::bench::company::customer_first_name;
+use crate::bench::company::customer_segment;
 use crate::bench::load::Request;
 use crate::bench::load::RequestSource;
 
@@ -36,6 +39,18 @@ pub fn requests(scenario: Scenario, options: &BenchOptions, run_tag: &str) -> Re
         Scenario::GetCustomer => Arc::new(move |n| {
             let code = customer_code(rng(n).random_range(0..customers));
             Request::get(format!("/customers/{code}?search_by=code"))
+        }),
+        Scenario::CustomerSearch => Arc::new(move |n| {
+            let customer = rng(n).random_range(0..customers);
+            let filters = match n % 3 {
+                0 => json!({ "email": customer_email(customer) }),
+                1 => json!({ "first_name": customer_first_name(customer) }),
+                _ => json!({ "attributes.segment": customer_segment(customer) }),
+            };
+            Request::post(
+                "/customers/search",
+                json!({ "filters": filters, "per_page": 20 }).to_string(),
+            )
         }),
         Scenario::CartsSimulate
         | Scenario::CartsRealtime

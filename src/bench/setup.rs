@@ -14,6 +14,9 @@ use crate::bench::COMPANY;
 use crate::bench::company::FIRST_COUPON;
 use crate::bench::company::VOUCHER_CODES;
 use crate::bench::company::customer_code;
+use crate::bench::company::customer_email;
+use crate::bench::company::customer_first_name;
+use crate::bench::company::customer_segment;
 use crate::bench::load::Request;
 use crate::bench::load::RequestSource;
 use crate::bench::load::RunResult;
@@ -153,8 +156,9 @@ pub(crate) async fn seed(target: &Target, options: &BenchOptions) -> anyhow::Res
             "/customers",
             json!({
                 "code": customer_code(n),
-                "email": format!("customer{n}@example.com"),
-                "first_name": "Bench",
+                "email": customer_email(n),
+                "first_name": customer_first_name(n),
+                "attributes": { "segment": customer_segment(n) },
                 "consents": { "marketing_email": n % 3 == 0 },
             })
             .to_string(),

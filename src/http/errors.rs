@@ -89,9 +89,15 @@ pub enum ErrorResponse {
     /// `server_error`: retry with exponential backoff.
     #[oai(status = 500)]
     ServerError(Json<ErrorBody>),
-    /// `store_unavailable`: retry with exponential backoff.
+    /// `store_unavailable`, `store_full`, `server_busy`, `request_timeout`
+    /// or `draw_contended`: retry after the Retry-After header's seconds.
     #[oai(status = 503)]
-    Unavailable(Json<ErrorBody>),
+    Unavailable(
+        Json<ErrorBody>,
+        /// Seconds to wait before retrying (1; 30 for `store_full`).
+        #[oai(header = "Retry-After")]
+        Option<u64>,
+    ),
 }
 
 impl From<ApiError> for ErrorResponse {
@@ -132,7 +138,7 @@ impl From<ApiError> for ErrorResponse {
             415 => ErrorResponse::UnsupportedMediaType(body),
             422 => ErrorResponse::Unprocessable(body),
             429 => ErrorResponse::RateLimited(body),
-            503 => ErrorResponse::Unavailable(body),
+            503 => ErrorResponse::Unavailable(body, Some(error.code.retry_after_seconds())),
             _ => ErrorResponse::ServerError(body),
         }
     }

@@ -141,12 +141,10 @@ impl Store {
             let query = || build(&self.db).bind(("answer", answer.clone()));
             let failed = |error: surrealdb::Error| {
                 let error = store_error(error);
-                let reason = if error.code == ErrorCode::StoreUnavailable {
-                    "unreachable"
-                } else {
-                    "failed"
-                };
-                self.metrics.errors.with_label_values(&[reason]).inc();
+                self.metrics
+                    .errors
+                    .with_label_values(&[failure_reason(&error)])
+                    .inc();
                 error
             };
             let started = Instant::now();
@@ -207,11 +205,15 @@ impl Store {
                 ));
             }
             if !conflicted {
-                self.metrics.errors.with_label_values(&["failed"]).inc();
-                return Err(ApiError::internal(format!(
+                let error = store_failure(format!(
                     "store transaction failed after {attempt} attempt(s): {}",
                     messages.join("; ")
-                )));
+                ));
+                self.metrics
+                    .errors
+                    .with_label_values(&[failure_reason(&error)])
+                    .inc();
+                return Err(error);
             }
             if attempt == 1 {
                 // Usually one other transaction has just committed the same
@@ -287,7 +289,41 @@ pub(crate) fn store_error(error: surrealdb::Error) -> ApiError {
         tracing::warn!(%error, "the connection to the store broke");
         return store_unreachable();
     }
-    ApiError::internal(format!("store: {error}"))
+    store_failure(format!("store: {error}"))
+}
+
+/// The refusal of a request the store failed, from its words (`detail`):
+/// 503 `store_full` when its disk is full (the operator is told in the log,
+/// the client to come back later), else `server_error`.
+pub(crate) fn store_failure(detail: String) -> ApiError {
+    if is_disk_full(&detail) {
+        tracing::error!(
+            %detail,
+            "the store's disk is full: writes are refused with 503 store_full until space is freed (no restart needed)"
+        );
+        return ApiError::new(
+            ErrorCode::StoreFull,
+            "the store's disk is full, so nothing was recorded; retry later (with the same Idempotency-Key)",
+        );
+    }
+    ApiError::internal(detail)
+}
+
+/// Whether the store's words say its disk is full (ENOSPC, as the embedded
+/// engine and a remote server's engine word it).
+fn is_disk_full(detail: &str) -> bool {
+    ["No space left on device", "os error 28", "no storage space"]
+        .iter()
+        .any(|words| detail.contains(words))
+}
+
+/// The `reason` label of a failed write in `loyalty_store_errors_total`.
+fn failure_reason(error: &ApiError) -> &'static str {
+    match error.code {
+        ErrorCode::StoreUnavailable => "unreachable",
+        ErrorCode::StoreFull => "disk_full",
+        _ => "failed",
+    }
 }
 
 /// The refusal of a request while the store cannot be reached.
@@ -323,6 +359,21 @@ mod admission_tests {
         assert_eq!(
             store.raw_documents("idempotency", "c").await.unwrap().len(),
             1
+        );
+    }
+}
+
+#[cfg(test)]
+mod disk_full_tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_told_apart_from_other_failures() {
+        let full = "store transaction failed after 1 attempt(s): Cannot COMMIT: There was a problem with a transaction: WAL error: IO error: kind=no storage space, message=No space left on device (os error 28)";
+        assert_eq!(store_failure(full.to_string()).code, ErrorCode::StoreFull);
+        assert_eq!(
+            store_failure("store: something else broke".to_string()).code,
+            ErrorCode::ServerError
         );
     }
 }

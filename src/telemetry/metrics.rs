@@ -67,7 +67,7 @@ pub struct StoreMetrics {
     /// tried again because another one changed the same records.
     pub conflicts: IntCounter,
     /// `loyalty_store_errors_total{reason}`: writes that failed (`busy`,
-    /// `unreachable`, `conflicts`, `failed`).
+    /// `unreachable`, `conflicts`, `disk_full`, `failed`).
     pub errors: IntCounterVec,
 }
 
@@ -118,7 +118,7 @@ impl Default for StoreMetrics {
             errors: IntCounterVec::new(
                 Opts::new(
                     "loyalty_store_errors_total",
-                    "Store writes that failed, by reason (busy, unreachable, conflicts, failed)",
+                    "Store writes that failed, by reason (busy, unreachable, conflicts, disk_full, failed)",
                 ),
                 &["reason"],
             )

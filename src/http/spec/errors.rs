@@ -100,8 +100,9 @@ impl Surface {
         }
         let writes = method != "get";
         if writes {
-            // A write's transaction may keep colliding with others.
-            codes.push(ConcurrentModification);
+            // A write's transaction may keep colliding with others, or find
+            // the store's disk full.
+            codes.extend([ConcurrentModification, StoreFull]);
         }
         if self == Surface::Integrator && matches!(method, "post" | "patch" | "put") {
             codes.extend([IdempotencyKeyInUse, IdempotencyKeyReused]);
