@@ -761,6 +761,106 @@ mod openapi {
         );
         let line = &schemas["NewCartLine"]["properties"]["quantity"];
         assert_eq!(line["minimum"].as_f64(), Some(0.001), "{line}");
+        // "Exactly one of", "at least one of" and "not both" in the keywords
+        // generators read.
+        let required_in = |options: &Value| -> Vec<Value> {
+            options
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|option| option["required"].clone())
+                .collect()
+        };
+        assert_eq!(
+            required_in(&schemas["VoucherRollback"]["oneOf"]),
+            [json!(["codes"]), json!(["redemption_ids"])]
+        );
+        assert_eq!(
+            required_in(&schemas["VoucherDiscount"]["oneOf"]),
+            [json!(["percent"]), json!(["amount"])]
+        );
+        assert_eq!(
+            required_in(&schemas["PointsRules"]["anyOf"]),
+            [
+                json!(["per_amount"]),
+                json!(["per_product"]),
+                json!(["fixed"])
+            ]
+        );
+        assert_eq!(
+            required_in(&schemas["NewCoupon"]["not"]["anyOf"]),
+            [json!(["static_code", "code_pattern"])]
+        );
+        assert_eq!(
+            required_in(&schemas["DiscountRules"]["not"]["anyOf"]).len(),
+            3,
+            "percent, amount and price, two at a time"
+        );
+    }
+
+    #[tokio::test]
+    async fn rules_between_fields_are_kept_in_their_own_words() {
+        let server = TestServer::start().await;
+        let key = server.bootstrap_key();
+        let refused = [
+            (
+                "/vouchers/rollback",
+                json!({}),
+                "`codes` or `redemption_ids`, one of them",
+            ),
+            (
+                "/vouchers/rollback",
+                json!({"codes": ["A"], "redemption_ids": ["r"], "customer_code": "X"}),
+                "`codes` or `redemption_ids`, one of them",
+            ),
+            (
+                "/coupons",
+                json!({"name": "Both", "discount": {"percent": 10, "amount": 5}}),
+                "exactly one of `percent` and `amount`",
+            ),
+            (
+                "/coupons",
+                json!({"name": "Neither", "discount": {"max_amount": 5}}),
+                "exactly one of `percent` and `amount`",
+            ),
+            (
+                "/coupons",
+                json!({"name": "Two codes", "discount": {"percent": 10}, "static_code": "SAME", "code_pattern": "X-####"}),
+                "not both",
+            ),
+            (
+                "/discounts",
+                json!({"name": "Two", "discount": {"percent": 10, "amount": 1}}),
+                "not two",
+            ),
+            (
+                "/points",
+                json!({"name": "Nothing", "points": {"per_product": {}}}),
+                "`per_amount`, `per_product` or `fixed`",
+            ),
+            (
+                "/points",
+                json!({"name": "Twice", "points": {"fixed": 1, "expires_after_days": 5, "expires_at": "2030-01-01T00:00:00Z"}}),
+                "not both",
+            ),
+        ];
+        for (path, body, rule) in refused {
+            let (status, answer) = server.call_as("POST", path, &key, Some(body.clone())).await;
+            assert_eq!(status, 400, "{path} {body}: {answer}");
+            assert_eq!(answer["code"], "invalid_request", "{answer}");
+            let said = answer["error"].as_str().unwrap_or_default();
+            assert!(said.contains(rule), "{path} {body}: {said}");
+        }
+        // A field sent as null is not given: one of them still holds.
+        let (status, answer) = server
+            .call_as(
+                "POST",
+                "/coupons",
+                &key,
+                Some(json!({"name": "One", "discount": {"percent": 10, "amount": null}})),
+            )
+            .await;
+        assert_eq!(status, 200, "{answer}");
     }
 
     #[tokio::test]

@@ -62,16 +62,27 @@ impl SchemaChecker {
         {
             self.check(value, part, path)?;
         }
-        if let Some(options) = schema
-            .get("oneOf")
-            .or_else(|| schema.get("anyOf"))
-            .and_then(Value::as_array)
-        {
-            let mut failures = options.iter().map(|option| self.check(value, option, path));
-            if let Some(Err(first)) = failures.next()
-                && !failures.any(|failure| failure.is_ok())
-            {
-                return Err(first);
+        // `anyOf`: at least one option holds; `oneOf`: exactly one. A schema
+        // stating its rule in words (`x-rule`) is refused in them.
+        for (keyword, exactly_one) in [("anyOf", false), ("oneOf", true)] {
+            let Some(options) = schema.get(keyword).and_then(Value::as_array) else {
+                continue;
+            };
+            let outcomes: Vec<Result<(), String>> = options
+                .iter()
+                .map(|option| self.check(value, option, path))
+                .collect();
+            let holding = outcomes.iter().filter(|outcome| outcome.is_ok()).count();
+            if holding == 0 || (exactly_one && holding > 1) {
+                return Err(match schema["x-rule"].as_str() {
+                    Some(rule) => rule.to_string(),
+                    None => outcomes
+                        .into_iter()
+                        .find_map(Result::err)
+                        .unwrap_or_else(|| {
+                            format!("{} holds more than one of its forms", name(path))
+                        }),
+                });
             }
         }
         if let Some(excluded) = schema.get("not")
