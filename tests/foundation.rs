@@ -780,14 +780,6 @@ mod openapi {
             [json!(["percent"]), json!(["amount"])]
         );
         assert_eq!(
-            required_in(&schemas["PointsRules"]["anyOf"]),
-            [
-                json!(["per_amount"]),
-                json!(["per_product"]),
-                json!(["fixed"])
-            ]
-        );
-        assert_eq!(
             required_in(&schemas["NewCoupon"]["not"]["anyOf"]),
             [json!(["static_code", "code_pattern"])]
         );

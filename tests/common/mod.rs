@@ -158,6 +158,19 @@ impl TestServer {
         format!("http://{}", self.running.admin_addr)
     }
 
+    /// The back office's `/metrics`, as Prometheus scrapes it.
+    pub async fn metrics(&self) -> String {
+        self.http
+            .get(format!("{}/metrics", self.admin_url()))
+            .bearer_auth(OPERATOR_TOKEN)
+            .send()
+            .await
+            .expect("scraped")
+            .text()
+            .await
+            .expect("text")
+    }
+
     /// The demo Company's system key created on first start.
     pub fn bootstrap_key(&self) -> CreatedApiKey {
         self.running

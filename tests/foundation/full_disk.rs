@@ -119,15 +119,7 @@ async fn a_full_disk_refuses_with_503_loses_nothing_and_recovers_without_a_resta
         acknowledged.len()
     );
 
-    let metrics = reqwest::Client::new()
-        .get(format!("{}/metrics", server.admin_url()))
-        .bearer_auth(OPERATOR_TOKEN)
-        .send()
-        .await
-        .expect("scraped")
-        .text()
-        .await
-        .expect("text");
+    let metrics = server.metrics().await;
     let full = metric_sample(&metrics, "loyalty_store_errors_total{reason=\"disk_full\"}");
     assert!(full.is_some_and(|count| count >= 1.0), "{metrics}");
 

@@ -516,15 +516,7 @@ async fn a_campaign_failing_on_an_event_is_counted_logged_and_shown_with_its_las
         let reason = answer["explanations"][0]["reason"].as_str().unwrap_or("");
         assert!(reason.starts_with("condition failed"), "{answer}");
     }
-    let metrics = reqwest::Client::new()
-        .get(format!("{}/metrics", server.admin_url()))
-        .bearer_auth(OPERATOR_TOKEN)
-        .send()
-        .await
-        .expect("scraped")
-        .text()
-        .await
-        .expect("text");
+    let metrics = server.metrics().await;
     assert_eq!(
         crate::common::metric_sample(
             &metrics,

@@ -39,7 +39,7 @@ filtering them out would leave too few carts to test.
   `price` (exactly one when created), `lines` when it `applies_to: lines`
   and never on `cart` or `bundle`, the keys of its `applies_to` (`nth`,
   `units` and `min_units` above them, `bundle`, `size`, `max_sets`, `price`)
-  and no other's (in valid cases `map_case` writes `lines` and bundle parts
+  and no other's (`max_units` is `every_nth`'s; in valid cases `map_case` writes `lines` and bundle parts
   that compile), and `available_from` not after `available_to`; its amounts
   and a discount redemption's `base_amount` are in cents (`map_case`).
 - A Coupon's `discount` has exactly one of `percent` and `amount`; it has a
@@ -312,6 +312,7 @@ def a_coupon_is_one_thing(body):
 # Keys only some `applies_to` values have, and those values.
 DISCOUNT_KEYS_OF = {
     "nth": ("every_nth",),
+    "max_units": ("every_nth",),
     "units": ("cheapest",),
     "min_units": ("cheapest",),
     "bundle": ("bundle",),

@@ -111,6 +111,23 @@ impl SchemaChecker {
                 shown(value)
             ));
         }
+        // An untyped option of a rule between fields says only that a list
+        // or map is not empty.
+        let least = |keyword: &str| schema.get(keyword).and_then(Value::as_u64).unwrap_or(0);
+        let size = match value {
+            Value::Array(items) if schema.get("type").is_none() => {
+                Some((items.len(), least("minItems")))
+            }
+            Value::Object(fields) if schema.get("type").is_none() => {
+                Some((fields.len(), least("minProperties")))
+            }
+            _ => None,
+        };
+        if let Some((size, least)) = size
+            && (size as u64) < least
+        {
+            return Err(format!("{} must not be empty", name(path)));
+        }
         match schema.get("type").and_then(Value::as_str) {
             Some("string") => self.check_string(value, schema, path),
             Some("integer") => check_integer(value, schema, path),
@@ -406,6 +423,34 @@ mod tests {
         assert_eq!(
             check(json!({"customer_id": "a", "ponts": 3})),
             Err("`ponts` is not a field of this object".to_string())
+        );
+    }
+
+    #[test]
+    fn one_of_holds_once_in_the_words_of_its_rule() {
+        let schema = json!({"type": "object",
+        "properties": {"percent": {"type": "number", "nullable": true},
+            "amount": {"type": "number", "nullable": true},
+            "codes": {"type": "array", "items": {"type": "string"}}},
+        "x-rule": "exactly one of `percent` and `amount`",
+        "oneOf": [
+            {"type": "object", "required": ["percent"], "properties": {"percent": {"type": "number"}}},
+            {"type": "object", "required": ["amount"], "properties": {"amount": {"type": "number"}}}
+        ]});
+        let check = |body: Value| checker().check(&body, &schema, "");
+        check(json!({"percent": 10})).unwrap();
+        check(json!({"percent": 10, "amount": null})).unwrap();
+        let rule = Err("exactly one of `percent` and `amount`".to_string());
+        assert_eq!(check(json!({"percent": 10, "amount": 5})), rule);
+        assert_eq!(check(json!({"amount": null})), rule);
+        // An untyped option's list is not empty.
+        let listed = json!({"type": "object", "required": ["codes"], "properties": {"codes": {"minItems": 1}}});
+        checker()
+            .check(&json!({"codes": ["A"]}), &listed, "")
+            .unwrap();
+        assert_eq!(
+            checker().check(&json!({"codes": []}), &listed, ""),
+            Err("`codes` must not be empty".to_string())
         );
     }
 
