@@ -424,6 +424,34 @@ fn body_for(spec: &Value, operation: &Value, fixture: &Fixture) -> Option<Value>
             object.insert(field.clone(), value);
         }
     }
+    // Of fields the schema takes one of (`oneOf`), only the example's.
+    let required = |option: &Value| -> Vec<String> {
+        option["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|name| name.as_str().map(str::to_string))
+            .collect()
+    };
+    let options: Vec<Vec<String>> = schema["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(required)
+        .collect();
+    let example = media["example"].as_object();
+    let chosen = options.iter().position(|fields| {
+        fields
+            .iter()
+            .all(|field| example.is_some_and(|example| example.contains_key(field)))
+    });
+    for (index, fields) in options.iter().enumerate() {
+        if Some(index) != chosen.or(Some(0)) {
+            for field in fields {
+                object.remove(field);
+            }
+        }
+    }
     Some(body)
 }
 

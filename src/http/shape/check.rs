@@ -46,7 +46,9 @@ impl SchemaChecker {
     }
 
     /// Whether `value` is what `schema` describes; otherwise what is wrong,
-    /// naming the field at `path` (empty for the whole body).
+    /// naming the field at `path` (empty for the whole body). Its own type
+    /// and fields are checked before the rules combining schemas, so that a
+    /// wrong field is named rather than a rule it happens to break.
     pub fn check(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
         // A nullable wrapper (`allOf: [$ref]`, `nullable`) takes null before
         // its parts are asked.
@@ -54,6 +56,12 @@ impl SchemaChecker {
             return Ok(());
         }
         let schema = self.resolve(schema);
+        self.check_own(value, schema, path)?;
+        self.check_combined(value, schema, path)
+    }
+
+    /// `allOf`, `anyOf`, `oneOf` and `not`.
+    fn check_combined(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
         for part in schema
             .get("allOf")
             .and_then(Value::as_array)
@@ -93,6 +101,11 @@ impl SchemaChecker {
                 None => format!("{} is not taken here", name(path)),
             });
         }
+        Ok(())
+    }
+
+    /// Null, `enum`, and what the schema's type says.
+    fn check_own(&self, value: &Value, schema: &Value, path: &str) -> Result<(), String> {
         if value.is_null() {
             return if schema.get("type").is_none() || schema["nullable"] == true {
                 Ok(())
