@@ -30,7 +30,9 @@
 //! Where to look for each behaviour of the interface:
 //! - Authentication, the three headers, tiers: `http/auth/`; rate limits: `http/rate_limits/`.
 //! - Several servers on one SurrealDB server (docs/deploy.md): what they share is read through the store (`storage/instances.rs`, `storage/duties.rs`); a lost store: `storage/health.rs`, `http/store_gate.rs`; Idempotency-Keys a lost store left held: `http/idempotency/here.rs`.
-//! - Idempotency-Key: `http/idempotency/`; `Accept-Language` and translations: `http/languages/`.
+//! - Idempotency-Key: `http/idempotency/`; `Accept-Language` and translations: `http/languages/`
+//!   (the middleware), `common/language.rs` (the negotiation), `resources/companies/settings.rs`
+//!   (the Company's settings, kept 30 s).
 //! - Error body shapes and codes: `error.rs` (registry), `http/errors.rs` (bodies).
 //! - Overload (`server_busy`) and request timeouts: `http/admission.rs`, `http/errors.rs`.
 //! - Versioning (`Api-Version`): `http/auth/credentials.rs`.

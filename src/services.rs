@@ -8,9 +8,9 @@ use std::sync::Arc;
 use crate::common::clock::Clock;
 use crate::common::random::RandomSource;
 use crate::engine::catalog::Catalog;
-use crate::http::languages::negotiate::CompanyCache;
 use crate::http::rate_limits::limiters::RateLimiters;
 use crate::resources::companies::model::Environment;
+use crate::resources::companies::settings::CompanyCache;
 use crate::storage::Store;
 
 /// The service's use-cases over one store.

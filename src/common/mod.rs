@@ -3,6 +3,7 @@
 pub mod amount;
 pub mod clock;
 pub mod ids;
+pub mod language;
 pub mod locale;
 pub mod money;
 pub mod pagination;

@@ -1,12 +1,12 @@
 //! The pipeline's loop: evaluate, write, and on a contended draw evaluate
 //! again on fresh state, then wake the prize delivery.
 
+use crate::common::language::Language;
 use crate::engine::effect::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::error::ApiResult;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::contributions::EntryContext;
 use crate::pipeline::contributions::ledger_entries;
 use crate::pipeline::facts::EventFacts;

@@ -24,8 +24,8 @@ use poem_openapi::payload::Json;
 use poem_openapi::types::ToJSON;
 use serde_json::Value;
 
+use crate::common::language::Language;
 use crate::http::idempotency::model::StoredResponse;
-use crate::http::languages::negotiate::Language;
 use crate::http::rate_limits::RateVerdictSlot;
 
 /// Makes the response of a handler from its operation's result.

@@ -1,13 +1,11 @@
 //! Accept-Language in, Content-Language out.
 
-pub mod negotiate;
-
 use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 
+use crate::common::language::Language;
 use crate::error::ApiError;
 use crate::http::auth::Authentication;
 use crate::http::errors::ErrorResponse;
-use crate::http::languages::negotiate::Language;
 use crate::services::Services;
 
 /// Middleware choosing the response language of authenticated calls: the

@@ -4,6 +4,7 @@
 //! read back one or a page at a time.
 
 use crate::common::amount::Amount;
+use crate::common::language::Language;
 use crate::common::money::decimal_from_f64;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
@@ -11,7 +12,6 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::Mode;
 use crate::resources::carts::model::Cart;

@@ -5,6 +5,7 @@
 use chrono::NaiveDate;
 
 use crate::common::amount::Amount;
+use crate::common::language::Language;
 use crate::common::retry::again_when_changed;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
@@ -15,7 +16,6 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
-use crate::http::languages::negotiate::Language;
 use crate::resources::challenges::goal::Measure;
 use crate::resources::challenges::measure::period_end;
 use crate::resources::challenges::model::ChallengeGrantBody;

@@ -10,4 +10,5 @@ pub mod key_use;
 pub mod keys;
 pub mod model;
 pub mod service;
+pub mod settings;
 pub mod store;

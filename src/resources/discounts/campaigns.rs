@@ -7,13 +7,13 @@ use serde_json::{Value, json};
 
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
+use crate::common::language::Language;
 use crate::common::money::decimal_to_f64;
 use crate::engine::campaign::Campaign;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::api_campaigns::service::merge_spec;

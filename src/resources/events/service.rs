@@ -2,6 +2,7 @@
 //! their type; their points are recorded in one transaction.
 
 use crate::common::ids::time_ordered_id;
+use crate::common::language::Language;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
@@ -13,7 +14,6 @@ use crate::engine::listens::CustomerMoment;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::EvaluatedEvent;

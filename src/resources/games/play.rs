@@ -5,13 +5,13 @@
 
 use std::sync::Arc;
 
+use crate::common::language::Language;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::EvaluatedEvent;

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::common::language::Language;
 use crate::engine::campaign::Campaign;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
@@ -10,7 +11,6 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::run::EvaluatedEvent;
 use crate::pipeline::run::Mode;
 use crate::resources::customers::service::CustomerRef;

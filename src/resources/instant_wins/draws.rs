@@ -9,6 +9,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
+use crate::common::language::Language;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -18,7 +19,6 @@ use crate::engine::evaluate::evaluate;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::contributions::state_queries;
 use crate::resources::instant_wins::model::DrawRecord;
 use crate::resources::instant_wins::model::InstantWinState;

@@ -5,6 +5,7 @@
 use crate::resources::master_data::matching::location_listed;
 use std::collections::HashMap;
 
+use crate::common::language::Language;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
 use crate::engine::campaign::Campaign;
@@ -12,7 +13,6 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::instant_wins::model::InstantWinCampaign;
 use crate::resources::instant_wins::model::InstantWinPrize;

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use crate::common::language::Language;
 use crate::common::retry::again_when_changed;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -12,7 +13,6 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
-use crate::http::languages::negotiate::Language;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::messages::model::{
     MessageBody, NotPrinted, PrintRequest, PrintedMessage, PrintedMessages,

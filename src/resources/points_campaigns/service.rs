@@ -5,6 +5,7 @@
 
 use serde_json::json;
 
+use crate::common::language::Language;
 use crate::common::money::decimal_to_f64;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -12,7 +13,6 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::limits::OfferLimit;

@@ -2,6 +2,7 @@
 //! each now and why not (the same judgement a redemption makes,
 //! [`crate::resources::rewards::redemption`]).
 
+use crate::common::language::Language;
 use crate::engine::campaign::Campaign;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
@@ -9,7 +10,6 @@ use crate::engine::takes_part::available;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::rewards::model::RewardGiven;

@@ -4,13 +4,13 @@
 use chrono::Utc;
 use serde_json::{Value, json};
 
+use crate::common::language::Language;
 use crate::common::time::Timestamp;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::http::languages::negotiate::Language;
 use crate::pipeline::store::FactsOf;
 use crate::pipeline::store::FactsRead;
 use crate::resources::customers::model::Customer;

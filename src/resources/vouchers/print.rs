@@ -1,6 +1,7 @@
 //! Printing Vouchers on a receipt or a page: the text of each in the
 //! response language, and when it was printed.
 
+use crate::common::language::Language;
 use crate::common::money::round_money;
 use crate::common::retry::again_when_changed;
 use crate::engine::campaign::Campaign;
@@ -9,7 +10,6 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
 use crate::http::idempotency::answer::answer_now;
-use crate::http::languages::negotiate::Language;
 use crate::resources::coupons::rules::CouponValue;
 use crate::resources::coupons::service::coupon_of;
 use crate::resources::customers::service::CustomerRef;

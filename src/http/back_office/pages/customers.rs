@@ -12,10 +12,10 @@ use poem_openapi::types::ToJSON;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::common::language::Language;
 use crate::common::pagination::PageRequest;
 use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::http::back_office::pages::render::Pages;
-use crate::http::languages::negotiate::Language;
 use crate::resources::companies::model::Company;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::service::CustomerRef;
