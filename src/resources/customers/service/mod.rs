@@ -42,9 +42,6 @@ use crate::services::Services;
 const MAX_CARDS: usize = 20;
 /// Most custom attributes one Customer may carry.
 const MAX_ATTRIBUTES: usize = 100;
-/// How often a read-modify-write is retried when another request changed the
-/// Customer in between.
-const MODIFY_ATTEMPTS: u32 = 5;
 
 /// The Customer an operation is about: already read, or named, to be read
 /// with what the operation reads of it (a cart's Customer comes with its
@@ -294,8 +291,9 @@ impl Services {
         reference.accept(found)
     }
 
-    /// Reads, changes and writes back a Customer, retrying when another request
-    /// changed it in between, so no concurrent update is lost.
+    /// Reads, changes and writes back a Customer, on fresh reads when another
+    /// request changed it in between ([`crate::common::retry`]), so no
+    /// concurrent update is lost.
     pub(crate) async fn modify_customer<F>(
         &self,
         company: &str,
@@ -305,26 +303,19 @@ impl Services {
     where
         F: Fn(&mut Customer) -> ApiResult<()>,
     {
-        let mut attempt = 0;
-        loop {
-            attempt += 1;
+        let change = &change;
+        crate::common::retry::again_when_changed(|| async move {
             let stored = self.find_customer(company, reference).await?;
             let mut customer = stored.customer.clone();
             change(&mut customer)?;
             customer.updated_at = self.now();
             answer_now(&customer).await;
-            match self
-                .store
+            self.store
                 .replace_customer(company, &stored, &customer)
-                .await
-            {
-                Ok(()) => return Ok(customer),
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < MODIFY_ATTEMPTS => {}
-                Err(error) => return Err(error),
-            }
-        }
+                .await?;
+            Ok(customer)
+        })
+        .await
     }
 
     /// Applies a partial update.
