@@ -6,6 +6,7 @@
 //! each operation answers; [`generators`] puts it in the shapes client
 //! generators read.
 
+pub mod choices;
 pub mod errors;
 pub mod examples;
 pub mod generators;
