@@ -11,6 +11,8 @@ mod common;
 mod crash_runs;
 #[path = "foundation/crashes.rs"]
 mod crashes;
+#[path = "foundation/docs.rs"]
+mod docs;
 #[path = "foundation/first_start.rs"]
 mod first_start;
 #[path = "foundation/full_disk.rs"]

@@ -11,7 +11,7 @@ use crate::harness::Cluster;
 use crate::races::{CAMPAIGNS, draw_of};
 
 /// How long after a campaign is created or changed through one node every
-/// node evaluates it (README, "Several nodes").
+/// node evaluates it (docs/deploy.md, "Several nodes on a SurrealDB server").
 const API_CAMPAIGN_DELAY: Duration = Duration::from_secs(2);
 
 /// How long a key disabled on one node may still be accepted by another.
