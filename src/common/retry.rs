@@ -15,21 +15,67 @@ use crate::error::ErrorCode;
 /// records moved by a burst of their own concurrent events.
 pub const READS: u32 = 8;
 
-/// Runs `work` until it does not fail with `concurrent_modification`, at
-/// most [`READS`] times; the last failure is answered.
-pub async fn again_when_changed<T, F, Fut>(mut work: F) -> ApiResult<T>
+/// The refusal of a write whose reads another request changed meanwhile.
+pub const CHANGED: &[ErrorCode] = &[ErrorCode::ConcurrentModification];
+
+/// The tries one piece of work may make: the first, and one more for each
+/// refusal that a fresh read or a new draw may overcome, up to a count.
+///
+/// Work that changes what it tries with between tries (reads a limit again,
+/// draws a new code) loops itself and asks [`Tries::again`] after each
+/// failure; work that is simply run again goes through [`again_on`].
+#[derive(Debug, Clone, Copy)]
+pub struct Tries {
+    /// Tries left after the one under way.
+    left: u32,
+}
+
+impl Tries {
+    /// At most `tries` tries, the first included.
+    pub const fn at_most(tries: u32) -> Self {
+        Tries {
+            left: tries.saturating_sub(1),
+        }
+    }
+
+    /// Whether `result` failed with one of `codes` and a try is left, which
+    /// it then takes.
+    pub fn again<T>(&mut self, result: &ApiResult<T>, codes: &[ErrorCode]) -> bool {
+        matches!(result, Err(error) if codes.contains(&error.code)) && self.another()
+    }
+
+    /// Takes a try when one is left: for work that sees for itself, before
+    /// it writes, that what it read moved.
+    pub fn another(&mut self) -> bool {
+        let left = self.left > 0;
+        self.left = self.left.saturating_sub(1);
+        left
+    }
+}
+
+/// Runs `work` until it does not fail with one of `codes`, within `tries`;
+/// the last failure is answered.
+pub async fn again_on<T, F, Fut>(mut tries: Tries, codes: &[ErrorCode], mut work: F) -> ApiResult<T>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = ApiResult<T>>,
 {
-    let mut attempt = 0;
     loop {
-        attempt += 1;
-        match work().await {
-            Err(error) if error.code == ErrorCode::ConcurrentModification && attempt < READS => {}
-            done => return done,
+        let done = work().await;
+        if !tries.again(&done, codes) {
+            return done;
         }
     }
+}
+
+/// Runs `work` until it does not fail with `concurrent_modification`, at
+/// most [`READS`] times; the last failure is answered.
+pub async fn again_when_changed<T, F, Fut>(work: F) -> ApiResult<T>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = ApiResult<T>>,
+{
+    again_on(Tries::at_most(READS), CHANGED, work).await
 }
 
 #[cfg(test)]
@@ -72,5 +118,21 @@ mod tests {
         .await;
         assert_eq!(tries, 1, "other refusals are answered at once");
         assert!(refused.is_err());
+    }
+
+    #[test]
+    fn tries_are_taken_only_by_the_refusals_named_and_run_out() {
+        let contended: ApiResult<()> = Err(ApiError::new(ErrorCode::DrawContended, "again"));
+        let taken: ApiResult<()> = Err(ApiError::new(ErrorCode::VoucherCodeTaken, "again"));
+        let mut tries = Tries::at_most(3);
+        assert!(!tries.again(&taken, &[ErrorCode::DrawContended]));
+        assert!(!tries.again(&Ok(()), &[ErrorCode::DrawContended]));
+        assert!(tries.again(&contended, &[ErrorCode::DrawContended]));
+        assert!(tries.again(&taken, &[ErrorCode::VoucherCodeTaken]));
+        assert!(
+            !tries.again(&contended, &[ErrorCode::DrawContended]),
+            "three tries in all: the first and two more"
+        );
+        assert!(!Tries::at_most(1).again(&contended, &[ErrorCode::DrawContended]));
     }
 }

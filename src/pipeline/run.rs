@@ -14,13 +14,14 @@ use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::challenges::evaluate::challenge_writes;
 use crate::resources::customers::service::Subject;
-use crate::resources::instant_wins::draws::contended;
+use crate::resources::instant_wins::draws::CONTENDED;
+use crate::resources::instant_wins::draws::draw_tries;
 use crate::resources::instant_wins::model::InstantWinState;
 use crate::resources::instant_wins::store::draw_write;
 use crate::resources::limits::store::limit_take_documents;
 use crate::resources::messages::model::MessageBody;
 use crate::resources::messages::service::message_bodies;
-use crate::resources::vouchers::earned::issue_contended;
+use crate::resources::vouchers::earned::ISSUE_CONTENDED;
 use crate::resources::vouchers::earned::voucher_issues;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::services::Services;
@@ -103,9 +104,8 @@ impl Services {
             .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
-        let mut attempt = 0;
+        let mut tries = draw_tries();
         loop {
-            attempt += 1;
             let drawn = self
                 .evaluate_with_draws(
                     company,
@@ -189,14 +189,14 @@ impl Services {
                     .await;
                 // A concurrent draw, or another event that took the last
                 // of a points budget: evaluate again on fresh state.
-                if contended(&written, attempt) {
+                if tries.again(&written, CONTENDED) {
                     self.read_limits(company, &rules, &listens, &mut facts)
                         .await?;
                     continue;
                 }
                 // A code drawn twice, or a Customer's Vouchers of a capped
                 // Coupon counted meanwhile: evaluate again on fresh counts.
-                if issue_contended(&written, attempt) {
+                if tries.again(&written, ISSUE_CONTENDED) {
                     self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
                         .await?;
                     continue;

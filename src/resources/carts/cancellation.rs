@@ -19,7 +19,7 @@ use crate::resources::carts::service::CartOutcome;
 use crate::resources::challenges::progress::Grant;
 use crate::resources::challenges::store::give_back_documents;
 use crate::resources::customers::model::normalise_code;
-use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
+use crate::resources::instant_wins::draws::draw_tries;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
@@ -98,9 +98,8 @@ impl Services {
                 )
             })
             .collect();
-        let mut attempt = 0;
+        let mut tries = draw_tries();
         let (ledger, cancellation) = loop {
-            attempt += 1;
             // The cart leaves the Challenges it counted towards; a completion
             // it made is revoked where the Challenge says so.
             let given_back = self
@@ -168,23 +167,16 @@ impl Services {
                     &give_back_documents(company, &given_back),
                 )
                 .await;
-            match written {
-                // A Challenge record moved meanwhile: give back on the new one.
-                Err(error)
-                    if error.code == ErrorCode::DrawContended && attempt < MAX_DRAW_ATTEMPTS =>
-                {
-                    continue;
-                }
-                // A redemption slipped in between reading the balance and
-                // writing: plan again on the new balance.
-                Err(error)
-                    if error.code == ErrorCode::CustomerNotEnoughScore
-                        && attempt < MAX_DRAW_ATTEMPTS =>
-                {
-                    continue;
-                }
-                written => written?,
+            // A Challenge record moved meanwhile (give back on the new one),
+            // or a redemption slipped in between reading the balance and
+            // writing (plan again on the new balance).
+            if tries.again(
+                &written,
+                &[ErrorCode::DrawContended, ErrorCode::CustomerNotEnoughScore],
+            ) {
+                continue;
             }
+            written?;
             break (ledger, cancellation);
         };
         tracing::info!(company, cart = %original.id, cancellation = %cancellation.id, "cart cancelled");

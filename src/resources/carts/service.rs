@@ -30,10 +30,19 @@ use crate::engine::effect::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::engine::facts::line_worth;
 use crate::resources::customers::model::normalise_code;
-use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
+use crate::resources::instant_wins::draws::draw_tries;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
+
+/// What another till may take of a cart's Vouchers and limits between their
+/// read and the cart's write: the cart is evaluated again without it.
+const USES_GONE: &[ErrorCode] = &[
+    ErrorCode::VoucherRedeemed,
+    ErrorCode::VoucherFrozen,
+    ErrorCode::VoucherLimitReached,
+    ErrorCode::DiscountLimitReached,
+];
 
 /// Most units one line may have.
 const MAX_QUANTITY: f64 = 1_000_000.0;
@@ -222,39 +231,28 @@ impl Services {
             evaluated_at: at.filter(|_| !record),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
-        let mut attempt = 0;
+        let mut tries = draw_tries();
         let evaluated = loop {
-            attempt += 1;
             let subject = match &known {
                 Some(customer) => Subject::Read(customer),
                 None => Subject::Named(reference),
             };
-            match self
+            let evaluated = self
                 .run_pipeline(company, subject, &mut occurrence, language, mode, explain)
-                .await
-            {
-                // Another till took or held a use of a Voucher, or the last
-                // of a limit, since they were read: read them again, and the
-                // sale goes on without what is gone.
-                Err(error)
-                    if matches!(
-                        error.code,
-                        ErrorCode::VoucherRedeemed
-                            | ErrorCode::VoucherFrozen
-                            | ErrorCode::VoucherLimitReached
-                            | ErrorCode::DiscountLimitReached
-                    ) && attempt < MAX_DRAW_ATTEMPTS =>
-                {
-                    let presented = CartVouchers {
-                        at: self.now(),
-                        ..presented
-                    };
-                    occurrence.vouchers = self
-                        .desired_vouchers(company, &occurrence.cart.customer_id, presented, &locale)
-                        .await?;
-                }
-                evaluated => break evaluated?,
+                .await;
+            // Another till took or held a use of a Voucher, or the last of a
+            // limit, since they were read: read them again, and the sale goes
+            // on without what is gone.
+            if !tries.again(&evaluated, USES_GONE) {
+                break evaluated?;
             }
+            let presented = CartVouchers {
+                at: self.now(),
+                ..presented
+            };
+            occurrence.vouchers = self
+                .desired_vouchers(company, &occurrence.cart.customer_id, presented, &locale)
+                .await?;
         };
         if record {
             let cart = &occurrence.cart;

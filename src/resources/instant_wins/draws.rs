@@ -10,6 +10,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 use crate::common::language::Language;
+use crate::common::retry::Tries;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -122,10 +123,13 @@ pub(crate) fn state_query_at(
     }
 }
 
-/// Whether `result` is a collision worth evaluating the event again for.
-pub(crate) fn contended<T>(result: &ApiResult<T>, attempt: u32) -> bool {
-    matches!(result, Err(error) if error.code == ErrorCode::DrawContended)
-        && attempt < MAX_DRAW_ATTEMPTS
+/// The collisions worth evaluating an event again for, on fresh state.
+pub(crate) const CONTENDED: &[ErrorCode] = &[ErrorCode::DrawContended];
+
+/// The tries of an event's evaluation: the first and
+/// [`MAX_DRAW_ATTEMPTS`]` - 1` after collisions.
+pub(crate) const fn draw_tries() -> Tries {
+    Tries::at_most(MAX_DRAW_ATTEMPTS)
 }
 
 impl Services {

@@ -2,7 +2,9 @@
 //! /instant_wins/{id}), and their Targeted Delivery: Vouchers assigning a
 //! targeted Instant Win to Customers.
 
+use crate::common::retry::Tries;
 use crate::resources::master_data::matching::location_listed;
+use crate::resources::vouchers::codes::{CODE_DRAWS, CODE_TAKEN};
 use std::collections::HashMap;
 
 use crate::common::language::Language;
@@ -315,14 +317,12 @@ impl Services {
         };
         // A code drawn twice (one in a million per code) refuses the whole
         // send; it is drawn again.
-        let mut attempts = 0;
+        let mut tries = Tries::at_most(CODE_DRAWS);
         let issued = loop {
             let vouchers: Vec<VoucherIssue> = holders.iter().map(issue).collect();
-            match self.store.issue_vouchers(company, &vouchers).await {
-                Err(error) if error.code == ErrorCode::VoucherCodeTaken && attempts < 5 => {
-                    attempts += 1;
-                }
-                other => break other?,
+            let issued = self.store.issue_vouchers(company, &vouchers).await;
+            if !tries.again(&issued, CODE_TAKEN) {
+                break issued?;
             }
         };
         tracing::info!(

@@ -1,5 +1,6 @@
 //! Merging one Customer into another (or into a new one), and undoing it.
 
+use crate::common::retry::{CHANGED, Tries};
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -74,10 +75,6 @@ fn points_transfer(
         .collect()
 }
 
-fn retry_on_conflict(result: &ApiResult<()>, attempt: u32) -> bool {
-    matches!(result, Err(e) if e.code == ErrorCode::ConcurrentModification && attempt < PLAN_ATTEMPTS)
-}
-
 impl Services {
     /// Merges the Customer `merged_id` into `target`: its cards and
     /// associations move (and, into a new Customer, its code, e-mail and phone);
@@ -88,9 +85,8 @@ impl Services {
         merged_id: &str,
         target: MergeTarget<'_>,
     ) -> ApiResult<MergeOutcome> {
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(PLAN_ATTEMPTS);
         loop {
-            attempt += 1;
             let merged_before = self
                 .find_customer(company, CustomerRef::id(merged_id))
                 .await?;
@@ -279,7 +275,7 @@ impl Services {
             };
             answer_now(&outcome).await;
             let applied = self.store.apply_customer_changes(company, &changes).await;
-            if retry_on_conflict(&applied, attempt) {
+            if tries.again(&applied, CHANGED) {
                 continue;
             }
             applied?;
@@ -295,9 +291,8 @@ impl Services {
         company: &str,
         merged_id: &str,
     ) -> ApiResult<UnmergeOutcome> {
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(PLAN_ATTEMPTS);
         loop {
-            attempt += 1;
             let merged_before = self
                 .find_customer(company, CustomerRef::id(merged_id))
                 .await?;
@@ -484,7 +479,7 @@ impl Services {
             };
             answer_now(&outcome).await;
             let applied = self.store.apply_customer_changes(company, &changes).await;
-            if retry_on_conflict(&applied, attempt) {
+            if tries.again(&applied, CHANGED) {
                 continue;
             }
             applied?;

@@ -6,9 +6,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::common::retry::{CHANGED, Tries};
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
-use crate::error::ErrorCode;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
@@ -113,9 +113,8 @@ impl Services {
         kind: PointsKind,
         now: Timestamp,
     ) -> ApiResult<bool> {
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(EXPIRY_ATTEMPTS);
         loop {
-            attempt += 1;
             let entries = self
                 .store
                 .ledger_history(company, customer_id, kind)
@@ -126,15 +125,11 @@ impl Services {
                 return Ok(false);
             }
             let entry = LedgerEntry::new(customer_id, kind, -amount, "expiry", now);
-            match self.store.append_if_balance(company, &entry, balance).await {
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < EXPIRY_ATTEMPTS =>
-                {
-                    continue;
-                }
-                result => result?,
+            let appended = self.store.append_if_balance(company, &entry, balance).await;
+            if tries.again(&appended, CHANGED) {
+                continue;
             }
+            appended?;
             tracing::info!(
                 company,
                 customer = customer_id,

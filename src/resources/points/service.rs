@@ -5,6 +5,7 @@
 
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
+use crate::common::retry::{CHANGED, Tries};
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -13,13 +14,11 @@ use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::model::MAX_POINTS;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
-
-/// Largest amount one operation may move.
-pub const MAX_POINTS: i64 = 1_000_000_000;
 
 /// How many times a keyed operation reads the balances it moves again when
 /// they moved before its write.
@@ -181,9 +180,8 @@ impl Services {
             }
             return Ok(operation(balances));
         }
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(MAX_BALANCE_READS);
         loop {
-            attempt += 1;
             let before = read_balances().await?;
             let mut after = before;
             for (balance, customer) in after.iter_mut().zip(customers) {
@@ -204,15 +202,10 @@ impl Services {
                 .store
                 .append_ledger(company, entries, for_cart, &expected)
                 .await;
-            match written {
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < MAX_BALANCE_READS =>
-                {
-                    continue;
-                }
-                written => drop(written?),
+            if tries.again(&written, CHANGED) {
+                continue;
             }
+            written?;
             return Ok(done);
         }
     }

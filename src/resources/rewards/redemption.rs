@@ -3,12 +3,12 @@
 //! transaction recorded, all in one transaction.
 
 use crate::common::ids::time_ordered_id;
+use crate::common::retry::Tries;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
@@ -19,10 +19,8 @@ use crate::resources::rewards::model::RewardState;
 use crate::resources::rewards::model::RewardTransaction;
 use crate::resources::rewards::rules::Reward;
 use crate::resources::rewards::store::RedemptionWrite;
+use crate::resources::vouchers::codes::{CODE_DRAWS, CODE_TAKEN};
 use crate::services::Services;
-
-/// How often a redemption whose drawn Voucher code is taken draws again.
-const CODE_ATTEMPTS: usize = 5;
 
 use crate::resources::rewards::service::find_reward;
 use crate::resources::rewards::service::limit_period;
@@ -61,7 +59,7 @@ impl Services {
             .default_language
             .clone();
         let now = self.now();
-        let mut attempts = 0;
+        let mut tries = Tries::at_most(CODE_DRAWS);
         loop {
             let redemption = self.redemption_write(RedemptionParts {
                 company,
@@ -76,20 +74,15 @@ impl Services {
                 now,
             })?;
             answer_now(&redemption.transaction).await;
-            match self.store.write_redemption(company, &redemption).await {
-                Err(error)
-                    if error.code == ErrorCode::VoucherCodeTaken && attempts < CODE_ATTEMPTS =>
-                {
-                    attempts += 1;
-                }
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    drop(held);
-                    tracing::info!(company, customer = %customer.id, reward_id, cost,
-                        transaction = %redemption.transaction.id, "Reward redeemed");
-                    return Ok(redemption.transaction);
-                }
+            let written = self.store.write_redemption(company, &redemption).await;
+            if tries.again(&written, CODE_TAKEN) {
+                continue;
             }
+            written?;
+            drop(held);
+            tracing::info!(company, customer = %customer.id, reward_id, cost,
+                transaction = %redemption.transaction.id, "Reward redeemed");
+            return Ok(redemption.transaction);
         }
     }
 

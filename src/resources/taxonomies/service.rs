@@ -6,6 +6,7 @@ use poem_openapi::types::MaybeUndefined;
 use serde_json::{Value, json};
 
 use crate::common::ids::time_ordered_id;
+use crate::common::retry::{CHANGED, Tries};
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -306,9 +307,8 @@ impl Services {
         create: bool,
         make: impl Fn(&TaxonomyRead, crate::common::time::Timestamp) -> ApiResult<Feature>,
     ) -> ApiResult<Feature> {
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(FEATURE_WRITE_ATTEMPTS);
         loop {
-            attempt += 1;
             let read = self.store.taxonomy(company, scope, taxonomy).await?;
             if read.taxonomy.is_none() {
                 return Err(no_taxonomy(scope, taxonomy));
@@ -328,16 +328,12 @@ impl Services {
                     },
                 )
                 .await;
-            match written {
-                Err(error)
-                    if error.code == ErrorCode::ConcurrentModification
-                        && attempt < FEATURE_WRITE_ATTEMPTS => {}
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    self.refresh_master_data_of(company).await?;
-                    return Ok(feature);
-                }
+            if tries.again(&written, CHANGED) {
+                continue;
             }
+            written?;
+            self.refresh_master_data_of(company).await?;
+            return Ok(feature);
         }
     }
 

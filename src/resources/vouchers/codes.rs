@@ -9,6 +9,7 @@
 //! read out over the phone is found however it is typed. Generated codes
 //! leave the confusable characters out altogether.
 
+use crate::error::ErrorCode;
 use rand::Rng;
 
 /// The characters a generated code draws from by default: digits and
@@ -17,6 +18,14 @@ pub const DEFAULT_CHARSET: &str = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
 /// The pattern of generated codes when a Coupon names none.
 pub const DEFAULT_PATTERN: &str = "LOY-####-####";
+
+/// How many codes are drawn for one issue of Vouchers before it gives up:
+/// a drawn code is taken one time in a million or less, so a second draw is
+/// already rare.
+pub(crate) const CODE_DRAWS: u32 = 6;
+
+/// The refusal after which Vouchers are issued again with new codes.
+pub(crate) const CODE_TAKEN: &[ErrorCode] = &[ErrorCode::VoucherCodeTaken];
 
 /// Longest code, as written.
 pub const MAX_CODE_LENGTH: usize = 64;

@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use rust_decimal::Decimal;
 
 use crate::common::ids::time_ordered_id;
+use crate::common::retry::Tries;
 use crate::common::retry::again_when_changed;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
@@ -337,9 +338,8 @@ impl Services {
         customer_id: &str,
         codes: &[String],
     ) -> ApiResult<Vec<VoucherRedemption>> {
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(ROLLBACK_ATTEMPTS);
         loop {
-            attempt += 1;
             let mut ids = Vec::new();
             let mut failures = Vec::new();
             for (code, _) in keyed(codes)? {
@@ -367,11 +367,9 @@ impl Services {
             if let Some(refused) = ApiError::of_vouchers(failures) {
                 return Err(refused);
             }
-            match self.give_back_uses(company, &ids).await {
-                Err(error)
-                    if error.code == ErrorCode::VoucherNotRedeemed
-                        && attempt < ROLLBACK_ATTEMPTS => {}
-                rolled_back => return rolled_back,
+            let rolled_back = self.give_back_uses(company, &ids).await;
+            if !tries.again(&rolled_back, &[ErrorCode::VoucherNotRedeemed]) {
+                return rolled_back;
             }
         }
     }

@@ -4,14 +4,16 @@
 use crate::common::ids::time_ordered_id;
 use crate::common::pagination::Page;
 use crate::common::pagination::PageRequest;
+use crate::common::retry::Tries;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
 use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::coupon_of;
-use crate::resources::coupons::service::find_coupon;
+use crate::resources::coupons::rules::coupon_of;
+use crate::resources::coupons::rules::find_coupon;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::vouchers::codes::{CODE_DRAWS, CODE_TAKEN};
 use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
@@ -22,9 +24,6 @@ use crate::resources::vouchers::usable::campaign_of;
 use crate::resources::vouchers::usable::refusal;
 use crate::resources::vouchers::usable::state_of;
 use crate::services::Services;
-
-/// How often a send whose drawn code is taken draws again.
-const CODE_ATTEMPTS: usize = 5;
 
 fn not_found(code: &str) -> ApiError {
     ApiError::new(ErrorCode::VoucherNotFound, format!("no Voucher `{code}`"))
@@ -95,7 +94,7 @@ impl Services {
             }
         };
         let reason = format!("trigger:{}", time_ordered_id("iss"));
-        let mut attempts = 0;
+        let mut tries = Tries::at_most(CODE_DRAWS);
         loop {
             let now = self.now();
             let voucher = Voucher::issued(NewVoucher {
@@ -114,21 +113,15 @@ impl Services {
                 issue_key: reason.clone(),
                 issues_per_customer: coupon.issues_per_customer,
             };
-            match self.store.issue_vouchers(company, &[issue]).await {
-                Err(error)
-                    if error.code == ErrorCode::VoucherCodeTaken && attempts < CODE_ATTEMPTS =>
-                {
-                    attempts += 1;
-                }
-                Err(error) => return Err(error),
-                Ok(mut issued) => {
-                    let voucher = issued
-                        .pop()
-                        .ok_or_else(|| ApiError::internal("an issued Voucher was not read back"))?;
-                    tracing::info!(company, coupon_id, voucher = %voucher.id, "Voucher issued");
-                    return Ok(voucher);
-                }
+            let issued = self.store.issue_vouchers(company, &[issue]).await;
+            if tries.again(&issued, CODE_TAKEN) {
+                continue;
             }
+            let voucher = issued?
+                .pop()
+                .ok_or_else(|| ApiError::internal("an issued Voucher was not read back"))?;
+            tracing::info!(company, coupon_id, voucher = %voucher.id, "Voucher issued");
+            return Ok(voucher);
         }
     }
 

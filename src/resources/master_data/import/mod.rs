@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::common::ids::time_ordered_id;
+use crate::common::retry::{CHANGED, Tries};
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -104,13 +105,12 @@ impl Services {
             CatalogKind::Locations => LOCATIONS,
         };
         let locale = self.company_locale(company).await?;
-        let mut attempt = 0;
+        let mut tries = Tries::at_most(IMPORT_ATTEMPTS);
         loop {
-            attempt += 1;
             let index = self.store.record_index(record_kind, company).await?;
             self.refresh_master_data_of(company).await?;
             let catalogue = self.master_data.company(company);
-            if catalogue.revision != index.revision && attempt < IMPORT_ATTEMPTS {
+            if catalogue.revision != index.revision && tries.another() {
                 continue;
             }
             let tree = match kind {
@@ -141,17 +141,14 @@ impl Services {
                 batch: &batch,
                 kind: record_kind,
             };
-            match self.write_chunks(import, index.revision, &chunks).await {
-                Err(error)
-                    if error.code == crate::error::ErrorCode::ConcurrentModification
-                        && attempt < IMPORT_ATTEMPTS => {}
-                Err(error) => return Err(error),
-                Ok(()) => {
-                    self.refresh_master_data_of(company).await?;
-                    tracing::info!(company, kind = ?kind, created = report.created, updated = report.updated, "catalogue imported");
-                    return Ok(report);
-                }
+            let written = self.write_chunks(import, index.revision, &chunks).await;
+            if tries.again(&written, CHANGED) {
+                continue;
             }
+            written?;
+            self.refresh_master_data_of(company).await?;
+            tracing::info!(company, kind = ?kind, created = report.created, updated = report.updated, "catalogue imported");
+            return Ok(report);
         }
     }
 
