@@ -69,7 +69,7 @@ pub type MasterDataApis = (
     crate::resources::products::api::ProductsApi,
     crate::resources::locations::api::LocationsApi,
     crate::resources::taxonomies::api::TaxonomiesApi,
-    crate::resources::taxonomies::location_api::LocationTaxonomiesApi,
+    crate::resources::taxonomies::api::LocationTaxonomiesApi,
     crate::resources::promotions::api::PromotionsApi,
 );
 

@@ -5,7 +5,6 @@
 
 pub mod api;
 pub mod examples;
-pub mod location_api;
 pub mod model;
 pub mod service;
 pub mod store;
