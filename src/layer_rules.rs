@@ -13,9 +13,13 @@
 //!   the wall clock on purpose (time-ordered ids, the ledger's entry order,
 //!   the benchmark, scenarios and the CLI).
 //!
-//! Test modules (from a file's `#[cfg(test)]` on) are not checked.
+//! Test modules (from a file's `#[cfg(test)]` on) are not checked. What
+//! the engine reaches through other modules is checked on the module graph
+//! ([`graph`]).
 
 use std::path::{Path, PathBuf};
+
+mod graph;
 
 /// The layer a source file belongs to, by where it sits and what it is named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@ use crate::resources::limits::OfferLimitRules;
 use crate::resources::messages::rules::MessageFile;
 use crate::resources::rewards::rules::GivesFile;
 use crate::resources::rewards::rules::LimitFile;
-use crate::resources::vouchers::earned::VoucherFile;
+use crate::resources::vouchers::rules::VoucherFile;
 
 /// One campaign file's keys.
 #[derive(Debug, Deserialize)]

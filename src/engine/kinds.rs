@@ -38,9 +38,9 @@ use crate::resources::points_campaigns::rules::points_effects;
 use crate::resources::rewards::rules::Reward;
 use crate::resources::rewards::rules::RewardFields;
 use crate::resources::rewards::rules::RewardGift;
-use crate::resources::vouchers::earned::EarnedVoucher;
-use crate::resources::vouchers::earned::VoucherFile;
-use crate::resources::vouchers::earned::earned_voucher;
+use crate::resources::vouchers::rules::EarnedVoucher;
+use crate::resources::vouchers::rules::VoucherFile;
+use crate::resources::vouchers::rules::earned_voucher;
 
 /// Another campaign a campaign names, which must exist and be of `kind`.
 #[derive(Debug, Clone, PartialEq, Eq)]

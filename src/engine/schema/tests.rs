@@ -23,7 +23,7 @@ use crate::resources::limits::OfferLimitRules;
 use crate::resources::messages::rules::MessageFile;
 use crate::resources::points_campaigns::rules::PointsFile;
 use crate::resources::rewards::rules::{GivenVoucherFile, GivesFile, LimitFile};
-use crate::resources::vouchers::earned::VoucherFile;
+use crate::resources::vouchers::rules::VoucherFile;
 
 /// The keys the loader reads into `T`, from serde's own refusal of a key it
 /// does not know.

@@ -31,7 +31,7 @@ use crate::resources::rewards::gift::Recipient;
 use crate::resources::rewards::gift::gift_write;
 use crate::resources::rewards::model::RewardState;
 use crate::resources::rewards::model::RewardTransaction;
-use crate::resources::vouchers::earned::voucher_of_coupon;
+use crate::resources::vouchers::rules::voucher_of_coupon;
 
 /// What an event did to a Challenge, as its `challenge` effect shows it.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -30,7 +30,7 @@ use crate::resources::challenges::goal::GoalFile;
 use crate::resources::challenges::goal::Measure;
 use crate::resources::discounts::rules::CompileExpression;
 use crate::resources::instant_wins::rules::Period;
-use crate::resources::points::service::MAX_POINTS;
+use crate::resources::points::model::MAX_POINTS;
 
 /// The Challenge fields written at the top level of a campaign file.
 #[derive(Debug, Default)]

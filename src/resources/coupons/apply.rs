@@ -20,7 +20,7 @@ use crate::engine::text::Text;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::Coupon;
 use crate::resources::coupons::rules::CouponValue;
-use crate::resources::coupons::service::coupon_of;
+use crate::resources::coupons::rules::coupon_of;
 use crate::resources::discounts::settle::Giver;
 use crate::resources::discounts::settle::Offer;
 use crate::resources::discounts::settle::reckon::Reckoning;

@@ -29,9 +29,12 @@ use rust_decimal::Decimal;
 use serde::Deserialize;
 
 use crate::common::time::Timestamp;
+use crate::engine::campaign::Campaign;
+use crate::engine::kinds::CampaignKind;
 use crate::engine::problems::Problems;
 use crate::engine::reach::parse_day;
 use crate::engine::text::Text;
+use crate::error::{ApiError, ApiResult, ErrorCode};
 use crate::resources::vouchers::codes::CodePattern;
 use crate::resources::vouchers::codes::DEFAULT_PATTERN;
 use crate::resources::vouchers::codes::check_code;
@@ -420,6 +423,35 @@ fn compile_hours(hours: HoursFile, problems: &mut Problems<'_>) -> Option<Hours>
             None
         }
     }
+}
+
+/// The Coupon of `campaign`, when it is one.
+pub(crate) fn coupon_of(campaign: &Campaign) -> Option<&Coupon> {
+    match &campaign.kind {
+        CampaignKind::Coupon(coupon) => Some(coupon),
+        _ => None,
+    }
+}
+
+/// The Coupon `coupon_id` among `campaigns`, with its campaign;
+/// `coupon_not_found` when there is none.
+pub(crate) fn find_coupon(
+    campaigns: &[Campaign],
+    coupon_id: i64,
+) -> ApiResult<(&Campaign, &Coupon)> {
+    campaigns
+        .iter()
+        .find_map(|campaign| {
+            coupon_of(campaign)
+                .filter(|_| campaign.id == coupon_id)
+                .map(|coupon| (campaign, coupon))
+        })
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::CouponNotFound,
+                format!("no Coupon `{coupon_id}`"),
+            )
+        })
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use crate::common::amount::SentAmount;
 use crate::common::language::Language;
 use crate::common::money::decimal_to_f64;
 use crate::engine::campaign::Campaign;
-use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -24,6 +23,7 @@ use crate::resources::coupons::model::VoucherDiscount;
 use crate::resources::coupons::rules;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::CouponValue;
+use crate::resources::coupons::rules::coupon_of;
 use crate::resources::discounts::stacking::StackingRules;
 use crate::resources::limits::OfferLimit;
 use crate::resources::limits::OfferLimitRules;
@@ -159,35 +159,6 @@ impl Services {
             .find_map(|c| coupon_of(c).map(|coupon| describe(c, coupon, language)))
             .ok_or_else(|| not_found(id))
     }
-}
-
-/// The Coupon of `campaign`, when it is one.
-pub(crate) fn coupon_of(campaign: &Campaign) -> Option<&rules::Coupon> {
-    match &campaign.kind {
-        CampaignKind::Coupon(coupon) => Some(coupon),
-        _ => None,
-    }
-}
-
-/// The Coupon `coupon_id` among `campaigns`, with its campaign;
-/// `coupon_not_found` when there is none.
-pub(crate) fn find_coupon(
-    campaigns: &[Campaign],
-    coupon_id: i64,
-) -> ApiResult<(&Campaign, &rules::Coupon)> {
-    campaigns
-        .iter()
-        .find_map(|campaign| {
-            coupon_of(campaign)
-                .filter(|_| campaign.id == coupon_id)
-                .map(|coupon| (campaign, coupon))
-        })
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::CouponNotFound,
-                format!("no Coupon `{coupon_id}`"),
-            )
-        })
 }
 
 /// The Coupon just created or changed, as the API shows it.

@@ -13,7 +13,22 @@ use serde_json::{Value, json};
 
 use crate::resources::master_data::model::FeatureMap;
 use crate::resources::master_data::model::record_from_document;
-use crate::resources::master_data::store::MasterChanges;
+
+/// Everything of one Company's master data that changed after a revision.
+#[derive(Debug, Clone, Default)]
+pub struct MasterChanges {
+    /// The revision this read reflects.
+    pub revision: i64,
+    /// Every taxonomy (few, so always read whole).
+    pub taxonomies: Vec<Value>,
+    /// Every feature.
+    pub features: Vec<Value>,
+    /// Products written after the revision asked for (deleted ones carry
+    /// `deleted_at`).
+    pub products: Vec<Value>,
+    /// Locations written after it.
+    pub locations: Vec<Value>,
+}
 
 /// The features of one scope: which lies under which, and which are not
 /// discountable.

@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
+use crate::resources::master_data::snapshot::MasterChanges;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -33,22 +34,6 @@ pub(crate) fn check_features() -> String {
          }};",
         unknown = ErrorCode::UnknownFeature.code(),
     )
-}
-
-/// Everything of one Company's master data that changed after a revision.
-#[derive(Debug, Clone, Default)]
-pub struct MasterChanges {
-    /// The revision this read reflects.
-    pub revision: i64,
-    /// Every taxonomy (few, so always read whole).
-    pub taxonomies: Vec<Value>,
-    /// Every feature.
-    pub features: Vec<Value>,
-    /// Products written after the revision asked for (deleted ones carry
-    /// `deleted_at`).
-    pub products: Vec<Value>,
-    /// Locations written after it.
-    pub locations: Vec<Value>,
 }
 
 impl Store {

@@ -7,6 +7,10 @@ use serde::{Deserialize, Serialize};
 use crate::common::time::Timestamp;
 use crate::resources::limits::OfferLimitRules;
 
+/// Largest amount one operation may move, and one campaign give for one
+/// event: with it every balance stays an exact integer in any client.
+pub const MAX_POINTS: i64 = 1_000_000_000;
+
 /// Which balance an entry moves: loyalty points, or wallet money.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
 #[serde(rename_all = "lowercase")]

@@ -214,7 +214,7 @@ fn accrued_points_on(accrual: &PointsAccrual, facts: &Facts, amount: Decimal) ->
 /// Most points one campaign gives for one event. With amounts bounded
 /// (a cart's total at most 10^10), this keeps every balance exact in any
 /// JSON client (below 2^53) for millions of events at the cap.
-pub const MAX_POINTS_PER_EVENT: i64 = crate::resources::points::service::MAX_POINTS;
+pub const MAX_POINTS_PER_EVENT: i64 = crate::resources::points::model::MAX_POINTS;
 
 /// The points effect of `campaign` (earning by `accrual`) for the event in
 /// `facts`, capped by what its limits leave (`facts.limits`), with what it

@@ -10,7 +10,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::find_coupon;
+use crate::resources::coupons::rules::find_coupon;
 use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::rewards::model::RewardGiven;
 use crate::resources::rewards::rules::Reward;

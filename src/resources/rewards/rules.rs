@@ -23,8 +23,8 @@ use serde::Deserialize;
 
 use crate::engine::problems::Problems;
 use crate::resources::instant_wins::rules::Period;
+use crate::resources::points::model::MAX_POINTS;
 use crate::resources::points::model::PointsKind;
-use crate::resources::points::service::MAX_POINTS;
 
 /// Longest `image_url`.
 const MAX_URL: usize = 2_000;

@@ -12,7 +12,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::find_coupon;
+use crate::resources::coupons::rules::find_coupon;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::issue_store::IssueOutcome;
 use crate::resources::vouchers::issue_store::VoucherIssue;

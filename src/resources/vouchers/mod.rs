@@ -2,7 +2,7 @@
 //! Customers. GET /vouchers, GET /vouchers/{code}, POST /vouchers/redeem and
 //! POST /vouchers/rollback, selection (a Customer's wallet), holds during a
 //! checkout (freeze), printing; issued by
-//! POST /discounts/trigger, by `voucher` campaigns ([`earned`]), by a
+//! POST /discounts/trigger, by `voucher` campaigns ([`rules`], [`earned`]), by a
 //! targeted Instant Win's assignment and in bulk by an operator ([`bulk`],
 //! [`bulk_api`]).
 
@@ -22,6 +22,7 @@ pub mod print;
 pub mod print_api;
 pub mod redemption_store;
 pub mod redemptions;
+pub mod rules;
 pub mod selection;
 pub mod selection_api;
 pub mod service;

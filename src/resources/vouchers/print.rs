@@ -11,7 +11,7 @@ use crate::error::ErrorCode;
 use crate::error::VoucherFailure;
 use crate::http::idempotency::answer::answer_now;
 use crate::resources::coupons::rules::CouponValue;
-use crate::resources::coupons::service::coupon_of;
+use crate::resources::coupons::rules::coupon_of;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::PrintedVoucher;
 use crate::resources::vouchers::model::Voucher;

@@ -10,7 +10,7 @@ use crate::engine::campaign::Campaign;
 use crate::error::ApiResult;
 use crate::resources::coupons::rules::Coupon;
 use crate::resources::coupons::rules::CouponCodes;
-use crate::resources::coupons::service::coupon_of;
+use crate::resources::coupons::rules::coupon_of;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;

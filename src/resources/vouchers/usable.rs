@@ -8,7 +8,7 @@ use crate::common::locale::Locale;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::error::ErrorCode;
-use crate::resources::coupons::service::coupon_of;
+use crate::resources::coupons::rules::coupon_of;
 use crate::resources::master_data::matching::location_listed;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;
