@@ -4,57 +4,17 @@
 //! a use-case, however many pure-looking files it passes through.
 //!
 //! Every `crate::`, `super::` and `self::` path of a file (outside its tests)
-//! is an edge to the module file it names. The crossings of the line (an
-//! edge from a file the engine reaches without crossing into one it may not
-//! reach) that the tree still has are listed in [`CROSSINGS_LEFT`], the cuts
-//! still to make before the rules become a crate of their own; the test fails
-//! on a crossing not listed, with the chain that reaches it, and on a listed
-//! one that is gone, so the list only shrinks.
+//! is an edge to the module file it names. A crossing of the line (an edge
+//! from a file the engine reaches without crossing into one it may not reach)
+//! fails the test with the chain of files that reaches it; [`CROSSINGS_LEFT`]
+//! stays empty.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::Path;
 
-/// The crossings the tree still has: (from, to), relative to `src/`. All
-/// come through the `challenge` effect, which carries the ledger entries and
-/// the Reward a completion gives as the event's write needs them
-/// (`resources/challenges/evaluate.rs`): the next cut is an effect that says
-/// what was earned, with the writes made from it outside the engine.
-const CROSSINGS_LEFT: &[(&str, &str)] = &[
-    (
-        "resources/challenges/evaluate.rs",
-        "pipeline/contributions.rs",
-    ),
-    (
-        "resources/challenges/evaluate.rs",
-        "resources/challenges/store.rs",
-    ),
-    (
-        "resources/challenges/evaluate.rs",
-        "resources/instant_wins/store/draw_state.rs",
-    ),
-    (
-        "resources/challenges/evaluate.rs",
-        "resources/points/store/ledger/mod.rs",
-    ),
-    (
-        "resources/challenges/evaluate.rs",
-        "resources/rewards/store.rs",
-    ),
-    (
-        "resources/rewards/gift.rs",
-        "resources/points/store/ledger/mod.rs",
-    ),
-    ("resources/rewards/gift.rs", "resources/rewards/service.rs"),
-    (
-        "resources/vouchers/issue_store.rs",
-        "http/idempotency/store.rs",
-    ),
-    (
-        "resources/vouchers/issue_store.rs",
-        "resources/vouchers/store.rs",
-    ),
-    ("resources/vouchers/issue_store.rs", "storage/mod.rs"),
-];
+/// The crossings the tree still has: (from, to), relative to `src/`. None:
+/// a crossing is cut where it appears, never listed.
+const CROSSINGS_LEFT: &[(&str, &str)] = &[];
 
 /// Whether a file may be reached from the engine: nothing that does I/O,
 /// speaks HTTP, runs the pipeline or is a use-case.

@@ -14,12 +14,12 @@ use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
 use crate::engine::kinds::CampaignKind;
-use crate::resources::challenges::evaluate::challenge_points;
-use crate::resources::challenges::evaluate::challenge_state_query;
+use crate::resources::challenges::contribution::challenge_points;
+use crate::resources::challenges::contribution::challenge_state_query;
 use crate::resources::instant_wins::draws::instant_win_state_query;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::points::earned::points_entry;
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 
 /// The state `campaign` reads before an event at `at`, when its kind reads any.
 /// The state `campaign` reads before an event at `wall_clock` on the

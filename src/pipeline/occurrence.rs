@@ -12,7 +12,7 @@ use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::pipeline::run::EvaluatedEvent;
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::storage::Store;
 
 /// One kind of occurrence the campaigns are evaluated against. The pipeline
@@ -97,7 +97,7 @@ pub struct Earned<'a> {
     /// when none is.
     pub voucher_issues: &'a Value,
     /// The Challenge records moved
-    /// ([`crate::resources::challenges::evaluate::challenge_writes`]), null
+    /// ([`crate::resources::challenges::contribution::challenge_writes`]), null
     /// when none is.
     pub challenges: &'a Value,
     /// What its points campaigns take from their limits

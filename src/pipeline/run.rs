@@ -12,7 +12,7 @@ use crate::pipeline::contributions::ledger_entries;
 use crate::pipeline::facts::EventFacts;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
-use crate::resources::challenges::evaluate::challenge_writes;
+use crate::resources::challenges::contribution::challenge_writes;
 use crate::resources::customers::service::Subject;
 use crate::resources::instant_wins::draws::CONTENDED;
 use crate::resources::instant_wins::draws::draw_tries;

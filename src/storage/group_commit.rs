@@ -231,8 +231,8 @@ mod tests {
     use crate::error::ErrorCode;
     use crate::resources::carts::model::Cart;
     use crate::resources::carts::store::CartWrite;
+    use crate::resources::points::ledger_entry::LedgerEntry;
     use crate::resources::points::model::PointsKind;
-    use crate::resources::points::store::ledger::LedgerEntry;
     use std::time::Duration;
 
     fn cart(code: &str, customer: &str, total: f64) -> Cart {

@@ -319,8 +319,8 @@ mod tests {
     async fn a_recorded_cart_moves_the_kept_facts_on_as_the_store_has_them() {
         use crate::resources::carts::model::Cart;
         use crate::resources::carts::store::CartWrite;
+        use crate::resources::points::ledger_entry::LedgerEntry;
         use crate::resources::points::model::PointsKind;
-        use crate::resources::points::store::ledger::LedgerEntry;
 
         let store = Store::connect("mem://", None).await.unwrap();
         store

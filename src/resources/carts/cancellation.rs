@@ -20,8 +20,8 @@ use crate::resources::challenges::progress::Grant;
 use crate::resources::challenges::store::give_back_documents;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::instant_wins::draws::draw_tries;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
 
 /// `reversals` of a cancellation, each negative one cut so that no balance

@@ -1,11 +1,10 @@
-//! Challenges in the interpreter and the pipeline: the `challenge` effect an
-//! event that counts returns, the state a Challenge reads before an event,
-//! and what the event's transaction writes for it (the record, compare-and-set
-//! on its version, and the grant of a completion).
+//! Challenges in the interpreter: the `challenge` effect an event that
+//! counts returns, with the record it moves and what a completion gives.
+//! What the pipeline reads and writes for it is [`super::contribution`]'s.
 
 use rust_decimal::Decimal;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::common::amount::Amount;
 use crate::common::time::Timestamp;
@@ -14,7 +13,6 @@ use crate::engine::effect::Effect;
 use crate::engine::effect::VoucherIssuedEffect;
 use crate::engine::kinds::CampaignKind;
 use crate::engine::kinds::KindContext;
-use crate::pipeline::contributions::EntryContext;
 use crate::resources::challenges::goal::Measure;
 use crate::resources::challenges::progress::Advanced;
 use crate::resources::challenges::progress::ChallengeRecord;
@@ -23,9 +21,8 @@ use crate::resources::challenges::progress::Offered;
 use crate::resources::challenges::progress::advance;
 use crate::resources::challenges::rules::Challenge;
 use crate::resources::challenges::rules::ChallengeReward;
-use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::rewards::gift::GiftWrite;
 use crate::resources::rewards::gift::Recipient;
 use crate::resources::rewards::gift::gift_write;
@@ -65,19 +62,6 @@ pub struct ChallengeEffect {
     /// the game it gives a participation in (its Voucher is an effect of its
     /// own, issued with the event's).
     pub reward_gift: Option<(Vec<LedgerEntry>, Option<i64>)>,
-}
-
-/// The state a Challenge reads before an event: the Customer's record.
-pub(crate) fn challenge_state_query(campaign: &Campaign) -> StateQuery {
-    StateQuery {
-        rule_id: campaign.id,
-        period: String::new(),
-        prize_ids: Vec::new(),
-        limited: false,
-        targeted: false,
-        game: false,
-        challenge: true,
-    }
 }
 
 /// The source key of the event of `cx`: its cart, Custom Event or trigger.
@@ -256,67 +240,4 @@ fn reward_grant(
         rollback_reason: None,
     };
     Ok((transaction, gift))
-}
-
-/// The ledger entry crediting the points a completion gives: not tied to
-/// the event's cart, so the cart's cancellation reverses it only when the
-/// Challenge says so (`on_return: revoke`).
-pub(crate) fn challenge_points(
-    effect: &ChallengeEffect,
-    context: &EntryContext<'_>,
-) -> Vec<LedgerEntry> {
-    let mut entries: Vec<LedgerEntry> = effect
-        .reward_gift
-        .iter()
-        .flat_map(|(ledger, _)| ledger.iter().cloned())
-        .collect();
-    if let Some(Grant::Points { points }) = effect.step.granted {
-        entries.push(LedgerEntry {
-            rule_id: Some(effect.rule_id),
-            ..LedgerEntry::new(
-                context.customer_id,
-                PointsKind::Points,
-                points,
-                "challenge",
-                context.at,
-            )
-        });
-    }
-    entries
-}
-
-/// What the event's transaction writes for the Challenges of `effects`
-/// (see [`crate::resources::challenges::store::ADVANCE_CHALLENGES`]); null
-/// when none moved.
-pub(crate) fn challenge_writes(company: &str, effects: &[Effect]) -> Value {
-    let steps: Vec<Value> = effects
-        .iter()
-        .filter_map(|effect| match effect {
-            Effect::Challenge(challenge) => Some(challenge),
-            _ => None,
-        })
-        .map(|challenge| {
-            let gift_game = challenge.reward_gift.as_ref().and_then(|(_, game)| *game);
-            let game = match challenge.step.granted {
-                Some(Grant::Game { game_id }) => json!(game_id),
-                _ => json!(gift_game),
-            };
-            json!({
-                "rule_id": challenge.rule_id,
-                "customer": challenge.record.customer_id,
-                "expected": challenge.record.version - 1,
-                "document": crate::resources::challenges::store::record_document(company, &challenge.record),
-                "game": game,
-                "reward_transaction": challenge
-                    .reward_transaction
-                    .as_ref()
-                    .map(|t| crate::resources::rewards::store::transaction_document(company, t)),
-            })
-        })
-        .collect();
-    if steps.is_empty() {
-        Value::Null
-    } else {
-        Value::Array(steps)
-    }
 }

@@ -16,6 +16,7 @@
 //! - [`api`]: the HTTP operations, and [`examples`] of them for the spec.
 
 pub mod api;
+pub mod contribution;
 pub mod evaluate;
 pub mod examples;
 pub mod goal;

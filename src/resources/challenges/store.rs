@@ -46,7 +46,7 @@ const COMPARE_AND_SET: &str =
 
 /// Part of the group commit ([`crate::storage::group_commit`]): each
 /// Challenge record an event moved (`$write.challenges`, made by
-/// [`crate::resources::challenges::evaluate::challenge_writes`]), and the
+/// [`crate::resources::challenges::contribution::challenge_writes`]), and the
 /// game participation or Reward a completion gives (its points are ledger
 /// entries of the event, its Voucher one of the event's Voucher issues).
 pub(crate) fn advance_statements() -> String {

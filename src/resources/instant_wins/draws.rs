@@ -33,7 +33,7 @@ use crate::resources::instant_wins::store::draw_state::DrawState;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::StockShard;
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::services::Services;
 use crate::storage::write_lanes::WriteLane;
 

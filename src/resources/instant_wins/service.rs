@@ -23,9 +23,9 @@ use crate::resources::instant_wins::model::InstantWinSearch;
 use crate::resources::instant_wins::model::PrizeOutcome;
 use crate::resources::instant_wins::rules::Audience;
 use crate::resources::instant_wins::rules::InstantWin;
-use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherIssue;
 use crate::secrets::random_hex;
 use crate::services::Services;
 

@@ -19,8 +19,8 @@ use crate::resources::merges::model::NotRestored;
 use crate::resources::merges::store::ClaimMove;
 use crate::resources::merges::store::CustomerChanges;
 use crate::resources::merges::store::CustomerWrite;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
 
 /// How often a merge is re-planned when something it read changed meanwhile.

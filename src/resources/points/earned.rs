@@ -4,8 +4,8 @@
 use crate::engine::effect::PointsEffect;
 use crate::engine::kinds::CampaignKind;
 use crate::pipeline::contributions::EntryContext;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
-use crate::resources::points::store::ledger::LedgerEntry;
 
 /// The ledger entry crediting the points of `effect`, in the balance and
 /// with the expiry its campaign sets.

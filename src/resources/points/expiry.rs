@@ -10,9 +10,9 @@ use crate::common::retry::{CHANGED, Tries};
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger_reads::ExpiryWatermark;
 use crate::services::Services;
 

@@ -5,6 +5,7 @@ pub mod api;
 pub mod earned;
 pub mod examples;
 pub mod expiry;
+pub mod ledger_entry;
 pub mod locks;
 pub mod model;
 pub mod operations;

@@ -14,10 +14,10 @@ use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::MAX_POINTS;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::services::Services;
 
 /// How many times a keyed operation reads the balances it moves again when

@@ -11,14 +11,13 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::find_coupon;
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::rewards::model::RewardGiven;
 use crate::resources::rewards::rules::Reward;
 use crate::resources::rewards::rules::RewardGift;
-use crate::resources::rewards::service::given_view;
-use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherIssue;
 
 /// What one giving of a Reward writes, in the transaction that records it.
 #[derive(Debug, Clone, Default)]
@@ -96,4 +95,22 @@ pub fn gift_write(
         }
     }
     Ok(gift)
+}
+
+/// What `gift` gives, as the catalogue shows it.
+pub(crate) fn given_view(gift: &RewardGift) -> RewardGiven {
+    let mut view = RewardGiven {
+        kind: gift.name().to_string(),
+        ..RewardGiven::default()
+    };
+    match gift {
+        RewardGift::Item(item) => view.item = item.clone(),
+        RewardGift::Voucher { coupon_id } => view.coupon_id = Some(*coupon_id),
+        RewardGift::Points { points, kind } => {
+            view.points = Some(*points);
+            view.balance = Some(*kind);
+        }
+        RewardGift::Game { game_id } => view.game_id = Some(*game_id),
+    }
+    view
 }

@@ -12,7 +12,7 @@ use crate::error::ApiResult;
 use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::rewards::gift::Recipient;
 use crate::resources::rewards::gift::gift_write;
 use crate::resources::rewards::model::RewardState;

@@ -9,7 +9,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::rewards::model::RewardGiven;
 use crate::resources::rewards::model::RewardState;
 use crate::resources::rewards::model::RewardTransaction;

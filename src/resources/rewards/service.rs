@@ -12,11 +12,10 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
-use crate::resources::rewards::model::RewardGiven;
+use crate::resources::rewards::gift::given_view;
 use crate::resources::rewards::model::RewardLimitView;
 use crate::resources::rewards::model::RewardView;
 use crate::resources::rewards::rules::Reward;
-use crate::resources::rewards::rules::RewardGift;
 use crate::resources::rewards::store::RedemptionStanding;
 use crate::services::Services;
 
@@ -99,24 +98,6 @@ fn judge(
         ));
     }
     Ok(cost)
-}
-
-/// What `gift` gives, as the catalogue shows it.
-pub(crate) fn given_view(gift: &RewardGift) -> RewardGiven {
-    let mut view = RewardGiven {
-        kind: gift.name().to_string(),
-        ..RewardGiven::default()
-    };
-    match gift {
-        RewardGift::Item(item) => view.item = item.clone(),
-        RewardGift::Voucher { coupon_id } => view.coupon_id = Some(*coupon_id),
-        RewardGift::Points { points, kind } => {
-            view.points = Some(*points);
-            view.balance = Some(*kind);
-        }
-        RewardGift::Game { game_id } => view.game_id = Some(*game_id),
-    }
-    view
 }
 
 /// A Customer's standing on one Reward, as the catalogue adds it.

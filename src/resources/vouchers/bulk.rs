@@ -15,9 +15,9 @@ use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::find_coupon;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::issue_store::IssueOutcome;
-use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherIssue;
 use crate::services::Services;
 
 /// Most Vouchers one request issues; the CLI sends larger issues in parts.

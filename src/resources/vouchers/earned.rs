@@ -17,7 +17,7 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::coupons::rules::find_coupon;
-use crate::resources::vouchers::issue_store::VoucherIssue;
+use crate::resources::vouchers::model::VoucherIssue;
 use crate::services::Services;
 
 /// The Vouchers `effects` issue, to be written with their event.

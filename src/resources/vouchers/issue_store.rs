@@ -13,22 +13,12 @@ use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
+use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::vouchers::store::voucher_document;
 use crate::resources::vouchers::store::voucher_from;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
-
-/// A Voucher to issue, and why: one Voucher is issued per issue key.
-#[derive(Debug, Clone)]
-pub struct VoucherIssue {
-    /// The Voucher.
-    pub voucher: Voucher,
-    /// What it is issued for (`targeted_delivery:{rule}:{customer}`, ...).
-    pub issue_key: String,
-    /// Its Coupon's cap of Vouchers per Customer, if any.
-    pub issues_per_customer: Option<u32>,
-}
 
 /// The `code` key of a code the service made; `concurrent_modification`
 /// never, since every code made is checked when made.

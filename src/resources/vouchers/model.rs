@@ -219,3 +219,14 @@ pub struct VoucherRedemption {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolled_back_at: Option<Timestamp>,
 }
+
+/// A Voucher to issue, and why: one Voucher is issued per issue key.
+#[derive(Debug, Clone)]
+pub struct VoucherIssue {
+    /// The Voucher.
+    pub voucher: Voucher,
+    /// What it is issued for (`targeted_delivery:{rule}:{customer}`, ...).
+    pub issue_key: String,
+    /// Its Coupon's cap of Vouchers per Customer, if any.
+    pub issues_per_customer: Option<u32>,
+}

@@ -250,8 +250,8 @@ pub enum VoucherStamp {
 mod tests {
     use super::*;
     use crate::common::time::Timestamp;
-    use crate::resources::vouchers::issue_store::VoucherIssue;
     use crate::resources::vouchers::model::NewVoucher;
+    use crate::resources::vouchers::model::VoucherIssue;
     use crate::resources::vouchers::model::VoucherState;
     use crate::storage::execute;
 

@@ -8,14 +8,14 @@ use serde_json::{Value, json};
 
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::resources::rewards::gift::GiftWrite;
-use crate::resources::vouchers::issue_store::VoucherIssue;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
+use crate::resources::vouchers::model::VoucherIssue;
 use crate::storage::Store;
 use crate::storage::first;
 

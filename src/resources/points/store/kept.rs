@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use crate::error::ApiResult;
 use crate::resources::customers::recorded::RecordedChange;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::BalanceAfter;
-use crate::resources::points::store::ledger::LedgerEntry;
 use crate::resources::points::store::ledger::balance_moves;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
@@ -124,8 +124,8 @@ mod tests {
     use serde_json::json;
 
     use crate::common::time::Timestamp;
+    use crate::resources::points::ledger_entry::LedgerEntry;
     use crate::resources::points::model::PointsKind;
-    use crate::resources::points::store::ledger::LedgerEntry;
     use crate::storage::Store;
 
     #[tokio::test]

@@ -20,7 +20,7 @@ use crate::storage::Store;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
 
-use crate::resources::points::store::ledger::LedgerEntry;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::entry_id;
 use crate::resources::points::store::ledger::entry_id_prefix;
 
