@@ -69,6 +69,22 @@ pub fn merge_spec(stored: &Value, changes: &Value, sections: &[&str]) -> Value {
     merged
 }
 
+/// A change of a campaign created through the API, as PATCH sends it.
+pub(crate) struct CampaignPatch<'a> {
+    /// Its kind (`coupon`, `discount`, ...).
+    pub kind: &'a str,
+    /// Its id.
+    pub id: i64,
+    /// The fields sent, in a campaign file's names.
+    pub changes: Value,
+    /// The objects changed field by field rather than replaced whole.
+    pub sections: &'a [&'a str],
+    /// The refusal when there is no such campaign.
+    pub not_found: ApiError,
+    /// The money it sends, checked once the campaign is found.
+    pub offer: Option<&'a (dyn OfferAmounts + Sync)>,
+}
+
 /// The money an offer's payload sends (a discount campaign's or a
 /// Coupon's), checked against the Company's currency.
 pub(crate) trait OfferAmounts {
@@ -105,7 +121,7 @@ impl Services {
     pub(crate) async fn check_offer_amounts(
         &self,
         company: &str,
-        spec: &impl OfferAmounts,
+        spec: &(impl OfferAmounts + ?Sized),
     ) -> ApiResult<()> {
         let limits = limit_amount_fields(spec.limit_rules());
         let mut fields = spec.discount_amounts();
@@ -306,6 +322,30 @@ impl Services {
                 })
             }
         }
+    }
+
+    /// Changes the campaign `id` of `kind` created through the API by
+    /// `changes` (its fields in a campaign file's names): merged into the
+    /// stored spec (field by field in `sections`), settled by the kind
+    /// (`settle` drops what a field sent replaces), then checked and written
+    /// like a new one ([`Services::update_api_campaign`]).
+    pub(crate) async fn patch_api_campaign<V: 'static>(
+        &self,
+        company: &str,
+        patch: CampaignPatch<'_>,
+        settle: impl FnOnce(&mut Value),
+        view: impl Fn(&Campaign) -> ApiResult<V>,
+    ) -> ApiResult<V> {
+        let stored = self
+            .stored_api_campaign(company, patch.kind, patch.id, || patch.not_found)
+            .await?;
+        if let Some(offer) = patch.offer {
+            self.check_offer_amounts(company, offer).await?;
+        }
+        let mut merged = merge_spec(&stored.spec, &patch.changes, patch.sections);
+        settle(&mut merged);
+        self.update_api_campaign(company, (&stored, &merged), view)
+            .await
     }
 
     /// Changes the campaign `id` of `kind` to `spec` (the stored one with

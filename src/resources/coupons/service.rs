@@ -14,8 +14,8 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
+use crate::resources::api_campaigns::service::CampaignPatch;
 use crate::resources::api_campaigns::service::OfferAmounts;
-use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::coupons::model::Coupon;
 use crate::resources::coupons::model::CouponSpec;
 use crate::resources::coupons::model::UsableHours;
@@ -106,22 +106,26 @@ impl Services {
         language: &Language,
     ) -> ApiResult<Coupon> {
         let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let stored = self
-            .stored_api_campaign(company, KIND, rule_id, || not_found(id))
-            .await?;
-        self.check_offer_amounts(company, &patch).await?;
-        let changes = file_spec(&patch)?;
-        let mut merged = merge_spec(&stored.spec, &changes, &["coupon", "stacking"]);
-        StackingRules::settle_patch(patch.stacking.as_ref(), &mut merged);
-        if let Some(section) = merged.get_mut("coupon").and_then(Value::as_object_mut) {
-            if patch.static_code.is_some() {
-                section.remove("code_pattern");
-                section.remove("charset");
-            } else if patch.code_pattern.is_some() {
-                section.remove("static_code");
+        let changes = CampaignPatch {
+            kind: KIND,
+            id: rule_id,
+            changes: file_spec(&patch)?,
+            sections: &["coupon", "stacking"],
+            not_found: not_found(id),
+            offer: Some(&patch),
+        };
+        let settle = |merged: &mut Value| {
+            StackingRules::settle_patch(patch.stacking.as_ref(), merged);
+            if let Some(section) = merged.get_mut("coupon").and_then(Value::as_object_mut) {
+                if patch.static_code.is_some() {
+                    section.remove("code_pattern");
+                    section.remove("charset");
+                } else if patch.code_pattern.is_some() {
+                    section.remove("static_code");
+                }
             }
-        }
-        self.update_api_campaign(company, (&stored, &merged), |campaign| {
+        };
+        self.patch_api_campaign(company, changes, settle, |campaign| {
             answer(campaign, language)
         })
         .await

@@ -15,8 +15,8 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
+use crate::resources::api_campaigns::service::CampaignPatch;
 use crate::resources::api_campaigns::service::OfferAmounts;
-use crate::resources::api_campaigns::service::merge_spec;
 use crate::resources::discounts::model::DiscountAppliesTo;
 use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
@@ -84,26 +84,29 @@ impl Services {
         language: &Language,
     ) -> ApiResult<DiscountCampaign> {
         let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let stored = self
-            .stored_api_campaign(company, KIND, rule_id, || not_found(id))
-            .await?;
-        self.check_offer_amounts(company, &patch).await?;
-        let mut merged = merge_spec(&stored.spec, &file_spec(&patch)?, &["discount", "stacking"]);
-        StackingRules::settle_patch(patch.stacking.as_ref(), &mut merged);
-        if let (Some(section), Some(sent)) = (
-            merged.get_mut("discount").and_then(Value::as_object_mut),
-            &patch.discount,
-        ) {
-            if sent.percent.is_some() && sent.amount.is_none() {
-                section.remove("amount");
-            } else if sent.amount.is_some() && sent.percent.is_none() {
-                section.remove("percent");
+        let changes = CampaignPatch {
+            kind: KIND,
+            id: rule_id,
+            changes: file_spec(&patch)?,
+            sections: &["discount", "stacking"],
+            not_found: not_found(id),
+            offer: Some(&patch),
+        };
+        let settle = |merged: &mut Value| {
+            StackingRules::settle_patch(patch.stacking.as_ref(), merged);
+            let section = merged.get_mut("discount").and_then(Value::as_object_mut);
+            if let (Some(section), Some(sent)) = (section, &patch.discount) {
+                if sent.percent.is_some() && sent.amount.is_none() {
+                    section.remove("amount");
+                } else if sent.amount.is_some() && sent.percent.is_none() {
+                    section.remove("percent");
+                }
+                if sent.applies_to == Some(DiscountAppliesTo::Cart) && sent.lines.is_none() {
+                    section.remove("lines");
+                }
             }
-            if sent.applies_to == Some(DiscountAppliesTo::Cart) && sent.lines.is_none() {
-                section.remove("lines");
-            }
-        }
-        self.update_api_campaign(company, (&stored, &merged), |campaign| {
+        };
+        self.patch_api_campaign(company, changes, settle, |campaign| {
             answer(campaign, language)
         })
         .await

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
-use crate::resources::api_campaigns::service::merge_spec;
+use crate::resources::api_campaigns::service::CampaignPatch;
 use crate::resources::limits::OfferLimit;
 use crate::resources::points::model::PerAmountOf;
 use crate::resources::points::model::PointsCampaign;
@@ -66,14 +66,20 @@ impl Services {
         language: &Language,
     ) -> ApiResult<PointsCampaign> {
         let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let stored = self
-            .stored_api_campaign(company, KIND, rule_id, || not_found(id))
-            .await?;
-        let changes = serde_json::to_value(&patch).map_err(ApiError::internal)?;
-        let merged = merge_spec(&stored.spec, &changes, &[]);
-        self.update_api_campaign(company, (&stored, &merged), |campaign| {
-            Ok(describe(campaign, "api", language))
-        })
+        let changes = CampaignPatch {
+            kind: KIND,
+            id: rule_id,
+            changes: serde_json::to_value(&patch).map_err(ApiError::internal)?,
+            sections: &[],
+            not_found: not_found(id),
+            offer: None,
+        };
+        self.patch_api_campaign(
+            company,
+            changes,
+            |_| {},
+            |campaign| Ok(describe(campaign, "api", language)),
+        )
         .await
     }
 
