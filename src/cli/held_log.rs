@@ -1,8 +1,9 @@
 //! Log lines held back while the server starts, so that the first start's
 //! welcome (the demo key and its secret) is the first thing a terminal
-//! shows, and then written in order. Held at most [`MAX_HOLD`]: a start that
-//! takes longer (a remote store still connecting) shows its lines as they
-//! come.
+//! shows, and then written in order. A start on a remote store holds them at
+//! most [`REMOTE_HOLD`] (a store still connecting shows its lines as they
+//! come); one on an embedded store, whose start is local work however slow
+//! the machine, until it has started, at most [`EMBEDDED_HOLD`].
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,8 +12,12 @@ use std::time::Duration;
 
 use tracing_subscriber::fmt::MakeWriter;
 
-/// Longest a start holds its log lines back.
-pub(crate) const MAX_HOLD: Duration = Duration::from_secs(5);
+/// Longest a start on a remote store holds its log lines back.
+pub(crate) const REMOTE_HOLD: Duration = Duration::from_secs(5);
+
+/// Longest a start on an embedded store holds them: opening it replays its
+/// log, which a busy machine or a large log may make slow.
+pub(crate) const EMBEDDED_HOLD: Duration = Duration::from_secs(60);
 
 /// Standard error, held until [`HeldLog::release`].
 #[derive(Debug, Clone, Default)]
@@ -35,11 +40,11 @@ impl HeldLog {
         }
     }
 
-    /// Releases after [`MAX_HOLD`] if nothing released before.
-    pub(crate) fn release_later(&self) {
+    /// Releases after `hold` if nothing released before.
+    pub(crate) fn release_later(&self, hold: Duration) {
         let log = self.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(MAX_HOLD).await;
+            tokio::time::sleep(hold).await;
             log.release();
         });
     }

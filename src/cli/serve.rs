@@ -18,7 +18,12 @@ use std::time::Duration;
 pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
     // Held while starting: a first start's welcome comes first.
     let log = init_held_logging(&args.log_level, args.log_format);
-    log.release_later();
+    let remote = args.store.url.starts_with("ws://") || args.store.url.starts_with("wss://");
+    log.release_later(if remote {
+        crate::cli::held_log::REMOTE_HOLD
+    } else {
+        crate::cli::held_log::EMBEDDED_HOLD
+    });
     let served = serve_with(args, &log).await;
     log.release();
     served
