@@ -2,6 +2,7 @@
 
 pub mod api_campaigns;
 pub mod associations;
+pub mod campaign_header;
 pub mod carts;
 pub mod cashback;
 pub mod challenges;

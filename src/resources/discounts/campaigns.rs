@@ -17,6 +17,7 @@ use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::CampaignPatch;
 use crate::resources::api_campaigns::service::OfferAmounts;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::discounts::model::DiscountAppliesTo;
 use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignSpec;
@@ -157,16 +158,9 @@ fn answer(campaign: &Campaign, language: &Language) -> ApiResult<DiscountCampaig
 
 /// The discount campaign as the API shows it.
 fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> DiscountCampaign {
-    let render =
-        |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
     DiscountCampaign {
-        id: campaign.id,
+        header: CampaignHeader::of(campaign, language, &language.locale),
         source: campaign_source(campaign).to_string(),
-        name: render(&campaign.name),
-        description: campaign.description.as_ref().map(render),
-        active: campaign.active,
-        available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
-        available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
         when: campaign.when.as_ref().map(|w| w.source.clone()),
         discount: rules_of(discount),
         stacking: campaign.stacking.rules(),

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::discounts::stacking::StackingRules;
 use crate::resources::limits::OfferLimitRules;
 
@@ -280,24 +281,11 @@ pub struct DiscountCampaignSpec {
 /// A discount campaign as GET /discounts answers it.
 #[derive(Debug, Clone, PartialEq, Object)]
 pub struct DiscountCampaign {
-    /// Its id (`rule_id` of its effects, `discount_id` of its
-    /// transactions); from 1000000 when created through the API.
-    pub id: i64,
+    /// Its id, name, description, whether it is active and its dates.
+    #[oai(flatten)]
+    pub header: CampaignHeader,
     /// `file` (a campaign file: read-only here) or `api`.
     pub source: String,
-    /// Name in the response language.
-    pub name: String,
-    /// Description in the response language.
-    #[oai(skip_serializing_if_is_none)]
-    pub description: Option<String>,
-    /// Whether it applies.
-    pub active: bool,
-    /// First instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_to: Option<Timestamp>,
     /// Its condition.
     #[oai(skip_serializing_if_is_none)]
     pub when: Option<String>,

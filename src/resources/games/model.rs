@@ -2,7 +2,7 @@
 
 use poem_openapi::Object;
 
-use crate::common::time::Timestamp;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::instant_wins::model::InstantWinPrizes;
 
 /// Free plays of a game per period.
@@ -17,21 +17,9 @@ pub struct FreePlays {
 /// A game.
 #[derive(Debug, Clone, PartialEq, Object)]
 pub struct Game {
-    /// The game's rule id.
-    pub id: i64,
-    /// Name in the response language.
-    pub name: String,
-    /// Description in the response language.
-    #[oai(skip_serializing_if_is_none)]
-    pub description: Option<String>,
-    /// Whether it is active.
-    pub active: bool,
-    /// First instant it can be played.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it can be played.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_to: Option<Timestamp>,
+    /// Its id, name, description, whether it is active and its dates.
+    #[oai(flatten)]
+    pub header: CampaignHeader,
     /// Plays every Customer has per period without a participation given;
     /// absent when every play needs one.
     #[oai(skip_serializing_if_is_none)]

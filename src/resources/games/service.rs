@@ -13,6 +13,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::run::EvaluatedEvent;
 use crate::pipeline::run::Mode;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::customers::service::Subject;
 use crate::resources::games::model::FreePlays;
@@ -99,12 +100,7 @@ impl Services {
                     .as_ref()
                     .map(|(_, states)| states.get(&campaign.id).cloned().unwrap_or_default());
                 Game {
-                    id: campaign.id,
-                    name: render(&campaign.name),
-                    description: campaign.description.as_ref().map(render),
-                    active: campaign.active,
-                    available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
-                    available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
+                    header: CampaignHeader::of(campaign, language, &language.locale),
                     free_plays: (game.once_limit > 0).then(|| FreePlays {
                         count: game.once_limit,
                         per: game.once.name().to_string(),

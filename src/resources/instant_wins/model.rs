@@ -6,6 +6,7 @@ use poem_openapi::Object;
 use serde::Serialize;
 
 use crate::common::time::Timestamp;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::points::model::PointsKind;
 use crate::resources::vouchers::model::Voucher;
 
@@ -50,21 +51,10 @@ pub struct InstantWinPrizes {
 /// An Instant Win campaign.
 #[derive(Debug, Clone, PartialEq, Serialize, Object)]
 pub struct InstantWinCampaign {
-    /// The loyalty rule id; equals `rule_id` of its `instant_win` effects.
-    pub id: i64,
-    /// Name, in the response language.
-    pub name: String,
-    /// Description, in the response language.
-    #[oai(skip_serializing_if_is_none)]
-    pub description: Option<String>,
-    /// Whether it is active.
-    pub active: bool,
-    /// First instant it runs.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it runs.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_to: Option<Timestamp>,
+    /// Its id, name, description, whether it is active and its dates.
+    #[oai(flatten)]
+    #[serde(flatten)]
+    pub header: CampaignHeader,
     /// `daily` or `weekly`; absent when it runs every day of its dates.
     #[oai(skip_serializing_if_is_none)]
     pub recurrence_type: Option<String>,

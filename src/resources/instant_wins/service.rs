@@ -3,6 +3,7 @@
 //! targeted Instant Win to Customers.
 
 use crate::common::retry::Tries;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::master_data::matching::location_listed;
 use crate::resources::vouchers::codes::{CODE_DRAWS, CODE_TAKEN};
 use std::collections::HashMap;
@@ -147,7 +148,9 @@ impl Services {
                 ))
             })
             .collect();
-        Ok(Page::from_fetched(items, &page, |c| c.id.to_string()))
+        Ok(Page::from_fetched(items, &page, |c| {
+            c.header.id.to_string()
+        }))
     }
 
     /// One Instant Win, named by `id` as `search_by` says.
@@ -358,12 +361,7 @@ fn describe(
             .find(|v| v.rule_id == Some(campaign.id))
     });
     InstantWinCampaign {
-        id: campaign.id,
-        name: render(&campaign.name),
-        description: campaign.description.as_ref().map(render),
-        active: campaign.active,
-        available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
-        available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
+        header: CampaignHeader::of(campaign, language, &language.locale),
         recurrence_type: campaign
             .reach
             .recurrence

@@ -5,6 +5,7 @@ use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::limits::OfferLimitRules;
 
 /// Largest amount one operation may move, and one campaign give for one
@@ -209,23 +210,12 @@ pub struct PointsCampaignSpec {
 /// A points campaign as GET /points returns it.
 #[derive(Debug, Clone, PartialEq, Serialize, Object)]
 pub struct PointsCampaign {
-    /// Its rule id (`rule_id` of its effects); from 1000000 when created through the API.
-    pub id: i64,
+    /// Its id, name, description, whether it is active and its dates.
+    #[oai(flatten)]
+    #[serde(flatten)]
+    pub header: CampaignHeader,
     /// `file` (a campaign file: read-only here) or `api`.
     pub source: String,
-    /// Name in the response language.
-    pub name: String,
-    /// Description in the response language.
-    #[oai(skip_serializing_if_is_none)]
-    pub description: Option<String>,
-    /// Whether it applies.
-    pub active: bool,
-    /// First instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_to: Option<Timestamp>,
     /// The events it listens to; absent: given only as a prize.
     #[oai(skip_serializing_if_is_none)]
     pub on: Option<serde_json::Value>,

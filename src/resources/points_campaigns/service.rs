@@ -15,6 +15,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
 use crate::resources::api_campaigns::service::CampaignPatch;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::limits::OfferLimit;
 use crate::resources::points::model::PerAmountOf;
 use crate::resources::points::model::PointsCampaign;
@@ -114,8 +115,6 @@ impl Services {
 
 /// The campaign as the API shows it.
 fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCampaign {
-    let render =
-        |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
     let points = match &campaign.kind {
         CampaignKind::Points(accrual) => PointsRules {
             per_amount: accrual.per_amount.map(decimal_to_f64),
@@ -145,13 +144,8 @@ fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCam
         },
     };
     PointsCampaign {
-        id: campaign.id,
+        header: CampaignHeader::of(campaign, language, &language.locale),
         source: source.to_string(),
-        name: render(&campaign.name),
-        description: campaign.description.as_ref().map(render),
-        active: campaign.active,
-        available_from: campaign.available_from.map(|t| t.instant(&language.locale)),
-        available_to: campaign.available_to.map(|t| t.instant(&language.locale)),
         on: match &campaign.listens {
             Listens::Cart => Some(json!("cart")),
             Listens::CustomEvent(kind) => Some(json!({ "custom_event": kind })),

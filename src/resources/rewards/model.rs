@@ -8,6 +8,7 @@ use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::points::model::PointsKind;
 
 /// What a Reward gives, or gave.
@@ -62,24 +63,12 @@ pub struct RewardLimitView {
 /// A Reward of the catalogue.
 #[derive(Debug, Clone, PartialEq, Object)]
 pub struct RewardView {
-    /// The Reward's id (its campaign's rule id).
-    pub id: i64,
-    /// Name, in the response language.
-    pub name: String,
-    /// Description, in the response language.
-    #[oai(skip_serializing_if_is_none)]
-    pub description: Option<String>,
+    /// Its id, name, description, whether it is active and its dates.
+    #[oai(flatten)]
+    pub header: CampaignHeader,
     /// A picture of it.
     #[oai(skip_serializing_if_is_none)]
     pub image_url: Option<String>,
-    /// Whether it is active.
-    pub active: bool,
-    /// First instant it can be redeemed.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it can be redeemed.
-    #[oai(skip_serializing_if_is_none)]
-    pub available_to: Option<Timestamp>,
     /// What redeeming it costs, from `balance`; absent when it is only given
     /// (an Instant Win prize) and never redeemed.
     #[oai(skip_serializing_if_is_none)]

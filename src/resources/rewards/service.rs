@@ -10,6 +10,7 @@ use crate::engine::takes_part::available;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::rewards::gift::given_view;
@@ -120,8 +121,6 @@ impl Services {
         language: &Language,
         locale: &crate::common::locale::Locale,
     ) -> RewardView {
-        let render =
-            |text: &crate::engine::text::Text| text.resolve(&language.chosen, &language.default);
         let (customer_id, customer_cost, redeemed_in_period, can_redeem, reason, reason_message) =
             match standing {
                 None => (None, None, None, None, None, None),
@@ -143,13 +142,8 @@ impl Services {
                 }
             };
         RewardView {
-            id: campaign.id,
-            name: render(&campaign.name),
-            description: campaign.description.as_ref().map(render),
+            header: CampaignHeader::of(campaign, language, locale),
             image_url: reward.image_url.clone(),
-            active: campaign.active,
-            available_from: campaign.available_from.map(|t| t.instant(locale)),
-            available_to: campaign.available_to.map(|t| t.instant(locale)),
             points_cost: reward.points_cost,
             points_cost_by_tier: reward.points_cost_by_tier.clone(),
             balance: reward.balance,
