@@ -1,25 +1,40 @@
 //! What each campaign kind contributes to the pipeline besides its
 //! evaluation (which [`crate::engine::kinds`] dispatches): the state its
-//! campaigns read before an event is evaluated, and the ledger entries its
-//! effects write with the event. Every `match` here is exhaustive, so a new
-//! kind states what it reads and writes in this one place; the pieces
-//! themselves live in the kind's resource folder.
+//! campaigns read before an event is evaluated, the ledger entries its
+//! effects write with the event, the other parts of the event's write, and
+//! what a refused write has read again. Every `match` here is exhaustive, so
+//! a new kind states what it reads and writes in this one place, and the
+//! pipeline's loop (`run.rs`) names no kind; the pieces themselves live in
+//! the kind's resource folder.
 
 use chrono::{DateTime, NaiveDateTime, Utc};
 
 use crate::common::locale::Locale;
+use crate::common::retry::Tries;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
 use crate::engine::kinds::CampaignKind;
+use crate::error::ApiResult;
+use crate::pipeline::occurrence::Earned;
 use crate::resources::challenges::contribution::challenge_points;
 use crate::resources::challenges::contribution::challenge_state_query;
+use crate::resources::challenges::contribution::challenge_writes;
+use crate::resources::instant_wins::draws::CONTENDED;
+use crate::resources::instant_wins::draws::DrawnEvaluation;
+use crate::resources::instant_wins::draws::draw_tries;
 use crate::resources::instant_wins::draws::instant_win_state_query;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::instant_wins::store::draw_write;
+use crate::resources::limits::store::limit_take_documents;
 use crate::resources::points::earned::points_entry;
 use crate::resources::points::ledger_entry::LedgerEntry;
+use crate::resources::vouchers::earned::ISSUE_CONTENDED;
+use crate::resources::vouchers::earned::voucher_issues;
+use crate::resources::vouchers::issue_store::issue_documents;
+use serde_json::Value;
 
 /// The state `campaign` reads before an event at `at`, when its kind reads any.
 /// The state `campaign` reads before an event at `wall_clock` on the
@@ -97,4 +112,107 @@ pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> 
             | Effect::VoucherIssued(_) => Vec::new(),
         })
         .collect()
+}
+
+/// What an event's transaction writes for its campaigns besides the event
+/// itself: each kind's part, made by its contribution.
+pub(crate) struct EventParts {
+    /// Points entries: campaigns', prizes' and completions'.
+    ledger: Vec<LedgerEntry>,
+    /// The Instant Win draws and participations.
+    draws: Value,
+    /// The Vouchers `voucher` campaigns issue; null when none.
+    voucher_issues: Value,
+    /// The Challenge records moved; null when none.
+    challenges: Value,
+    /// What points campaigns take from their limits; null when none.
+    limit_takes: Value,
+}
+
+impl EventParts {
+    /// The parts as the event's write takes them.
+    pub(crate) fn earned(&self) -> Earned<'_> {
+        Earned {
+            ledger: &self.ledger,
+            draw_write: &self.draws,
+            voucher_issues: &self.voucher_issues,
+            challenges: &self.challenges,
+            limit_takes: &self.limit_takes,
+        }
+    }
+}
+
+/// The parts of the event of `customer_id` that `drawn` leaves to write with
+/// `ledger` at `at`; none when there is nothing to write and the occurrence
+/// is not `always` written.
+pub(crate) fn event_parts(
+    company: &str,
+    customer_id: &str,
+    source: &str,
+    drawn: &DrawnEvaluation,
+    ledger: Vec<LedgerEntry>,
+    (at, always): (Timestamp, bool),
+) -> ApiResult<Option<EventParts>> {
+    let effects = &drawn.evaluation.effects;
+    let issues = voucher_issues(effects);
+    let writes = always
+        || !ledger.is_empty()
+        || !drawn.draws.is_empty()
+        || !issues.is_empty()
+        || effects
+            .iter()
+            .any(|effect| matches!(effect, Effect::Challenge(_)));
+    if !writes {
+        return Ok(None);
+    }
+    Ok(Some(EventParts {
+        ledger,
+        draws: draw_write(
+            company,
+            customer_id,
+            source,
+            &drawn.draws,
+            &drawn.participations,
+            at,
+        ),
+        voucher_issues: if issues.is_empty() {
+            Value::Null
+        } else {
+            Value::Array(issue_documents(company, &issues)?)
+        },
+        challenges: challenge_writes(company, effects),
+        limit_takes: match drawn.evaluation.event_limit_takes.as_slice() {
+            [] => Value::Null,
+            takes => Value::Array(limit_take_documents(takes)),
+        },
+    }))
+}
+
+/// The tries of an event's evaluation and write.
+pub(crate) const fn event_tries() -> Tries {
+    draw_tries()
+}
+
+/// What the pipeline reads again before evaluating an event whose write was
+/// refused for something a concurrent event moved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReadAgain {
+    /// A concurrent draw, or another event that took the last of a points
+    /// budget: the limits (the draw state is read with the evaluation).
+    Limits,
+    /// A code drawn twice, or a Customer's Vouchers of a capped Coupon
+    /// counted meanwhile: the Vouchers issued.
+    VoucherIssues,
+}
+
+/// What to read again after `written`, when it was refused for that and a
+/// try is left.
+pub(crate) fn read_again_after<T>(written: &ApiResult<T>, tries: &mut Tries) -> Option<ReadAgain> {
+    if tries.again(written, CONTENDED) {
+        Some(ReadAgain::Limits)
+    } else if tries.again(written, ISSUE_CONTENDED) {
+        Some(ReadAgain::VoucherIssues)
+    } else {
+        None
+    }
 }

@@ -8,24 +8,18 @@ use crate::error::ApiResult;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
 use crate::pipeline::contributions::EntryContext;
+use crate::pipeline::contributions::ReadAgain;
+use crate::pipeline::contributions::event_parts;
+use crate::pipeline::contributions::event_tries;
 use crate::pipeline::contributions::ledger_entries;
+use crate::pipeline::contributions::read_again_after;
 use crate::pipeline::facts::EventFacts;
-use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
-use crate::resources::challenges::contribution::challenge_writes;
 use crate::resources::customers::service::Subject;
-use crate::resources::instant_wins::draws::CONTENDED;
-use crate::resources::instant_wins::draws::draw_tries;
 use crate::resources::instant_wins::model::InstantWinState;
-use crate::resources::instant_wins::store::draw_write;
-use crate::resources::limits::store::limit_take_documents;
 use crate::resources::messages::model::MessageBody;
 use crate::resources::messages::service::message_bodies;
-use crate::resources::vouchers::earned::ISSUE_CONTENDED;
-use crate::resources::vouchers::earned::voucher_issues;
-use crate::resources::vouchers::issue_store::issue_documents;
 use crate::services::Services;
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// What the campaigns made of an occurrence.
@@ -104,7 +98,7 @@ impl Services {
             .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
-        let mut tries = draw_tries();
+        let mut tries = event_tries();
         loop {
             let drawn = self
                 .evaluate_with_draws(
@@ -133,36 +127,18 @@ impl Services {
             let points_earned = ledger.iter().map(|entry| entry.points).sum();
             occurrence.settle(&drawn.evaluation, points_earned, at);
             ledger.extend(drawn.prize_points(&customer.id, at));
-            let issues = voucher_issues(&drawn.evaluation.effects);
-            let writes = mode == Mode::Record
-                && (occurrence.always_written()
-                    || !ledger.is_empty()
-                    || !drawn.draws.is_empty()
-                    || !issues.is_empty()
-                    || drawn
-                        .evaluation
-                        .effects
-                        .iter()
-                        .any(|effect| matches!(effect, Effect::Challenge(_))));
-            if writes {
-                let draws = draw_write(
+            let parts = match mode {
+                Mode::Record => event_parts(
                     company,
                     &customer.id,
                     &occurrence.draw_source(),
-                    &drawn.draws,
-                    &drawn.participations,
-                    at,
-                );
-                let voucher_issues = if issues.is_empty() {
-                    Value::Null
-                } else {
-                    Value::Array(issue_documents(company, &issues)?)
-                };
-                let challenges = challenge_writes(company, &drawn.evaluation.effects);
-                let limit_takes = match drawn.evaluation.event_limit_takes.as_slice() {
-                    [] => Value::Null,
-                    takes => Value::Array(limit_take_documents(takes)),
-                };
+                    &drawn,
+                    ledger,
+                    (at, occurrence.always_written()),
+                )?,
+                Mode::Simulate => None,
+            };
+            if let Some(parts) = parts {
                 // A keyed request's answer is written with what it answers.
                 if awaits_answer() {
                     let evaluated = EvaluatedEvent {
@@ -177,31 +153,28 @@ impl Services {
                     };
                     answer_now(&occurrence.answer(evaluated)).await;
                 }
-                let earned = Earned {
-                    ledger: &ledger,
-                    draw_write: &draws,
-                    voucher_issues: &voucher_issues,
-                    challenges: &challenges,
-                    limit_takes: &limit_takes,
-                };
                 let written = occurrence
-                    .write(&self.store, company, &customer.id, &earned)
+                    .write(&self.store, company, &customer.id, &parts.earned())
                     .await;
-                // A concurrent draw, or another event that took the last
-                // of a points budget: evaluate again on fresh state.
-                if tries.again(&written, CONTENDED) {
-                    self.read_limits(company, &rules, &listens, &mut facts)
+                match read_again_after(&written, &mut tries) {
+                    Some(ReadAgain::Limits) => {
+                        self.read_limits(company, &rules, &listens, &mut facts)
+                            .await?;
+                        continue;
+                    }
+                    Some(ReadAgain::VoucherIssues) => {
+                        self.read_voucher_issues(
+                            company,
+                            &rules,
+                            &listens,
+                            &customer.id,
+                            &mut facts,
+                        )
                         .await?;
-                    continue;
+                        continue;
+                    }
+                    None => written?,
                 }
-                // A code drawn twice, or a Customer's Vouchers of a capped
-                // Coupon counted meanwhile: evaluate again on fresh counts.
-                if tries.again(&written, ISSUE_CONTENDED) {
-                    self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
-                        .await?;
-                    continue;
-                }
-                written?;
                 for draw in &drawn.draws {
                     self.metrics
                         .drawn(company, draw.record.rule_id, draw.record.prize.is_some());
