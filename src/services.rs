@@ -52,7 +52,7 @@ pub struct Services {
     pub(crate) api_campaign_revisions: Arc<std::sync::Mutex<Vec<(String, i64, i64)>>>,
     /// Every Company's master data (Products, Locations, taxonomies) as
     /// events read it.
-    pub(crate) master_data: Arc<crate::resources::master_data::snapshot::MasterDataCache>,
+    pub(crate) master_data: Arc<crate::resources::master_data::cache::MasterDataCache>,
     /// Error codes answered that their operation's spec does not declare.
     pub(crate) undeclared_errors: Arc<crate::http::errors::UndeclaredErrors>,
     /// This process among those sharing the store

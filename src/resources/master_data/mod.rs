@@ -4,12 +4,13 @@
 //! (`model.rs`), the Company's revision every change moves and the writes
 //! they share (`store.rs`, `service.rs`), and the catalogue the engine reads
 //! on every event without a store read: one [`snapshot::MasterData`] per
-//! Company in memory (`snapshot.rs`), refreshed on change on every server
+//! Company in memory (`snapshot.rs`, kept in `cache.rs`), refreshed on change on every server
 //! (`refresh.rs`) and applied to an event's facts (`enrich.rs`); and
 //! imports of whole files (`import/`, `import_api.rs`); lists of Locations
 //! and Products that campaigns and Coupons write, resolved through the
 //! catalogue (`matching.rs`).
 
+pub mod cache;
 pub mod enrich;
 pub mod import;
 pub mod import_api;
