@@ -6,8 +6,9 @@
 //! `schema.surql` its tables, `model.rs` its records, `rules.rs` its
 //! campaign-file section and evaluation when it is a campaign kind). What
 //! every resource shares has its own folder. CONTRIBUTING.md says how to add
-//! a resource or a campaign kind; the layer rules (`src/layer_rules.rs`) are
-//! checked by a test.
+//! a resource or a campaign kind; the layer rules (`src/layer_rules.rs`,
+//! and on the module graph `src/layer_rules/graph.rs`) are checked by tests.
+//! `docs/architecture.md` follows a cart through these modules.
 //!
 //! Module map:
 //! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`,
@@ -83,8 +84,9 @@
 //! - Rewards (kind `reward`): `resources/rewards/`; games (kind `game`, POST /games/{id}/play as an
 //!   occurrence of the pipeline): `resources/games/`.
 //! - Challenges (kind `challenge`): `resources/challenges/`: the goal measured (`measure.rs`),
-//!   progress moved and given back (`progress.rs`), written compare-and-set with the event
-//!   (`evaluate.rs`, `store.rs`), merges (`merges.rs`).
+//!   progress moved and given back (`progress.rs`), evaluated (`evaluate.rs`), read and
+//!   written compare-and-set with the event (`contribution.rs`, `store.rs`), merges
+//!   (`merges.rs`).
 //! - Tiers, audiences, calculated attributes: `resources/segments/`.
 //! - Coupons (kind `coupon`, POST /coupons): `resources/coupons/`, stored with every API-created
 //!   campaign by `resources/api_campaigns/`.
