@@ -12,6 +12,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
+use crate::pipeline::contributions::event_tries;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
@@ -19,7 +20,6 @@ use crate::resources::carts::service::CartOutcome;
 use crate::resources::challenges::progress::Grant;
 use crate::resources::challenges::store::give_back_documents;
 use crate::resources::customers::model::normalise_code;
-use crate::resources::instant_wins::draws::draw_tries;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::services::Services;
@@ -98,7 +98,7 @@ impl Services {
                 )
             })
             .collect();
-        let mut tries = draw_tries();
+        let mut tries = event_tries();
         let (ledger, cancellation) = loop {
             // The cart leaves the Challenges it counted towards; a completion
             // it made is revoked where the Challenge says so.

@@ -29,8 +29,8 @@ use rust_decimal::Decimal;
 use crate::engine::effect::Effect;
 use crate::engine::evaluate::Explanation;
 use crate::engine::facts::line_worth;
+use crate::pipeline::contributions::event_tries;
 use crate::resources::customers::model::normalise_code;
-use crate::resources::instant_wins::draws::draw_tries;
 
 /// Most lines one cart may have.
 pub const MAX_CART_LINES: usize = 500;
@@ -231,7 +231,7 @@ impl Services {
             evaluated_at: at.filter(|_| !record),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
-        let mut tries = draw_tries();
+        let mut tries = event_tries();
         let evaluated = loop {
             let subject = match &known {
                 Some(customer) => Subject::Read(customer),
