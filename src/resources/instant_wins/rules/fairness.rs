@@ -159,26 +159,7 @@ fn simulate_with(prizes: &[Prize], runs: usize, seed: u64, take_stock: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::text::Text;
-    use crate::resources::instant_wins::rules::PromotionType;
-    use crate::resources::instant_wins::rules::StockStrategy;
-
-    fn prize(id: &str, weight: f64, stock: i64) -> Prize {
-        Prize {
-            id: id.into(),
-            name: Text::Plain(id.into()),
-            description: None,
-            promotion_type: if id == "none" {
-                PromotionType::NoPrize
-            } else {
-                PromotionType::Reward
-            },
-            promotion_id: (id != "none").then_some(1),
-            weight,
-            stock,
-            strategy: StockStrategy::RemovePrize,
-        }
-    }
+    use crate::resources::instant_wins::rules::tests::reward_or_none as prize;
 
     #[test]
     fn a_simulation_counts_draws_wins_and_run_outs() {

@@ -326,6 +326,16 @@ pub(crate) mod tests {
         }
     }
 
+    /// A Reward prize, or the No Prize entry when `id` is `none`.
+    pub(crate) fn reward_or_none(id: &str, weight: f64, stock: i64) -> Prize {
+        let kind = if id == "none" {
+            PromotionType::NoPrize
+        } else {
+            PromotionType::Reward
+        };
+        prize(id, kind, weight, stock)
+    }
+
     #[test]
     fn the_random_value_falls_on_cumulative_weights() {
         let prizes = [

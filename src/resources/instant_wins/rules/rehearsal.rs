@@ -165,29 +165,10 @@ pub fn rehearse(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::text::Text;
     use crate::resources::instant_wins::rules::Audience;
     use crate::resources::instant_wins::rules::Period;
     use crate::resources::instant_wins::rules::Prize;
-    use crate::resources::instant_wins::rules::PromotionType;
-    use crate::resources::instant_wins::rules::StockStrategy;
-
-    fn prize(id: &str, weight: f64, stock: i64) -> Prize {
-        Prize {
-            id: id.into(),
-            name: Text::Plain(id.into()),
-            description: None,
-            promotion_type: if id == "none" {
-                PromotionType::NoPrize
-            } else {
-                PromotionType::Reward
-            },
-            promotion_id: (id != "none").then_some(1),
-            weight,
-            stock,
-            strategy: StockStrategy::RemovePrize,
-        }
-    }
+    use crate::resources::instant_wins::rules::tests::reward_or_none as prize;
 
     fn daily(prizes: Vec<Prize>) -> InstantWin {
         InstantWin {
