@@ -18,8 +18,7 @@ use std::time::Duration;
 pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
     // Held while starting: a first start's welcome comes first.
     let log = init_held_logging(&args.log_level, args.log_format);
-    let remote = args.store.url.starts_with("ws://") || args.store.url.starts_with("wss://");
-    log.release_later(if remote {
+    log.release_later(if crate::storage::open::is_remote(&args.store.url) {
         crate::cli::held_log::REMOTE_HOLD
     } else {
         crate::cli::held_log::EMBEDDED_HOLD

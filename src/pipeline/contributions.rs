@@ -24,7 +24,7 @@ use crate::resources::challenges::contribution::challenge_state_query;
 use crate::resources::challenges::contribution::challenge_writes;
 use crate::resources::instant_wins::draws::CONTENDED;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
-use crate::resources::instant_wins::draws::draw_tries;
+use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
 use crate::resources::instant_wins::draws::instant_win_state_query;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::instant_wins::store::draw_write;
@@ -188,9 +188,10 @@ pub(crate) fn event_parts(
     }))
 }
 
-/// The tries of an event's evaluation and write.
+/// The tries of an event's evaluation and write: the first and
+/// [`MAX_DRAW_ATTEMPTS`]` - 1` after collisions.
 pub(crate) const fn event_tries() -> Tries {
-    draw_tries()
+    Tries::at_most(MAX_DRAW_ATTEMPTS)
 }
 
 /// What the pipeline reads again before evaluating an event whose write was

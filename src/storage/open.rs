@@ -63,7 +63,7 @@ impl Store {
                 )
             })?;
         }
-        let remote = url.starts_with("ws://") || url.starts_with("wss://");
+        let remote = is_remote(&url);
         let first = match &directory {
             Some(path) => crate::storage::fresh_log::open_on_a_fresh_log(&url, path).await?,
             None => open_waiting_for_lock(&url, LockWait::ANOTHER_HANDLE).await?,
@@ -260,6 +260,12 @@ pub(super) async fn open_waiting_for_lock(url: &str, wait: LockWait) -> ApiResul
 }
 
 /// Accepts the documented URL forms and rejects anything else with a clear message.
+/// Whether the store `url` names is a SurrealDB server reached over the
+/// network, not one this process embeds.
+pub fn is_remote(url: &str) -> bool {
+    url.starts_with("ws://") || url.starts_with("wss://")
+}
+
 fn normalise_url(url: &str) -> ApiResult<String> {
     let supported = ["mem://", "surrealkv://", "ws://", "wss://"];
     if !supported.iter().any(|prefix| url.starts_with(prefix)) {

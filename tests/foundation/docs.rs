@@ -3,7 +3,7 @@
 //! somewhere, and no pasted test output passes for documentation.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The repository's root, where Cargo.toml is.
 fn root() -> PathBuf {
@@ -194,5 +194,4 @@ fn the_link_checker_sees_broken_links() {
         anchor_of(" `loyalty bench`: the figures"),
         "loyalty-bench-the-figures"
     );
-    assert!(!Path::new(&root().join("docs/nowhere.md")).exists());
 }

@@ -10,7 +10,6 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 use crate::common::language::Language;
-use crate::common::retry::Tries;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
@@ -125,12 +124,6 @@ pub(crate) fn state_query_at(
 
 /// The collisions worth evaluating an event again for, on fresh state.
 pub(crate) const CONTENDED: &[ErrorCode] = &[ErrorCode::DrawContended];
-
-/// The tries of an event's evaluation: the first and
-/// [`MAX_DRAW_ATTEMPTS`]` - 1` after collisions.
-pub(crate) const fn draw_tries() -> Tries {
-    Tries::at_most(MAX_DRAW_ATTEMPTS)
-}
 
 impl Services {
     /// Evaluates `event` for `customer_id` with new random values, on the
