@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use poem::http::StatusCode;
+use http::StatusCode;
 
 /// Declares [`ErrorCode`] from one line per code: its variant, its string,
 /// its HTTP status and its meaning (the variant's doc and the documentation
@@ -305,25 +305,6 @@ impl std::error::Error for ApiError {}
 
 /// The media type of every JSON answer, errors included.
 pub const JSON_CONTENT_TYPE: &str = "application/json; charset=utf-8";
-
-impl poem::error::ResponseError for ApiError {
-    fn status(&self) -> StatusCode {
-        self.code.status()
-    }
-
-    fn as_response(&self) -> poem::Response {
-        let mut response = poem::Response::builder()
-            .status(self.code.status())
-            .content_type(JSON_CONTENT_TYPE);
-        if self.code.status() == StatusCode::SERVICE_UNAVAILABLE {
-            response = response.header(
-                poem::http::header::RETRY_AFTER,
-                self.code.retry_after_seconds(),
-            );
-        }
-        response.body(self.body().to_string())
-    }
-}
 
 /// Shorthand for results whose error is an [`ApiError`].
 pub type ApiResult<T> = Result<T, ApiError>;

@@ -11,7 +11,7 @@ use crate::engine::script::ScriptEngine;
 use crate::engine::takes_part::applies;
 use crate::engine::text::Text;
 use crate::resources::discounts::settle::settle;
-use crate::resources::instant_wins::model::DrawRecord;
+use crate::resources::instant_wins::draw_record::DrawRecord;
 use crate::resources::instant_wins::rules::draws::Draws;
 use crate::resources::limits::LimitTake;
 use crate::resources::limits::OfferTakes;

@@ -13,8 +13,8 @@ use crate::common::money::round_money;
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::carts::purchase_days::PurchaseDays;
+use crate::resources::carts::purchase_days::PurchaseTotals;
 use crate::resources::coupons::apply::DesiredVoucher;
 use crate::resources::limits::Headroom;
 

@@ -66,7 +66,7 @@ fn facts() -> impl Strategy<Value = (Facts, Value)> {
                         json!("gold")
                     },
                     audiences: audiences.into_iter().map(str::to_string).collect(),
-                    totals: crate::resources::carts::model::PurchaseTotals {
+                    totals: crate::resources::carts::purchase_days::PurchaseTotals {
                         lifetime_spend: cart_count as f64 * 12.5,
                         cart_count,
                         last_purchase: None,

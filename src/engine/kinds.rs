@@ -26,7 +26,7 @@ use crate::resources::discounts::rules::Discount;
 use crate::resources::discounts::rules::DiscountFile;
 use crate::resources::discounts::rules::discount_offer;
 use crate::resources::discounts::settle::CampaignOffer;
-use crate::resources::instant_wins::model::DrawRecord;
+use crate::resources::instant_wins::draw_record::DrawRecord;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::Draws;
 use crate::resources::instant_wins::rules::draws::instant_win_draw;

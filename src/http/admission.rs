@@ -18,6 +18,7 @@ use tokio::sync::Semaphore;
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::http::errors::poem_error;
 
 /// Requests served at once by default: well above what the cores keep busy
 /// (a cart takes a few milliseconds of CPU), so only an overload waits.
@@ -87,11 +88,10 @@ impl Drop for Queued<'_> {
 }
 
 fn busy() -> poem::Error {
-    ApiError::new(
+    poem_error(ApiError::new(
         ErrorCode::ServerBusy,
         "the server is at capacity; this request was not started and changed nothing, retry",
-    )
-    .into()
+    ))
 }
 
 impl<E: Endpoint> Endpoint for AdmissionGateEndpoint<E> {

@@ -11,6 +11,7 @@ use poem_openapi::types::Type;
 use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 
 use crate::error::ApiError;
+use crate::http::errors::poem_error;
 use crate::resources::customers::model::normalise_email;
 
 /// The header carrying the author's e-mail.
@@ -79,13 +80,16 @@ impl<'a> ApiExtractor<'a> for Author {
         };
         let text = value
             .to_str()
-            .map_err(|_| ApiError::invalid(format!("{AUTHOR_HEADER} must be an e-mail address")))?;
+            .map_err(|_| ApiError::invalid(format!("{AUTHOR_HEADER} must be an e-mail address")))
+            .map_err(poem_error)?;
         let refused =
             || ApiError::invalid(format!("{AUTHOR_HEADER} `{text}` is not an e-mail address"));
         if !is_header_email(text) {
-            return Err(refused().into());
+            return Err(poem_error(refused()));
         }
-        let email = normalise_email(text).map_err(|_| refused())?;
+        let email = normalise_email(text)
+            .map_err(|_| refused())
+            .map_err(poem_error)?;
         Ok(Author(Some(email)))
     }
 }

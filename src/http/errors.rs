@@ -144,6 +144,28 @@ impl From<ApiError> for ErrorResponse {
     }
 }
 
+/// An [`ApiError`] as poem's error, for middleware and extractors (handlers
+/// answer [`ErrorResponse`]): its code's status, the JSON body of
+/// [`ApiError::body`] and, on a 503, the code's `Retry-After`.
+pub fn poem_error(error: ApiError) -> poem::Error {
+    poem::Error::from_response(error_response(&error))
+}
+
+/// The response [`poem_error`] answers.
+pub fn error_response(error: &ApiError) -> Response {
+    let status = error.code.status();
+    let mut response = Response::builder()
+        .status(status)
+        .content_type(crate::error::JSON_CONTENT_TYPE);
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        response = response.header(
+            poem::http::header::RETRY_AFTER,
+            error.code.retry_after_seconds(),
+        );
+    }
+    response.body(error.body().to_string())
+}
+
 /// Middleware turning every non-JSON error response into the documented
 /// shape. With the published spec it also gives a 405 the methods its path
 /// takes (`Allow`), and logs and keeps in [`UndeclaredErrors`] an error code
@@ -368,7 +390,7 @@ mod tests {
         let undeclared = Arc::new(UndeclaredErrors::default());
         let answering = |code: ErrorCode| {
             poem::endpoint::make(move |_| async move {
-                Err::<Response, _>(poem::Error::from(ApiError::new(code, "x")))
+                Err::<Response, _>(poem_error(ApiError::new(code, "x")))
             })
             .with(JsonErrors::of_spec(&spec.to_string(), undeclared.clone()))
         };

@@ -7,6 +7,7 @@ use poem::{Endpoint, Middleware, Request};
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::http::errors::poem_error;
 
 /// Middleware refusing request bodies larger than a limit with 413, whether the
 /// size is announced in Content-Length or only discovered while reading.
@@ -56,7 +57,7 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
             .and_then(|value| value.to_str().ok())
             .and_then(|value| value.parse::<usize>().ok());
         if announced.is_some_and(|length| length > self.max_bytes) {
-            return Err(too_large().into());
+            return Err(poem_error(too_large()));
         }
         if announced.is_none() {
             // Chunked or unannounced body: read it here, up to the limit.
@@ -64,7 +65,8 @@ impl<E: Endpoint> Endpoint for BodyLimitEndpoint<E> {
             let bytes = body
                 .into_bytes_limit(self.max_bytes)
                 .await
-                .map_err(|_| too_large())?;
+                .map_err(|_| too_large())
+                .map_err(poem_error)?;
             request.set_body(bytes);
         }
         self.inner.call(request).await
@@ -109,14 +111,13 @@ impl<E: Endpoint> Endpoint for TimeoutEndpoint<E> {
     async fn call(&self, request: Request) -> poem::Result<Self::Output> {
         match tokio::time::timeout(self.limit, self.inner.call(request)).await {
             Ok(result) => result,
-            Err(_) => Err(ApiError::new(
+            Err(_) => Err(poem_error(ApiError::new(
                 ErrorCode::RequestTimeout,
                 format!(
                     "the request took longer than {} ms; retry with the same Idempotency-Key",
                     self.limit.as_millis()
                 ),
-            )
-            .into()),
+            ))),
         }
     }
 }

@@ -8,6 +8,7 @@ use poem::{Endpoint, Middleware, Request};
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::http::errors::poem_error;
 use crate::services::Services;
 
 /// The middleware.
@@ -37,11 +38,10 @@ impl<E: Endpoint> Endpoint for StoreGateEndpoint<E> {
             .data::<Services>()
             .is_none_or(Services::store_reachable);
         if !documents && !reachable {
-            return Err(ApiError::new(
+            return Err(poem_error(ApiError::new(
                 ErrorCode::StoreUnavailable,
                 "the store cannot be reached; nothing was sent or changed, retry",
-            )
-            .into());
+            )));
         }
         self.inner.call(request).await
     }

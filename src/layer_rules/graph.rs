@@ -245,13 +245,8 @@ const IO_CRATES: &[&str] = &["surrealdb::", "tokio::", "poem::", "poem_openapi::
 const POEM_LEFT: &[&str] = &[
     "common/amount.rs",
     "common/time.rs",
-    "error.rs",
-    "resources/campaign_header.rs",
-    "resources/carts/model.rs",
     "resources/discounts/stacking.rs",
-    "resources/instant_wins/model.rs",
     "resources/limits/mod.rs",
-    "resources/master_data/model.rs",
     "resources/points/model.rs",
     "resources/rewards/model.rs",
     "resources/vouchers/model.rs",

@@ -16,7 +16,7 @@ use crate::pipeline::contributions::read_again_after;
 use crate::pipeline::facts::EventFacts;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::service::Subject;
-use crate::resources::instant_wins::model::InstantWinState;
+use crate::resources::instant_wins::draw_record::InstantWinState;
 use crate::resources::messages::model::MessageBody;
 use crate::resources::messages::service::message_bodies;
 use crate::services::Services;

@@ -1,8 +1,8 @@
 //! Expressions compiled and evaluated: facts they see, errors at their line.
 
 use super::*;
-use crate::resources::carts::model::PurchaseTotals;
 use crate::resources::carts::purchase_days::PurchaseDays;
+use crate::resources::carts::purchase_days::PurchaseTotals;
 use chrono::{DateTime, Utc};
 use serde_json::json;
 use std::path::PathBuf;

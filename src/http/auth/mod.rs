@@ -15,6 +15,7 @@ use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::credentials::Caller;
 use crate::http::auth::credentials::Credentials;
+use crate::http::errors::poem_error;
 use crate::http::rate_limits::RateLimited;
 use crate::http::rate_limits::RateVerdictSlot;
 use crate::http::rate_limits::limiters::Tier;
@@ -75,7 +76,7 @@ async fn authentication(services: &Services, request: &Request) -> poem::Result<
     match services.authenticate(&credentials(request)).await {
         Ok(caller) => Ok(Authentication(Some(caller))),
         Err(error) if error.code == ErrorCode::Forbidden => Ok(Authentication(None)),
-        Err(error) => Err(error.into()),
+        Err(error) => Err(poem_error(error)),
     }
 }
 
@@ -173,13 +174,20 @@ impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
     ) -> poem::Result<Self> {
         let services = request
             .data::<Services>()
-            .ok_or_else(|| ApiError::internal("services are not attached to the request"))?;
+            .ok_or_else(|| ApiError::internal("services are not attached to the request"))
+            .map_err(poem_error)?;
         let outcome = match request.data::<Authentication>() {
             Some(outcome) => outcome.clone(),
             None => authentication(services, request).await?,
         };
-        let caller = outcome.0.ok_or_else(ApiError::forbidden)?;
-        let admission = services.admit(&caller.company, tier_of(TIER)).await?;
+        let caller = outcome
+            .0
+            .ok_or_else(ApiError::forbidden)
+            .map_err(poem_error)?;
+        let admission = services
+            .admit(&caller.company, tier_of(TIER))
+            .await
+            .map_err(poem_error)?;
         if let Some(slot) = request.data::<RateVerdictSlot>() {
             slot.record(admission);
         }

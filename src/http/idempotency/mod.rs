@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::Authentication;
+use crate::http::errors::poem_error;
 use crate::http::idempotency::answer::PendingAnswer;
 use crate::http::idempotency::here::KeyOutcome;
 use crate::http::idempotency::model::KeyClaim;
@@ -157,10 +158,9 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         match *request.method() {
             Method::POST | Method::PATCH | Method::PUT => {}
             Method::GET | Method::DELETE | Method::HEAD => {
-                return Err(ApiError::invalid(
+                return Err(poem_error(ApiError::invalid(
                     "Idempotency-Key is accepted on POST, PATCH and PUT only, never on GET or DELETE",
-                )
-                .into());
+                )));
             }
             // No route has it (TRACE, OPTIONS, ...): the router answers 405.
             _ => {
@@ -171,7 +171,9 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
                     .map(IntoResponse::into_response);
             }
         }
-        let key = key.map_err(|_| ApiError::invalid("Idempotency-Key must be visible ASCII"))?;
+        let key = key
+            .map_err(|_| ApiError::invalid("Idempotency-Key must be visible ASCII"))
+            .map_err(poem_error)?;
         let caller = request
             .data::<Authentication>()
             .and_then(|auth| auth.0.clone());
@@ -189,7 +191,8 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         let company = caller.company.as_str();
         let (claim, _running) = services
             .claim_idempotency_key(company, &key, &fingerprint)
-            .await?;
+            .await
+            .map_err(poem_error)?;
         match claim {
             KeyClaim::Replay(stored) => {
                 // A replay is a request like any other: it is charged to the
@@ -197,7 +200,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
                 let tier = stored.tier.as_deref().and_then(Tier::from_name);
                 let mut response = replay(stored);
                 if let Some(tier) = tier {
-                    let admission = services.admit(company, tier).await?;
+                    let admission = services.admit(company, tier).await.map_err(poem_error)?;
                     if admission.retry_after.is_some() {
                         return Err(RateLimited(admission).into());
                     }
@@ -206,18 +209,16 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
                 return Ok(response);
             }
             KeyClaim::InUse => {
-                return Err(ApiError::new(
+                return Err(poem_error(ApiError::new(
                     ErrorCode::IdempotencyKeyInUse,
                     "a request with this Idempotency-Key is still being processed; retry shortly",
-                )
-                .into());
+                )));
             }
             KeyClaim::Mismatch => {
-                return Err(ApiError::new(
+                return Err(poem_error(ApiError::new(
                     ErrorCode::IdempotencyKeyReused,
                     "this Idempotency-Key was used with different parameters or on another endpoint",
-                )
-                .into());
+                )));
             }
             KeyClaim::Run => {}
         }

@@ -6,6 +6,7 @@ use crate::common::language::Language;
 use crate::error::ApiError;
 use crate::http::auth::Authentication;
 use crate::http::errors::ErrorResponse;
+use crate::http::errors::poem_error;
 use crate::services::Services;
 
 /// Middleware choosing the response language of authenticated calls: the
@@ -41,7 +42,12 @@ impl<E: Endpoint> Endpoint for LocalizeEndpoint<E> {
                     .headers()
                     .get(poem::http::header::ACCEPT_LANGUAGE)
                     .and_then(|v| v.to_str().ok());
-                Some(services.response_language(&company, accept).await?)
+                Some(
+                    services
+                        .response_language(&company, accept)
+                        .await
+                        .map_err(poem_error)?,
+                )
             }
             _ => None,
         };

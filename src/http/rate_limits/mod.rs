@@ -12,6 +12,7 @@ use poem::{Endpoint, IntoResponse, Middleware, Request, Response};
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
+use crate::http::errors::error_response;
 use crate::http::rate_limits::limiters::RateVerdict;
 use crate::http::rate_limits::limiters::Tier;
 
@@ -96,7 +97,7 @@ impl ResponseError for RateLimited {
     }
 
     fn as_response(&self) -> Response {
-        let mut response = ApiError::new(ErrorCode::RateLimited, self.to_string()).as_response();
+        let mut response = error_response(&ApiError::new(ErrorCode::RateLimited, self.to_string()));
         set_headers(&mut response, &self.0);
         response
     }

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::error::ApiError;
 use crate::http::auth::Authentication;
+use crate::http::errors::poem_error;
 use crate::http::shape::check::SchemaChecker;
 use crate::http::spec::PathTable;
 
@@ -213,15 +214,20 @@ impl<E: Endpoint> Endpoint for RequestShapeEndpoint<E> {
         if authenticated && let Some(query) = request.uri().query() {
             self.shapes
                 .check_query(request.method(), request.uri().path(), query)
-                .map_err(ApiError::invalid)?;
+                .map_err(ApiError::invalid)
+                .map_err(poem_error)?;
         }
         if has_body && is_json && authenticated {
-            let bytes = request.take_body().into_bytes().await.map_err(|error| {
-                ApiError::invalid(format!("the body could not be read: {error}"))
-            })?;
+            let bytes = request
+                .take_body()
+                .into_bytes()
+                .await
+                .map_err(|error| ApiError::invalid(format!("the body could not be read: {error}")))
+                .map_err(poem_error)?;
             self.shapes
                 .check(request.method(), request.uri().path(), &bytes)
-                .map_err(ApiError::invalid)?;
+                .map_err(ApiError::invalid)
+                .map_err(poem_error)?;
             request.set_body(bytes);
         }
         self.inner.call(request).await

@@ -1,12 +1,10 @@
 //! Carts: the canonical name for a purchase transaction.
 
-use chrono::{DateTime, Utc};
 use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
-use crate::common::money::sum_exactly;
 use crate::common::time::Timestamp;
 
 /// A line of a recorded cart.
@@ -144,26 +142,4 @@ pub struct CartCancellation {
     /// The code of the cancellation cart; `<cart_id>-cancellation` when omitted.
     #[oai(validator(min_length = 1, max_length = 128))]
     pub code: Option<String>,
-}
-
-/// A Customer's purchase totals.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct PurchaseTotals {
-    /// Sum of all purchases.
-    pub lifetime_spend: f64,
-    /// Number of purchases.
-    pub cart_count: i64,
-    /// When the latest purchase happened.
-    pub last_purchase: Option<DateTime<Utc>>,
-}
-
-impl PurchaseTotals {
-    /// The totals of `purchases`.
-    pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
-        PurchaseTotals {
-            lifetime_spend: sum_exactly(purchases.iter().map(|(_, amount)| *amount)),
-            cart_count: purchases.len() as i64,
-            last_purchase: purchases.iter().map(|(at, _)| *at).max(),
-        }
-    }
 }

@@ -1,11 +1,34 @@
-//! A Customer's purchases by calendar day: what the store keeps of them
+//! A Customer's purchases as the facts read them: their totals
+//! ([`PurchaseTotals`]) and by calendar day, what the store keeps of them
 //! for `history` ([`crate::engine::history`]) and reads back in a range of
 //! month records (`purchase_month`, see `schema.surql`).
 
-use chrono::NaiveDate;
-#[cfg(test)]
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rust_decimal::Decimal;
+
+use crate::common::money::sum_exactly;
+
+/// A Customer's purchase totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PurchaseTotals {
+    /// Sum of all purchases.
+    pub lifetime_spend: f64,
+    /// Number of purchases.
+    pub cart_count: i64,
+    /// When the latest purchase happened.
+    pub last_purchase: Option<DateTime<Utc>>,
+}
+
+impl PurchaseTotals {
+    /// The totals of `purchases`.
+    pub fn of(purchases: &[(DateTime<Utc>, f64)]) -> Self {
+        PurchaseTotals {
+            lifetime_spend: sum_exactly(purchases.iter().map(|(_, amount)| *amount)),
+            cart_count: purchases.len() as i64,
+            last_purchase: purchases.iter().map(|(at, _)| *at).max(),
+        }
+    }
+}
 
 /// What a Customer bought on one day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 //! Back-office endpoints, called by the operator CLI.
 
+use crate::http::errors::poem_error;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem::Request;
 use poem_openapi::auth::Bearer;
@@ -31,11 +32,15 @@ pub struct OperatorAuth(());
 async fn check_operator_token(request: &Request, bearer: Bearer) -> poem::Result<()> {
     let expected = request
         .data::<OperatorToken>()
-        .ok_or_else(|| ApiError::internal("operator token is not attached"))?;
+        .ok_or_else(|| ApiError::internal("operator token is not attached"))
+        .map_err(poem_error)?;
     if constant_time_eq(&expected.0, &bearer.token) {
         Ok(())
     } else {
-        Err(ApiError::new(ErrorCode::OperatorUnauthorized, "wrong operator token").into())
+        Err(poem_error(ApiError::new(
+            ErrorCode::OperatorUnauthorized,
+            "wrong operator token",
+        )))
     }
 }
 

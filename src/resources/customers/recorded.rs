@@ -109,7 +109,7 @@ mod tests {
             carts: 1,
         }));
         let facts = CustomerFacts {
-            totals: crate::resources::carts::model::PurchaseTotals::of(&purchases),
+            totals: crate::resources::carts::purchase_days::PurchaseTotals::of(&purchases),
             history: std::sync::Arc::new(history),
             points_balance: 40,
             ..CustomerFacts::default()

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod deliveries;
+pub mod draw_record;
 pub mod draws;
 pub mod model;
 pub mod overview;

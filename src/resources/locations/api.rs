@@ -16,7 +16,7 @@ use crate::resources::locations::model::Location;
 use crate::resources::locations::model::LocationChanges;
 use crate::resources::locations::model::LocationList;
 use crate::resources::locations::model::NewLocation;
-use crate::resources::master_data::model::MasterSearchBy;
+use crate::resources::master_data::search_by::MasterSearchBy;
 use crate::resources::taxonomies::model::DeletedMasterRecord;
 
 #[derive(Tags)]

@@ -18,6 +18,7 @@ pub mod matching;
 pub mod model;
 pub mod references;
 pub mod refresh;
+pub mod search_by;
 pub mod service;
 pub mod snapshot;
 pub mod store;

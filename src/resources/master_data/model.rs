@@ -1,26 +1,13 @@
-//! What Products and Locations share: how their `{id}`/`{value}` path is
-//! read, and the features map both carry.
+//! The features map Products and Locations both carry (how their
+//! `{id}`/`{value}` path is read is [`super::search_by`]).
 
 use std::collections::BTreeMap;
 
-use poem_openapi::Enum;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::common::validate::validate_slug;
 use crate::error::ApiError;
 use crate::error::ApiResult;
-
-/// Which identifier the `{id}` of a Product or the `{value}` of a Location is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, Enum)]
-#[oai(rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum MasterSearchBy {
-    /// The service id (`prd_...`, `loc_...`).
-    #[default]
-    Id,
-    /// The Company's code (for Products, also any of their aliases).
-    Code,
-}
 
 /// Features of a Product or a Location: taxonomy slug to the slugs of the
 /// features it carries, e.g. `{"department": ["dairy"], "brand": ["acme"]}`.

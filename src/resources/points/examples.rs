@@ -62,8 +62,8 @@ pub const EXAMPLES: &[OperationExample] = &[
 mod tests {
     use super::*;
     use crate::http::spec::examples::parses;
-    use crate::resources::points::model::PointsCampaignSpec;
     use crate::resources::points::operations::{Adjustment, CartRedemption, Redemption, Transfer};
+    use crate::resources::points_campaigns::model::PointsCampaignSpec;
 
     #[test]
     fn every_example_is_what_the_operation_accepts() {

@@ -13,8 +13,8 @@ use crate::http::errors::ErrorResponse;
 use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
-use crate::resources::points::model::PointsCampaign;
-use crate::resources::points::model::PointsCampaignSpec;
+use crate::resources::points_campaigns::model::PointsCampaign;
+use crate::resources::points_campaigns::model::PointsCampaignSpec;
 
 #[derive(Tags)]
 enum PointsCampaignTags {

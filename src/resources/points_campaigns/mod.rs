@@ -2,5 +2,6 @@
 //! through the API.
 
 pub mod api;
+pub mod model;
 pub mod rules;
 pub mod service;

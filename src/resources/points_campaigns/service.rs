@@ -18,11 +18,11 @@ use crate::resources::api_campaigns::service::CampaignPatch;
 use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::limits::OfferLimit;
 use crate::resources::points::model::PerAmountOf;
-use crate::resources::points::model::PointsCampaign;
-use crate::resources::points::model::PointsCampaignSpec;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsRounding;
-use crate::resources::points::model::PointsRules;
+use crate::resources::points_campaigns::model::PointsCampaign;
+use crate::resources::points_campaigns::model::PointsCampaignSpec;
+use crate::resources::points_campaigns::model::PointsRules;
 use crate::resources::points_campaigns::rules::Expiry;
 use crate::services::Services;
 

@@ -12,7 +12,7 @@ use crate::http::errors::ErrorResponse;
 use crate::http::idempotency::answer::answers_with;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
-use crate::resources::master_data::model::MasterSearchBy;
+use crate::resources::master_data::search_by::MasterSearchBy;
 use crate::resources::products::model::NewProduct;
 use crate::resources::products::model::Product;
 use crate::resources::products::model::ProductChanges;

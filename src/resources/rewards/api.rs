@@ -17,7 +17,7 @@ use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::rewards::model::RewardTransaction;
-use crate::resources::rewards::model::RewardView;
+use crate::resources::rewards::view::RewardView;
 
 #[derive(Tags)]
 enum RewardsTags {

@@ -82,7 +82,8 @@ mod tests {
     use crate::resources::rewards::api::{
         RewardList, RewardRedemption, RewardRollback, RewardTransactionList,
     };
-    use crate::resources::rewards::model::{RewardTransaction, RewardView};
+    use crate::resources::rewards::model::RewardTransaction;
+    use crate::resources::rewards::view::RewardView;
 
     #[test]
     fn every_example_is_what_the_operation_accepts_and_answers() {

@@ -14,3 +14,4 @@ pub mod rollback;
 pub mod rules;
 pub mod service;
 pub mod store;
+pub mod view;

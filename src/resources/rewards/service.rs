@@ -14,10 +14,10 @@ use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::rewards::gift::given_view;
-use crate::resources::rewards::model::RewardLimitView;
-use crate::resources::rewards::model::RewardView;
 use crate::resources::rewards::rules::Reward;
 use crate::resources::rewards::store::RedemptionStanding;
+use crate::resources::rewards::view::RewardLimitView;
+use crate::resources::rewards::view::RewardView;
 use crate::services::Services;
 
 /// Why a Customer cannot redeem a Reward: the code a redemption answers, and words.

@@ -21,7 +21,7 @@ use crate::http::idempotency::answer::written_answer;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
-use crate::resources::carts::model::PurchaseTotals;
+use crate::resources::carts::purchase_days::PurchaseTotals;
 use crate::resources::challenges::store::give_back_statements;
 use crate::resources::discounts::model::DiscountTransaction;
 use crate::resources::discounts::store::CANCEL_DISCOUNTS;

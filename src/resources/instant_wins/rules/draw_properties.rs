@@ -16,7 +16,7 @@ use crate::engine::evaluate::evaluate;
 use crate::engine::facts::Facts;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
-use crate::resources::instant_wins::model::InstantWinState;
+use crate::resources::instant_wins::draw_record::InstantWinState;
 use crate::resources::instant_wins::rules::Prize;
 use crate::resources::instant_wins::rules::PromotionType;
 use crate::resources::instant_wins::rules::StockStrategy;

@@ -4,10 +4,10 @@
 //! the random source are passed in.
 
 use crate::resources::challenges::progress::ChallengeRecord;
-use crate::resources::instant_wins::model::DrawRecord;
-use crate::resources::instant_wins::model::InstantWinState;
-use crate::resources::instant_wins::model::StockSeen;
-use crate::resources::instant_wins::model::WonPrize;
+use crate::resources::instant_wins::draw_record::DrawRecord;
+use crate::resources::instant_wins::draw_record::InstantWinState;
+use crate::resources::instant_wins::draw_record::StockSeen;
+use crate::resources::instant_wins::draw_record::WonPrize;
 use std::collections::HashMap;
 
 use serde::Serialize;

@@ -19,7 +19,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::challenges::progress::ChallengeRecord;
 use crate::resources::challenges::store::records_from;
-use crate::resources::instant_wins::model::InstantWinState;
+use crate::resources::instant_wins::draw_record::InstantWinState;
 use crate::resources::instant_wins::store::of_rules;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::PrizeCounters;

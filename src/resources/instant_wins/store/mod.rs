@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
-use crate::resources::instant_wins::model::DrawRecord;
+use crate::resources::instant_wins::draw_record::DrawRecord;
 use crate::resources::instant_wins::store::participations::ParticipationCounts;
 use crate::resources::instant_wins::store::stock::StockShard;
 use crate::resources::vouchers::codes::code_key;
@@ -79,7 +79,7 @@ pub fn draw_write(
                 .is_some_and(|stock| stock >= 0)
         })
         .collect();
-    // Points prizes are ledger entries of the event ([`crate::resources::instant_wins::model::WonPrize::needs_delivery`]).
+    // Points prizes are ledger entries of the event ([`crate::resources::instant_wins::draw_record::WonPrize::needs_delivery`]).
     let won: Vec<&Value> = documents
         .iter()
         .zip(draws)
@@ -255,7 +255,7 @@ mod tests {
     use super::*;
     use crate::error::ErrorCode;
     use crate::pipeline::occurrence::Earned;
-    use crate::resources::instant_wins::model::DrawRecord;
+    use crate::resources::instant_wins::draw_record::DrawRecord;
     use crate::resources::instant_wins::store::draw_state::StateQuery;
 
     fn draw(id: &str, rule_id: i64, period: &str) -> PlannedDraw {
@@ -337,7 +337,7 @@ mod tests {
     /// A draw of rule 7 that won one unit of `gift` (stock 2) from `shard`.
     fn won_gift(id: &str, shard: i64) -> PlannedDraw {
         let mut won = draw(id, 7, "campaign");
-        won.record.prize = Some(crate::resources::instant_wins::model::WonPrize {
+        won.record.prize = Some(crate::resources::instant_wins::draw_record::WonPrize {
             prize_id: "gift".into(),
             promotion_type: "reward",
             promotion_id: 11,

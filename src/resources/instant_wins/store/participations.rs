@@ -85,7 +85,7 @@ impl ParticipationCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resources::instant_wins::model::DrawRecord;
+    use crate::resources::instant_wins::draw_record::DrawRecord;
 
     fn draw(rule_id: i64, period: &str) -> PlannedDraw {
         PlannedDraw {

@@ -1,0 +1,132 @@
+//! Points campaigns as the API takes and answers them: the body of POST
+//! /points_campaigns and the campaigns GET /points_campaigns lists.
+
+use poem_openapi::Object;
+use serde::{Deserialize, Serialize};
+
+use crate::common::time::Timestamp;
+use crate::resources::campaign_header::CampaignHeader;
+use crate::resources::limits::OfferLimitRules;
+use crate::resources::points::model::{PerAmountOf, PointsKind, PointsRounding};
+
+/// How a points campaign earns (the `points:` section of a campaign file):
+/// at least one of `per_amount`, `per_product` and `fixed`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
+pub struct PointsRules {
+    /// Points per currency unit of the cart total, rounded as `rounding` says
+    /// (from 0.0001 to 1,000,000).
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "0.0001"), maximum(value = "1000000"))
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_amount: Option<f64>,
+    /// What `per_amount` counts: `total` (the default) or `paid`, the total
+    /// less what the cart's discounts and Vouchers took off (nothing to
+    /// count without `per_amount`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_amount_of: Option<PerAmountOf>,
+    /// How `per_amount` and fractional quantities of `per_product` are
+    /// rounded to whole points: `floor` (the default), `nearest` or `ceil`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounding: Option<PointsRounding>,
+    /// Points per unit of these products (product code → points, at least 1).
+    #[oai(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub per_product: std::collections::BTreeMap<String, i64>,
+    /// Flat points (at least 1).
+    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<i64>,
+    /// `points` (default) or `wallet` (money, in cents).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<PointsKind>,
+    /// The points expire this many days after they are earned (1 to 3650) ...
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(minimum(value = "1"), maximum(value = "3650"))
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_after_days: Option<u32>,
+    /// ... or at this instant (not both).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
+}
+
+/// A points campaign as written: the fields of a campaign file of kind
+/// `points`. On create every field but `name` and `points` is optional; on
+/// update every field is, and the ones sent replace the stored ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+#[oai(deny_unknown_fields)]
+pub struct PointsCampaignSpec {
+    /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<serde_json::Value>,
+    /// Description, translatable like `name`.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<serde_json::Value>,
+    /// Whether it applies (default true).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<bool>,
+    /// First instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_from: Option<Timestamp>,
+    /// Last instant it applies.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub available_to: Option<Timestamp>,
+    /// The events it listens to: `"cart"`, `{"custom_event": TYPE}` or
+    /// `{"trigger": TYPE}`; absent: none (given only as an Instant Win prize).
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on: Option<serde_json::Value>,
+    /// Its rhai condition (see the campaign file reference); not blank.
+    #[oai(
+        skip_serializing_if_is_none,
+        validator(pattern = r"\S", max_length = 10000)
+    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+    /// How it earns.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub points: Option<PointsRules>,
+    /// Its budgets: the events it credits (`redemptions`) and the `points`
+    /// it gives, overall or `per` period, for the Company or `each`
+    /// Location or Customer (each `per`/`each` pair once). What is left of
+    /// a budget is given when an event would earn more; a PATCH replaces
+    /// the list.
+    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<OfferLimitRules>>,
+}
+
+/// A points campaign as GET /points returns it.
+#[derive(Debug, Clone, PartialEq, Serialize, Object)]
+pub struct PointsCampaign {
+    /// Its id, name, description, whether it is active and its dates.
+    #[oai(flatten)]
+    #[serde(flatten)]
+    pub header: CampaignHeader,
+    /// `file` (a campaign file: read-only here) or `api`.
+    pub source: String,
+    /// The events it listens to; absent: given only as a prize.
+    #[oai(skip_serializing_if_is_none)]
+    pub on: Option<serde_json::Value>,
+    /// Its condition.
+    #[oai(skip_serializing_if_is_none)]
+    pub when: Option<String>,
+    /// How it earns.
+    pub points: PointsRules,
+    /// Its budgets.
+    pub limits: Vec<OfferLimitRules>,
+}
