@@ -64,7 +64,8 @@
 //! - Idempotency-Key: `http/idempotency/`; `Accept-Language` and translations: `http/languages/`
 //!   (the middleware), `common/language.rs` (the negotiation), `resources/companies/settings.rs`
 //!   (the Company's settings, kept 30 s).
-//! - Error body shapes and codes: `error.rs` (registry), `http/errors.rs` (bodies).
+//! - Error body shapes and codes: `error` (the registry, from `crates/types`),
+//!   `http/errors.rs` (bodies).
 //! - Overload (`server_busy`) and request timeouts: `http/admission.rs`, `http/errors.rs`.
 //! - Versioning (`Api-Version`): `http/auth/credentials.rs`.
 //! - Customers, cards, search, anonymization: `resources/customers/` (and
@@ -120,7 +121,7 @@ pub mod cli;
 pub mod common;
 pub mod config;
 pub mod engine;
-pub mod error;
+pub use loyalty_types::error;
 pub mod http;
 #[cfg(test)]
 mod layer_rules;

@@ -1,6 +1,5 @@
 //! Small helpers every resource uses.
 
-pub mod amount;
 pub mod clock;
 pub mod ids;
 pub mod language;
@@ -9,6 +8,7 @@ pub mod money;
 pub mod pagination;
 pub mod random;
 pub mod retry;
-pub mod time;
 pub mod url;
 pub mod validate;
+
+pub use loyalty_types::{amount, time};

@@ -153,17 +153,23 @@ pub fn poem_error(error: ApiError) -> poem::Error {
 
 /// The response [`poem_error`] answers.
 pub fn error_response(error: &ApiError) -> Response {
-    let status = error.code.status();
-    let mut response = Response::builder()
-        .status(status)
-        .content_type(crate::error::JSON_CONTENT_TYPE);
-    if status == StatusCode::SERVICE_UNAVAILABLE {
-        response = response.header(
+    let mut response = rendered(error, error.code.status());
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+        response.headers_mut().insert(
             poem::http::header::RETRY_AFTER,
-            error.code.retry_after_seconds(),
+            error.code.retry_after_seconds().into(),
         );
     }
-    response.body(error.body().to_string())
+    response
+}
+
+/// `error` rendered with `status`, which differs from the code's own only
+/// for framework failures whose status has no code of its own.
+fn rendered(error: &ApiError, status: StatusCode) -> Response {
+    Response::builder()
+        .status(status)
+        .content_type(crate::error::JSON_CONTENT_TYPE)
+        .body(error.body().to_string())
 }
 
 /// Middleware turning every non-JSON error response into the documented
@@ -336,7 +342,7 @@ async fn ensure_json_error(mut response: Response, target: &str) -> Response {
     } else {
         message
     };
-    let mut rendered = ApiError::new(code, message).as_response_with_status(status);
+    let mut rendered = rendered(&ApiError::new(code, message), status);
     for (name, value) in response.headers() {
         if name != CONTENT_TYPE && name != poem::http::header::CONTENT_LENGTH {
             rendered.headers_mut().insert(name.clone(), value.clone());
@@ -363,17 +369,6 @@ fn is_json(response: &Response) -> bool {
         .get(CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.starts_with("application/json"))
-}
-
-impl ApiError {
-    /// Renders the error with `status`, which differs from the code's own only
-    /// for framework failures whose status has no code of its own.
-    fn as_response_with_status(&self, status: StatusCode) -> Response {
-        Response::builder()
-            .status(status)
-            .content_type(crate::error::JSON_CONTENT_TYPE)
-            .body(self.body().to_string())
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
-use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimitRules;
 
 /// What a Coupon's Vouchers take off the lines they apply to: exactly one of

@@ -24,7 +24,7 @@ use crate::resources::coupons::rules;
 use crate::resources::coupons::rules::CouponCodes;
 use crate::resources::coupons::rules::CouponValue;
 use crate::resources::coupons::rules::coupon_of;
-use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimit;
 use crate::resources::limits::OfferLimitRules;
 use crate::services::Services;
@@ -211,7 +211,7 @@ pub(crate) fn describe(campaign: &Campaign, coupon: &rules::Coupon, language: &L
             to: hours.to.format("%H:%M").to_string(),
         }),
         when: campaign.when.as_ref().map(|w| w.source.clone()),
-        stacking: campaign.stacking.rules(),
+        stacking: StackingRules::from(&campaign.stacking),
         limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
     }
 }

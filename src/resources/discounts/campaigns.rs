@@ -26,7 +26,7 @@ use crate::resources::discounts::rules::Discount;
 use crate::resources::discounts::rules::Figure;
 use crate::resources::discounts::rules::Off;
 use crate::resources::discounts::rules::Target;
-use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimit;
 use crate::resources::limits::OfferLimitRules;
 use crate::services::Services;
@@ -163,7 +163,7 @@ fn describe(campaign: &Campaign, discount: &Discount, language: &Language) -> Di
         source: campaign_source(campaign).to_string(),
         when: campaign.when.as_ref().map(|w| w.source.clone()),
         discount: rules_of(discount),
-        stacking: campaign.stacking.rules(),
+        stacking: StackingRules::from(&campaign.stacking),
         limits: campaign.limits.iter().map(OfferLimit::rules).collect(),
     }
 }

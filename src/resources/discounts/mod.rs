@@ -17,5 +17,6 @@ pub mod overlaps;
 pub mod rules;
 pub mod settle;
 pub mod stacking;
+pub mod stacking_rules;
 pub mod store;
 pub mod transactions;

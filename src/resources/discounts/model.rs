@@ -9,7 +9,7 @@ use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
 use crate::resources::campaign_header::CampaignHeader;
-use crate::resources::discounts::stacking::StackingRules;
+use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimitRules;
 
 /// Where a discount transaction happened.

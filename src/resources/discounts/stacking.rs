@@ -17,28 +17,14 @@
 //! is symmetric). How the competing ones are settled is
 //! [`crate::resources::discounts::settle`].
 
-use poem_openapi::Object;
 use serde::Deserialize;
-use serde::Serialize;
-use serde_json::Value;
 
 use crate::engine::problems::Problems;
 
 /// Most a priority may be, either way.
 pub const MAX_PRIORITY: i64 = 1_000_000;
 
-/// What a percentage is taken of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Enum)]
-#[oai(rename_all = "snake_case")]
-#[serde(rename_all = "snake_case")]
-pub enum DiscountBase {
-    /// The price on the shelf, whatever was taken off before (still never
-    /// more than is left). The default of discount campaigns.
-    Original,
-    /// What is left to pay after the offers before it. The default of
-    /// Coupons, whose Vouchers are presented at the end of a sale.
-    Discounted,
-}
+pub use loyalty_types::discounts::DiscountBase;
 
 /// How an offer shares a cart with the others.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,104 +91,6 @@ impl Stacking {
     /// Whether the two may share a cart: each allows the other.
     pub fn combines(&self, other: &Stacking) -> bool {
         self.allows(other) && other.allows(self)
-    }
-}
-
-/// How a discount campaign or Coupon shares a cart with the other offers,
-/// as the API takes and answers it (the `stacking:` section of a campaign
-/// file). Offers of higher `priority` are reckoned first and win conflicts;
-/// two offers share a cart only when each allows the other; among offers of
-/// one priority that do not combine, the choice worth most to the Customer
-/// wins, and the others say why in `explain` (a Voucher: a
-/// `voucher_rejected` effect with `voucher_not_combinable`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct StackingRules {
-    /// Higher first (default 0), -1000000 to 1000000.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "-1000000"), maximum(value = "1000000"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub priority: Option<i64>,
-    /// Its group, which other offers name in `combines_with`.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"\S", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
-    /// The groups it may share a cart with; absent: any offer that allows
-    /// it.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 100, pattern = r"\S", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub combines_with: Option<Vec<String>>,
-    /// The groups it never shares a cart with, whatever `combines_with`
-    /// allows (offers of no group, or of other groups, still may).
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 100, pattern = r"\S", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub excludes: Option<Vec<String>>,
-    /// `true`: it shares a cart with no other offer (not with
-    /// `combines_with`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exclusive: Option<bool>,
-    /// What its percentage is taken of: `original` (discount campaigns'
-    /// default) or `discounted` (Coupons' default).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base: Option<DiscountBase>,
-    /// Coupons: most of its Vouchers one cart uses (at least 1); absent: no
-    /// limit.
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_per_cart: Option<u32>,
-}
-
-impl StackingRules {
-    /// Keeps a PATCH's `stacking` coherent once merged into the stored
-    /// `merged` campaign: `exclusive: true` sent drops the stored
-    /// `combines_with`, and `combines_with` sent drops the stored
-    /// `exclusive`.
-    pub fn settle_patch(sent: Option<&StackingRules>, merged: &mut Value) {
-        let (Some(sent), Some(section)) = (
-            sent,
-            merged.get_mut("stacking").and_then(Value::as_object_mut),
-        ) else {
-            return;
-        };
-        if sent.exclusive == Some(true) && sent.combines_with.is_none() {
-            section.remove("combines_with");
-            if sent.excludes.is_none() {
-                section.remove("excludes");
-            }
-        } else if sent.combines_with.is_some() && sent.exclusive.is_none() {
-            section.remove("exclusive");
-        }
-    }
-}
-
-impl Stacking {
-    /// As the API answers it.
-    pub fn rules(&self) -> StackingRules {
-        StackingRules {
-            priority: Some(self.priority),
-            group: self.group.clone(),
-            combines_with: self
-                .combines_with
-                .clone()
-                .filter(|groups| !groups.is_empty()),
-            excludes: Some(self.excludes.clone()).filter(|groups| !groups.is_empty()),
-            exclusive: Some(self.exclusive()),
-            base: Some(self.base),
-            max_per_cart: self.max_per_cart,
-        }
     }
 }
 

@@ -306,16 +306,19 @@ impl Services {
                 rule_id: Some(rule_id),
                 campaign_history_id: Some(send.clone()),
                 loyalty_rule_history_id: Some(format!("lrh_{}", random_hex(8))),
-                ..Voucher::issued(NewVoucher {
-                    code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),
-                    coupon_id: coupon.id,
-                    coupon_name: coupon_name.clone(),
-                    customer_id: customer_id.clone(),
-                    uses_left: coupon.uses_per_voucher.map_or(1, i64::from),
-                    source: "targeted_delivery",
-                    created_at: now,
-                    valid_until: None,
-                })
+                ..Voucher::issued(
+                    crate::common::ids::time_ordered_id("vch"),
+                    NewVoucher {
+                        code: format!("{}-{}", coupon.static_code, random_hex(5).to_uppercase()),
+                        coupon_id: coupon.id,
+                        coupon_name: coupon_name.clone(),
+                        customer_id: customer_id.clone(),
+                        uses_left: coupon.uses_per_voucher.map_or(1, i64::from),
+                        source: "targeted_delivery",
+                        created_at: now,
+                        valid_until: None,
+                    },
+                )
             },
         };
         // A code drawn twice (one in a million per code) refuses the whole

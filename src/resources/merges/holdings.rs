@@ -18,6 +18,7 @@ use crate::resources::merges::model::MovedVoucher;
 use crate::resources::merges::model::NotRestored;
 use crate::resources::merges::store::HoldingMove;
 use crate::resources::vouchers::codes::code_key;
+use crate::resources::vouchers::static_codes::of_static_code;
 use crate::services::Services;
 
 /// The holdings part of a merge.
@@ -102,7 +103,7 @@ impl Services {
         // A static code's uses are counted per Customer under the Customer's
         // own key: the survivor keeps its count, the merged one's stays.
         for voucher in vouchers.iter().filter(|v| {
-            !v.of_static_code()
+            !of_static_code(v)
                 && (v.rule_id.is_none() || !target_vouchers.iter().any(|t| t.rule_id == v.rule_id))
         }) {
             plan.vouchers.push(MovedVoucher {

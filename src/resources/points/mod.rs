@@ -7,7 +7,7 @@ pub mod examples;
 pub mod expiry;
 pub mod ledger_entry;
 pub mod locks;
-pub mod model;
+pub use loyalty_types::points as model;
 pub mod operations;
 pub mod service;
 pub mod store;

@@ -75,16 +75,19 @@ pub fn gift_write(
                     ),
                 ));
             };
-            let issued = Voucher::issued(NewVoucher {
-                code: pattern.generate(&mut rand::rng()),
-                coupon_id: *coupon_id,
-                coupon_name: (to.render)(&coupon_campaign.name),
-                customer_id: to.customer_id.to_string(),
-                uses_left: i64::from(coupon.uses_per_voucher),
-                source: "reward",
-                created_at: to.now,
-                valid_until: coupon.valid_until(to.now),
-            });
+            let issued = Voucher::issued(
+                crate::common::ids::time_ordered_id("vch"),
+                NewVoucher {
+                    code: pattern.generate(&mut rand::rng()),
+                    coupon_id: *coupon_id,
+                    coupon_name: (to.render)(&coupon_campaign.name),
+                    customer_id: to.customer_id.to_string(),
+                    uses_left: i64::from(coupon.uses_per_voucher),
+                    source: "reward",
+                    created_at: to.now,
+                    valid_until: coupon.valid_until(to.now),
+                },
+            );
             gift.given.voucher_code = Some(issued.code.clone());
             gift.given.voucher_id = Some(issued.id.clone());
             gift.voucher = Some(VoucherIssue {

@@ -8,7 +8,7 @@
 pub mod api;
 pub mod examples;
 pub mod gift;
-pub mod model;
+pub use loyalty_types::rewards as model;
 pub mod redemption;
 pub mod rollback;
 pub mod rules;

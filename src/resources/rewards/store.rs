@@ -21,6 +21,7 @@ use crate::resources::rewards::model::RewardTransaction;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
+use crate::resources::vouchers::static_codes::store_key;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -260,7 +261,7 @@ impl Store {
                 object.insert("limit_period".into(), json!(period));
             }
             if let Some(issue) = &redemption.voucher {
-                object.insert("voucher_key".into(), json!(issue.voucher.store_key()));
+                object.insert("voucher_key".into(), json!(store_key(&issue.voucher)));
                 object.insert("voucher_uses".into(), json!(issue.voucher.uses_left));
             }
         }

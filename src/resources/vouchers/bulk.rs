@@ -159,16 +159,19 @@ impl Services {
             issues_per_customer: coupon.issues_per_customer,
             voucher: Voucher {
                 campaign_history_id: Some(issue.source.clone()),
-                ..Voucher::issued(NewVoucher {
-                    code: pattern.generate(&mut rand::rng()),
-                    coupon_id,
-                    coupon_name: coupon_name.clone(),
-                    customer_id: owner.clone(),
-                    uses_left: i64::from(coupon.uses_per_voucher),
-                    source: "bulk",
-                    created_at: now,
-                    valid_until: coupon.valid_until(now),
-                })
+                ..Voucher::issued(
+                    crate::common::ids::time_ordered_id("vch"),
+                    NewVoucher {
+                        code: pattern.generate(&mut rand::rng()),
+                        coupon_id,
+                        coupon_name: coupon_name.clone(),
+                        customer_id: owner.clone(),
+                        uses_left: i64::from(coupon.uses_per_voucher),
+                        source: "bulk",
+                        created_at: now,
+                        valid_until: coupon.valid_until(now),
+                    },
+                )
             },
         };
         let mut vouchers = Vec::with_capacity(wanted.len());

@@ -15,6 +15,7 @@ use crate::resources::vouchers::codes::code_key;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::static_codes::static_coupon;
 use crate::resources::vouchers::static_codes::static_voucher_key;
+use crate::resources::vouchers::static_codes::store_key;
 use crate::resources::vouchers::static_codes::unstored_static_voucher;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
@@ -116,7 +117,7 @@ impl Services {
             let stored = key.as_ref().and_then(|key| {
                 let at = found
                     .iter()
-                    .position(|v| v.store_key().as_ref() == Some(key))?;
+                    .position(|v| store_key(v).as_ref() == Some(key))?;
                 Some(found.swap_remove(at))
             });
             // A static code this Customer has not used yet.
@@ -189,7 +190,7 @@ impl Services {
                 if voucher.selected_at.is_none() || voucher.rule_id.is_some() {
                     continue;
                 }
-                let Some(key) = voucher.store_key() else {
+                let Some(key) = store_key(&voucher) else {
                     continue;
                 };
                 if !seen.insert(key) {
@@ -225,7 +226,7 @@ fn desired_voucher(
     unstored: bool,
 ) -> DesiredVoucher {
     DesiredVoucher {
-        key: voucher.store_key().unwrap_or_default(),
+        key: store_key(&voucher).unwrap_or_default(),
         voucher_id: voucher.id.clone(),
         voucher_code: voucher.code.clone(),
         coupon_id: voucher.coupon_id,

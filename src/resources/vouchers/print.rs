@@ -16,6 +16,7 @@ use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::PrintedVoucher;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherState;
+use crate::resources::vouchers::static_codes::store_key;
 use crate::resources::vouchers::store::VoucherStamp;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
@@ -123,7 +124,7 @@ impl Services {
                         Some(found) if !found.stored => Some(found.voucher),
                         Some(found) => held
                             .iter()
-                            .find(|v| v.store_key().as_deref() == Some(found.key.as_str()))
+                            .find(|v| store_key(v).as_deref() == Some(found.key.as_str()))
                             .cloned(),
                         None => None,
                     };
@@ -156,7 +157,7 @@ impl Services {
             }
         };
         for voucher in chosen.iter().filter(|v| !held.iter().any(|h| h.id == v.id)) {
-            if let Some(key) = voucher.store_key() {
+            if let Some(key) = store_key(voucher) {
                 self.store
                     .store_voucher_once(company, &key, voucher)
                     .await?;
@@ -179,7 +180,7 @@ impl Services {
             .collect();
         let stamped: Vec<(String, &Voucher)> = chosen
             .iter()
-            .filter_map(|voucher| Some((voucher.store_key()?, voucher)))
+            .filter_map(|voucher| Some((store_key(voucher)?, voucher)))
             .collect();
         if !stamped.is_empty() {
             answer_now(&printed).await;

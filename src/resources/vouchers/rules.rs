@@ -110,16 +110,19 @@ pub(crate) fn voucher_of_coupon(
     let customer_id = facts.customer["id"].as_str().unwrap_or_default();
     // `rule_id` names the Instant Win of a targeted Voucher; the campaign
     // that issued this one is in its issue key.
-    let voucher = Voucher::issued(NewVoucher {
-        code: pattern.generate(&mut rand::rng()),
-        coupon_id,
-        coupon_name: render(&coupon_campaign.name),
-        customer_id: customer_id.to_string(),
-        uses_left: i64::from(coupon.uses_per_voucher),
-        source: "campaign",
-        created_at: now,
-        valid_until: coupon.valid_until(now),
-    });
+    let voucher = Voucher::issued(
+        crate::common::ids::time_ordered_id("vch"),
+        NewVoucher {
+            code: pattern.generate(&mut rand::rng()),
+            coupon_id,
+            coupon_name: render(&coupon_campaign.name),
+            customer_id: customer_id.to_string(),
+            uses_left: i64::from(coupon.uses_per_voucher),
+            source: "campaign",
+            created_at: now,
+            valid_until: coupon.valid_until(now),
+        },
+    );
     Ok(VoucherIssuedEffect {
         rule_id: campaign.id,
         rule_name: render(&campaign.name),

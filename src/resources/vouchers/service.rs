@@ -18,6 +18,7 @@ use crate::resources::vouchers::model::NewVoucher;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::vouchers::static_codes::FoundVoucher;
+use crate::resources::vouchers::static_codes::store_key;
 use crate::resources::vouchers::static_codes::unstored_static_voucher;
 use crate::resources::vouchers::usable::Presented;
 use crate::resources::vouchers::usable::campaign_of;
@@ -75,7 +76,7 @@ impl Services {
                     ),
                     stored: false,
                 };
-                let key = found.voucher.store_key().ok_or_else(|| {
+                let key = store_key(&found.voucher).ok_or_else(|| {
                     ApiError::internal(format!("Coupon {coupon_id}'s static code has no key"))
                 })?;
                 let stored = self
@@ -97,16 +98,19 @@ impl Services {
         let mut tries = Tries::at_most(CODE_DRAWS);
         loop {
             let now = self.now();
-            let voucher = Voucher::issued(NewVoucher {
-                code: pattern.generate(&mut rand::rng()),
-                coupon_id,
-                coupon_name: campaign.name.resolve(&language, &language),
-                customer_id: customer.id.clone(),
-                uses_left: i64::from(coupon.uses_per_voucher),
-                source: "trigger",
-                created_at: now,
-                valid_until: coupon.valid_until(now),
-            });
+            let voucher = Voucher::issued(
+                crate::common::ids::time_ordered_id("vch"),
+                NewVoucher {
+                    code: pattern.generate(&mut rand::rng()),
+                    coupon_id,
+                    coupon_name: campaign.name.resolve(&language, &language),
+                    customer_id: customer.id.clone(),
+                    uses_left: i64::from(coupon.uses_per_voucher),
+                    source: "trigger",
+                    created_at: now,
+                    valid_until: coupon.valid_until(now),
+                },
+            );
             answer_now(&voucher).await;
             let issue = VoucherIssue {
                 voucher,

@@ -82,21 +82,21 @@ pub fn unstored_static_voucher(
     }
 }
 
-impl Voucher {
-    /// Whether it is one Customer's Voucher of a static code.
-    pub fn of_static_code(&self) -> bool {
-        self.source == STATIC_SOURCE
-    }
+/// Whether `voucher` is one Customer's Voucher of a static code.
+pub fn of_static_code(voucher: &Voucher) -> bool {
+    voucher.source == STATIC_SOURCE
+}
 
-    /// The key it is stored under.
-    pub fn store_key(&self) -> Option<String> {
-        let key = code_key(&self.code)?;
-        Some(if self.of_static_code() && !self.customer_id.is_empty() {
-            static_voucher_key(&key, &self.customer_id)
+/// The key `voucher` is stored under.
+pub fn store_key(voucher: &Voucher) -> Option<String> {
+    let key = code_key(&voucher.code)?;
+    Some(
+        if of_static_code(voucher) && !voucher.customer_id.is_empty() {
+            static_voucher_key(&key, &voucher.customer_id)
         } else {
             key
-        })
-    }
+        },
+    )
 }
 
 /// A Voucher found by its code.

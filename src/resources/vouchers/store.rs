@@ -261,16 +261,19 @@ mod tests {
             issues_per_customer: None,
             voucher: Voucher {
                 id: format!("vch_{code}"),
-                ..Voucher::issued(NewVoucher {
-                    code: code.into(),
-                    coupon_id: 1_000_000,
-                    coupon_name: "Five off".into(),
-                    customer_id: customer.into(),
-                    uses_left: 1,
-                    source: "trigger",
-                    created_at: Timestamp::now(),
-                    valid_until: None,
-                })
+                ..Voucher::issued(
+                    crate::common::ids::time_ordered_id("vch"),
+                    NewVoucher {
+                        code: code.into(),
+                        coupon_id: 1_000_000,
+                        coupon_name: "Five off".into(),
+                        customer_id: customer.into(),
+                        uses_left: 1,
+                        source: "trigger",
+                        created_at: Timestamp::now(),
+                        valid_until: None,
+                    },
+                )
             },
         }
     }

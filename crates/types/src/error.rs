@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn the_error_page_prints_the_registry() {
-        let page = include_str!("../docs/errors.md");
+        let page = include_str!("../../../docs/errors.md");
         let table = ErrorCode::markdown_table();
         assert!(
             page.contains(&table),

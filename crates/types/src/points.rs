@@ -1,19 +1,19 @@
 //! Points and wallet: the balances a Customer holds, each fed by its own
 //! entries of the append-only ledger.
 
-use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
-use crate::common::time::Timestamp;
+use crate::time::Timestamp;
 
 /// Largest amount one operation may move, and one campaign give for one
 /// event: with it every balance stays an exact integer in any client.
 pub const MAX_POINTS: i64 = 1_000_000_000;
 
 /// Which balance an entry moves: loyalty points, or wallet money.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
 #[serde(rename_all = "lowercase")]
-#[oai(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", oai(rename_all = "lowercase"))]
 pub enum PointsKind {
     /// Loyalty points.
     #[default]
@@ -24,9 +24,10 @@ pub enum PointsKind {
 
 /// How points earned per amount are rounded to whole points, applied to the
 /// exact amount times the rate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
 #[serde(rename_all = "lowercase")]
-#[oai(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", oai(rename_all = "lowercase"))]
 pub enum PointsRounding {
     /// Down to the whole point below (12.99 → 12); the default.
     #[default]
@@ -38,9 +39,10 @@ pub enum PointsRounding {
 }
 
 /// What `per_amount` counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
 #[serde(rename_all = "lowercase")]
-#[oai(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", oai(rename_all = "lowercase"))]
 pub enum PerAmountOf {
     /// The cart's total, before any discount; the default.
     #[default]
@@ -61,7 +63,8 @@ impl PointsKind {
 }
 
 /// One ledger entry as GET /points/transactions returns it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct PointsTransaction {
     /// Entry identifier.
     pub id: String,
@@ -77,28 +80,28 @@ pub struct PointsTransaction {
     /// or the points it gave), `reward_rollback`.
     pub reason: String,
     /// The campaign that earned them.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub rule_id: Option<i64>,
     /// The cart that earned or redeemed them.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub cart_id: Option<String>,
     /// The Instant Win draw whose prize they are.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub draw_id: Option<String>,
     /// Redemptions and transfers: the operation both of its entries share.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub operation_id: Option<String>,
     /// Transfers: the other Customer.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub counterpart_id: Option<String>,
     /// Who asked for it (the `X-Author-Email` header), when given.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub author_email: Option<String>,
     /// A note from the caller.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub description: Option<String>,
     /// Credits: when what is left of them expires.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     pub expires_at: Option<Timestamp>,
     /// When.
     pub created_at: Timestamp,

@@ -1,54 +1,55 @@
 //! What a Reward gives and its transactions (redemptions and Instant Win
 //! prizes); the catalogue as GET /rewards answers it is [`super::view`].
 
-use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
-use crate::common::time::Timestamp;
-use crate::resources::points::model::PointsKind;
+use crate::points::PointsKind;
+use crate::time::Timestamp;
 
 /// What a Reward gives, or gave.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct RewardGiven {
     /// `item` (a physical item handed over), `voucher` (a Voucher of a
     /// Coupon), `points` (points or wallet credited) or `game` (a game
     /// participation).
-    #[oai(rename = "type")]
+    #[cfg_attr(feature = "openapi", oai(rename = "type"))]
     #[serde(rename = "type")]
     pub kind: String,
     /// `item`: the product code handed over, when the Reward names one.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item: Option<String>,
     /// `voucher`: the Coupon.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coupon_id: Option<i64>,
     /// `voucher`, in a transaction: the Voucher's code.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voucher_code: Option<String>,
     /// `voucher`, in a transaction: the Voucher's id.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voucher_id: Option<String>,
     /// `points`: the amount credited.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub points: Option<i64>,
     /// `points`: the balance credited.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<PointsKind>,
     /// `game`: the game given a participation.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_id: Option<i64>,
 }
 
 /// Where a reward transaction stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Enum)]
-#[oai(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
+#[cfg_attr(feature = "openapi", oai(rename_all = "snake_case"))]
 #[serde(rename_all = "snake_case")]
 pub enum RewardState {
     /// Paid for and given (a redemption).
@@ -60,7 +61,8 @@ pub enum RewardState {
 }
 
 /// A Reward a Customer redeemed or was given.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct RewardTransaction {
     /// Transaction identifier (`rwt_...` for redemptions; an Instant Win
     /// prize's is its draw's id).
@@ -71,7 +73,7 @@ pub struct RewardTransaction {
     pub reward_id: i64,
     /// The Reward's name, in the Company's default language when it was
     /// redeemed.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reward_name: Option<String>,
     /// `redemption` (paid with points) or `instant_win` (a prize).
@@ -87,29 +89,29 @@ pub struct RewardTransaction {
     #[serde(default)]
     pub balance: PointsKind,
     /// What it gave.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub given: Option<RewardGiven>,
     /// The store where it was redeemed.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location_code: Option<String>,
     /// Who redeemed it for the Customer (`X-Author-Email`).
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author_email: Option<String>,
     /// When.
     pub created_at: Timestamp,
     /// When it was rolled back.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolled_back_at: Option<Timestamp>,
     /// Who rolled it back (`X-Author-Email`).
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolled_back_by: Option<String>,
     /// Why it was rolled back.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rollback_reason: Option<String>,
 }

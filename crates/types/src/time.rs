@@ -4,7 +4,9 @@ use std::borrow::Cow;
 use std::fmt;
 
 use chrono::{DateTime, SecondsFormat, Utc};
+#[cfg(feature = "openapi")]
 use poem_openapi::registry::{MetaSchema, MetaSchemaRef};
+#[cfg(feature = "openapi")]
 use poem_openapi::types::{
     ParseError, ParseFromJSON, ParseFromParameter, ParseResult, ToJSON, Type,
 };
@@ -115,6 +117,7 @@ impl<'de> Deserialize<'de> for Timestamp {
     }
 }
 
+#[cfg(feature = "openapi")]
 impl Type for Timestamp {
     const IS_REQUIRED: bool = true;
     type RawValueType = Self;
@@ -139,6 +142,7 @@ impl Type for Timestamp {
     }
 }
 
+#[cfg(feature = "openapi")]
 impl ParseFromJSON for Timestamp {
     fn parse_from_json(value: Option<serde_json::Value>) -> ParseResult<Self> {
         match value.unwrap_or_default() {
@@ -150,6 +154,7 @@ impl ParseFromJSON for Timestamp {
     }
 }
 
+#[cfg(feature = "openapi")]
 impl ParseFromParameter for Timestamp {
     fn parse_from_parameter(value: &str) -> ParseResult<Self> {
         value
@@ -158,6 +163,7 @@ impl ParseFromParameter for Timestamp {
     }
 }
 
+#[cfg(feature = "openapi")]
 impl ToJSON for Timestamp {
     fn to_json(&self) -> Option<serde_json::Value> {
         Some(serde_json::Value::String(self.to_string()))

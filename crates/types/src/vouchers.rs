@@ -1,15 +1,15 @@
 //! Vouchers: one issued code each, of a Coupon (or of a targeted Instant
 //! Win's coupon, for its Targeted Delivery), held by one Customer.
 
-use poem_openapi::{Enum, Object};
 use serde::{Deserialize, Serialize};
 
-use crate::common::amount::Amount;
-use crate::common::time::Timestamp;
+use crate::amount::Amount;
+use crate::time::Timestamp;
 
 /// Where a Voucher stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
-#[oai(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
+#[cfg_attr(feature = "openapi", oai(rename_all = "lowercase"))]
 #[serde(rename_all = "lowercase")]
 pub enum VoucherState {
     /// It can be used (within its Coupon's dates, places and hours).
@@ -27,7 +27,8 @@ pub enum VoucherState {
 }
 
 /// A Voucher.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct Voucher {
     /// Voucher identifier.
     pub id: String,
@@ -38,7 +39,7 @@ pub struct Voucher {
     /// The Coupon's name, in the Company's default language when issued.
     pub coupon_name: String,
     /// The Coupon's shared code, when it has one.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub static_code: Option<String>,
     /// The Customer holding it.
@@ -52,15 +53,15 @@ pub struct Voucher {
     /// assignment), `bulk` (an operator's bulk issue).
     pub source: String,
     /// Targeted Delivery only: the Instant Win it gives access to.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule_id: Option<i64>,
     /// Targeted Delivery only: the send that issued it.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub campaign_history_id: Option<String>,
     /// Targeted Delivery only: the assignment of the campaign to this Customer.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loyalty_rule_history_id: Option<String>,
     /// When it was issued.
@@ -68,27 +69,28 @@ pub struct Voucher {
     /// Until when it can be used, when its Coupon gives each Voucher a
     /// number of days from its issue (`valid_days`); after it the Voucher
     /// is `expired` and a cart presenting it is answered `voucher_expired`.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid_until: Option<Timestamp>,
     /// When it was last printed, if it was.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printed_at: Option<Timestamp>,
     /// When its holder selected it (clipped it to their wallet), if they did.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selected_at: Option<Timestamp>,
     /// Uses held by checkouts (POST /vouchers/{code}/freeze), each until its
     /// freeze ends; kept by the store, shown as the state `frozen` when they
     /// hold every use left.
-    #[oai(skip)]
+    #[cfg_attr(feature = "openapi", oai(skip))]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reservations: Vec<Reservation>,
 }
 
 /// One use of a Voucher held by a checkout.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct Reservation {
     /// What a redemption names to use the held use.
     pub reservation_id: String,
@@ -118,10 +120,10 @@ pub struct NewVoucher {
 }
 
 impl Voucher {
-    /// A new active Voucher with a new id, never printed, selected or held.
-    pub fn issued(new: NewVoucher) -> Voucher {
+    /// A new active Voucher with the new id `id`, never printed, selected or held.
+    pub fn issued(id: String, new: NewVoucher) -> Voucher {
         Voucher {
-            id: crate::common::ids::time_ordered_id("vch"),
+            id,
             code: new.code,
             coupon_id: new.coupon_id,
             coupon_name: new.coupon_name,
@@ -148,7 +150,8 @@ impl Voucher {
 }
 
 /// The `coupon_info` of a targeted Instant Win effect.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct CouponInfo {
     /// Voucher identifier.
     pub voucher_id: String,
@@ -163,7 +166,8 @@ pub struct CouponInfo {
 }
 
 /// A Voucher as printed.
-#[derive(Debug, Clone, PartialEq, Eq, Object)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct PrintedVoucher {
     /// The Voucher, with its `printed_at`.
     pub voucher: Voucher,
@@ -173,7 +177,8 @@ pub struct PrintedVoucher {
 }
 
 /// A hold on one use of a Voucher.
-#[derive(Debug, Clone, PartialEq, Eq, Object)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct FrozenVoucher {
     /// Name it in POST /vouchers/redeem to use the held use.
     pub reservation_id: String,
@@ -184,7 +189,8 @@ pub struct FrozenVoucher {
 }
 
 /// One use of a Voucher.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Object))]
 pub struct VoucherRedemption {
     /// VoucherRedemption identifier (to roll it back by).
     pub redemption_id: String,
@@ -197,25 +203,25 @@ pub struct VoucherRedemption {
     /// The Customer who used it.
     pub customer_id: String,
     /// The store it was used at, when named.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location_code: Option<String>,
     /// The cart it was used for, when named.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cart_code: Option<String>,
     /// Money it took off its cart (a cart's redemption only).
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<Amount>,
     /// The hold (POST /vouchers/{code}/freeze) it used, if any.
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reservation_id: Option<String>,
     /// When it was used.
     pub redeemed_at: Timestamp,
     /// When it was rolled back (the use returned to the Voucher).
-    #[oai(skip_serializing_if_is_none)]
+    #[cfg_attr(feature = "openapi", oai(skip_serializing_if_is_none))]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolled_back_at: Option<Timestamp>,
 }
