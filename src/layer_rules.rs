@@ -1,25 +1,25 @@
-//! The layer rules, checked on the source tree: a forbidden import fails
-//! `cargo test` naming the file and line.
+//! The layer rules, checked on the source trees of the workspace: a
+//! forbidden import fails `cargo test` naming the file and line.
 //!
 //! - HTTP code (`src/http/**` and every `api.rs`) does not touch store types.
 //! - Store code (`src/storage/**`, every `store.rs` and `store/` folder) does
 //!   not depend on campaign evaluation (the engine, `rules`, `kinds`).
-//! - The engine (`src/engine/**`, every `rules.rs` and `rules/` folder) does
-//!   no I/O and reads no clock: no storage, HTTP, tokio, file system or
-//!   `now()`. Its one door to the file system is
-//!   `engine/loader/files.rs`.
+//! - The rules (`crates/rules`) cannot reach the store, HTTP or a runtime:
+//!   their crate does not depend on them ([`the_rules_build_on_no_io_crate`]
+//!   checks the manifests), so the compiler refuses any such path. What the
+//!   compiler would let through is checked here: they read no file but
+//!   through `engine/loader/files.rs`, and no clock.
 //! - Time comes from the injected clock ([`crate::common::clock::Clock`]):
 //!   no direct `now()` outside the clock itself and the places that need
 //!   the wall clock on purpose (time-ordered ids, the ledger's entry order,
 //!   the benchmark, scenarios and the CLI).
 //!
-//! Test modules (from a file's `#[cfg(test)]` on) are not checked. What
-//! the engine reaches through other modules is checked on the module graph
-//! ([`graph`]).
+//! Test modules (from a file's `#[cfg(test)]` on) are not checked.
 
 use std::path::{Path, PathBuf};
 
-mod graph;
+/// The source trees checked, from the workspace's root.
+const TREES: &[&str] = &["src", "crates/rules/src", "crates/types/src"];
 
 /// The layer a source file belongs to, by where it sits and what it is named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,16 +30,17 @@ enum Layer {
     Other,
 }
 
-fn layer_of(relative: &str) -> Layer {
-    let parts: Vec<&str> = relative.split('/').collect();
+/// The layer of `path`, relative to the workspace's root.
+fn layer_of(path: &str) -> Layer {
+    let parts: Vec<&str> = path.split('/').collect();
     let file = parts.last().copied().unwrap_or_default();
     let folders = &parts[..parts.len().saturating_sub(1)];
-    if relative.starts_with("storage/") || file == "store.rs" || folders.contains(&"store") {
-        Layer::Store
-    } else if relative.starts_with("engine/") || file == "rules.rs" || folders.contains(&"rules") {
+    if path.starts_with("crates/rules/") {
         Layer::Engine
+    } else if path.starts_with("src/storage/") || file == "store.rs" || folders.contains(&"store") {
+        Layer::Store
     } else if file == "api.rs"
-        || relative.starts_with("http/") && !matches!(file, "service.rs" | "model.rs")
+        || path.starts_with("src/http/") && !matches!(file, "service.rs" | "model.rs")
     {
         Layer::Http
     } else {
@@ -48,7 +49,7 @@ fn layer_of(relative: &str) -> Layer {
 }
 
 /// What a layer may not mention, each with why.
-fn forbidden(layer: Layer, relative: &str) -> Vec<(&'static str, &'static str)> {
+fn forbidden(layer: Layer, path: &str) -> Vec<(&'static str, &'static str)> {
     match layer {
         Layer::Http => vec![
             ("crate::storage", "HTTP code does not touch the store"),
@@ -62,32 +63,24 @@ fn forbidden(layer: Layer, relative: &str) -> Vec<(&'static str, &'static str)> 
                 "store code does not depend on campaign evaluation",
             ),
         ],
-        Layer::Engine if relative == "engine/loader/files.rs" => Vec::new(),
-        Layer::Engine => vec![
-            ("crate::storage", "the engine does no I/O"),
-            ("::store::", "the engine does no I/O"),
-            ("surrealdb", "the engine does no I/O"),
-            ("crate::http", "the engine knows nothing of HTTP"),
-            ("crate::services", "the engine calls no use-case"),
-            ("tokio", "the engine does no I/O"),
-            ("std::fs", "the engine reads files through its loader"),
-        ],
+        Layer::Engine if path == "crates/rules/src/engine/loader/files.rs" => Vec::new(),
+        Layer::Engine => vec![("std::fs", "the rules read files through their loader")],
         Layer::Other => Vec::new(),
     }
 }
 
 /// Files that read the wall clock on purpose.
 const WALL_CLOCK_READERS: &[&str] = &[
-    "common/clock.rs",
-    "common/time.rs",
-    "common/ids.rs",
-    "resources/points/store/ledger/mod.rs",
-    "layer_rules.rs",
+    "src/common/clock.rs",
+    "crates/types/src/time.rs",
+    "crates/rules/src/common/ids.rs",
+    "src/resources/points/store/ledger/mod.rs",
+    "src/layer_rules.rs",
 ];
 
 /// Folders that read the wall clock on purpose: they measure or drive the
 /// service from outside.
-const WALL_CLOCK_FOLDERS: &[&str] = &["bench/", "scenarios/", "cli/"];
+const WALL_CLOCK_FOLDERS: &[&str] = &["src/bench/", "src/scenarios/", "src/cli/"];
 
 const CLOCK_READS: &[&str] = &["Utc::now()", "Timestamp::now()", "SystemTime::now()"];
 
@@ -105,15 +98,17 @@ fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) {
     }
 }
 
-/// Every broken rule in the source tree under `src`, as `file:line: why`.
-fn violations(src: &Path) -> Vec<String> {
+/// Every broken rule in the source trees under `root`, as `file:line: why`.
+fn violations(root: &Path) -> Vec<String> {
     let mut files = Vec::new();
-    rust_files(src, &mut files);
+    for tree in TREES {
+        rust_files(&root.join(tree), &mut files);
+    }
     files.sort();
     let mut found = Vec::new();
     for path in files {
         let relative = path
-            .strip_prefix(src)
+            .strip_prefix(root)
             .unwrap_or(&path)
             .to_string_lossy()
             .replace('\\', "/");
@@ -142,7 +137,7 @@ fn violations(src: &Path) -> Vec<String> {
             let code = line.split("//").next().unwrap_or_default();
             for (pattern, why) in &rules {
                 if code.contains(pattern) {
-                    found.push(format!("src/{relative}:{}: `{pattern}`: {why}", index + 1));
+                    found.push(format!("{relative}:{}: `{pattern}`: {why}", index + 1));
                 }
             }
         }
@@ -152,8 +147,7 @@ fn violations(src: &Path) -> Vec<String> {
 
 #[test]
 fn every_layer_keeps_to_its_rules() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let found = violations(&src);
+    let found = violations(Path::new(env!("CARGO_MANIFEST_DIR")));
     assert!(
         found.is_empty(),
         "layer rules broken:\n{}",
@@ -163,24 +157,30 @@ fn every_layer_keeps_to_its_rules() {
 
 #[test]
 fn files_are_placed_in_their_layer() {
-    assert_eq!(layer_of("http/auth/mod.rs"), Layer::Http);
-    assert_eq!(layer_of("resources/carts/api.rs"), Layer::Http);
-    assert_eq!(layer_of("http/idempotency/store.rs"), Layer::Store);
-    assert_eq!(layer_of("resources/points/store/ledger.rs"), Layer::Store);
-    assert_eq!(layer_of("storage/group_commit.rs"), Layer::Store);
+    assert_eq!(layer_of("src/http/auth/mod.rs"), Layer::Http);
+    assert_eq!(layer_of("src/resources/carts/api.rs"), Layer::Http);
+    assert_eq!(layer_of("src/http/idempotency/store.rs"), Layer::Store);
     assert_eq!(
-        layer_of("resources/instant_wins/rules/draws.rs"),
+        layer_of("src/resources/points/store/ledger.rs"),
+        Layer::Store
+    );
+    assert_eq!(layer_of("src/storage/group_commit.rs"), Layer::Store);
+    assert_eq!(
+        layer_of("crates/rules/src/resources/instant_wins/rules/draws.rs"),
         Layer::Engine
     );
-    assert_eq!(layer_of("resources/discounts/rules.rs"), Layer::Engine);
-    assert_eq!(layer_of("engine/evaluate.rs"), Layer::Engine);
-    assert_eq!(layer_of("resources/carts/service.rs"), Layer::Other);
+    assert_eq!(
+        layer_of("crates/rules/src/engine/evaluate.rs"),
+        Layer::Engine
+    );
+    assert_eq!(layer_of("src/http/spec/rules.rs"), Layer::Http);
+    assert_eq!(layer_of("src/resources/carts/service.rs"), Layer::Other);
 }
 
 #[test]
 fn a_forbidden_import_is_caught_with_its_file_and_line() {
-    let src = tempfile::tempdir().unwrap();
-    let folder = src.path().join("resources/shop");
+    let root = tempfile::tempdir().unwrap();
+    let folder = root.path().join("src/resources/shop");
     std::fs::create_dir_all(&folder).unwrap();
     std::fs::write(
         folder.join("api.rs"),
@@ -197,14 +197,85 @@ fn a_forbidden_import_is_caught_with_its_file_and_line() {
         "fn t() { let _ = chrono::Utc::now(); }\n",
     )
     .unwrap();
-    let found = violations(src.path());
-    assert_eq!(found.len(), 2, "{found:?}");
+    let rules = root.path().join("crates/rules/src/engine");
+    std::fs::create_dir_all(&rules).unwrap();
+    std::fs::write(
+        rules.join("read.rs"),
+        "fn read() { std::fs::read(\"x\"); }\n",
+    )
+    .unwrap();
+    let found = violations(root.path());
+    assert_eq!(found.len(), 3, "{found:?}");
     assert!(
-        found[0].starts_with("src/resources/shop/api.rs:3:"),
+        found[0].starts_with("crates/rules/src/engine/read.rs:1:"),
         "{found:?}"
     );
     assert!(
-        found[1].starts_with("src/resources/shop/service.rs:1:"),
+        found[1].starts_with("src/resources/shop/api.rs:3:"),
         "{found:?}"
+    );
+    assert!(
+        found[2].starts_with("src/resources/shop/service.rs:1:"),
+        "{found:?}"
+    );
+}
+
+/// The crates the rules may not be built on: the store, HTTP, a runtime.
+const IO_CRATES: &[&str] = &["surrealdb", "poem", "poem-openapi", "tokio", "reqwest"];
+
+/// The dependencies a manifest's `[dependencies]` table names, with whether
+/// each is optional.
+fn dependencies(manifest: &str) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(manifest).unwrap();
+    let mut names = Vec::new();
+    let mut in_dependencies = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_dependencies = line == "[dependencies]";
+        } else if in_dependencies
+            && !line.starts_with('#')
+            && let Some((name, spec)) = line.split_once('=')
+        {
+            names.push((name.trim().to_string(), spec.contains("optional = true")));
+        }
+    }
+    names
+}
+
+#[test]
+fn the_rules_build_on_no_io_crate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = |crate_dir: &str| {
+        root.join(crate_dir)
+            .join("Cargo.toml")
+            .to_string_lossy()
+            .into_owned()
+    };
+    let rules = dependencies(&manifest("crates/rules"));
+    assert!(rules.iter().any(|(name, _)| name == "rhai"), "{rules:?}");
+    let named: Vec<&String> = rules
+        .iter()
+        .map(|(name, _)| name)
+        .filter(|name| IO_CRATES.contains(&name.as_str()))
+        .collect();
+    assert!(named.is_empty(), "crates/rules depends on {named:?}");
+    // The records they share with the API describe their OpenAPI schema
+    // only behind a feature the rules do not turn on.
+    let types = dependencies(&manifest("crates/types"));
+    let required: Vec<&String> = types
+        .iter()
+        .filter(|(name, optional)| IO_CRATES.contains(&name.as_str()) && !optional)
+        .map(|(name, _)| name)
+        .collect();
+    assert!(required.is_empty(), "crates/types requires {required:?}");
+    assert!(
+        rules.iter().any(|(name, _)| name == "loyalty-types"),
+        "{rules:?}"
+    );
+    let rules_manifest = std::fs::read_to_string(manifest("crates/rules")).unwrap();
+    assert!(
+        !rules_manifest.contains("openapi"),
+        "crates/rules turns on the types' OpenAPI"
     );
 }

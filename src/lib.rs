@@ -3,12 +3,15 @@
 //! The code is sliced by resource: everything of one resource group of the
 //! interface sits in one folder under [`resources`] (`api.rs` its HTTP
 //! operations, `service.rs` its use-cases, `store.rs` its queries,
-//! `schema.surql` its tables, `model.rs` its records, `rules.rs` its
-//! campaign-file section and evaluation when it is a campaign kind). What
-//! every resource shares has its own folder. CONTRIBUTING.md says how to add
-//! a resource or a campaign kind; the layer rules (`src/layer_rules.rs`,
-//! and on the module graph `src/layer_rules/graph.rs`) are checked by tests.
-//! `docs/architecture.md` follows a cart through these modules.
+//! `schema.surql` its tables, `model.rs` its records). What every resource
+//! shares has its own folder. The rules are the crate `loyalty-rules`
+//! (`crates/rules`: [`engine`] and each kind's pure part, `rules.rs` its
+//! campaign-file section and evaluation), re-exported here at the paths the
+//! service names them by; the records both use and the error registry are
+//! `loyalty-types` (`crates/types`). CONTRIBUTING.md says how to add a
+//! resource or a campaign kind; the layer rules (`src/layer_rules.rs`) are
+//! checked by tests. `docs/architecture.md` follows a cart through these
+//! modules.
 //!
 //! Module map:
 //! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`,
@@ -27,7 +30,8 @@
 //!   through: facts, evaluation, the write, retries, the effects they answer with.
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the
 //!   kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the
-//!   interpreter, the catalog and its loaders. Pure: no I/O but its file loader.
+//!   interpreter, the catalog and its loaders (from `crates/rules`). Pure: no I/O but its file
+//!   loader.
 //! - [`storage`]: the storage core: opening a store (`open.rs`; an embedded one on a fresh
 //!   write-ahead log, `fresh_log.rs`), SurrealDB connection (`connection.rs`) and whether a remote
 //!   server answers (`health.rs`), transactions and retries, group commit in write lanes, the
@@ -120,7 +124,7 @@ pub mod bench;
 pub mod cli;
 pub mod common;
 pub mod config;
-pub mod engine;
+pub use loyalty_rules::engine;
 pub use loyalty_types::error;
 pub mod http;
 #[cfg(test)]
@@ -128,7 +132,7 @@ mod layer_rules;
 pub mod pipeline;
 pub mod resources;
 pub mod scenarios;
-pub mod secrets;
+pub use loyalty_rules::secrets;
 pub mod server;
 pub mod services;
 pub mod storage;

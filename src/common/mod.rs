@@ -1,14 +1,14 @@
 //! Small helpers every resource uses.
 
 pub mod clock;
-pub mod ids;
+pub use loyalty_rules::common::ids;
 pub mod language;
-pub mod locale;
-pub mod money;
+pub use loyalty_rules::common::locale;
+pub use loyalty_rules::common::money;
 pub mod pagination;
 pub mod random;
 pub mod retry;
 pub mod url;
-pub mod validate;
+pub use loyalty_rules::common::validate;
 
 pub use loyalty_types::{amount, time};

@@ -264,7 +264,8 @@ impl ApiError {
 
     /// `server_error`; `detail` is logged, never sent to the client.
     pub fn internal(detail: impl fmt::Display) -> Self {
-        tracing::error!(%detail, "internal error");
+        // Logged under the service's target, as its log filters name it.
+        tracing::error!(target: "loyalty::error", %detail, "internal error");
         ApiError::new(
             ErrorCode::ServerError,
             "The service could not complete the request. Retry with backoff.",

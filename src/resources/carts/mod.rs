@@ -6,6 +6,6 @@ pub mod cancellation;
 pub mod examples;
 pub mod model;
 pub mod occurrence;
-pub mod purchase_days;
+pub use loyalty_rules::resources::carts::purchase_days;
 pub mod service;
 pub mod store;

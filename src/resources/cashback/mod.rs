@@ -2,5 +2,5 @@
 //! GET /cashbacks and GET /cashback_thresholds.
 
 pub mod api;
-pub mod rules;
+pub use loyalty_rules::resources::cashback::rules;
 pub mod service;

@@ -17,14 +17,14 @@
 
 pub mod api;
 pub mod contribution;
-pub mod evaluate;
+pub use loyalty_rules::resources::challenges::evaluate;
 pub mod examples;
-pub mod goal;
-pub mod measure;
+pub use loyalty_rules::resources::challenges::goal;
+pub use loyalty_rules::resources::challenges::measure;
 pub mod merges;
 pub mod model;
-pub mod progress;
-pub mod rules;
+pub use loyalty_rules::resources::challenges::progress;
+pub use loyalty_rules::resources::challenges::rules;
 pub mod service;
 pub mod store;
 

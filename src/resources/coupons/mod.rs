@@ -4,8 +4,8 @@
 //! DELETE /coupons/{id}); both are the same thing to the engine.
 
 pub mod api;
-pub mod apply;
+pub use loyalty_rules::resources::coupons::apply;
 pub mod examples;
 pub mod model;
-pub mod rules;
+pub use loyalty_rules::resources::coupons::rules;
 pub mod service;

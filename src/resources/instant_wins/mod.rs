@@ -5,10 +5,10 @@
 
 pub mod api;
 pub mod deliveries;
-pub mod draw_record;
+pub use loyalty_rules::resources::instant_wins::draw_record;
 pub mod draws;
 pub mod model;
 pub mod overview;
-pub mod rules;
+pub use loyalty_rules::resources::instant_wins::rules;
 pub mod service;
 pub mod store;

@@ -11,14 +11,14 @@
 //! catalogue (`matching.rs`).
 
 pub mod cache;
-pub mod enrich;
+pub use loyalty_rules::resources::master_data::enrich;
 pub mod import;
 pub mod import_api;
-pub mod matching;
-pub mod model;
+pub use loyalty_rules::resources::master_data::matching;
+pub use loyalty_rules::resources::master_data::model;
 pub mod references;
 pub mod refresh;
 pub mod search_by;
 pub mod service;
-pub mod snapshot;
+pub use loyalty_rules::resources::master_data::snapshot;
 pub mod store;

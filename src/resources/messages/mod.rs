@@ -7,6 +7,6 @@
 pub mod api;
 pub mod examples;
 pub mod model;
-pub mod rules;
+pub use loyalty_rules::resources::messages::rules;
 pub mod service;
 pub mod store;

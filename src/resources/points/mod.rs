@@ -5,7 +5,7 @@ pub mod api;
 pub mod earned;
 pub mod examples;
 pub mod expiry;
-pub mod ledger_entry;
+pub use loyalty_rules::resources::points::ledger_entry;
 pub mod locks;
 pub use loyalty_types::points as model;
 pub mod operations;

@@ -3,5 +3,5 @@
 
 pub mod api;
 pub mod model;
-pub mod rules;
+pub use loyalty_rules::resources::points_campaigns::rules;
 pub mod service;

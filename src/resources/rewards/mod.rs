@@ -7,11 +7,11 @@
 
 pub mod api;
 pub mod examples;
-pub mod gift;
+pub use loyalty_rules::resources::rewards::gift;
 pub use loyalty_types::rewards as model;
 pub mod redemption;
 pub mod rollback;
-pub mod rules;
+pub use loyalty_rules::resources::rewards::rules;
 pub mod service;
 pub mod store;
 pub mod view;

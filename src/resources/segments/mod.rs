@@ -3,5 +3,5 @@
 //! /audiences and /audience_validation.
 
 pub mod api;
-pub mod rules;
+pub use loyalty_rules::resources::segments::rules;
 pub mod service;

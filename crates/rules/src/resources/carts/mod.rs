@@ -1,0 +1,3 @@
+//! The pure part of `carts` (the service holds the rest).
+
+pub mod purchase_days;

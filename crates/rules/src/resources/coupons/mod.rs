@@ -1,0 +1,4 @@
+//! The pure part of `coupons` (the service holds the rest).
+
+pub mod apply;
+pub mod rules;

@@ -1,0 +1,5 @@
+//! The pure part of `discounts` (the service holds the rest).
+
+pub mod rules;
+pub mod settle;
+pub mod stacking;

@@ -1,0 +1,4 @@
+//! The pure part of `instant_wins` (the service holds the rest).
+
+pub mod draw_record;
+pub mod rules;

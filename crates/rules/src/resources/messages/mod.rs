@@ -1,0 +1,3 @@
+//! The pure part of `messages` (the service holds the rest).
+
+pub mod rules;

@@ -1,0 +1,3 @@
+//! The pure part of `points_campaigns` (the service holds the rest).
+
+pub mod rules;

@@ -1,0 +1,6 @@
+//! The pure part of `rewards` (the service holds the rest).
+
+pub mod gift;
+pub mod rules;
+
+pub use loyalty_types::rewards as model;

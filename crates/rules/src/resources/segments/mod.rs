@@ -1,0 +1,3 @@
+//! The pure part of `segments` (the service holds the rest).
+
+pub mod rules;
