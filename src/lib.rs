@@ -132,7 +132,7 @@ mod layer_rules;
 pub mod pipeline;
 pub mod resources;
 pub mod scenarios;
-pub use loyalty_rules::secrets;
+pub mod secrets;
 pub mod server;
 pub mod services;
 pub mod storage;

@@ -13,7 +13,6 @@
 //!   the records they compute (limits, stacking, draws, purchase totals).
 //! - [`common`]: ids, the Company's clocks and currency, exact sums,
 //!   validation.
-//! - [`secrets`]: random hex, keys and digests.
 //!
 //! The records the rules share with the API and the error registry are in
 //! `loyalty-types`, re-exported where the rules name them ([`error`],
@@ -23,4 +22,3 @@ pub mod common;
 pub mod engine;
 pub use loyalty_types::error;
 pub mod resources;
-pub mod secrets;

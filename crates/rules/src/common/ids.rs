@@ -1,13 +1,13 @@
 //! Time-ordered ids: Customers, Custom Events, draws and points operations
 //! are listed in id order, which is the order they were made in.
 
-use crate::secrets::random_hex;
+use rand::RngCore;
 
 /// A new id `{prefix}_` + 12 hex digits of milliseconds + 12 random hex
 /// digits, so ids sort by when they were made.
 ///
 /// The milliseconds come from the system clock, not the service's
-/// [`crate::common::clock::Clock`]: a manual clock standing still (scenarios)
+/// `Clock` (`common::clock`): a manual clock standing still (scenarios)
 /// would otherwise give every id the same prefix and lose their order.
 pub fn time_ordered_id(prefix: &str) -> String {
     id_at(prefix, chrono::Utc::now().timestamp_millis())
@@ -24,6 +24,14 @@ pub fn earliest_id_at(prefix: &str, millis: i64) -> String {
 /// now, by the same system clock ids are made with.
 pub fn earliest_id_within(prefix: &str, age: chrono::TimeDelta) -> String {
     earliest_id_at(prefix, (chrono::Utc::now() - age).timestamp_millis())
+}
+
+/// `bytes` random bytes from the OS-seeded generator, hex-encoded: the
+/// random part of ids, and of keys and secrets (the service's `secrets`).
+pub fn random_hex(bytes: usize) -> String {
+    let mut buffer = vec![0u8; bytes];
+    rand::rng().fill_bytes(&mut buffer);
+    hex::encode(buffer)
 }
 
 /// The id made at `millis` since the epoch.

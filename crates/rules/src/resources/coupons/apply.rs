@@ -2,7 +2,7 @@
 //! the lines the Coupon does not exclude, settled with the discount
 //! campaigns in [`crate::resources::discounts::settle`]. Pure, like the rest
 //! of the engine: the Vouchers were read and checked
-//! ([`crate::resources::vouchers::desired`]) before the evaluation.
+//! (the service's `resources::vouchers::desired`) before the evaluation.
 
 use crate::resources::master_data::enrich::discountable_lines;
 use crate::resources::master_data::matching::{line_in_category, product_listed};

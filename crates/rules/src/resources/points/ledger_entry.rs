@@ -1,7 +1,7 @@
 //! One entry of the points ledger: the record every credit and debit is,
 //! made by the rules (a campaign's points, a prize, a Reward) and by the
 //! use-cases alike, and written by the ledger's store
-//! ([`crate::resources::points::store::ledger`]).
+//! (the service's `resources::points::store::ledger`).
 
 use serde::{Deserialize, Serialize};
 

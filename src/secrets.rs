@@ -4,7 +4,6 @@
 //! random and long, a single SHA-256 over a domain-separated message is a safe
 //! digest: there is nothing to brute-force. Only the digest is ever stored.
 
-use rand::RngCore;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
@@ -13,12 +12,7 @@ pub const KEY_PREFIX: &str = "lk_";
 /// Prefix of every secret (`X-Api-Secret`).
 pub const SECRET_PREFIX: &str = "ls_";
 
-/// `bytes` random bytes from the OS-seeded generator, hex-encoded.
-pub fn random_hex(bytes: usize) -> String {
-    let mut buffer = vec![0u8; bytes];
-    rand::rng().fill_bytes(&mut buffer);
-    hex::encode(buffer)
-}
+pub use crate::common::ids::random_hex;
 
 /// A new public key value: 128 random bits.
 pub fn new_key_value() -> String {
