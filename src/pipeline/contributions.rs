@@ -7,8 +7,11 @@
 //! pipeline's loop (`run.rs`) names no kind; the pieces themselves live in
 //! the kind's resource folder.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, NaiveDateTime, Utc};
 
+use crate::common::language::Language;
 use crate::common::locale::Locale;
 use crate::common::retry::Tries;
 use crate::common::time::Timestamp;
@@ -16,12 +19,15 @@ use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
+use crate::engine::evaluate::Explanation;
+use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::challenges::contribution::challenge_points;
 use crate::resources::challenges::contribution::challenge_state_query;
 use crate::resources::challenges::contribution::challenge_writes;
+use crate::resources::instant_wins::draw_record::InstantWinState;
 use crate::resources::instant_wins::draws::CONTENDED;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::draws::MAX_DRAW_ATTEMPTS;
@@ -29,11 +35,14 @@ use crate::resources::instant_wins::draws::instant_win_state_query;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::instant_wins::store::draw_write;
 use crate::resources::limits::store::limit_take_documents;
+use crate::resources::messages::model::MessageBody;
+use crate::resources::messages::service::message_bodies;
 use crate::resources::points::earned::points_entry;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::vouchers::earned::ISSUE_CONTENDED;
 use crate::resources::vouchers::earned::voucher_issues;
 use crate::resources::vouchers::issue_store::issue_documents;
+use crate::services::Services;
 use serde_json::Value;
 
 /// The state `campaign` reads before an event at `at`, when its kind reads any.
@@ -98,9 +107,33 @@ pub(crate) struct EntryContext<'a> {
     pub locale: &'a Locale,
 }
 
-/// The ledger entries `effects` write with their event.
-pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> Vec<LedgerEntry> {
-    effects
+/// The ledger entries an evaluation writes with its event.
+pub(crate) struct EventLedger {
+    /// What its effects earned: the points the event itself counts.
+    earned: Vec<LedgerEntry>,
+    /// What it gave besides (points prizes of its draws).
+    given: Vec<LedgerEntry>,
+}
+
+impl EventLedger {
+    /// The points its effects earned (negative on a cancellation).
+    pub(crate) fn earned_points(&self) -> i64 {
+        self.earned.iter().map(|entry| entry.points).sum()
+    }
+
+    /// Every entry, earned first.
+    fn into_entries(self) -> Vec<LedgerEntry> {
+        let mut entries = self.earned;
+        entries.extend(self.given);
+        entries
+    }
+}
+
+/// The ledger entries `drawn` writes with its event.
+pub(crate) fn ledger_entries(drawn: &DrawnEvaluation, context: &EntryContext<'_>) -> EventLedger {
+    let earned = drawn
+        .evaluation
+        .effects
         .iter()
         .flat_map(|effect| match effect {
             Effect::Points(points) => vec![points_entry(points, context)],
@@ -111,7 +144,11 @@ pub(crate) fn ledger_entries(effects: &[Effect], context: &EntryContext<'_>) -> 
             | Effect::VoucherRejected(_)
             | Effect::VoucherIssued(_) => Vec::new(),
         })
-        .collect()
+        .collect();
+    EventLedger {
+        earned,
+        given: drawn.prize_points(context.customer_id, context.at),
+    }
 }
 
 /// What an event's transaction writes for its campaigns besides the event
@@ -150,9 +187,10 @@ pub(crate) fn event_parts(
     customer_id: &str,
     source: &str,
     drawn: &DrawnEvaluation,
-    ledger: Vec<LedgerEntry>,
+    ledger: EventLedger,
     (at, always): (Timestamp, bool),
 ) -> ApiResult<Option<EventParts>> {
+    let ledger = ledger.into_entries();
     let effects = &drawn.evaluation.effects;
     let issues = voucher_issues(effects);
     let writes = always
@@ -215,5 +253,104 @@ pub(crate) fn read_again_after<T>(written: &ApiResult<T>, tries: &mut Tries) -> 
         Some(ReadAgain::VoucherIssues)
     } else {
         None
+    }
+}
+
+/// What the campaigns made of an occurrence, as its answer shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvaluatedEvent {
+    /// The effects of the campaigns that applied.
+    pub effects: Vec<Effect>,
+    /// Why each campaign applied or not.
+    pub explanations: Vec<Explanation>,
+    /// The messages of the campaigns that applied, for the Customer.
+    pub messages: Vec<MessageBody>,
+    /// The Customer's state of each Instant Win and game the draws were
+    /// decided on (before this event's own participations).
+    pub draw_states: HashMap<i64, InstantWinState>,
+}
+
+impl EvaluatedEvent {
+    /// What `drawn` answers, copied for an answer written before the event
+    /// (a keyed request's, written with what it answers).
+    pub(crate) fn copied(
+        drawn: &DrawnEvaluation,
+        customer_language: Option<&str>,
+        language: &Language,
+    ) -> EvaluatedEvent {
+        EvaluatedEvent {
+            effects: drawn.evaluation.effects.clone(),
+            explanations: drawn.evaluation.explanations.clone(),
+            messages: message_bodies(
+                drawn.evaluation.messages.clone(),
+                customer_language,
+                language,
+            ),
+            draw_states: drawn.states.clone(),
+        }
+    }
+
+    /// What `drawn` answers to a Customer who reads `customer_language`, in
+    /// the response's `language`.
+    pub(crate) fn of(
+        drawn: DrawnEvaluation,
+        customer_language: Option<&str>,
+        language: &Language,
+    ) -> EvaluatedEvent {
+        EvaluatedEvent {
+            effects: drawn.evaluation.effects,
+            explanations: drawn.evaluation.explanations,
+            messages: message_bodies(drawn.evaluation.messages, customer_language, language),
+            draw_states: drawn.states,
+        }
+    }
+}
+
+impl Services {
+    /// Puts into `facts` what the kinds read before an event is evaluated,
+    /// besides the state read with the draws: the headroom of the limits
+    /// and the Vouchers the Customer holds of capped Coupons.
+    pub(crate) async fn read_before_evaluation(
+        &self,
+        company: &str,
+        rules: &CompanyRules,
+        listens: &Listens,
+        customer_id: &str,
+        facts: &mut Facts,
+    ) -> ApiResult<()> {
+        self.read_limits(company, rules, listens, facts).await?;
+        self.read_voucher_issues(company, rules, listens, customer_id, facts)
+            .await
+    }
+
+    /// Reads into `facts` again what a refused write names.
+    pub(crate) async fn read_again(
+        &self,
+        what: ReadAgain,
+        company: &str,
+        rules: &CompanyRules,
+        listens: &Listens,
+        customer_id: &str,
+        facts: &mut Facts,
+    ) -> ApiResult<()> {
+        match what {
+            ReadAgain::Limits => self.read_limits(company, rules, listens, facts).await,
+            ReadAgain::VoucherIssues => {
+                self.read_voucher_issues(company, rules, listens, customer_id, facts)
+                    .await
+            }
+        }
+    }
+
+    /// What follows the write of an event `drawn` evaluated: its draws
+    /// counted, and the prize deliveries woken when it won one.
+    pub(crate) fn after_written(&self, company: &str, drawn: &DrawnEvaluation) {
+        for draw in &drawn.draws {
+            self.metrics
+                .drawn(company, draw.record.rule_id, draw.record.prize.is_some());
+        }
+        if drawn.delivers_any() {
+            self.prizes_won();
+        }
     }
 }

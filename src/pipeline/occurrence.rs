@@ -11,7 +11,7 @@ use crate::engine::campaign::Listens;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
-use crate::pipeline::run::EvaluatedEvent;
+use crate::pipeline::contributions::EvaluatedEvent;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::storage::Store;
 

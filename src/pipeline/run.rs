@@ -1,14 +1,15 @@
-//! The pipeline's loop: evaluate, write, and on a contended draw evaluate
-//! again on fresh state, then wake the prize delivery.
+//! The pipeline's loop: read, evaluate, write, and on a contended write
+//! read again and evaluate again on fresh state. What each campaign kind
+//! reads, writes and answers is [`super::contributions`]'s: this loop names
+//! no kind.
 
 use crate::common::language::Language;
-use crate::engine::effect::Effect;
-use crate::engine::evaluate::Explanation;
 use crate::error::ApiResult;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
 use crate::pipeline::contributions::EntryContext;
-use crate::pipeline::contributions::ReadAgain;
+use crate::pipeline::contributions::EvaluatedEvent;
+
 use crate::pipeline::contributions::event_parts;
 use crate::pipeline::contributions::event_tries;
 use crate::pipeline::contributions::ledger_entries;
@@ -16,25 +17,7 @@ use crate::pipeline::contributions::read_again_after;
 use crate::pipeline::facts::EventFacts;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::service::Subject;
-use crate::resources::instant_wins::draw_record::InstantWinState;
-use crate::resources::messages::model::MessageBody;
-use crate::resources::messages::service::message_bodies;
 use crate::services::Services;
-use std::collections::HashMap;
-
-/// What the campaigns made of an occurrence.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EvaluatedEvent {
-    /// The effects of the campaigns that applied.
-    pub effects: Vec<Effect>,
-    /// Why each campaign applied or not.
-    pub explanations: Vec<Explanation>,
-    /// The messages of the campaigns that applied, for the Customer.
-    pub messages: Vec<MessageBody>,
-    /// The Customer's state of each Instant Win and game the draws were
-    /// decided on (before this event's own participations).
-    pub draw_states: HashMap<i64, InstantWinState>,
-}
 
 /// Whether the pipeline writes what it evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,9 +75,7 @@ impl Services {
             facts.tiers_missed = rules.segments.missed_tiers(self.catalog().engine(), &facts);
         }
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
-        self.read_limits(company, &rules, &listens, &mut facts)
-            .await?;
-        self.read_voucher_issues(company, &rules, &listens, &customer.id, &mut facts)
+        self.read_before_evaluation(company, &rules, &listens, &customer.id, &mut facts)
             .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
@@ -113,8 +94,8 @@ impl Services {
                 .await?;
             tracing::debug!(micros = started.elapsed().as_micros() as u64, "evaluated");
             let at = self.now();
-            let mut ledger = ledger_entries(
-                &drawn.evaluation.effects,
+            let ledger = ledger_entries(
+                &drawn,
                 &EntryContext {
                     campaigns: &rules.campaigns,
                     customer_id: &customer.id,
@@ -124,9 +105,7 @@ impl Services {
                     locale: &facts.locale,
                 },
             );
-            let points_earned = ledger.iter().map(|entry| entry.points).sum();
-            occurrence.settle(&drawn.evaluation, points_earned, at);
-            ledger.extend(drawn.prize_points(&customer.id, at));
+            occurrence.settle(&drawn.evaluation, ledger.earned_points(), at);
             let parts = match mode {
                 Mode::Record => event_parts(
                     company,
@@ -141,60 +120,28 @@ impl Services {
             if let Some(parts) = parts {
                 // A keyed request's answer is written with what it answers.
                 if awaits_answer() {
-                    let evaluated = EvaluatedEvent {
-                        effects: drawn.evaluation.effects.clone(),
-                        explanations: drawn.evaluation.explanations.clone(),
-                        messages: message_bodies(
-                            drawn.evaluation.messages.clone(),
-                            customer.language.as_deref(),
-                            language,
-                        ),
-                        draw_states: drawn.states.clone(),
-                    };
+                    let evaluated =
+                        EvaluatedEvent::copied(&drawn, customer.language.as_deref(), language);
                     answer_now(&occurrence.answer(evaluated)).await;
                 }
                 let written = occurrence
                     .write(&self.store, company, &customer.id, &parts.earned())
                     .await;
-                match read_again_after(&written, &mut tries) {
-                    Some(ReadAgain::Limits) => {
-                        self.read_limits(company, &rules, &listens, &mut facts)
-                            .await?;
-                        continue;
-                    }
-                    Some(ReadAgain::VoucherIssues) => {
-                        self.read_voucher_issues(
-                            company,
-                            &rules,
-                            &listens,
-                            &customer.id,
-                            &mut facts,
-                        )
+                if let Some(what) = read_again_after(&written, &mut tries) {
+                    self.read_again(what, company, &rules, &listens, &customer.id, &mut facts)
                         .await?;
-                        continue;
-                    }
-                    None => written?,
+                    continue;
                 }
-                for draw in &drawn.draws {
-                    self.metrics
-                        .drawn(company, draw.record.rule_id, draw.record.prize.is_some());
-                }
-                if drawn.delivers_any() {
-                    self.prizes_won();
-                }
+                written?;
+                self.after_written(company, &drawn);
             }
             self.campaign_failures
                 .report(company, &drawn.evaluation.failures, received);
-            return Ok(EvaluatedEvent {
-                effects: drawn.evaluation.effects,
-                explanations: drawn.evaluation.explanations,
-                messages: message_bodies(
-                    drawn.evaluation.messages,
-                    customer.language.as_deref(),
-                    language,
-                ),
-                draw_states: drawn.states,
-            });
+            return Ok(EvaluatedEvent::of(
+                drawn,
+                customer.language.as_deref(),
+                language,
+            ));
         }
     }
 }

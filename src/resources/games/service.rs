@@ -11,7 +11,7 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::pipeline::run::EvaluatedEvent;
+use crate::pipeline::contributions::EvaluatedEvent;
 use crate::pipeline::run::Mode;
 use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::customers::service::CustomerRef;
