@@ -195,14 +195,16 @@ impl Store {
 mod tests {
     use super::*;
 
-    fn at(text: &str) -> Timestamp {
-        text.parse().unwrap()
+    /// `seconds` after 2026-07-06T10:00:00Z, when each test starts.
+    fn at(seconds: i64) -> Timestamp {
+        let start: Timestamp = "2026-07-06T10:00:00Z".parse().unwrap();
+        Timestamp::from(start.as_datetime() + chrono::Duration::seconds(seconds))
     }
 
-    /// Claims key `k` (fingerprint `f`) for `holder` at `now`, with the
-    /// service's lease and lifetime.
-    async fn claim(store: &Store, holder: &str, now: &str) -> KeyClaim {
-        let now = at(now);
+    /// Claims key `k` (fingerprint `f`) for `holder` `seconds` after the
+    /// start, with the service's lease and lifetime.
+    async fn claim(store: &Store, holder: &str, seconds: i64) -> KeyClaim {
+        let now = at(seconds);
         let later =
             |seconds: i64| Timestamp::from(now.as_datetime() + chrono::Duration::seconds(seconds));
         store
@@ -214,96 +216,42 @@ mod tests {
     #[tokio::test]
     async fn a_key_is_held_while_its_process_runs_and_free_once_it_is_gone() {
         let store = Store::connect("mem://", None).await.unwrap();
-        store
-            .register_instance("srv_a", at("2026-07-06T10:00:00Z"))
-            .await
-            .unwrap();
-        assert_eq!(
-            claim(&store, "srv_a", "2026-07-06T10:00:00Z").await,
-            KeyClaim::Run
-        );
+        store.register_instance("srv_a", at(0)).await.unwrap();
+        assert_eq!(claim(&store, "srv_a", 0).await, KeyClaim::Run);
         // Another process while srv_a renews its lease: in use.
-        assert_eq!(
-            claim(&store, "srv_b", "2026-07-06T10:00:10Z").await,
-            KeyClaim::InUse
-        );
-        store
-            .renew_instance("srv_a", at("2026-07-06T10:00:10Z"))
-            .await
-            .unwrap();
-        assert_eq!(
-            claim(&store, "srv_b", "2026-07-06T10:00:20Z").await,
-            KeyClaim::InUse
-        );
+        assert_eq!(claim(&store, "srv_b", 10).await, KeyClaim::InUse);
+        store.renew_instance("srv_a", at(10)).await.unwrap();
+        assert_eq!(claim(&store, "srv_b", 20).await, KeyClaim::InUse);
         // srv_a stopped renewing: 15 s after its last renewal it is gone,
         // long before the key's own lease of 120 s ends.
-        assert_eq!(
-            claim(&store, "srv_b", "2026-07-06T10:00:26Z").await,
-            KeyClaim::Run
-        );
+        assert_eq!(claim(&store, "srv_b", 26).await, KeyClaim::Run);
         // Now srv_b holds it, and a process that retired holds nothing.
-        store
-            .register_instance("srv_c", at("2026-07-06T10:00:30Z"))
-            .await
-            .unwrap();
-        assert_eq!(
-            claim(&store, "srv_c", "2026-07-06T10:00:30Z").await,
-            KeyClaim::Run
-        );
+        store.register_instance("srv_c", at(30)).await.unwrap();
+        assert_eq!(claim(&store, "srv_c", 30).await, KeyClaim::Run);
         store.retire_instance("srv_c").await.unwrap();
-        assert_eq!(
-            claim(&store, "srv_b", "2026-07-06T10:00:31Z").await,
-            KeyClaim::Run
-        );
+        assert_eq!(claim(&store, "srv_b", 31).await, KeyClaim::Run);
     }
 
     #[tokio::test]
     async fn a_key_its_own_process_left_running_is_taken_over_by_it() {
         let store = Store::connect("mem://", None).await.unwrap();
-        store
-            .register_instance("srv_a", at("2026-07-06T10:00:00Z"))
-            .await
-            .unwrap();
-        assert_eq!(
-            claim(&store, "srv_a", "2026-07-06T10:00:00Z").await,
-            KeyClaim::Run
-        );
+        store.register_instance("srv_a", at(0)).await.unwrap();
+        assert_eq!(claim(&store, "srv_a", 0).await, KeyClaim::Run);
         // The request ended without recording its outcome (the store was
         // unreachable); srv_a runs no request with the key any more.
-        assert_eq!(
-            claim(&store, "srv_a", "2026-07-06T10:00:01Z").await,
-            KeyClaim::Run
-        );
-        assert_eq!(
-            claim(&store, "srv_b", "2026-07-06T10:00:02Z").await,
-            KeyClaim::InUse
-        );
+        assert_eq!(claim(&store, "srv_a", 1).await, KeyClaim::Run);
+        assert_eq!(claim(&store, "srv_b", 2).await, KeyClaim::InUse);
     }
 
     #[tokio::test]
     async fn a_process_starting_on_an_embedded_store_knows_every_other_is_gone() {
         let store = Store::connect("mem://", None).await.unwrap();
-        store
-            .register_instance("srv_killed", at("2026-07-06T10:00:00Z"))
-            .await
-            .unwrap();
-        assert_eq!(
-            claim(&store, "srv_killed", "2026-07-06T10:00:00Z").await,
-            KeyClaim::Run
-        );
-        assert_eq!(
-            claim(&store, "srv_new", "2026-07-06T10:00:01Z").await,
-            KeyClaim::InUse
-        );
+        store.register_instance("srv_killed", at(0)).await.unwrap();
+        assert_eq!(claim(&store, "srv_killed", 0).await, KeyClaim::Run);
+        assert_eq!(claim(&store, "srv_new", 1).await, KeyClaim::InUse);
         // The restarted process registers: the killed one's hold is free
         // at once.
-        store
-            .register_instance("srv_new", at("2026-07-06T10:00:02Z"))
-            .await
-            .unwrap();
-        assert_eq!(
-            claim(&store, "srv_new", "2026-07-06T10:00:02Z").await,
-            KeyClaim::Run
-        );
+        store.register_instance("srv_new", at(2)).await.unwrap();
+        assert_eq!(claim(&store, "srv_new", 2).await, KeyClaim::Run);
     }
 }
