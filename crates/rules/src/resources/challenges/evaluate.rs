@@ -1,6 +1,7 @@
 //! Challenges in the interpreter: the `challenge` effect an event that
 //! counts returns, with the record it moves and what a completion gives.
-//! What the pipeline reads and writes for it is [`super::contribution`]'s.
+//! What the pipeline reads and writes for it is the service's
+//! (`resources::challenges::contribution`).
 
 use rust_decimal::Decimal;
 use serde::Serialize;

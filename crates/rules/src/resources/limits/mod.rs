@@ -14,7 +14,7 @@
 //!   - { points: 500, per: week, each: customer }         # per Customer and week
 //! ```
 //!
-//! Each limit is one counter ([`store`]), read before an event is evaluated
+//! Each limit is one counter (the service's `limits::store`), read before an event is evaluated
 //! (what is left caps the offer or the points, [`Headroom`]) and changed in
 //! the transaction that records the event ([`LimitTake`]), which refuses
 //! when another event took the last of it meanwhile; a cancellation or
