@@ -89,7 +89,7 @@ impl Serialize for Amount {
 }
 
 /// Read from the store and from files: a number, or the decimal text the
-/// store hands decimals back as. Requests go through [`ParseFromJSON`], which
+/// store hands decimals back as. Requests go through `ParseFromJSON` (the `openapi` feature), which
 /// takes numbers only.
 impl<'de> Deserialize<'de> for Amount {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -1,5 +1,5 @@
 //! What a Reward gives and its transactions (redemptions and Instant Win
-//! prizes); the catalogue as GET /rewards answers it is [`super::view`].
+//! prizes); the catalogue as GET /rewards answers it is the service's `rewards::view`.
 
 use serde::{Deserialize, Serialize};
 

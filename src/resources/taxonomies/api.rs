@@ -1,6 +1,6 @@
 //! Taxonomies and features of Products (`/taxonomies/...`) and of Locations
 //! (`/locations/taxonomies/...`): the same eight operations on each scope's
-//! own set, written once in [`scoped_taxonomy_api`] and declared twice, each
+//! own set, written once in `scoped_taxonomy_api!` and declared twice, each
 //! with its [`Scope`], path prefix, tag and operation ids.
 
 use poem_openapi::param::{Path, Query};

@@ -74,7 +74,7 @@ impl Headroom {
 }
 
 /// One limit's counter changed by one redemption, checked in the
-/// redeeming transaction ([`store::TAKE_LIMITS`]).
+/// redeeming transaction (the service's `limits::store::TAKE_LIMITS`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LimitTake {
     /// The counter ([`OfferLimit::counter_key`]).

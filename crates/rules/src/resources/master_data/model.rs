@@ -1,5 +1,5 @@
 //! The features map Products and Locations both carry (how their
-//! `{id}`/`{value}` path is read is [`super::search_by`]).
+//! `{id}`/`{value}` path is read is the service's `master_data::search_by`).
 
 use std::collections::BTreeMap;
 

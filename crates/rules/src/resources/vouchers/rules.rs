@@ -1,6 +1,6 @@
 //! The `voucher` kind as rules: its file section, what it compiles to, and
 //! the Voucher its evaluation issues as an effect (the write is
-//! [`super::earned`]'s).
+//! the service's `vouchers::earned`'s).
 //!
 //! ```yaml
 //! id: 60

@@ -2,7 +2,7 @@
 //! campaign that applied and every Voucher the cart presents is an offer;
 //! offers of higher `priority` come first and win conflicts; among offers
 //! of one priority that do not combine, the choice worth most to the
-//! Customer (each reckoned on the cart alone) wins ([`choose`]); the
+//! Customer (each reckoned on the cart alone) wins ([`choose`](mod@choose)); the
 //! winners then take their money off in priority order, campaigns before
 //! Vouchers and each in its own order, every one at most what the ones
 //! before it left ([`reckon`]). An offer left out says why: a campaign in
