@@ -223,16 +223,22 @@ fn a_forbidden_import_is_caught_with_its_file_and_line() {
 /// The crates the rules may not be built on: the store, HTTP, a runtime.
 const IO_CRATES: &[&str] = &["surrealdb", "poem", "poem-openapi", "tokio", "reqwest"];
 
-/// The dependencies a manifest's `[dependencies]` table names, with whether
-/// each is optional.
+/// The dependencies a manifest builds its library with, with whether each
+/// is optional: its `[dependencies]` and `[target.*.dependencies]` tables,
+/// and each `[dependencies.NAME]` table (counted as required).
 fn dependencies(manifest: &str) -> Vec<(String, bool)> {
     let text = std::fs::read_to_string(manifest).unwrap();
     let mut names = Vec::new();
     let mut in_dependencies = false;
     for line in text.lines() {
         let line = line.trim();
-        if line.starts_with('[') {
-            in_dependencies = line == "[dependencies]";
+        if let Some(header) = line.strip_prefix('[') {
+            let header = header.trim_end_matches(']');
+            // A `[dependencies.NAME]` table's keys are NAME's, not dependencies.
+            in_dependencies = header == "dependencies" || header.ends_with(".dependencies");
+            if let Some(name) = header.strip_prefix("dependencies.") {
+                names.push((name.to_string(), false));
+            }
         } else if in_dependencies
             && !line.starts_with('#')
             && let Some((name, spec)) = line.split_once('=')
@@ -277,5 +283,30 @@ fn the_rules_build_on_no_io_crate() {
     assert!(
         !rules_manifest.contains("openapi"),
         "crates/rules turns on the types' OpenAPI"
+    );
+}
+
+#[test]
+fn every_way_a_manifest_names_a_dependency_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("Cargo.toml");
+    std::fs::write(
+        &manifest,
+        "[package]\nname = \"x\"\n\n[dependencies]\nrhai = \"1\"\n\
+         poem = { version = \"3\", optional = true }\n\n\
+         [dependencies.tokio]\nversion = \"1\"\n\n\
+         [target.'cfg(unix)'.dependencies]\nsurrealdb = \"3\"\n\n\
+         [dev-dependencies]\nreqwest = \"0.12\"\n",
+    )
+    .unwrap();
+    let found = dependencies(&manifest.to_string_lossy());
+    assert_eq!(
+        found,
+        vec![
+            ("rhai".to_string(), false),
+            ("poem".to_string(), true),
+            ("tokio".to_string(), false),
+            ("surrealdb".to_string(), false),
+        ]
     );
 }
