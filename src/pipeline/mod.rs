@@ -6,17 +6,22 @@
 //! one transaction, retry on contention and wake prize delivery.
 //!
 //! - [`api`]: the effects and explanations they answer with.
-//! - [`contributions`]: what each campaign kind reads before and writes with an event.
+//! - [`contribution`]: the seam a campaign kind plugs in by: what it reads
+//!   before, writes with and gives back of an event.
+//! - [`contributions`]: the pipeline's steps over every kind's contribution.
 //! - [`dates`]: which time decides what, and how far a sent `date` may be from the clock.
 //! - [`facts`]: the active Customer, the Company's rules, facts and state.
+//! - [`kinds`]: every kind's contribution, named once.
 //! - [`occurrence`]: what each kind of occurrence contributes.
 //! - [`run`]: the evaluate-write-retry loop.
 //! - [`store`]: the one query reading a Customer's facts and draw state.
 
 pub mod api;
+pub mod contribution;
 pub mod contributions;
 pub mod dates;
 pub mod facts;
+pub mod kinds;
 pub mod occurrence;
 pub mod run;
 pub mod store;

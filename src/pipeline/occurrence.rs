@@ -92,18 +92,26 @@ pub struct Earned<'a> {
     pub ledger: &'a [LedgerEntry],
     /// The Instant Win draws ([`crate::resources::instant_wins::store::draw_write`]).
     pub draw_write: &'a Value,
-    /// The Vouchers issued by `voucher` campaigns
-    /// ([`crate::resources::vouchers::issue_store::issue_documents`]), null
-    /// when none is.
-    pub voucher_issues: &'a Value,
-    /// The Challenge records moved
-    /// ([`crate::resources::challenges::contribution::challenge_writes`]), null
-    /// when none is.
-    pub challenges: &'a Value,
-    /// What its points campaigns take from their limits
-    /// ([`crate::resources::limits::store::limit_take_documents`]), null
-    /// when none is limited.
-    pub limit_takes: &'a Value,
+    /// Each kind's part of the write that is not null, by its field
+    /// ([`crate::pipeline::contribution::EventPart`]).
+    pub parts: &'a [(&'static str, Value)],
+}
+
+impl<'a> Earned<'a> {
+    /// The part written under `field`, when the occurrence has it.
+    pub(crate) fn part(&self, field: &str) -> Option<&'a Value> {
+        self.parts
+            .iter()
+            .find(|(name, _)| *name == field)
+            .map(|(_, document)| document)
+    }
+
+    /// Puts every part into `write`, the event's write, under its field.
+    pub(crate) fn put_parts(&self, write: &mut Value) {
+        for (field, document) in self.parts {
+            write[*field] = document.clone();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -114,9 +122,7 @@ impl<'a> Earned<'a> {
         Earned {
             ledger,
             draw_write: &NOTHING,
-            voucher_issues: &NOTHING,
-            challenges: &NOTHING,
-            limit_takes: &NOTHING,
+            parts: &[],
         }
     }
 }

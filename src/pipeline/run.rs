@@ -1,13 +1,14 @@
 //! The pipeline's loop: read, evaluate, write, and on a contended write
 //! read again and evaluate again on fresh state. What each campaign kind
-//! reads, writes and answers is [`super::contributions`]'s: this loop names
-//! no kind.
+//! reads, writes and answers is its [`super::contribution::Contribution`]'s:
+//! this loop names no kind.
 
 use crate::common::language::Language;
 use crate::error::ApiResult;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
-use crate::pipeline::contributions::EntryContext;
+use crate::pipeline::contribution::EntryContext;
+use crate::pipeline::contribution::EventReads;
 use crate::pipeline::contributions::EvaluatedEvent;
 
 use crate::pipeline::contributions::event_parts;
@@ -15,6 +16,7 @@ use crate::pipeline::contributions::event_tries;
 use crate::pipeline::contributions::ledger_entries;
 use crate::pipeline::contributions::read_again_after;
 use crate::pipeline::facts::EventFacts;
+use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::service::Subject;
 use crate::services::Services;
@@ -75,7 +77,13 @@ impl Services {
             facts.tiers_missed = rules.segments.missed_tiers(self.catalog().engine(), &facts);
         }
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
-        self.read_before_evaluation(company, &rules, &listens, &customer.id, &mut facts)
+        let reads = EventReads {
+            company,
+            rules: &rules,
+            listens: &listens,
+            customer_id: &customer.id,
+        };
+        self.read_before_evaluation(CONTRIBUTIONS, &reads, &mut facts)
             .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
@@ -127,8 +135,8 @@ impl Services {
                 let written = occurrence
                     .write(&self.store, company, &customer.id, &parts.earned())
                     .await;
-                if let Some(what) = read_again_after(&written, &mut tries) {
-                    self.read_again(what, company, &rules, &listens, &customer.id, &mut facts)
+                if let Some(kinds) = read_again_after(&written, &mut tries) {
+                    self.read_before_evaluation(&kinds, &reads, &mut facts)
                         .await?;
                     continue;
                 }

@@ -25,11 +25,12 @@ use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
+use crate::pipeline::contribution::EventPart;
+use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::resources::carts::store::CART_IDS;
 use crate::resources::carts::store::STORE_CARTS;
 use crate::resources::carts::store::STORE_PURCHASE_DAYS;
 use crate::resources::carts::store::cart_rows;
-use crate::resources::challenges::store::advance_statements;
 use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::customers::recorded::RecordedPurchase;
 use crate::resources::customers::state::MOVE_CUSTOMER_STATES;
@@ -40,10 +41,8 @@ use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
 use crate::resources::instant_wins::store::draw_batch;
 use crate::resources::instant_wins::store::draw_batch::COUNT_PARTICIPATIONS;
-use crate::resources::limits::store::TAKE_EVENT_LIMITS;
 use crate::resources::limits::store::take_limits_sql;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
-use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::storage::record_text::record_value;
 
@@ -58,11 +57,9 @@ use crate::storage::record_text::record_value;
 /// [`crate::resources::vouchers::redemption_store::voucher_use_documents`])
 /// at `now` and the discounts it got (`discounts`, made by
 /// [`crate::resources::discounts::store::transaction_document`], or null),
-/// the Vouchers its campaigns issue (`voucher_issues`), the Challenge
-/// records it moved (`challenges`) and what its points campaigns take from
-/// their limits (`limit_takes`, made by
-/// [`crate::resources::limits::store::limit_take_documents`]), each null
-/// when there are none; and the answer of its request when it carries an
+/// each kind's part where it has one (under the part's field, see
+/// [`crate::pipeline::contribution::EventPart`]; absent or null otherwise),
+/// and the answer of its request when it carries an
 /// Idempotency-Key (`answer`,
 /// [`crate::http::idempotency::answer::written_answer`]), written in the
 /// same transaction.
@@ -96,8 +93,23 @@ pub(crate) fn keyed_row(company: &str, document: &Value, key: &str) -> Option<Va
 const RARE: &str = "rare";
 
 /// The parts an event runs on its own ([`RARE`]), each skipped at run time
-/// where the event does not need it.
+/// where the event does not need it: its Voucher uses and what its discounts
+/// take from their limits, each kind's part
+/// ([`crate::pipeline::contribution::EventPart`], in the order of
+/// [`CONTRIBUTIONS`]), and last the answer of its request.
 fn rare_statements() -> String {
+    let kinds: String = kind_parts()
+        .map(|part| {
+            format!(
+                "IF $write.{field} {{
+                     LET $part = $write.{field};
+                     {statements}
+                 }};\n",
+                field = part.field,
+                statements = (part.statements)(),
+            )
+        })
+        .collect();
     format!(
         "FOR $write IN ${RARE} {{
              LET $company = $write.company;
@@ -111,24 +123,17 @@ fn rare_statements() -> String {
                  LET $limit_takes = $write.discounts.limit_takes;
                  {take_limits}
              }};
-             IF $write.voucher_issues {{
-                 LET $vouchers = $write.voucher_issues;
-                 LET $refuse = true;
-                 {issue_vouchers}
-             }};
-             IF $write.challenges {{
-                 {advance_challenges}
-             }};
-             IF $write.limit_takes {{
-                 {TAKE_EVENT_LIMITS}
-             }};
+             {kinds}
              LET $answer = $write.answer;
              {WRITE_ANSWER}
          }};",
         take_limits = take_limits_sql!(),
-        issue_vouchers = issue_statements(),
-        advance_challenges = advance_statements(),
     )
+}
+
+/// The parts of the kinds that have one.
+fn kind_parts() -> impl Iterator<Item = &'static EventPart> {
+    CONTRIBUTIONS.iter().filter_map(|kind| kind.event_part())
 }
 
 /// Whether `write` has a part that runs event by event.
@@ -140,9 +145,7 @@ fn is_rare(write: &EventWrite) -> bool {
     };
     present(&write["voucher_uses"])
         || present(&write["discounts"]["limit_takes"])
-        || present(&write["voucher_issues"])
-        || present(&write["challenges"])
-        || present(&write["limit_takes"])
+        || kind_parts().any(|part| present(&write[part.field]))
         || present(&write["answer"])
 }
 

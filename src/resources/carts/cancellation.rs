@@ -12,13 +12,13 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
+use crate::pipeline::contribution::Cancelled;
 use crate::pipeline::contributions::event_tries;
+use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::model::CartCancellation;
 use crate::resources::carts::model::CartLine;
 use crate::resources::carts::service::CartOutcome;
-use crate::resources::challenges::progress::Grant;
-use crate::resources::challenges::store::give_back_documents;
 use crate::resources::customers::model::normalise_code;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
@@ -100,28 +100,22 @@ impl Services {
             .collect();
         let mut tries = event_tries();
         let (ledger, cancellation) = loop {
-            // The cart leaves the Challenges it counted towards; a completion
-            // it made is revoked where the Challenge says so.
-            let given_back = self
-                .challenges_given_back(company, &original.customer_id, &original.id, now)
-                .await?;
+            // Each kind gives back what the cart took or moved of its state
+            // (a Challenge's progress, a completion it made).
+            let cancelled = Cancelled {
+                company,
+                customer_id: &original.customer_id,
+                cart_id: &original.id,
+                code: &code,
+                at: now,
+            };
             let mut reversals = reversals.clone();
-            reversals.extend(given_back.iter().filter_map(|given| {
-                let Some(Grant::Points { points }) = given.revoked else {
-                    return None;
-                };
-                Some(LedgerEntry {
-                    rule_id: Some(given.record.rule_id),
-                    cart_id: Some(code.clone()),
-                    ..LedgerEntry::new(
-                        &given.record.customer_id,
-                        PointsKind::Points,
-                        -points,
-                        "challenge_revoked",
-                        now,
-                    )
-                })
-            }));
+            let mut given_back = Vec::with_capacity(CONTRIBUTIONS.len());
+            for kind in CONTRIBUTIONS {
+                let given = kind.give_back(self, &cancelled).await?;
+                reversals.extend(given.ledger);
+                given_back.push(given.document);
+            }
             // Points the Customer spent since cannot be taken back: a reversal
             // takes what the balance has (it never goes below zero).
             let mut balances = HashMap::new();
@@ -159,15 +153,10 @@ impl Services {
             }
             let written = self
                 .store
-                .insert_cancellation(
-                    company,
-                    &original.id,
-                    &cancellation,
-                    &ledger,
-                    &give_back_documents(company, &given_back),
-                )
+                .insert_cancellation(company, &original.id, &cancellation, &ledger, &given_back)
                 .await;
-            // A Challenge record moved meanwhile (give back on the new one),
+            // A record a kind gives back on moved meanwhile (a Challenge's:
+            // give back on the new one),
             // or a redemption slipped in between reading the balance and
             // writing (plan again on the new balance).
             if tries.again(

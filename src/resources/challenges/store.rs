@@ -45,13 +45,13 @@ const COMPARE_AND_SET: &str =
          UPSERT $progress CONTENT $step.document RETURN NONE;";
 
 /// Part of the group commit ([`crate::storage::group_commit`]): each
-/// Challenge record an event moved (`$write.challenges`, made by
-/// [`crate::resources::challenges::contribution::challenge_writes`]), and the
+/// Challenge record an event moved (`$part`, made by
+/// [`crate::resources::challenges::contribution::Challenges`]), and the
 /// game participation or Reward a completion gives (its points are ledger
 /// entries of the event, its Voucher one of the event's Voucher issues).
 pub(crate) fn advance_statements() -> String {
     format!(
-        "FOR $step IN $write.challenges {{
+        "FOR $step IN $part {{
              {cas}
              IF $step.game {{
                  LET $participant = $step.customer;
@@ -68,13 +68,13 @@ pub(crate) fn advance_statements() -> String {
 }
 
 /// Part of a cart's cancellation: the records its return changed
-/// (`$challenges`, made by [`give_back_documents`]), and what revoked
+/// (`$part`, made by [`give_back_documents`]), and what revoked
 /// completions gave taken back where it is still held (a game participation
 /// not played, a Reward not used, a Voucher not redeemed); their points are
 /// ledger entries of the cancellation.
 pub(crate) fn give_back_statements() -> String {
     format!(
-        "FOR $step IN $challenges {{
+        "FOR $step IN $part {{
              {cas}
              IF $step.game {{
                  UPDATE type::record('game_participation', [$company, $step.customer, $step.game])

@@ -65,23 +65,18 @@ impl Store {
             None => Value::Null,
         };
         let written = ledger_documents(&self.ledger_clock, company, earned.ledger);
-        self.record_event(
-            customer_id,
-            json!({
-                "company": company,
-                "customer": Value::Null,
-                "cart": Value::Null,
-                "event": doc,
-                "ledger": written.records,
-                "balances": written.balances,
-                "draw_write": earned.draw_write,
-                "voucher_issues": earned.voucher_issues,
-                "challenges": earned.challenges,
-                "limit_takes": earned.limit_takes,
-                "answer": written_answer(),
-            }),
-        )
-        .await
+        let mut write = json!({
+            "company": company,
+            "customer": Value::Null,
+            "cart": Value::Null,
+            "event": doc,
+            "ledger": written.records,
+            "balances": written.balances,
+            "draw_write": earned.draw_write,
+            "answer": written_answer(),
+        });
+        earned.put_parts(&mut write);
+        self.record_event(customer_id, write).await
     }
 
     /// The Custom Event `id` of `company`.

@@ -4,6 +4,7 @@
 //! ([`deliveries`]), and GET /instant_wins.
 
 pub mod api;
+pub mod contribution;
 pub mod deliveries;
 pub use loyalty_rules::resources::instant_wins::draw_record;
 pub mod draws;

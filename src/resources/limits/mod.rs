@@ -5,5 +5,6 @@
 
 pub use loyalty_rules::resources::limits::*;
 
+pub mod contribution;
 pub mod service;
 pub mod store;

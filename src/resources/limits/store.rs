@@ -43,10 +43,10 @@ macro_rules! take_limits_sql {
 pub(crate) use take_limits_sql;
 
 /// Part of the group commit ([`crate::storage::group_commit`]): what the
-/// points campaigns of `$write` take from their limits.
+/// points campaigns of an event take from their limits (`$part`).
 pub(crate) const TAKE_EVENT_LIMITS: &str = concat!(
     "
-    LET $limit_takes = $write.limit_takes;",
+    LET $limit_takes = $part;",
     take_limits_sql!()
 );
 

@@ -19,20 +19,18 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::answer::written_answer;
 use crate::http::idempotency::store::WRITE_ANSWER;
+use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::purchase_days::PurchaseTotals;
-use crate::resources::challenges::store::give_back_statements;
 use crate::resources::discounts::model::DiscountTransaction;
-use crate::resources::discounts::store::CANCEL_DISCOUNTS;
 use crate::resources::discounts::store::transaction_document;
 use crate::resources::limits::LimitTake;
-use crate::resources::limits::store::give_back_limits_sql;
+use crate::resources::limits::contribution::EVENT_LIMIT_TAKES;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::ledger_documents;
-use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
 use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::resources::vouchers::redemption_store::voucher_use_documents;
 use crate::storage::REFUSED;
@@ -132,14 +130,6 @@ pub(crate) fn totals_from_row(row: Option<&Value>) -> PurchaseTotals {
     }
 }
 
-/// SurrealQL giving back what the points campaigns of the cart `$original`
-/// took from their limits: part of its cancellation's transaction.
-const GIVE_BACK_CART_LIMITS: &str = concat!(
-    "
-    LET $limit_takes = ($original.limit_takes) ?? [];",
-    give_back_limits_sql!()
-);
-
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
 /// carts of the batch (`$carts`, made by [`cart_rows`]), refused with
 /// `cart_already_exists` when a code was recorded before: the carts'
@@ -208,6 +198,19 @@ impl<'a> CartWrite<'a> {
     }
 }
 
+/// What each kind gives back of a cancelled cart: its statements, reading
+/// its own document of `$given_back` as `$part`.
+fn give_back_statements() -> String {
+    CONTRIBUTIONS
+        .iter()
+        .enumerate()
+        .filter_map(|(index, kind)| {
+            let statements = kind.cancellation_statements()?;
+            Some(format!("LET $part = $given_back[{index}];\n{statements}\n"))
+        })
+        .collect()
+}
+
 impl Store {
     /// Records a cart with everything it earned and used
     /// ([`CartWrite`]) in one transaction, possibly shared with other events
@@ -221,13 +224,11 @@ impl Store {
         // (after a cancellation or a merge) puts it on the same day.
         doc["day"] = Value::String(write.day.to_string());
         // Kept with the cart so that its cancellation gives them back.
-        if !write.earned.limit_takes.is_null() {
-            doc["limit_takes"] = write.earned.limit_takes.clone();
+        if let Some(takes) = write.earned.part(EVENT_LIMIT_TAKES.field) {
+            doc["limit_takes"] = takes.clone();
         }
         let written = ledger_documents(&self.ledger_clock, company, write.earned.ledger);
-        self.record_event(
-            &cart.customer_id,
-            json!({
+        let mut event = json!({
                 "company": company,
                 "customer": cart.customer_id,
                 "cart": doc,
@@ -237,22 +238,21 @@ impl Store {
                 "ledger": written.records,
                 "balances": written.balances,
                 "draw_write": write.earned.draw_write,
-                "voucher_issues": write.earned.voucher_issues,
-                "challenges": write.earned.challenges,
-                "limit_takes": write.earned.limit_takes,
                 "answer": written_answer(),
                 "voucher_uses": voucher_use_documents(company, write.voucher_uses),
                 "discounts": write.discounts.map(|given| {
                     transaction_document(company, given, write.discount_limit_takes)
                 }),
                 "now": cart.created_at.to_string(),
-            }),
-        )
-        .await
+        });
+        write.earned.put_parts(&mut event);
+        self.record_event(&cart.customer_id, event).await
     }
 
     /// Records `cancellation` of the cart `original` with the reversing
-    /// `ledger`, in one transaction: refuses with `cart_already_cancelled` when
+    /// `ledger`, in one transaction with what each kind gives back
+    /// (`given_back`, one document per contribution in
+    /// [`CONTRIBUTIONS`]' order): refuses with `cart_already_cancelled` when
     /// the original was cancelled before, `cart_already_exists` when the
     /// cancellation's code is taken.
     pub async fn insert_cancellation(
@@ -261,7 +261,7 @@ impl Store {
         original: &str,
         cancellation: &Cart,
         ledger: &[LedgerEntry],
-        challenges: &Value,
+        given_back: &[Value],
     ) -> ApiResult<()> {
         let doc = cart_document(company, cancellation)?;
         let query = format!(
@@ -276,9 +276,6 @@ impl Store {
              }};
              CREATE $key CONTENT $doc RETURN NONE;
              UPDATE $original SET cancelled_by = $code RETURN NONE;
-             {GIVE_BACK_CART_LIMITS}
-             {GIVE_BACK_CART_VOUCHERS}
-             {CANCEL_DISCOUNTS}
              {GUARD_DEBITS}
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}
@@ -301,7 +298,7 @@ impl Store {
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
-                .bind(("challenges", challenges.clone()))
+                .bind(("given_back", given_back.to_vec()))
         })
         .await?;
         Ok(())

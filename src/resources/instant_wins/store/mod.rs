@@ -290,9 +290,7 @@ mod tests {
                 &Earned {
                     ledger: &[],
                     draw_write: write,
-                    voucher_issues: &Value::Null,
-                    challenges: &Value::Null,
-                    limit_takes: &Value::Null,
+                    parts: &[],
                 },
             )
             .await

@@ -1,0 +1,78 @@
+//! What Vouchers contribute to the event pipeline: the Vouchers `voucher`
+//! campaigns issue ([`super::earned`]), with the counts of capped Coupons
+//! read before the evaluation and read again when a concurrent event
+//! issued meanwhile; and the Voucher uses a cart's cancellation gives back.
+
+use serde_json::Value;
+
+use crate::engine::facts::Facts;
+use crate::error::ApiResult;
+use crate::error::ErrorCode;
+use crate::pipeline::contribution::Contribution;
+use crate::pipeline::contribution::EventPart;
+use crate::pipeline::contribution::EventReads;
+use crate::pipeline::contribution::Pending;
+use crate::resources::instant_wins::draws::DrawnEvaluation;
+use crate::resources::vouchers::earned::ISSUE_CONTENDED;
+use crate::resources::vouchers::earned::voucher_issues;
+use crate::resources::vouchers::issue_store::issue_documents;
+use crate::resources::vouchers::issue_store::issue_statements;
+use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
+use crate::services::Services;
+
+/// Vouchers' part of the pipeline.
+pub(crate) struct Vouchers;
+
+/// The Vouchers an event's campaigns issue.
+static VOUCHER_ISSUES: EventPart = EventPart {
+    field: "voucher_issues",
+    statements: voucher_issue_statements,
+};
+
+/// [`VOUCHER_ISSUES`]' statements: a code taken or a cap reached refuses
+/// the event, which is evaluated again.
+fn voucher_issue_statements() -> String {
+    format!(
+        "LET $vouchers = $part;
+         LET $refuse = true;
+         {}",
+        issue_statements()
+    )
+}
+
+impl Contribution for Vouchers {
+    fn read_before<'a>(
+        &'a self,
+        services: &'a Services,
+        reads: &'a EventReads<'a>,
+        facts: &'a mut Facts,
+    ) -> Pending<'a, ()> {
+        Box::pin(services.read_voucher_issues(
+            reads.company,
+            reads.rules,
+            reads.listens,
+            reads.customer_id,
+            facts,
+        ))
+    }
+
+    fn contended(&self) -> &'static [ErrorCode] {
+        ISSUE_CONTENDED
+    }
+
+    fn event_part(&self) -> Option<&'static EventPart> {
+        Some(&VOUCHER_ISSUES)
+    }
+
+    fn part_document(&self, company: &str, drawn: &DrawnEvaluation) -> ApiResult<Value> {
+        let issues = voucher_issues(&drawn.evaluation.effects);
+        if issues.is_empty() {
+            return Ok(Value::Null);
+        }
+        Ok(Value::Array(issue_documents(company, &issues)?))
+    }
+
+    fn cancellation_statements(&self) -> Option<String> {
+        Some(GIVE_BACK_CART_VOUCHERS.to_string())
+    }
+}
