@@ -40,12 +40,13 @@ pub(crate) trait Contribution: Sync {
         None
     }
 
-    /// Puts into `facts` what this kind's campaigns read before the event
-    /// `reads` describes is evaluated, besides the state above.
+    /// Puts into `facts` what this kind's campaigns read before `event` is
+    /// evaluated, besides the state above (its own state goes in
+    /// `facts.kind_states`, by rule id).
     fn read_before<'a>(
         &'a self,
         _services: &'a Services,
-        _reads: &'a EventReads<'a>,
+        _event: &'a EventScope<'a>,
         _facts: &'a mut Facts,
     ) -> Pending<'a, ()> {
         Box::pin(async { Ok(()) })
@@ -79,8 +80,8 @@ pub(crate) trait Contribution: Sync {
     }
 
     /// The document of its [`Contribution::event_part`] for what `drawn`
-    /// evaluated for `company`; null when it writes nothing for it.
-    fn part_document(&self, _company: &str, _drawn: &DrawnEvaluation) -> ApiResult<Value> {
+    /// evaluated of `event`; null when it writes nothing for it.
+    fn part_document(&self, _event: &EventScope<'_>, _drawn: &DrawnEvaluation) -> ApiResult<Value> {
         Ok(Value::Null)
     }
 
@@ -121,8 +122,9 @@ pub(crate) struct EventPart {
     pub statements: fn() -> String,
 }
 
-/// The event whose campaigns read before their evaluation.
-pub(crate) struct EventReads<'a> {
+/// The event a kind reads for before its evaluation and writes its part
+/// of.
+pub(crate) struct EventScope<'a> {
     /// Its Company.
     pub company: &'a str,
     /// The Company's rules.

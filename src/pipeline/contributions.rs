@@ -22,7 +22,7 @@ use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EntryContext;
-use crate::pipeline::contribution::EventReads;
+use crate::pipeline::contribution::EventScope;
 use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::instant_wins::draw_record::InstantWinState;
@@ -131,12 +131,11 @@ impl EventParts {
     }
 }
 
-/// The parts of the event of `customer_id` that `drawn` leaves to write with
+/// The parts of `event` that `drawn` leaves to write with
 /// `ledger` at `at`; none when there is nothing to write and the occurrence
 /// is not `always` written.
 pub(crate) fn event_parts(
-    company: &str,
-    customer_id: &str,
+    event: &EventScope<'_>,
     source: &str,
     drawn: &DrawnEvaluation,
     ledger: EventLedger,
@@ -148,7 +147,7 @@ pub(crate) fn event_parts(
         let Some(part) = kind.event_part() else {
             continue;
         };
-        let document = kind.part_document(company, drawn)?;
+        let document = kind.part_document(event, drawn)?;
         if !document.is_null() {
             parts.push((part.field, document));
         }
@@ -159,8 +158,8 @@ pub(crate) fn event_parts(
     Ok(Some(EventParts {
         ledger,
         draws: draw_write(
-            company,
-            customer_id,
+            event.company,
+            event.customer_id,
             source,
             &drawn.draws,
             &drawn.participations,
@@ -251,11 +250,11 @@ impl Services {
     pub(crate) async fn read_before_evaluation(
         &self,
         kinds: &[&dyn Contribution],
-        reads: &EventReads<'_>,
+        event: &EventScope<'_>,
         facts: &mut Facts,
     ) -> ApiResult<()> {
         for kind in kinds {
-            kind.read_before(self, reads, facts).await?;
+            kind.read_before(self, event, facts).await?;
         }
         Ok(())
     }

@@ -8,7 +8,7 @@ use crate::error::ApiResult;
 use crate::http::idempotency::answer::answer_now;
 use crate::http::idempotency::answer::awaits_answer;
 use crate::pipeline::contribution::EntryContext;
-use crate::pipeline::contribution::EventReads;
+use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contributions::EvaluatedEvent;
 
 use crate::pipeline::contributions::event_parts;
@@ -77,13 +77,13 @@ impl Services {
             facts.tiers_missed = rules.segments.missed_tiers(self.catalog().engine(), &facts);
         }
         self.describe_master_data(company, occurrence.location_code(), &mut facts);
-        let reads = EventReads {
+        let scope = EventScope {
             company,
             rules: &rules,
             listens: &listens,
             customer_id: &customer.id,
         };
-        self.read_before_evaluation(CONTRIBUTIONS, &reads, &mut facts)
+        self.read_before_evaluation(CONTRIBUTIONS, &scope, &mut facts)
             .await?;
         let reason = occurrence.points_reason();
         let mut state = Some(state);
@@ -116,8 +116,7 @@ impl Services {
             occurrence.settle(&drawn.evaluation, ledger.earned_points(), at);
             let parts = match mode {
                 Mode::Record => event_parts(
-                    company,
-                    &customer.id,
+                    &scope,
                     &occurrence.draw_source(),
                     &drawn,
                     ledger,
@@ -136,7 +135,7 @@ impl Services {
                     .write(&self.store, company, &customer.id, &parts.earned())
                     .await;
                 if let Some(kinds) = read_again_after(&written, &mut tries) {
-                    self.read_before_evaluation(&kinds, &reads, &mut facts)
+                    self.read_before_evaluation(&kinds, &scope, &mut facts)
                         .await?;
                     continue;
                 }

@@ -16,6 +16,7 @@ use crate::pipeline::contribution::Cancelled;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EntryContext;
 use crate::pipeline::contribution::EventPart;
+use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::GivenBack;
 use crate::pipeline::contribution::Pending;
 use crate::resources::challenges::evaluate::ChallengeEffect;
@@ -54,8 +55,8 @@ impl Contribution for Challenges {
         Some(&ADVANCE)
     }
 
-    fn part_document(&self, company: &str, drawn: &DrawnEvaluation) -> ApiResult<Value> {
-        Ok(challenge_writes(company, &drawn.evaluation.effects))
+    fn part_document(&self, event: &EventScope<'_>, drawn: &DrawnEvaluation) -> ApiResult<Value> {
+        Ok(challenge_writes(event.company, &drawn.evaluation.effects))
     }
 
     fn cancellation_statements(&self) -> Option<String> {

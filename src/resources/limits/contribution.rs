@@ -11,7 +11,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EventPart;
-use crate::pipeline::contribution::EventReads;
+use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::Pending;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::limits::store::TAKE_EVENT_LIMITS;
@@ -46,10 +46,10 @@ impl Contribution for Limits {
     fn read_before<'a>(
         &'a self,
         services: &'a Services,
-        reads: &'a EventReads<'a>,
+        event: &'a EventScope<'a>,
         facts: &'a mut Facts,
     ) -> Pending<'a, ()> {
-        Box::pin(services.read_limits(reads.company, reads.rules, reads.listens, facts))
+        Box::pin(services.read_limits(event.company, event.rules, event.listens, facts))
     }
 
     /// Another event took the last of a budget this one counted on.
@@ -61,7 +61,7 @@ impl Contribution for Limits {
         Some(&EVENT_LIMIT_TAKES)
     }
 
-    fn part_document(&self, _company: &str, drawn: &DrawnEvaluation) -> ApiResult<Value> {
+    fn part_document(&self, _event: &EventScope<'_>, drawn: &DrawnEvaluation) -> ApiResult<Value> {
         Ok(match drawn.evaluation.event_limit_takes.as_slice() {
             [] => Value::Null,
             takes => Value::Array(limit_take_documents(takes)),

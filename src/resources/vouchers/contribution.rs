@@ -10,7 +10,7 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EventPart;
-use crate::pipeline::contribution::EventReads;
+use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::Pending;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::vouchers::earned::ISSUE_CONTENDED;
@@ -44,14 +44,14 @@ impl Contribution for Vouchers {
     fn read_before<'a>(
         &'a self,
         services: &'a Services,
-        reads: &'a EventReads<'a>,
+        event: &'a EventScope<'a>,
         facts: &'a mut Facts,
     ) -> Pending<'a, ()> {
         Box::pin(services.read_voucher_issues(
-            reads.company,
-            reads.rules,
-            reads.listens,
-            reads.customer_id,
+            event.company,
+            event.rules,
+            event.listens,
+            event.customer_id,
             facts,
         ))
     }
@@ -64,12 +64,12 @@ impl Contribution for Vouchers {
         Some(&VOUCHER_ISSUES)
     }
 
-    fn part_document(&self, company: &str, drawn: &DrawnEvaluation) -> ApiResult<Value> {
+    fn part_document(&self, event: &EventScope<'_>, drawn: &DrawnEvaluation) -> ApiResult<Value> {
         let issues = voucher_issues(&drawn.evaluation.effects);
         if issues.is_empty() {
             return Ok(Value::Null);
         }
-        Ok(Value::Array(issue_documents(company, &issues)?))
+        Ok(Value::Array(issue_documents(event.company, &issues)?))
     }
 
     fn cancellation_statements(&self) -> Option<String> {

@@ -25,7 +25,6 @@ use crate::engine::campaign_file::CampaignFile;
 use crate::engine::check::Known;
 use crate::engine::check::check_campaign;
 use crate::engine::kinds::CampaignKind;
-use crate::engine::kinds::KindSections;
 pub use crate::engine::listens::Listens;
 use crate::engine::listens::check_listens;
 use crate::engine::listens::listens_of;
@@ -38,14 +37,11 @@ use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
 use crate::engine::yaml::read_yaml;
-use crate::resources::challenges::rules::ChallengeFields;
 use crate::resources::discounts::stacking::Stacking;
-use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::limits::OfferLimit;
 use crate::resources::limits::compile_limits;
 use crate::resources::messages::rules::Message;
 use crate::resources::messages::rules::compile_messages;
-use crate::resources::rewards::rules::RewardFields;
 
 /// A compiled campaign.
 #[derive(Debug, Clone)]
@@ -117,17 +113,6 @@ const EXPLAINED_KEYS: [&str; 24] = [
     "size",
 ];
 
-/// Refuses `field`, written on a campaign of `kind`, when it belongs to
-/// the campaigns of `kinds` only.
-fn only_on(problems: &mut Problems<'_>, kind: &str, kinds: &[&str], field: Option<&str>) {
-    if let Some(key) = field.filter(|_| !kinds.contains(&kind)) {
-        problems.at_key(
-            key,
-            format!("`{key}` belongs to {} campaigns only", kinds.join(" and ")),
-        );
-    }
-}
-
 impl Campaign {
     /// Every expression of the campaign.
     pub fn scripts(&self) -> impl Iterator<Item = &Script> {
@@ -183,7 +168,7 @@ impl Campaign {
         // Every unknown key is a problem; the file's other problems are
         // still looked for.
         let (file, unknown_keys) = read_yaml::<CampaignFile>(path, text);
-        let Some(file) = file else {
+        let Some(mut file) = file else {
             return Err(unknown_keys);
         };
         let mut problems = Problems {
@@ -191,6 +176,16 @@ impl Campaign {
             text,
             errors: unknown_keys,
         };
+        let compile = |problems: &mut Problems<'_>, key: &str, source: &str, extra: &[&str]| {
+            let origin = Origin::locate(path, text, Some(&format!("{key}:")), source);
+            engine
+                .compile_with(source, origin, extra)
+                .map_err(|e| problems.errors.push(e))
+                .ok()
+        };
+        // The kind first: it takes its own keys out of the file (a
+        // Coupon's `locations` are where its Vouchers can be used).
+        let kind = CampaignKind::compile(&mut file, &mut problems, &compile);
         let available_from = problems.time("available_from", file.available_from);
         let available_to = problems.time("available_to", file.available_to);
         // Told apart on UTC clocks: a Company's offset shifts both alike
@@ -207,16 +202,8 @@ impl Campaign {
             );
         }
         let listens = listens_of(file.on, &mut problems);
-        // Every kind may run at some Locations only (a Coupon's are where
-        // its Vouchers can be used).
+        // Every kind may run at some Locations only.
         let locations = file.locations;
-        let mut instant_win_fields = InstantWinFields {
-            select_customers: file.select_customers,
-            once: file.once,
-            once_limit: file.once_limit,
-            coupon: file.coupon,
-            instant_win: file.instant_win,
-        };
         // Days, hours, tiers and countries are every kind's.
         let reach = ReachFields {
             recurrence_type: file.recurrence_type,
@@ -226,47 +213,7 @@ impl Campaign {
             countries: file.countries,
         }
         .compile(&mut problems);
-        // A Coupon campaign writes its `coupon:` section and where it can
-        // be used; the other Instant Win fields stay Instant Win only.
-        let (coupon, coupon_locations, locations) = if file.kind == "coupon" {
-            (instant_win_fields.coupon.take(), locations, Vec::new())
-        } else {
-            (None, Vec::new(), locations)
-        };
-        only_on(
-            &mut problems,
-            &file.kind,
-            &["instant_win", "game"],
-            instant_win_fields.any(),
-        );
-        let reward = RewardFields {
-            image_url: file.image_url,
-            points_cost: file.points_cost,
-            points_cost_by_tier: file.points_cost_by_tier,
-            balance: file.balance,
-            stock: file.stock,
-            limit: file.limit,
-            gives: file.gives,
-        };
-        only_on(&mut problems, &file.kind, &["reward"], reward.any());
-        let challenge = ChallengeFields {
-            goal: file.goal,
-            enrollment: file.enrollment,
-            period: file.period,
-            period_starts: file.period_starts,
-            repeat: file.repeat,
-            reward: file.reward,
-            on_return: file.on_return,
-        };
-        only_on(&mut problems, &file.kind, &["challenge"], challenge.any());
         check_listens(&file.kind, listens.as_ref(), &mut problems);
-        let compile = |problems: &mut Problems<'_>, key: &str, source: &str, extra: &[&str]| {
-            let origin = Origin::locate(path, text, Some(&format!("{key}:")), source);
-            engine
-                .compile_with(source, origin, extra)
-                .map_err(|e| problems.errors.push(e))
-                .ok()
-        };
         let when = file
             .when
             .as_deref()
@@ -276,22 +223,7 @@ impl Campaign {
             None => Stacking::of_kind(&file.kind),
         };
         let limits = compile_limits(file.limits, &file.kind, listens.as_ref(), &mut problems);
-        let sections = KindSections {
-            kind: file.kind,
-            discount: file.discount,
-            points: file.points,
-            coupon,
-            coupon_locations,
-            voucher: file.voucher,
-            instant_win: instant_win_fields,
-            reward,
-            challenge,
-        };
-        if sections.kind == "message" && file.messages.is_empty() {
-            problems.at_key("kind", "a `message` campaign needs `messages:`");
-        }
         let messages = compile_messages(file.messages, file.id, &mut problems, &compile);
-        let kind = CampaignKind::compile(sections, &mut problems, &compile);
         let origin = Origin::locate(path, text, None, &format!("id: {}", file.id));
         let key_places = EXPLAINED_KEYS
             .iter()

@@ -66,6 +66,11 @@ pub struct Facts {
     /// campaign listening to the event issues with a cap per Customer, as
     /// read before the evaluation; empty when none is capped.
     pub voucher_issues: std::collections::HashMap<i64, u32>,
+    /// The Customer's state of each campaign whose kind reads its own
+    /// before the evaluation (its contribution's `read_before` in the
+    /// service), by rule id; empty for the kinds whose state is read with
+    /// the draws (Instant Wins, games, Challenges) and when none is read.
+    pub kind_states: std::collections::HashMap<i64, Value>,
     /// Whether the event is explained (`?explain=true`, scenarios): only
     /// then does a false condition say which of its parts made it false.
     pub explain: bool,

@@ -1,13 +1,15 @@
-//! Campaign kinds: the one place every kind plugs into the engine, like a
-//! command enum. A kind's file section, compilation and evaluation live in
-//! its resource folder; here each is named, compiled from its section and
-//! asked for its effects. Adding a kind is a variant, its name in
-//! [`CampaignKind::NAMES`] and one arm in each `match` below (the compiler
-//! lists any arm left out; the tests check the names).
+//! Campaign kinds: the one list every kind plugs into the engine by, like
+//! a command enum. A kind's pure part lives in its resource folder
+//! (`resources/<kind>/kind.rs`): its [`KindDefinition`] (the keys of the
+//! campaign file it owns and how they compile) and the [`KindRules`] of its
+//! compiled form (its expressions, the campaigns it names, its effects).
+//! Adding a kind is those and one line in [`campaign_kinds!`]'s list below
+//! (with its file keys in [`crate::engine::campaign_file::CampaignFile`]);
+//! the tests check every listed kind compiles from a sample file.
 
 use crate::engine::campaign::Campaign;
+use crate::engine::campaign_file::CampaignFile;
 use crate::engine::effect::Effect;
-use crate::engine::effect::InstantWinDrawEffect;
 use crate::engine::facts::Facts;
 use crate::engine::not_applied::NotApplied;
 use crate::engine::problems::Problems;
@@ -15,32 +17,123 @@ use crate::engine::script::PreparedFacts;
 use crate::engine::script::Script;
 use crate::engine::script::ScriptEngine;
 use crate::engine::text::Text;
-use crate::resources::challenges::evaluate::challenge_effects;
-use crate::resources::challenges::goal::Measure;
 use crate::resources::challenges::rules::Challenge;
-use crate::resources::challenges::rules::ChallengeFields;
 use crate::resources::coupons::rules::Coupon;
-use crate::resources::coupons::rules::CouponFile;
 use crate::resources::discounts::rules::CompileExpression;
 use crate::resources::discounts::rules::Discount;
-use crate::resources::discounts::rules::DiscountFile;
-use crate::resources::discounts::rules::discount_offer;
 use crate::resources::discounts::settle::CampaignOffer;
 use crate::resources::instant_wins::draw_record::DrawRecord;
 use crate::resources::instant_wins::rules::InstantWin;
 use crate::resources::instant_wins::rules::draws::Draws;
-use crate::resources::instant_wins::rules::draws::instant_win_draw;
-use crate::resources::instant_wins::rules::file::InstantWinFields;
 use crate::resources::limits::LimitTake;
+use crate::resources::messages::rules::MessagesOnly;
 use crate::resources::points_campaigns::rules::PointsAccrual;
-use crate::resources::points_campaigns::rules::PointsFile;
-use crate::resources::points_campaigns::rules::points_effects;
 use crate::resources::rewards::rules::Reward;
-use crate::resources::rewards::rules::RewardFields;
-use crate::resources::rewards::rules::RewardGift;
 use crate::resources::vouchers::rules::EarnedVoucher;
-use crate::resources::vouchers::rules::VoucherFile;
-use crate::resources::vouchers::rules::earned_voucher;
+
+/// The kinds, one line each: the variant and what it holds, its `kind:`
+/// name, its definition, and what it does in words. The list makes
+/// [`CampaignKind`], [`CampaignKind::NAMES`] (in the order the error message
+/// lists them) and the dispatch to each kind's definition and rules.
+macro_rules! campaign_kinds {
+    ($($variant:ident($compiled:ty) = $name:literal by $definition:path, $doc:literal;)*) => {
+        /// What a campaign does; one variant per kind.
+        #[derive(Debug, Clone)]
+        pub enum CampaignKind {
+            $(#[doc = $doc] $variant($compiled),)*
+        }
+
+        impl CampaignKind {
+            /// Every kind's `kind:` name, in the order the error message lists them.
+            pub const NAMES: &'static [&'static str] = &[$($name),*];
+
+            /// Every kind's definition, in the order of [`CampaignKind::NAMES`].
+            pub const DEFINITIONS: &'static [&'static KindDefinition] = &[$(&$definition),*];
+
+            /// The `kind` name in files and effects.
+            pub fn name(&self) -> &'static str {
+                match self {
+                    $(CampaignKind::$variant(_) => $name,)*
+                }
+            }
+
+            /// What the kind does with an event.
+            fn rules(&self) -> &dyn KindRules {
+                match self {
+                    $(CampaignKind::$variant(compiled) => compiled,)*
+                }
+            }
+        }
+    };
+}
+
+campaign_kinds! {
+    Discount(Box<Discount>) = "discount" by crate::resources::discounts::kind::DISCOUNT, "Money off.";
+    Points(PointsAccrual) = "points" by crate::resources::points_campaigns::kind::POINTS, "Points into the wallet.";
+    InstantWin(Box<InstantWin>) = "instant_win" by crate::resources::instant_wins::kind::INSTANT_WIN, "A weighted prize draw.";
+    Reward(Box<Reward>) = "reward" by crate::resources::rewards::kind::REWARD, "A Reward of the catalogue: redeemed with points, or given as a prize.";
+    Game(Box<InstantWin>) = "game" by crate::resources::instant_wins::kind::GAME, "A game, played with participations: a weighted prize draw per play.";
+    Coupon(Box<Coupon>) = "coupon" by crate::resources::coupons::kind::COUPON, "A Coupon: the template of Vouchers, which apply it to carts.";
+    Voucher(EarnedVoucher) = "voucher" by crate::resources::vouchers::kind::VOUCHER, "Issues the Customer a Voucher of a Coupon.";
+    Challenge(Box<Challenge>) = "challenge" by crate::resources::challenges::kind::CHALLENGE, "A goal Customers reach with the events that count, for a reward.";
+    Message(MessagesOnly) = "message" by crate::resources::messages::kind::MESSAGE, "Messages only (`messages:`), shown when its condition holds.";
+}
+
+/// How a kind reads its campaign files.
+pub struct KindDefinition {
+    /// The keys of `file` this kind owns that are written; a file of
+    /// another kind writing one is refused at it.
+    pub keys: fn(&CampaignFile) -> Vec<&'static str>,
+    /// Compiles the kind of a file of this kind, taking its keys out of the
+    /// file; every problem goes to the problems.
+    pub compile:
+        fn(&mut CampaignFile, &mut Problems<'_>, &CompileExpression<'_>) -> Option<CampaignKind>,
+    /// The schema of the keys it describes, by key
+    /// ([`crate::engine::schema`]).
+    pub schema: fn() -> Vec<(&'static str, serde_json::Value)>,
+    /// The key a file of this kind must write, when there is one.
+    pub required: Option<&'static str>,
+    /// A smallest valid campaign file of the kind, which the tests compile.
+    pub sample: &'static str,
+}
+
+/// What a compiled kind does; each kind implements it in its folder.
+pub trait KindRules {
+    /// The expressions of its own section, beside the campaign's `when`.
+    fn expressions(&self) -> Vec<&Script> {
+        Vec::new()
+    }
+
+    /// The other campaigns it names.
+    fn references(&self) -> Vec<Reference> {
+        Vec::new()
+    }
+
+    /// The effects of its campaign (`cx.campaign`) taking part in the
+    /// event of `cx`; the reason when it gives none.
+    fn effects(&self, cx: &mut KindContext<'_, '_>) -> Result<Vec<Effect>, NotApplied>;
+}
+
+impl<T: KindRules> KindRules for Box<T> {
+    fn expressions(&self) -> Vec<&Script> {
+        (**self).expressions()
+    }
+
+    fn references(&self) -> Vec<Reference> {
+        (**self).references()
+    }
+
+    fn effects(&self, cx: &mut KindContext<'_, '_>) -> Result<Vec<Effect>, NotApplied> {
+        (**self).effects(cx)
+    }
+}
+
+/// The keys among `written` (each with whether it is) that are.
+pub fn written(keys: &[(&'static str, bool)]) -> Vec<&'static str> {
+    keys.iter()
+        .filter_map(|(key, is)| is.then_some(*key))
+        .collect()
+}
 
 /// Another campaign a campaign names, which must exist and be of `kind`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,52 +146,6 @@ pub struct Reference {
     pub key: &'static str,
     /// What the campaign does with it, in words.
     pub what: String,
-}
-
-/// What a campaign does; one variant per kind.
-#[derive(Debug, Clone)]
-pub enum CampaignKind {
-    /// Money off.
-    Discount(Box<Discount>),
-    /// Points into the wallet.
-    Points(PointsAccrual),
-    /// A weighted prize draw.
-    InstantWin(Box<InstantWin>),
-    /// A Reward of the catalogue: redeemed with points, or given as a prize.
-    Reward(Box<Reward>),
-    /// A game, played with participations (given as prizes, by Rewards
-    /// and Challenges, or free per period): a weighted prize draw per play.
-    Game(Box<InstantWin>),
-    /// A Coupon: the template of Vouchers, which apply it to carts.
-    Coupon(Box<Coupon>),
-    /// Issues the Customer a Voucher of a Coupon.
-    Voucher(EarnedVoucher),
-    /// A goal Customers reach with the events that count, for a reward.
-    Challenge(Box<Challenge>),
-    /// Messages only (`messages:`), shown when its condition holds.
-    Message,
-}
-
-/// The sections of a campaign file that say what it does.
-pub struct KindSections {
-    /// `kind:`.
-    pub kind: String,
-    /// `discount:`.
-    pub discount: Option<DiscountFile>,
-    /// `points:`.
-    pub points: Option<PointsFile>,
-    /// `coupon:` of a Coupon campaign.
-    pub coupon: Option<CouponFile>,
-    /// `locations:` of a Coupon campaign.
-    pub coupon_locations: Vec<String>,
-    /// `voucher:` of a `voucher` campaign.
-    pub voucher: Option<VoucherFile>,
-    /// The Instant Win fields.
-    pub instant_win: InstantWinFields,
-    /// The Reward fields.
-    pub reward: RewardFields,
-    /// The Challenge fields.
-    pub challenge: ChallengeFields,
 }
 
 /// What evaluating one campaign sees and where its draws go.
@@ -130,231 +177,68 @@ pub struct KindContext<'a, 'd> {
 }
 
 impl CampaignKind {
-    /// Every kind's `kind:` name, in the order the error message lists them.
-    pub const NAMES: [&'static str; 9] = [
-        "discount",
-        "points",
-        "instant_win",
-        "reward",
-        "game",
-        "coupon",
-        "voucher",
-        "challenge",
-        "message",
-    ];
-
-    /// The `kind` name in files and effects.
-    pub fn name(&self) -> &'static str {
-        match self {
-            CampaignKind::Discount(_) => "discount",
-            CampaignKind::Points(_) => "points",
-            CampaignKind::InstantWin(_) => "instant_win",
-            CampaignKind::Reward(_) => "reward",
-            CampaignKind::Game(_) => "game",
-            CampaignKind::Coupon(_) => "coupon",
-            CampaignKind::Voucher(_) => "voucher",
-            CampaignKind::Challenge(_) => "challenge",
-            CampaignKind::Message => "message",
-        }
-    }
-
     /// The expressions of its own section, beside the campaign's `when`.
     pub fn expressions(&self) -> Vec<&Script> {
-        match self {
-            CampaignKind::Discount(discount) => discount.expressions(),
-            CampaignKind::Challenge(challenge) => match &challenge.goal.measure {
-                Measure::Sum { amount, .. } => vec![amount],
-                Measure::Count(_) | Measure::Streak { .. } => Vec::new(),
-            },
-            CampaignKind::Points(_)
-            | CampaignKind::InstantWin(_)
-            | CampaignKind::Reward(_)
-            | CampaignKind::Game(_)
-            | CampaignKind::Coupon(_)
-            | CampaignKind::Voucher(_)
-            | CampaignKind::Message => Vec::new(),
-        }
+        self.rules().expressions()
     }
 
     /// The other campaigns it names.
     pub fn references(&self) -> Vec<Reference> {
-        match self {
-            CampaignKind::Voucher(earned) => vec![Reference {
-                kind: "coupon",
-                id: earned.coupon_id,
-                key: "coupon:",
-                what: format!("the Voucher issued is of Coupon {}", earned.coupon_id),
-            }],
-            CampaignKind::Reward(reward) => match reward.gives {
-                RewardGift::Voucher { coupon_id } => vec![Reference {
-                    kind: "coupon",
-                    id: coupon_id,
-                    key: "gives:",
-                    what: format!("the Reward gives a Voucher of Coupon {coupon_id}"),
-                }],
-                RewardGift::Game { game_id } => vec![Reference {
-                    kind: "game",
-                    id: game_id,
-                    key: "gives:",
-                    what: format!("the Reward gives a participation in game {game_id}"),
-                }],
-                RewardGift::Item(_) | RewardGift::Points { .. } => Vec::new(),
-            },
-            CampaignKind::Challenge(challenge) => challenge.references(),
-            CampaignKind::Discount(_)
-            | CampaignKind::Points(_)
-            | CampaignKind::InstantWin(_)
-            | CampaignKind::Game(_)
-            | CampaignKind::Coupon(_)
-            | CampaignKind::Message => Vec::new(),
-        }
-    }
-
-    /// The kind `sections` describe; every problem goes to `problems`.
-    pub fn compile(
-        sections: KindSections,
-        problems: &mut Problems<'_>,
-        compile: &CompileExpression<'_>,
-    ) -> Option<CampaignKind> {
-        if sections.kind == "voucher" {
-            if sections.discount.is_some() || sections.points.is_some() {
-                problems.at_key(
-                    "kind",
-                    "a `voucher` campaign has a `voucher:` section and no `discount:` or `points:`",
-                );
-                return None;
-            }
-            let Some(voucher) = sections.voucher else {
-                problems.at_key(
-                    "kind",
-                    "a `voucher` campaign needs a `voucher:` section naming its `coupon`",
-                );
-                return None;
-            };
-            return voucher.compile(problems).map(CampaignKind::Voucher);
-        }
-        if let Some(voucher) = sections.voucher.as_ref().map(|_| "voucher") {
-            problems.at_key(voucher, "`voucher:` belongs to `voucher` campaigns only");
-            return None;
-        }
-        if sections.kind == "coupon" {
-            if sections.discount.is_some() || sections.points.is_some() {
-                problems.at_key(
-                    "kind",
-                    "a `coupon` campaign has a `coupon:` section and no `discount:` or `points:`",
-                );
-                return None;
-            }
-            let Some(coupon) = sections.coupon else {
-                problems.at_key("kind", "a `coupon` campaign needs a `coupon:` section");
-                return None;
-            };
-            return coupon
-                .compile(sections.coupon_locations, problems)
-                .map(|coupon| CampaignKind::Coupon(Box::new(coupon)));
-        }
-        match (sections.kind.as_str(), sections.discount, sections.points) {
-            ("discount", Some(discount), None) => discount
-                .compile(problems, compile)
-                .map(|discount| CampaignKind::Discount(Box::new(discount))),
-            ("points", None, Some(points)) => points.compile(problems).map(CampaignKind::Points),
-            ("instant_win", None, None) => sections
-                .instant_win
-                .compile(problems, false)
-                .map(|instant_win| CampaignKind::InstantWin(Box::new(instant_win))),
-            ("reward", None, None) => sections
-                .reward
-                .compile(problems)
-                .map(|reward| CampaignKind::Reward(Box::new(reward))),
-            ("game", None, None) => sections
-                .instant_win
-                .compile(problems, true)
-                .map(|game| CampaignKind::Game(Box::new(game))),
-            ("challenge", None, None) => sections
-                .challenge
-                .compile(problems, compile)
-                .map(|challenge| CampaignKind::Challenge(Box::new(challenge))),
-            // Its `messages:` are the campaign's, checked with it.
-            ("message", None, None) => Some(CampaignKind::Message),
-            (kind @ ("discount" | "points"), _, _) => {
-                problems.at_key(
-                    "kind",
-                    format!("a `{kind}` campaign has a `{kind}:` section and no other"),
-                );
-                None
-            }
-            (kind @ ("instant_win" | "reward" | "game" | "challenge" | "message"), _, _) => {
-                problems.at_key(
-                    "kind",
-                    format!("a `{kind}` campaign has no `discount:` or `points:` section"),
-                );
-                None
-            }
-            (other, _, _) => {
-                problems.at_key(
-                    "kind",
-                    format!(
-                        "kind `{other}` is not available; use {} or {}",
-                        Self::NAMES[..Self::NAMES.len() - 1].join(", "),
-                        Self::NAMES[Self::NAMES.len() - 1]
-                    ),
-                );
-                None
-            }
-        }
+        self.rules().references()
     }
 
     /// The effects of a campaign of this kind that takes part in the event
     /// of `cx`; the reason when it gives none.
     pub fn effects(&self, cx: &mut KindContext<'_, '_>) -> Result<Vec<Effect>, NotApplied> {
-        let campaign = cx.campaign;
-        let rule_name = (cx.render)(&campaign.name);
-        match self {
-            CampaignKind::Discount(discount) => {
-                let reckoning = discount_offer(cx.engine, discount, cx.facts, cx.prepared)?;
-                cx.discount_offers.push(CampaignOffer {
-                    rule_id: campaign.id,
-                    rule_name: rule_name.into(),
-                    reckoning,
-                    position: cx.effects_so_far,
-                });
-                // Its effects come once the offers are settled.
-                Ok(Vec::new())
+        self.rules().effects(cx)
+    }
+
+    /// The kind `file` describes, its keys taken out of it; every problem
+    /// goes to `problems`. A key another kind owns is refused where it is
+    /// written.
+    pub fn compile(
+        file: &mut CampaignFile,
+        problems: &mut Problems<'_>,
+        compile: &CompileExpression<'_>,
+    ) -> Option<CampaignKind> {
+        let Some(index) = Self::NAMES.iter().position(|name| *name == file.kind) else {
+            problems.at_key(
+                "kind",
+                format!(
+                    "kind `{}` is not available; use {} or {}",
+                    file.kind,
+                    Self::NAMES[..Self::NAMES.len() - 1].join(", "),
+                    Self::NAMES[Self::NAMES.len() - 1]
+                ),
+            );
+            return None;
+        };
+        let own = (Self::DEFINITIONS[index].keys)(file);
+        let written: Vec<Vec<&'static str>> = Self::DEFINITIONS
+            .iter()
+            .map(|definition| (definition.keys)(file))
+            .collect();
+        let mut refused = Vec::new();
+        for key in written.iter().flatten() {
+            if own.contains(key) || refused.contains(key) {
+                continue;
             }
-            CampaignKind::Points(points) => {
-                points_effects(campaign, points, cx.facts, rule_name, cx.event_limit_takes)
-            }
-            CampaignKind::InstantWin(instant_win) | CampaignKind::Game(instant_win) => {
-                let (draw, record) = instant_win_draw(
-                    campaign,
-                    instant_win,
-                    cx.campaigns,
-                    cx.facts,
-                    cx.draws,
-                    cx.render,
-                )?;
-                cx.draw_records.push(record);
-                Ok(vec![Effect::InstantWin(Box::new(InstantWinDrawEffect {
-                    rule_id: campaign.id,
-                    rule_name,
-                    draw,
-                }))])
-            }
-            CampaignKind::Reward(_) => Err("a Reward has no effects of its own".into()),
-            // Its Vouchers' effects are reckoned after every discount
-            // campaign's (`coupons::apply`).
-            CampaignKind::Coupon(_) => Ok(Vec::new()),
-            CampaignKind::Voucher(earned) => Ok(earned_voucher(
-                campaign,
-                *earned,
-                cx.campaigns,
-                cx.facts,
-                cx.render,
-            )?),
-            CampaignKind::Challenge(challenge) => Ok(challenge_effects(campaign, challenge, cx)?),
-            // What it shows is its messages (`messages::rules`).
-            CampaignKind::Message => Ok(Vec::new()),
+            refused.push(*key);
+            let owners: Vec<&str> = Self::NAMES
+                .iter()
+                .zip(&written)
+                .filter(|(_, keys)| keys.contains(key))
+                .map(|(name, _)| *name)
+                .collect();
+            problems.at_key(
+                key,
+                format!("`{key}` belongs to {} campaigns only", owners.join(" and ")),
+            );
         }
+        if !refused.is_empty() {
+            return None;
+        }
+        (Self::DEFINITIONS[index].compile)(file, problems, compile)
     }
 }
 
@@ -364,43 +248,13 @@ mod tests {
 
     use super::*;
 
-    /// A smallest valid campaign file of each kind, by name.
-    fn sample(name: &str) -> Option<&'static str> {
-        Some(match name {
-            "discount" => {
-                "id: 1\nkind: discount\nname: D\non: cart\ndiscount:\n  applies_to: cart\n  percent: 10\n"
-            }
-            "points" => "id: 1\nkind: points\nname: P\non: cart\npoints:\n  fixed: 5\n",
-            "instant_win" => {
-                "id: 1\nkind: instant_win\nname: I\non: cart\nselect_customers: loyalty\nonce: day\nonce_limit: 1\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n"
-            }
-            "reward" => "id: 1\nkind: reward\nname: R\n",
-            "game" => {
-                "id: 1\nkind: game\nname: G\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n"
-            }
-            "coupon" => "id: 1\nkind: coupon\nname: C\ncoupon:\n  discount: { percent: 10 }\n",
-            "voucher" => {
-                "id: 2\nkind: voucher\nname: V\non: { custom_event: review }\nvoucher:\n  coupon: 1\n"
-            }
-            "challenge" => {
-                "id: 3\nkind: challenge\nname: C\non: cart\ngoal: { count: 3 }\nreward: { points: 10 }\n"
-            }
-            "message" => {
-                "id: 4\nkind: message\nname: M\non: cart\nmessages:\n  - key: hello\n    text: Hello\n"
-            }
-            _ => return None,
-        })
-    }
-
     #[test]
     fn every_registered_kind_compiles_from_its_file_and_answers_to_its_name() {
         let engine = ScriptEngine::new();
-        for name in CampaignKind::NAMES {
-            let text = sample(name)
-                .unwrap_or_else(|| panic!("kind `{name}` is registered without a sample file"));
-            let campaign = Campaign::parse(&engine, &PathBuf::from("k.yaml"), text)
+        for (name, definition) in CampaignKind::NAMES.iter().zip(CampaignKind::DEFINITIONS) {
+            let campaign = Campaign::parse(&engine, &PathBuf::from("k.yaml"), definition.sample)
                 .unwrap_or_else(|errors| panic!("kind `{name}`: {errors:?}"));
-            assert_eq!(campaign.kind.name(), name);
+            assert_eq!(campaign.kind.name(), *name);
         }
         let mut names = CampaignKind::NAMES.to_vec();
         names.sort_unstable();

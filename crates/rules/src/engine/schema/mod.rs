@@ -52,14 +52,20 @@ pub fn def(name: &str, description: &str) -> Value {
     json!({ "$ref": format!("#/$defs/{name}"), "description": description })
 }
 
-/// The kinds whose section is required, with it.
-const SECTION_OF_KIND: [(&str, &str); 5] = [
-    ("discount", "discount"),
-    ("points", "points"),
-    ("voucher", "voucher"),
-    ("coupon", "coupon"),
-    ("challenge", "goal"),
-];
+/// The periods limits, participations and Challenges are counted over.
+pub const PERIODS: [&str; 5] = ["day", "week", "month", "year", "campaign"];
+
+/// The keys at the top of a campaign file: every campaign's, then each
+/// kind's ([`crate::engine::kinds::KindDefinition::schema`]).
+fn top_level() -> serde_json::Map<String, Value> {
+    let mut keys = sections::top_level();
+    for definition in CampaignKind::DEFINITIONS {
+        for (key, schema) in (definition.schema)() {
+            keys.insert(key.to_string(), schema);
+        }
+    }
+    keys
+}
 
 /// The schema of one campaign file.
 pub fn campaign_schema() -> Value {
@@ -71,15 +77,18 @@ pub fn campaign_schema() -> Value {
         "type": "object",
         "additionalProperties": false,
         "required": ["id", "kind", "name"],
-        "properties": sections::top_level(),
-        "allOf": SECTION_OF_KIND.iter().map(|(kind, section)| json!({
-            "if": { "properties": { "kind": { "const": kind } }, "required": ["kind"] },
-            "then": { "required": [section] }
-        })).collect::<Vec<_>>(),
+        "properties": top_level(),
+        "allOf": CampaignKind::NAMES.iter().zip(CampaignKind::DEFINITIONS).filter_map(|(kind, definition)| {
+            let section = definition.required?;
+            Some(json!({
+                "if": { "properties": { "kind": { "const": kind } }, "required": ["kind"] },
+                "then": { "required": [section] }
+            }))
+        }).collect::<Vec<_>>(),
         "$defs": sections::definitions(),
     });
     schema["properties"]["kind"] = one_of(
-        &CampaignKind::NAMES,
+        CampaignKind::NAMES,
         "What the campaign does; its section (discount:, points:, ...) goes with it.",
     );
     schema

@@ -4,10 +4,8 @@
 use serde_json::{Map, Value, json};
 
 use crate::engine::fast::WEEKDAYS;
-use crate::engine::schema::{def, figure, one_of, strings, text, whole};
+use crate::engine::schema::{PERIODS, def, figure, one_of, strings, text, whole};
 use crate::resources::discounts::rules::Target;
-
-const PERIODS: [&str; 5] = ["day", "week", "month", "year", "campaign"];
 
 /// The keys and values as an object's map.
 fn pairs(entries: Vec<(&str, Value)>) -> Map<String, Value> {
@@ -101,17 +99,6 @@ pub(super) fn top_level() -> Map<String, Value> {
             json!({ "type": "array", "items": { "type": "string", "pattern": "^[A-Za-z]{2}$" }, "description": "Two-letter country codes: the event's Location's country, else the Customer's." }),
         ),
         (
-            "discount",
-            def(
-                "discount",
-                "kind: discount - money off the cart, its lines or its units.",
-            ),
-        ),
-        (
-            "points",
-            def("points", "kind: points - points or wallet money earned."),
-        ),
-        (
             "stacking",
             def(
                 "stacking",
@@ -121,110 +108,6 @@ pub(super) fn top_level() -> Map<String, Value> {
         (
             "limits",
             json!({ "type": "array", "items": { "$ref": "#/$defs/limit" }, "description": "Budgets and caps of a discount, Coupon or points campaign." }),
-        ),
-        (
-            "select_customers",
-            one_of(
-                &["loyalty", "targeted"],
-                "Instant Win: who takes part (default loyalty).",
-            ),
-        ),
-        (
-            "once",
-            one_of(
-                &PERIODS,
-                "Instant Win and game: the period participations (free plays) are counted over.",
-            ),
-        ),
-        (
-            "once_limit",
-            whole(
-                "Instant Win: participations per Customer per period; game: free plays per period.",
-                0,
-            ),
-        ),
-        (
-            "coupon",
-            def(
-                "coupon",
-                "kind: coupon - the Coupon; Instant Win (targeted): its Voucher's Coupon.",
-            ),
-        ),
-        (
-            "instant_win",
-            def("instant_win", "Instant Win and game: the prizes."),
-        ),
-        (
-            "voucher",
-            def(
-                "voucher",
-                "kind: voucher - the Coupon whose Voucher the event earns.",
-            ),
-        ),
-        ("image_url", text("Reward: an http(s) image.")),
-        ("points_cost", whole("Reward: what a redemption costs.", 0)),
-        (
-            "points_cost_by_tier",
-            json!({ "type": "object", "additionalProperties": { "type": "integer", "minimum": 0 }, "description": "Reward: the cost for Customers of each tier." }),
-        ),
-        (
-            "balance",
-            one_of(
-                &["points", "wallet"],
-                "Reward: the balance that pays (default points).",
-            ),
-        ),
-        (
-            "stock",
-            whole("Reward: units in total; -1 (default) is unlimited.", -1),
-        ),
-        (
-            "limit",
-            def(
-                "reward_limit",
-                "Reward: most redemptions per Customer and period.",
-            ),
-        ),
-        ("gives", def("gives", "Reward: what a redemption gives.")),
-        ("goal", def("goal", "kind: challenge - what completes it.")),
-        (
-            "enrollment",
-            one_of(
-                &["automatic", "required"],
-                "Challenge: everyone (default), or those enrolled.",
-            ),
-        ),
-        (
-            "period",
-            one_of(
-                &PERIODS,
-                "Challenge: the period progress is counted over (default the whole Challenge).",
-            ),
-        ),
-        (
-            "period_starts",
-            one_of(
-                &["calendar", "enrollment"],
-                "Challenge: where a period starts.",
-            ),
-        ),
-        (
-            "repeat",
-            one_of(
-                &["never", "each_period", "once_completed"],
-                "Challenge: whether it can be completed again.",
-            ),
-        ),
-        (
-            "reward",
-            def("challenge_reward", "Challenge: what completing it gives."),
-        ),
-        (
-            "on_return",
-            one_of(
-                &["keep", "revoke"],
-                "Challenge: what a returned cart does to progress it counted.",
-            ),
         ),
         (
             "messages",

@@ -2,6 +2,7 @@
 
 pub mod evaluate;
 pub mod goal;
+pub mod kind;
 pub mod measure;
 pub mod progress;
 pub mod rules;

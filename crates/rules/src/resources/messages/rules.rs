@@ -346,3 +346,8 @@ mod tests {
         );
     }
 }
+
+/// A `message` campaign's compiled kind: what it shows is its messages,
+/// which every campaign has.
+#[derive(Debug, Clone, Copy)]
+pub struct MessagesOnly;

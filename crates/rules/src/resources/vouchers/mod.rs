@@ -1,6 +1,7 @@
 //! The pure part of `vouchers` (the service holds the rest).
 
 pub mod codes;
+pub mod kind;
 pub mod rules;
 pub mod usable;
 
