@@ -97,6 +97,13 @@ pub(crate) trait Contribution: Sync {
         None
     }
 
+    /// The kind's own tables, when it keeps state the other resources do
+    /// not: (where it lives, its `schema.surql`), applied after every
+    /// resource's part ([`crate::storage::schema`]).
+    fn schema(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
+
     /// What cancelling the cart `cancelled` names gives back: the ledger
     /// entries it reverses beyond the cart's own, and the document its
     /// [`Contribution::cancellation_statements`] read as `$part`.

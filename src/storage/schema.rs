@@ -1,6 +1,7 @@
 //! The schema, assembled from each resource's `schema.surql` and applied at
 //! every start. The storage core's part (the migrations record) comes first;
-//! a resource's migrations run after its own tables are defined.
+//! a resource's migrations run after its own tables are defined. A campaign
+//! kind that keeps state of its own brings its tables with its contribution.
 //!
 //! Tables, fields and events are defined with `OVERWRITE`, which keeps them
 //! in step with the code and costs nothing. Indexes are defined `IF NOT
@@ -9,7 +10,10 @@
 //! never changes under its name: a new definition takes a new name, and the
 //! old one is removed with `REMOVE INDEX IF EXISTS`.
 
-/// Every part of the schema, in the order it is applied: (where it lives, text).
+use crate::pipeline::kinds::CONTRIBUTIONS;
+
+/// The resources' parts of the schema, in the order they are applied:
+/// (where it lives, text).
 pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
     ("storage", include_str!("schema.surql")),
     (
@@ -79,9 +83,20 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Every part of the schema, in the order it is applied: the resources'
+/// ([`SCHEMA_PARTS`]), then the tables of campaign kinds that bring their
+/// own ([`crate::pipeline::contribution::Contribution::schema`]).
+pub(crate) fn schema_parts() -> Vec<(&'static str, &'static str)> {
+    SCHEMA_PARTS
+        .iter()
+        .copied()
+        .chain(CONTRIBUTIONS.iter().filter_map(|kind| kind.schema()))
+        .collect()
+}
+
 /// The whole schema as one query.
 pub(crate) fn schema() -> String {
-    SCHEMA_PARTS
+    schema_parts()
         .iter()
         .map(|(_, text)| *text)
         .collect::<Vec<_>>()
@@ -94,7 +109,7 @@ mod tests {
 
     #[test]
     fn no_start_rebuilds_an_index() {
-        for (part, text) in SCHEMA_PARTS {
+        for (part, text) in schema_parts() {
             assert!(
                 !text.contains("INDEX OVERWRITE"),
                 "{part}: an index is defined IF NOT EXISTS (see the module's doc)"
@@ -117,15 +132,16 @@ mod tests {
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = Vec::new();
         find(&src, &mut files);
-        let assembled: Vec<&str> = SCHEMA_PARTS.iter().map(|(_, text)| *text).collect();
+        let parts = schema_parts();
+        let assembled: Vec<&str> = parts.iter().map(|(_, text)| *text).collect();
         for file in &files {
             let text = std::fs::read_to_string(file).unwrap();
             assert!(
                 assembled.contains(&text.as_str()),
-                "{} is not in SCHEMA_PARTS",
+                "{} is not in SCHEMA_PARTS nor a kind's schema",
                 file.display()
             );
         }
-        assert_eq!(files.len(), SCHEMA_PARTS.len());
+        assert_eq!(files.len(), parts.len());
     }
 }

@@ -84,8 +84,8 @@ pub fn floor_tables(layout: FloorLayout) -> &'static [(&'static str, &'static st
 /// defines them: (table, definition).
 pub fn floor_indexes(layout: FloorLayout) -> Vec<(&'static str, &'static str)> {
     let tables = floor_tables(layout);
-    crate::storage::schema::SCHEMA_PARTS
-        .iter()
+    crate::storage::schema::schema_parts()
+        .into_iter()
         .flat_map(|(_, text)| text.lines())
         .map(str::trim)
         .filter(|line| line.starts_with("DEFINE INDEX"))
