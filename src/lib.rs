@@ -27,7 +27,8 @@
 //!   campaigns), `messages` (campaigns' messages and their printing), `utilities`, `companies` (the
 //!   back office's Companies and keys).
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go
-//!   through: facts, evaluation, the write, retries, the effects they answer with.
+//!   through: facts, evaluation, the write, retries, the effects they answer with; the seam a
+//!   campaign kind plugs its service part in by (`contribution.rs`, listed in `kinds.rs`).
 //! - [`engine`]: the rules engine core: rhai expressions and their fast path, campaign files, the
 //!   kinds registry (`kinds.rs`, where every campaign kind plugs in), typed effects, the
 //!   interpreter, the catalog and its loaders (from `crates/rules`). Pure: no I/O but its file
