@@ -182,22 +182,6 @@ fn one_of<T: Copy>(
 }
 
 impl ChallengeFields {
-    /// The first field that is set, to refuse it on other kinds.
-    pub fn any(&self) -> Option<&'static str> {
-        [
-            ("goal", self.goal.is_some()),
-            ("enrollment", self.enrollment.is_some()),
-            ("period", self.period.is_some()),
-            ("period_starts", self.period_starts.is_some()),
-            ("repeat", self.repeat.is_some()),
-            ("reward", self.reward.is_some()),
-            ("on_return", self.on_return.is_some()),
-        ]
-        .into_iter()
-        .find(|(_, set)| *set)
-        .map(|(key, _)| key)
-    }
-
     /// The Challenge; every problem goes to `problems`.
     pub fn compile(
         self,

@@ -163,21 +163,6 @@ fn balance_named(name: Option<&str>, key: &str, problems: &mut Problems<'_>) -> 
 }
 
 impl RewardFields {
-    /// The first Reward field written (they belong to `kind: reward` only).
-    pub fn any(&self) -> Option<&'static str> {
-        [
-            (self.image_url.is_some(), "image_url"),
-            (self.points_cost.is_some(), "points_cost"),
-            (!self.points_cost_by_tier.is_empty(), "points_cost_by_tier"),
-            (self.balance.is_some(), "balance"),
-            (self.stock.is_some(), "stock"),
-            (self.limit.is_some(), "limit"),
-            (self.gives.is_some(), "gives"),
-        ]
-        .into_iter()
-        .find_map(|(written, key)| written.then_some(key))
-    }
-
     /// Checks every field and compiles them; `None` when any is wrong.
     pub fn compile(self, problems: &mut Problems<'_>) -> Option<Reward> {
         let before = problems.errors.len();

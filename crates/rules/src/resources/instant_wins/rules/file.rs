@@ -22,19 +22,6 @@ pub struct InstantWinFields {
 }
 
 impl InstantWinFields {
-    /// Whether any Instant Win field is written (they belong to `kind: instant_win` only).
-    pub fn any(&self) -> Option<&'static str> {
-        [
-            (self.select_customers.is_some(), "select_customers"),
-            (self.once.is_some(), "once"),
-            (self.once_limit.is_some(), "once_limit"),
-            (self.coupon.is_some(), "coupon"),
-            (self.instant_win.is_some(), "instant_win"),
-        ]
-        .into_iter()
-        .find_map(|(written, key)| written.then_some(key))
-    }
-
     /// Checks every field and compiles them; `None` when any is wrong. A
     /// `game` is played with participations: `once` and `once_limit` are its
     /// free plays (none unless written), beyond which plays use the
