@@ -266,3 +266,38 @@ impl Services {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ApiError;
+    use crate::error::ErrorCode;
+
+    fn refused(code: ErrorCode) -> ApiResult<()> {
+        Err(ApiError::new(code, "refused"))
+    }
+
+    #[test]
+    fn a_refused_write_reads_again_what_the_kinds_naming_the_refusal_read() {
+        for code in [ErrorCode::DrawContended, ErrorCode::VoucherCodeTaken] {
+            let mut tries = event_tries();
+            let kinds = read_again_after(&refused(code), &mut tries).expect("read again");
+            assert!(!kinds.is_empty());
+            assert!(kinds.iter().all(|kind| kind.contended().contains(&code)));
+            let naming = CONTRIBUTIONS
+                .iter()
+                .filter(|kind| kind.contended().contains(&code))
+                .count();
+            assert_eq!(kinds.len(), naming, "{code:?}");
+        }
+    }
+
+    #[test]
+    fn a_write_done_or_refused_for_nothing_read_is_not_tried_again() {
+        let mut tries = event_tries();
+        assert!(read_again_after(&Ok(()), &mut tries).is_none());
+        assert!(read_again_after(&refused(ErrorCode::CustomerNotFound), &mut tries).is_none());
+        let mut tries = Tries::at_most(1);
+        assert!(read_again_after(&refused(ErrorCode::DrawContended), &mut tries).is_none());
+    }
+}

@@ -275,4 +275,67 @@ mod tests {
             assert!(message.contains(name), "{message}");
         }
     }
+
+    /// The problems of `text` as `line: message`.
+    fn problems(text: &str) -> Vec<(usize, String)> {
+        Campaign::parse(&ScriptEngine::new(), &PathBuf::from("k.yaml"), text)
+            .expect_err("refused")
+            .iter()
+            .map(|error| (error.line, error.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_key_of_another_kind_is_refused_where_it_is_written_naming_its_kinds() {
+        let found = problems(
+            "id: 1\nkind: discount\nname: D\non: cart\ndiscount:\n  applies_to: cart\n  percent: 10\npoints:\n  fixed: 5\n",
+        );
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, 8, "{found:?}");
+        assert!(
+            found[0]
+                .1
+                .contains("`points` belongs to points campaigns only"),
+            "{found:?}"
+        );
+        let found = problems("id: 1\nkind: reward\nname: R\nonce: day\n");
+        assert_eq!(found[0].0, 4, "{found:?}");
+        assert!(
+            found[0]
+                .1
+                .contains("`once` belongs to instant_win and game campaigns only"),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn a_key_two_kinds_own_is_refused_on_neither() {
+        // `coupon:` is a Coupon's section and a targeted Instant Win's Coupon.
+        let text = "id: 1\nkind: instant_win\nname: I\non: cart\nselect_customers: targeted\ncoupon:\n  discount: { percent: 10 }\ninstant_win:\n  instant_win_prizes:\n    - id: none\n      name: No prize\n      weight: 1\n";
+        let refused: Vec<String> =
+            match Campaign::parse(&ScriptEngine::new(), &PathBuf::from("k.yaml"), text) {
+                Ok(_) => Vec::new(),
+                Err(errors) => errors.iter().map(ToString::to_string).collect(),
+            };
+        assert!(
+            !refused.iter().any(|message| message.contains("belongs to")),
+            "{refused:?}"
+        );
+    }
+
+    #[test]
+    fn every_kind_without_its_required_key_is_refused_at_its_kind() {
+        for (name, definition) in CampaignKind::NAMES.iter().zip(CampaignKind::DEFINITIONS) {
+            let Some(key) = definition.required else {
+                continue;
+            };
+            let found = problems(&format!("id: 1\nkind: {name}\nname: N\non: cart\n"));
+            assert!(
+                found
+                    .iter()
+                    .any(|(line, message)| *line == 2 && message.contains(key)),
+                "kind `{name}`: {found:?}"
+            );
+        }
+    }
 }
