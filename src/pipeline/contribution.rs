@@ -5,13 +5,16 @@
 //! reads or writes the store: the state its campaigns read before an event,
 //! the ledger entries its effects write, its part of the event's
 //! transaction, what is read again when a concurrent event took what the
-//! write counted on, and what a cart's cancellation gives back. Every method
+//! write counted on, what a cart's cancellation gives back, and what a
+//! merge of two Customers moves of what they hold. Every method
 //! has a default that does nothing, so a kind states only what it has.
 
 use std::future::Future;
 use std::pin::Pin;
 
 use chrono::NaiveDateTime;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::common::locale::Locale;
@@ -21,10 +24,12 @@ use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
 use crate::engine::facts::Facts;
+use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::merges::model::NotRestored;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::services::Services;
 
@@ -114,6 +119,60 @@ pub(crate) trait Contribution: Sync {
     ) -> Pending<'a, GivenBack> {
         Box::pin(async { Ok(GivenBack::default()) })
     }
+
+    /// Its part of a merge, when its Customers hold something a merge
+    /// moves to the survivor (and an unmerge gives back).
+    fn merge_part(&self) -> Option<&'static MergePart> {
+        None
+    }
+}
+
+/// A kind's planning of a merge or an unmerge.
+pub(crate) type PlanMoves = for<'a> fn(&'a Services, &'a MergeScope<'a>) -> Pending<'a, MergeMoves>;
+
+/// A kind's part of a merge or unmerge: how it plans its moves, the field
+/// of the merge record listing what it moved, and the statements applying
+/// one of its moves (`$move`, with `$company`) in the merge's transaction
+/// ([`crate::resources::merges::store`]). They run `stale` (a `THROW`)
+/// when what the move was planned on changed since it was read.
+pub(crate) struct MergePart {
+    /// The field of [`crate::resources::merges::model::MovedHoldings`]; a
+    /// test checks it is one.
+    pub field: &'static str,
+    /// What merging `from` into `to` moves of what `from` holds, with what
+    /// the merge record keeps of it.
+    pub plan_merge: PlanMoves,
+    /// What undoing a merge gives back of what its merge moved, as far as
+    /// the survivor (`from`) still holds it, and what stays, and why.
+    pub plan_unmerge: PlanMoves,
+    /// The statements, given the refusal to run.
+    pub statements: fn(stale: &str) -> String,
+}
+
+/// A merge or an unmerge, seen by a kind: what `from` holds moves to `to`.
+pub(crate) struct MergeScope<'a> {
+    /// Its Company.
+    pub company: &'a str,
+    /// The Customer that gives: the merged one of a merge, the survivor of
+    /// an unmerge.
+    pub from: &'a str,
+    /// The Customer that receives.
+    pub to: &'a str,
+    /// For an unmerge, the kind's field of the merge record undone (what
+    /// its merge moved); null for a merge.
+    pub recorded: &'a Value,
+}
+
+/// A kind's moves in a merge or unmerge.
+#[derive(Debug, Default)]
+pub(crate) struct MergeMoves {
+    /// The moves its [`MergePart`] statements apply, one by one.
+    pub moves: Vec<Value>,
+    /// For a merge, its field of the merge record (what an unmerge reads
+    /// back as [`MergeScope::recorded`]).
+    pub recorded: Value,
+    /// For an unmerge, what stays with the survivor, and why.
+    pub not_restored: Vec<NotRestored>,
 }
 
 /// A part of an event's write: the field of the write holding its document
@@ -179,4 +238,44 @@ pub(crate) struct GivenBack {
     pub ledger: Vec<LedgerEntry>,
     /// What its cancellation statements read as `$part`.
     pub document: Value,
+}
+
+impl MergeScope<'_> {
+    /// [`MergeScope::recorded`] read back as the kind wrote it (nothing when
+    /// the merge record has none).
+    pub fn recorded<T: DeserializeOwned>(&self) -> ApiResult<Vec<T>> {
+        if self.recorded.is_null() {
+            return Ok(Vec::new());
+        }
+        serde_json::from_value(self.recorded.clone())
+            .map_err(|e| ApiError::internal(format!("stored merge record unreadable: {e}")))
+    }
+}
+
+impl MergeMoves {
+    /// A merge's `moves`, recorded as `recorded`.
+    pub fn merged<M: Serialize, R: Serialize>(moves: &[M], recorded: &[R]) -> ApiResult<Self> {
+        Ok(Self {
+            moves: documents(moves)?,
+            recorded: serde_json::to_value(recorded).map_err(ApiError::internal)?,
+            not_restored: Vec::new(),
+        })
+    }
+
+    /// An unmerge's `moves`, and what stays.
+    pub fn unmerged<M: Serialize>(moves: &[M], not_restored: Vec<NotRestored>) -> ApiResult<Self> {
+        Ok(Self {
+            moves: documents(moves)?,
+            recorded: Value::Null,
+            not_restored,
+        })
+    }
+}
+
+/// Each of `items` as a document.
+fn documents<T: Serialize>(items: &[T]) -> ApiResult<Vec<Value>> {
+    items
+        .iter()
+        .map(|item| serde_json::to_value(item).map_err(ApiError::internal))
+        .collect()
 }

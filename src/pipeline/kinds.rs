@@ -14,4 +14,5 @@ pub(crate) static CONTRIBUTIONS: &[&dyn Contribution] = &[
     &kind::challenges::contribution::Challenges,
     &kind::limits::contribution::Limits,
     &kind::discounts::contribution::Discounts,
+    &kind::rewards::contribution::Rewards,
 ];

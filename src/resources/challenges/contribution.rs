@@ -2,8 +2,9 @@
 //! evaluation ([`super::evaluate`]): the state it reads before an event (the
 //! Customer's record), the ledger entries of what a completion gives, what
 //! the event's transaction writes for it (the record, compare-and-set on its
-//! version, and the grant of a completion), and what a cart's cancellation
-//! takes out of the progress it counted.
+//! version, and the grant of a completion), what a cart's cancellation
+//! takes out of the progress it counted, and what a merge folds
+//! ([`super::merges`]).
 
 use chrono::NaiveDateTime;
 use serde_json::{Value, json};
@@ -18,8 +19,10 @@ use crate::pipeline::contribution::EntryContext;
 use crate::pipeline::contribution::EventPart;
 use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::GivenBack;
+use crate::pipeline::contribution::MergePart;
 use crate::pipeline::contribution::Pending;
 use crate::resources::challenges::evaluate::ChallengeEffect;
+use crate::resources::challenges::merges;
 use crate::resources::challenges::progress::Grant;
 use crate::resources::challenges::store::advance_statements;
 use crate::resources::challenges::store::give_back_documents;
@@ -104,6 +107,10 @@ impl Contribution for Challenges {
                 document: give_back_documents(cancelled.company, &given_back),
             })
         })
+    }
+
+    fn merge_part(&self) -> Option<&'static MergePart> {
+        Some(&merges::CHALLENGE_MOVES)
     }
 }
 

@@ -1,8 +1,138 @@
 //! What merging two Customers does to their Challenge records: the merged
 //! Customer's events and completions join the survivor's ([`fold`]), and an
-//! unmerge takes them out again ([`unfold`]).
+//! unmerge takes them out again ([`unfold`]); the merged Customer gets its
+//! records back as they were.
 
+use poem_openapi::Object;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::ApiResult;
+use crate::pipeline::contribution::MergeMoves;
+use crate::pipeline::contribution::MergePart;
+use crate::pipeline::contribution::MergeScope;
 use crate::resources::challenges::progress::ChallengeRecord;
+use crate::resources::challenges::store::record_document;
+use crate::services::Services;
+
+/// A Challenge record folded into the target's by a merge.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct MovedChallenge {
+    /// The Challenge.
+    pub challenge_id: i64,
+    /// The events it counted that joined the target's.
+    pub events: Vec<String>,
+    /// Its completions, now the target's.
+    pub completions: i64,
+    /// The record as it was, given back by an unmerge.
+    #[oai(skip)]
+    pub record: ChallengeRecord,
+}
+
+/// A Challenge record moving: `from`'s written as `from_document` (deleted
+/// when null) and `to`'s as `to_document`; refused if either moved since it
+/// was read (at `from_version` and `to_version`, 0: none).
+#[derive(Serialize)]
+struct ChallengeMove<'a> {
+    rule_id: i64,
+    from: &'a str,
+    to: &'a str,
+    from_version: i64,
+    to_version: i64,
+    from_document: Value,
+    to_document: Value,
+}
+
+/// The Challenge records a merge folds, listed in `challenges`.
+pub(crate) static CHALLENGE_MOVES: MergePart = MergePart {
+    field: "challenges",
+    plan_merge: |services, merge| Box::pin(plan_merge(services, merge)),
+    plan_unmerge: |services, unmerge| Box::pin(plan_unmerge(services, unmerge)),
+    statements: challenge_move_statements,
+};
+
+fn challenge_move_statements(stale: &str) -> String {
+    format!(
+        "LET $source = type::record('challenge_progress', [$company, $move.from, $move.rule_id]);
+         LET $dest = type::record('challenge_progress', [$company, $move.to, $move.rule_id]);
+         IF (($source.version) ?? 0) != $move.from_version
+             OR (($dest.version) ?? 0) != $move.to_version {{ {stale} }};
+         IF $move.from_document {{
+             UPSERT $source CONTENT $move.from_document RETURN NONE;
+         }} ELSE {{
+             DELETE $source RETURN NONE;
+         }};
+         UPSERT $dest CONTENT $move.to_document RETURN NONE;"
+    )
+}
+
+/// Each of the merged Customer's records folds into the survivor's.
+async fn plan_merge(services: &Services, merge: &MergeScope<'_>) -> ApiResult<MergeMoves> {
+    let (records, survivors) = tokio::try_join!(
+        services.store.challenge_records(merge.company, merge.from),
+        services.store.challenge_records(merge.company, merge.to),
+    )?;
+    let mut moves = Vec::new();
+    let mut moved = Vec::new();
+    for record in records {
+        let survivor = survivors.iter().find(|r| r.rule_id == record.rule_id);
+        let folded = fold(survivor, &record, merge.to);
+        moves.push(ChallengeMove {
+            rule_id: record.rule_id,
+            from: merge.from,
+            to: merge.to,
+            from_version: record.version,
+            to_version: survivor.map_or(0, |r| r.version),
+            from_document: Value::Null,
+            to_document: record_document(merge.company, &folded),
+        });
+        moved.push(MovedChallenge {
+            challenge_id: record.rule_id,
+            events: record.counted.iter().map(|c| c.source.clone()).collect(),
+            completions: record.completions.len() as i64,
+            record,
+        });
+    }
+    MergeMoves::merged(&moves, &moved)
+}
+
+/// The merged Customer's records come back as they were; the survivor's
+/// keep what it did since, without what the merge brought.
+async fn plan_unmerge(services: &Services, unmerge: &MergeScope<'_>) -> ApiResult<MergeMoves> {
+    let moved: Vec<MovedChallenge> = unmerge.recorded()?;
+    let survivors = services
+        .store
+        .challenge_records(unmerge.company, unmerge.from)
+        .await?;
+    let moves: Vec<ChallengeMove> = moved
+        .iter()
+        .map(|moved| {
+            let restored = ChallengeRecord {
+                customer_id: unmerge.to.to_string(),
+                version: moved.record.version + 1,
+                ..moved.record.clone()
+            };
+            let survivor = survivors.iter().find(|r| r.rule_id == moved.challenge_id);
+            let (from_version, from_document) = match survivor {
+                Some(survivor) => (
+                    survivor.version,
+                    record_document(unmerge.company, &unfold(survivor, &moved.record)),
+                ),
+                None => (0, Value::Null),
+            };
+            ChallengeMove {
+                rule_id: moved.challenge_id,
+                from: unmerge.from,
+                to: unmerge.to,
+                from_version,
+                to_version: 0,
+                from_document,
+                to_document: record_document(unmerge.company, &restored),
+            }
+        })
+        .collect();
+    MergeMoves::unmerged(&moves, Vec::new())
+}
 
 /// The survivor's record once `merged` is folded into `survivor` (none: the
 /// survivor had none) for the Customer `to`: the earlier enrolment, the

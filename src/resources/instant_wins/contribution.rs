@@ -1,8 +1,9 @@
 //! What Instant Wins and games contribute to the event pipeline besides
 //! their draws ([`super::draws`], made with the evaluation): the state a
 //! draw is decided on (the Customer's participations and the prizes'
-//! stock), the points prizes won, and the metrics and prize deliveries that
-//! follow a written draw.
+//! stock), the points prizes won, the metrics and prize deliveries that
+//! follow a written draw, and the game participations a merge moves
+//! ([`super::merges`]).
 
 use chrono::NaiveDateTime;
 
@@ -11,9 +12,11 @@ use crate::engine::kinds::CampaignKind;
 use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EntryContext;
+use crate::pipeline::contribution::MergePart;
 use crate::resources::instant_wins::draws::CONTENDED;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::draws::instant_win_state_query;
+use crate::resources::instant_wins::merges;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::services::Services;
@@ -56,5 +59,9 @@ impl Contribution for InstantWins {
         if drawn.delivers_any() {
             services.prizes_won();
         }
+    }
+
+    fn merge_part(&self) -> Option<&'static MergePart> {
+        Some(&merges::GAME_MOVES)
     }
 }

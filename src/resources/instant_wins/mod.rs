@@ -8,6 +8,7 @@ pub mod contribution;
 pub mod deliveries;
 pub use loyalty_rules::resources::instant_wins::draw_record;
 pub mod draws;
+pub mod merges;
 pub mod model;
 pub mod overview;
 pub use loyalty_rules::resources::instant_wins::rules;

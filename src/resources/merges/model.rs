@@ -4,8 +4,10 @@ use poem_openapi::Object;
 use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
-use crate::resources::challenges::progress::ChallengeRecord;
+use crate::resources::challenges::merges::MovedChallenge;
 use crate::resources::customers::model::Card;
+use crate::resources::instant_wins::merges::MovedGameParticipations;
+use crate::resources::vouchers::merges::MovedVoucher;
 
 /// What a merge moved from the merged Customer to the target, kept until the
 /// merge is undone.
@@ -37,6 +39,17 @@ pub struct MergeRecord {
     /// Wallet money moved to the target's wallet.
     #[serde(default)]
     pub wallet: i64,
+    /// What the kinds with a part in merges moved.
+    #[oai(flatten)]
+    #[serde(flatten)]
+    pub holdings: MovedHoldings,
+}
+
+/// What a merge moved of what Customers hold, a field for each kind with
+/// a part in merges, named by its `MergePart` (a test checks each has
+/// one here).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Object)]
+pub struct MovedHoldings {
     /// Ids of the Reward transactions moved to the target.
     #[serde(default)]
     pub rewards: Vec<String>,
@@ -50,40 +63,6 @@ pub struct MergeRecord {
     /// The merged Customer's Challenge progress, folded into the target's.
     #[serde(default)]
     pub challenges: Vec<MovedChallenge>,
-}
-
-/// A Challenge record folded into the target's by a merge.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
-pub struct MovedChallenge {
-    /// The Challenge.
-    pub challenge_id: i64,
-    /// The events it counted that joined the target's.
-    pub events: Vec<String>,
-    /// Its completions, now the target's.
-    pub completions: i64,
-    /// The record as it was, given back by an unmerge.
-    #[oai(skip)]
-    pub record: ChallengeRecord,
-}
-
-/// Game participations moved by a merge.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
-pub struct MovedGameParticipations {
-    /// The game.
-    pub game_id: i64,
-    /// How many participations.
-    pub count: i64,
-}
-
-/// A Voucher moved by a merge.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
-pub struct MovedVoucher {
-    /// The targeted campaign it is for (a Coupon's Voucher has none).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rule_id: Option<i64>,
-    /// Its code.
-    pub code: String,
 }
 
 /// A code, e-mail or phone moved by a merge.

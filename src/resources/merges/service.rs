@@ -14,6 +14,7 @@ use crate::resources::customers::service::CustomerRef;
 use crate::resources::customers::service::ensure_editable;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::merges::model::MovedAssociation;
+use crate::resources::merges::model::MovedHoldings;
 use crate::resources::merges::model::MovedIdentifier;
 use crate::resources::merges::model::NotRestored;
 use crate::resources::merges::store::ClaimMove;
@@ -234,8 +235,7 @@ impl Services {
             let holdings = self
                 .plan_holdings_merge(company, &merged.id, &target_after.id)
                 .await?;
-            changes.holdings = holdings.moves;
-            let record = MergeRecord {
+            let record = holdings.record_into(MergeRecord {
                 merged_customer_id: merged.id.clone(),
                 target_customer_id: target_after.id.clone(),
                 target_created: target_before.is_none(),
@@ -247,11 +247,9 @@ impl Services {
                 carts,
                 points,
                 wallet,
-                rewards: holdings.rewards,
-                game_participations: holdings.game_participations,
-                vouchers: holdings.vouchers,
-                challenges: holdings.challenges,
-            };
+                holdings: MovedHoldings::default(),
+            })?;
+            changes.holdings = holdings.moves;
             merged.active = false;
             merged.merged_into = Some(target_after.id.clone());
             merged.updated_at = now;
@@ -451,11 +449,11 @@ impl Services {
                 }
             }
             changes.restat = vec![customer.id.clone(), target.id.clone()];
-            let (holdings, mut kept) = self
+            let mut holdings = self
                 .plan_holdings_unmerge(company, &record, &customer.id, &target.id)
                 .await?;
-            changes.holdings = holdings;
-            not_restored.append(&mut kept);
+            not_restored.append(&mut holdings.not_restored);
+            changes.holdings = holdings.moves;
             customer.active = record.merged_was_active;
             customer.merged_into = None;
             customer.updated_at = now;

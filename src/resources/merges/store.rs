@@ -14,6 +14,7 @@ use crate::resources::carts::store::RECOUNT_TOTALS;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::store::StoredCustomer;
 use crate::resources::customers::store::document;
+use crate::resources::merges::holdings::merge_parts;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
@@ -69,51 +70,23 @@ pub struct CustomerChanges<'a> {
     pub ledger: Vec<LedgerEntry>,
     /// Customers whose purchase totals are recomputed from their carts.
     pub restat: Vec<String>,
-    /// Rewards, game participations and Vouchers changing owner.
-    pub holdings: Vec<HoldingMove>,
+    /// What Customers hold changing owner: each kind's moves, in the order
+    /// of [`merge_parts`].
+    pub holdings: Vec<Vec<Value>>,
 }
 
-/// Something a Customer holds changing owner in a merge or unmerge.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum HoldingMove {
-    /// A Reward transaction; refuses if `from` no longer holds it.
-    Reward {
-        id: String,
-        from: String,
-        to: String,
-    },
-    /// `count` participations of a game; refuses if `from` has fewer.
-    Game {
-        game_id: i64,
-        from: String,
-        to: String,
-        count: i64,
-    },
-    /// A Voucher (stored under `key`); refuses if `from` no longer holds it,
-    /// or, for a targeted Instant Win's (`rule_id`), `to` already holds one of
-    /// the campaign. Its issue key becomes `issue_to`, when given.
-    Voucher {
-        key: String,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        rule_id: Option<i64>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        issue_to: Option<String>,
-        from: String,
-        to: String,
-    },
-    /// A Challenge record: `from`'s written as `from_document` (deleted when
-    /// null) and `to`'s as `to_document`; refuses if either moved since it
-    /// was read (at `from_version` and `to_version`, 0: none).
-    Challenge {
-        rule_id: i64,
-        from: String,
-        to: String,
-        from_version: i64,
-        to_version: i64,
-        from_document: Value,
-        to_document: Value,
-    },
+/// Each kind's moves of what Customers hold, `$holdings[i]` for the i-th of
+/// [`merge_parts`].
+fn holding_moves(stale: &str) -> String {
+    merge_parts()
+        .enumerate()
+        .map(|(i, part)| {
+            format!(
+                "FOR $move IN $holdings[{i}] {{ {} }};\n",
+                (part.statements)(stale)
+            )
+        })
+        .collect()
 }
 
 fn from_document(mut document: Value) -> ApiResult<MergeRecord> {
@@ -207,50 +180,7 @@ impl Store {
                  UPDATE type::record('cart', [$company, $move[0]]) SET customer_id = $move[2]
                      WHERE customer_id = $move[1] RETURN NONE;
              }};
-             FOR $move IN $holdings {{
-                 IF $move.kind == 'reward' {{
-                     LET $key = type::record('reward_transaction', [$company, $move.id]);
-                     IF ($key.customer_id) != $move.from {{ {stale} }};
-                     UPDATE $key SET customer_id = $move.to RETURN NONE;
-                 }};
-                 IF $move.kind == 'game' {{
-                     LET $source = type::record('game_participation', [$company, $move.from, $move.game_id]);
-                     LET $have = ($source.available) ?? 0;
-                     IF $have < $move.count {{ {stale} }};
-                     UPDATE $source SET available = $have - $move.count RETURN NONE;
-                     UPSERT type::record('game_participation', [$company, $move.to, $move.game_id])
-                         SET company = $company, customer_id = $move.to, game_id = $move.game_id,
-                             available = (available ?? 0) + $move.count
-                         RETURN NONE;
-                 }};
-                 IF $move.kind == 'voucher' {{
-                     LET $record = type::record('voucher', [$company, $move.key]);
-                     LET $held = ($record.{{customer_id, issue_key}});
-                     IF $held.customer_id != $move.from {{ {stale} }};
-                     IF $move.rule_id != NONE AND (SELECT VALUE vid FROM voucher
-                         WHERE company = $company AND customer_id = $move.to AND rule_id = $move.rule_id
-                         LIMIT 1)[0] != NONE {{ {stale} }};
-                     IF $move.issue_to != NONE {{
-                         DELETE type::record('voucher_issue', [$company, $held.issue_key]);
-                         UPSERT type::record('voucher_issue', [$company, $move.issue_to])
-                             SET key = $move.key RETURN NONE;
-                         UPDATE $record SET issue_key = $move.issue_to RETURN NONE;
-                     }};
-                     UPDATE $record SET customer_id = $move.to RETURN NONE;
-                 }};
-                 IF $move.kind == 'challenge' {{
-                     LET $source = type::record('challenge_progress', [$company, $move.from, $move.rule_id]);
-                     LET $dest = type::record('challenge_progress', [$company, $move.to, $move.rule_id]);
-                     IF (($source.version) ?? 0) != $move.from_version
-                         OR (($dest.version) ?? 0) != $move.to_version {{ {stale} }};
-                     IF $move.from_document {{
-                         UPSERT $source CONTENT $move.from_document RETURN NONE;
-                     }} ELSE {{
-                         DELETE $source RETURN NONE;
-                     }};
-                     UPSERT $dest CONTENT $move.to_document RETURN NONE;
-                 }};
-             }};
+             {holding_moves}
              {APPEND_LEDGER}
              FOR $customer IN $restat {{ {RECOUNT_TOTALS} }};
              IF $merge_create != NULL {{
@@ -265,7 +195,8 @@ impl Store {
              }};
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
-            inactive = ErrorCode::CustomerInactive.code()
+            inactive = ErrorCode::CustomerInactive.code(),
+            holding_moves = holding_moves(&stale),
         );
         let claim_moves = serde_json::to_value(&changes.claim_moves).map_err(ApiError::internal)?;
         let cart_moves: Vec<Value> = changes
@@ -274,7 +205,10 @@ impl Store {
             .map(|(id, from, to)| json!([id, from, to]))
             .collect();
         let ledger = ledger_documents(&self.ledger_clock, company, &changes.ledger);
-        let holdings = serde_json::to_value(&changes.holdings).map_err(ApiError::internal)?;
+        let holdings: Vec<Value> = merge_parts()
+            .enumerate()
+            .map(|(i, _)| Value::Array(changes.holdings.get(i).cloned().unwrap_or_default()))
+            .collect();
         let merge_delete = changes
             .merge_delete
             .clone()

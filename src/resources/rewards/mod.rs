@@ -6,6 +6,7 @@
 //! A Reward is a campaign file of kind `reward` ([`rules`]).
 
 pub mod api;
+pub mod contribution;
 pub mod examples;
 pub use loyalty_rules::resources::rewards::gift;
 pub use loyalty_types::rewards as model;

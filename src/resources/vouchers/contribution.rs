@@ -1,7 +1,8 @@
 //! What Vouchers contribute to the event pipeline: the Vouchers `voucher`
 //! campaigns issue ([`super::earned`]), with the counts of capped Coupons
 //! read before the evaluation and read again when a concurrent event
-//! issued meanwhile; and the Voucher uses a cart's cancellation gives back.
+//! issued meanwhile; the Voucher uses a cart's cancellation gives back; and
+//! the Vouchers a merge moves ([`super::merges`]).
 
 use serde_json::Value;
 
@@ -11,12 +12,14 @@ use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EventPart;
 use crate::pipeline::contribution::EventScope;
+use crate::pipeline::contribution::MergePart;
 use crate::pipeline::contribution::Pending;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::vouchers::earned::ISSUE_CONTENDED;
 use crate::resources::vouchers::earned::voucher_issues;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
+use crate::resources::vouchers::merges;
 use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
 use crate::services::Services;
 
@@ -74,5 +77,9 @@ impl Contribution for Vouchers {
 
     fn cancellation_statements(&self) -> Option<String> {
         Some(GIVE_BACK_CART_VOUCHERS.to_string())
+    }
+
+    fn merge_part(&self) -> Option<&'static MergePart> {
+        Some(&merges::VOUCHER_MOVES)
     }
 }

@@ -18,6 +18,7 @@ pub mod freeze;
 pub mod freeze_api;
 pub mod guesses;
 pub mod issue_store;
+pub mod merges;
 pub use loyalty_types::vouchers as model;
 pub mod print;
 pub mod print_api;
