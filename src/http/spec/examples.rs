@@ -1,13 +1,19 @@
 //! Example bodies in the published spec: each resource lists, per
 //! operation, a request an integrator would send and the answer it gets
 //! (its `examples.rs`), and they are put on the operation's
-//! `application/json` request body and `200` answer. Every resource's own
-//! tests parse its request examples into the payload types, so an example
-//! cannot drift from what the service accepts.
+//! `application/json` request body and `200` answer. Each example names
+//! the payload type it is one of, and a test parses every one into it, so
+//! an example cannot drift from what the service accepts and answers.
 
+use poem_openapi::types::ParseFromJSON;
 use serde_json::Value;
 
-/// The examples of one operation.
+/// Whether an example's JSON text is what a payload type accepts: the
+/// reason it is not, when it is not.
+pub type Shape = fn(Option<&str>) -> Result<(), String>;
+
+/// The examples of one operation, each with the payload type it is an
+/// example of.
 #[derive(Debug, Clone, Copy)]
 pub struct OperationExample {
     /// `METHOD /path/{param}` as the spec names it.
@@ -16,16 +22,52 @@ pub struct OperationExample {
     pub request: Option<&'static str>,
     /// The `200` answer, as JSON text.
     pub response: Option<&'static str>,
+    /// What `request` must parse as.
+    pub request_shape: Option<Shape>,
+    /// What `response` must parse as.
+    pub response_shape: Option<Shape>,
 }
 
-/// Fails the test when `text` (an example of `operation`) is not what `T`
-/// accepts.
-#[cfg(test)]
-pub(crate) fn parses<T: poem_openapi::types::ParseFromJSON>(operation: &str, text: Option<&str>) {
-    let value = text.map(|t| serde_json::from_str(t).unwrap());
-    if let Err(error) = T::parse_from_json(value) {
-        panic!("{operation}: {}", error.into_message());
+impl OperationExample {
+    /// The examples of `operation`: none yet.
+    pub const fn new(operation: &'static str) -> Self {
+        Self {
+            operation,
+            request: None,
+            response: None,
+            request_shape: None,
+            response_shape: None,
+        }
     }
+
+    /// With `request`, a body the operation takes as `T`.
+    pub const fn takes<T: ParseFromJSON>(self, request: &'static str) -> Self {
+        Self {
+            request: Some(request),
+            request_shape: Some(parses::<T>),
+            ..self
+        }
+    }
+
+    /// With `response`, the operation's `200` answer, a `T`.
+    pub const fn answers<T: ParseFromJSON>(self, response: &'static str) -> Self {
+        Self {
+            response: Some(response),
+            response_shape: Some(parses::<T>),
+            ..self
+        }
+    }
+}
+
+/// Whether `text` is what `T` accepts ([`Shape`]).
+fn parses<T: ParseFromJSON>(text: Option<&str>) -> Result<(), String> {
+    let value = text
+        .map(serde_json::from_str)
+        .transpose()
+        .map_err(|error| format!("not JSON: {error}"))?;
+    T::parse_from_json(value)
+        .map(drop)
+        .map_err(|error| error.into_message())
 }
 
 /// Every resource's examples.
@@ -111,10 +153,37 @@ mod tests {
             let (method, path) = example.operation.split_once(' ').unwrap();
             assert!(["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&method));
             assert!(path.starts_with('/'), "{}", example.operation);
-            for text in [example.request, example.response].into_iter().flatten() {
-                serde_json::from_str::<Value>(text)
-                    .unwrap_or_else(|e| panic!("{}: {e}", example.operation));
+            assert!(
+                example.request.is_some() || example.response.is_some(),
+                "{} has no example",
+                example.operation
+            );
+        }
+    }
+
+    #[test]
+    fn every_example_is_what_its_operation_takes_and_answers() {
+        for example in all() {
+            for (text, shape, what) in [
+                (example.request, example.request_shape, "request"),
+                (example.response, example.response_shape, "answer"),
+            ] {
+                if let Some(shape) = shape {
+                    shape(text).unwrap_or_else(|e| panic!("{} {what}: {e}", example.operation));
+                }
             }
         }
+    }
+
+    #[test]
+    fn an_example_that_is_not_its_type_is_told() {
+        let parses_as_a_number: Shape = parses::<i64>;
+        assert_eq!(parses_as_a_number(Some("12")), Ok(()));
+        assert!(parses_as_a_number(Some(r#""twelve""#)).is_err());
+        assert!(
+            parses_as_a_number(Some("{"))
+                .unwrap_err()
+                .starts_with("not JSON")
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! the spec ([`crate::http::spec::examples`]).
 
 use crate::http::spec::examples::OperationExample;
+use crate::resources::challenges::api::{ChallengeList, CustomerChallengeList};
+use crate::resources::challenges::model::{ChallengeView, CustomerChallenge, EnrollRequest};
 
 /// A Customer's standing in the demo's Coffee club.
 macro_rules! standing {
@@ -34,25 +36,16 @@ macro_rules! challenge {
 
 /// The Challenges operations' examples.
 pub const EXAMPLES: &[OperationExample] = &[
-    OperationExample {
-        operation: "GET /challenges",
-        request: None,
-        response: Some(concat!(r#"{"challenges": ["#, challenge!(), "]}")),
-    },
-    OperationExample {
-        operation: "GET /challenges/{id}",
-        request: None,
-        response: Some(challenge!()),
-    },
-    OperationExample {
-        operation: "GET /customers/{value}/challenges",
-        request: None,
-        response: Some(concat!(r#"{"challenges": ["#, standing!(""), "]}")),
-    },
-    OperationExample {
-        operation: "GET /customers/{value}/challenges/{id}",
-        request: None,
-        response: Some(standing!(
+    OperationExample::new("GET /challenges").answers::<ChallengeList>(concat!(
+        r#"{"challenges": ["#,
+        challenge!(),
+        "]}"
+    )),
+    OperationExample::new("GET /challenges/{id}").answers::<ChallengeView>(challenge!()),
+    OperationExample::new("GET /customers/{value}/challenges")
+        .answers::<CustomerChallengeList>(concat!(r#"{"challenges": ["#, standing!(""), "]}")),
+    OperationExample::new("GET /customers/{value}/challenges/{id}").answers::<CustomerChallenge>(
+        standing!(
             r#", "history": [
                 {"period": "2026-W47", "completed_at": "2026-11-21T18:40:00Z",
                  "events": ["cart:T1-0032", "cart:T1-0035", "cart:T3-0101"],
@@ -61,44 +54,14 @@ pub const EXAMPLES: &[OperationExample] = &[
                  "events": ["cart:T1-0011", "cart:T1-0019", "cart:T2-0002"],
                  "granted": {"type": "points", "points": 50},
                  "revoked_at": "2026-11-14T12:00:00Z"}]"#
-        )),
-    },
-    OperationExample {
-        operation: "POST /challenges/{id}/enroll",
-        request: Some(r#"{"customer_code": "EXT-1"}"#),
-        response: Some(
+        ),
+    ),
+    OperationExample::new("POST /challenges/{id}/enroll")
+        .takes::<EnrollRequest>(r#"{"customer_code": "EXT-1"}"#)
+        .answers::<CustomerChallenge>(
             r#"{"challenge_id": 701, "customer_id": "cus_0190aa00000000aa00000001",
                 "enrolled": true, "enrolled_at": "2026-11-23T09:12:00Z", "period": "2026-W48",
                 "progress": 0, "target": 3, "completed": false, "completions": 0,
                 "seconds_left": 571680, "counted": []}"#,
         ),
-    },
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::http::spec::examples::parses;
-    use crate::resources::challenges::api::{ChallengeList, CustomerChallengeList};
-    use crate::resources::challenges::model::{ChallengeView, CustomerChallenge, EnrollRequest};
-
-    #[test]
-    fn every_example_is_what_the_operation_accepts_and_answers() {
-        for example in EXAMPLES {
-            let (operation, request, response) =
-                (example.operation, example.request, example.response);
-            match operation {
-                "GET /challenges" => parses::<ChallengeList>(operation, response),
-                "GET /challenges/{id}" => parses::<ChallengeView>(operation, response),
-                "GET /customers/{value}/challenges" => {
-                    parses::<CustomerChallengeList>(operation, response)
-                }
-                "GET /customers/{value}/challenges/{id}" | "POST /challenges/{id}/enroll" => {
-                    parses::<EnrollRequest>(operation, request.or(Some("{}")));
-                    parses::<CustomerChallenge>(operation, response);
-                }
-                other => panic!("no check for {other}"),
-            }
-        }
-    }
-}

@@ -2,6 +2,8 @@
 //! spec ([`crate::http::spec::examples`]).
 
 use crate::http::spec::examples::OperationExample;
+use crate::resources::games::api::{GameList, PlayRequest};
+use crate::resources::games::model::{Game, GamePlay};
 
 /// A game as listed for a named Customer.
 macro_rules! game {
@@ -22,49 +24,18 @@ macro_rules! game {
 
 /// The game operations' examples.
 pub const EXAMPLES: &[OperationExample] = &[
-    OperationExample {
-        operation: "GET /games",
-        request: None,
-        response: Some(concat!(r#"{"games": ["#, game!(), "]}")),
-    },
-    OperationExample {
-        operation: "GET /games/{id}",
-        request: None,
-        response: Some(game!()),
-    },
-    OperationExample {
-        operation: "POST /games/{id}/play",
-        request: Some(r#"{"customer_code": "EXT-1"}"#),
-        response: Some(
+    OperationExample::new("GET /games").answers::<GameList>(concat!(
+        r#"{"games": ["#,
+        game!(),
+        "]}"
+    )),
+    OperationExample::new("GET /games/{id}").answers::<Game>(game!()),
+    OperationExample::new("POST /games/{id}/play")
+        .takes::<PlayRequest>(r#"{"customer_code": "EXT-1"}"#)
+        .answers::<GamePlay>(
             r#"{"game_id": 501, "customer_id": "cus_0190aa00000000aa00000001",
                 "prize": {"id": "points", "name": "50 points", "promotion_type": "points",
                           "promotion_id": 204},
                 "winned_prize_index": 1, "participations_left": 2}"#,
         ),
-    },
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::http::spec::examples::parses;
-    use crate::resources::games::api::{GameList, PlayRequest};
-    use crate::resources::games::model::{Game, GamePlay};
-
-    #[test]
-    fn every_example_is_what_the_operation_accepts_and_answers() {
-        for example in EXAMPLES {
-            let (operation, request, response) =
-                (example.operation, example.request, example.response);
-            match operation {
-                "GET /games" => parses::<GameList>(operation, response),
-                "GET /games/{id}" => parses::<Game>(operation, response),
-                "POST /games/{id}/play" => {
-                    parses::<PlayRequest>(operation, request);
-                    parses::<GamePlay>(operation, response);
-                }
-                other => panic!("no check for {other}"),
-            }
-        }
-    }
-}

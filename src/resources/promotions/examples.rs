@@ -2,6 +2,9 @@
 //! spec ([`crate::http::spec::examples`]).
 
 use crate::http::spec::examples::OperationExample;
+use crate::resources::promotions::model::{
+    DeletedPromotion, Promotion, PromotionList, PromotionSpec,
+};
 
 /// A Promotion as answers show it.
 macro_rules! promotion {
@@ -16,61 +19,23 @@ macro_rules! promotion {
 
 /// The Promotion operations' examples.
 pub const EXAMPLES: &[OperationExample] = &[
-    OperationExample {
-        operation: "POST /promotions",
-        request: Some(
+    OperationExample::new("POST /promotions")
+        .takes::<PromotionSpec>(
             r#"{"name": {"en": "Dairy week", "es": "Semana láctea"},
                 "valid_from": "2026-11-23T00:00:00Z", "valid_to": "2026-11-29T23:59:59Z",
                 "products": ["EGGS-12"], "features": {"department": ["dairy"]},
                 "percent": 15, "priority": 5}"#,
-        ),
-        response: Some(promotion!()),
-    },
-    OperationExample {
-        operation: "GET /promotions",
-        request: None,
-        response: Some(concat!(r#"{"promotions": ["#, promotion!(), "]}")),
-    },
-    OperationExample {
-        operation: "GET /promotions/{id}",
-        request: None,
-        response: Some(promotion!()),
-    },
-    OperationExample {
-        operation: "PATCH /promotions/{id}",
-        request: Some(r#"{"valid_to": "2026-11-29T23:59:59Z", "percent": 15}"#),
-        response: Some(promotion!()),
-    },
-    OperationExample {
-        operation: "DELETE /promotions/{id}",
-        request: None,
-        response: Some(r#"{"id": 1000004, "result": "deleted"}"#),
-    },
+        )
+        .answers::<Promotion>(promotion!()),
+    OperationExample::new("GET /promotions").answers::<PromotionList>(concat!(
+        r#"{"promotions": ["#,
+        promotion!(),
+        "]}"
+    )),
+    OperationExample::new("GET /promotions/{id}").answers::<Promotion>(promotion!()),
+    OperationExample::new("PATCH /promotions/{id}")
+        .takes::<PromotionSpec>(r#"{"valid_to": "2026-11-29T23:59:59Z", "percent": 15}"#)
+        .answers::<Promotion>(promotion!()),
+    OperationExample::new("DELETE /promotions/{id}")
+        .answers::<DeletedPromotion>(r#"{"id": 1000004, "result": "deleted"}"#),
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::http::spec::examples::parses;
-    use crate::resources::promotions::model::{
-        DeletedPromotion, Promotion, PromotionList, PromotionSpec,
-    };
-
-    #[test]
-    fn every_example_is_what_the_operation_accepts_and_answers() {
-        for example in EXAMPLES {
-            let (operation, request, response) =
-                (example.operation, example.request, example.response);
-            match operation {
-                "POST /promotions" | "PATCH /promotions/{id}" => {
-                    parses::<PromotionSpec>(operation, request);
-                    parses::<Promotion>(operation, response);
-                }
-                "GET /promotions" => parses::<PromotionList>(operation, response),
-                "GET /promotions/{id}" => parses::<Promotion>(operation, response),
-                "DELETE /promotions/{id}" => parses::<DeletedPromotion>(operation, response),
-                other => panic!("no check for {other}"),
-            }
-        }
-    }
-}

@@ -2,6 +2,11 @@
 //! spec ([`crate::http::spec::examples`]).
 
 use crate::http::spec::examples::OperationExample;
+use crate::resources::rewards::api::{
+    RewardList, RewardRedemption, RewardRollback, RewardTransactionList,
+};
+use crate::resources::rewards::model::RewardTransaction;
+use crate::resources::rewards::view::RewardView;
 
 /// A Reward as the catalogue shows it for a named Customer.
 macro_rules! reward {
@@ -40,70 +45,25 @@ macro_rules! redemption {
 
 /// The Rewards operations' examples.
 pub const EXAMPLES: &[OperationExample] = &[
-    OperationExample {
-        operation: "GET /rewards",
-        request: None,
-        response: Some(concat!(r#"{"rewards": ["#, reward!(), "]}")),
-    },
-    OperationExample {
-        operation: "GET /rewards/{id}",
-        request: None,
-        response: Some(reward!()),
-    },
-    OperationExample {
-        operation: "POST /rewards/{id}/redeem",
-        request: Some(r#"{"customer_code": "EXT-1", "location_code": "S1"}"#),
-        response: Some(redemption!("redeemed", "")),
-    },
-    OperationExample {
-        operation: "GET /rewards/transactions",
-        request: None,
-        response: Some(concat!(
-            r#"{"reward_transactions": ["#,
-            redemption!("redeemed", ""),
-            r#"], "next_token_starts_after": "rwt_0190aa00000000aa00000002"}"#
-        )),
-    },
-    OperationExample {
-        operation: "POST /rewards/transactions/{id}/rollback",
-        request: Some(r#"{"reason": "returned at the desk"}"#),
-        response: Some(redemption!(
+    OperationExample::new("GET /rewards").answers::<RewardList>(concat!(
+        r#"{"rewards": ["#,
+        reward!(),
+        "]}"
+    )),
+    OperationExample::new("GET /rewards/{id}").answers::<RewardView>(reward!()),
+    OperationExample::new("POST /rewards/{id}/redeem")
+        .takes::<RewardRedemption>(r#"{"customer_code": "EXT-1", "location_code": "S1"}"#)
+        .answers::<RewardTransaction>(redemption!("redeemed", "")),
+    OperationExample::new("GET /rewards/transactions").answers::<RewardTransactionList>(concat!(
+        r#"{"reward_transactions": ["#,
+        redemption!("redeemed", ""),
+        r#"], "next_token_starts_after": "rwt_0190aa00000000aa00000002"}"#
+    )),
+    OperationExample::new("POST /rewards/transactions/{id}/rollback")
+        .takes::<RewardRollback>(r#"{"reason": "returned at the desk"}"#)
+        .answers::<RewardTransaction>(redemption!(
             "rolled_back",
             r#", "rolled_back_at": "2026-11-23T11:30:00Z", "rolled_back_by": "desk@shop.example",
                "rollback_reason": "returned at the desk""#
         )),
-    },
 ];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::http::spec::examples::parses;
-    use crate::resources::rewards::api::{
-        RewardList, RewardRedemption, RewardRollback, RewardTransactionList,
-    };
-    use crate::resources::rewards::model::RewardTransaction;
-    use crate::resources::rewards::view::RewardView;
-
-    #[test]
-    fn every_example_is_what_the_operation_accepts_and_answers() {
-        for example in EXAMPLES {
-            let (operation, request, response) =
-                (example.operation, example.request, example.response);
-            match operation {
-                "GET /rewards" => parses::<RewardList>(operation, response),
-                "GET /rewards/{id}" => parses::<RewardView>(operation, response),
-                "POST /rewards/{id}/redeem" => {
-                    parses::<RewardRedemption>(operation, request);
-                    parses::<RewardTransaction>(operation, response);
-                }
-                "GET /rewards/transactions" => parses::<RewardTransactionList>(operation, response),
-                "POST /rewards/transactions/{id}/rollback" => {
-                    parses::<RewardRollback>(operation, request);
-                    parses::<RewardTransaction>(operation, response);
-                }
-                other => panic!("no check for {other}"),
-            }
-        }
-    }
-}
