@@ -47,3 +47,98 @@ impl CampaignHeader {
         }
     }
 }
+
+/// Declares the body of a campaign written through the API (POST creates
+/// it, PATCH replaces the fields sent), every field optional: the header
+/// every such campaign has (`name`, `description`, `active`), its own
+/// fields, then those of the shared sections it names after `with`, in
+/// that order: `available` (`available_from`, `available_to`), `when`,
+/// `stacking`, `limits`. The struct's attributes (derives, `oai`) are
+/// the caller's.
+macro_rules! campaign_spec {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident { $($fields:tt)* }
+        $(with $($section:ident),+)?
+    ) => {
+        $crate::resources::campaign_header::campaign_spec!(@fields
+            [$(#[$meta])*] $name
+            [
+                /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
+                #[oai(skip_serializing_if_is_none)]
+                #[serde(skip_serializing_if = "Option::is_none")]
+                pub name: Option<serde_json::Value>,
+                /// Description, translatable like `name`.
+                #[oai(skip_serializing_if_is_none)]
+                #[serde(skip_serializing_if = "Option::is_none")]
+                pub description: Option<serde_json::Value>,
+                /// Whether it is in force (default true): an inactive campaign
+                /// applies to no event, and an inactive Coupon's Vouchers are
+                /// refused with `voucher_inactive`.
+                #[oai(skip_serializing_if_is_none)]
+                #[serde(skip_serializing_if = "Option::is_none")]
+                pub active: Option<bool>,
+                $($fields)*
+            ]
+            $($($section)+)?
+        );
+    };
+    (@fields $meta:tt $name:ident [$($done:tt)*] available $($rest:ident)*) => {
+        $crate::resources::campaign_header::campaign_spec!(@fields $meta $name [
+            $($done)*
+            /// First instant it applies.
+            #[oai(skip_serializing_if_is_none)]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub available_from: Option<$crate::common::time::Timestamp>,
+            /// Last instant it applies.
+            #[oai(skip_serializing_if_is_none)]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub available_to: Option<$crate::common::time::Timestamp>,
+        ] $($rest)*);
+    };
+    (@fields $meta:tt $name:ident [$($done:tt)*] when $($rest:ident)*) => {
+        $crate::resources::campaign_header::campaign_spec!(@fields $meta $name [
+            $($done)*
+            /// Its rhai condition over the event and the Customer (a
+            /// Coupon's: who may use its Vouchers; see the campaign file
+            /// reference); not blank.
+            #[oai(
+                skip_serializing_if_is_none,
+                validator(pattern = r"\S", max_length = 10000)
+            )]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub when: Option<String>,
+        ] $($rest)*);
+    };
+    (@fields $meta:tt $name:ident [$($done:tt)*] stacking $($rest:ident)*) => {
+        $crate::resources::campaign_header::campaign_spec!(@fields $meta $name [
+            $($done)*
+            /// How it shares a cart with discount campaigns and Vouchers;
+            /// `max_per_cart` (how many of its Vouchers one cart uses) is
+            /// for Coupons only.
+            #[oai(skip_serializing_if_is_none)]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub stacking: Option<$crate::resources::discounts::stacking_rules::StackingRules>,
+        ] $($rest)*);
+    };
+    (@fields $meta:tt $name:ident [$($done:tt)*] limits $($rest:ident)*) => {
+        $crate::resources::campaign_header::campaign_spec!(@fields $meta $name [
+            $($done)*
+            /// Its budgets and caps: how many `redemptions` (events it
+            /// applies to, Voucher uses) and how much it gives (`amount` of
+            /// money, or `points`), overall or `per` period, for the Company
+            /// or `each` Location or Customer (each `per`/`each` pair once).
+            /// What is left of a points budget is given when an event would
+            /// earn more. A PATCH replaces the list.
+            #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub limits: Option<Vec<$crate::resources::limits::OfferLimitRules>>,
+        ] $($rest)*);
+    };
+    (@fields [$($meta:tt)*] $name:ident [$($done:tt)*]) => {
+        $($meta)*
+        pub struct $name { $($done)* }
+    };
+}
+
+pub(crate) use campaign_spec;

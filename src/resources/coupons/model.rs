@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::campaign_header::campaign_spec;
 use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimitRules;
 
@@ -80,136 +81,107 @@ pub struct UsableHours {
     pub to: String,
 }
 
-/// A Coupon as written to POST /coupons (where `name` and `discount` are
-/// required) and PATCH /coupons/{id} (where the fields sent replace the
-/// stored ones).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct CouponSpec {
-    /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<serde_json::Value>,
-    /// Description, translatable like `name`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<serde_json::Value>,
-    /// Whether its Vouchers can be used (default true); an inactive Coupon's
-    /// Vouchers are refused with `voucher_inactive`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub active: Option<bool>,
-    /// What its Vouchers take off.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub discount: Option<VoucherDiscount>,
-    /// One code every Customer presents (`SUMMER10`): 1 to 64 letters,
-    /// digits, spaces or dashes; not with `code_pattern` or `charset`.
-    /// Without it, each Voucher gets a unique code from `code_pattern`.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"^[A-Za-z0-9-]([A-Za-z0-9 -]{0,62}[A-Za-z0-9-])?$")
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub static_code: Option<String>,
-    /// The pattern of unique codes: `#` is a character drawn from `charset`,
-    /// anything else is kept (default `LOY-####-####`).
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"^[A-Za-z0-9#-]*#[A-Za-z0-9#-]*$", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code_pattern: Option<String>,
-    /// The characters `#` draws from (default: digits and capitals without
-    /// 0, O, 1, I and L); no two that read the same.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"^[A-Za-z0-9]{2,62}$")
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub charset: Option<String>,
-    /// From when its Vouchers can be used.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub valid_from: Option<Timestamp>,
-    /// Until when its Vouchers can be used (after `valid_from`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub valid_to: Option<Timestamp>,
-    /// Location codes its Vouchers can be used at; absent or empty: everywhere.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 1000, pattern = r"\S", max_length = 128)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub locations: Option<Vec<String>>,
-    /// Product codes never discounted.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 1000, pattern = r"\S", max_length = 128)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub excluded_products: Option<Vec<String>>,
-    /// Product categories (cart line taxonomies) never discounted.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 1000, pattern = r"\S", max_length = 128)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub excluded_categories: Option<Vec<String>>,
-    /// Uses of one Voucher (of a static code: of each Customer); default 1.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "1"), maximum(value = "1000000"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub uses_per_voucher: Option<u32>,
-    /// Most Vouchers of it one Customer is issued (by POST
-    /// /discounts/trigger, campaign effects and bulk issues); absent: no
-    /// limit. A static code's one Voucher per Customer counts once.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "1"), maximum(value = "1000000"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub issues_per_customer: Option<u32>,
-    /// Days each Voucher can be used from its issue, to the second (1 to
-    /// 3650): a Voucher issued on the 1st at 10:00 with 7 days is answered
-    /// `voucher_expired` from the 8th at 10:00. Not with `static_code`
-    /// (never issued); absent: as long as the Coupon.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "1"), maximum(value = "3650"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub valid_days: Option<u32>,
-    /// Days of the week its Vouchers can be used; absent or empty: every day.
-    #[oai(skip_serializing_if_is_none, validator(max_items = 7, unique_items))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub weekdays: Option<Vec<Weekday>>,
-    /// Hours of the day its Vouchers can be used; absent: all day.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hours: Option<UsableHours>,
-    /// Who may use it: a rhai condition over the Customer (see the campaign
-    /// file reference); not blank.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"\S", max_length = 10000)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
-    /// How its Vouchers share a cart with discount campaigns and other
-    /// Vouchers, and how many of them one cart uses (`max_per_cart`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stacking: Option<StackingRules>,
-    /// Its budgets and caps: how many redemptions (Voucher uses) and how much money
-    /// its Vouchers give, overall or per period, across the Company, per Location or per
-    /// Customer (each `per`/`each` pair once). A PATCH replaces the list.
-    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<Vec<OfferLimitRules>>,
+campaign_spec! {
+    /// A Coupon as written to POST /coupons (where `name` and `discount` are
+    /// required) and PATCH /coupons/{id} (where the fields sent replace the
+    /// stored ones).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct CouponSpec {
+        /// What its Vouchers take off.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub discount: Option<VoucherDiscount>,
+        /// One code every Customer presents (`SUMMER10`): 1 to 64 letters,
+        /// digits, spaces or dashes; not with `code_pattern` or `charset`.
+        /// Without it, each Voucher gets a unique code from `code_pattern`.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(pattern = r"^[A-Za-z0-9-]([A-Za-z0-9 -]{0,62}[A-Za-z0-9-])?$")
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub static_code: Option<String>,
+        /// The pattern of unique codes: `#` is a character drawn from `charset`,
+        /// anything else is kept (default `LOY-####-####`).
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(pattern = r"^[A-Za-z0-9#-]*#[A-Za-z0-9#-]*$", max_length = 64)
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub code_pattern: Option<String>,
+        /// The characters `#` draws from (default: digits and capitals without
+        /// 0, O, 1, I and L); no two that read the same.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(pattern = r"^[A-Za-z0-9]{2,62}$")
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub charset: Option<String>,
+        /// From when its Vouchers can be used.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub valid_from: Option<Timestamp>,
+        /// Until when its Vouchers can be used (after `valid_from`).
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub valid_to: Option<Timestamp>,
+        /// Location codes its Vouchers can be used at; absent or empty: everywhere.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(max_items = 1000, pattern = r"\S", max_length = 128)
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub locations: Option<Vec<String>>,
+        /// Product codes never discounted.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(max_items = 1000, pattern = r"\S", max_length = 128)
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub excluded_products: Option<Vec<String>>,
+        /// Product categories (cart line taxonomies) never discounted.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(max_items = 1000, pattern = r"\S", max_length = 128)
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub excluded_categories: Option<Vec<String>>,
+        /// Uses of one Voucher (of a static code: of each Customer); default 1.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(minimum(value = "1"), maximum(value = "1000000"))
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub uses_per_voucher: Option<u32>,
+        /// Most Vouchers of it one Customer is issued (by POST
+        /// /discounts/trigger, campaign effects and bulk issues); absent: no
+        /// limit. A static code's one Voucher per Customer counts once.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(minimum(value = "1"), maximum(value = "1000000"))
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub issues_per_customer: Option<u32>,
+        /// Days each Voucher can be used from its issue, to the second (1 to
+        /// 3650): a Voucher issued on the 1st at 10:00 with 7 days is answered
+        /// `voucher_expired` from the 8th at 10:00. Not with `static_code`
+        /// (never issued); absent: as long as the Coupon.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(minimum(value = "1"), maximum(value = "3650"))
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub valid_days: Option<u32>,
+        /// Days of the week its Vouchers can be used; absent or empty: every day.
+        #[oai(skip_serializing_if_is_none, validator(max_items = 7, unique_items))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub weekdays: Option<Vec<Weekday>>,
+        /// Hours of the day its Vouchers can be used; absent: all day.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub hours: Option<UsableHours>,
+    }
+    with when, stacking, limits
 }
 
 /// A Coupon as the API answers it.

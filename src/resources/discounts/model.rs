@@ -9,6 +9,7 @@ use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
 use crate::resources::campaign_header::CampaignHeader;
+use crate::resources::campaign_header::campaign_spec;
 use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimitRules;
 
@@ -226,56 +227,20 @@ pub struct DiscountRules {
     pub expression: Option<String>,
 }
 
-/// A discount campaign as written: the fields of a campaign file of kind
-/// `discount` (it listens to carts). On create `name` and `discount` are
-/// needed; on update every field is optional, and the ones sent replace the
-/// stored ones.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct DiscountCampaignSpec {
-    /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<serde_json::Value>,
-    /// Description, translatable like `name`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<serde_json::Value>,
-    /// Whether it applies (default true).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub active: Option<bool>,
-    /// First instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available_to: Option<Timestamp>,
-    /// Its rhai condition on the cart and Customer (see the campaign file
-    /// reference); not blank.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"\S", max_length = 10000)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
-    /// What it takes off.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub discount: Option<DiscountRules>,
-    /// How it shares a cart with other discounts and Vouchers (no
-    /// `max_per_cart`: that is for Coupons).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stacking: Option<StackingRules>,
-    /// Its budgets and caps: how many redemptions and how much money it
-    /// gives, overall or per period, across the Company, per Location or per
-    /// Customer (each `per`/`each` pair once). A PATCH replaces the list.
-    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<Vec<OfferLimitRules>>,
+campaign_spec! {
+    /// A discount campaign as written: the fields of a campaign file of kind
+    /// `discount` (it listens to carts). On create `name` and `discount` are
+    /// needed; on update every field is optional, and the ones sent replace the
+    /// stored ones.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct DiscountCampaignSpec {
+        /// What it takes off.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub discount: Option<DiscountRules>,
+    }
+    with available, when, stacking, limits
 }
 
 /// A discount campaign as GET /discounts answers it.

@@ -8,7 +8,8 @@
 //! (`refresh.rs`) and applied to an event's facts (`enrich.rs`); and
 //! imports of whole files (`import/`, `import_api.rs`); lists of Locations
 //! and Products that campaigns and Coupons write, resolved through the
-//! catalogue (`matching.rs`).
+//! catalogue (`matching.rs`); the five operations Products and Locations
+//! each serve, written once (`record_api.rs`).
 
 pub mod cache;
 pub use loyalty_rules::resources::master_data::enrich;
@@ -16,6 +17,7 @@ pub mod import;
 pub mod import_api;
 pub use loyalty_rules::resources::master_data::matching;
 pub use loyalty_rules::resources::master_data::model;
+pub mod record_api;
 pub mod references;
 pub mod refresh;
 pub mod search_by;

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::common::time::Timestamp;
 use crate::resources::campaign_header::CampaignHeader;
+use crate::resources::campaign_header::campaign_spec;
 use crate::resources::limits::OfferLimitRules;
 use crate::resources::points::model::{PerAmountOf, PointsKind, PointsRounding};
 
@@ -58,56 +59,24 @@ pub struct PointsRules {
     pub expires_at: Option<Timestamp>,
 }
 
-/// A points campaign as written: the fields of a campaign file of kind
-/// `points`. On create every field but `name` and `points` is optional; on
-/// update every field is, and the ones sent replace the stored ones.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct PointsCampaignSpec {
-    /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<serde_json::Value>,
-    /// Description, translatable like `name`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<serde_json::Value>,
-    /// Whether it applies (default true).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub active: Option<bool>,
-    /// First instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available_from: Option<Timestamp>,
-    /// Last instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub available_to: Option<Timestamp>,
-    /// The events it listens to: `"cart"`, `{"custom_event": TYPE}` or
-    /// `{"trigger": TYPE}`; absent: none (given only as an Instant Win prize).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub on: Option<serde_json::Value>,
-    /// Its rhai condition (see the campaign file reference); not blank.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"\S", max_length = 10000)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub when: Option<String>,
-    /// How it earns.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub points: Option<PointsRules>,
-    /// Its budgets: the events it credits (`redemptions`) and the `points`
-    /// it gives, overall or `per` period, for the Company or `each`
-    /// Location or Customer (each `per`/`each` pair once). What is left of
-    /// a budget is given when an event would earn more; a PATCH replaces
-    /// the list.
-    #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub limits: Option<Vec<OfferLimitRules>>,
+campaign_spec! {
+    /// A points campaign as written: the fields of a campaign file of kind
+    /// `points`. On create every field but `name` and `points` is optional; on
+    /// update every field is, and the ones sent replace the stored ones.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct PointsCampaignSpec {
+        /// The events it listens to: `"cart"`, `{"custom_event": TYPE}` or
+        /// `{"trigger": TYPE}`; absent: none (given only as an Instant Win prize).
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub on: Option<serde_json::Value>,
+        /// How it earns.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub points: Option<PointsRules>,
+    }
+    with available, when, limits
 }
 
 /// A points campaign as GET /points returns it.

@@ -6,68 +6,59 @@ use serde::{Deserialize, Serialize};
 use crate::common::amount::Amount;
 use crate::common::amount::SentAmount;
 use crate::common::time::Timestamp;
+use crate::resources::campaign_header::campaign_spec;
 use crate::resources::master_data::model::FeatureMap;
 
-/// A legacy Promotion: the older, API-managed form of a discount. It takes
-/// `percent` or `amount` off each cart line of its `products` or carrying
-/// its `features` (or off the whole cart when it names neither), between
-/// `valid_from` and `valid_to`, in the stacking order of discounts and
-/// Vouchers by its `priority` (and alone when `exclusive`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct PromotionSpec {
-    /// Its name: a text, or one text per language (`{"en": "...", "es": "..."}`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<serde_json::Value>,
-    /// Its description, translatable like `name`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<serde_json::Value>,
-    /// Whether it applies (default true).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub active: Option<bool>,
-    /// First instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub valid_from: Option<Timestamp>,
-    /// Last instant it applies.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub valid_to: Option<Timestamp>,
-    /// Product codes (or aliases) whose lines it discounts.
-    #[oai(skip_serializing_if_is_none, validator(max_items = 500))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub products: Option<Vec<String>>,
-    /// Product features whose lines it discounts (a feature covers those
-    /// under it): `{"department": ["dairy"]}`; each must exist.
-    #[oai(skip_serializing_if_is_none, validator(max_properties = 50))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub features: Option<FeatureMap>,
-    /// Percentage off, more than 0 and at most 100; or send `amount`.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "0", exclusive), maximum(value = "100"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub percent: Option<f64>,
-    /// Money off each line it applies to (or off the cart), in the
-    /// Company's currency; or send `percent`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub amount: Option<SentAmount>,
-    /// Its place in the stacking order: higher first (default 0).
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "-1000000"), maximum(value = "1000000"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub priority: Option<i64>,
-    /// When true, it shares a cart with no other discount or Voucher.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exclusive: Option<bool>,
+campaign_spec! {
+    /// A legacy Promotion: the older, API-managed form of a discount. It takes
+    /// `percent` or `amount` off each cart line of its `products` or carrying
+    /// its `features` (or off the whole cart when it names neither), between
+    /// `valid_from` and `valid_to`, in the stacking order of discounts and
+    /// Vouchers by its `priority` (and alone when `exclusive`).
+    #[derive(Debug, Clone, Default, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct PromotionSpec {
+        /// First instant it applies.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub valid_from: Option<Timestamp>,
+        /// Last instant it applies.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub valid_to: Option<Timestamp>,
+        /// Product codes (or aliases) whose lines it discounts.
+        #[oai(skip_serializing_if_is_none, validator(max_items = 500))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub products: Option<Vec<String>>,
+        /// Product features whose lines it discounts (a feature covers those
+        /// under it): `{"department": ["dairy"]}`; each must exist.
+        #[oai(skip_serializing_if_is_none, validator(max_properties = 50))]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub features: Option<FeatureMap>,
+        /// Percentage off, more than 0 and at most 100; or send `amount`.
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(minimum(value = "0", exclusive), maximum(value = "100"))
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub percent: Option<f64>,
+        /// Money off each line it applies to (or off the cart), in the
+        /// Company's currency; or send `percent`.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub amount: Option<SentAmount>,
+        /// Its place in the stacking order: higher first (default 0).
+        #[oai(
+            skip_serializing_if_is_none,
+            validator(minimum(value = "-1000000"), maximum(value = "1000000"))
+        )]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub priority: Option<i64>,
+        /// When true, it shares a cart with no other discount or Voucher.
+        #[oai(skip_serializing_if_is_none)]
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub exclusive: Option<bool>,
+    }
 }
 
 /// A legacy Promotion as the API answers it.
