@@ -193,48 +193,26 @@ impl Store {
     pub async fn freeze_voucher(
         &self,
         company: &str,
-        (key, seen): (&str, &Voucher),
+        voucher: (&str, &Voucher),
         customer_id: &str,
         hold: &Reservation,
         now: Timestamp,
     ) -> ApiResult<()> {
-        let query = format!(
-            "BEGIN TRANSACTION;
-             LET $record = type::record('voucher', [$company, $key]);
-             LET $held = ($record.{{vid, customer_id, uses_left, reservations}});
-             IF $held.customer_id != $customer {{
-                 THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
-             }};
-             {unchanged}
-             LET $holds = ($held.reservations ?? [])[WHERE until > $now];
+        let statements = format!(
+            "LET $holds = ($held.reservations ?? [])[WHERE until > $now];
              IF ($held.uses_left ?? 0) <= 0 {{
                  THROW '{REFUSED}{redeemed}|the Voucher has no uses left';
              }};
              IF $held.uses_left - array::len($holds) <= 0 {{
                  THROW '{REFUSED}{frozen}|every use left is held by a checkout';
              }};
-             UPDATE $record SET reservations = array::append($holds, $hold) RETURN NONE;
-             {WRITE_ANSWER}
-             COMMIT TRANSACTION;",
-            unchanged = voucher_unchanged_sql!(),
-            not_found = ErrorCode::VoucherNotFound.code(),
+             UPDATE $record SET reservations = array::append($holds, $change) RETURN NONE;",
             redeemed = ErrorCode::VoucherRedeemed.code(),
             frozen = ErrorCode::VoucherFrozen.code(),
         );
-        let now = now.to_string();
-        let hold = json!(hold);
-        let seen = seen_document(seen);
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("key", key.to_string()))
-                .bind(("customer", customer_id.to_string()))
-                .bind(("hold", hold.clone()))
-                .bind(("seen", seen.clone()))
-                .bind(("now", now.clone()))
-        })
-        .await?;
-        Ok(())
+        let change = Some(json!(hold));
+        self.change_holds(company, voucher, customer_id, (&statements, change), now)
+            .await
     }
 
     /// Releases the hold `reservation_id` on the Voucher stored under `key`
@@ -242,9 +220,30 @@ impl Store {
     pub async fn unfreeze_voucher(
         &self,
         company: &str,
-        (key, seen): (&str, &Voucher),
+        voucher: (&str, &Voucher),
         customer_id: &str,
         reservation_id: Option<&str>,
+        now: Timestamp,
+    ) -> ApiResult<()> {
+        let statements = "UPDATE $record SET reservations = IF $change == NONE { [] } ELSE {
+                 ($held.reservations ?? [])[WHERE until > $now AND reservation_id != $change]
+             } RETURN NONE;";
+        let change = reservation_id.map(|id| Value::String(id.to_string()));
+        self.change_holds(company, voucher, customer_id, (statements, change), now)
+            .await
+    }
+
+    /// Runs `statements` on the holds of the Voucher stored under `key`,
+    /// in one transaction, once it is checked to be still `customer_id`'s
+    /// and as `seen` read it (`voucher_not_found`, `concurrent_modification`
+    /// otherwise). They read `$record`, `$held` (its holder, uses left and
+    /// holds), `$now` and `$change`.
+    async fn change_holds(
+        &self,
+        company: &str,
+        (key, seen): (&str, &Voucher),
+        customer_id: &str,
+        (statements, change): (&str, Option<Value>),
         now: Timestamp,
     ) -> ApiResult<()> {
         let query = format!(
@@ -255,23 +254,20 @@ impl Store {
                  THROW '{REFUSED}{not_found}|the Voucher is held by another Customer';
              }};
              {unchanged}
-             UPDATE $record SET reservations = IF $reservation == NONE {{ [] }} ELSE {{
-                 ($held.reservations ?? [])[WHERE until > $now AND reservation_id != $reservation]
-             }} RETURN NONE;
+             {statements}
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             unchanged = voucher_unchanged_sql!(),
             not_found = ErrorCode::VoucherNotFound.code(),
         );
         let now = now.to_string();
-        let reservation = reservation_id.map(str::to_string);
         let seen = seen_document(seen);
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("key", key.to_string()))
                 .bind(("customer", customer_id.to_string()))
-                .bind(("reservation", reservation.clone()))
+                .bind(("change", change.clone()))
                 .bind(("seen", seen.clone()))
                 .bind(("now", now.clone()))
         })
