@@ -55,15 +55,7 @@ impl Services {
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();
         let now = self.now();
-        let presented = Presented {
-            customer_id: Some(&customer_id),
-            location_code: None,
-            location: &serde_json::Value::Null,
-            location_required: false,
-            reservation_id: None,
-            at: now,
-            locale: &locale,
-        };
+        let presented = Presented::anywhere(&customer_id, now, &locale);
         if let Some((refused, message)) =
             refusal(voucher, campaign_of(voucher, &rules.campaigns), &presented)
         {

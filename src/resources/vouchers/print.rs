@@ -89,15 +89,7 @@ impl Services {
         let rules = self.catalog.company(company);
         let now = self.now();
         let locale = &language.locale;
-        let presented = Presented {
-            customer_id: Some(&customer.id),
-            location_code: None,
-            location: &serde_json::Value::Null,
-            location_required: false,
-            reservation_id: None,
-            at: now,
-            locale,
-        };
+        let presented = Presented::anywhere(&customer.id, now, locale);
         let held = self
             .store
             .vouchers_by(company, "customer_id", &customer.id)

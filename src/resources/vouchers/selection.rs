@@ -52,15 +52,7 @@ impl Services {
         let rules = self.catalog.company(company);
         let locale = self.company_settings(company).await?.locale();
         let now = self.now();
-        let presented = Presented {
-            customer_id: Some(&customer.id),
-            location_code: None,
-            location: &serde_json::Value::Null,
-            location_required: false,
-            reservation_id: None,
-            at: now,
-            locale: &locale,
-        };
+        let presented = Presented::anywhere(&customer.id, now, &locale);
         let mut keys = Vec::new();
         let mut failures = Vec::new();
         for code in codes {

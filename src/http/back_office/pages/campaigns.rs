@@ -4,19 +4,19 @@
 
 use minijinja::context;
 use poem::http::StatusCode;
-use poem::web::{Data, Path};
 use poem::{Request, Response, handler};
 
-use crate::http::back_office::pages::render::Pages;
-use crate::services::Services;
+use crate::http::back_office::pages::company_page::CompanyPage;
 
 /// `GET /companies/{slug}/campaigns`.
 #[handler]
 pub async fn show(
     request: &Request,
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
+    CompanyPage {
+        slug,
+        services,
+        pages,
+    }: CompanyPage<'_>,
 ) -> Response {
     match services.campaign_overview(&slug).await {
         Ok(overview) => pages.render(

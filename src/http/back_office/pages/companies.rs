@@ -4,12 +4,13 @@
 
 use minijinja::context;
 use poem::http::StatusCode;
-use poem::web::{Data, Form, Path};
+use poem::web::{Data, Form};
 use poem::{Request, Response, handler};
 use serde::Deserialize;
 
 use crate::common::url::encode_component;
 use crate::error::ApiError;
+use crate::http::back_office::pages::company_page::{CompanyAction, CompanyPage};
 use crate::http::back_office::pages::render::{Pages, see_other};
 use crate::http::back_office::pages::session::{Notice, Session};
 use crate::resources::companies::model::{Environment, RateLimits};
@@ -89,9 +90,11 @@ pub async fn create(
 #[handler]
 pub async fn show(
     request: &Request,
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
+    CompanyPage {
+        slug,
+        services,
+        pages,
+    }: CompanyPage<'_>,
 ) -> Response {
     let read = async {
         let company = services.company(&slug).await?;
@@ -130,27 +133,24 @@ pub struct RateLimitsForm {
 /// `POST /companies/{slug}/rate_limits`.
 #[handler]
 pub async fn set_rate_limits(
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
-    Data(session): Data<&Session>,
+    action: CompanyAction<'_>,
     Form(form): Form<RateLimitsForm>,
 ) -> Response {
+    let (slug, services) = (&action.page.slug, action.page.services);
     let changed = async {
         let limits = RateLimits {
             critical: per_second("Tier 1", &form.critical)?,
             moderate: per_second("Tier 2", &form.moderate)?,
             low: per_second("Tier 3", &form.low)?,
         };
-        services.set_rate_limits(&slug, limits).await
+        services.set_rate_limits(slug, limits).await
     }
     .await;
     let notice = match changed {
         Ok(_) => Notice::ok("Rate limits changed; they apply from the next request."),
         Err(error) => refused(&error),
     };
-    pages.sessions().tell(session, notice);
-    see_other(&company_path(&slug))
+    action.back_to_company(notice)
 }
 
 /// The currency and time zone form.
@@ -165,12 +165,10 @@ pub struct LocaleForm {
 /// `POST /companies/{slug}/locale`.
 #[handler]
 pub async fn set_locale(
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
-    Data(session): Data<&Session>,
+    action: CompanyAction<'_>,
     Form(form): Form<LocaleForm>,
 ) -> Response {
+    let (slug, services) = (&action.page.slug, action.page.services);
     let changed = async {
         let minor_units = match filled(&form.minor_units) {
             Some(text) => Some(text.parse::<u32>().map_err(|_| {
@@ -183,7 +181,7 @@ pub async fn set_locale(
             minor_units,
             time_zone: filled(&form.time_zone),
         };
-        services.set_locale(&slug, change).await
+        services.set_locale(slug, change).await
     }
     .await;
     let notice = match changed {
@@ -193,8 +191,7 @@ pub async fn set_locale(
         )),
         Err(error) => refused(&error),
     };
-    pages.sessions().tell(session, notice);
-    see_other(&company_path(&slug))
+    action.back_to_company(notice)
 }
 
 /// The languages form.
@@ -208,17 +205,15 @@ pub struct LanguagesForm {
 /// `POST /companies/{slug}/languages`.
 #[handler]
 pub async fn set_languages(
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
-    Data(session): Data<&Session>,
+    action: CompanyAction<'_>,
     Form(form): Form<LanguagesForm>,
 ) -> Response {
+    let (slug, services) = (&action.page.slug, action.page.services);
     let change = LanguagesChange {
         language: form.language.trim().to_string(),
         languages: list_of(&form.languages),
     };
-    let notice = match services.set_languages(&slug, change).await {
+    let notice = match services.set_languages(slug, change).await {
         Ok(company) => Notice::ok(format!(
             "Languages are now {} (default {}).",
             company.languages.join(", "),
@@ -226,8 +221,7 @@ pub async fn set_languages(
         )),
         Err(error) => refused(&error),
     };
-    pages.sessions().tell(session, notice);
-    see_other(&company_path(&slug))
+    action.back_to_company(notice)
 }
 
 /// The page of the Company `slug`.

@@ -6,7 +6,7 @@
 
 use minijinja::context;
 use poem::http::StatusCode;
-use poem::web::{Data, Form, Path};
+use poem::web::Form;
 use poem::{Request, Response, handler};
 use poem_openapi::types::ToJSON;
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use serde_json::Value;
 use crate::common::language::Language;
 use crate::common::pagination::PageRequest;
 use crate::error::{ApiError, ApiResult, ErrorCode};
-use crate::http::back_office::pages::render::Pages;
+use crate::http::back_office::pages::company_page::CompanyPage;
 use crate::resources::companies::model::Company;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::service::CustomerRef;
@@ -32,9 +32,11 @@ const CELL_CHARS: usize = 240;
 #[handler]
 pub async fn form(
     request: &Request,
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
+    CompanyPage {
+        slug,
+        services,
+        pages,
+    }: CompanyPage<'_>,
 ) -> Response {
     match services.company(&slug).await {
         Ok(_) => pages.render(
@@ -60,9 +62,11 @@ pub struct Lookup {
 #[handler]
 pub async fn lookup(
     request: &Request,
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
+    CompanyPage {
+        slug,
+        services,
+        pages,
+    }: CompanyPage<'_>,
     Form(lookup): Form<Lookup>,
 ) -> Response {
     let company = match services.company(&slug).await {

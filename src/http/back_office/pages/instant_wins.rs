@@ -9,6 +9,7 @@ use poem::{Request, Response, handler};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
+use crate::http::back_office::pages::company_page::CompanyPage;
 use crate::http::back_office::pages::render::Pages;
 use crate::resources::instant_wins::overview::{CampaignStanding, MAX_SIMULATED, WINDOW_HOURS};
 use crate::services::Services;
@@ -21,9 +22,11 @@ const CHART_HEIGHT: f64 = 120.0;
 #[handler]
 pub async fn show(
     request: &Request,
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
+    CompanyPage {
+        slug,
+        services,
+        pages,
+    }: CompanyPage<'_>,
 ) -> Response {
     render(request, services, pages, &slug, None).await
 }

@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::http::back_office::pages::companies::{company_path, refused};
+use crate::http::back_office::pages::company_page::{CompanyAction, CompanyPage};
 use crate::http::back_office::pages::render::{Pages, see_other};
 use crate::http::back_office::pages::session::{Notice, Session};
 use crate::resources::companies::keys::NewKey;
@@ -28,12 +29,14 @@ pub struct KeyForm {
 #[handler]
 pub async fn create(
     request: &Request,
-    Path(slug): Path<String>,
-    Data(services): Data<&Services>,
-    Data(pages): Data<&Pages>,
-    Data(session): Data<&Session>,
+    action: CompanyAction<'_>,
     Form(form): Form<KeyForm>,
 ) -> Response {
+    let CompanyPage {
+        slug,
+        services,
+        pages,
+    } = &action.page;
     let created = async {
         let enabled = match form.enabled.as_str() {
             "true" => true,
@@ -62,10 +65,7 @@ pub async fn create(
             "key_created.html",
             context! { company => slug, created => created },
         ),
-        Err(error) => {
-            pages.sessions().tell(session, refused(&error));
-            see_other(&company_path(&slug))
-        }
+        Err(error) => action.back_to_company(refused(&error)),
     }
 }
 

@@ -15,6 +15,7 @@
 
 pub mod campaigns;
 pub mod companies;
+pub mod company_page;
 pub mod customers;
 pub mod guard;
 pub mod instant_wins;

@@ -35,6 +35,23 @@ pub struct Presented<'a> {
     pub locale: &'a Locale,
 }
 
+impl<'a> Presented<'a> {
+    /// Presented by `customer_id` at `at`, at no store in particular
+    /// (selecting, holding or printing it): a Coupon limited to stores is
+    /// not checked against one.
+    pub fn anywhere(customer_id: &'a str, at: Timestamp, locale: &'a Locale) -> Self {
+        Presented {
+            customer_id: Some(customer_id),
+            location_code: None,
+            location: &serde_json::Value::Null,
+            location_required: false,
+            reservation_id: None,
+            at,
+            locale,
+        }
+    }
+}
+
 /// Why a Voucher cannot be used: the interface's code and what it means here.
 pub type Refusal = (ErrorCode, String);
 
