@@ -3,28 +3,15 @@
 //! the problems that hold a changed set of files back.
 
 use minijinja::context;
-use poem::http::StatusCode;
 use poem::{Request, Response, handler};
 
 use crate::http::back_office::pages::company_page::CompanyPage;
 
 /// `GET /companies/{slug}/campaigns`.
 #[handler]
-pub async fn show(
-    request: &Request,
-    CompanyPage {
-        slug,
-        services,
-        pages,
-    }: CompanyPage<'_>,
-) -> Response {
-    match services.campaign_overview(&slug).await {
-        Ok(overview) => pages.render(
-            request,
-            StatusCode::OK,
-            "campaigns.html",
-            context! { slug => &slug, company => &slug, overview },
-        ),
-        Err(error) => pages.error(request, &error),
-    }
+pub async fn show(request: &Request, page: CompanyPage<'_>) -> Response {
+    let slug = &page.slug;
+    let read = page.services.campaign_overview(slug).await;
+    let read = read.map(|overview| context! { slug, company => slug, overview });
+    page.show(request, "campaigns.html", read)
 }

@@ -88,38 +88,21 @@ pub async fn create(
 
 /// `GET /companies/{slug}`: a Company's settings and keys.
 #[handler]
-pub async fn show(
-    request: &Request,
-    CompanyPage {
-        slug,
-        services,
-        pages,
-    }: CompanyPage<'_>,
-) -> Response {
+pub async fn show(request: &Request, page: CompanyPage<'_>) -> Response {
     let read = async {
-        let company = services.company(&slug).await?;
-        let keys = services.keys(Some(&slug)).await?;
-        Ok::<_, ApiError>((company, keys))
+        let company = page.services.company(&page.slug).await?;
+        let keys = page.services.keys(Some(&page.slug)).await?;
+        let other_languages = company
+            .languages
+            .iter()
+            .filter(|language| **language != company.default_language)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        Ok(context! { slug => &company.slug, company, keys, other_languages })
     }
     .await;
-    match read {
-        Ok((company, keys)) => {
-            let other_languages = company
-                .languages
-                .iter()
-                .filter(|language| **language != company.default_language)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ");
-            pages.render(
-                request,
-                StatusCode::OK,
-                "company.html",
-                context! { slug => &company.slug, company, keys, other_languages },
-            )
-        }
-        Err(error) => pages.error(request, &error),
-    }
+    page.show(request, "company.html", read)
 }
 
 /// The rate limits form.
@@ -164,10 +147,7 @@ pub struct LocaleForm {
 
 /// `POST /companies/{slug}/locale`.
 #[handler]
-pub async fn set_locale(
-    action: CompanyAction<'_>,
-    Form(form): Form<LocaleForm>,
-) -> Response {
+pub async fn set_locale(action: CompanyAction<'_>, Form(form): Form<LocaleForm>) -> Response {
     let (slug, services) = (&action.page.slug, action.page.services);
     let changed = async {
         let minor_units = match filled(&form.minor_units) {
@@ -204,10 +184,7 @@ pub struct LanguagesForm {
 
 /// `POST /companies/{slug}/languages`.
 #[handler]
-pub async fn set_languages(
-    action: CompanyAction<'_>,
-    Form(form): Form<LanguagesForm>,
-) -> Response {
+pub async fn set_languages(action: CompanyAction<'_>, Form(form): Form<LanguagesForm>) -> Response {
     let (slug, services) = (&action.page.slug, action.page.services);
     let change = LanguagesChange {
         language: form.language.trim().to_string(),

@@ -2,8 +2,12 @@
 //! with, taken from the request once: the Company's slug from the path, the
 //! use-cases, the templates and, for a form, the operator's session.
 
+use minijinja::Value;
+use poem::http::StatusCode;
 use poem::web::{Data, Path};
 use poem::{FromRequest, Request, RequestBody, Response};
+
+use crate::error::ApiResult;
 
 use crate::http::back_office::pages::companies::company_path;
 use crate::http::back_office::pages::render::{Pages, see_other};
@@ -30,6 +34,17 @@ impl<'a> FromRequest<'a> for CompanyPage<'a> {
             services,
             pages,
         })
+    }
+}
+
+impl CompanyPage<'_> {
+    /// The page `template` shows with the values `read` gave, or the page
+    /// of its error.
+    pub fn show(&self, request: &Request, template: &str, read: ApiResult<Value>) -> Response {
+        match read {
+            Ok(values) => self.pages.render(request, StatusCode::OK, template, values),
+            Err(error) => self.pages.error(request, &error),
+        }
     }
 }
 

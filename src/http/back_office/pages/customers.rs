@@ -30,23 +30,10 @@ const CELL_CHARS: usize = 240;
 
 /// `GET /companies/{slug}/customers`: the look-up form.
 #[handler]
-pub async fn form(
-    request: &Request,
-    CompanyPage {
-        slug,
-        services,
-        pages,
-    }: CompanyPage<'_>,
-) -> Response {
-    match services.company(&slug).await {
-        Ok(_) => pages.render(
-            request,
-            StatusCode::OK,
-            "customers.html",
-            context! { slug, by => "email" },
-        ),
-        Err(error) => pages.error(request, &error),
-    }
+pub async fn form(request: &Request, page: CompanyPage<'_>) -> Response {
+    let read = page.services.company(&page.slug).await;
+    let read = read.map(|_| context! { slug => &page.slug, by => "email" });
+    page.show(request, "customers.html", read)
 }
 
 /// The look-up form.
@@ -62,13 +49,14 @@ pub struct Lookup {
 #[handler]
 pub async fn lookup(
     request: &Request,
-    CompanyPage {
+    page: CompanyPage<'_>,
+    Form(lookup): Form<Lookup>,
+) -> Response {
+    let CompanyPage {
         slug,
         services,
         pages,
-    }: CompanyPage<'_>,
-    Form(lookup): Form<Lookup>,
-) -> Response {
+    } = page;
     let company = match services.company(&slug).await {
         Ok(company) => company,
         Err(error) => return pages.error(request, &error),

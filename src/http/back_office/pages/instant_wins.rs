@@ -20,15 +20,8 @@ const CHART_HEIGHT: f64 = 120.0;
 
 /// `GET /companies/{slug}/instant_wins`.
 #[handler]
-pub async fn show(
-    request: &Request,
-    CompanyPage {
-        slug,
-        services,
-        pages,
-    }: CompanyPage<'_>,
-) -> Response {
-    render(request, services, pages, &slug, None).await
+pub async fn show(request: &Request, page: CompanyPage<'_>) -> Response {
+    render(request, page.services, page.pages, &page.slug, None).await
 }
 
 /// The simulator's form.
