@@ -196,7 +196,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .store
         .register_instance(&services.instance_id, services.now())
         .await?;
-    services.rate_limiters.set_processes(processes);
+    services.gate.rate_limiters.set_processes(processes);
     log_rules_report(&services, &report);
     keep_good_files(&services, &report).await;
     let bootstrap = ensure_demo_company(&services).await?;
@@ -319,7 +319,7 @@ async fn renew_instance(
             .await;
         match renewed {
             Ok(processes) => {
-                services.rate_limiters.set_processes(processes);
+                services.gate.rate_limiters.set_processes(processes);
                 services.record_kept_key_outcomes().await;
                 services.record_key_uses().await;
             }

@@ -1,16 +1,21 @@
 //! Use-cases: what the HTTP API, the back-office and the CLI ask the service to do.
 //!
 //! Each use-case validates its input, calls the store, and returns domain
-//! records or an [`crate::error::ApiError`]. Nothing here knows about HTTP.
+//! records or an [`crate::error::ApiError`]. The handle holds what they
+//! share, each area's state in a handle of its own: the request gate's
+//! ([`crate::http::gate::Gate`], which only the HTTP layer's use-cases
+//! read), Instant Win draws' ([`crate::resources::instant_wins::drawing`]),
+//! the balances' locks, the caches of Company settings and master data.
 
 use std::sync::Arc;
 
 use crate::common::clock::Clock;
 use crate::common::random::RandomSource;
 use crate::engine::catalog::Catalog;
-use crate::http::rate_limits::limiters::RateLimiters;
+use crate::http::gate::Gate;
 use crate::resources::companies::model::Environment;
 use crate::resources::companies::settings::CompanyCache;
+use crate::resources::instant_wins::drawing::Drawing;
 use crate::storage::Store;
 
 /// The service's use-cases over one store.
@@ -22,26 +27,17 @@ pub struct Services {
     pub(crate) serve_environment: Option<Environment>,
     /// Every Company's rules, reloaded when their files change.
     pub(crate) catalog: Arc<Catalog>,
-    /// Per-Company, per-tier request limiters.
-    pub(crate) rate_limiters: Arc<RateLimiters>,
-    /// Unknown Voucher codes per API key, to stop guessing.
-    pub(crate) code_guesses: Arc<crate::resources::vouchers::guesses::CodeGuesses>,
+    /// What requests pass through before their use-case: keys, rate
+    /// limits, Idempotency-Keys.
+    pub(crate) gate: Gate,
     /// Recently read Company settings.
     pub(crate) companies: Arc<CompanyCache>,
-    /// Recently read API keys.
-    pub(crate) keys: Arc<crate::http::auth::credentials::KeyCache>,
     /// What `GET /metrics` reports; the store counts into it too.
     pub(crate) metrics: Arc<crate::telemetry::metrics::Metrics>,
     /// Campaigns whose expressions failed on events, with their last error.
     pub(crate) campaign_failures: Arc<crate::telemetry::campaign_failures::CampaignFailures>,
-    /// When each key was last used through this process.
-    pub(crate) key_uses: Arc<crate::resources::companies::key_use::KeyUses>,
-    /// Where Instant Win draws get their random values.
-    pub(crate) random: Arc<RandomSource>,
-    /// Draws a scenario forced, honoured only with a seeded `random`.
-    pub(crate) forced_draws: Arc<crate::resources::instant_wins::draws::ForcedDraws>,
-    /// Wakes the prize delivery worker when a draw wins.
-    pub(crate) prize_delivery: Arc<tokio::sync::Notify>,
+    /// Where Instant Win draws come from, and what a win wakes.
+    pub(crate) drawing: Drawing,
     /// Serialises debits of one balance within this process.
     pub(crate) balance_locks: Arc<crate::resources::points::locks::BalanceLocks>,
     /// Where the time comes from.
@@ -53,17 +49,9 @@ pub struct Services {
     /// Every Company's master data (Products, Locations, taxonomies) as
     /// events read it.
     pub(crate) master_data: Arc<crate::resources::master_data::cache::MasterDataCache>,
-    /// Error codes answered that their operation's spec does not declare.
-    pub(crate) undeclared_errors: Arc<crate::http::errors::UndeclaredErrors>,
     /// This process among those sharing the store
     /// ([`crate::storage::instances`]): what it holds names it.
     pub(crate) instance_id: Arc<str>,
-    /// The Idempotency-Keys this process's requests run, and the outcomes
-    /// it could not record yet.
-    pub(crate) keys_here: Arc<crate::http::idempotency::here::KeysHere>,
-    /// Fault injection for crash tests: keyed requests end as if the
-    /// process died right after their handler, before the key's completion.
-    pub(crate) crash_before_key_completion: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Services {
@@ -86,23 +74,15 @@ impl Services {
             metrics,
             serve_environment,
             catalog,
-            rate_limiters: Arc::default(),
-            code_guesses: Arc::default(),
+            gate: Gate::default(),
             companies: Arc::default(),
-            keys: Arc::default(),
-            key_uses: Arc::default(),
-            random: Arc::new(RandomSource::Os),
-            forced_draws: Arc::default(),
-            prize_delivery: Arc::default(),
+            drawing: Drawing::default(),
             balance_locks: Arc::default(),
             clock: Arc::default(),
             event_dates: Default::default(),
             api_campaign_revisions: Arc::default(),
-            undeclared_errors: Arc::default(),
             master_data: Arc::default(),
             instance_id: crate::common::ids::time_ordered_id("srv").into(),
-            keys_here: Arc::default(),
-            crash_before_key_completion: Arc::default(),
         }
     }
 
@@ -115,7 +95,8 @@ impl Services {
     /// The same use-cases letting one API key look up `limit` unknown
     /// Voucher codes a minute.
     pub fn with_unknown_codes_per_minute(mut self, limit: u32) -> Self {
-        self.code_guesses = Arc::new(crate::resources::vouchers::guesses::CodeGuesses::new(limit));
+        self.gate.code_guesses =
+            Arc::new(crate::resources::vouchers::guesses::CodeGuesses::new(limit));
         self
     }
 
@@ -130,14 +111,16 @@ impl Services {
     /// Idempotency-Key is completed; what their operation wrote with its
     /// answer ([`crate::http::idempotency::answer`]) is all a retry finds.
     pub fn crash_before_key_completion(&self, crash: bool) {
-        self.crash_before_key_completion
+        self.gate
+            .crash_before_key_completion
             .store(crash, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether keyed requests end before their key's completion
     /// ([`Services::crash_before_key_completion`]).
     pub(crate) fn crashes_before_key_completion(&self) -> bool {
-        self.crash_before_key_completion
+        self.gate
+            .crash_before_key_completion
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
@@ -150,7 +133,7 @@ impl Services {
     /// How many server processes share the store, this one included, as
     /// last counted (each second); every rate limit is shared among them.
     pub fn processes_sharing_the_store(&self) -> u32 {
-        self.rate_limiters.processes()
+        self.gate.rate_limiters.processes()
     }
 
     /// Whether the store answers ([`crate::storage::health`]): while it does
@@ -184,7 +167,7 @@ impl Services {
     /// Where error codes answered without being declared in the spec are
     /// kept (see [`crate::http::errors::JsonErrors`]).
     pub fn undeclared_errors(&self) -> Arc<crate::http::errors::UndeclaredErrors> {
-        self.undeclared_errors.clone()
+        self.gate.undeclared_errors.clone()
     }
 
     /// The current instant, from the service's clock.
@@ -194,7 +177,7 @@ impl Services {
 
     /// The same use-cases drawing Instant Wins from `random`.
     pub fn with_random(mut self, random: RandomSource) -> Self {
-        self.random = Arc::new(random);
+        self.drawing.random = Arc::new(random);
         self
     }
 

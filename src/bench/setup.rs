@@ -25,6 +25,7 @@ use crate::bench::nodes::Nodes;
 use crate::bench::server::ServerProcess;
 use crate::cli::back_office_client::BackOffice;
 use crate::config::BackOfficeArgs;
+use crate::config::OperatorTokenArgs;
 use crate::config::StoreArgs;
 use crate::resources::companies::keys::NewKey;
 use crate::resources::companies::model::CreatedApiKey;
@@ -103,8 +104,10 @@ pub async fn unlimited_company(
 ) -> anyhow::Result<(CreatedApiKey, BackOffice)> {
     let args = BackOfficeArgs {
         admin_url: server.admin_url.clone(),
-        admin_token: Some(admin_token.to_string()),
-        admin_token_file: dir.join("admin.token"),
+        operator: OperatorTokenArgs {
+            admin_token: Some(admin_token.to_string()),
+            admin_token_file: dir.join("admin.token"),
+        },
         store: StoreArgs {
             url: "mem://".into(),
             user: None,

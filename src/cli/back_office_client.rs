@@ -353,10 +353,10 @@ async fn answer<T: DeserializeOwned>(url: &str, response: reqwest::Response) -> 
 
 /// The operator token from `--admin-token` or the file the server wrote.
 fn read_token(args: &BackOfficeArgs) -> ApiResult<String> {
-    if let Some(token) = &args.admin_token {
+    if let Some(token) = &args.operator.admin_token {
         return Ok(token.clone());
     }
-    read_token_file(&args.admin_token_file)
+    read_token_file(&args.operator.admin_token_file)
 }
 
 fn read_token_file(path: &Path) -> ApiResult<String> {

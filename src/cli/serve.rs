@@ -29,9 +29,9 @@ pub(crate) async fn serve(args: ServeArgs) -> ApiResult<()> {
 }
 
 async fn serve_with(args: ServeArgs, log: &crate::cli::held_log::HeldLog) -> ApiResult<()> {
-    let admin_token = match &args.admin_token {
+    let admin_token = match &args.operator.admin_token {
         Some(token) => token.clone(),
-        None => write_new_token(&args.admin_token_file)?,
+        None => write_new_token(&args.operator.admin_token_file)?,
     };
     let settings = ServerSettings {
         listen: args.listen,

@@ -243,6 +243,19 @@ pub enum LogFormat {
     Json,
 }
 
+/// The operator token of the back-office listener, the server's and the
+/// commands that call it.
+#[derive(Debug, Clone, Args)]
+pub struct OperatorTokenArgs {
+    /// Operator token for the back-office listener.
+    #[arg(long, env = "LOYALTY_ADMIN_TOKEN", hide_env_values = true)]
+    pub admin_token: Option<String>,
+    /// The file of the operator token the server generates when none is
+    /// set (mode 0600), which the commands read.
+    #[arg(long, env = "LOYALTY_ADMIN_TOKEN_FILE", default_value = DEFAULT_ADMIN_TOKEN_FILE)]
+    pub admin_token_file: PathBuf,
+}
+
 /// Settings of `loyalty serve`.
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {
@@ -252,13 +265,10 @@ pub struct ServeArgs {
     /// Address of the back-office listener used by `loyalty keys` and `loyalty companies`.
     #[arg(long, env = "LOYALTY_ADMIN_LISTEN", default_value = DEFAULT_ADMIN_LISTEN)]
     pub admin_listen: SocketAddr,
-    /// Operator token for the back-office listener. When unset, a new one is
-    /// generated at every start and written to --admin-token-file.
-    #[arg(long, env = "LOYALTY_ADMIN_TOKEN", hide_env_values = true)]
-    pub admin_token: Option<String>,
-    /// Where a generated operator token is written (mode 0600).
-    #[arg(long, env = "LOYALTY_ADMIN_TOKEN_FILE", default_value = DEFAULT_ADMIN_TOKEN_FILE)]
-    pub admin_token_file: PathBuf,
+    /// The operator token: when unset, a new one is generated at every
+    /// start and written to --admin-token-file (mode 0600).
+    #[command(flatten)]
+    pub operator: OperatorTokenArgs,
     /// The store.
     #[command(flatten)]
     pub store: StoreArgs,
@@ -355,12 +365,10 @@ pub struct BackOfficeArgs {
         default_value = "http://127.0.0.1:8081"
     )]
     pub admin_url: String,
-    /// Operator token; read from --admin-token-file when unset.
-    #[arg(long, env = "LOYALTY_ADMIN_TOKEN", hide_env_values = true)]
-    pub admin_token: Option<String>,
-    /// File holding the operator token written by the server.
-    #[arg(long, env = "LOYALTY_ADMIN_TOKEN_FILE", default_value = DEFAULT_ADMIN_TOKEN_FILE)]
-    pub admin_token_file: PathBuf,
+    /// The operator token: when unset, read from --admin-token-file, where
+    /// the server wrote it.
+    #[command(flatten)]
+    pub operator: OperatorTokenArgs,
     /// The store, opened directly when no server answers at --admin-url.
     #[command(flatten)]
     pub store: StoreArgs,

@@ -21,6 +21,7 @@ pub mod auth;
 pub mod author;
 pub mod back_office;
 pub mod errors;
+pub mod gate;
 pub mod idempotency;
 pub mod languages;
 pub mod params;

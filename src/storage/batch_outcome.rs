@@ -20,8 +20,11 @@ impl Store {
             let company = write["company"].as_str().unwrap_or_default();
             let customer = write[WRITTEN_FOR].as_str().unwrap_or_default();
             match (recorded, recorded_change(write, customer)) {
-                (Ok(()), Some(change)) => self.customers.advance(company, customer, sent, &change),
-                _ => self.customers.forget(company, customer),
+                (Ok(()), Some(change)) => self
+                    .memory
+                    .customers
+                    .advance(company, customer, sent, &change),
+                _ => self.memory.customers.forget(company, customer),
             }
         }
         // The stock view learns of units only once they are committed, and
@@ -29,9 +32,9 @@ impl Store {
         // out behind its back).
         for (key, shard) in writes.iter().flat_map(units_taken) {
             match recorded {
-                Ok(()) => self.stock_view.taken(&key, shard),
+                Ok(()) => self.memory.stock_view.taken(&key, shard),
                 Err(error) if error.code == ErrorCode::DrawContended => {
-                    self.stock_view.forget(&key)
+                    self.memory.stock_view.forget(&key)
                 }
                 Err(_) => {}
             }

@@ -192,7 +192,7 @@ impl Store {
         let transaction = BatchTransaction::of(writes);
         // Every Customer entry kept before now was read before this batch
         // could commit.
-        let sent = self.customers.mark();
+        let sent = self.memory.customers.mark();
         let recorded = if let Some(refusal) = transaction.refused_whole() {
             Err(refusal)
         } else {

@@ -13,6 +13,7 @@ mod fresh_log;
 pub mod group_commit;
 pub mod health;
 pub mod instances;
+pub mod memory;
 pub mod open;
 pub mod page_query;
 pub(crate) mod record_text;
@@ -23,6 +24,7 @@ use std::future::IntoFuture;
 use std::time::{Duration, Instant};
 
 use crate::storage::connection::StoreQuery;
+use serde_json::Value;
 use surrealdb::IndexedResults;
 use surrealdb::types::SurrealValue;
 use tracing::Instrument;
@@ -57,16 +59,11 @@ pub struct Store {
     pub(crate) admission_wait: Duration,
     /// Carts and Custom Events waiting to be recorded together.
     pub(crate) event_writes: std::sync::Arc<crate::storage::group_commit::WriteQueue>,
-    /// Issues the ledger's entry ids in the order this process writes them.
-    pub(crate) ledger_clock: std::sync::Arc<crate::resources::points::store::ledger::LedgerClock>,
-    /// The units given of limited prizes, as far as this process knows.
-    pub(crate) stock_view:
-        std::sync::Arc<crate::resources::instant_wins::store::stock_view::StockView>,
+    /// What this process keeps of the records between requests.
+    pub(crate) memory: crate::storage::memory::Memory,
     /// Whether the store is a remote server, which several processes may
     /// share, rather than embedded in this one.
     pub(crate) remote: bool,
-    /// The Customers this process read lately (embedded stores only).
-    pub(crate) customers: std::sync::Arc<crate::resources::customers::cache::CustomerCache>,
     /// What its writes go through (batch sizes, conflicts, failures),
     /// counted for `GET /metrics`.
     pub(crate) metrics: crate::telemetry::metrics::StoreMetrics,
@@ -273,6 +270,24 @@ where
 {
     let mut response = query.await.and_then(|r| r.check()).map_err(store_error)?;
     response.take(0).map_err(store_error)
+}
+
+/// Runs `query` (one `SELECT` of `fields`) and reads each row it returns
+/// as a `T` of those fields in that order (a tuple): a row lacking one, or
+/// holding another type, is passed over.
+pub(crate) async fn first_rows<T: serde::de::DeserializeOwned>(
+    query: StoreQuery<'_>,
+    fields: &[&str],
+) -> ApiResult<Vec<T>> {
+    let rows: Vec<Value> = first(query).await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| {
+            let values = fields.iter().map(|field| row.get(*field).cloned());
+            let values: Option<Vec<Value>> = values.collect();
+            serde_json::from_value(Value::Array(values?)).ok()
+        })
+        .collect())
 }
 
 /// Runs `query` and checks every statement.

@@ -98,12 +98,14 @@ impl Store {
         );
         let store = Store {
             db,
-            customers,
+            memory: crate::storage::memory::Memory {
+                customers,
+                stock_view: Default::default(),
+                ledger_clock: Default::default(),
+            },
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,
             event_writes: std::sync::Arc::new(crate::storage::group_commit::WriteQueue::new(lanes)),
-            ledger_clock: Default::default(),
-            stock_view: Default::default(),
             remote,
             metrics: Default::default(),
             directory,
@@ -117,7 +119,7 @@ impl Store {
     /// to the store). A remote store's Customers are never kept: other
     /// servers may change them.
     pub fn keep_customers(&mut self, capacity: usize) {
-        self.customers = customer_cache(&self.db, self.remote, capacity);
+        self.memory.customers = customer_cache(&self.db, self.remote, capacity);
     }
 
     /// Keeps the first transactions of the group commit in `dir`, for

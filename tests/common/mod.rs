@@ -185,8 +185,10 @@ impl TestServer {
     pub fn back_office_args(&self) -> BackOfficeArgs {
         BackOfficeArgs {
             admin_url: self.admin_url(),
-            admin_token: Some(OPERATOR_TOKEN.to_string()),
-            admin_token_file: "does-not-exist".into(),
+            operator: loyalty::config::OperatorTokenArgs {
+                admin_token: Some(OPERATOR_TOKEN.to_string()),
+                admin_token_file: "does-not-exist".into(),
+            },
             store: StoreArgs {
                 url: "mem://".to_string(),
                 user: None,

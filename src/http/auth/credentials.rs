@@ -111,15 +111,15 @@ impl Services {
         match self.store.stored_key(key).await {
             Ok(Some(stored)) => {
                 let stored = Arc::new(stored);
-                self.keys.keep(stored.clone(), read_at);
+                self.gate.keys.keep(stored.clone(), read_at);
                 Ok(Some(stored))
             }
             Ok(None) => {
-                self.keys.forget(key);
+                self.gate.keys.forget(key);
                 Ok(None)
             }
             Err(error) => {
-                self.keys.refresh_failed(key);
+                self.gate.keys.refresh_failed(key);
                 Err(error)
             }
         }
@@ -167,7 +167,7 @@ impl Services {
     pub async fn authenticate(&self, credentials: &Credentials) -> ApiResult<Caller> {
         let key = credentials.key.as_deref().unwrap_or_default();
         let secret = credentials.secret.as_deref().unwrap_or_default();
-        let stored = match self.keys.fresh(key, Instant::now()) {
+        let stored = match self.gate.keys.fresh(key, Instant::now()) {
             Some(fresh) => {
                 if fresh.refresh {
                     let services = self.clone();
@@ -193,7 +193,8 @@ impl Services {
                         .serve_environment
                         .is_none_or(|env| env == stored.key.environment) =>
             {
-                self.key_uses
+                self.gate
+                    .key_uses
                     .mark(&stored.key.key, self.now().as_datetime());
                 Ok(Caller {
                     company: stored.key.company.clone(),

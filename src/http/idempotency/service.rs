@@ -46,7 +46,7 @@ impl Services {
         fingerprint: &str,
     ) -> ApiResult<(KeyClaim, Option<RunningKey>)> {
         validate_key(key)?;
-        let Some(running) = self.keys_here.start(company, key) else {
+        let Some(running) = self.gate.keys_here.start(company, key) else {
             return Ok((KeyClaim::InUse, None));
         };
         let now = self.now();
@@ -67,7 +67,7 @@ impl Services {
         {
             // The claim may still reach the store when it is back: free the
             // key then, after it.
-            self.keys_here.keep(Unrecorded {
+            self.gate.keys_here.keep(Unrecorded {
                 company: company.to_string(),
                 key: key.to_string(),
                 fingerprint: fingerprint.to_string(),
@@ -98,21 +98,25 @@ impl Services {
         };
         if let Err(error) = self.record(&unrecorded).await {
             tracing::error!(%error, key, "idempotency key's outcome not recorded; kept to record later");
-            self.keys_here.keep(unrecorded);
+            self.gate.keys_here.keep(unrecorded);
         }
     }
 
     /// Records the key outcomes kept while the store did not answer; those
     /// it still does not take are kept for the next time.
     pub async fn record_kept_key_outcomes(&self) {
-        for unrecorded in self.keys_here.take_unrecorded() {
+        for unrecorded in self.gate.keys_here.take_unrecorded() {
             // A retry this process runs with the key now holds it: what
             // becomes of the key is that request's to say.
-            let Some(_running) = self.keys_here.start(&unrecorded.company, &unrecorded.key) else {
+            let Some(_running) = self
+                .gate
+                .keys_here
+                .start(&unrecorded.company, &unrecorded.key)
+            else {
                 continue;
             };
             if self.record(&unrecorded).await.is_err() {
-                self.keys_here.keep(unrecorded);
+                self.gate.keys_here.keep(unrecorded);
             }
         }
     }

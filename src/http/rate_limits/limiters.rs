@@ -141,7 +141,7 @@ impl Services {
         // The Company's limits come from the shared settings cache, so a change
         // made through another server applies within its refresh time.
         let limits = self.company_settings(company).await?.rate_limits;
-        let limiters = self.rate_limiters.for_limits(company, limits);
+        let limiters = self.gate.rate_limiters.for_limits(company, limits);
         let limit = tier.rps(&limiters.limits);
         Ok(match limiters.limiters[index(tier)].check() {
             Ok(snapshot) => RateVerdict {

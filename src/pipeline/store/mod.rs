@@ -81,9 +81,9 @@ impl Store {
         if let Some(remembered) = self.remembered_facts(company, &read).await? {
             return Ok(remembered);
         }
-        let ticket = self.customers.ticket();
+        let ticket = self.memory.customers.ticket();
         let facts = self.read_facts_from_store(company, read).await?;
-        if self.customers.enabled() {
+        if self.memory.customers.enabled() {
             self.keep_facts(company, &read, &ticket, &facts);
         }
         Ok(facts)
@@ -99,10 +99,12 @@ impl Store {
     ) -> ApiResult<Option<ReadFacts>> {
         // Before the entry is found: a write forgetting it after that makes
         // what this read keeps stale, and the ticket refuses it.
-        let ticket = self.customers.ticket();
+        let ticket = self.memory.customers.ticket();
         let entry = match read.of {
-            FactsOf::Id(id) => self.customers.by_id(company, id),
-            FactsOf::Lookup(kind, value) => self.customers.by_identifier(company, kind, value),
+            FactsOf::Id(id) => self.memory.customers.by_id(company, id),
+            FactsOf::Lookup(kind, value) => {
+                self.memory.customers.by_identifier(company, kind, value)
+            }
         };
         let Some(entry) = entry else {
             return Ok(None);
@@ -131,7 +133,7 @@ impl Store {
                 .await?;
             if !knew {
                 let kept = entry.clone().with_draws(Some(draws));
-                self.customers.keep(company, None, &ticket, kept);
+                self.memory.customers.keep(company, None, &ticket, kept);
             }
             state
         };
@@ -156,7 +158,10 @@ impl Store {
             FactsOf::Lookup(kind, value) => (facts.found.clone(), Some((kind, value))),
             // Read by id after the Customer itself, which the cache then
             // holds unless a write moved it since.
-            FactsOf::Id(id) => (self.customers.by_id(company, id).map(|e| e.stored), None),
+            FactsOf::Id(id) => (
+                self.memory.customers.by_id(company, id).map(|e| e.stored),
+                None,
+            ),
         };
         let Some(stored) = stored else {
             return;
@@ -168,7 +173,7 @@ impl Store {
         let printed_once = read.printed_once.then(|| facts.printed_once.clone());
         let entry = CachedCustomer::read(stored, Some(cached), printed_once)
             .with_draws(facts.draws.clone());
-        self.customers.keep(company, found_by, ticket, entry);
+        self.memory.customers.keep(company, found_by, ticket, entry);
     }
 
     /// Everything `read` names, in one query: the statements of each part
@@ -376,7 +381,7 @@ mod tests {
             .history
             .days()
             .iter()
-            .map(|d| format!("{} {} {}", d.day, d.spent, d.carts))
+            .map(ToString::to_string)
             .collect();
         assert_eq!(days, ["2026-11-02 0.2 1", "2026-11-20 0.1 1"]);
     }

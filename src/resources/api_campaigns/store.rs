@@ -12,6 +12,7 @@ use crate::resources::api_campaigns::API_IDS_START;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::first_rows;
 
 /// A stored campaign.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,20 +150,13 @@ impl Store {
     /// (Company, id, revision) of every stored campaign: cheap to compare
     /// with what was last applied.
     pub async fn api_campaign_revisions(&self) -> ApiResult<Vec<(String, i64, i64)>> {
-        let rows: Vec<Value> = first(self.db.query(
-            "SELECT company, rule_id, revision FROM api_campaign ORDER BY company, rule_id",
-        ))
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                Some((
-                    row["company"].as_str()?.to_string(),
-                    row["rule_id"].as_i64()?,
-                    row["revision"].as_i64()?,
-                ))
-            })
-            .collect())
+        first_rows(
+            self.db.query(
+                "SELECT company, rule_id, revision FROM api_campaign ORDER BY company, rule_id",
+            ),
+            &["company", "rule_id", "revision"],
+        )
+        .await
     }
 
     /// The Company's stored campaigns of `kind` not deleted, by id.

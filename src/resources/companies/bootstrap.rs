@@ -64,7 +64,7 @@ pub async fn ensure_demo_company(services: &Services) -> ApiResult<Option<Bootst
     }
     for key in &unshown {
         services.store.retire_unshown_key(key).await?;
-        services.keys.forget(key);
+        services.gate.keys.forget(key);
     }
     if unshown.is_empty() {
         tracing::warn!(

@@ -91,20 +91,20 @@ impl Services {
     /// Writes the key uses that are due to the keys' records; a failed
     /// write is tried again at the next renewal.
     pub async fn record_key_uses(&self) {
-        let due = self.key_uses.due(self.now().as_datetime());
+        let due = self.gate.key_uses.due(self.now().as_datetime());
         if due.is_empty() {
             return;
         }
         if let Err(error) = self.store.record_key_uses(&due).await {
             tracing::warn!(%error, keys = due.len(), "recording when keys were last used failed");
-            self.key_uses.unwritten(&due);
+            self.gate.key_uses.unwritten(&due);
         }
     }
 
     /// `keys` with what this process saw of their use since it was written.
     pub(crate) fn with_latest_use(&self, mut keys: Vec<ApiKey>) -> ApiResult<Vec<ApiKey>> {
         for key in &mut keys {
-            if let Some(seen) = self.key_uses.last_seen(&key.key) {
+            if let Some(seen) = self.gate.key_uses.last_seen(&key.key) {
                 key.last_used_at = Some(key.last_used_at.map_or(seen, |stored| stored.max(seen)));
             }
         }

@@ -119,7 +119,7 @@ impl Services {
             .set_key_enabled(key, enabled)
             .await?
             .ok_or_else(|| system_key_refusal(key))?;
-        self.keys.forget(key);
+        self.gate.keys.forget(key);
         tracing::info!(key = %key, enabled, "api key updated");
         Ok(updated)
     }

@@ -144,7 +144,7 @@ mod tests {
             .history
             .days()
             .iter()
-            .map(|d| format!("{} {} {}", d.day, d.spent, d.carts))
+            .map(ToString::to_string)
             .collect();
         assert_eq!(
             days,

@@ -125,6 +125,19 @@ macro_rules! customer_of_company {
     };
 }
 
+/// Statements refusing with `concurrent_modification` unless the Customer
+/// `$id` of `$company` is still at `$revision`, as it was read.
+fn unchanged_statements() -> String {
+    format!(
+        "LET $current = IF type::record('customer', $id).company == $company {{ type::record('customer', $id).revision }};
+         IF $current != $revision {{
+             THROW '{REFUSED}{stale}|the Customer changed while the request ran; retry';
+         }};",
+        REFUSED = crate::storage::REFUSED,
+        stale = ErrorCode::ConcurrentModification.code(),
+    )
+}
+
 /// Statements that find the Customer of `$company` holding identifier
 /// `$lookup` of kind `$kind` (bound by [`bind_lookup`]), leave its id in
 /// `$customer` for the statements after them, and give the stored Customer
@@ -209,10 +222,10 @@ impl Store {
         kind: SearchBy,
         value: &str,
     ) -> ApiResult<Option<StoredCustomer>> {
-        if let Some(entry) = self.customers.by_identifier(company, kind, value) {
+        if let Some(entry) = self.memory.customers.by_identifier(company, kind, value) {
             return Ok(Some(entry.stored));
         }
-        let ticket = self.customers.ticket();
+        let ticket = self.memory.customers.ticket();
         let (statements, count) = lookup_statements(kind);
         let query = self
             .db
@@ -223,9 +236,10 @@ impl Store {
             .and_then(|r| r.check())
             .map_err(crate::storage::store_error)?;
         let found = found_customer(&mut response, count - 1)?;
-        if let Some(stored) = found.as_ref().filter(|_| self.customers.enabled()) {
+        if let Some(stored) = found.as_ref().filter(|_| self.memory.customers.enabled()) {
             let entry = CachedCustomer::read(stored.clone(), None, None);
-            self.customers
+            self.memory
+                .customers
                 .keep(company, Some((kind, value)), &ticket, entry);
         }
         Ok(found)
@@ -271,17 +285,13 @@ impl Store {
         let doc = document(company, after, before.revision + 1)?;
         let query = format!(
             "BEGIN TRANSACTION;
-             LET $current = IF type::record('customer', $id).company == $company {{ type::record('customer', $id).revision }};
-             IF $current != $revision {{
-                 THROW '{REFUSED}{stale}|the Customer changed while the request ran; retry';
-             }};
+             {unchanged}
              {RELEASE_IDENTIFIERS}
              {CLAIM_IDENTIFIERS}
              UPDATE type::record('customer', $id) CONTENT $doc RETURN NONE;
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
-            stale = ErrorCode::ConcurrentModification.code(),
-            REFUSED = crate::storage::REFUSED,
+            unchanged = unchanged_statements(),
         );
         self.transact(|db| {
             db.query(query.as_str())
@@ -305,15 +315,11 @@ impl Store {
         let released = claims_of(&before.customer);
         let query = format!(
             "BEGIN TRANSACTION;
-             LET $current = IF type::record('customer', $id).company == $company {{ type::record('customer', $id).revision }};
-             IF $current != $revision {{
-                 THROW '{REFUSED}{stale}|the Customer changed while the request ran; retry';
-             }};
+             {unchanged}
              {RELEASE_IDENTIFIERS}
              DELETE type::record('customer', $id);
              COMMIT TRANSACTION;",
-            stale = ErrorCode::ConcurrentModification.code(),
-            REFUSED = crate::storage::REFUSED,
+            unchanged = unchanged_statements(),
         );
         self.transact(|db| {
             db.query(query.as_str())

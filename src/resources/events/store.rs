@@ -64,7 +64,7 @@ impl Store {
             }
             None => Value::Null,
         };
-        let written = ledger_documents(&self.ledger_clock, company, earned.ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, earned.ledger);
         let mut write = json!({
             "company": company,
             "customer": Value::Null,

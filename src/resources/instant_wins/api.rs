@@ -56,6 +56,28 @@ pub struct InstantWinList {
     pub next_token_starts_after: Option<String>,
 }
 
+/// What both operations filter on: the Customer (id or code), the
+/// Location (id or code, as the catalogue knows it) and the countries (a
+/// comma-separated list).
+fn filter<'a>(
+    request: &poem::Request,
+    company: &str,
+    customer: (&'a Option<String>, &'a Option<String>),
+    location_sent: (Option<String>, Option<String>),
+    country_list: Option<String>,
+) -> Result<InstantWinFilter<'a>, ErrorResponse> {
+    Ok(InstantWinFilter {
+        customer: CustomerRef::optional(customer.0, customer.1),
+        location: location(
+            &services(request)?.master_data.company(company),
+            location_sent.0,
+            location_sent.1,
+        )?,
+        countries: countries(country_list),
+        ..InstantWinFilter::default()
+    })
+}
+
 /// `countries` as a comma-separated list.
 fn countries(value: Option<String>) -> Vec<String> {
     value
@@ -120,15 +142,15 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let filter = InstantWinFilter {
-            customer: CustomerRef::optional(&customer_id.0, &customer_code.0),
             audience: campaign_audience.0.map(Audience::from),
-            location: location(
-                &services(request)?.master_data.company(&caller.0.company),
-                location_id.0,
-                location_code.0,
-            )?,
-            countries: countries(country_list.0),
             tier: tier_id.0,
+            ..filter(
+                request,
+                &caller.0.company,
+                (&customer_id.0, &customer_code.0),
+                (location_id.0, location_code.0),
+                country_list.0,
+            )?
         };
         let page = services(request)?
             .instant_wins(&caller.0.company, filter, page, language(request)?)
@@ -163,16 +185,13 @@ impl InstantWinsApi {
         #[oai(name = "countries", validator(max_length = 200))] country_list: Query<Option<String>>,
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = search_by.0.unwrap_or_default();
-        let filter = InstantWinFilter {
-            customer: CustomerRef::optional(&customer_id.0, &customer_code.0),
-            location: location(
-                &services(request)?.master_data.company(&caller.0.company),
-                location_id.0,
-                location_code.0,
-            )?,
-            countries: countries(country_list.0),
-            ..InstantWinFilter::default()
-        };
+        let filter = filter(
+            request,
+            &caller.0.company,
+            (&customer_id.0, &customer_code.0),
+            (location_id.0, location_code.0),
+            country_list.0,
+        )?;
         Ok(Json(
             services(request)?
                 .instant_win(

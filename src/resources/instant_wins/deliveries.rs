@@ -244,7 +244,7 @@ impl Services {
                 tracing::warn!(%error, "reading the prize outbox failed");
             }
             won_here = tokio::select! {
-                _ = self.prize_delivery.notified() => true,
+                _ = self.drawing.prize_delivery.notified() => true,
                 _ = tokio::time::sleep(POLL) => false,
                 _ = stopped.wait_for(|stop| *stop) => return Ok(()),
             };

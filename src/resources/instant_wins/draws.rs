@@ -153,11 +153,11 @@ impl Services {
                 }
             }
         };
-        let random = self.random.clone();
+        let random = self.drawing.random.clone();
         let mut next = move || random.next();
         // Only a seeded server (scenarios, rehearsals) forces a draw.
-        let forced = if self.random.is_seeded() {
-            self.forced_draws.next(company)
+        let forced = if self.drawing.random.is_seeded() {
+            self.drawing.forced.next(company)
         } else {
             std::collections::HashMap::new()
         };
@@ -179,7 +179,7 @@ impl Services {
         // or not (it cannot be drawn when it has no probability left).
         for record in &evaluation.draws {
             if forced.contains_key(&record.rule_id) {
-                self.forced_draws.drawn(company, record.rule_id);
+                self.drawing.forced.drawn(company, record.rule_id);
             }
         }
         let lane = self.store.write_lane(customer_id);
@@ -224,7 +224,7 @@ impl Services {
 
     /// Wakes the prize delivery worker.
     pub(crate) fn prizes_won(&self) {
-        self.prize_delivery.notify_one();
+        self.drawing.prize_delivery.notify_one();
     }
 }
 
@@ -273,7 +273,7 @@ impl Services {
     /// The next draw of Instant Win `rule_id` of `company` gives `prize`,
     /// when draws are seeded (scenarios and rehearsals); ignored otherwise.
     pub fn force_draw(&self, company: &str, rule_id: i64, prize: ForcedPrize) {
-        self.forced_draws.force(company, rule_id, prize);
+        self.drawing.forced.force(company, rule_id, prize);
     }
 }
 

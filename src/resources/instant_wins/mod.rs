@@ -7,6 +7,7 @@ pub mod api;
 pub mod contribution;
 pub mod deliveries;
 pub use loyalty_rules::resources::instant_wins::draw_record;
+pub mod drawing;
 pub mod draws;
 pub mod merges;
 pub mod model;

@@ -11,6 +11,7 @@ use crate::resources::master_data::snapshot::MasterChanges;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::first_rows;
 
 /// Moves the Company's master-data revision by one, into `$revision`. Every
 /// write of Products, Locations, taxonomies or features runs it, so two of
@@ -40,20 +41,12 @@ impl Store {
     /// (Company, revision) of every Company with master data: one small read
     /// that tells a server which Companies changed.
     pub async fn master_revisions(&self) -> ApiResult<Vec<(String, i64)>> {
-        let rows: Vec<Value> = first(
+        first_rows(
             self.db
                 .query("SELECT company, revision FROM master_revision"),
+            &["company", "revision"],
         )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                Some((
-                    row["company"].as_str()?.to_string(),
-                    row["revision"].as_i64()?,
-                ))
-            })
-            .collect())
+        .await
     }
 
     /// The Company's master data changed after revision `since`, read in one

@@ -204,7 +204,7 @@ impl Store {
             .iter()
             .map(|(id, from, to)| json!([id, from, to]))
             .collect();
-        let ledger = ledger_documents(&self.ledger_clock, company, &changes.ledger);
+        let ledger = ledger_documents(&self.memory.ledger_clock, company, &changes.ledger);
         let holdings: Vec<Value> = merge_parts()
             .enumerate()
             .map(|(i, _)| Value::Array(changes.holdings.get(i).cloned().unwrap_or_default()))

@@ -25,6 +25,7 @@ use crate::resources::vouchers::static_codes::store_key;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::first_rows;
 use crate::storage::page_query::PageQuery;
 
 /// What one Customer's redemption of one Reward depends on, read together.
@@ -233,16 +234,13 @@ impl Store {
 
     /// Units taken of each Reward of `company` that counts its stock, by id.
     pub async fn reward_stock_taken(&self, company: &str) -> ApiResult<Vec<(i64, i64)>> {
-        let rows: Vec<Value> = first(
+        first_rows(
             self.db
                 .query("SELECT reward_id, taken FROM reward_stock WHERE company = $company")
                 .bind(("company", company.to_string())),
+            &["reward_id", "taken"],
         )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| Some((row["reward_id"].as_i64()?, row["taken"].as_i64()?)))
-            .collect())
+        .await
     }
 
     /// Writes `redemption` whole, or refuses (`reward_out_of_stock`,
@@ -266,7 +264,7 @@ impl Store {
             }
         }
         let vouchers = issue_documents(company, redemption.voucher.as_slice())?;
-        let written = ledger_documents(&self.ledger_clock, company, &redemption.ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, &redemption.ledger);
         let limit = redemption
             .limit
             .as_ref()
@@ -295,7 +293,7 @@ impl Store {
     /// `reward_transaction_rolled_back`, `reward_gift_used`,
     /// `customer_not_enough_score`) and writes nothing.
     pub async fn write_rollback(&self, company: &str, rollback: &RollbackWrite) -> ApiResult<()> {
-        let written = ledger_documents(&self.ledger_clock, company, &rollback.ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, &rollback.ledger);
         let query = rollback_query();
         self.transact(|db| {
             db.query(query.as_str())

@@ -145,27 +145,19 @@ impl Services {
                 },
                 _ => None,
             };
+            let stored_now = stored.is_some();
             match (stored, unstored) {
                 // The Instant Win decides for its own Vouchers.
                 (Some(voucher), _) if voucher.rule_id.is_some() => {}
-                (Some(voucher), _) => {
+                (Some(voucher), _) | (None, Some(voucher)) => {
                     let (reservation_id, refused) = check(&voucher);
+                    let unstored = !stored_now;
                     desired.push(desired_voucher(
                         code,
                         voucher,
                         reservation_id,
                         refused,
-                        false,
-                    ));
-                }
-                (None, Some(voucher)) => {
-                    let (reservation_id, refused) = check(&voucher);
-                    desired.push(desired_voucher(
-                        code,
-                        voucher,
-                        reservation_id,
-                        refused,
-                        true,
+                        unstored,
                     ));
                 }
                 (None, None) => desired.push(DesiredVoucher {

@@ -151,9 +151,10 @@ impl Services {
         lookup: impl Future<Output = ApiResult<T>>,
     ) -> ApiResult<T> {
         let key = window_key(company, api_key);
-        self.code_guesses.check(&key, self.now())?;
+        self.gate.code_guesses.check(&key, self.now())?;
         let result = lookup.await;
-        self.code_guesses
+        self.gate
+            .code_guesses
             .record(&key, unknown_codes(&result), self.now());
         result
     }
@@ -175,7 +176,7 @@ impl Services {
         Fut: Future<Output = ApiResult<CartOutcome>>,
     {
         let key = window_key(company, api_key);
-        let held_back = match self.code_guesses.check(&key, self.now()) {
+        let held_back = match self.gate.code_guesses.check(&key, self.now()) {
             Ok(()) => Vec::new(),
             Err(refusal) => {
                 let (words, codes): (Vec<String>, Vec<String>) =
@@ -206,7 +207,7 @@ impl Services {
                     if rejected.code == ErrorCode::VoucherNotFound)
             })
             .count();
-        self.code_guesses.record(&key, unknown, self.now());
+        self.gate.code_guesses.record(&key, unknown, self.now());
         Ok(outcome)
     }
 }

@@ -227,7 +227,7 @@ impl Store {
         if let Some(takes) = write.earned.part(EVENT_LIMIT_TAKES.field) {
             doc["limit_takes"] = takes.clone();
         }
-        let written = ledger_documents(&self.ledger_clock, company, write.earned.ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, write.earned.ledger);
         let mut event = json!({
                 "company": company,
                 "customer": cart.customer_id,
@@ -286,7 +286,7 @@ impl Store {
             exists = ErrorCode::CartAlreadyExists.code(),
             give_back = give_back_statements(),
         );
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, ledger);
         let now = cancellation.created_at.to_string();
         self.transact(|db| {
             db.query(query.as_str())

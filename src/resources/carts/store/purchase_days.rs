@@ -91,7 +91,7 @@ mod tests {
         days_from_months(&months)
             .days()
             .iter()
-            .map(|d| format!("{} {} {}", d.day, d.spent, d.carts))
+            .map(ToString::to_string)
             .collect()
     }
 

@@ -291,7 +291,10 @@ impl<'a> StateRead<'a> {
                     })
                     .collect();
                 if let Some(start) = &self.read_start {
-                    store.stock_view.read(start, read.clone(), self.read_at);
+                    store
+                        .memory
+                        .stock_view
+                        .read(start, read.clone(), self.read_at);
                 }
                 read
             }
@@ -355,7 +358,7 @@ impl Store {
             })
             .collect();
         let read_at = Instant::now();
-        let viewed = self.stock_view.fresh(&limited_prizes, read_at);
+        let viewed = self.memory.stock_view.fresh(&limited_prizes, read_at);
         let (limited, read_start) = if viewed.is_some() {
             (Vec::new(), None)
         } else {
@@ -364,7 +367,10 @@ impl Store {
                 .filter(|q| q.limited)
                 .map(|q| q.rule_id)
                 .collect();
-            (rules, Some(self.stock_view.read_starts(&limited_prizes)))
+            (
+                rules,
+                Some(self.memory.stock_view.read_starts(&limited_prizes)),
+            )
         };
         let targeted = queries
             .iter()

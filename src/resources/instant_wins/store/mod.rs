@@ -47,6 +47,32 @@ pub struct PlannedDraw {
     pub shard: Option<StockShard>,
 }
 
+#[cfg(test)]
+impl PlannedDraw {
+    /// A draw of campaign `rule_id` in `period` that won nothing (tests).
+    pub(crate) fn lost(id: &str, rule_id: i64, period: &str) -> Self {
+        PlannedDraw {
+            id: id.to_string(),
+            record: DrawRecord {
+                rule_id,
+                period: period.to_string(),
+                once_limit: 3,
+                participations_seen: 0,
+                weights: vec![0.5],
+                stock_seen: vec![],
+                random: 0.75,
+                forced: false,
+                drawn_index: -1,
+                prize: None,
+                voucher_code: None,
+                voucher_used: false,
+                participation_used: false,
+            },
+            shard: None,
+        }
+    }
+}
+
 /// What the group commit ([`crate::storage::group_commit`]) writes for `draws` of one event of `customer_id`,
 /// decided on the participation counts `seen`; `NULL` when there are none.
 pub fn draw_write(
@@ -255,29 +281,10 @@ mod tests {
     use super::*;
     use crate::error::ErrorCode;
     use crate::pipeline::occurrence::Earned;
-    use crate::resources::instant_wins::draw_record::DrawRecord;
     use crate::resources::instant_wins::store::draw_state::StateQuery;
 
     fn draw(id: &str, rule_id: i64, period: &str) -> PlannedDraw {
-        PlannedDraw {
-            id: id.to_string(),
-            record: DrawRecord {
-                rule_id,
-                period: period.to_string(),
-                once_limit: 3,
-                participations_seen: 0,
-                weights: vec![0.5],
-                stock_seen: vec![],
-                random: 0.75,
-                forced: false,
-                drawn_index: -1,
-                prize: None,
-                voucher_code: None,
-                voucher_used: false,
-                participation_used: false,
-            },
-            shard: None,
-        }
+        PlannedDraw::lost(id, rule_id, period)
     }
 
     async fn record(store: &Store, write: &Value) -> ApiResult<()> {

@@ -85,28 +85,9 @@ impl ParticipationCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resources::instant_wins::draw_record::DrawRecord;
 
     fn draw(rule_id: i64, period: &str) -> PlannedDraw {
-        PlannedDraw {
-            id: format!("drw_{rule_id}_{period}"),
-            record: DrawRecord {
-                rule_id,
-                period: period.to_string(),
-                once_limit: 100,
-                participations_seen: 0,
-                weights: vec![],
-                stock_seen: vec![],
-                random: 0.5,
-                forced: false,
-                drawn_index: -1,
-                prize: None,
-                voucher_code: None,
-                voucher_used: false,
-                participation_used: false,
-            },
-            shard: None,
-        }
+        PlannedDraw::lost(&format!("drw_{rule_id}_{period}"), rule_id, period)
     }
 
     #[test]

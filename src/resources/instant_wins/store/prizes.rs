@@ -18,6 +18,7 @@ use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::first_rows;
 
 /// A prize waiting in the outbox.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,7 +212,7 @@ impl Store {
     ) -> ApiResult<()> {
         let mut ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
         ledger.extend(gift.iter().flat_map(|g| g.ledger.iter().cloned()));
-        let written = ledger_documents(&self.ledger_clock, &prize.company, &ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, &prize.company, &ledger);
         let vouchers = issue_documents(
             &prize.company,
             &gift
@@ -255,7 +256,7 @@ impl Store {
                 .iter()
                 .flat_map(|(_, gift)| gift.iter().flat_map(|g| g.ledger.iter().cloned())),
         );
-        let written = ledger_documents(&self.ledger_clock, company, &ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, &ledger);
         let issues: Vec<VoucherIssue> = prizes
             .iter()
             .filter_map(|(_, gift)| gift.as_ref().and_then(|g| g.voucher.clone()))
@@ -299,7 +300,7 @@ impl Store {
             .iter()
             .filter_map(|voucher| voucher["customer_id"].as_str());
         for customer in winners.chain(credited).chain(issued) {
-            self.customers.forget(company, customer);
+            self.memory.customers.forget(company, customer);
         }
     }
 
@@ -321,16 +322,9 @@ impl Store {
         company: &str,
         customer_id: &str,
     ) -> ApiResult<Vec<(i64, i64)>> {
-        let rows: Vec<Value> = first(
-            self.db
+        first_rows(self.db
                 .query("SELECT game_id, available FROM game_participation WHERE company = $company AND customer_id = $customer ORDER BY game_id")
                 .bind(("company", company.to_string()))
-                .bind(("customer", customer_id.to_string())),
-        )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| Some((row["game_id"].as_i64()?, row["available"].as_i64()?)))
-            .collect())
+                .bind(("customer", customer_id.to_string())), &["game_id", "available"]).await
     }
 }

@@ -16,6 +16,7 @@ use crate::resources::master_data::store::RecordKind;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::first_rows;
 
 /// The Company's records of one kind as an import sees them.
 #[derive(Debug, Clone, Default)]
@@ -282,24 +283,11 @@ impl Store {
         &self,
         stalled_before: &Value,
     ) -> ApiResult<Vec<(String, String, String)>> {
-        let rows: Vec<Value> = first(
-            self.db
+        first_rows(self.db
                 .query(
                     "SELECT company, batch, table FROM catalog_import
                          WHERE (state = 'writing' AND heartbeat_at < $before) OR state = 'rolling_back'",
                 )
-                .bind(("before", stalled_before.clone())),
-        )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                Some((
-                    row["company"].as_str()?.to_string(),
-                    row["batch"].as_str()?.to_string(),
-                    row["table"].as_str()?.to_string(),
-                ))
-            })
-            .collect())
+                .bind(("before", stalled_before.clone())), &["company", "batch", "table"]).await
     }
 }

@@ -54,7 +54,7 @@ impl Store {
         text: &'a str,
         bind: impl Fn(StoreQuery<'a>) -> StoreQuery<'a>,
     ) -> ApiResult<Vec<BalanceAfter>> {
-        let written = ledger_documents(&self.ledger_clock, company, ledger);
+        let written = ledger_documents(&self.memory.ledger_clock, company, ledger);
         let moved: Vec<(&str, PointsKind)> = balance_moves(ledger)
             .into_iter()
             .map(|(customer, kind, _)| (customer, kind))
@@ -63,7 +63,7 @@ impl Store {
             .iter()
             .map(|(customer, _)| record_value("customer_state", &json!([company, customer])))
             .collect();
-        let sent = self.customers.mark();
+        let sent = self.memory.customers.mark();
         let recorded = self
             .transact(|db| {
                 bind(
@@ -103,9 +103,9 @@ impl Store {
                     points,
                     ..RecordedChange::default()
                 };
-                self.customers.advance(company, customer, sent, &change);
+                self.memory.customers.advance(company, customer, sent, &change);
             } else {
-                self.customers.forget(company, customer);
+                self.memory.customers.forget(company, customer);
             }
         }
     }
@@ -114,7 +114,7 @@ impl Store {
     /// hold it (moved on by every write of this process), when one is kept
     /// with its facts.
     pub fn kept_points_balance(&self, company: &str, customer_id: &str) -> Option<i64> {
-        let kept = self.customers.by_id(company, customer_id)?;
+        let kept = self.memory.customers.by_id(company, customer_id)?;
         Some(kept.facts?.facts.points_balance)
     }
 }

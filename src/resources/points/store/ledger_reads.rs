@@ -18,6 +18,7 @@ use crate::resources::points::model::PointsKind;
 use crate::resources::points::model::PointsTransaction;
 use crate::storage::Store;
 use crate::storage::first;
+use crate::storage::first_rows;
 use crate::storage::page_query::PageQuery;
 
 use crate::resources::points::ledger_entry::LedgerEntry;
@@ -177,25 +178,11 @@ impl Store {
         since: &ExpiryWatermark,
         until: Timestamp,
     ) -> ApiResult<Vec<(String, String, PointsKind)>> {
-        let rows: Vec<Value> = first(
-            self.db
+        first_rows(self.db
                 .query("SELECT company, customer_id, kind FROM ledger_write WHERE expires_from != NONE AND expires_from <= $until AND (expires_until > $since OR entry_id > $last_entry) GROUP BY company, customer_id, kind")
                 .bind(("since", since.until.map(|t| t.to_string()).unwrap_or_default()))
                 .bind(("last_entry", since.last_entry.clone().unwrap_or_default()))
-                .bind(("until", until.to_string())),
-        )
-        .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|row| {
-                let kind = serde_json::from_value(row["kind"].clone()).ok()?;
-                Some((
-                    row["company"].as_str()?.to_string(),
-                    row["customer_id"].as_str()?.to_string(),
-                    kind,
-                ))
-            })
-            .collect())
+                .bind(("until", until.to_string())), &["company", "customer_id", "kind"]).await
     }
 
     /// How far expiry has run.

@@ -41,6 +41,13 @@ pub struct PurchaseDay {
     pub carts: i64,
 }
 
+/// `2026-11-02 12.5 3`: the day, what was spent, how many carts.
+impl std::fmt::Display for PurchaseDay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}", self.day, self.spent, self.carts)
+    }
+}
+
 /// A Customer's purchases by day, oldest first, one entry per day.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PurchaseDays(Vec<PurchaseDay>);
