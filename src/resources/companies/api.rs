@@ -6,7 +6,7 @@ use poem::Request;
 use poem_openapi::auth::Bearer;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
-use poem_openapi::{Object, OpenApi, SecurityScheme};
+use poem_openapi::{Enum, Object, OpenApi, SecurityScheme};
 
 use crate::error::ApiError;
 use crate::error::ErrorCode;
@@ -17,9 +17,6 @@ use crate::resources::companies::keys::NewKey;
 use crate::resources::companies::model::ApiKey;
 use crate::resources::companies::model::Company;
 use crate::resources::companies::model::CreatedApiKey;
-use crate::resources::companies::model::RateLimits;
-use crate::resources::companies::service::LanguagesChange;
-use crate::resources::companies::service::LocaleChange;
 use crate::resources::companies::service::NewCompany;
 use crate::resources::vouchers::model::Voucher;
 use crate::secrets::constant_time_eq;
@@ -42,6 +39,18 @@ async fn check_operator_token(request: &Request, bearer: Bearer) -> poem::Result
             "wrong operator token",
         )))
     }
+}
+
+/// A Company setting an operator changes.
+#[derive(Debug, Clone, Copy, Enum)]
+#[oai(rename_all = "snake_case")]
+enum CompanySetting {
+    /// Requests per second of each tier.
+    RateLimits,
+    /// Currency, minor unit and time zone.
+    Locale,
+    /// The default language and the others.
+    Languages,
 }
 
 /// A list of Companies.
@@ -76,15 +85,7 @@ impl DeclaredErrors for BackOfficeApi {
             codes: &[ErrorCode::CompanyAlreadyExists],
         },
         OperationErrors {
-            operation: "POST /companies/{slug}/rate_limits",
-            codes: &[ErrorCode::CompanyNotFound],
-        },
-        OperationErrors {
-            operation: "POST /companies/{slug}/locale",
-            codes: &[ErrorCode::CompanyNotFound],
-        },
-        OperationErrors {
-            operation: "POST /companies/{slug}/languages",
+            operation: "POST /companies/{slug}/{setting}",
             codes: &[ErrorCode::CompanyNotFound],
         },
         OperationErrors {
@@ -133,47 +134,26 @@ impl BackOfficeApi {
         Ok(Json(to_json(&company)?))
     }
 
-    /// Set a Company's rate limits (requests per second of tiers 1, 2 and 3).
-    #[oai(path = "/companies/:slug/rate_limits", method = "post")]
-    async fn set_rate_limits(
+    /// Change one of a Company's settings: `rate_limits` (requests per
+    /// second of tiers 1, 2 and 3: `critical`, `moderate`, `low`), `locale`
+    /// (`currency`, `minor_units`, `time_zone`; what is omitted stays) or
+    /// `languages` (the default `language` and the other `languages` it
+    /// translates into). Answers the Company.
+    #[oai(path = "/companies/:slug/:setting", method = "post")]
+    async fn set_company_setting(
         &self,
         _auth: OperatorAuth,
         request: &Request,
         slug: Path<String>,
+        setting: Path<CompanySetting>,
         body: Json<serde_json::Value>,
     ) -> Result<Json<serde_json::Value>, ErrorResponse> {
-        let limits: RateLimits = parse(body.0)?;
-        let company = services(request)?.set_rate_limits(&slug.0, limits).await?;
-        Ok(Json(to_json(&company)?))
-    }
-
-    /// Set a Company's currency, minor unit or time zone (`currency`,
-    /// `minor_units`, `time_zone`; what is omitted stays).
-    #[oai(path = "/companies/:slug/locale", method = "post")]
-    async fn set_locale(
-        &self,
-        _auth: OperatorAuth,
-        request: &Request,
-        slug: Path<String>,
-        body: Json<serde_json::Value>,
-    ) -> Result<Json<serde_json::Value>, ErrorResponse> {
-        let change: LocaleChange = parse(body.0)?;
-        let company = services(request)?.set_locale(&slug.0, change).await?;
-        Ok(Json(to_json(&company)?))
-    }
-
-    /// Set a Company's default language (`language`) and the other
-    /// languages it translates into (`languages`).
-    #[oai(path = "/companies/:slug/languages", method = "post")]
-    async fn set_languages(
-        &self,
-        _auth: OperatorAuth,
-        request: &Request,
-        slug: Path<String>,
-        body: Json<serde_json::Value>,
-    ) -> Result<Json<serde_json::Value>, ErrorResponse> {
-        let change: LanguagesChange = parse(body.0)?;
-        let company = services(request)?.set_languages(&slug.0, change).await?;
+        let services = services(request)?;
+        let company = match setting.0 {
+            CompanySetting::RateLimits => services.set_rate_limits(&slug.0, parse(body.0)?).await,
+            CompanySetting::Locale => services.set_locale(&slug.0, parse(body.0)?).await,
+            CompanySetting::Languages => services.set_languages(&slug.0, parse(body.0)?).await,
+        }?;
         Ok(Json(to_json(&company)?))
     }
 

@@ -103,7 +103,9 @@ impl Store {
                     points,
                     ..RecordedChange::default()
                 };
-                self.memory.customers.advance(company, customer, sent, &change);
+                self.memory
+                    .customers
+                    .advance(company, customer, sent, &change);
             } else {
                 self.memory.customers.forget(company, customer);
             }
