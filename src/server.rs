@@ -24,6 +24,7 @@ use crate::http;
 use crate::http::ApiOptions;
 use crate::http::back_office;
 use crate::http::back_office::OperatorToken;
+use crate::http::idempotency::service::{purge_expired_keys, record_kept_key_outcomes};
 use crate::resources::companies::bootstrap::Bootstrap;
 use crate::resources::companies::bootstrap::ensure_demo_company;
 use crate::resources::companies::model::Environment;
@@ -320,7 +321,7 @@ async fn renew_instance(
         match renewed {
             Ok(processes) => {
                 services.gate.rate_limiters.set_processes(processes);
-                services.record_kept_key_outcomes().await;
+                record_kept_key_outcomes(&services).await;
                 services.record_key_uses().await;
             }
             // While the store is unreachable, the health says so once.
@@ -343,7 +344,7 @@ async fn purge_idempotency_keys(
 ) -> std::io::Result<()> {
     loop {
         if services.runs_duty(Duty::IdempotencyPurge).await
-            && let Err(error) = services.purge_idempotency_keys().await
+            && let Err(error) = purge_expired_keys(&services).await
         {
             tracing::warn!(%error, "purging expired idempotency keys failed");
         }

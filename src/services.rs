@@ -3,9 +3,10 @@
 //! Each use-case validates its input, calls the store, and returns domain
 //! records or an [`crate::error::ApiError`]. The handle holds what they
 //! share, each area's state in a handle of its own: the request gate's
-//! ([`crate::http::gate::Gate`], which only the HTTP layer's use-cases
-//! read), Instant Win draws' ([`crate::resources::instant_wins::drawing`]),
-//! the balances' locks, the caches of Company settings and master data.
+//! ([`crate::http::gate::Gate`], read only by the HTTP layer's own steps,
+//! which are functions given the handle, not its methods), Instant Win
+//! draws' ([`crate::resources::instant_wins::drawing`]), the balances'
+//! locks, the caches of Company settings and master data.
 
 use std::sync::Arc;
 

@@ -3,8 +3,11 @@
 //! used, each Company's rate limiters, the unknown Voucher codes each key
 //! sent, the Idempotency-Keys running here, and the error codes answered
 //! that the spec does not declare. [`crate::services::Services`] holds one
-//! as its `gate`; the HTTP layer's use-cases (authentication, admission,
-//! Idempotency-Keys) read it, the resources' do not.
+//! as its `gate`; the HTTP layer's own steps, functions of the
+//! [`crate::services::Services`] they are given (authentication:
+//! [`crate::http::auth::credentials::authenticate`], admission:
+//! [`crate::http::rate_limits::limiters::admit`], Idempotency-Keys:
+//! [`crate::http::idempotency::service`]), read it.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -397,10 +397,14 @@ async fn a_key_held_by_a_killed_server_is_free_as_soon_as_it_restarts() {
     let first = TestServer::start_with(ServerSettings::for_store(&db, OPERATOR_TOKEN)).await;
     let services = first.running.services.clone();
     let claim = |services: loyalty::services::Services| async move {
-        services
-            .claim_idempotency_key("demo", "till-3-sale-41", "same request")
-            .await
-            .expect("claim")
+        loyalty::http::idempotency::service::claim_idempotency_key(
+            &services,
+            "demo",
+            "till-3-sale-41",
+            "same request",
+        )
+        .await
+        .expect("claim")
     };
     let (claimed, running) = claim(services.clone()).await;
     assert_eq!(claimed, KeyClaim::Run);

@@ -104,24 +104,22 @@ impl KeyCache {
     }
 }
 
-impl Services {
-    /// Reads `key` from the store into the cache; the key, if the store holds it.
-    async fn read_key(&self, key: &str) -> ApiResult<Option<Arc<StoredKey>>> {
-        let read_at = Instant::now();
-        match self.store.stored_key(key).await {
-            Ok(Some(stored)) => {
-                let stored = Arc::new(stored);
-                self.gate.keys.keep(stored.clone(), read_at);
-                Ok(Some(stored))
-            }
-            Ok(None) => {
-                self.gate.keys.forget(key);
-                Ok(None)
-            }
-            Err(error) => {
-                self.gate.keys.refresh_failed(key);
-                Err(error)
-            }
+/// Reads `key` from the store into the cache; the key, if the store holds it.
+async fn read_key(services: &Services, key: &str) -> ApiResult<Option<Arc<StoredKey>>> {
+    let read_at = Instant::now();
+    match services.store.stored_key(key).await {
+        Ok(Some(stored)) => {
+            let stored = Arc::new(stored);
+            services.gate.keys.keep(stored.clone(), read_at);
+            Ok(Some(stored))
+        }
+        Ok(None) => {
+            services.gate.keys.forget(key);
+            Ok(None)
+        }
+        Err(error) => {
+            services.gate.keys.refresh_failed(key);
+            Err(error)
         }
     }
 }
@@ -155,55 +153,54 @@ pub struct Caller {
     pub key: String,
 }
 
-impl Services {
-    /// Checks credentials and returns the calling Company.
-    ///
-    /// Every failure is the same `Forbidden` error, and every path checks the
-    /// secret the same way (one digest, one constant-time compare, also for
-    /// an unknown key), so neither the answer nor its timing tells how much
-    /// of a secret was right. A key is read from the store at most once a
-    /// second ([`KeyCache`]); key values are public (they are logged), so
-    /// telling a known key by its faster answer gives nothing away.
-    pub async fn authenticate(&self, credentials: &Credentials) -> ApiResult<Caller> {
-        let key = credentials.key.as_deref().unwrap_or_default();
-        let secret = credentials.secret.as_deref().unwrap_or_default();
-        let stored = match self.gate.keys.fresh(key, Instant::now()) {
-            Some(fresh) => {
-                if fresh.refresh {
-                    let services = self.clone();
-                    let key = key.to_string();
-                    tokio::spawn(async move { services.read_key(&key).await });
-                }
-                Some(fresh.stored)
+/// Checks credentials and returns the calling Company.
+///
+/// Every failure is the same `Forbidden` error, and every path checks the
+/// secret the same way (one digest, one constant-time compare, also for
+/// an unknown key), so neither the answer nor its timing tells how much
+/// of a secret was right. A key is read from the store at most once a
+/// second ([`KeyCache`]); key values are public (they are logged), so
+/// telling a known key by its faster answer gives nothing away.
+pub async fn authenticate(services: &Services, credentials: &Credentials) -> ApiResult<Caller> {
+    let key = credentials.key.as_deref().unwrap_or_default();
+    let secret = credentials.secret.as_deref().unwrap_or_default();
+    let stored = match services.gate.keys.fresh(key, Instant::now()) {
+        Some(fresh) => {
+            if fresh.refresh {
+                let services = services.clone();
+                let key = key.to_string();
+                tokio::spawn(async move { read_key(&services, &key).await });
             }
-            None if key.is_empty() => None,
-            None => self.read_key(key).await?,
-        };
-        let expected = stored
-            .as_ref()
-            .map_or(UNKNOWN_KEY_DIGEST, |s| s.secret_digest.as_str());
-        let secret_ok = constant_time_eq(expected, &secret_digest(key, secret));
-        let version_ok = credentials.version.as_deref() == Some(SUPPORTED_API_VERSION);
-        match stored {
-            Some(stored)
-                if secret_ok
-                    && version_ok
-                    && stored.key.enabled
-                    && self
-                        .serve_environment
-                        .is_none_or(|env| env == stored.key.environment) =>
-            {
-                self.gate
-                    .key_uses
-                    .mark(&stored.key.key, self.now().as_datetime());
-                Ok(Caller {
-                    company: stored.key.company.clone(),
-                    environment: stored.key.environment,
-                    key: stored.key.key.clone(),
-                })
-            }
-            _ => Err(ApiError::forbidden()),
+            Some(fresh.stored)
         }
+        None if key.is_empty() => None,
+        None => read_key(services, key).await?,
+    };
+    let expected = stored
+        .as_ref()
+        .map_or(UNKNOWN_KEY_DIGEST, |s| s.secret_digest.as_str());
+    let secret_ok = constant_time_eq(expected, &secret_digest(key, secret));
+    let version_ok = credentials.version.as_deref() == Some(SUPPORTED_API_VERSION);
+    match stored {
+        Some(stored)
+            if secret_ok
+                && version_ok
+                && stored.key.enabled
+                && services
+                    .serve_environment
+                    .is_none_or(|env| env == stored.key.environment) =>
+        {
+            services
+                .gate
+                .key_uses
+                .mark(&stored.key.key, services.now().as_datetime());
+            Ok(Caller {
+                company: stored.key.company.clone(),
+                environment: stored.key.environment,
+                key: stored.key.key.clone(),
+            })
+        }
+        _ => Err(ApiError::forbidden()),
     }
 }
 

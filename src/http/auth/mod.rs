@@ -15,10 +15,12 @@ use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::credentials::Caller;
 use crate::http::auth::credentials::Credentials;
+use crate::http::auth::credentials::authenticate;
 use crate::http::errors::poem_error;
 use crate::http::rate_limits::RateLimited;
 use crate::http::rate_limits::RateVerdictSlot;
 use crate::http::rate_limits::limiters::Tier;
+use crate::http::rate_limits::limiters::admit;
 use crate::services::Services;
 
 /// Header carrying the public key value.
@@ -73,7 +75,7 @@ fn credentials(request: &Request) -> Credentials {
 
 /// Authenticates `request` once; a store failure is an error, bad credentials are not.
 async fn authentication(services: &Services, request: &Request) -> poem::Result<Authentication> {
-    match services.authenticate(&credentials(request)).await {
+    match authenticate(services, &credentials(request)).await {
         Ok(caller) => Ok(Authentication(Some(caller))),
         Err(error) if error.code == ErrorCode::Forbidden => Ok(Authentication(None)),
         Err(error) => Err(poem_error(error)),
@@ -184,8 +186,7 @@ impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
             .0
             .ok_or_else(ApiError::forbidden)
             .map_err(poem_error)?;
-        let admission = services
-            .admit(&caller.company, tier_of(TIER))
+        let admission = admit(services, &caller.company, tier_of(TIER))
             .await
             .map_err(poem_error)?;
         if let Some(slot) = request.data::<RateVerdictSlot>() {

@@ -20,7 +20,9 @@ use crate::http::idempotency::answer::PendingAnswer;
 use crate::http::idempotency::here::KeyOutcome;
 use crate::http::idempotency::model::KeyClaim;
 use crate::http::idempotency::model::StoredResponse;
+use crate::http::idempotency::service::{claim_idempotency_key, record_key_outcome};
 use crate::http::rate_limits::limiters::Tier;
+use crate::http::rate_limits::limiters::admit;
 use crate::http::rate_limits::{RateLimited, charged_tier, set_headers};
 use crate::services::Services;
 
@@ -189,8 +191,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
         let fingerprint = fingerprint(&request, &body);
         request.set_body(body);
         let company = caller.company.as_str();
-        let (claim, _running) = services
-            .claim_idempotency_key(company, &key, &fingerprint)
+        let (claim, _running) = claim_idempotency_key(&services, company, &key, &fingerprint)
             .await
             .map_err(poem_error)?;
         match claim {
@@ -200,7 +201,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
                 let tier = stored.tier.as_deref().and_then(Tier::from_name);
                 let mut response = replay(stored);
                 if let Some(tier) = tier {
-                    let admission = services.admit(company, tier).await.map_err(poem_error)?;
+                    let admission = admit(&services, company, tier).await.map_err(poem_error)?;
                     if admission.retry_after.is_some() {
                         return Err(RateLimited(admission).into());
                     }
@@ -257,9 +258,7 @@ impl<E: Endpoint> Endpoint for IdempotencyEndpoint<E> {
             } else {
                 KeyOutcome::Release
             };
-            services
-                .record_key_outcome(company, &key, &fingerprint, outcome)
-                .await;
+            record_key_outcome(&services, company, &key, &fingerprint, outcome).await;
         }
         response.set_body(bytes);
         Ok(response)

@@ -35,120 +35,120 @@ pub fn validate_key(key: &str) -> ApiResult<()> {
     Ok(())
 }
 
-impl Services {
-    /// Claims `key` for a request with `fingerprint`; while the claim
-    /// runs, and after a [`KeyClaim::Run`] the request with the returned
-    /// guard, other requests of this process are kept from it.
-    pub async fn claim_idempotency_key(
-        &self,
-        company: &str,
-        key: &str,
-        fingerprint: &str,
-    ) -> ApiResult<(KeyClaim, Option<RunningKey>)> {
-        validate_key(key)?;
-        let Some(running) = self.gate.keys_here.start(company, key) else {
-            return Ok((KeyClaim::InUse, None));
-        };
-        let now = self.now();
-        let claim = self
-            .store
-            .claim_idempotency_key(
-                company,
-                key,
-                fingerprint,
-                &self.instance_id,
-                now,
-                later(now, KEY_LEASE),
-                later(now, KEY_LIFETIME),
-            )
-            .await;
-        if let Err(error) = &claim
-            && error.code == ErrorCode::StoreUnavailable
-        {
-            // The claim may still reach the store when it is back: free the
-            // key then, after it.
-            self.gate.keys_here.keep(Unrecorded {
-                company: company.to_string(),
-                key: key.to_string(),
-                fingerprint: fingerprint.to_string(),
-                outcome: KeyOutcome::Release,
-            });
-        }
-        let claim = claim?;
-        // Only a request that runs holds the key here: a replay does not.
-        let running = matches!(claim, KeyClaim::Run).then_some(running);
-        Ok((claim, running))
-    }
-
-    /// Records what becomes of `key` now its request ended; when the store
-    /// does not take it, it is kept and recorded once the store answers
-    /// again ([`Services::record_kept_key_outcomes`]).
-    pub async fn record_key_outcome(
-        &self,
-        company: &str,
-        key: &str,
-        fingerprint: &str,
-        outcome: KeyOutcome,
-    ) {
-        let unrecorded = Unrecorded {
-            company: company.to_string(),
-            key: key.to_string(),
-            fingerprint: fingerprint.to_string(),
-            outcome,
-        };
-        if let Err(error) = self.record(&unrecorded).await {
-            tracing::error!(%error, key, "idempotency key's outcome not recorded; kept to record later");
-            self.gate.keys_here.keep(unrecorded);
-        }
-    }
-
-    /// Records the key outcomes kept while the store did not answer; those
-    /// it still does not take are kept for the next time.
-    pub async fn record_kept_key_outcomes(&self) {
-        for unrecorded in self.gate.keys_here.take_unrecorded() {
-            // A retry this process runs with the key now holds it: what
-            // becomes of the key is that request's to say.
-            let Some(_running) = self
-                .gate
-                .keys_here
-                .start(&unrecorded.company, &unrecorded.key)
-            else {
-                continue;
-            };
-            if self.record(&unrecorded).await.is_err() {
-                self.gate.keys_here.keep(unrecorded);
-            }
-        }
-    }
-
-    async fn record(&self, unrecorded: &Unrecorded) -> ApiResult<()> {
-        let Unrecorded {
+/// Claims `key` for a request with `fingerprint`; while the claim
+/// runs, and after a [`KeyClaim::Run`] the request with the returned
+/// guard, other requests of this process are kept from it.
+pub async fn claim_idempotency_key(
+    services: &Services,
+    company: &str,
+    key: &str,
+    fingerprint: &str,
+) -> ApiResult<(KeyClaim, Option<RunningKey>)> {
+    validate_key(key)?;
+    let Some(running) = services.gate.keys_here.start(company, key) else {
+        return Ok((KeyClaim::InUse, None));
+    };
+    let now = services.now();
+    let claim = services
+        .store
+        .claim_idempotency_key(
             company,
             key,
             fingerprint,
-            outcome,
-        } = unrecorded;
-        match outcome {
-            KeyOutcome::Complete(response) => {
-                self.store
-                    .complete_idempotency_key(
-                        company,
-                        key,
-                        (fingerprint, &self.instance_id),
-                        response,
-                    )
-                    .await
-            }
-            KeyOutcome::Release => {
-                self.store
-                    .release_idempotency_key(company, key, (fingerprint, &self.instance_id))
-                    .await
-            }
+            &services.instance_id,
+            now,
+            later(now, KEY_LEASE),
+            later(now, KEY_LIFETIME),
+        )
+        .await;
+    if let Err(error) = &claim
+        && error.code == ErrorCode::StoreUnavailable
+    {
+        // The claim may still reach the store when it is back: free the
+        // key then, after it.
+        services.gate.keys_here.keep(Unrecorded {
+            company: company.to_string(),
+            key: key.to_string(),
+            fingerprint: fingerprint.to_string(),
+            outcome: KeyOutcome::Release,
+        });
+    }
+    let claim = claim?;
+    // Only a request that runs holds the key here: a replay does not.
+    let running = matches!(claim, KeyClaim::Run).then_some(running);
+    Ok((claim, running))
+}
+
+/// Records what becomes of `key` now its request ended; when the store
+/// does not take it, it is kept and recorded once the store answers
+/// again ([`record_kept_key_outcomes`]).
+pub async fn record_key_outcome(
+    services: &Services,
+    company: &str,
+    key: &str,
+    fingerprint: &str,
+    outcome: KeyOutcome,
+) {
+    let unrecorded = Unrecorded {
+        company: company.to_string(),
+        key: key.to_string(),
+        fingerprint: fingerprint.to_string(),
+        outcome,
+    };
+    if let Err(error) = record(services, &unrecorded).await {
+        tracing::error!(%error, key, "idempotency key's outcome not recorded; kept to record later");
+        services.gate.keys_here.keep(unrecorded);
+    }
+}
+
+/// Records the key outcomes kept while the store did not answer; those
+/// it still does not take are kept for the next time.
+pub async fn record_kept_key_outcomes(services: &Services) {
+    for unrecorded in services.gate.keys_here.take_unrecorded() {
+        // A retry this process runs with the key now holds it: what
+        // becomes of the key is that request's to say.
+        let Some(_running) = services
+            .gate
+            .keys_here
+            .start(&unrecorded.company, &unrecorded.key)
+        else {
+            continue;
+        };
+        if record(services, &unrecorded).await.is_err() {
+            services.gate.keys_here.keep(unrecorded);
         }
     }
+}
 
-    /// Forgets keys older than their lifetime.
-    pub async fn purge_idempotency_keys(&self) -> ApiResult<()> {
-        self.store.purge_idempotency_keys(self.now()).await
+async fn record(services: &Services, unrecorded: &Unrecorded) -> ApiResult<()> {
+    let Unrecorded {
+        company,
+        key,
+        fingerprint,
+        outcome,
+    } = unrecorded;
+    match outcome {
+        KeyOutcome::Complete(response) => {
+            services
+                .store
+                .complete_idempotency_key(
+                    company,
+                    key,
+                    (fingerprint, &services.instance_id),
+                    response,
+                )
+                .await
+        }
+        KeyOutcome::Release => {
+            services
+                .store
+                .release_idempotency_key(company, key, (fingerprint, &services.instance_id))
+                .await
+        }
     }
+}
+
+/// Forgets keys older than their lifetime.
+pub async fn purge_expired_keys(services: &Services) -> ApiResult<()> {
+    services.store.purge_idempotency_keys(services.now()).await
 }

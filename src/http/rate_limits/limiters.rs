@@ -135,32 +135,30 @@ pub struct RateVerdict {
     pub retry_after: Option<u64>,
 }
 
-impl Services {
-    /// Charges one request of `tier` to `company`.
-    pub async fn admit(&self, company: &str, tier: Tier) -> ApiResult<RateVerdict> {
-        // The Company's limits come from the shared settings cache, so a change
-        // made through another server applies within its refresh time.
-        let limits = self.company_settings(company).await?.rate_limits;
-        let limiters = self.gate.rate_limiters.for_limits(company, limits);
-        let limit = tier.rps(&limiters.limits);
-        Ok(match limiters.limiters[index(tier)].check() {
-            Ok(snapshot) => RateVerdict {
+/// Charges one request of `tier` to `company`.
+pub async fn admit(services: &Services, company: &str, tier: Tier) -> ApiResult<RateVerdict> {
+    // The Company's limits come from the shared settings cache, so a change
+    // made through another server applies within its refresh time.
+    let limits = services.company_settings(company).await?.rate_limits;
+    let limiters = services.gate.rate_limiters.for_limits(company, limits);
+    let limit = tier.rps(&limiters.limits);
+    Ok(match limiters.limiters[index(tier)].check() {
+        Ok(snapshot) => RateVerdict {
+            tier,
+            limit,
+            remaining: snapshot.remaining_burst_capacity(),
+            retry_after: None,
+        },
+        Err(not_until) => {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            RateVerdict {
                 tier,
                 limit,
-                remaining: snapshot.remaining_burst_capacity(),
-                retry_after: None,
-            },
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(DefaultClock::default().now());
-                RateVerdict {
-                    tier,
-                    limit,
-                    remaining: 0,
-                    retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
-                }
+                remaining: 0,
+                retry_after: Some(wait.as_secs_f64().ceil().max(1.0) as u64),
             }
-        })
-    }
+        }
+    })
 }
 
 /// The rate-limit tier of an endpoint: tier 1 to 3, as the interface, the
