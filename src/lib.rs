@@ -25,7 +25,8 @@
 //!   Products and Locations, with their features), `master_data` (the catalogue events read from
 //!   memory, refreshed on change), `promotions` (legacy Promotions, compiled into discount
 //!   campaigns), `messages` (campaigns' messages and their printing), `utilities`, `companies` (the
-//!   back office's Companies and keys).
+//!   back office's Companies and keys); beside them, what models share: `campaign_header` (a
+//!   campaign's header and the body API campaigns are written in) and `optional_fields`.
 //! - [`pipeline`]: the one event pipeline carts, simulations, Custom Events and triggers go
 //!   through: facts, evaluation, the write, retries, the effects they answer with; the seam a
 //!   campaign kind plugs its service part in by (`contribution.rs`, listed in `kinds.rs`).

@@ -130,9 +130,7 @@ pub async fn unlimited_company(
                 moderate: unlimited,
                 low: unlimited,
             }),
-            currency: None,
-            minor_units: None,
-            time_zone: None,
+            locale: crate::resources::companies::service::LocaleChange::default(),
         })
         .await
         .map_err(api_error)?;

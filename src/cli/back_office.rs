@@ -8,6 +8,7 @@ use crate::config::BackOfficeArgs;
 use crate::config::CompaniesCommand;
 use crate::config::InstantWinsCommand;
 use crate::config::KeysCommand;
+use crate::config::LocaleArgs;
 use crate::config::LogFormat;
 use crate::config::VouchersCommand;
 use crate::config::{CatalogCommand, CatalogKindArg, ImportFormatArg};
@@ -108,26 +109,55 @@ fn print_created_key(created: &CreatedApiKey, json: bool) -> ApiResult<()> {
 }
 
 fn print_key_table(keys: &[ApiKey]) {
-    println!(
-        "{:<36} {:<16} {:<10} {:<8} {:<6} {:<17} DESCRIPTION",
-        "KEY", "COMPANY", "ENV", "ENABLED", "SYSTEM", "LAST USED"
-    );
-    for key in keys {
+    let rows = keys.iter().map(|key| {
         let last_used = key.last_used_at.map_or_else(
             || "never".to_string(),
             |at| at.format("%Y-%m-%d %H:%M").to_string(),
         );
-        println!(
-            "{:<36} {:<16} {:<10} {:<8} {:<6} {:<17} {}",
-            key.key,
-            key.company,
-            key.environment,
-            if key.enabled { "yes" } else { "no" },
-            if key.system { "yes" } else { "no" },
+        let yes_no = |flag: bool| if flag { "yes" } else { "no" }.to_string();
+        vec![
+            key.key.clone(),
+            key.company.clone(),
+            key.environment.to_string(),
+            yes_no(key.enabled),
+            yes_no(key.system),
             last_used,
-            key.description
-        );
-    }
+            key.description.clone(),
+        ]
+    });
+    let columns = [
+        ("KEY", 36),
+        ("COMPANY", 16),
+        ("ENV", 10),
+        ("ENABLED", 8),
+        ("SYSTEM", 6),
+        ("LAST USED", 17),
+        ("DESCRIPTION", 0),
+    ];
+    print_table(&columns, rows);
+}
+
+/// Prints `rows` as a table under the headers of `columns`, each column
+/// padded to its width (the last one not).
+fn print_table(columns: &[(&str, usize)], rows: impl Iterator<Item = Vec<String>>) {
+    let line = |cells: Vec<String>| {
+        let last = cells.len().saturating_sub(1);
+        let padded: Vec<String> = cells
+            .into_iter()
+            .zip(columns)
+            .enumerate()
+            .map(|(n, (cell, (_, width)))| {
+                if n == last {
+                    cell
+                } else {
+                    format!("{cell:<width$}")
+                }
+            })
+            .collect();
+        println!("{}", padded.join(" "));
+    };
+    line(columns.iter().map(|(name, _)| name.to_string()).collect());
+    rows.for_each(line);
 }
 
 pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
@@ -162,9 +192,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                     language: Some(language),
                     languages,
                     rate_limits,
-                    currency: locale.currency,
-                    minor_units: locale.minor_units,
-                    time_zone: locale.time_zone,
+                    locale: locale.into(),
                 })
                 .await?;
             if args.json {
@@ -216,14 +244,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
         } => {
             let company = back_office(&args)
                 .await?
-                .set_locale(
-                    &slug,
-                    LocaleChange {
-                        currency: locale.currency,
-                        minor_units: locale.minor_units,
-                        time_zone: locale.time_zone,
-                    },
-                )
+                .set_locale(&slug, locale.into())
                 .await?;
             if args.json {
                 print_json(&company)
@@ -368,24 +389,39 @@ pub(crate) async fn vouchers(command: VouchersCommand) -> ApiResult<()> {
     Ok(())
 }
 
+impl From<LocaleArgs> for LocaleChange {
+    fn from(args: LocaleArgs) -> Self {
+        LocaleChange {
+            currency: args.currency,
+            minor_units: args.minor_units,
+            time_zone: args.time_zone,
+        }
+    }
+}
+
 fn print_company_table(companies: &[Company]) {
-    println!(
-        "{:<24} {:<10} {:<8} {:<12} {:<9} {:<20} LANGUAGES",
-        "SLUG", "ENV", "DEFAULT", "RPS T1/T2/T3", "CURRENCY", "TIME ZONE"
-    );
-    for company in companies {
+    let rows = companies.iter().map(|company| {
         let limits = &company.rate_limits;
-        println!(
-            "{:<24} {:<10} {:<8} {:<12} {:<9} {:<20} {}",
-            company.slug,
-            company.environment,
-            company.default_language,
+        vec![
+            company.slug.clone(),
+            company.environment.to_string(),
+            company.default_language.clone(),
             format!("{}/{}/{}", limits.critical, limits.moderate, limits.low),
             format!("{} ({})", company.currency, company.minor_units),
-            company.time_zone,
-            company.languages.join(",")
-        );
-    }
+            company.time_zone.clone(),
+            company.languages.join(","),
+        ]
+    });
+    let columns = [
+        ("SLUG", 24),
+        ("ENV", 10),
+        ("DEFAULT", 8),
+        ("RPS T1/T2/T3", 12),
+        ("CURRENCY", 9),
+        ("TIME ZONE", 20),
+        ("LANGUAGES", 0),
+    ];
+    print_table(&columns, rows);
 }
 
 /// `loyalty catalog import`: the file sent whole, every problem printed as

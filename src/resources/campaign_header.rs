@@ -53,8 +53,9 @@ impl CampaignHeader {
 /// every such campaign has (`name`, `description`, `active`), its own
 /// fields, then those of the shared sections it names after `with`, in
 /// that order: `available` (`available_from`, `available_to`), `when`,
-/// `stacking`, `limits`. The struct's attributes (derives, `oai`) are
-/// the caller's.
+/// `stacking`, `limits`; each left out of what it writes when absent
+/// ([`optional_fields!`](crate::resources::optional_fields::optional_fields)).
+/// The struct's attributes (derives, `oai`) are the caller's.
 macro_rules! campaign_spec {
     (
         $(#[$meta:meta])*
@@ -65,18 +66,12 @@ macro_rules! campaign_spec {
             [$(#[$meta])*] $name
             [
                 /// Name: a text, or one text per language (`{"en": "...", "es": "..."}`).
-                #[oai(skip_serializing_if_is_none)]
-                #[serde(skip_serializing_if = "Option::is_none")]
                 pub name: Option<serde_json::Value>,
                 /// Description, translatable like `name`.
-                #[oai(skip_serializing_if_is_none)]
-                #[serde(skip_serializing_if = "Option::is_none")]
                 pub description: Option<serde_json::Value>,
                 /// Whether it is in force (default true): an inactive campaign
                 /// applies to no event, and an inactive Coupon's Vouchers are
                 /// refused with `voucher_inactive`.
-                #[oai(skip_serializing_if_is_none)]
-                #[serde(skip_serializing_if = "Option::is_none")]
                 pub active: Option<bool>,
                 $($fields)*
             ]
@@ -87,12 +82,8 @@ macro_rules! campaign_spec {
         $crate::resources::campaign_header::campaign_spec!(@fields $meta $name [
             $($done)*
             /// First instant it applies.
-            #[oai(skip_serializing_if_is_none)]
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub available_from: Option<$crate::common::time::Timestamp>,
             /// Last instant it applies.
-            #[oai(skip_serializing_if_is_none)]
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub available_to: Option<$crate::common::time::Timestamp>,
         ] $($rest)*);
     };
@@ -102,11 +93,7 @@ macro_rules! campaign_spec {
             /// Its rhai condition over the event and the Customer (a
             /// Coupon's: who may use its Vouchers; see the campaign file
             /// reference); not blank.
-            #[oai(
-                skip_serializing_if_is_none,
-                validator(pattern = r"\S", max_length = 10000)
-            )]
-            #[serde(skip_serializing_if = "Option::is_none")]
+            #[oai(validator(pattern = r"\S", max_length = 10000))]
             pub when: Option<String>,
         ] $($rest)*);
     };
@@ -116,8 +103,6 @@ macro_rules! campaign_spec {
             /// How it shares a cart with discount campaigns and Vouchers;
             /// `max_per_cart` (how many of its Vouchers one cart uses) is
             /// for Coupons only.
-            #[oai(skip_serializing_if_is_none)]
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub stacking: Option<$crate::resources::discounts::stacking_rules::StackingRules>,
         ] $($rest)*);
     };
@@ -130,14 +115,15 @@ macro_rules! campaign_spec {
             /// or `each` Location or Customer (each `per`/`each` pair once).
             /// What is left of a points budget is given when an event would
             /// earn more. A PATCH replaces the list.
-            #[oai(skip_serializing_if_is_none, validator(max_items = 20))]
-            #[serde(skip_serializing_if = "Option::is_none")]
+            #[oai(validator(max_items = 20))]
             pub limits: Option<Vec<$crate::resources::limits::OfferLimitRules>>,
         ] $($rest)*);
     };
     (@fields [$($meta:tt)*] $name:ident [$($done:tt)*]) => {
-        $($meta)*
-        pub struct $name { $($done)* }
+        $crate::resources::optional_fields::optional_fields! {
+            $($meta)*
+            pub struct $name { $($done)* }
+        }
     };
 }
 

@@ -18,6 +18,7 @@ pub mod locations;
 pub mod master_data;
 pub mod merges;
 pub mod messages;
+pub mod optional_fields;
 pub mod points;
 pub mod points_campaigns;
 pub mod products;

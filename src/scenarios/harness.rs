@@ -54,9 +54,7 @@ impl Harness {
                     language: None,
                     languages: Vec::new(),
                     rate_limits: None,
-                    currency: None,
-                    minor_units: None,
-                    time_zone: None,
+                    locale: LocaleChange::default(),
                 })
                 .await?;
             services

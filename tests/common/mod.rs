@@ -354,9 +354,11 @@ impl TestServer {
                 language: None,
                 languages: vec![],
                 rate_limits,
-                currency: None,
-                minor_units: None,
-                time_zone: time_zone.map(str::to_string),
+                locale: loyalty::resources::companies::service::LocaleChange {
+                    currency: None,
+                    minor_units: None,
+                    time_zone: time_zone.map(str::to_string),
+                },
             })
             .await
             .expect("company created");

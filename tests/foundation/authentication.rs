@@ -207,9 +207,7 @@ async fn keys_act_only_for_their_own_company() {
             language: Some("es".into()),
             languages: vec!["en".into()],
             rate_limits: None,
-            currency: None,
-            minor_units: None,
-            time_zone: None,
+            locale: loyalty::resources::companies::service::LocaleChange::default(),
         })
         .await
         .expect("company created");
@@ -242,9 +240,7 @@ async fn a_production_deployment_refuses_sandbox_keys_and_the_reverse() {
             language: None,
             languages: vec![],
             rate_limits: None,
-            currency: None,
-            minor_units: None,
-            time_zone: None,
+            locale: loyalty::resources::companies::service::LocaleChange::default(),
         })
         .await
         .expect("company created");

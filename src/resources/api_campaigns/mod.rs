@@ -4,5 +4,6 @@
 
 pub use loyalty_rules::resources::api_campaigns::*;
 
+pub mod resource;
 pub mod service;
 pub mod store;

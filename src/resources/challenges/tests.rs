@@ -55,24 +55,25 @@ fn offered(source: &str, on: &str, amount: i64) -> Offered {
     }
 }
 
-/// Offers `events` (source, day) in order; the record after them and each
-/// answer's progress (`None`: it did not count).
-fn run(
-    challenge: &Challenge,
-    events: &[(&str, &str)],
-) -> (Option<ChallengeRecord>, Vec<Option<f64>>) {
+/// Offers one event on each day of `steps` in order and checks the progress
+/// each answers: `steps` is "DAY PROGRESS, ..." (`-`: the event did not
+/// count). Answers the record after them.
+fn progress(challenge: &Challenge, steps: &str) -> Option<ChallengeRecord> {
     let mut record: Option<ChallengeRecord> = None;
-    let mut answers = Vec::new();
-    for (source, on) in events {
-        match advance(challenge, record.as_ref(), 9, "x", &offered(source, on, 1)) {
+    for (n, step) in steps.split(", ").enumerate() {
+        let (on, expected) = step.split_once(' ').expect("DAY PROGRESS");
+        let source = format!("cart:{n}");
+        let answer = match advance(challenge, record.as_ref(), 9, "x", &offered(&source, on, 1)) {
             Ok(advanced) => {
-                answers.push(Some(advanced.progress.try_into().unwrap()));
+                let progress: f64 = advanced.progress.try_into().unwrap();
                 record = Some(advanced.record);
+                progress.to_string()
             }
-            Err(_) => answers.push(None),
-        }
+            Err(_) => "-".to_string(),
+        };
+        assert_eq!(answer, expected, "the event of {on} (step {n}) in {steps}");
     }
-    (record, answers)
+    record
 }
 
 #[test]
@@ -263,20 +264,13 @@ fn days_are_the_companys_across_a_daylight_saving_change() {
 #[test]
 fn a_day_streak_survives_gaps_of_its_grace_days_only() {
     let streak = challenge("goal: { streak: { days: 4 }, grace_days: 1 }\n");
-    let (_, answers) = run(
-        &streak,
-        &[
-            ("a", "2026-11-02"),
-            ("b", "2026-11-04"),
-            ("c", "2026-11-05"),
-            ("d", "2026-11-08"),
-        ],
-    );
     // A one-day gap is forgiven; a two-day gap starts again.
-    assert_eq!(answers, vec![Some(1.0), Some(2.0), Some(3.0), Some(1.0)]);
+    progress(
+        &streak,
+        "2026-11-02 1, 2026-11-04 2, 2026-11-05 3, 2026-11-08 1",
+    );
     let strict = challenge("goal: { streak: { days: 2 } }\n");
-    let (record, answers) = run(&strict, &[("a", "2026-11-02"), ("b", "2026-11-04")]);
-    assert_eq!(answers, vec![Some(1.0), Some(1.0)]);
+    let record = progress(&strict, "2026-11-02 1, 2026-11-04 1");
     assert_eq!(
         record.unwrap().counted.len(),
         1,
@@ -287,52 +281,26 @@ fn a_day_streak_survives_gaps_of_its_grace_days_only() {
 #[test]
 fn periods_in_a_row_and_one_event_per_period_count_as_written() {
     let months = challenge("goal: { count: 2, per_period: month, consecutive: 2 }\n");
-    let (_, answers) = run(
+    progress(
         &months,
-        &[
-            ("a", "2026-01-10"),
-            ("b", "2026-01-20"),
-            ("c", "2026-02-01"),
-            ("d", "2026-02-27"),
-        ],
+        "2026-01-10 0, 2026-01-20 1, 2026-02-01 1, 2026-02-27 2",
     );
-    assert_eq!(answers, vec![Some(0.0), Some(1.0), Some(1.0), Some(2.0)]);
     let weekly = challenge("goal: { count: 3, per_period: week, max_count_per_period: 1 }\n");
-    let (_, answers) = run(
+    progress(
         &weekly,
-        &[
-            ("a", "2026-11-02"),
-            ("b", "2026-11-03"),
-            ("c", "2026-11-09"),
-            ("d", "2026-11-16"),
-        ],
+        "2026-11-02 1, 2026-11-03 -, 2026-11-09 2, 2026-11-16 3",
     );
-    assert_eq!(answers, vec![Some(1.0), None, Some(2.0), Some(3.0)]);
     let window = challenge("goal: { count: 2, window: { days: 7 } }\n");
-    let (_, answers) = run(
-        &window,
-        &[
-            ("a", "2026-11-02"),
-            ("b", "2026-11-10"),
-            ("c", "2026-11-12"),
-        ],
-    );
-    assert_eq!(answers, vec![Some(1.0), Some(1.0), Some(2.0)]);
+    progress(&window, "2026-11-02 1, 2026-11-10 1, 2026-11-12 2");
 }
 
 #[test]
 fn a_challenge_repeating_once_completed_starts_again_at_once() {
     let punch_card = challenge("goal: { count: 2 }\nrepeat: once_completed\n");
-    let (record, answers) = run(
+    let record = progress(
         &punch_card,
-        &[
-            ("a", "2026-11-02"),
-            ("b", "2026-11-02"),
-            ("c", "2026-11-03"),
-            ("d", "2026-11-03"),
-        ],
+        "2026-11-02 1, 2026-11-02 2, 2026-11-03 1, 2026-11-03 2",
     );
-    assert_eq!(answers, vec![Some(1.0), Some(2.0), Some(1.0), Some(2.0)]);
     let record = record.unwrap();
     assert_eq!(record.completions.len(), 2);
     assert!(record.counted.is_empty());

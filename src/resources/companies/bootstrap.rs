@@ -42,9 +42,7 @@ pub async fn ensure_demo_company(services: &Services) -> ApiResult<Option<Bootst
                 language: Some("en".to_string()),
                 languages: vec!["es".to_string()],
                 rate_limits: None,
-                currency: None,
-                minor_units: None,
-                time_zone: None,
+                locale: crate::resources::companies::service::LocaleChange::default(),
             })
             .await;
         match created {

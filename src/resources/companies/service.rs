@@ -31,15 +31,11 @@ pub struct NewCompany {
     /// Requests per second per tier; the interface's 60/25/10 when omitted.
     #[serde(default)]
     pub rate_limits: Option<RateLimits>,
-    /// ISO 4217 currency code; `EUR` when omitted.
-    #[serde(default)]
-    pub currency: Option<String>,
-    /// Decimals amounts are rounded to; the currency's minor unit when omitted.
-    #[serde(default)]
-    pub minor_units: Option<u32>,
-    /// IANA time zone, e.g. `Europe/Madrid`; `UTC` when omitted.
-    #[serde(default)]
-    pub time_zone: Option<String>,
+    /// Its currency (`EUR` when omitted; amounts rounded to its minor unit
+    /// unless `minor_units` says) and IANA time zone, e.g. `Europe/Madrid`
+    /// (`UTC` when omitted).
+    #[serde(flatten)]
+    pub locale: LocaleChange,
 }
 
 /// A Company's currency and time zone as an operator changes them; what is
@@ -137,9 +133,9 @@ impl Services {
         let rate_limits = new.rate_limits.unwrap_or_default();
         validate_rate_limits(&rate_limits)?;
         let (currency, minor_units, time_zone) = checked_locale(
-            new.currency.as_deref().unwrap_or("EUR"),
-            new.minor_units,
-            new.time_zone.as_deref().unwrap_or("UTC"),
+            new.locale.currency.as_deref().unwrap_or("EUR"),
+            new.locale.minor_units,
+            new.locale.time_zone.as_deref().unwrap_or("UTC"),
         )?;
         let company = Company {
             rate_limits,

@@ -17,6 +17,7 @@ use crate::resources::coupons::model::Coupon;
 use crate::resources::coupons::model::CouponList;
 use crate::resources::coupons::model::CouponSpec;
 use crate::resources::coupons::model::DeletedCoupon;
+use crate::resources::coupons::service::Coupons;
 
 #[derive(Tags)]
 enum CouponTags {
@@ -85,7 +86,7 @@ impl CouponsApi {
         answers_with(request, Coupon::clone);
         Ok(Json(
             services(request)?
-                .create_coupon(&caller.0.company, body.0, language(request)?)
+                .create_resource_campaign::<Coupons>(&caller.0.company, body.0, language(request)?)
                 .await?,
         ))
     }
@@ -100,7 +101,8 @@ impl CouponsApi {
         request: &poem::Request,
     ) -> Result<Json<CouponList>, ErrorResponse> {
         Ok(Json(CouponList {
-            coupons: services(request)?.coupons(&caller.0.company, language(request)?),
+            coupons: services(request)?
+                .resource_campaigns::<Coupons>(&caller.0.company, language(request)?),
         }))
     }
 
@@ -114,7 +116,7 @@ impl CouponsApi {
         request: &poem::Request,
         #[oai(validator(max_length = 128))] id: Path<String>,
     ) -> Result<Json<Coupon>, ErrorResponse> {
-        Ok(Json(services(request)?.coupon(
+        Ok(Json(services(request)?.resource_campaign::<Coupons>(
             &caller.0.company,
             &id.0,
             language(request)?,
@@ -140,7 +142,12 @@ impl CouponsApi {
         answers_with(request, Coupon::clone);
         Ok(Json(
             services(request)?
-                .update_coupon(&caller.0.company, &id.0, body.0, language(request)?)
+                .update_resource_campaign::<Coupons>(
+                    &caller.0.company,
+                    &id.0,
+                    body.0,
+                    language(request)?,
+                )
                 .await?,
         ))
     }

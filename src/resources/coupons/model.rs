@@ -8,29 +8,24 @@ use crate::common::time::Timestamp;
 use crate::resources::campaign_header::campaign_spec;
 use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimitRules;
+use crate::resources::optional_fields::optional_fields;
 
-/// What a Coupon's Vouchers take off the lines they apply to: exactly one of
-/// `percent` and `amount`, and optionally a cap.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct VoucherDiscount {
-    /// This percentage of the eligible lines (0.01 to 100); or
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "0.01"), maximum(value = "100"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub percent: Option<f64>,
-    /// This amount, shared over the eligible lines in proportion to their
-    /// worth: more than 0, in the currency's decimals.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub amount: Option<SentAmount>,
-    /// Most one Voucher takes off one cart: more than 0, in the currency's
-    /// decimals.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_amount: Option<SentAmount>,
+optional_fields! {
+    /// What a Coupon's Vouchers take off the lines they apply to: exactly one of
+    /// `percent` and `amount`, and optionally a cap.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct VoucherDiscount {
+        /// This percentage of the eligible lines (0.01 to 100); or
+        #[oai(validator(minimum(value = "0.01"), maximum(value = "100")))]
+        pub percent: Option<f64>,
+        /// This amount, shared over the eligible lines in proportion to their
+        /// worth: more than 0, in the currency's decimals.
+        pub amount: Option<SentAmount>,
+        /// Most one Voucher takes off one cart: more than 0, in the currency's
+        /// decimals.
+        pub max_amount: Option<SentAmount>,
+    }
 }
 
 /// A day of the week.
@@ -89,96 +84,51 @@ campaign_spec! {
     #[oai(deny_unknown_fields)]
     pub struct CouponSpec {
         /// What its Vouchers take off.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub discount: Option<VoucherDiscount>,
         /// One code every Customer presents (`SUMMER10`): 1 to 64 letters,
         /// digits, spaces or dashes; not with `code_pattern` or `charset`.
         /// Without it, each Voucher gets a unique code from `code_pattern`.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(pattern = r"^[A-Za-z0-9-]([A-Za-z0-9 -]{0,62}[A-Za-z0-9-])?$")
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(pattern = r"^[A-Za-z0-9-]([A-Za-z0-9 -]{0,62}[A-Za-z0-9-])?$"))]
         pub static_code: Option<String>,
         /// The pattern of unique codes: `#` is a character drawn from `charset`,
         /// anything else is kept (default `LOY-####-####`).
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(pattern = r"^[A-Za-z0-9#-]*#[A-Za-z0-9#-]*$", max_length = 64)
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(pattern = r"^[A-Za-z0-9#-]*#[A-Za-z0-9#-]*$", max_length = 64))]
         pub code_pattern: Option<String>,
         /// The characters `#` draws from (default: digits and capitals without
         /// 0, O, 1, I and L); no two that read the same.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(pattern = r"^[A-Za-z0-9]{2,62}$")
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(pattern = r"^[A-Za-z0-9]{2,62}$"))]
         pub charset: Option<String>,
         /// From when its Vouchers can be used.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub valid_from: Option<Timestamp>,
         /// Until when its Vouchers can be used (after `valid_from`).
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub valid_to: Option<Timestamp>,
         /// Location codes its Vouchers can be used at; absent or empty: everywhere.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(max_items = 1000, pattern = r"\S", max_length = 128)
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(max_items = 1000, pattern = r"\S", max_length = 128))]
         pub locations: Option<Vec<String>>,
         /// Product codes never discounted.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(max_items = 1000, pattern = r"\S", max_length = 128)
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(max_items = 1000, pattern = r"\S", max_length = 128))]
         pub excluded_products: Option<Vec<String>>,
         /// Product categories (cart line taxonomies) never discounted.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(max_items = 1000, pattern = r"\S", max_length = 128)
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(max_items = 1000, pattern = r"\S", max_length = 128))]
         pub excluded_categories: Option<Vec<String>>,
         /// Uses of one Voucher (of a static code: of each Customer); default 1.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(minimum(value = "1"), maximum(value = "1000000"))
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         pub uses_per_voucher: Option<u32>,
         /// Most Vouchers of it one Customer is issued (by POST
         /// /discounts/trigger, campaign effects and bulk issues); absent: no
         /// limit. A static code's one Voucher per Customer counts once.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(minimum(value = "1"), maximum(value = "1000000"))
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(minimum(value = "1"), maximum(value = "1000000")))]
         pub issues_per_customer: Option<u32>,
         /// Days each Voucher can be used from its issue, to the second (1 to
         /// 3650): a Voucher issued on the 1st at 10:00 with 7 days is answered
         /// `voucher_expired` from the 8th at 10:00. Not with `static_code`
         /// (never issued); absent: as long as the Coupon.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(minimum(value = "1"), maximum(value = "3650"))
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(minimum(value = "1"), maximum(value = "3650")))]
         pub valid_days: Option<u32>,
         /// Days of the week its Vouchers can be used; absent or empty: every day.
-        #[oai(skip_serializing_if_is_none, validator(max_items = 7, unique_items))]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(max_items = 7, unique_items))]
         pub weekdays: Option<Vec<Weekday>>,
         /// Hours of the day its Vouchers can be used; absent: all day.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub hours: Option<UsableHours>,
     }
     with when, stacking, limits

@@ -14,7 +14,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
-use crate::resources::api_campaigns::service::CampaignPatch;
+use crate::resources::api_campaigns::resource::CampaignResource;
 use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::coupons::model::Coupon;
 use crate::resources::coupons::model::CouponSpec;
@@ -76,61 +76,47 @@ fn file_spec(spec: &CouponSpec) -> ApiResult<Value> {
     Ok(Value::Object(file))
 }
 
-impl Services {
-    /// Creates a Coupon; Vouchers can be issued from it at once.
-    pub async fn create_coupon(
-        &self,
-        company: &str,
-        spec: CouponSpec,
-        language: &Language,
-    ) -> ApiResult<Coupon> {
-        if spec.name.is_none() || spec.discount.is_none() {
-            return Err(ApiError::invalid("a Coupon needs `name` and `discount`"));
-        }
-        self.check_offer_amounts(company, &spec).await?;
-        self.create_api_campaign(company, (KIND, &file_spec(&spec)?), |campaign| {
-            answer(campaign, language)
-        })
-        .await
+/// Coupons, as the one flow of API-written campaigns lists, creates and
+/// changes them.
+pub struct Coupons;
+
+impl CampaignResource for Coupons {
+    const KIND: &'static str = KIND;
+    const NOUN: &'static str = "Coupon";
+    const NOT_FOUND: ErrorCode = ErrorCode::CouponNotFound;
+    const NEEDS: &'static str = "discount";
+    const SECTIONS: &'static [&'static str] = &["coupon", "stacking"];
+    type Spec = CouponSpec;
+    type View = Coupon;
+
+    fn file_spec(spec: &CouponSpec, _new: bool) -> ApiResult<Value> {
+        file_spec(spec)
     }
 
-    /// Changes a Coupon created through the API: the fields sent replace the
-    /// stored ones (a `static_code` replaces a `code_pattern` and the other
-    /// way round). File Coupons are changed in their files
-    /// (`forbidden_request`).
-    pub async fn update_coupon(
-        &self,
-        company: &str,
-        id: &str,
-        patch: CouponSpec,
-        language: &Language,
-    ) -> ApiResult<Coupon> {
-        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let changes = CampaignPatch {
-            kind: KIND,
-            id: rule_id,
-            changes: file_spec(&patch)?,
-            sections: &["coupon", "stacking"],
-            not_found: not_found(id),
-            offer: Some(&patch),
-        };
-        let settle = |merged: &mut Value| {
-            StackingRules::settle_patch(patch.stacking.as_ref(), merged);
-            if let Some(section) = merged.get_mut("coupon").and_then(Value::as_object_mut) {
-                if patch.static_code.is_some() {
-                    section.remove("code_pattern");
-                    section.remove("charset");
-                } else if patch.code_pattern.is_some() {
-                    section.remove("static_code");
-                }
+    fn offer(spec: &CouponSpec) -> Option<&(dyn OfferAmounts + Sync)> {
+        Some(spec)
+    }
+
+    /// A `static_code` sent replaces a stored `code_pattern` (and its
+    /// `charset`), and the other way round.
+    fn settle(patch: &CouponSpec, merged: &mut Value) {
+        StackingRules::settle_patch(patch.stacking.as_ref(), merged);
+        if let Some(section) = merged.get_mut("coupon").and_then(Value::as_object_mut) {
+            if patch.static_code.is_some() {
+                section.remove("code_pattern");
+                section.remove("charset");
+            } else if patch.code_pattern.is_some() {
+                section.remove("static_code");
             }
-        };
-        self.patch_api_campaign(company, changes, settle, |campaign| {
-            answer(campaign, language)
-        })
-        .await
+        }
     }
 
+    fn view(campaign: &Campaign, language: &Language) -> Option<Coupon> {
+        coupon_of(campaign).map(|coupon| describe(campaign, coupon, language))
+    }
+}
+
+impl Services {
     /// Deletes a Coupon created through the API: its Vouchers are refused
     /// from now on (`voucher_deleted`), and its id is never given again.
     pub async fn delete_coupon(&self, company: &str, id: &str) -> ApiResult<i64> {
@@ -141,35 +127,6 @@ impl Services {
         self.delete_api_campaign(company, &stored).await?;
         Ok(rule_id)
     }
-
-    /// Every Coupon of the Company (files and API), by id.
-    pub fn coupons(&self, company: &str, language: &Language) -> Vec<Coupon> {
-        self.catalog
-            .company(company)
-            .campaigns
-            .iter()
-            .filter_map(|c| coupon_of(c).map(|coupon| describe(c, coupon, language)))
-            .collect()
-    }
-
-    /// The Coupon `id`.
-    pub fn coupon(&self, company: &str, id: &str, language: &Language) -> ApiResult<Coupon> {
-        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        self.catalog
-            .company(company)
-            .campaigns
-            .iter()
-            .filter(|c| c.id == rule_id)
-            .find_map(|c| coupon_of(c).map(|coupon| describe(c, coupon, language)))
-            .ok_or_else(|| not_found(id))
-    }
-}
-
-/// The Coupon just created or changed, as the API shows it.
-fn answer(campaign: &Campaign, language: &Language) -> ApiResult<Coupon> {
-    coupon_of(campaign)
-        .map(|coupon| describe(campaign, coupon, language))
-        .ok_or_else(|| ApiError::internal("a Coupon compiled to another kind"))
 }
 
 /// The Coupon campaign as the API shows it.

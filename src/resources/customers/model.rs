@@ -132,16 +132,10 @@ pub struct NewCustomer {
     #[oai(validator(min_length = 1, max_length = 128))]
     pub code: Option<String>,
     /// E-mail address.
-    #[oai(validator(
-        pattern = "^\\s*[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]\\s*$",
-        max_length = 254
-    ))]
+    #[oai(validator(max_length = 254))]
     pub email: Option<String>,
     /// Phone number; spaces, dots, dashes and brackets are ignored.
-    #[oai(validator(
-        pattern = "^\\s*\\+?[ .()-]*([0-9][ .()-]*){6,15}\\s*$",
-        max_length = 40
-    ))]
+    #[oai(validator(max_length = 40))]
     pub phone: Option<String>,
     /// Given name.
     #[oai(validator(max_length = 200))]
@@ -195,16 +189,10 @@ pub struct CustomerPatch {
     #[oai(validator(min_length = 1, max_length = 128))]
     pub code: MaybeUndefined<String>,
     /// New e-mail, or null to clear.
-    #[oai(validator(
-        pattern = "^\\s*[^@\\s\\x00-\\x1f\\x7f-\\x9f]+@[^@\\s.\\x00-\\x1f\\x7f-\\x9f][^@\\s\\x00-\\x1f\\x7f-\\x9f]*\\.[^@\\s\\x00-\\x1f\\x7f-\\x9f]*[^@\\s.\\x00-\\x1f\\x7f-\\x9f]\\s*$",
-        max_length = 254
-    ))]
+    #[oai(validator(max_length = 254))]
     pub email: MaybeUndefined<String>,
     /// New phone, or null to clear.
-    #[oai(validator(
-        pattern = "^\\s*\\+?[ .()-]*([0-9][ .()-]*){6,15}\\s*$",
-        max_length = 40
-    ))]
+    #[oai(validator(max_length = 40))]
     pub phone: MaybeUndefined<String>,
     /// Given name.
     #[oai(validator(min_length = 1, max_length = 200))]

@@ -13,6 +13,7 @@ use crate::http::idempotency::answer::answers_with;
 use crate::http::languages::language;
 use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
+use crate::resources::discounts::campaigns::DiscountCampaigns;
 use crate::resources::discounts::model::DiscountCampaign;
 use crate::resources::discounts::model::DiscountCampaignList;
 use crate::resources::discounts::model::DiscountCampaignSpec;
@@ -74,7 +75,11 @@ impl DiscountCampaignsApi {
         answers_with(request, DiscountCampaign::clone);
         Ok(Json(
             services(request)?
-                .create_discount_campaign(&caller.0.company, body.0, language(request)?)
+                .create_resource_campaign::<DiscountCampaigns>(
+                    &caller.0.company,
+                    body.0,
+                    language(request)?,
+                )
                 .await?,
         ))
     }
@@ -89,7 +94,8 @@ impl DiscountCampaignsApi {
         request: &poem::Request,
     ) -> Result<Json<DiscountCampaignList>, ErrorResponse> {
         Ok(Json(DiscountCampaignList {
-            discounts: services(request)?.discount_campaigns(&caller.0.company, language(request)?),
+            discounts: services(request)?
+                .resource_campaigns::<DiscountCampaigns>(&caller.0.company, language(request)?),
         }))
     }
 
@@ -103,11 +109,13 @@ impl DiscountCampaignsApi {
         request: &poem::Request,
         #[oai(validator(max_length = 128))] value: Path<String>,
     ) -> Result<Json<DiscountCampaign>, ErrorResponse> {
-        Ok(Json(services(request)?.discount_campaign(
-            &caller.0.company,
-            &value.0,
-            language(request)?,
-        )?))
+        Ok(Json(
+            services(request)?.resource_campaign::<DiscountCampaigns>(
+                &caller.0.company,
+                &value.0,
+                language(request)?,
+            )?,
+        ))
     }
 
     /// Update a discount campaign created through the API.
@@ -129,7 +137,12 @@ impl DiscountCampaignsApi {
         answers_with(request, DiscountCampaign::clone);
         Ok(Json(
             services(request)?
-                .update_discount_campaign(&caller.0.company, &value.0, body.0, language(request)?)
+                .update_resource_campaign::<DiscountCampaigns>(
+                    &caller.0.company,
+                    &value.0,
+                    body.0,
+                    language(request)?,
+                )
                 .await?,
         ))
     }

@@ -15,7 +15,7 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
-use crate::resources::api_campaigns::service::CampaignPatch;
+use crate::resources::api_campaigns::resource::CampaignResource;
 use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::discounts::model::DiscountAppliesTo;
@@ -29,131 +29,58 @@ use crate::resources::discounts::rules::Target;
 use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimit;
 use crate::resources::limits::OfferLimitRules;
-use crate::services::Services;
 
-/// The kind of the campaigns this resource creates.
-const KIND: &str = "discount";
+/// Discount campaigns, as the one flow of API-written campaigns lists,
+/// creates and changes them.
+pub struct DiscountCampaigns;
 
-fn not_found(id: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::DiscountNotFound,
-        format!("no discount campaign `{id}`"),
-    )
-}
+impl CampaignResource for DiscountCampaigns {
+    const KIND: &'static str = "discount";
+    const NOUN: &'static str = "discount campaign";
+    const NOT_FOUND: ErrorCode = ErrorCode::DiscountNotFound;
+    const NEEDS: &'static str = "discount";
+    const SECTIONS: &'static [&'static str] = &["discount", "stacking"];
+    type Spec = DiscountCampaignSpec;
+    type View = DiscountCampaign;
 
-/// `spec` in the field names of a campaign file: it listens to carts, and
-/// takes off the whole cart unless it says `lines`.
-fn file_spec(spec: &DiscountCampaignSpec) -> ApiResult<Value> {
-    let mut file = serde_json::to_value(spec).map_err(ApiError::internal)?;
-    file["on"] = json!("cart");
-    Ok(file)
-}
-
-impl Services {
-    /// Creates a discount campaign; it applies from the next cart on.
-    pub async fn create_discount_campaign(
-        &self,
-        company: &str,
-        spec: DiscountCampaignSpec,
-        language: &Language,
-    ) -> ApiResult<DiscountCampaign> {
-        if spec.name.is_none() || spec.discount.is_none() {
-            return Err(ApiError::invalid(
-                "a discount campaign needs `name` and `discount`",
-            ));
-        }
-        self.check_offer_amounts(company, &spec).await?;
-        let mut file = file_spec(&spec)?;
-        if file["discount"].get("applies_to").is_none() {
+    /// It listens to carts, and a new one takes off the whole cart unless
+    /// it says `applies_to`.
+    fn file_spec(spec: &DiscountCampaignSpec, new: bool) -> ApiResult<Value> {
+        let mut file = serde_json::to_value(spec).map_err(ApiError::internal)?;
+        file["on"] = json!("cart");
+        if new && file["discount"].get("applies_to").is_none() {
             file["discount"]["applies_to"] = json!("cart");
         }
-        self.create_api_campaign(company, (KIND, &file), |campaign| {
-            answer(campaign, language)
-        })
-        .await
+        Ok(file)
     }
 
-    /// Changes a discount campaign created through the API: the fields sent
-    /// replace the stored ones (`percent` replaces `amount` and the other way
-    /// round; `applies_to: cart` drops `lines`). File campaigns are changed in
-    /// their files (`forbidden_request`).
-    pub async fn update_discount_campaign(
-        &self,
-        company: &str,
-        id: &str,
-        patch: DiscountCampaignSpec,
-        language: &Language,
-    ) -> ApiResult<DiscountCampaign> {
-        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let changes = CampaignPatch {
-            kind: KIND,
-            id: rule_id,
-            changes: file_spec(&patch)?,
-            sections: &["discount", "stacking"],
-            not_found: not_found(id),
-            offer: Some(&patch),
-        };
-        let settle = |merged: &mut Value| {
-            StackingRules::settle_patch(patch.stacking.as_ref(), merged);
-            let section = merged.get_mut("discount").and_then(Value::as_object_mut);
-            if let (Some(section), Some(sent)) = (section, &patch.discount) {
-                if sent.percent.is_some() && sent.amount.is_none() {
-                    section.remove("amount");
-                } else if sent.amount.is_some() && sent.percent.is_none() {
-                    section.remove("percent");
-                }
-                if sent.applies_to == Some(DiscountAppliesTo::Cart) && sent.lines.is_none() {
-                    section.remove("lines");
-                }
+    fn offer(spec: &DiscountCampaignSpec) -> Option<&(dyn OfferAmounts + Sync)> {
+        Some(spec)
+    }
+
+    /// `percent` sent alone replaces a stored `amount` and the other way
+    /// round; `applies_to: cart` drops `lines`.
+    fn settle(patch: &DiscountCampaignSpec, merged: &mut Value) {
+        StackingRules::settle_patch(patch.stacking.as_ref(), merged);
+        let section = merged.get_mut("discount").and_then(Value::as_object_mut);
+        if let (Some(section), Some(sent)) = (section, &patch.discount) {
+            if sent.percent.is_some() && sent.amount.is_none() {
+                section.remove("amount");
+            } else if sent.amount.is_some() && sent.percent.is_none() {
+                section.remove("percent");
             }
-        };
-        self.patch_api_campaign(company, changes, settle, |campaign| {
-            answer(campaign, language)
-        })
-        .await
+            if sent.applies_to == Some(DiscountAppliesTo::Cart) && sent.lines.is_none() {
+                section.remove("lines");
+            }
+        }
     }
 
-    /// Every discount campaign of the Company (files and API), by id.
-    pub fn discount_campaigns(&self, company: &str, language: &Language) -> Vec<DiscountCampaign> {
-        self.catalog
-            .company(company)
-            .campaigns
-            .iter()
-            .filter_map(|c| discount_of(c).map(|discount| describe(c, discount, language)))
-            .collect()
+    fn view(campaign: &Campaign, language: &Language) -> Option<DiscountCampaign> {
+        match &campaign.kind {
+            CampaignKind::Discount(discount) => Some(describe(campaign, discount, language)),
+            _ => None,
+        }
     }
-
-    /// The discount campaign `id`.
-    pub fn discount_campaign(
-        &self,
-        company: &str,
-        id: &str,
-        language: &Language,
-    ) -> ApiResult<DiscountCampaign> {
-        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        self.catalog
-            .company(company)
-            .campaigns
-            .iter()
-            .filter(|c| c.id == rule_id)
-            .find_map(|c| discount_of(c).map(|discount| describe(c, discount, language)))
-            .ok_or_else(|| not_found(id))
-    }
-}
-
-/// The discount of `campaign`, when it is a discount campaign.
-fn discount_of(campaign: &Campaign) -> Option<&Discount> {
-    match &campaign.kind {
-        CampaignKind::Discount(discount) => Some(discount),
-        _ => None,
-    }
-}
-
-/// The campaign just created or changed, as the API shows it.
-fn answer(campaign: &Campaign, language: &Language) -> ApiResult<DiscountCampaign> {
-    discount_of(campaign)
-        .map(|discount| describe(campaign, discount, language))
-        .ok_or_else(|| ApiError::internal("a discount campaign compiled to another kind"))
 }
 
 /// The discount campaign as the API shows it.

@@ -12,6 +12,7 @@ use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::campaign_header::campaign_spec;
 use crate::resources::discounts::stacking_rules::StackingRules;
 use crate::resources::limits::OfferLimitRules;
+use crate::resources::optional_fields::optional_fields;
 
 /// Where a discount transaction happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Enum)]
@@ -149,82 +150,57 @@ pub enum DiscountAppliesTo {
     Set,
 }
 
-/// What a discount campaign takes off: exactly one of `percent` and
-/// `amount`, optionally capped; on the cart or on the lines `lines` matches.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct DiscountRules {
-    /// `cart` (the default) or `lines`.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub applies_to: Option<DiscountAppliesTo>,
-    /// With `applies_to: lines`: the rhai condition a line must meet (it
-    /// sees `line`, and everything a `when` sees).
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"\S", max_length = 10000)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lines: Option<String>,
-    /// This percentage (0.01 to 100); or
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "0.01"), maximum(value = "100"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub percent: Option<f64>,
-    /// this amount: more than 0, in the currency's decimals.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub amount: Option<SentAmount>,
-    /// With `every_nth`, `cheapest`, `bundle` and `set`: what each unit (or
-    /// each set) costs, the difference taken off (0 makes it free; a unit
-    /// or set already cheaper keeps its price).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub price: Option<SentAmount>,
-    /// Most it takes off one cart: more than 0, in the currency's decimals.
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_amount: Option<SentAmount>,
-    /// With `every_nth`: every this many units (2 or more).
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "2")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub nth: Option<u64>,
-    /// With `every_nth`: most units discounted in one cart ("3 for 2, at
-    /// most 2 free"); none: every `nth` unit.
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_units: Option<u64>,
-    /// With `cheapest`: how many of the cheapest units (default 1).
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub units: Option<u64>,
-    /// With `cheapest`: how many units the cart must hold (default
-    /// `units` + 1).
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "2")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub min_units: Option<u64>,
-    /// With `bundle`: a rhai line condition per part (2 or more).
-    #[oai(skip_serializing_if_is_none, validator(min_items = 2, max_items = 20))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bundle: Option<Vec<String>>,
-    /// With `set`: the units in a set (2 to 100).
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "2"), maximum(value = "100"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub size: Option<u64>,
-    /// With `bundle` and `set`: most sets per cart.
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_sets: Option<u64>,
-    /// Read only: when a campaign file writes `percent` or `amount` as a rhai
-    /// expression (worked out exactly for each cart, or line), its text.
-    #[oai(skip_serializing_if_is_none, read_only)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expression: Option<String>,
+optional_fields! {
+    /// What a discount campaign takes off: exactly one of `percent` and
+    /// `amount`, optionally capped; on the cart or on the lines `lines` matches.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct DiscountRules {
+        /// `cart` (the default) or `lines`.
+        pub applies_to: Option<DiscountAppliesTo>,
+        /// With `applies_to: lines`: the rhai condition a line must meet (it
+        /// sees `line`, and everything a `when` sees).
+        #[oai(validator(pattern = r"\S", max_length = 10000))]
+        pub lines: Option<String>,
+        /// This percentage (0.01 to 100); or
+        #[oai(validator(minimum(value = "0.01"), maximum(value = "100")))]
+        pub percent: Option<f64>,
+        /// this amount: more than 0, in the currency's decimals.
+        pub amount: Option<SentAmount>,
+        /// With `every_nth`, `cheapest`, `bundle` and `set`: what each unit (or
+        /// each set) costs, the difference taken off (0 makes it free; a unit
+        /// or set already cheaper keeps its price).
+        pub price: Option<SentAmount>,
+        /// Most it takes off one cart: more than 0, in the currency's decimals.
+        pub max_amount: Option<SentAmount>,
+        /// With `every_nth`: every this many units (2 or more).
+        #[oai(validator(minimum(value = "2")))]
+        pub nth: Option<u64>,
+        /// With `every_nth`: most units discounted in one cart ("3 for 2, at
+        /// most 2 free"); none: every `nth` unit.
+        #[oai(validator(minimum(value = "1")))]
+        pub max_units: Option<u64>,
+        /// With `cheapest`: how many of the cheapest units (default 1).
+        #[oai(validator(minimum(value = "1")))]
+        pub units: Option<u64>,
+        /// With `cheapest`: how many units the cart must hold (default
+        /// `units` + 1).
+        #[oai(validator(minimum(value = "2")))]
+        pub min_units: Option<u64>,
+        /// With `bundle`: a rhai line condition per part (2 or more).
+        #[oai(validator(min_items = 2, max_items = 20))]
+        pub bundle: Option<Vec<String>>,
+        /// With `set`: the units in a set (2 to 100).
+        #[oai(validator(minimum(value = "2"), maximum(value = "100")))]
+        pub size: Option<u64>,
+        /// With `bundle` and `set`: most sets per cart.
+        #[oai(validator(minimum(value = "1")))]
+        pub max_sets: Option<u64>,
+        /// Read only: when a campaign file writes `percent` or `amount` as a rhai
+        /// expression (worked out exactly for each cart, or line), its text.
+        #[oai(read_only)]
+        pub expression: Option<String>,
+    }
 }
 
 campaign_spec! {
@@ -236,8 +212,6 @@ campaign_spec! {
     #[oai(deny_unknown_fields)]
     pub struct DiscountCampaignSpec {
         /// What it takes off.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub discount: Option<DiscountRules>,
     }
     with available, when, stacking, limits

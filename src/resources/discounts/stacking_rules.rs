@@ -7,62 +7,44 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::resources::discounts::stacking::{DiscountBase, Stacking};
+use crate::resources::optional_fields::optional_fields;
 
-/// How a discount campaign or Coupon shares a cart with the other offers,
-/// as the API takes and answers it (the `stacking:` section of a campaign
-/// file). Offers of higher `priority` are reckoned first and win conflicts;
-/// two offers share a cart only when each allows the other; among offers of
-/// one priority that do not combine, the choice worth most to the Customer
-/// wins, and the others say why in `explain` (a Voucher: a
-/// `voucher_rejected` effect with `voucher_not_combinable`).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Object)]
-#[oai(deny_unknown_fields)]
-pub struct StackingRules {
-    /// Higher first (default 0), -1000000 to 1000000.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(minimum(value = "-1000000"), maximum(value = "1000000"))
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub priority: Option<i64>,
-    /// Its group, which other offers name in `combines_with`.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(pattern = r"\S", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub group: Option<String>,
-    /// The groups it may share a cart with; absent: any offer that allows
-    /// it.
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 100, pattern = r"\S", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub combines_with: Option<Vec<String>>,
-    /// The groups it never shares a cart with, whatever `combines_with`
-    /// allows (offers of no group, or of other groups, still may).
-    #[oai(
-        skip_serializing_if_is_none,
-        validator(max_items = 100, pattern = r"\S", max_length = 64)
-    )]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub excludes: Option<Vec<String>>,
-    /// `true`: it shares a cart with no other offer (not with
-    /// `combines_with`).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub exclusive: Option<bool>,
-    /// What its percentage is taken of: `original` (discount campaigns'
-    /// default) or `discounted` (Coupons' default).
-    #[oai(skip_serializing_if_is_none)]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub base: Option<DiscountBase>,
-    /// Coupons: most of its Vouchers one cart uses (at least 1); absent: no
-    /// limit.
-    #[oai(skip_serializing_if_is_none, validator(minimum(value = "1")))]
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_per_cart: Option<u32>,
+optional_fields! {
+    /// How a discount campaign or Coupon shares a cart with the other offers,
+    /// as the API takes and answers it (the `stacking:` section of a campaign
+    /// file). Offers of higher `priority` are reckoned first and win conflicts;
+    /// two offers share a cart only when each allows the other; among offers of
+    /// one priority that do not combine, the choice worth most to the Customer
+    /// wins, and the others say why in `explain` (a Voucher: a
+    /// `voucher_rejected` effect with `voucher_not_combinable`).
+    #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Object)]
+    #[oai(deny_unknown_fields)]
+    pub struct StackingRules {
+        /// Higher first (default 0), -1000000 to 1000000.
+        #[oai(validator(minimum(value = "-1000000"), maximum(value = "1000000")))]
+        pub priority: Option<i64>,
+        /// Its group, which other offers name in `combines_with`.
+        #[oai(validator(pattern = r"\S", max_length = 64))]
+        pub group: Option<String>,
+        /// The groups it may share a cart with; absent: any offer that allows
+        /// it.
+        #[oai(validator(max_items = 100, pattern = r"\S", max_length = 64))]
+        pub combines_with: Option<Vec<String>>,
+        /// The groups it never shares a cart with, whatever `combines_with`
+        /// allows (offers of no group, or of other groups, still may).
+        #[oai(validator(max_items = 100, pattern = r"\S", max_length = 64))]
+        pub excludes: Option<Vec<String>>,
+        /// `true`: it shares a cart with no other offer (not with
+        /// `combines_with`).
+        pub exclusive: Option<bool>,
+        /// What its percentage is taken of: `original` (discount campaigns'
+        /// default) or `discounted` (Coupons' default).
+        pub base: Option<DiscountBase>,
+        /// Coupons: most of its Vouchers one cart uses (at least 1); absent: no
+        /// limit.
+        #[oai(validator(minimum(value = "1")))]
+        pub max_per_cart: Option<u32>,
+    }
 }
 
 impl StackingRules {

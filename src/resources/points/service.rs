@@ -76,10 +76,6 @@ fn description(text: Option<String>) -> ApiResult<Option<String>> {
     }
 }
 
-fn operation_id() -> String {
-    crate::common::ids::time_ordered_id("op")
-}
-
 /// The entry debiting or crediting `customer` in an operation.
 fn entry(
     customer: &Customer,
@@ -89,7 +85,7 @@ fn entry(
     operation: &Operation<'_>,
 ) -> LedgerEntry {
     LedgerEntry {
-        operation_id: Some(operation.id.to_string()),
+        operation_id: Some(operation.id.clone()),
         author_email: operation.author.map(str::to_string),
         description: operation.note.map(str::to_string),
         ..LedgerEntry::new(&customer.id, kind, points, reason, operation.at)
@@ -118,10 +114,22 @@ fn one_balance<'a>(
 
 /// What the entries of one operation share.
 struct Operation<'a> {
-    id: &'a str,
+    id: String,
     at: Timestamp,
     author: Option<&'a str>,
     note: Option<&'a str>,
+}
+
+impl<'a> Operation<'a> {
+    /// A new operation (a new id) at `at`, by `author`, with `note`.
+    fn new(at: Timestamp, author: Option<&'a str>, note: Option<&'a str>) -> Self {
+        Operation {
+            id: crate::common::ids::time_ordered_id("op"),
+            at,
+            author,
+            note,
+        }
+    }
 }
 
 impl Services {
@@ -262,30 +270,11 @@ impl Services {
         let points = amount(points, false)?;
         let note = description(note)?;
         let customer = self.active_customer_by(company, customer).await?;
-        let id = operation_id();
-        let debit = entry(
-            &customer,
-            kind,
-            -points,
-            "redemption",
-            &Operation {
-                id: &id,
-                at: self.now(),
-                author,
-                note: note.as_deref(),
-            },
-        );
+        let operation = Operation::new(self.now(), author, note.as_deref());
         let done = self
-            .append_locked(
-                company,
-                [&customer.id],
-                kind,
-                &[debit],
-                None,
-                one_balance(&id, kind, points, &customer.id, None),
-            )
+            .redeem_from(company, &customer, (kind, points), &operation, None)
             .await?;
-        tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %id, "points redeemed");
+        tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %operation.id, "points redeemed");
         Ok(done)
     }
 
@@ -310,29 +299,38 @@ impl Services {
         let customer = self
             .active_customer_by(company, CustomerRef::id(&cart.customer_id))
             .await?;
-        let id = operation_id();
+        let operation = Operation::new(self.now(), author, None);
+        self.redeem_from(
+            company,
+            &customer,
+            (kind, points),
+            &operation,
+            Some(&cart.id),
+        )
+        .await
+    }
+
+    /// Debits `points` of `kind` from `customer` in `operation` (for the
+    /// recorded cart `for_cart`, when given); answers their balance after.
+    async fn redeem_from(
+        &self,
+        company: &str,
+        customer: &Customer,
+        (kind, points): (PointsKind, i64),
+        operation: &Operation<'_>,
+        for_cart: Option<&str>,
+    ) -> ApiResult<PointsOperation> {
         let debit = LedgerEntry {
-            cart_id: Some(cart.id.clone()),
-            ..entry(
-                &customer,
-                kind,
-                -points,
-                "redemption",
-                &Operation {
-                    id: &id,
-                    at: self.now(),
-                    author,
-                    note: None,
-                },
-            )
+            cart_id: for_cart.map(str::to_string),
+            ..entry(customer, kind, -points, "redemption", operation)
         };
         self.append_locked(
             company,
             [&customer.id],
             kind,
             &[debit],
-            Some(&cart.id),
-            one_balance(&id, kind, points, &customer.id, Some(&cart.id)),
+            for_cart,
+            one_balance(&operation.id, kind, points, &customer.id, for_cart),
         )
         .await
     }
@@ -360,36 +358,15 @@ impl Services {
                 "a transfer needs two different Customers",
             ));
         }
-        let id = operation_id();
+        let operation = Operation::new(self.now(), author, note.as_deref());
+        let id = &operation.id;
         let debit = LedgerEntry {
             counterpart_id: Some(to.id.clone()),
-            ..entry(
-                &from,
-                kind,
-                -points,
-                "transfer",
-                &Operation {
-                    id: &id,
-                    at: self.now(),
-                    author,
-                    note: note.as_deref(),
-                },
-            )
+            ..entry(&from, kind, -points, "transfer", &operation)
         };
         let credit = LedgerEntry {
             counterpart_id: Some(from.id.clone()),
-            ..entry(
-                &to,
-                kind,
-                points,
-                "transfer",
-                &Operation {
-                    id: &id,
-                    at: self.now(),
-                    author,
-                    note: note.as_deref(),
-                },
-            )
+            ..entry(&to, kind, points, "transfer", &operation)
         };
         let done = self
             .append_locked(
@@ -440,21 +417,11 @@ impl Services {
             }
         }
         let customer = self.active_customer_by(company, customer).await?;
-        let id = operation_id();
+        let operation = Operation::new(self.now(), author, note.as_deref());
+        let id = &operation.id;
         let adjustment = LedgerEntry {
             expires_at,
-            ..entry(
-                &customer,
-                kind,
-                points,
-                "adjustment",
-                &Operation {
-                    id: &id,
-                    at: self.now(),
-                    author,
-                    note: note.as_deref(),
-                },
-            )
+            ..entry(&customer, kind, points, "adjustment", &operation)
         };
         self.append_locked(
             company,
@@ -462,7 +429,7 @@ impl Services {
             kind,
             &[adjustment],
             None,
-            one_balance(&id, kind, points, &customer.id, None),
+            one_balance(id, kind, points, &customer.id, None),
         )
         .await
     }

@@ -3,6 +3,7 @@
 
 use crate::error::ErrorCode;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
+use crate::resources::points_campaigns::service::PointsCampaigns;
 use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -78,7 +79,11 @@ impl PointsCampaignsApi {
         answers_with(request, PointsCampaign::clone);
         Ok(Json(
             services(request)?
-                .create_points_campaign(&caller.0.company, body.0, language(request)?)
+                .create_resource_campaign::<PointsCampaigns>(
+                    &caller.0.company,
+                    body.0,
+                    language(request)?,
+                )
                 .await?,
         ))
     }
@@ -93,7 +98,8 @@ impl PointsCampaignsApi {
         request: &poem::Request,
     ) -> Result<Json<PointsCampaignList>, ErrorResponse> {
         Ok(Json(PointsCampaignList {
-            points: services(request)?.points_campaigns(&caller.0.company, language(request)?),
+            points: services(request)?
+                .resource_campaigns::<PointsCampaigns>(&caller.0.company, language(request)?),
         }))
     }
 
@@ -107,11 +113,13 @@ impl PointsCampaignsApi {
         request: &poem::Request,
         value: Path<String>,
     ) -> Result<Json<PointsCampaign>, ErrorResponse> {
-        Ok(Json(services(request)?.points_campaign(
-            &caller.0.company,
-            &value.0,
-            language(request)?,
-        )?))
+        Ok(Json(
+            services(request)?.resource_campaign::<PointsCampaigns>(
+                &caller.0.company,
+                &value.0,
+                language(request)?,
+            )?,
+        ))
     }
 
     /// Update a points/wallet campaign created through the API.
@@ -132,7 +140,12 @@ impl PointsCampaignsApi {
         answers_with(request, PointsCampaign::clone);
         Ok(Json(
             services(request)?
-                .update_points_campaign(&caller.0.company, &value.0, body.0, language(request)?)
+                .update_resource_campaign::<PointsCampaigns>(
+                    &caller.0.company,
+                    &value.0,
+                    body.0,
+                    language(request)?,
+                )
                 .await?,
         ))
     }

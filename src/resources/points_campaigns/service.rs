@@ -3,7 +3,7 @@
 //! and evaluated by the same engine. Their ids come from a range campaign
 //! files may not use, so the two never collide.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common::language::Language;
 use crate::common::money::decimal_to_f64;
@@ -14,7 +14,8 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::api_campaigns::campaign_source;
-use crate::resources::api_campaigns::service::CampaignPatch;
+use crate::resources::api_campaigns::resource::CampaignResource;
+use crate::resources::api_campaigns::service::OfferAmounts;
 use crate::resources::campaign_header::CampaignHeader;
 use crate::resources::limits::OfferLimit;
 use crate::resources::points::model::PerAmountOf;
@@ -24,128 +25,61 @@ use crate::resources::points_campaigns::model::PointsCampaign;
 use crate::resources::points_campaigns::model::PointsCampaignSpec;
 use crate::resources::points_campaigns::model::PointsRules;
 use crate::resources::points_campaigns::rules::Expiry;
-use crate::services::Services;
+use crate::resources::points_campaigns::rules::PointsAccrual;
 
-/// The kind of the campaigns this resource creates.
-const KIND: &str = "points";
+/// Points campaigns, as the one flow of API-written campaigns lists,
+/// creates and changes them.
+pub struct PointsCampaigns;
 
-fn not_found(id: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::PointsCampaignNotFound,
-        format!("no points campaign `{id}`"),
-    )
-}
+impl CampaignResource for PointsCampaigns {
+    const KIND: &'static str = "points";
+    const NOUN: &'static str = "points campaign";
+    const NOT_FOUND: ErrorCode = ErrorCode::PointsCampaignNotFound;
+    const NEEDS: &'static str = "points";
+    const SECTIONS: &'static [&'static str] = &[];
+    type Spec = PointsCampaignSpec;
+    type View = PointsCampaign;
 
-impl Services {
-    /// Creates a points campaign; it applies from the next event on.
-    pub async fn create_points_campaign(
-        &self,
-        company: &str,
-        spec: PointsCampaignSpec,
-        language: &Language,
-    ) -> ApiResult<PointsCampaign> {
-        if spec.name.is_none() || spec.points.is_none() {
-            return Err(ApiError::invalid(
-                "a points campaign needs `name` and `points`",
-            ));
+    /// Its fields are a campaign file's.
+    fn file_spec(spec: &PointsCampaignSpec, _new: bool) -> ApiResult<Value> {
+        serde_json::to_value(spec).map_err(ApiError::internal)
+    }
+
+    fn offer(_spec: &PointsCampaignSpec) -> Option<&(dyn OfferAmounts + Sync)> {
+        None
+    }
+
+    fn settle(_patch: &PointsCampaignSpec, _merged: &mut Value) {}
+
+    fn view(campaign: &Campaign, language: &Language) -> Option<PointsCampaign> {
+        match &campaign.kind {
+            CampaignKind::Points(accrual) => Some(describe(campaign, accrual, language)),
+            _ => None,
         }
-        let spec = serde_json::to_value(&spec).map_err(ApiError::internal)?;
-        self.create_api_campaign(company, (KIND, &spec), |campaign| {
-            Ok(describe(campaign, "api", language))
-        })
-        .await
-    }
-
-    /// Updates a points campaign created through the API: the fields sent
-    /// replace the stored ones. File campaigns are changed in their files
-    /// (`forbidden_request`).
-    pub async fn update_points_campaign(
-        &self,
-        company: &str,
-        id: &str,
-        patch: PointsCampaignSpec,
-        language: &Language,
-    ) -> ApiResult<PointsCampaign> {
-        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let changes = CampaignPatch {
-            kind: KIND,
-            id: rule_id,
-            changes: serde_json::to_value(&patch).map_err(ApiError::internal)?,
-            sections: &[],
-            not_found: not_found(id),
-            offer: None,
-        };
-        self.patch_api_campaign(
-            company,
-            changes,
-            |_| {},
-            |campaign| Ok(describe(campaign, "api", language)),
-        )
-        .await
-    }
-
-    /// Every points campaign of the Company (files and API), by id.
-    pub fn points_campaigns(&self, company: &str, language: &Language) -> Vec<PointsCampaign> {
-        let rules = self.catalog.company(company);
-        rules
-            .campaigns
-            .iter()
-            .filter(|c| matches!(c.kind, CampaignKind::Points(_)))
-            .map(|c| describe(c, campaign_source(c), language))
-            .collect()
-    }
-
-    /// The points campaign `id`.
-    pub fn points_campaign(
-        &self,
-        company: &str,
-        id: &str,
-        language: &Language,
-    ) -> ApiResult<PointsCampaign> {
-        let rule_id: i64 = id.parse().map_err(|_| not_found(id))?;
-        let rules = self.catalog.company(company);
-        rules
-            .campaigns
-            .iter()
-            .find(|c| c.id == rule_id && matches!(c.kind, CampaignKind::Points(_)))
-            .map(|c| describe(c, campaign_source(c), language))
-            .ok_or_else(|| not_found(id))
     }
 }
 
 /// The campaign as the API shows it.
-fn describe(campaign: &Campaign, source: &str, language: &Language) -> PointsCampaign {
-    let points = match &campaign.kind {
-        CampaignKind::Points(accrual) => PointsRules {
-            per_amount: accrual.per_amount.map(decimal_to_f64),
-            per_amount_of: accrual.on_paid.then_some(PerAmountOf::Paid),
-            rounding: Some(accrual.rounding).filter(|r| *r != PointsRounding::Floor),
-            per_product: accrual.per_product.clone(),
-            fixed: accrual.fixed,
-            balance: Some(accrual.kind).filter(|k| *k != PointsKind::Points),
-            expires_after_days: match accrual.expiry {
-                Some(Expiry::AfterDays(days)) => Some(days),
-                _ => None,
-            },
-            expires_at: match accrual.expiry {
-                Some(Expiry::At(at)) => Some(at.instant(&language.locale)),
-                _ => None,
-            },
+fn describe(campaign: &Campaign, accrual: &PointsAccrual, language: &Language) -> PointsCampaign {
+    let points = PointsRules {
+        per_amount: accrual.per_amount.map(decimal_to_f64),
+        per_amount_of: accrual.on_paid.then_some(PerAmountOf::Paid),
+        rounding: Some(accrual.rounding).filter(|r| *r != PointsRounding::Floor),
+        per_product: accrual.per_product.clone(),
+        fixed: accrual.fixed,
+        balance: Some(accrual.kind).filter(|k| *k != PointsKind::Points),
+        expires_after_days: match accrual.expiry {
+            Some(Expiry::AfterDays(days)) => Some(days),
+            _ => None,
         },
-        _ => PointsRules {
-            per_amount: None,
-            per_amount_of: None,
-            rounding: None,
-            per_product: Default::default(),
-            fixed: None,
-            balance: None,
-            expires_after_days: None,
-            expires_at: None,
+        expires_at: match accrual.expiry {
+            Some(Expiry::At(at)) => Some(at.instant(&language.locale)),
+            _ => None,
         },
     };
     PointsCampaign {
         header: CampaignHeader::of(campaign, language, &language.locale),
-        source: source.to_string(),
+        source: campaign_source(campaign).to_string(),
         on: match &campaign.listens {
             Listens::Cart => Some(json!("cart")),
             Listens::CustomEvent(kind) => Some(json!({ "custom_event": kind })),

@@ -19,44 +19,26 @@ campaign_spec! {
     #[oai(deny_unknown_fields)]
     pub struct PromotionSpec {
         /// First instant it applies.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub valid_from: Option<Timestamp>,
         /// Last instant it applies.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub valid_to: Option<Timestamp>,
         /// Product codes (or aliases) whose lines it discounts.
-        #[oai(skip_serializing_if_is_none, validator(max_items = 500))]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(max_items = 500))]
         pub products: Option<Vec<String>>,
         /// Product features whose lines it discounts (a feature covers those
         /// under it): `{"department": ["dairy"]}`; each must exist.
-        #[oai(skip_serializing_if_is_none, validator(max_properties = 50))]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(max_properties = 50))]
         pub features: Option<FeatureMap>,
         /// Percentage off, more than 0 and at most 100; or send `amount`.
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(minimum(value = "0", exclusive), maximum(value = "100"))
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(minimum(value = "0", exclusive), maximum(value = "100")))]
         pub percent: Option<f64>,
         /// Money off each line it applies to (or off the cart), in the
         /// Company's currency; or send `percent`.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub amount: Option<SentAmount>,
         /// Its place in the stacking order: higher first (default 0).
-        #[oai(
-            skip_serializing_if_is_none,
-            validator(minimum(value = "-1000000"), maximum(value = "1000000"))
-        )]
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[oai(validator(minimum(value = "-1000000"), maximum(value = "1000000")))]
         pub priority: Option<i64>,
         /// When true, it shares a cart with no other discount or Voucher.
-        #[oai(skip_serializing_if_is_none)]
-        #[serde(skip_serializing_if = "Option::is_none")]
         pub exclusive: Option<bool>,
     }
 }

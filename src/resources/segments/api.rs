@@ -4,6 +4,7 @@ use crate::common::amount::Amount;
 use crate::common::money::decimal_from_f64;
 use crate::error::ErrorCode;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
+use crate::resources::segments::service::SegmentKind;
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
@@ -166,9 +167,10 @@ impl SegmentsApi {
         id: Path<String>,
     ) -> Result<Json<TiersBody>, ErrorResponse> {
         let (customer_id, tiers) = services(request)?
-            .customer_tiers(
+            .customer_segments(
                 &caller.0.company,
                 CustomerRef::id(&id.0),
+                SegmentKind::Tiers,
                 language(request)?,
             )
             .await?;
@@ -191,9 +193,10 @@ impl SegmentsApi {
         id: Path<String>,
     ) -> Result<Json<AudiencesBody>, ErrorResponse> {
         let (customer_id, audiences) = services(request)?
-            .customer_audiences(
+            .customer_segments(
                 &caller.0.company,
                 CustomerRef::id(&id.0),
+                SegmentKind::Audiences,
                 language(request)?,
             )
             .await?;

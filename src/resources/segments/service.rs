@@ -67,6 +67,15 @@ pub struct SegmentStanding {
     pub error: Option<String>,
 }
 
+/// The two kinds of segment a Customer stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SegmentKind {
+    /// Loyalty tiers.
+    Tiers,
+    /// Audiences.
+    Audiences,
+}
+
 impl Services {
     /// What the Company's expressions know about `customer` at `now`: the
     /// Customer, its associates, its purchases and its points balance.
@@ -214,32 +223,21 @@ impl Services {
         })
     }
 
-    /// Every tier, lowest first, with whether the Customer reached it.
-    pub async fn customer_tiers(
+    /// Every segment of `kind` (tiers lowest first, audiences in file
+    /// order), with whether the Customer belongs to it.
+    pub async fn customer_segments(
         &self,
         company: &str,
         reference: CustomerRef<'_>,
+        kind: SegmentKind,
         language: &Language,
     ) -> ApiResult<(String, Vec<SegmentStanding>)> {
         let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
-        Ok((
-            customer.id,
-            self.standings(&rules.segments.tiers, &facts, language),
-        ))
-    }
-
-    /// Every audience, with whether the Customer belongs to it.
-    pub async fn customer_audiences(
-        &self,
-        company: &str,
-        reference: CustomerRef<'_>,
-        language: &Language,
-    ) -> ApiResult<(String, Vec<SegmentStanding>)> {
-        let (customer, facts, rules) = self.evaluated_facts(company, reference).await?;
-        Ok((
-            customer.id,
-            self.standings(&rules.segments.audiences, &facts, language),
-        ))
+        let segments = match kind {
+            SegmentKind::Tiers => &rules.segments.tiers,
+            SegmentKind::Audiences => &rules.segments.audiences,
+        };
+        Ok((customer.id, self.standings(segments, &facts, language)))
     }
 
     /// Whether the Customer belongs to `audience`.

@@ -59,32 +59,68 @@ macro_rules! taxonomy {
     };
 }
 
-/// The taxonomy operations' examples.
-pub const EXAMPLES: &[OperationExample] = &[
-    OperationExample::new("POST /taxonomies").takes::<NewTaxonomy>(r#"{"slug": "department", "name": "Department"}"#).answers::<Taxonomy>(r#"{"slug": "department", "name": "Department", "description": null, "scope": "product",
-            "features": [], "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z"}"#),
-    OperationExample::new("GET /taxonomies").answers::<TaxonomyList>(concat!(
-            r#"{"taxonomies": ["#,
-            taxonomy!("department", "product", "dairy", "cheese"),
-            "]}"
-        )),
-    OperationExample::new("GET /taxonomies/{slug}").answers::<Taxonomy>(taxonomy!("department", "product", "dairy", "cheese")),
-    OperationExample::new("PATCH /taxonomies/{slug}").takes::<TaxonomyChanges>(r#"{"name": "Departments", "description": "How they are grouped"}"#).answers::<Taxonomy>(taxonomy!("department", "product", "dairy", "cheese")),
-    OperationExample::new("DELETE /taxonomies/{slug}").answers::<DeletedMasterRecord>(r#"{"id": "department", "result": "deleted", "detached": 12}"#),
-    OperationExample::new("POST /taxonomies/{taxonomy_slug}/features").takes::<NewFeature>(r#"{"slug": "cheese", "name": "Cheese", "parent": "dairy"}"#).answers::<Feature>(feature!("department", "cheese", "dairy")),
-    OperationExample::new("PATCH /taxonomies/{taxonomy_slug}/features/{id}").takes::<FeatureChanges>(r#"{"name": "Cheese", "parent": null}"#).answers::<Feature>(feature!("department", "cheese")),
-    OperationExample::new("DELETE /taxonomies/{taxonomy_slug}/features/{id}").answers::<DeletedMasterRecord>(r#"{"id": "ftr_019a8c2f4e10a1b2c3d4e5f7", "result": "deleted", "detached": 3}"#),
-    OperationExample::new("POST /locations/taxonomies").takes::<NewTaxonomy>(r#"{"slug": "region", "name": "Region"}"#).answers::<Taxonomy>(r#"{"slug": "region", "name": "Region", "description": null, "scope": "location",
-            "features": [], "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z"}"#),
-    OperationExample::new("GET /locations/taxonomies").answers::<TaxonomyList>(concat!(
-            r#"{"taxonomies": ["#,
-            taxonomy!("region", "location", "north", "basque"),
-            "]}"
-        )),
-    OperationExample::new("GET /locations/taxonomies/{slug}").answers::<Taxonomy>(taxonomy!("region", "location", "north", "basque")),
-    OperationExample::new("PATCH /locations/taxonomies/{slug}").takes::<TaxonomyChanges>(r#"{"name": "Regions", "description": "How they are grouped"}"#).answers::<Taxonomy>(taxonomy!("region", "location", "north", "basque")),
-    OperationExample::new("DELETE /locations/taxonomies/{slug}").answers::<DeletedMasterRecord>(r#"{"id": "region", "result": "deleted", "detached": 12}"#),
-    OperationExample::new("POST /locations/taxonomies/{taxonomy_slug}/features").takes::<NewFeature>(r#"{"slug": "basque", "name": "Basque", "parent": "north"}"#).answers::<Feature>(feature!("region", "basque", "north")),
-    OperationExample::new("PATCH /locations/taxonomies/{taxonomy_slug}/features/{id}").takes::<FeatureChanges>(r#"{"name": "Basque", "parent": null}"#).answers::<Feature>(feature!("region", "basque")),
-    OperationExample::new("DELETE /locations/taxonomies/{taxonomy_slug}/features/{id}").answers::<DeletedMasterRecord>(r#"{"id": "ftr_019a8c2f4e10a1b2c3d4e5f7", "result": "deleted", "detached": 3}"#),
-];
+/// The examples of the eight taxonomy and feature operations of each
+/// scope: (path prefix, scope, taxonomy slug, its name, the name a change
+/// gives it, a feature's parent, the feature, its name).
+macro_rules! scope_examples {
+    ($(($prefix:literal, $scope:literal, $slug:literal, $name:literal, $renamed:literal,
+        $parent:literal, $feature:literal, $feature_name:literal)),+) => {
+        &[$(
+            OperationExample::new(concat!("POST ", $prefix, "/taxonomies"))
+                .takes::<NewTaxonomy>(concat!(r#"{"slug": ""#, $slug, r#"", "name": ""#, $name, r#""}"#))
+                .answers::<Taxonomy>(concat!(
+                    r#"{"slug": ""#, $slug, r#"", "name": ""#, $name,
+                    r#"", "description": null, "scope": ""#, $scope,
+                    r#"", "features": [], "created_at": "2026-11-23T10:00:00Z", "updated_at": "2026-11-23T10:00:00Z"}"#
+                )),
+            OperationExample::new(concat!("GET ", $prefix, "/taxonomies")).answers::<TaxonomyList>(concat!(
+                r#"{"taxonomies": ["#,
+                taxonomy!($slug, $scope, $parent, $feature),
+                "]}"
+            )),
+            OperationExample::new(concat!("GET ", $prefix, "/taxonomies/{slug}"))
+                .answers::<Taxonomy>(taxonomy!($slug, $scope, $parent, $feature)),
+            OperationExample::new(concat!("PATCH ", $prefix, "/taxonomies/{slug}"))
+                .takes::<TaxonomyChanges>(concat!(r#"{"name": ""#, $renamed, r#"", "description": "How they are grouped"}"#))
+                .answers::<Taxonomy>(taxonomy!($slug, $scope, $parent, $feature)),
+            OperationExample::new(concat!("DELETE ", $prefix, "/taxonomies/{slug}"))
+                .answers::<DeletedMasterRecord>(concat!(r#"{"id": ""#, $slug, r#"", "result": "deleted", "detached": 12}"#)),
+            OperationExample::new(concat!("POST ", $prefix, "/taxonomies/{taxonomy_slug}/features"))
+                .takes::<NewFeature>(concat!(
+                    r#"{"slug": ""#, $feature, r#"", "name": ""#, $feature_name, r#"", "parent": ""#, $parent, r#""}"#
+                ))
+                .answers::<Feature>(feature!($slug, $feature, $parent)),
+            OperationExample::new(concat!("PATCH ", $prefix, "/taxonomies/{taxonomy_slug}/features/{id}"))
+                .takes::<FeatureChanges>(concat!(r#"{"name": ""#, $feature_name, r#"", "parent": null}"#))
+                .answers::<Feature>(feature!($slug, $feature)),
+            OperationExample::new(concat!("DELETE ", $prefix, "/taxonomies/{taxonomy_slug}/features/{id}"))
+                .answers::<DeletedMasterRecord>(
+                    r#"{"id": "ftr_019a8c2f4e10a1b2c3d4e5f7", "result": "deleted", "detached": 3}"#
+                ),
+        )+]
+    };
+}
+
+/// The taxonomy operations' examples, of Products and of Locations.
+pub const EXAMPLES: &[OperationExample] = scope_examples!(
+    (
+        "",
+        "product",
+        "department",
+        "Department",
+        "Departments",
+        "dairy",
+        "cheese",
+        "Cheese"
+    ),
+    (
+        "/locations",
+        "location",
+        "region",
+        "Region",
+        "Regions",
+        "north",
+        "basque",
+        "Basque"
+    )
+);

@@ -184,19 +184,15 @@ impl Store {
             missing = ErrorCode::TaxonomyNotFound.code(),
             detach = detach_statements(),
         );
-        let mut response = self
-            .transact(|db| {
-                db.query(query.as_str())
-                    .bind(("company", company.to_string()))
-                    .bind(("scope", scope.as_str()))
-                    .bind(("records", records_table(scope)))
-                    .bind(("slug", slug.to_string()))
-                    .bind(("detach", detach))
-                    .bind(("in_use", ErrorCode::TaxonomyInUse.code()))
-                    .bind(("now", now.to_string()))
-            })
-            .await?;
-        Ok(returned_count(&mut response))
+        let deleted = Deletion {
+            company,
+            scope,
+            detach,
+            in_use: ErrorCode::TaxonomyInUse,
+            now,
+        };
+        self.delete_detaching(&query, deleted, &[("slug", slug)])
+            .await
     }
 
     /// Creates or replaces a feature, checking its taxonomy and its parent
@@ -280,21 +276,55 @@ impl Store {
             in_use = ErrorCode::FeatureInUse.code(),
             detach = detach_statements(),
         );
+        let deleted = Deletion {
+            company,
+            scope,
+            detach,
+            in_use: ErrorCode::FeatureInUse,
+            now,
+        };
+        self.delete_detaching(&query, deleted, &[("taxonomy", taxonomy), ("slug", slug)])
+            .await
+    }
+
+    /// Runs the delete `query` of a taxonomy or feature (ending with
+    /// [`detach_statements`]' count), with `named` (its slug, and a
+    /// feature's taxonomy) bound beside what every such delete reads.
+    async fn delete_detaching(
+        &self,
+        query: &str,
+        deleted: Deletion<'_>,
+        named: &[(&'static str, &str)],
+    ) -> ApiResult<u64> {
         let mut response = self
             .transact(|db| {
-                db.query(query.as_str())
-                    .bind(("company", company.to_string()))
-                    .bind(("scope", scope.as_str()))
-                    .bind(("records", records_table(scope)))
-                    .bind(("taxonomy", taxonomy.to_string()))
-                    .bind(("slug", slug.to_string()))
-                    .bind(("detach", detach))
-                    .bind(("in_use", ErrorCode::FeatureInUse.code()))
-                    .bind(("now", now.to_string()))
+                let mut statements = db
+                    .query(query)
+                    .bind(("company", deleted.company.to_string()))
+                    .bind(("scope", deleted.scope.as_str()))
+                    .bind(("records", records_table(deleted.scope)))
+                    .bind(("detach", deleted.detach))
+                    .bind(("in_use", deleted.in_use.code()))
+                    .bind(("now", deleted.now.to_string()));
+                for (name, value) in named {
+                    statements = statements.bind((*name, value.to_string()));
+                }
+                statements
             })
             .await?;
         Ok(returned_count(&mut response))
     }
+}
+
+/// What every delete of a taxonomy or feature binds.
+struct Deletion<'a> {
+    company: &'a str,
+    scope: Scope,
+    /// Whether records carrying it are detached (else refused).
+    detach: bool,
+    /// The refusal while records carry it.
+    in_use: ErrorCode,
+    now: &'a str,
 }
 
 /// The number a transaction ends with (`RETURN array::len($users);` before

@@ -36,54 +36,45 @@ impl Services {
         code: &str,
         minutes: u32,
     ) -> ApiResult<FrozenVoucher> {
-        let frozen =
-            again_when_changed(|| self.freeze_once(company, customer, code, minutes)).await?;
-        Ok(frozen)
-    }
-
-    /// One try of [`Services::freeze_voucher`] on the Voucher as read now,
-    /// answered as the hold leaves it.
-    async fn freeze_once(
-        &self,
-        company: &str,
-        customer: CustomerRef<'_>,
-        code: &str,
-        minutes: u32,
-    ) -> ApiResult<FrozenVoucher> {
-        let (customer_id, found) = self.held_voucher(company, customer, code).await?;
-        let voucher = &found.voucher;
-        let rules = self.catalog.company(company);
-        let locale = self.company_settings(company).await?.locale();
-        let now = self.now();
-        let presented = Presented::anywhere(&customer_id, now, &locale);
-        if let Some((refused, message)) =
-            refusal(voucher, campaign_of(voucher, &rules.campaigns), &presented)
-        {
-            return Err(ApiError::new(refused, message));
-        }
-        // A static code's Voucher is stored before its first hold.
-        let found = self.stored_voucher(company, found).await?;
-        let hold = Reservation {
-            reservation_id: time_ordered_id("rsv"),
-            until: Timestamp(now.as_datetime() + chrono::Duration::minutes(i64::from(minutes))),
-        };
-        let mut holds: Vec<Reservation> = found.voucher.holds_at(now).cloned().collect();
-        holds.push(hold.clone());
-        let frozen = FrozenVoucher {
-            reservation_id: hold.reservation_id.clone(),
-            expires_at: hold.until,
-            voucher: self.voucher_as_shown(company, &found.voucher, holds, (now, &locale)),
-        };
-        answer_now(&frozen).await;
-        self.store
-            .freeze_voucher(
-                company,
-                (&found.key, &found.voucher),
-                &customer_id,
-                &hold,
-                now,
-            )
-            .await?;
+        let frozen = again_when_changed(|| async move {
+            // Each try reads the Voucher anew and answers it as the hold leaves it.
+            let (customer_id, found) = self.held_voucher(company, customer, code).await?;
+            let voucher = &found.voucher;
+            let rules = self.catalog.company(company);
+            let locale = self.company_settings(company).await?.locale();
+            let now = self.now();
+            let presented = Presented::anywhere(&customer_id, now, &locale);
+            if let Some((refused, message)) =
+                refusal(voucher, campaign_of(voucher, &rules.campaigns), &presented)
+            {
+                return Err(ApiError::new(refused, message));
+            }
+            // A static code's Voucher is stored before its first hold.
+            let found = self.stored_voucher(company, found).await?;
+            let hold = Reservation {
+                reservation_id: time_ordered_id("rsv"),
+                until: Timestamp(now.as_datetime() + chrono::Duration::minutes(i64::from(minutes))),
+            };
+            let mut holds: Vec<Reservation> = found.voucher.holds_at(now).cloned().collect();
+            holds.push(hold.clone());
+            let frozen = FrozenVoucher {
+                reservation_id: hold.reservation_id.clone(),
+                expires_at: hold.until,
+                voucher: self.voucher_as_shown(company, &found.voucher, holds, (now, &locale)),
+            };
+            answer_now(&frozen).await;
+            self.store
+                .freeze_voucher(
+                    company,
+                    (&found.key, &found.voucher),
+                    &customer_id,
+                    &hold,
+                    now,
+                )
+                .await?;
+            Ok(frozen)
+        })
+        .await?;
         Ok(frozen)
     }
 
@@ -96,46 +87,39 @@ impl Services {
         code: &str,
         reservation_id: Option<&str>,
     ) -> ApiResult<Voucher> {
-        again_when_changed(|| self.unfreeze_once(company, customer, code, reservation_id)).await
-    }
-
-    /// One try of [`Services::unfreeze_voucher`] on the Voucher as read
-    /// now, answered as the release leaves it.
-    async fn unfreeze_once(
-        &self,
-        company: &str,
-        customer: CustomerRef<'_>,
-        code: &str,
-        reservation_id: Option<&str>,
-    ) -> ApiResult<Voucher> {
-        let (customer_id, found) = self.held_voucher(company, customer, code).await?;
-        let now = self.now();
-        if !found.stored {
-            // A static code's Voucher never held has no hold to release.
-            return Ok(found.voucher);
-        }
-        let holds = match reservation_id {
-            None => Vec::new(),
-            Some(released) => found
-                .voucher
-                .holds_at(now)
-                .filter(|hold| hold.reservation_id != released)
-                .cloned()
-                .collect(),
-        };
-        let locale = self.company_settings(company).await?.locale();
-        let released = self.voucher_as_shown(company, &found.voucher, holds, (now, &locale));
-        answer_now(&released).await;
-        self.store
-            .unfreeze_voucher(
-                company,
-                (&found.key, &found.voucher),
-                &customer_id,
-                reservation_id,
-                now,
-            )
-            .await?;
-        Ok(released)
+        again_when_changed(|| async move {
+            // Each try reads the Voucher anew and answers it as the release
+            // leaves it.
+            let (customer_id, found) = self.held_voucher(company, customer, code).await?;
+            let now = self.now();
+            if !found.stored {
+                // A static code's Voucher never held has no hold to release.
+                return Ok(found.voucher);
+            }
+            let holds = match reservation_id {
+                None => Vec::new(),
+                Some(released) => found
+                    .voucher
+                    .holds_at(now)
+                    .filter(|hold| hold.reservation_id != released)
+                    .cloned()
+                    .collect(),
+            };
+            let locale = self.company_settings(company).await?.locale();
+            let released = self.voucher_as_shown(company, &found.voucher, holds, (now, &locale));
+            answer_now(&released).await;
+            self.store
+                .unfreeze_voucher(
+                    company,
+                    (&found.key, &found.voucher),
+                    &customer_id,
+                    reservation_id,
+                    now,
+                )
+                .await?;
+            Ok(released)
+        })
+        .await
     }
 
     /// The Customer's id and their Voucher `code`; `voucher_not_found`

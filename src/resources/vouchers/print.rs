@@ -73,113 +73,107 @@ impl Services {
         codes: Option<&[String]>,
         language: &Language,
     ) -> ApiResult<Vec<PrintedVoucher>> {
-        again_when_changed(|| self.print_once(company, customer, codes, language)).await
-    }
-
-    /// One try of [`Services::print_vouchers`] on the Vouchers as read now,
-    /// answered as the stamp leaves them.
-    async fn print_once(
-        &self,
-        company: &str,
-        customer: CustomerRef<'_>,
-        codes: Option<&[String]>,
-        language: &Language,
-    ) -> ApiResult<Vec<PrintedVoucher>> {
-        let customer = self.find_customer(company, customer).await?.customer;
-        let rules = self.catalog.company(company);
-        let now = self.now();
-        let locale = &language.locale;
-        let presented = Presented::anywhere(&customer.id, now, locale);
-        let held = self
-            .store
-            .vouchers_by(company, "customer_id", &customer.id)
-            .await?;
-        let chosen: Vec<Voucher> = match codes {
-            None => held
-                .iter()
-                // A Voucher held by a checkout is still the Customer's to use.
-                .filter(|v| {
-                    matches!(
-                        state_of(v, campaign_of(v, &rules.campaigns), now, locale),
-                        VoucherState::Active | VoucherState::Frozen
-                    )
-                })
-                .cloned()
-                .collect(),
-            Some(codes) => {
-                let mut chosen = Vec::new();
-                let mut failures = Vec::new();
-                for code in codes {
-                    let found = match self.find_voucher(company, code, Some(&customer.id)).await? {
-                        // A static code the Customer has not used yet: stored
-                        // when printed.
-                        Some(found) if !found.stored => Some(found.voucher),
-                        Some(found) => held
-                            .iter()
-                            .find(|v| store_key(v).as_deref() == Some(found.key.as_str()))
-                            .cloned(),
-                        None => None,
-                    };
-                    let found = found.as_ref();
-                    let refused = match found {
-                        None => Some((
-                            ErrorCode::VoucherNotFound,
-                            format!("no Voucher `{code}` of this Customer"),
-                        )),
-                        // Held by a checkout is still usable, as for POST.
-                        Some(v) => refusal(v, campaign_of(v, &rules.campaigns), &presented)
-                            .filter(|(code, _)| *code != ErrorCode::VoucherFrozen),
-                    };
-                    match (refused, found) {
-                        (Some((refused, message)), _) => failures.push(VoucherFailure {
-                            voucher_code: code.clone(),
-                            code: refused,
-                            message,
-                        }),
-                        (None, Some(v)) if !chosen.iter().any(|c: &Voucher| c.id == v.id) => {
-                            chosen.push(v.clone())
+        again_when_changed(|| async move {
+            // Each try reads the Vouchers anew and answers them as the stamp
+            // leaves them.
+            let customer = self.find_customer(company, customer).await?.customer;
+            let rules = self.catalog.company(company);
+            let now = self.now();
+            let locale = &language.locale;
+            let presented = Presented::anywhere(&customer.id, now, locale);
+            let held = self
+                .store
+                .vouchers_by(company, "customer_id", &customer.id)
+                .await?;
+            let chosen: Vec<Voucher> = match codes {
+                None => held
+                    .iter()
+                    // A Voucher held by a checkout is still the Customer's to use.
+                    .filter(|v| {
+                        matches!(
+                            state_of(v, campaign_of(v, &rules.campaigns), now, locale),
+                            VoucherState::Active | VoucherState::Frozen
+                        )
+                    })
+                    .cloned()
+                    .collect(),
+                Some(codes) => {
+                    let mut chosen = Vec::new();
+                    let mut failures = Vec::new();
+                    for code in codes {
+                        let found =
+                            match self.find_voucher(company, code, Some(&customer.id)).await? {
+                                // A static code the Customer has not used yet: stored
+                                // when printed.
+                                Some(found) if !found.stored => Some(found.voucher),
+                                Some(found) => held
+                                    .iter()
+                                    .find(|v| store_key(v).as_deref() == Some(found.key.as_str()))
+                                    .cloned(),
+                                None => None,
+                            };
+                        let found = found.as_ref();
+                        let refused = match found {
+                            None => Some((
+                                ErrorCode::VoucherNotFound,
+                                format!("no Voucher `{code}` of this Customer"),
+                            )),
+                            // Held by a checkout is still usable, as for POST.
+                            Some(v) => refusal(v, campaign_of(v, &rules.campaigns), &presented)
+                                .filter(|(code, _)| *code != ErrorCode::VoucherFrozen),
+                        };
+                        match (refused, found) {
+                            (Some((refused, message)), _) => failures.push(VoucherFailure {
+                                voucher_code: code.clone(),
+                                code: refused,
+                                message,
+                            }),
+                            (None, Some(v)) if !chosen.iter().any(|c: &Voucher| c.id == v.id) => {
+                                chosen.push(v.clone())
+                            }
+                            (None, _) => {}
                         }
-                        (None, _) => {}
                     }
+                    if let Some(refused) = ApiError::of_vouchers(failures) {
+                        return Err(refused);
+                    }
+                    chosen
                 }
-                if let Some(refused) = ApiError::of_vouchers(failures) {
-                    return Err(refused);
+            };
+            for voucher in chosen.iter().filter(|v| !held.iter().any(|h| h.id == v.id)) {
+                if let Some(key) = store_key(voucher) {
+                    self.store
+                        .store_voucher_once(company, &key, voucher)
+                        .await?;
                 }
-                chosen
             }
-        };
-        for voucher in chosen.iter().filter(|v| !held.iter().any(|h| h.id == v.id)) {
-            if let Some(key) = store_key(voucher) {
+            let printed: Vec<PrintedVoucher> = chosen
+                .iter()
+                .map(|voucher| {
+                    let campaign = campaign_of(voucher, &rules.campaigns);
+                    let text = printed_text(voucher, campaign, language);
+                    PrintedVoucher {
+                        voucher: Voucher {
+                            state: state_of(voucher, campaign, now, locale),
+                            printed_at: Some(now),
+                            ..voucher.clone()
+                        },
+                        text,
+                    }
+                })
+                .collect();
+            let stamped: Vec<(String, &Voucher)> = chosen
+                .iter()
+                .filter_map(|voucher| Some((store_key(voucher)?, voucher)))
+                .collect();
+            if !stamped.is_empty() {
+                answer_now(&printed).await;
                 self.store
-                    .store_voucher_once(company, &key, voucher)
+                    .stamp_vouchers(company, &customer.id, &stamped, VoucherStamp::Printed(now))
                     .await?;
             }
-        }
-        let printed: Vec<PrintedVoucher> = chosen
-            .iter()
-            .map(|voucher| {
-                let campaign = campaign_of(voucher, &rules.campaigns);
-                let text = printed_text(voucher, campaign, language);
-                PrintedVoucher {
-                    voucher: Voucher {
-                        state: state_of(voucher, campaign, now, locale),
-                        printed_at: Some(now),
-                        ..voucher.clone()
-                    },
-                    text,
-                }
-            })
-            .collect();
-        let stamped: Vec<(String, &Voucher)> = chosen
-            .iter()
-            .filter_map(|voucher| Some((store_key(voucher)?, voucher)))
-            .collect();
-        if !stamped.is_empty() {
-            answer_now(&printed).await;
-            self.store
-                .stamp_vouchers(company, &customer.id, &stamped, VoucherStamp::Printed(now))
-                .await?;
-        }
-        Ok(printed)
+            Ok(printed)
+        })
+        .await
     }
 }

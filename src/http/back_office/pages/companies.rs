@@ -64,9 +64,11 @@ pub async fn create(
             language: Some(form.language.trim().to_string()),
             languages: list_of(&form.languages),
             rate_limits: None,
-            currency: filled(&form.currency),
-            minor_units: None,
-            time_zone: filled(&form.time_zone),
+            locale: LocaleChange {
+                currency: filled(&form.currency),
+                minor_units: None,
+                time_zone: filled(&form.time_zone),
+            },
         };
         services.create_company(new).await
     }

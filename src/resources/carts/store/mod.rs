@@ -414,15 +414,7 @@ mod tests {
             spend
         };
         assert_eq!(spend().await, [json!("8801256.21")]);
-        crate::storage::execute(
-            store
-                .db
-                .query(RECOUNT_TOTALS)
-                .bind(("company", "c".to_string()))
-                .bind(("customer", "x".to_string())),
-        )
-        .await
-        .unwrap();
+        super::purchase_days::tests::recount(&store).await;
         assert_eq!(spend().await, [json!("8801256.22")]);
     }
 

@@ -64,7 +64,7 @@ pub(crate) fn days_from_months(months: &[Value]) -> PurchaseDays {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::resources::carts::model::Cart;
     use crate::resources::carts::store::CartWrite;
@@ -121,7 +121,8 @@ mod tests {
         store.insert_cart("c", write).await.unwrap();
     }
 
-    async fn recount(store: &Store) {
+    /// Recounts the totals and days of Customer `x` of Company `c`.
+    pub(crate) async fn recount(store: &Store) {
         execute(
             store
                 .db
