@@ -9,14 +9,19 @@ pub mod credentials;
 
 use poem::{Endpoint, Middleware, Request, RequestBody};
 use poem_openapi::registry::{MetaSecurityScheme, Registry};
+use poem_openapi::types::ToJSON;
 use poem_openapi::{ApiExtractor, ApiExtractorType, ExtractParamOptions};
 
+use crate::common::language::Language;
 use crate::error::ApiError;
 use crate::error::ErrorCode;
 use crate::http::auth::credentials::Caller;
 use crate::http::auth::credentials::Credentials;
 use crate::http::auth::credentials::authenticate;
+use crate::http::errors::ErrorResponse;
 use crate::http::errors::poem_error;
+use crate::http::idempotency::answer::{answers_with, answers_with_some};
+use crate::http::languages::language;
 use crate::http::rate_limits::RateLimited;
 use crate::http::rate_limits::RateVerdictSlot;
 use crate::http::rate_limits::limiters::Tier;
@@ -41,15 +46,62 @@ pub const SCHEME_NAMES: [&str; 3] = ["ApiKey", "ApiSecret", "ApiVersion"];
 /// credential failure answers 403 `{"message":"Forbidden"}` and an exhausted
 /// quota 429, both before the body is read. Unauthenticated requests are never
 /// charged.
-#[derive(Debug, Clone)]
-pub struct ApiCaller<const TIER: u8>(pub Caller);
+///
+/// It carries what a handler works with: the Company, the use-cases and
+/// the request (its response language, its Idempotency-Key's answer).
+/// It derefs to the authenticated [`Caller`] (`caller.company`).
+pub struct ApiCaller<'a, const TIER: u8> {
+    /// The Company and key the request authenticated as.
+    caller: Caller,
+    /// The use-cases.
+    pub services: &'a Services,
+    /// The request.
+    pub request: &'a Request,
+}
 
 /// A caller of a tier-1 (critical) endpoint.
-pub type Tier1 = ApiCaller<1>;
+pub type Tier1<'a> = ApiCaller<'a, 1>;
 /// A caller of a tier-2 (moderate) endpoint.
-pub type Tier2 = ApiCaller<2>;
+pub type Tier2<'a> = ApiCaller<'a, 2>;
 /// A caller of a tier-3 (low) endpoint.
-pub type Tier3 = ApiCaller<3>;
+pub type Tier3<'a> = ApiCaller<'a, 3>;
+
+impl<const TIER: u8> std::ops::Deref for ApiCaller<'_, TIER> {
+    type Target = Caller;
+
+    fn deref(&self) -> &Caller {
+        &self.caller
+    }
+}
+
+impl<const TIER: u8> ApiCaller<'_, TIER> {
+    /// The language the response is in ([`crate::http::languages`]).
+    pub fn language(&self) -> Result<&Language, ErrorResponse> {
+        language(self.request)
+    }
+
+    /// Says how the answer of a keyed request is made from the result of
+    /// its operation ([`crate::http::idempotency::answer::answers_with`]).
+    pub fn answers_with<O, T, M>(&self, make: M)
+    where
+        O: 'static,
+        T: ToJSON + Send + Sync + 'static,
+        M: Fn(&O) -> T + Send + Sync + 'static,
+    {
+        answers_with(self.request, make);
+    }
+
+    /// [`ApiCaller::answers_with`] for an operation whose result may be no
+    /// answer ([`crate::http::idempotency::answer::answers_with_some`]).
+    pub fn answers_with_some<O, T, M>(&self, make: M)
+    where
+        O: 'static,
+        T: ToJSON + Send + Sync + 'static,
+        M: Fn(&O) -> Option<T> + Send + Sync + 'static,
+    {
+        answers_with_some(self.request, make);
+    }
+}
 
 const fn tier_of(number: u8) -> Tier {
     match number {
@@ -129,7 +181,7 @@ fn header(request: &Request, name: &str) -> Option<String> {
     first.to_str().ok().map(str::to_string)
 }
 
-impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
+impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<'a, TIER> {
     const TYPES: &'static [ApiExtractorType] = &[ApiExtractorType::SecurityScheme];
     type ParamType = ();
     type ParamRawType = ();
@@ -195,6 +247,10 @@ impl<'a, const TIER: u8> ApiExtractor<'a> for ApiCaller<TIER> {
         if admission.retry_after.is_some() {
             return Err(RateLimited(admission).into());
         }
-        Ok(ApiCaller(caller))
+        Ok(ApiCaller {
+            caller,
+            services,
+            request,
+        })
     }
 }

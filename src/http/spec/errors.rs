@@ -27,6 +27,13 @@ pub struct OperationErrors {
     pub codes: &'static [ErrorCode],
 }
 
+impl OperationErrors {
+    /// The codes `codes` of `operation`.
+    pub const fn new(operation: &'static str, codes: &'static [ErrorCode]) -> Self {
+        OperationErrors { operation, codes }
+    }
+}
+
 /// The codes of an `#[OpenApi]` group's operations; tuples of groups join
 /// theirs.
 pub trait DeclaredErrors {

@@ -377,13 +377,10 @@ mod tests {
         assert_eq!(facts.totals.lifetime_spend, 0.3);
         assert_eq!(facts.totals.cart_count, 2);
         assert_eq!(facts.points_balance, 15);
-        let days: Vec<String> = facts
-            .history
-            .days()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        assert_eq!(days, ["2026-11-02 0.2 1", "2026-11-20 0.1 1"]);
+        assert_eq!(
+            facts.history.to_string(),
+            "2026-11-02 0.2 1, 2026-11-20 0.1 1"
+        );
     }
 
     #[tokio::test]

@@ -5,5 +5,6 @@
 pub use loyalty_rules::resources::api_campaigns::*;
 
 pub mod resource;
+pub mod resource_api;
 pub mod service;
 pub mod store;

@@ -9,8 +9,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::services;
 use crate::resources::associations::model::Association;
 use crate::resources::associations::model::AssociationInput;
 use crate::resources::customers::model::Customer;
@@ -100,13 +98,13 @@ impl AssociationsApi {
     #[oai(path = "/associations", method = "post")]
     async fn create(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         body: Json<AssociationInput>,
     ) -> Result<Json<Association>, ErrorResponse> {
-        answers_with(request, Association::clone);
-        let association = services(request)?
-            .create_association(&caller.0.company, body.0)
+        caller.answers_with(Association::clone);
+        let association = caller
+            .services
+            .create_association(&caller.company, body.0)
             .await?;
         Ok(Json(association))
     }
@@ -117,13 +115,13 @@ impl AssociationsApi {
     #[oai(path = "/associations", method = "patch")]
     async fn update(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         body: Json<AssociationInput>,
     ) -> Result<Json<Association>, ErrorResponse> {
-        answers_with(request, Association::clone);
-        let association = services(request)?
-            .update_association(&caller.0.company, body.0)
+        caller.answers_with(Association::clone);
+        let association = caller
+            .services
+            .update_association(&caller.company, body.0)
             .await?;
         Ok(Json(association))
     }
@@ -134,13 +132,13 @@ impl AssociationsApi {
     #[oai(path = "/associations", method = "delete")]
     async fn delete(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<String>,
         #[oai(validator(min_length = 1, max_length = 128))] associate_id: Query<String>,
     ) -> Result<Json<DeletedAssociation>, ErrorResponse> {
-        services(request)?
-            .delete_association(&caller.0.company, &customer_id.0, &associate_id.0)
+        caller
+            .services
+            .delete_association(&caller.company, &customer_id.0, &associate_id.0)
             .await?;
         Ok(Json(DeletedAssociation {
             customer_id: customer_id.0,
@@ -155,12 +153,12 @@ impl AssociationsApi {
     #[oai(path = "/customers/:id/associates", method = "get")]
     async fn associates(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         id: Path<String>,
     ) -> Result<Json<AssociateList>, ErrorResponse> {
-        let associates = services(request)?
-            .associates(&caller.0.company, CustomerRef::id(&id.0))
+        let associates = caller
+            .services
+            .associates(&caller.company, CustomerRef::id(&id.0))
             .await?;
         Ok(Json(AssociateList {
             associates: associates

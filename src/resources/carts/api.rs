@@ -12,9 +12,6 @@ use crate::common::time::Timestamp;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::pipeline::api::EffectBody;
 use crate::pipeline::api::ExplanationBody;
 use crate::pipeline::api::bodies;
@@ -139,26 +136,22 @@ impl CartsApi {
     #[oai(path = "/carts/realtime", method = "post")]
     async fn realtime(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         explain: Query<Option<bool>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
         // Not a parameter of this operation: a client that sends it anyway
         // (copied from a simulation) is told, not silently evaluated now.
-        if asks_another_time(request) {
+        if asks_another_time(caller.request) {
             return Err(ApiError::invalid(
                 "`at` is for /carts/simulate only: a recorded cart is evaluated at the time it is received",
             )
             .into());
         }
-        let services = services(request)?;
-        let caller = &caller.0;
-        let language = language(request)?;
+        let services = caller.services;
+        let language = caller.language()?;
         let explain = explain.0.unwrap_or(false);
-        answers_with(request, move |outcome: &CartOutcome| {
-            respond(outcome.clone(), explain)
-        });
+        caller.answers_with(move |outcome: &CartOutcome| respond(outcome.clone(), explain));
         let outcome = services
             .guarded_cart(&caller.company, &caller.key, body.0, |cart, held_back| {
                 let how = CartRun {
@@ -182,16 +175,14 @@ impl CartsApi {
     #[oai(path = "/carts/simulate", method = "post")]
     async fn simulate(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         explain: Query<Option<bool>>,
         at: Query<Option<Timestamp>>,
         body: Json<NewCart>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
         let at = at.0;
-        let services = services(request)?;
-        let caller = &caller.0;
-        let language = language(request)?;
+        let services = caller.services;
+        let language = caller.language()?;
         let explain = explain.0.unwrap_or(false);
         let outcome = services
             .guarded_cart(&caller.company, &caller.key, body.0, |cart, held_back| {
@@ -217,16 +208,11 @@ impl CartsApi {
     #[oai(path = "/carts/cancellation", method = "post")]
     async fn cancel(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         body: Json<CartCancellation>,
     ) -> Result<Json<CartResponse>, ErrorResponse> {
-        answers_with(request, |outcome: &CartOutcome| {
-            respond(outcome.clone(), false)
-        });
-        let outcome = services(request)?
-            .cancel_cart(&caller.0.company, body.0)
-            .await?;
+        caller.answers_with(|outcome: &CartOutcome| respond(outcome.clone(), false));
+        let outcome = caller.services.cancel_cart(&caller.company, body.0).await?;
         Ok(Json(respond(outcome, false)))
     }
 
@@ -234,15 +220,8 @@ impl CartsApi {
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/carts/:id", method = "get")]
-    async fn get(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-        id: Path<String>,
-    ) -> Result<Json<Cart>, ErrorResponse> {
-        Ok(Json(
-            services(request)?.cart(&caller.0.company, &id.0).await?,
-        ))
+    async fn get(&self, caller: Tier2<'_>, id: Path<String>) -> Result<Json<Cart>, ErrorResponse> {
+        Ok(Json(caller.services.cart(&caller.company, &id.0).await?))
     }
 
     /// List carts, optionally of one Customer and between two instants
@@ -253,8 +232,7 @@ impl CartsApi {
     #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         from: Query<Option<Timestamp>>,
         to: Query<Option<Timestamp>>,
@@ -265,8 +243,9 @@ impl CartsApi {
     ) -> Result<Json<CartList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let customer = customer_id.0.as_deref().map(CustomerRef::id);
-        let page = services(request)?
-            .carts(&caller.0.company, customer, from.0, to.0, page)
+        let page = caller
+            .services
+            .carts(&caller.company, customer, from.0, to.0, page)
             .await?;
         Ok(Json(CartList {
             carts: page.items,

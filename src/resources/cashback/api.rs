@@ -11,7 +11,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
 use crate::http::params::location;
-use crate::http::services;
 
 #[derive(Tags)]
 enum CashbackTags {
@@ -105,21 +104,21 @@ impl CashbacksApi {
     #[oai(path = "/cashbacks", method = "get")]
     async fn cashbacks(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<CashbackList>, ErrorResponse> {
         let location = location(
-            &services(request)?.master_data.company(&caller.0.company),
+            &caller.services.master_data.company(&caller.company),
             location_id.0,
             location_code.0,
         )?;
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let quotes = services(request)?
-            .cashbacks(&caller.0.company, location.as_deref(), customer)
+        let quotes = caller
+            .services
+            .cashbacks(&caller.company, location.as_deref(), customer)
             .await?;
         Ok(Json(CashbackList {
             cashbacks: quotes
@@ -151,18 +150,18 @@ impl CashbacksApi {
     #[oai(path = "/cashback_thresholds", method = "get")]
     async fn thresholds(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] location_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] location_code: Query<Option<String>>,
     ) -> Result<Json<ThresholdList>, ErrorResponse> {
         let location = location(
-            &services(request)?.master_data.company(&caller.0.company),
+            &caller.services.master_data.company(&caller.company),
             location_id.0,
             location_code.0,
         )?;
-        let thresholds =
-            services(request)?.cashback_thresholds(&caller.0.company, location.as_deref())?;
+        let thresholds = caller
+            .services
+            .cashback_thresholds(&caller.company, location.as_deref())?;
         Ok(Json(ThresholdList {
             cashback_thresholds: thresholds
                 .into_iter()

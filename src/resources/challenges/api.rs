@@ -11,9 +11,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::challenges::model::ChallengeView;
 use crate::resources::challenges::model::CustomerChallenge;
@@ -98,14 +95,14 @@ impl ChallengesApi {
     #[oai(path = "/challenges", method = "get")]
     async fn challenges(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<ChallengeList>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let challenges = services(request)?
-            .challenges(&caller.0.company, None, customer, language(request)?)
+        let challenges = caller
+            .services
+            .challenges(&caller.company, None, customer, caller.language()?)
             .await?;
         Ok(Json(ChallengeList { challenges }))
     }
@@ -118,16 +115,16 @@ impl ChallengesApi {
     #[oai(path = "/challenges/:id", method = "get")]
     async fn challenge(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// The Challenge's id.
         id: Path<i64>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<ChallengeView>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let mut found = services(request)?
-            .challenges(&caller.0.company, Some(id.0), customer, language(request)?)
+        let mut found = caller
+            .services
+            .challenges(&caller.company, Some(id.0), customer, caller.language()?)
             .await?;
         found
             .pop()
@@ -148,14 +145,14 @@ impl ChallengesApi {
     #[oai(path = "/customers/:value/challenges", method = "get")]
     async fn customer_challenges(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
     ) -> Result<Json<CustomerChallengeList>, ErrorResponse> {
         let reference = CustomerRef::by(&value.0, search_by.0);
-        let challenges = services(request)?
-            .customer_challenges(&caller.0.company, reference, None, language(request)?)
+        let challenges = caller
+            .services
+            .customer_challenges(&caller.company, reference, None, caller.language()?)
             .await?;
         Ok(Json(CustomerChallengeList { challenges }))
     }
@@ -169,16 +166,16 @@ impl ChallengesApi {
     #[oai(path = "/customers/:value/challenges/:id", method = "get")]
     async fn customer_challenge(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         value: Path<String>,
         /// The Challenge's id.
         id: Path<i64>,
         search_by: Query<Option<SearchBy>>,
     ) -> Result<Json<CustomerChallenge>, ErrorResponse> {
         let reference = CustomerRef::by(&value.0, search_by.0);
-        let mut found = services(request)?
-            .customer_challenges(&caller.0.company, reference, Some(id.0), language(request)?)
+        let mut found = caller
+            .services
+            .customer_challenges(&caller.company, reference, Some(id.0), caller.language()?)
             .await?;
         found
             .pop()
@@ -198,17 +195,17 @@ impl ChallengesApi {
     #[oai(path = "/challenges/:id/enroll", method = "post")]
     async fn enroll(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The Challenge's id.
         id: Path<i64>,
         body: Json<EnrollRequest>,
     ) -> Result<Json<CustomerChallenge>, ErrorResponse> {
         let customer =
             CustomerRef::required(&body.0.customer_id, &body.0.customer_code, "customer")?;
-        answers_with(request, CustomerChallenge::clone);
-        let standing = services(request)?
-            .enroll(&caller.0.company, id.0, customer, language(request)?)
+        caller.answers_with(CustomerChallenge::clone);
+        let standing = caller
+            .services
+            .enroll(&caller.company, id.0, customer, caller.language()?)
             .await?;
         Ok(Json(standing))
     }

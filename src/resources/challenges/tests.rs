@@ -309,30 +309,20 @@ fn a_challenge_repeating_once_completed_starts_again_at_once() {
 #[test]
 fn enrolment_based_periods_start_on_the_enrolment_day() {
     let monthly = challenge("goal: { count: 2 }\nperiod: month\nperiod_starts: enrollment\n");
-    let enrolled = Some(day("2026-01-31"));
-    assert_eq!(
-        period_key(&monthly, enrolled, day("2026-02-27")),
-        "from 2026-01-31"
-    );
-    assert_eq!(
-        period_key(&monthly, enrolled, day("2026-02-28")),
-        "from 2026-02-28"
-    );
     let weekly = challenge("goal: { count: 2 }\nperiod: week\nperiod_starts: enrollment\n");
-    let enrolled = Some(day("2026-11-05"));
-    assert_eq!(
-        period_key(&weekly, enrolled, day("2026-11-11")),
-        "from 2026-11-05"
-    );
-    assert_eq!(
-        period_key(&weekly, enrolled, day("2026-11-12")),
-        "from 2026-11-12"
-    );
     let calendar = challenge("goal: { count: 2 }\nperiod: week\n");
-    assert_eq!(
-        period_key(&calendar, enrolled, day("2026-11-12")),
-        "2026-W46"
-    );
+    // (challenge, enrolled on, day, the key of the period the day is in)
+    let cases = [
+        (&monthly, "2026-01-31", "2026-02-27", "from 2026-01-31"),
+        (&monthly, "2026-01-31", "2026-02-28", "from 2026-02-28"),
+        (&weekly, "2026-11-05", "2026-11-11", "from 2026-11-05"),
+        (&weekly, "2026-11-05", "2026-11-12", "from 2026-11-12"),
+        (&calendar, "2026-11-05", "2026-11-12", "2026-W46"),
+    ];
+    for (challenge, enrolled, on, expected) in cases {
+        let key = period_key(challenge, Some(day(enrolled)), day(on));
+        assert_eq!(key, expected, "enrolled {enrolled}, on {on}");
+    }
 }
 
 /// One step of a random stream: an event on a day (0..28 after the start),

@@ -2,7 +2,6 @@
 //! GET/PATCH/DELETE /customers/{value}, POST /customers/{id}/cards.
 
 use crate::error::ErrorCode;
-use crate::http::idempotency::answer::answers_with;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use std::collections::BTreeMap;
 
@@ -15,7 +14,6 @@ use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
-use crate::http::services;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::CustomerPatch;
 use crate::resources::customers::model::NewCard;
@@ -156,13 +154,13 @@ impl CustomersApi {
     #[oai(path = "/customers", method = "post")]
     async fn create(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<NewCustomer>,
     ) -> Result<Json<Customer>, ErrorResponse> {
-        answers_with(request, Customer::clone);
-        let customer = services(request)?
-            .create_customer(&caller.0.company, body.0)
+        caller.answers_with(Customer::clone);
+        let customer = caller
+            .services
+            .create_customer(&caller.company, body.0)
             .await?;
         Ok(Json(customer))
     }
@@ -177,17 +175,13 @@ impl CustomersApi {
     #[oai(path = "/customers", method = "get")]
     async fn list(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(validator(max_items = 20))] ids: Query<Vec<String>>,
         #[oai(validator(max_items = 20))] phones: Query<Vec<String>>,
     ) -> Result<Json<CustomerList>, ErrorResponse> {
-        let customers = services(request)?
-            .list_customers(
-                &caller.0.company,
-                split_values(ids.0),
-                split_values(phones.0),
-            )
+        let customers = caller
+            .services
+            .list_customers(&caller.company, split_values(ids.0), split_values(phones.0))
             .await?;
         Ok(Json(CustomerList {
             customers,
@@ -201,13 +195,13 @@ impl CustomersApi {
     #[oai(path = "/customers/search", method = "post")]
     async fn search(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         body: Json<CustomerSearch>,
     ) -> Result<Json<CustomerList>, ErrorResponse> {
         let page = PageRequest::new(body.0.per_page, body.0.starting_after)?;
-        let page = services(request)?
-            .search_customers(&caller.0.company, body.0.filters, page)
+        let page = caller
+            .services
+            .search_customers(&caller.company, body.0.filters, page)
             .await?;
         Ok(Json(CustomerList {
             customers: page.items,
@@ -224,13 +218,13 @@ impl CustomersApi {
     #[oai(path = "/customers/:value", method = "get")]
     async fn get(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
     ) -> Result<Json<Customer>, ErrorResponse> {
-        let stored = services(request)?
-            .find_customer(&caller.0.company, CustomerRef::by(&value.0, search_by.0))
+        let stored = caller
+            .services
+            .find_customer(&caller.company, CustomerRef::by(&value.0, search_by.0))
             .await?;
         Ok(Json(stored.customer))
     }
@@ -245,16 +239,16 @@ impl CustomersApi {
     #[oai(path = "/customers/:value", method = "patch")]
     async fn update(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
         body: Json<CustomerPatch>,
     ) -> Result<Json<Customer>, ErrorResponse> {
-        answers_with(request, Customer::clone);
-        let customer = services(request)?
+        caller.answers_with(Customer::clone);
+        let customer = caller
+            .services
             .update_customer(
-                &caller.0.company,
+                &caller.company,
                 CustomerRef::by(&value.0, search_by.0),
                 body.0,
             )
@@ -273,8 +267,7 @@ impl CustomersApi {
     #[oai(path = "/customers/:value", method = "delete")]
     async fn delete(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
         mode: Query<Option<DeleteModeParam>>,
@@ -283,9 +276,10 @@ impl CustomersApi {
             DeleteModeParam::Anonymize => (DeleteMode::Anonymize, "anonymized"),
             DeleteModeParam::Delete => (DeleteMode::Delete, "deleted"),
         };
-        let customer = services(request)?
+        let customer = caller
+            .services
             .delete_customer(
-                &caller.0.company,
+                &caller.company,
                 CustomerRef::by(&value.0, search_by.0),
                 mode,
             )
@@ -305,14 +299,14 @@ impl CustomersApi {
     #[oai(path = "/customers/:id/cards", method = "post")]
     async fn add_card(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         id: Path<String>,
         body: Json<NewCard>,
     ) -> Result<Json<Customer>, ErrorResponse> {
-        answers_with(request, Customer::clone);
-        let customer = services(request)?
-            .add_card(&caller.0.company, CustomerRef::id(&id.0), body.0)
+        caller.answers_with(Customer::clone);
+        let customer = caller
+            .services
+            .add_card(&caller.company, CustomerRef::id(&id.0), body.0)
             .await?;
         Ok(Json(customer))
     }

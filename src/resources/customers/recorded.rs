@@ -140,15 +140,9 @@ mod tests {
         }
         .apply(&mut kept);
         let facts = &kept.facts.as_ref().unwrap().facts;
-        let days: Vec<String> = facts
-            .history
-            .days()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
         assert_eq!(
-            days,
-            ["2026-10-05 0.1 1", "2026-11-01 0.2 1", "2026-11-20 5 1"]
+            facts.history.to_string(),
+            "2026-10-05 0.1 1, 2026-11-01 0.2 1, 2026-11-20 5 1"
         );
         // 0.1 + 5.0 + 0.2 summed as decimals, as the store sums them.
         assert_eq!(facts.totals.lifetime_spend, 5.3);

@@ -9,9 +9,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::discounts::model::DiscountRedeem;
@@ -92,17 +89,16 @@ impl DiscountsApi {
     #[oai(path = "/discounts/trigger", method = "post")]
     async fn trigger(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<CouponTrigger>,
     ) -> Result<Json<Voucher>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        answers_with(request, Voucher::clone);
+        caller.answers_with(Voucher::clone);
         Ok(Json(
-            services(request)?
-                .trigger_coupon(&caller.0.company, customer, body.coupon_id)
+            caller
+                .services
+                .trigger_coupon(&caller.company, customer, body.coupon_id)
                 .await?,
         ))
     }
@@ -122,27 +118,26 @@ impl DiscountsApi {
     #[oai(path = "/discounts/redeem", method = "post")]
     async fn redeem(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<DiscountRedeem>,
     ) -> Result<Json<DiscountTransaction>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
         let given = GivenAt {
             base_amount: &body.base_amount,
             location_code: body.location_code.as_deref(),
             description: body.description.as_deref(),
         };
-        answers_with(request, DiscountTransaction::clone);
+        caller.answers_with(DiscountTransaction::clone);
         Ok(Json(
-            services(request)?
+            caller
+                .services
                 .redeem_discount(
-                    &caller.0.company,
+                    &caller.company,
                     customer,
                     body.discount_id,
                     given,
-                    language(request)?,
+                    caller.language()?,
                 )
                 .await?,
         ))
@@ -161,8 +156,7 @@ impl DiscountsApi {
     #[oai(path = "/discounts/transactions", method = "get")]
     async fn transactions(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// The Customer, by id.
         #[oai(validator(min_length = 1, max_length = 128))]
         customer_id: Query<Option<String>>,
@@ -176,9 +170,9 @@ impl DiscountsApi {
     ) -> Result<Json<DiscountTransactionList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
-        customer.check_not_blank()?;
-        let page = services(request)?
-            .discount_history(&caller.0.company, customer, page)
+        let page = caller
+            .services
+            .discount_history(&caller.company, customer, page)
             .await?;
         Ok(Json(DiscountTransactionList {
             transactions: page.items,

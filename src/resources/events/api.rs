@@ -11,9 +11,6 @@ use crate::common::pagination::PageRequest;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::pipeline::api::EffectBody;
 use crate::pipeline::api::ExplanationBody;
 use crate::pipeline::api::bodies;
@@ -116,21 +113,19 @@ impl EventsApi {
     #[oai(path = "/custom_events", method = "post")]
     async fn create(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         explain: Query<Option<bool>>,
         body: Json<NewEvent>,
     ) -> Result<Json<EventResponse>, ErrorResponse> {
         let explain = explain.0.unwrap_or(false);
-        answers_with(request, move |outcome: &EventOutcome| {
-            respond(outcome.clone(), explain)
-        });
-        let outcome = services(request)?
+        caller.answers_with(move |outcome: &EventOutcome| respond(outcome.clone(), explain));
+        let outcome = caller
+            .services
             .process_event(
-                &caller.0.company,
+                &caller.company,
                 body.0,
                 EventKind::CustomEvent,
-                language(request)?,
+                caller.language()?,
                 explain,
             )
             .await?;
@@ -143,8 +138,7 @@ impl EventsApi {
     #[oai(path = "/custom_events", method = "get")]
     async fn list(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(name = "type", validator(min_length = 1, max_length = 64))] kind: Query<
             Option<String>,
@@ -155,9 +149,10 @@ impl EventsApi {
         #[oai(validator(max_length = 128))] starting_after: Query<Option<String>>,
     ) -> Result<Json<CustomEventList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
-        let page = services(request)?
+        let page = caller
+            .services
             .custom_events(
-                &caller.0.company,
+                &caller.company,
                 customer_id.0.as_deref(),
                 kind.0.as_deref(),
                 page,
@@ -175,14 +170,11 @@ impl EventsApi {
     #[oai(path = "/custom_events/:id", method = "get")]
     async fn get(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         id: Path<String>,
     ) -> Result<Json<CustomEvent>, ErrorResponse> {
         Ok(Json(
-            services(request)?
-                .custom_event(&caller.0.company, &id.0)
-                .await?,
+            caller.services.custom_event(&caller.company, &id.0).await?,
         ))
     }
 
@@ -196,21 +188,19 @@ impl EventsApi {
     #[oai(path = "/trigger", method = "post")]
     async fn trigger(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         explain: Query<Option<bool>>,
         body: Json<NewEvent>,
     ) -> Result<Json<EventResponse>, ErrorResponse> {
         let explain = explain.0.unwrap_or(false);
-        answers_with(request, move |outcome: &EventOutcome| {
-            respond(outcome.clone(), explain)
-        });
-        let outcome = services(request)?
+        caller.answers_with(move |outcome: &EventOutcome| respond(outcome.clone(), explain));
+        let outcome = caller
+            .services
             .process_event(
-                &caller.0.company,
+                &caller.company,
                 body.0,
                 EventKind::Trigger,
-                language(request)?,
+                caller.language()?,
                 explain,
             )
             .await?;

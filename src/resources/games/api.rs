@@ -8,9 +8,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with_some;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::games::model::Game;
@@ -88,14 +85,14 @@ impl GamesApi {
     #[oai(path = "/games", method = "get")]
     async fn games(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<GameList>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let games = services(request)?
-            .games(&caller.0.company, customer, language(request)?)
+        let games = caller
+            .services
+            .games(&caller.company, customer, caller.language()?)
             .await?;
         Ok(Json(GameList { games }))
     }
@@ -109,16 +106,16 @@ impl GamesApi {
     #[oai(path = "/games/:id", method = "get")]
     async fn game(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// The game's id.
         id: Path<i64>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<Game>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let game = services(request)?
-            .game(&caller.0.company, id.0, customer, language(request)?)
+        let game = caller
+            .services
+            .game(&caller.company, id.0, customer, caller.language()?)
             .await?;
         Ok(Json(game))
     }
@@ -137,17 +134,17 @@ impl GamesApi {
     #[oai(path = "/games/:id/play", method = "post")]
     async fn play(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The game's id.
         id: Path<i64>,
         body: Json<PlayRequest>,
     ) -> Result<Json<GamePlay>, ErrorResponse> {
         let customer =
             CustomerRef::required(&body.0.customer_id, &body.0.customer_code, "customer")?;
-        answers_with_some(request, Option::<GamePlay>::clone);
-        let play = services(request)?
-            .play_game(&caller.0.company, id.0, customer, language(request)?)
+        caller.answers_with_some(Option::<GamePlay>::clone);
+        let play = caller
+            .services
+            .play_game(&caller.company, id.0, customer, caller.language()?)
             .await?;
         Ok(Json(play))
     }

@@ -10,11 +10,10 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi, Tags};
 
 use crate::common::pagination::PageRequest;
+use crate::http::auth::ApiCaller;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::languages::language;
 use crate::http::params::location;
-use crate::http::services;
 use crate::resources::instant_wins::model::InstantWinCampaign;
 use crate::resources::instant_wins::model::InstantWinSearch;
 use crate::resources::instant_wins::rules::Audience;
@@ -59,9 +58,8 @@ pub struct InstantWinList {
 /// What both operations filter on: the Customer (id or code), the
 /// Location (id or code, as the catalogue knows it) and the countries (a
 /// comma-separated list).
-fn filter<'a>(
-    request: &poem::Request,
-    company: &str,
+fn filter<'a, const TIER: u8>(
+    caller: &ApiCaller<'_, TIER>,
     customer: (&'a Option<String>, &'a Option<String>),
     location_sent: (Option<String>, Option<String>),
     country_list: Option<String>,
@@ -69,7 +67,7 @@ fn filter<'a>(
     Ok(InstantWinFilter {
         customer: CustomerRef::optional(customer.0, customer.1),
         location: location(
-            &services(request)?.master_data.company(company),
+            &caller.services.master_data.company(&caller.company),
             location_sent.0,
             location_sent.1,
         )?,
@@ -124,8 +122,7 @@ impl InstantWinsApi {
     #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
         campaign_audience: Query<Option<CampaignAudience>>,
@@ -145,15 +142,15 @@ impl InstantWinsApi {
             audience: campaign_audience.0.map(Audience::from),
             tier: tier_id.0,
             ..filter(
-                request,
-                &caller.0.company,
+                &caller,
                 (&customer_id.0, &customer_code.0),
                 (location_id.0, location_code.0),
                 country_list.0,
             )?
         };
-        let page = services(request)?
-            .instant_wins(&caller.0.company, filter, page, language(request)?)
+        let page = caller
+            .services
+            .instant_wins(&caller.company, filter, page, caller.language()?)
             .await?;
         Ok(Json(InstantWinList {
             instant_wins: page.items,
@@ -174,8 +171,7 @@ impl InstantWinsApi {
     #[allow(clippy::too_many_arguments)]
     async fn get(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         id: Path<String>,
         search_by: Query<Option<InstantWinSearch>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
@@ -186,20 +182,20 @@ impl InstantWinsApi {
     ) -> Result<Json<InstantWinCampaign>, ErrorResponse> {
         let search_by = search_by.0.unwrap_or_default();
         let filter = filter(
-            request,
-            &caller.0.company,
+            &caller,
             (&customer_id.0, &customer_code.0),
             (location_id.0, location_code.0),
             country_list.0,
         )?;
         Ok(Json(
-            services(request)?
+            caller
+                .services
                 .instant_win(
-                    &caller.0.company,
+                    &caller.company,
                     &id.0,
                     search_by,
                     filter,
-                    language(request)?,
+                    caller.language()?,
                 )
                 .await?,
         ))

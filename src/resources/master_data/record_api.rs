@@ -75,14 +75,13 @@ macro_rules! master_record_api {
             #[oai(path = $collection, method = "post")]
             async fn create(
                 &self,
-                caller: $crate::http::auth::Tier3,
-                request: &poem::Request,
+                caller: $crate::http::auth::Tier3<'_>,
                 body: poem_openapi::payload::Json<$new>,
             ) -> Result<poem_openapi::payload::Json<$record>, $crate::http::errors::ErrorResponse> {
-                $crate::http::idempotency::answer::answers_with(request, $record::clone);
+                caller.answers_with($record::clone);
                 Ok(poem_openapi::payload::Json(
-                    $crate::http::services(request)?
-                        .$create_use(&caller.0.company, body.0)
+                    caller.services
+                        .$create_use(&caller.company, body.0)
                         .await?,
                 ))
             }
@@ -91,8 +90,7 @@ macro_rules! master_record_api {
             #[oai(path = $collection, method = "get")]
             async fn list(
                 &self,
-                caller: $crate::http::auth::Tier2,
-                request: &poem::Request,
+                caller: $crate::http::auth::Tier2<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{1,64}$"))]
                 feature: poem_openapi::param::Query<Option<String>>,
                 #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))]
@@ -101,8 +99,8 @@ macro_rules! master_record_api {
                 starting_after: poem_openapi::param::Query<Option<String>>,
             ) -> Result<poem_openapi::payload::Json<$list>, $crate::http::errors::ErrorResponse> {
                 let page = $crate::common::pagination::PageRequest::new(per_page.0, starting_after.0)?;
-                let page = $crate::http::services(request)?
-                    .$list_use(&caller.0.company, feature.0.as_deref(), &page)
+                let page = caller.services
+                    .$list_use(&caller.company, feature.0.as_deref(), &page)
                     .await?;
                 Ok(poem_openapi::payload::Json($list {
                     $items: page.items,
@@ -114,15 +112,14 @@ macro_rules! master_record_api {
             #[oai(path = $item, method = "get")]
             async fn get(
                 &self,
-                caller: $crate::http::auth::Tier2,
-                request: &poem::Request,
+                caller: $crate::http::auth::Tier2<'_>,
                 #[oai(validator(min_length = 1, max_length = 128))]
                 $param: poem_openapi::param::Path<String>,
                 search_by: poem_openapi::param::Query<Option<$crate::resources::master_data::search_by::MasterSearchBy>>,
             ) -> Result<poem_openapi::payload::Json<$record>, $crate::http::errors::ErrorResponse> {
                 Ok(poem_openapi::payload::Json(
-                    $crate::http::services(request)?
-                        .$get_use(&caller.0.company, &$param.0, search_by.0.unwrap_or_default())
+                    caller.services
+                        .$get_use(&caller.company, &$param.0, search_by.0.unwrap_or_default())
                         .await?,
                 ))
             }
@@ -131,18 +128,17 @@ macro_rules! master_record_api {
             #[oai(path = $item, method = "patch")]
             async fn update(
                 &self,
-                caller: $crate::http::auth::Tier3,
-                request: &poem::Request,
+                caller: $crate::http::auth::Tier3<'_>,
                 #[oai(validator(min_length = 1, max_length = 128))]
                 $param: poem_openapi::param::Path<String>,
                 search_by: poem_openapi::param::Query<Option<$crate::resources::master_data::search_by::MasterSearchBy>>,
                 body: poem_openapi::payload::Json<$changes>,
             ) -> Result<poem_openapi::payload::Json<$record>, $crate::http::errors::ErrorResponse> {
-                $crate::http::idempotency::answer::answers_with(request, $record::clone);
+                caller.answers_with($record::clone);
                 Ok(poem_openapi::payload::Json(
-                    $crate::http::services(request)?
+                    caller.services
                         .$update_use(
-                            &caller.0.company,
+                            &caller.company,
                             &$param.0,
                             search_by.0.unwrap_or_default(),
                             body.0,
@@ -155,8 +151,7 @@ macro_rules! master_record_api {
             #[oai(path = $item, method = "delete")]
             async fn delete(
                 &self,
-                caller: $crate::http::auth::Tier3,
-                request: &poem::Request,
+                caller: $crate::http::auth::Tier3<'_>,
                 #[oai(validator(min_length = 1, max_length = 128))]
                 $param: poem_openapi::param::Path<String>,
                 search_by: poem_openapi::param::Query<Option<$crate::resources::master_data::search_by::MasterSearchBy>>,
@@ -165,8 +160,8 @@ macro_rules! master_record_api {
                 $crate::http::errors::ErrorResponse,
             > {
                 Ok(poem_openapi::payload::Json(
-                    $crate::http::services(request)?
-                        .$delete_use(&caller.0.company, &$param.0, search_by.0.unwrap_or_default())
+                    caller.services
+                        .$delete_use(&caller.company, &$param.0, search_by.0.unwrap_or_default())
                         .await?,
                 ))
             }

@@ -9,8 +9,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::services;
 use crate::resources::customers::model::Customer;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::merges::model::NotRestored;
@@ -136,16 +134,14 @@ impl MergesApi {
     #[oai(path = "/customers/transfer", method = "post")]
     async fn transfer(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         body: Json<TransferRequest>,
     ) -> Result<Json<MergeBody>, ErrorResponse> {
-        answers_with(request, |outcome: &MergeOutcome| {
-            MergeBody::from(outcome.clone())
-        });
-        let outcome = services(request)?
+        caller.answers_with(|outcome: &MergeOutcome| MergeBody::from(outcome.clone()));
+        let outcome = caller
+            .services
             .merge_customers(
-                &caller.0.company,
+                &caller.company,
                 &body.0.from_customer_id,
                 MergeTarget::Existing(&body.0.to_customer_id),
             )
@@ -162,19 +158,13 @@ impl MergesApi {
     #[oai(path = "/customers/transfer-new", method = "post")]
     async fn transfer_new(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         body: Json<TransferNewRequest>,
     ) -> Result<Json<MergeBody>, ErrorResponse> {
-        answers_with(request, |outcome: &MergeOutcome| {
-            MergeBody::from(outcome.clone())
-        });
-        let outcome = services(request)?
-            .merge_customers(
-                &caller.0.company,
-                &body.0.from_customer_id,
-                MergeTarget::New,
-            )
+        caller.answers_with(|outcome: &MergeOutcome| MergeBody::from(outcome.clone()));
+        let outcome = caller
+            .services
+            .merge_customers(&caller.company, &body.0.from_customer_id, MergeTarget::New)
             .await?;
         Ok(Json(outcome.into()))
     }
@@ -190,15 +180,13 @@ impl MergesApi {
     #[oai(path = "/customers/:associate_id/unmerge", method = "post")]
     async fn unmerge(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         associate_id: Path<String>,
     ) -> Result<Json<UnmergeBody>, ErrorResponse> {
-        answers_with(request, |outcome: &UnmergeOutcome| {
-            UnmergeBody::from(outcome.clone())
-        });
-        let outcome = services(request)?
-            .unmerge_customer(&caller.0.company, &associate_id.0)
+        caller.answers_with(|outcome: &UnmergeOutcome| UnmergeBody::from(outcome.clone()));
+        let outcome = caller
+            .services
+            .unmerge_customer(&caller.company, &associate_id.0)
             .await?;
         Ok(Json(outcome.into()))
     }

@@ -6,9 +6,6 @@ use poem_openapi::{OpenApi, Tags};
 use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::messages::model::{PrintRequest, PrintedMessages};
 
@@ -51,14 +48,14 @@ impl MessagesApi {
     #[oai(path = "/messages/print", method = "post")]
     async fn print(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<PrintRequest>,
     ) -> Result<Json<PrintedMessages>, ErrorResponse> {
-        answers_with(request, PrintedMessages::clone);
+        caller.answers_with(PrintedMessages::clone);
         Ok(Json(
-            services(request)?
-                .print_messages(&caller.0.company, body.0, language(request)?)
+            caller
+                .services
+                .print_messages(&caller.company, body.0, caller.language()?)
                 .await?,
         ))
     }

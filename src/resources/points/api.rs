@@ -3,7 +3,6 @@
 //! the author-recording POST /scores/transfer and POST /scores/trigger.
 
 use crate::error::ErrorCode;
-use crate::http::idempotency::answer::answers_with;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
@@ -11,11 +10,11 @@ use poem_openapi::{Object, OpenApi, Tags};
 
 use crate::common::pagination::PageRequest;
 use crate::common::time::Timestamp;
+use crate::http::auth::ApiCaller;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::author::Author;
 use crate::http::errors::ErrorResponse;
-use crate::http::services;
 use crate::resources::customers::model::SearchBy;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::points::model::PointsKind;
@@ -26,6 +25,7 @@ use crate::resources::points::operations::OperationResult;
 use crate::resources::points::operations::Redemption;
 use crate::resources::points::operations::Transfer;
 use crate::resources::points::operations::answer_of;
+use crate::resources::points::service::Movement;
 
 #[derive(Tags)]
 enum PointsTags {
@@ -150,15 +150,13 @@ impl PointsApi {
     #[oai(path = "/customers/:value/points", method = "get")]
     async fn balances(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
     ) -> Result<Json<Balances>, ErrorResponse> {
         let reference = CustomerRef::by(&value.0, search_by.0);
-        let (customer_id, points, wallet) = services(request)?
-            .balances(&caller.0.company, reference)
-            .await?;
+        let (customer_id, points, wallet) =
+            caller.services.balances(&caller.company, reference).await?;
         Ok(Json(Balances {
             customer_id,
             points,
@@ -175,16 +173,16 @@ impl PointsApi {
     #[oai(path = "/customers/:value/points_expiring", method = "get")]
     async fn expiring(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         value: Path<String>,
         search_by: Query<Option<SearchBy>>,
         kind: Query<Option<PointsKind>>,
     ) -> Result<Json<ExpiringPoints>, ErrorResponse> {
         let reference = CustomerRef::by(&value.0, search_by.0);
         let kind = kind.0.unwrap_or_default();
-        let (customer_id, expiring) = services(request)?
-            .points_expiring(&caller.0.company, reference, kind)
+        let (customer_id, expiring) = caller
+            .services
+            .points_expiring(&caller.company, reference, kind)
             .await?;
         Ok(Json(ExpiringPoints {
             customer_id,
@@ -204,8 +202,7 @@ impl PointsApi {
     #[allow(clippy::too_many_arguments)]
     async fn transactions(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
         kind: Query<Option<PointsKind>>,
@@ -216,8 +213,9 @@ impl PointsApi {
     ) -> Result<Json<PointsTransactionList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
-        let page = services(request)?
-            .points_transactions(&caller.0.company, customer, kind.0, page)
+        let page = caller
+            .services
+            .points_transactions(&caller.company, customer, kind.0, page)
             .await?;
         Ok(Json(PointsTransactionList {
             transactions: page.items,
@@ -235,22 +233,24 @@ impl PointsApi {
     #[oai(path = "/points/redeem", method = "post")]
     async fn redeem(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         body: Json<Redemption>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        answers_with(request, answer_of);
-        let operation = services(request)?
+        caller.answers_with(answer_of);
+        let operation = caller
+            .services
             .redeem_points(
-                &caller.0.company,
+                &caller.company,
                 customer,
-                body.kind,
-                body.points,
-                body.description,
-                author.0.as_deref(),
+                Movement::new(
+                    body.kind,
+                    body.points,
+                    body.description,
+                    author.0.as_deref(),
+                ),
             )
             .await?;
         Ok(Json(operation.into()))
@@ -266,20 +266,18 @@ impl PointsApi {
     #[oai(path = "/points/redeem_cart", method = "post")]
     async fn redeem_cart(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         body: Json<CartRedemption>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
-        answers_with(request, answer_of);
-        let operation = services(request)?
+        caller.answers_with(answer_of);
+        let operation = caller
+            .services
             .redeem_points_for_cart(
-                &caller.0.company,
+                &caller.company,
                 &body.cart_id,
-                body.kind,
-                body.points,
-                author.0.as_deref(),
+                Movement::new(body.kind, body.points, None, author.0.as_deref()),
             )
             .await?;
         Ok(Json(operation.into()))
@@ -294,12 +292,11 @@ impl PointsApi {
     #[oai(path = "/points/transfer", method = "post")]
     async fn transfer(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         body: Json<Transfer>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
-        transfer(&caller.0.company, request, author, body.0).await
+        transfer(caller, author, body.0).await
     }
 
     /// Transfer points between Customers, recording the author.
@@ -311,12 +308,11 @@ impl PointsApi {
     #[oai(path = "/scores/transfer", method = "post")]
     async fn scores_transfer(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         body: Json<Transfer>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
-        transfer(&caller.0.company, request, author, body.0).await
+        transfer(caller, author, body.0).await
     }
 
     /// Credit or debit a Customer's balance by hand, recording the author.
@@ -329,32 +325,33 @@ impl PointsApi {
     #[oai(path = "/scores/trigger", method = "post")]
     async fn scores_trigger(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         body: Json<Adjustment>,
     ) -> Result<Json<OperationResult>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        answers_with(request, answer_of);
-        let operation = services(request)?
+        caller.answers_with(answer_of);
+        let operation = caller
+            .services
             .adjust_points(
-                &caller.0.company,
+                &caller.company,
                 customer,
-                body.kind,
-                body.points,
+                Movement::new(
+                    body.kind,
+                    body.points,
+                    body.description,
+                    author.0.as_deref(),
+                ),
                 body.expires_at,
-                body.description,
-                author.0.as_deref(),
             )
             .await?;
         Ok(Json(operation.into()))
     }
 }
 
-async fn transfer(
-    company: &str,
-    request: &poem::Request,
+async fn transfer<const TIER: u8>(
+    caller: ApiCaller<'_, TIER>,
     author: Author,
     body: Transfer,
 ) -> Result<Json<OperationResult>, ErrorResponse> {
@@ -364,16 +361,19 @@ async fn transfer(
         "from_customer",
     )?;
     let to = CustomerRef::required(&body.to_customer_id, &body.to_customer_code, "to_customer")?;
-    answers_with(request, answer_of);
-    let operation = services(request)?
+    caller.answers_with(answer_of);
+    let operation = caller
+        .services
         .transfer_points(
-            company,
+            &caller.company,
             from,
             to,
-            body.kind,
-            body.points,
-            body.description,
-            author.0.as_deref(),
+            Movement::new(
+                body.kind,
+                body.points,
+                body.description,
+                author.0.as_deref(),
+            ),
         )
         .await?;
     Ok(Json(operation.into()))

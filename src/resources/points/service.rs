@@ -87,7 +87,7 @@ fn entry(
     LedgerEntry {
         operation_id: Some(operation.id.clone()),
         author_email: operation.author.map(str::to_string),
-        description: operation.note.map(str::to_string),
+        description: operation.note.clone(),
         ..LedgerEntry::new(&customer.id, kind, points, reason, operation.at)
     }
 }
@@ -112,24 +112,56 @@ fn one_balance<'a>(
     }
 }
 
+/// What an operation moves and what its ledger entries keep: `points` of
+/// the `kind` balance, a note, and the author (`X-Author-Email`).
+#[derive(Debug, Clone)]
+pub struct Movement<'a> {
+    /// The balance moved.
+    pub kind: PointsKind,
+    /// How many: more than 0 (an adjustment: other than 0, negative debits).
+    pub points: i64,
+    /// A note kept on the entries.
+    pub note: Option<String>,
+    /// Who made it.
+    pub author: Option<&'a str>,
+}
+
+impl<'a> Movement<'a> {
+    /// `points` of the `kind` balance, with `note`, by `author`.
+    pub fn new(
+        kind: PointsKind,
+        points: i64,
+        note: Option<String>,
+        author: Option<&'a str>,
+    ) -> Self {
+        Movement {
+            kind,
+            points,
+            note,
+            author,
+        }
+    }
+
+    /// Its amount (`signed`: a negative one debits) and note checked, and
+    /// the operation moving it at `at`.
+    fn checked(&self, signed: bool, at: Timestamp) -> ApiResult<(i64, Operation<'a>)> {
+        let points = amount(self.points, signed)?;
+        let operation = Operation {
+            id: crate::common::ids::time_ordered_id("op"),
+            at,
+            author: self.author,
+            note: description(self.note.clone())?,
+        };
+        Ok((points, operation))
+    }
+}
+
 /// What the entries of one operation share.
 struct Operation<'a> {
     id: String,
     at: Timestamp,
     author: Option<&'a str>,
-    note: Option<&'a str>,
-}
-
-impl<'a> Operation<'a> {
-    /// A new operation (a new id) at `at`, by `author`, with `note`.
-    fn new(at: Timestamp, author: Option<&'a str>, note: Option<&'a str>) -> Self {
-        Operation {
-            id: crate::common::ids::time_ordered_id("op"),
-            at,
-            author,
-            note,
-        }
-    }
+    note: Option<String>,
 }
 
 impl Services {
@@ -256,39 +288,33 @@ impl Services {
         Ok(Page::from_fetched(fetched, &page, |entry| entry.id.clone()))
     }
 
-    /// Redeems `points` of `kind` from an active Customer's balance;
+    /// Redeems what `movement` says from an active Customer's balance;
     /// `customer_not_enough_score` when the balance is smaller.
     pub async fn redeem_points(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
-        kind: PointsKind,
-        points: i64,
-        note: Option<String>,
-        author: Option<&str>,
+        movement: Movement<'_>,
     ) -> ApiResult<PointsOperation> {
-        let points = amount(points, false)?;
-        let note = description(note)?;
+        let (points, operation) = movement.checked(false, self.now())?;
         let customer = self.active_customer_by(company, customer).await?;
-        let operation = Operation::new(self.now(), author, note.as_deref());
+        let debit = entry(&customer, movement.kind, -points, "redemption", &operation);
         let done = self
-            .redeem_from(company, &customer, (kind, points), &operation, None)
+            .append_one(company, &customer, debit, points, &operation)
             .await?;
-        tracing::info!(company, customer = %customer.id, points, kind = kind.name(), operation = %operation.id, "points redeemed");
+        tracing::info!(company, customer = %customer.id, points, kind = movement.kind.name(), operation = %operation.id, "points redeemed");
         Ok(done)
     }
 
-    /// Redeems `points` for the recorded cart `cart_id` from its Customer's
-    /// balance; the cart's cancellation gives them back, once.
+    /// Redeems what `movement` says for the recorded cart `cart_id` from its
+    /// Customer's balance; the cart's cancellation gives them back, once.
     pub async fn redeem_points_for_cart(
         &self,
         company: &str,
         cart_id: &str,
-        kind: PointsKind,
-        points: i64,
-        author: Option<&str>,
+        movement: Movement<'_>,
     ) -> ApiResult<PointsOperation> {
-        let points = amount(points, false)?;
+        let (points, operation) = movement.checked(false, self.now())?;
         let cart = self.cart(company, cart_id).await?;
         if cart.cancels.is_some() {
             return Err(ApiError::new(
@@ -299,36 +325,32 @@ impl Services {
         let customer = self
             .active_customer_by(company, CustomerRef::id(&cart.customer_id))
             .await?;
-        let operation = Operation::new(self.now(), author, None);
-        self.redeem_from(
-            company,
-            &customer,
-            (kind, points),
-            &operation,
-            Some(&cart.id),
-        )
-        .await
+        let debit = LedgerEntry {
+            cart_id: Some(cart.id.clone()),
+            ..entry(&customer, movement.kind, -points, "redemption", &operation)
+        };
+        self.append_one(company, &customer, debit, points, &operation)
+            .await
     }
 
-    /// Debits `points` of `kind` from `customer` in `operation` (for the
-    /// recorded cart `for_cart`, when given); answers their balance after.
-    async fn redeem_from(
+    /// Appends the one entry `moved` of `customer` (for its cart, when it
+    /// names one) in `operation`, answered as moving `points`.
+    async fn append_one(
         &self,
         company: &str,
         customer: &Customer,
-        (kind, points): (PointsKind, i64),
+        moved: LedgerEntry,
+        points: i64,
         operation: &Operation<'_>,
-        for_cart: Option<&str>,
     ) -> ApiResult<PointsOperation> {
-        let debit = LedgerEntry {
-            cart_id: for_cart.map(str::to_string),
-            ..entry(customer, kind, -points, "redemption", operation)
-        };
+        let kind = moved.kind;
+        let for_cart = moved.cart_id.clone();
+        let for_cart = for_cart.as_deref();
         self.append_locked(
             company,
             [&customer.id],
             kind,
-            &[debit],
+            std::slice::from_ref(&moved),
             for_cart,
             one_balance(&operation.id, kind, points, &customer.id, for_cart),
         )
@@ -337,19 +359,15 @@ impl Services {
 
     /// Moves `points` of `kind` from one Customer to another of the same
     /// Company: both legs or neither.
-    #[allow(clippy::too_many_arguments)]
     pub async fn transfer_points(
         &self,
         company: &str,
         from: CustomerRef<'_>,
         to: CustomerRef<'_>,
-        kind: PointsKind,
-        points: i64,
-        note: Option<String>,
-        author: Option<&str>,
+        movement: Movement<'_>,
     ) -> ApiResult<PointsOperation> {
-        let points = amount(points, false)?;
-        let note = description(note)?;
+        let (points, operation) = movement.checked(false, self.now())?;
+        let kind = movement.kind;
         let from = self.active_customer_by(company, from).await?;
         let to = self.active_customer_by(company, to).await?;
         if from.id == to.id {
@@ -358,7 +376,6 @@ impl Services {
                 "a transfer needs two different Customers",
             ));
         }
-        let operation = Operation::new(self.now(), author, note.as_deref());
         let id = &operation.id;
         let debit = LedgerEntry {
             counterpart_id: Some(to.id.clone()),
@@ -393,19 +410,14 @@ impl Services {
     /// Credits (positive) or debits (negative) a Customer by hand, e.g. a
     /// goodwill gesture; a debit never takes the balance below zero. A credit
     /// may expire at `expires_at`.
-    #[allow(clippy::too_many_arguments)]
     pub async fn adjust_points(
         &self,
         company: &str,
         customer: CustomerRef<'_>,
-        kind: PointsKind,
-        points: i64,
+        movement: Movement<'_>,
         expires_at: Option<Timestamp>,
-        note: Option<String>,
-        author: Option<&str>,
     ) -> ApiResult<PointsOperation> {
-        let points = amount(points, true)?;
-        let note = description(note)?;
+        let (points, operation) = movement.checked(true, self.now())?;
         if let Some(at) = expires_at {
             if points < 0 {
                 return Err(ApiError::invalid(
@@ -417,20 +429,11 @@ impl Services {
             }
         }
         let customer = self.active_customer_by(company, customer).await?;
-        let operation = Operation::new(self.now(), author, note.as_deref());
-        let id = &operation.id;
         let adjustment = LedgerEntry {
             expires_at,
-            ..entry(&customer, kind, points, "adjustment", &operation)
+            ..entry(&customer, movement.kind, points, "adjustment", &operation)
         };
-        self.append_locked(
-            company,
-            [&customer.id],
-            kind,
-            &[adjustment],
-            None,
-            one_balance(id, kind, points, &customer.id, None),
-        )
-        .await
+        self.append_one(company, &customer, adjustment, points, &operation)
+            .await
     }
 }

@@ -1,21 +1,12 @@
 //! Points campaigns: POST /points, GET /points, GET /points/{value} and
 //! PATCH /points/{value}.
 
-use crate::error::ErrorCode;
-use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
-use crate::resources::points_campaigns::service::PointsCampaigns;
-use poem_openapi::param::Path;
-use poem_openapi::payload::Json;
-use poem_openapi::{Object, OpenApi, Tags};
+use poem_openapi::{Object, Tags};
 
-use crate::http::auth::Tier2;
-use crate::http::auth::Tier3;
-use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
+use crate::resources::api_campaigns::resource_api::campaign_resource_api;
 use crate::resources::points_campaigns::model::PointsCampaign;
 use crate::resources::points_campaigns::model::PointsCampaignSpec;
+use crate::resources::points_campaigns::service::PointsCampaigns;
 
 #[derive(Tags)]
 enum PointsCampaignTags {
@@ -30,123 +21,41 @@ pub struct PointsCampaignList {
     pub points: Vec<PointsCampaign>,
 }
 
-/// Points campaign endpoints.
-#[derive(Default)]
-pub struct PointsCampaignsApi;
-
-/// The error codes of its own each operation answers.
-impl DeclaredErrors for PointsCampaignsApi {
-    const ERRORS: &'static [OperationErrors] = &[
-        OperationErrors {
-            operation: "POST /points",
-            codes: &[],
-        },
-        OperationErrors {
-            operation: "GET /points",
-            codes: &[],
-        },
-        OperationErrors {
-            operation: "GET /points/{value}",
-            codes: &[ErrorCode::PointsCampaignNotFound],
-        },
-        OperationErrors {
-            operation: "PATCH /points/{value}",
-            codes: &[
-                ErrorCode::ForbiddenRequest,
-                ErrorCode::PointsCampaignNotFound,
-            ],
-        },
-    ];
-}
-
-#[OpenApi(tag = "PointsCampaignTags::PointsCampaigns")]
-impl PointsCampaignsApi {
-    /// Create a points campaign.
-    ///
-    /// The body has the fields of a campaign file of kind `points` (see the
-    /// campaign file reference); it is checked by the same compiler, stored,
-    /// and applies from the next event on. Its id is assigned from 1000000 up,
-    /// a range campaign files may not use.
-    ///
-    /// Rate limit: tier 3 (low).
-    #[oai(path = "/points", method = "post")]
-    async fn create(
-        &self,
-        caller: Tier3,
-        request: &poem::Request,
-        body: Json<PointsCampaignSpec>,
-    ) -> Result<Json<PointsCampaign>, ErrorResponse> {
-        answers_with(request, PointsCampaign::clone);
-        Ok(Json(
-            services(request)?
-                .create_resource_campaign::<PointsCampaigns>(
-                    &caller.0.company,
-                    body.0,
-                    language(request)?,
-                )
-                .await?,
-        ))
-    }
-
-    /// List available points/wallet campaigns (campaign files and API).
-    ///
-    /// Rate limit: tier 2 (moderate).
-    #[oai(path = "/points", method = "get")]
-    async fn list(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-    ) -> Result<Json<PointsCampaignList>, ErrorResponse> {
-        Ok(Json(PointsCampaignList {
-            points: services(request)?
-                .resource_campaigns::<PointsCampaigns>(&caller.0.company, language(request)?),
-        }))
-    }
-
-    /// Get a points campaign by ID.
-    ///
-    /// Rate limit: tier 2 (moderate).
-    #[oai(path = "/points/:value", method = "get")]
-    async fn get(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-        value: Path<String>,
-    ) -> Result<Json<PointsCampaign>, ErrorResponse> {
-        Ok(Json(
-            services(request)?.resource_campaign::<PointsCampaigns>(
-                &caller.0.company,
-                &value.0,
-                language(request)?,
-            )?,
-        ))
-    }
-
-    /// Update a points/wallet campaign created through the API.
-    ///
-    /// The fields sent replace the stored ones; the result is checked like a
-    /// new campaign. Campaigns from files are changed in their files (403
-    /// `forbidden_request`).
-    ///
-    /// Rate limit: tier 3 (low).
-    #[oai(path = "/points/:value", method = "patch")]
-    async fn update(
-        &self,
-        caller: Tier3,
-        request: &poem::Request,
-        value: Path<String>,
-        body: Json<PointsCampaignSpec>,
-    ) -> Result<Json<PointsCampaign>, ErrorResponse> {
-        answers_with(request, PointsCampaign::clone);
-        Ok(Json(
-            services(request)?
-                .update_resource_campaign::<PointsCampaigns>(
-                    &caller.0.company,
-                    &value.0,
-                    body.0,
-                    language(request)?,
-                )
-                .await?,
-        ))
-    }
+campaign_resource_api! {
+    /// Points campaign endpoints.
+    api: PointsCampaignsApi for PointsCampaigns, tag: "PointsCampaignTags::PointsCampaigns",
+    paths: "/points", "/points/:value" ("/points/{value}"),
+    param: { value },
+    payloads: PointsCampaignSpec => PointsCampaign, list: PointsCampaignList { points },
+    create_errors: [],
+    create: {
+        /// Create a points campaign.
+        ///
+        /// The body has the fields of a campaign file of kind `points` (see the
+        /// campaign file reference); it is checked by the same compiler, stored,
+        /// and applies from the next event on. Its id is assigned from 1000000 up,
+        /// a range campaign files may not use.
+        ///
+        /// Rate limit: tier 3 (low).
+    },
+    list: {
+        /// List available points/wallet campaigns (campaign files and API).
+        ///
+        /// Rate limit: tier 2 (moderate).
+    },
+    get: {
+        /// Get a points campaign by ID.
+        ///
+        /// Rate limit: tier 2 (moderate).
+    },
+    update: {
+        /// Update a points/wallet campaign created through the API.
+        ///
+        /// The fields sent replace the stored ones; the result is checked like a
+        /// new campaign. Campaigns from files are changed in their files (403
+        /// `forbidden_request`).
+        ///
+        /// Rate limit: tier 3 (low).
+    },
+    more: { errors: [], },
 }

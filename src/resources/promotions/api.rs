@@ -9,8 +9,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::promotions::model::DeletedPromotion;
 use crate::resources::promotions::model::Promotion;
@@ -71,14 +69,14 @@ impl PromotionsApi {
     #[oai(path = "/promotions", method = "post")]
     async fn create(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         body: Json<PromotionSpec>,
     ) -> Result<Json<Promotion>, ErrorResponse> {
-        answers_with(request, Promotion::clone);
+        caller.answers_with(Promotion::clone);
         Ok(Json(
-            services(request)?
-                .create_promotion(&caller.0.company, body.0)
+            caller
+                .services
+                .create_promotion(&caller.company, body.0)
                 .await?,
         ))
     }
@@ -87,13 +85,9 @@ impl PromotionsApi {
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/promotions", method = "get")]
-    async fn list(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-    ) -> Result<Json<PromotionList>, ErrorResponse> {
+    async fn list(&self, caller: Tier2<'_>) -> Result<Json<PromotionList>, ErrorResponse> {
         Ok(Json(PromotionList {
-            promotions: services(request)?.promotions(&caller.0.company).await?,
+            promotions: caller.services.promotions(&caller.company).await?,
         }))
     }
 
@@ -103,14 +97,11 @@ impl PromotionsApi {
     #[oai(path = "/promotions/:id", method = "get")]
     async fn get(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(max_length = 128))] id: Path<String>,
     ) -> Result<Json<Promotion>, ErrorResponse> {
         Ok(Json(
-            services(request)?
-                .promotion(&caller.0.company, &id.0)
-                .await?,
+            caller.services.promotion(&caller.company, &id.0).await?,
         ))
     }
 
@@ -124,15 +115,15 @@ impl PromotionsApi {
     #[oai(path = "/promotions/:id", method = "patch")]
     async fn update(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         #[oai(validator(max_length = 128))] id: Path<String>,
         body: Json<PromotionSpec>,
     ) -> Result<Json<Promotion>, ErrorResponse> {
-        answers_with(request, Promotion::clone);
+        caller.answers_with(Promotion::clone);
         Ok(Json(
-            services(request)?
-                .update_promotion(&caller.0.company, &id.0, body.0)
+            caller
+                .services
+                .update_promotion(&caller.company, &id.0, body.0)
                 .await?,
         ))
     }
@@ -146,12 +137,12 @@ impl PromotionsApi {
     #[oai(path = "/promotions/:id", method = "delete")]
     async fn delete(
         &self,
-        caller: Tier3,
-        request: &poem::Request,
+        caller: Tier3<'_>,
         #[oai(validator(max_length = 128))] id: Path<String>,
     ) -> Result<Json<DeletedPromotion>, ErrorResponse> {
-        let id = services(request)?
-            .delete_promotion(&caller.0.company, &id.0)
+        let id = caller
+            .services
+            .delete_promotion(&caller.company, &id.0)
             .await?;
         Ok(Json(DeletedPromotion {
             id,

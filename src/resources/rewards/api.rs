@@ -11,9 +11,6 @@ use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::author::Author;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::rewards::model::RewardTransaction;
@@ -128,14 +125,14 @@ impl RewardsApi {
     #[oai(path = "/rewards", method = "get")]
     async fn rewards(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<RewardList>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let rewards = services(request)?
-            .rewards(&caller.0.company, customer, language(request)?)
+        let rewards = caller
+            .services
+            .rewards(&caller.company, customer, caller.language()?)
             .await?;
         Ok(Json(RewardList { rewards }))
     }
@@ -149,16 +146,16 @@ impl RewardsApi {
     #[oai(path = "/rewards/:id", method = "get")]
     async fn reward(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// The Reward's id.
         id: Path<i64>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
     ) -> Result<Json<RewardView>, ErrorResponse> {
         let customer = CustomerRef::optional(&customer_id.0, &customer_code.0);
-        let reward = services(request)?
-            .reward(&caller.0.company, id.0, customer, language(request)?)
+        let reward = caller
+            .services
+            .reward(&caller.company, id.0, customer, caller.language()?)
             .await?;
         Ok(Json(reward))
     }
@@ -178,8 +175,7 @@ impl RewardsApi {
     #[oai(path = "/rewards/:id/redeem", method = "post")]
     async fn redeem(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         /// The Reward's id.
         id: Path<i64>,
@@ -187,10 +183,11 @@ impl RewardsApi {
     ) -> Result<Json<RewardTransaction>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        answers_with(request, RewardTransaction::clone);
-        let transaction = services(request)?
+        caller.answers_with(RewardTransaction::clone);
+        let transaction = caller
+            .services
             .redeem_reward(
-                &caller.0.company,
+                &caller.company,
                 id.0,
                 customer,
                 body.location_code,
@@ -209,8 +206,7 @@ impl RewardsApi {
     #[oai(path = "/rewards/transactions", method = "get")]
     async fn transactions(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_id: Query<Option<String>>,
         #[oai(validator(min_length = 1, max_length = 128))] customer_code: Query<Option<String>>,
         #[oai(validator(minimum(value = 1.0), maximum(value = 100.0)))] per_page: Query<
@@ -220,8 +216,9 @@ impl RewardsApi {
     ) -> Result<Json<RewardTransactionList>, ErrorResponse> {
         let page = PageRequest::new(per_page.0, starting_after.0)?;
         let customer = CustomerRef::required(&customer_id.0, &customer_code.0, "customer")?;
-        let page = services(request)?
-            .reward_transaction_page(&caller.0.company, customer, page)
+        let page = caller
+            .services
+            .reward_transaction_page(&caller.company, customer, page)
             .await?;
         Ok(Json(RewardTransactionList {
             reward_transactions: page.items,
@@ -242,8 +239,7 @@ impl RewardsApi {
     #[oai(path = "/rewards/transactions/:id/rollback", method = "post")]
     async fn rollback(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         #[oai(name = "X-Author-Email")] author: Author,
         /// The reward transaction's id.
         #[oai(validator(min_length = 1, max_length = 128))]
@@ -251,9 +247,10 @@ impl RewardsApi {
         body: Json<RewardRollback>,
     ) -> Result<Json<RewardTransaction>, ErrorResponse> {
         let reason = body.0.reason;
-        answers_with(request, RewardTransaction::clone);
-        let transaction = services(request)?
-            .rollback_reward_transaction(&caller.0.company, &id.0, reason, author.0.as_deref())
+        caller.answers_with(RewardTransaction::clone);
+        let transaction = caller
+            .services
+            .rollback_reward_transaction(&caller.company, &id.0, reason, author.0.as_deref())
             .await?;
         Ok(Json(transaction))
     }

@@ -12,8 +12,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::segments::service::SegmentStanding;
 
@@ -138,12 +136,12 @@ impl SegmentsApi {
     #[oai(path = "/customers/:id/attributes", method = "get")]
     async fn attributes(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         id: Path<String>,
     ) -> Result<Json<AttributesBody>, ErrorResponse> {
-        let calculated = services(request)?
-            .customer_attributes(&caller.0.company, CustomerRef::id(&id.0))
+        let calculated = caller
+            .services
+            .customer_attributes(&caller.company, CustomerRef::id(&id.0))
             .await?;
         Ok(Json(AttributesBody {
             customer_id: calculated.customer_id,
@@ -162,16 +160,16 @@ impl SegmentsApi {
     #[oai(path = "/customers/:id/tiers", method = "get")]
     async fn tiers(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         id: Path<String>,
     ) -> Result<Json<TiersBody>, ErrorResponse> {
-        let (customer_id, tiers) = services(request)?
+        let (customer_id, tiers) = caller
+            .services
             .customer_segments(
-                &caller.0.company,
+                &caller.company,
                 CustomerRef::id(&id.0),
                 SegmentKind::Tiers,
-                language(request)?,
+                caller.language()?,
             )
             .await?;
         let current_tier = tiers.iter().rev().find(|t| t.member).map(|t| t.id.clone());
@@ -188,16 +186,16 @@ impl SegmentsApi {
     #[oai(path = "/customers/:id/audiences", method = "get")]
     async fn audiences(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         id: Path<String>,
     ) -> Result<Json<AudiencesBody>, ErrorResponse> {
-        let (customer_id, audiences) = services(request)?
+        let (customer_id, audiences) = caller
+            .services
             .customer_segments(
-                &caller.0.company,
+                &caller.company,
                 CustomerRef::id(&id.0),
                 SegmentKind::Audiences,
-                language(request)?,
+                caller.language()?,
             )
             .await?;
         Ok(Json(AudiencesBody {
@@ -216,17 +214,17 @@ impl SegmentsApi {
     #[oai(path = "/customers/:id/audience_validation", method = "get")]
     async fn audience_validation(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         id: Path<String>,
         #[oai(validator(min_length = 1, max_length = 128))] audience: Query<String>,
     ) -> Result<Json<AudienceValidationBody>, ErrorResponse> {
-        let (customer_id, standing) = services(request)?
+        let (customer_id, standing) = caller
+            .services
             .audience_validation(
-                &caller.0.company,
+                &caller.company,
                 CustomerRef::id(&id.0),
                 &audience.0,
-                language(request)?,
+                caller.language()?,
             )
             .await?;
         Ok(Json(AudienceValidationBody {

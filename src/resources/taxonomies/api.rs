@@ -11,8 +11,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::auth::Tier3;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::taxonomies::model::DeletedMasterRecord;
 use crate::resources::taxonomies::model::Feature;
@@ -115,11 +113,10 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $list(
                 &self,
-                caller: Tier2,
-                request: &poem::Request,
+                caller: Tier2<'_>,
             ) -> Result<Json<TaxonomyList>, ErrorResponse> {
-                let taxonomies = services(request)?
-                    .taxonomy_list(&caller.0.company, $scope)
+                let taxonomies = caller.services
+                    .taxonomy_list(&caller.company, $scope)
                     .await?;
                 Ok(Json(TaxonomyList { taxonomies }))
             }
@@ -140,14 +137,13 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $create(
                 &self,
-                caller: Tier3,
-                request: &poem::Request,
+                caller: Tier3<'_>,
                 body: Json<NewTaxonomy>,
             ) -> Result<Json<Taxonomy>, ErrorResponse> {
-                answers_with(request, Taxonomy::clone);
+                caller.answers_with(Taxonomy::clone);
                 Ok(Json(
-                    services(request)?
-                        .create_taxonomy(&caller.0.company, $scope, body.0)
+                    caller.services
+                        .create_taxonomy(&caller.company, $scope, body.0)
                         .await?,
                 ))
             }
@@ -162,13 +158,12 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $get(
                 &self,
-                caller: Tier2,
-                request: &poem::Request,
+                caller: Tier2<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] slug: Path<String>,
             ) -> Result<Json<Taxonomy>, ErrorResponse> {
                 Ok(Json(
-                    services(request)?
-                        .taxonomy(&caller.0.company, $scope, &slug.0)
+                    caller.services
+                        .taxonomy(&caller.company, $scope, &slug.0)
                         .await?,
                 ))
             }
@@ -184,15 +179,14 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $update(
                 &self,
-                caller: Tier3,
-                request: &poem::Request,
+                caller: Tier3<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] slug: Path<String>,
                 body: Json<TaxonomyChanges>,
             ) -> Result<Json<Taxonomy>, ErrorResponse> {
-                answers_with(request, Taxonomy::clone);
+                caller.answers_with(Taxonomy::clone);
                 Ok(Json(
-                    services(request)?
-                        .update_taxonomy(&caller.0.company, $scope, &slug.0, body.0)
+                    caller.services
+                        .update_taxonomy(&caller.company, $scope, &slug.0, body.0)
                         .await?,
                 ))
             }
@@ -211,16 +205,15 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $delete(
                 &self,
-                caller: Tier3,
-                request: &poem::Request,
+                caller: Tier3<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] slug: Path<String>,
                 /// Take the taxonomy's features off the records carrying them.
                 detach: Query<Option<bool>>,
             ) -> Result<Json<DeletedMasterRecord>, ErrorResponse> {
                 Ok(Json(
-                    services(request)?
+                    caller.services
                         .delete_taxonomy(
-                            &caller.0.company,
+                            &caller.company,
                             $scope,
                             &slug.0,
                             detach.0.unwrap_or(false),
@@ -243,15 +236,14 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $create_feature(
                 &self,
-                caller: Tier3,
-                request: &poem::Request,
+                caller: Tier3<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] taxonomy_slug: Path<String>,
                 body: Json<NewFeature>,
             ) -> Result<Json<Feature>, ErrorResponse> {
-                answers_with(request, Feature::clone);
+                caller.answers_with(Feature::clone);
                 Ok(Json(
-                    services(request)?
-                        .create_feature(&caller.0.company, $scope, &taxonomy_slug.0, body.0)
+                    caller.services
+                        .create_feature(&caller.company, $scope, &taxonomy_slug.0, body.0)
                         .await?,
                 ))
             }
@@ -269,17 +261,16 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $update_feature(
                 &self,
-                caller: Tier3,
-                request: &poem::Request,
+                caller: Tier3<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] taxonomy_slug: Path<String>,
                 #[oai(validator(min_length = 1, max_length = 64))] id: Path<String>,
                 body: Json<FeatureChanges>,
             ) -> Result<Json<Feature>, ErrorResponse> {
-                answers_with(request, Feature::clone);
+                caller.answers_with(Feature::clone);
                 Ok(Json(
-                    services(request)?
+                    caller.services
                         .update_feature(
-                            &caller.0.company,
+                            &caller.company,
                             $scope,
                             &taxonomy_slug.0,
                             &id.0,
@@ -303,17 +294,16 @@ macro_rules! scoped_taxonomy_api {
             )]
             async fn $delete_feature(
                 &self,
-                caller: Tier3,
-                request: &poem::Request,
+                caller: Tier3<'_>,
                 #[oai(validator(pattern = r"^[A-Za-z0-9_-]{1,64}$"))] taxonomy_slug: Path<String>,
                 #[oai(validator(min_length = 1, max_length = 64))] id: Path<String>,
                 /// Take the feature off the records carrying it.
                 detach: Query<Option<bool>>,
             ) -> Result<Json<DeletedMasterRecord>, ErrorResponse> {
                 Ok(Json(
-                    services(request)?
+                    caller.services
                         .delete_feature(
-                            &caller.0.company,
+                            &caller.company,
                             $scope,
                             &taxonomy_slug.0,
                             &id.0,

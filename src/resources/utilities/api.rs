@@ -7,7 +7,6 @@ use poem_openapi::{Object, OpenApi, Tags};
 use crate::http::auth::Tier2;
 use crate::http::auth::credentials::SUPPORTED_API_VERSION;
 use crate::http::errors::ErrorResponse;
-use crate::http::services;
 
 /// OpenAPI tags of the utility endpoints.
 #[derive(Tags)]
@@ -52,19 +51,13 @@ impl UtilitiesApi {
     ///
     /// Rate limit: tier 2 (moderate).
     #[oai(path = "/check", method = "get", tag = "UtilityTags::Utilities")]
-    async fn check(
-        &self,
-        caller: Tier2,
-        request: &poem::Request,
-    ) -> Result<Json<CheckBody>, ErrorResponse> {
-        let now = services(request)?.now();
-        let caller = caller.0;
+    async fn check(&self, caller: Tier2<'_>) -> Result<Json<CheckBody>, ErrorResponse> {
         Ok(Json(CheckBody {
             status: "ok".to_string(),
-            company: caller.company,
+            company: caller.company.clone(),
             environment: caller.environment.as_str().to_string(),
             api_version: SUPPORTED_API_VERSION.to_string(),
-            time: now.to_string(),
+            time: caller.services.now().to_string(),
         }))
     }
 }

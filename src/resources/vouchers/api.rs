@@ -10,8 +10,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::model::Voucher;
@@ -213,8 +211,7 @@ impl VouchersApi {
     #[allow(clippy::too_many_arguments)]
     async fn list(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// The Customer, by id.
         #[oai(validator(min_length = 1, max_length = 128))]
         customer_id: Query<Option<String>>,
@@ -233,8 +230,9 @@ impl VouchersApi {
         if let Some(customer) = &customer {
             customer.check_not_blank()?;
         }
-        let page = services(request)?
-            .vouchers(&caller.0.company, customer, coupon_id.0, page)
+        let page = caller
+            .services
+            .vouchers(&caller.company, customer, coupon_id.0, page)
             .await?;
         Ok(Json(VoucherList {
             vouchers: page.items,
@@ -257,8 +255,7 @@ impl VouchersApi {
     #[oai(path = "/vouchers/:code", method = "get")]
     async fn get(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
@@ -276,8 +273,7 @@ impl VouchersApi {
         if let Some(customer) = &customer {
             customer.check_not_blank()?;
         }
-        let services = services(request)?;
-        let caller = &caller.0;
+        let services = caller.services;
         let validated = services.validate_voucher(
             &caller.company,
             &code.0,
@@ -305,17 +301,13 @@ impl VouchersApi {
     #[oai(path = "/vouchers/redeem", method = "post")]
     async fn redeem(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<VoucherRedeem>,
     ) -> Result<Json<RedeemedVouchers>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        let services = services(request)?;
-        let caller = &caller.0;
-        answers_with(
-            request,
+        let services = caller.services;
+        caller.answers_with(
             |(redemptions, vouchers): &(Vec<VoucherRedemption>, Vec<Voucher>)| RedeemedVouchers {
                 redemptions: redemptions.clone(),
                 vouchers: vouchers.clone(),
@@ -353,8 +345,7 @@ impl VouchersApi {
     #[oai(path = "/vouchers/rollback", method = "post")]
     async fn rollback(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<VoucherRollback>,
     ) -> Result<Json<RolledBackRedemptions>, ErrorResponse> {
         let body = body.0;
@@ -362,18 +353,14 @@ impl VouchersApi {
         if let Some(customer) = &customer {
             customer.check_not_blank()?;
         }
-        answers_with(request, |redemptions: &Vec<VoucherRedemption>| {
-            RolledBackRedemptions {
+        caller.answers_with(
+            |redemptions: &Vec<VoucherRedemption>| RolledBackRedemptions {
                 redemptions: redemptions.clone(),
-            }
-        });
-        let redemptions = services(request)?
-            .roll_back_vouchers(
-                &caller.0.company,
-                customer,
-                &body.codes,
-                &body.redemption_ids,
-            )
+            },
+        );
+        let redemptions = caller
+            .services
+            .roll_back_vouchers(&caller.company, customer, &body.codes, &body.redemption_ids)
             .await?;
         Ok(Json(RolledBackRedemptions { redemptions }))
     }
@@ -387,16 +374,16 @@ impl VouchersApi {
     #[oai(path = "/vouchers/excluded_products", method = "get")]
     async fn excluded_products(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// One Coupon.
         coupon_id: Query<Option<i64>>,
         /// The Coupon of this Voucher.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Query<Option<String>>,
     ) -> Result<Json<ExcludedProducts>, ErrorResponse> {
-        let coupons = services(request)?
-            .coupon_exclusions(&caller.0.company, coupon_id.0, code.0.as_deref())
+        let coupons = caller
+            .services
+            .coupon_exclusions(&caller.company, coupon_id.0, code.0.as_deref())
             .await?
             .into_iter()
             .map(|(coupon_id, products, categories)| CouponExclusions {

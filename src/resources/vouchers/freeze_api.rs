@@ -8,8 +8,6 @@ use poem_openapi::{Object, OpenApi};
 use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::api::VOUCHER_REFUSALS_AND_CUSTOMER;
@@ -81,8 +79,7 @@ impl VoucherFreezeApi {
     #[oai(path = "/vouchers/:code/freeze", method = "post")]
     async fn freeze(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
@@ -90,10 +87,8 @@ impl VoucherFreezeApi {
     ) -> Result<Json<FrozenVoucher>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        let services = services(request)?;
-        let caller = &caller.0;
-        answers_with(request, FrozenVoucher::clone);
+        let services = caller.services;
+        caller.answers_with(FrozenVoucher::clone);
         let frozen = services.freeze_voucher(
             &caller.company,
             customer,
@@ -116,8 +111,7 @@ impl VoucherFreezeApi {
     #[oai(path = "/vouchers/:code/unfreeze", method = "post")]
     async fn unfreeze(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
@@ -125,12 +119,12 @@ impl VoucherFreezeApi {
     ) -> Result<Json<Voucher>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        answers_with(request, Voucher::clone);
+        caller.answers_with(Voucher::clone);
         Ok(Json(
-            services(request)?
+            caller
+                .services
                 .unfreeze_voucher(
-                    &caller.0.company,
+                    &caller.company,
                     customer,
                     &code.0,
                     body.reservation_id.as_deref(),

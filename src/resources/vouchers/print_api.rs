@@ -6,9 +6,6 @@ use poem_openapi::{Object, OpenApi};
 use crate::error::ErrorCode;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::languages::language;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::api::VOUCHER_REFUSALS_AND_CUSTOMER;
@@ -56,19 +53,17 @@ impl VoucherPrintApi {
     #[oai(path = "/vouchers/print", method = "post")]
     async fn print_usable(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         body: Json<VoucherHolder>,
     ) -> Result<Json<PrintedVouchers>, ErrorResponse> {
         let customer =
             CustomerRef::required(&body.0.customer_id, &body.0.customer_code, "customer")?;
         customer.check_not_blank()?;
-        answers_with(request, |printed: &Vec<PrintedVoucher>| {
-            printed_answer(printed)
-        });
+        caller.answers_with(|printed: &Vec<PrintedVoucher>| printed_answer(printed));
         Ok(Json(PrintedVouchers {
-            printed: services(request)?
-                .print_vouchers(&caller.0.company, customer, None, language(request)?)
+            printed: caller
+                .services
+                .print_vouchers(&caller.company, customer, None, caller.language()?)
                 .await?,
         }))
     }
@@ -83,23 +78,18 @@ impl VoucherPrintApi {
     #[oai(path = "/vouchers/print", method = "put")]
     async fn print_listed(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         body: Json<HolderCodes>,
     ) -> Result<Json<PrintedVouchers>, ErrorResponse> {
         let body = body.0;
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        let services = services(request)?;
-        let caller = &caller.0;
-        answers_with(request, |printed: &Vec<PrintedVoucher>| {
-            printed_answer(printed)
-        });
+        let services = caller.services;
+        caller.answers_with(|printed: &Vec<PrintedVoucher>| printed_answer(printed));
         let printed = services.print_vouchers(
             &caller.company,
             customer,
             Some(&body.codes),
-            language(request)?,
+            caller.language()?,
         );
         Ok(Json(PrintedVouchers {
             printed: services

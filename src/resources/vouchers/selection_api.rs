@@ -10,9 +10,6 @@ use crate::error::ErrorCode;
 use crate::http::auth::Tier1;
 use crate::http::auth::Tier2;
 use crate::http::errors::ErrorResponse;
-use crate::http::idempotency::answer::answers_with;
-use crate::http::idempotency::answer::answers_with_some;
-use crate::http::services;
 use crate::http::spec::errors::{DeclaredErrors, OperationErrors};
 use crate::resources::customers::service::CustomerRef;
 use crate::resources::vouchers::api::VOUCHER_REFUSALS_AND_CUSTOMER;
@@ -101,14 +98,13 @@ impl VoucherSelectionApi {
     #[oai(path = "/vouchers/:code/select", method = "post")]
     async fn select_one(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
         body: Json<VoucherHolder>,
     ) -> Result<Json<Voucher>, ErrorResponse> {
-        self.one(caller, request, code.0, body.0, true).await
+        self.one(caller, code.0, body.0, true).await
     }
 
     /// Deselect a Voucher.
@@ -120,14 +116,13 @@ impl VoucherSelectionApi {
     #[oai(path = "/vouchers/:code/deselect", method = "post")]
     async fn deselect_one(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         /// The Voucher's code.
         #[oai(validator(min_length = 1, max_length = 64))]
         code: Path<String>,
         body: Json<VoucherHolder>,
     ) -> Result<Json<Voucher>, ErrorResponse> {
-        self.one(caller, request, code.0, body.0, false).await
+        self.one(caller, code.0, body.0, false).await
     }
 
     /// Select a list of Vouchers.
@@ -138,11 +133,10 @@ impl VoucherSelectionApi {
     #[oai(path = "/vouchers/select", method = "put")]
     async fn select_list(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<HolderCodes>,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
-        self.list(caller, request, body.0, true).await
+        self.list(caller, body.0, true).await
     }
 
     /// Deselect a list of Vouchers.
@@ -154,11 +148,10 @@ impl VoucherSelectionApi {
     #[oai(path = "/vouchers/deselect", method = "put")]
     async fn deselect_list(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: Json<HolderCodes>,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
-        self.list(caller, request, body.0, false).await
+        self.list(caller, body.0, false).await
     }
 
     /// Selected Vouchers of a Customer.
@@ -169,16 +162,16 @@ impl VoucherSelectionApi {
     #[oai(path = "/customers/:id/vouchers/selected", method = "get")]
     async fn selected(
         &self,
-        caller: Tier2,
-        request: &poem::Request,
+        caller: Tier2<'_>,
         /// The Customer's id.
         #[oai(validator(min_length = 1, max_length = 128))]
         id: Path<String>,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
         CustomerRef::id(&id.0).check_not_blank()?;
         Ok(Json(Vouchers {
-            vouchers: services(request)?
-                .selected_vouchers(&caller.0.company, &id.0)
+            vouchers: caller
+                .services
+                .selected_vouchers(&caller.company, &id.0)
                 .await?,
         }))
     }
@@ -187,17 +180,14 @@ impl VoucherSelectionApi {
 impl VoucherSelectionApi {
     async fn one(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         code: String,
         body: VoucherHolder,
         select: bool,
     ) -> Result<Json<Voucher>, ErrorResponse> {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        let services = services(request)?;
-        let caller = &caller.0;
-        answers_with_some(request, |vouchers: &Vec<Voucher>| vouchers.last().cloned());
+        let services = caller.services;
+        caller.answers_with_some(|vouchers: &Vec<Voucher>| vouchers.last().cloned());
         let selected = services.select_vouchers(
             &caller.company,
             customer,
@@ -214,16 +204,13 @@ impl VoucherSelectionApi {
 
     async fn list(
         &self,
-        caller: Tier1,
-        request: &poem::Request,
+        caller: Tier1<'_>,
         body: HolderCodes,
         select: bool,
     ) -> Result<Json<Vouchers>, ErrorResponse> {
         let customer = CustomerRef::required(&body.customer_id, &body.customer_code, "customer")?;
-        customer.check_not_blank()?;
-        let services = services(request)?;
-        let caller = &caller.0;
-        answers_with(request, |vouchers: &Vec<Voucher>| Vouchers {
+        let services = caller.services;
+        caller.answers_with(|vouchers: &Vec<Voucher>| Vouchers {
             vouchers: vouchers.clone(),
         });
         let selected = services.select_vouchers(&caller.company, customer, &body.codes, select);

@@ -141,17 +141,20 @@ impl<'a> CustomerRef<'a> {
         found.filter(holds_the_code).ok_or_else(|| not_found(*self))
     }
 
-    /// The Customer named by `{prefix}_id`, `{prefix}_code` or both.
+    /// The Customer named by `{prefix}_id`, `{prefix}_code` or both; 400
+    /// `invalid_request` when neither is sent or the one sent is blank.
     pub fn required(
         id: &'a Option<String>,
         code: &'a Option<String>,
         prefix: &str,
     ) -> ApiResult<Self> {
-        Self::optional(id, code).ok_or_else(|| {
+        let named = Self::optional(id, code).ok_or_else(|| {
             ApiError::invalid(format!(
                 "name the Customer with {prefix}_id or {prefix}_code"
             ))
-        })
+        })?;
+        named.check_not_blank()?;
+        Ok(named)
     }
 }
 

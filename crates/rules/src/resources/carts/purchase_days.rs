@@ -52,6 +52,20 @@ impl std::fmt::Display for PurchaseDay {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PurchaseDays(Vec<PurchaseDay>);
 
+/// `2026-11-01 3 1, 2026-11-02 0.3 2`: each day as [`PurchaseDay`] shows
+/// it, oldest first.
+impl std::fmt::Display for PurchaseDays {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (n, day) in self.0.iter().enumerate() {
+            if n > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{day}")?;
+        }
+        Ok(())
+    }
+}
+
 impl PurchaseDays {
     /// The days of `days`, in any order, a day given twice counted once
     /// with both amounts.
