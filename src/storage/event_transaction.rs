@@ -76,6 +76,17 @@ pub(crate) struct BatchPart {
     pub statements: &'static str,
 }
 
+impl BatchPart {
+    /// A part whose rows only other parts' statements read (no statements
+    /// of its own).
+    pub(crate) const fn read_by_others(binding: &'static str) -> Self {
+        BatchPart {
+            binding,
+            statements: "",
+        }
+    }
+}
+
 /// `document` (an object; `None` for anything else, such as the null of
 /// an event without it) as a row of `company` for an `INSERT`, its record
 /// keyed by `[company, document[key]]`.

@@ -13,37 +13,25 @@ use crate::http::spec::tidy::{MULTI_LINE, PRINTABLE};
 /// [`DEFAULT_MAX_PROPERTIES`] entries. Its text is kept as sent (JSON escapes
 /// every character on the way out), so no character is refused.
 pub(super) fn check_free(value: &Value, path: &str) -> Result<(), String> {
-    match value {
-        Value::String(text) => {
-            let length = text.chars().count() as u64;
-            if length > DEFAULT_MAX_LENGTH {
-                return Err(too_many(path, length, "characters", DEFAULT_MAX_LENGTH));
-            }
+    let within = |count: usize, what: &str, most: u64| {
+        let count = count as u64;
+        if count > most {
+            Err(too_many(path, count, what, most))
+        } else {
             Ok(())
         }
+    };
+    match value {
+        Value::String(text) => within(text.chars().count(), "characters", DEFAULT_MAX_LENGTH),
         Value::Array(items) => {
-            if items.len() as u64 > DEFAULT_MAX_ITEMS {
-                return Err(too_many(
-                    path,
-                    items.len() as u64,
-                    "items",
-                    DEFAULT_MAX_ITEMS,
-                ));
-            }
+            within(items.len(), "items", DEFAULT_MAX_ITEMS)?;
             items
                 .iter()
                 .enumerate()
                 .try_for_each(|(index, item)| check_free(item, &format!("{path}[{index}]")))
         }
         Value::Object(object) => {
-            if object.len() as u64 > DEFAULT_MAX_PROPERTIES {
-                return Err(too_many(
-                    path,
-                    object.len() as u64,
-                    "entries",
-                    DEFAULT_MAX_PROPERTIES,
-                ));
-            }
+            within(object.len(), "entries", DEFAULT_MAX_PROPERTIES)?;
             object.iter().try_for_each(|(key, item)| {
                 let field = if path.is_empty() {
                     key.clone()

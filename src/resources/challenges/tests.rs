@@ -56,14 +56,21 @@ fn offered(source: &str, on: &str, amount: i64) -> Offered {
 }
 
 /// Offers one event on each day of `steps` in order and checks the progress
-/// each answers: `steps` is "DAY PROGRESS, ..." (`-`: the event did not
-/// count). Answers the record after them.
+/// each answers: `steps` is "MM-DD PROGRESS, ..." in 2026 (`-`: the event
+/// did not count). Answers the record after them.
 fn progress(challenge: &Challenge, steps: &str) -> Option<ChallengeRecord> {
     let mut record: Option<ChallengeRecord> = None;
     for (n, step) in steps.split(", ").enumerate() {
-        let (on, expected) = step.split_once(' ').expect("DAY PROGRESS");
+        let (month_day, expected) = step.split_once(' ').expect("MM-DD PROGRESS");
+        let on = format!("2026-{month_day}");
         let source = format!("cart:{n}");
-        let answer = match advance(challenge, record.as_ref(), 9, "x", &offered(&source, on, 1)) {
+        let answer = match advance(
+            challenge,
+            record.as_ref(),
+            9,
+            "x",
+            &offered(&source, &on, 1),
+        ) {
             Ok(advanced) => {
                 let progress: f64 = advanced.progress.try_into().unwrap();
                 record = Some(advanced.record);
@@ -265,12 +272,9 @@ fn days_are_the_companys_across_a_daylight_saving_change() {
 fn a_day_streak_survives_gaps_of_its_grace_days_only() {
     let streak = challenge("goal: { streak: { days: 4 }, grace_days: 1 }\n");
     // A one-day gap is forgiven; a two-day gap starts again.
-    progress(
-        &streak,
-        "2026-11-02 1, 2026-11-04 2, 2026-11-05 3, 2026-11-08 1",
-    );
+    progress(&streak, "11-02 1, 11-04 2, 11-05 3, 11-08 1");
     let strict = challenge("goal: { streak: { days: 2 } }\n");
-    let record = progress(&strict, "2026-11-02 1, 2026-11-04 1");
+    let record = progress(&strict, "11-02 1, 11-04 1");
     assert_eq!(
         record.unwrap().counted.len(),
         1,
@@ -281,26 +285,17 @@ fn a_day_streak_survives_gaps_of_its_grace_days_only() {
 #[test]
 fn periods_in_a_row_and_one_event_per_period_count_as_written() {
     let months = challenge("goal: { count: 2, per_period: month, consecutive: 2 }\n");
-    progress(
-        &months,
-        "2026-01-10 0, 2026-01-20 1, 2026-02-01 1, 2026-02-27 2",
-    );
+    progress(&months, "01-10 0, 01-20 1, 02-01 1, 02-27 2");
     let weekly = challenge("goal: { count: 3, per_period: week, max_count_per_period: 1 }\n");
-    progress(
-        &weekly,
-        "2026-11-02 1, 2026-11-03 -, 2026-11-09 2, 2026-11-16 3",
-    );
+    progress(&weekly, "11-02 1, 11-03 -, 11-09 2, 11-16 3");
     let window = challenge("goal: { count: 2, window: { days: 7 } }\n");
-    progress(&window, "2026-11-02 1, 2026-11-10 1, 2026-11-12 2");
+    progress(&window, "11-02 1, 11-10 1, 11-12 2");
 }
 
 #[test]
 fn a_challenge_repeating_once_completed_starts_again_at_once() {
     let punch_card = challenge("goal: { count: 2 }\nrepeat: once_completed\n");
-    let record = progress(
-        &punch_card,
-        "2026-11-02 1, 2026-11-02 2, 2026-11-03 1, 2026-11-03 2",
-    );
+    let record = progress(&punch_card, "11-02 1, 11-02 2, 11-03 1, 11-03 2");
     let record = record.unwrap();
     assert_eq!(record.completions.len(), 2);
     assert!(record.counted.is_empty());

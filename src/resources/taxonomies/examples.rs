@@ -7,33 +7,28 @@ use crate::resources::taxonomies::model::{
     TaxonomyChanges, TaxonomyList,
 };
 
-/// A feature as answers show it: its taxonomy, slug and (when it has one)
-/// parent.
+/// A feature as answers show it: its taxonomy, slug and parent (`null`, or
+/// a slug in quotes).
 macro_rules! feature {
     ($taxonomy:literal, $slug:literal) => {
-        concat!(
-            r#"{"id": "ftr_019a8c2f4e10a1b2c3d4e5f7", "taxonomy": ""#,
-            $taxonomy,
-            r#"", "slug": ""#,
-            $slug,
-            r#"", "name": ""#,
-            $slug,
-            r#"", "parent": null,
-            "discountable": true, "created_at": "2026-11-23T10:00:00Z",
-            "updated_at": "2026-11-23T10:00:00Z"}"#
-        )
+        feature!(@ $taxonomy, $slug, "null", "7")
     };
     ($taxonomy:literal, $slug:literal, $parent:literal) => {
+        feature!(@ $taxonomy, $slug, concat!("\"", $parent, "\""), "8")
+    };
+    (@ $taxonomy:literal, $slug:literal, $parent:expr, $id_end:literal) => {
         concat!(
-            r#"{"id": "ftr_019a8c2f4e10a1b2c3d4e5f8", "taxonomy": ""#,
+            r#"{"id": "ftr_019a8c2f4e10a1b2c3d4e5f"#,
+            $id_end,
+            r#"", "taxonomy": ""#,
             $taxonomy,
             r#"", "slug": ""#,
             $slug,
             r#"", "name": ""#,
             $slug,
-            r#"", "parent": ""#,
+            r#"", "parent": "#,
             $parent,
-            r#"", "discountable": true, "created_at": "2026-11-23T10:00:00Z",
+            r#", "discountable": true, "created_at": "2026-11-23T10:00:00Z",
             "updated_at": "2026-11-23T10:00:00Z"}"#
         )
     };

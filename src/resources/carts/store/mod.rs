@@ -150,10 +150,7 @@ pub(crate) const STORE_CARTS: BatchPart = BatchPart {
 /// The record ids of [`STORE_CARTS`]' carts as SurrealQL text, in the order
 /// of its rows ([`crate::storage::record_text`]): building them in the
 /// statement, one closure per cart, cost 45 µs per cart.
-pub(crate) const CART_IDS: BatchPart = BatchPart {
-    binding: "cart_ids",
-    statements: "",
-};
+pub(crate) const CART_IDS: BatchPart = BatchPart::read_by_others("cart_ids");
 
 /// The rows [`STORE_CARTS`] and [`STORE_PURCHASE_DAYS`] write for the cart
 /// of `write` ([`crate::storage::event_transaction::EventWrite`]) of

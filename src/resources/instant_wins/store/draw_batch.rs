@@ -47,10 +47,7 @@ pub(crate) const COUNT_PARTICIPATIONS: BatchPart = BatchPart {
 /// of its [`COUNT_PARTICIPATIONS`] rows, leaving out the empty ones (a
 /// Customer's first draws): exactly the non-empty counts the store must
 /// hold for those rows, in that order, as reading them gives them.
-pub(crate) const COUNTS_SEEN: BatchPart = BatchPart {
-    binding: "draw_counts_seen",
-    statements: "",
-};
+pub(crate) const COUNTS_SEEN: BatchPart = BatchPart::read_by_others("draw_counts_seen");
 
 /// One use of each Voucher a targeted draw takes part with, when its
 /// campaign's coupon counts them (`$draw_vouchers`: `company`, `key`). The
@@ -89,17 +86,11 @@ pub(crate) const TAKE_STOCK: BatchPart = BatchPart {
 
 /// The record ids of [`TAKE_STOCK`]'s shards as SurrealQL text, in the
 /// order of its rows ([`crate::storage::record_text`]).
-pub(crate) const STOCK_IDS: BatchPart = BatchPart {
-    binding: "stock_ids",
-    statements: "",
-};
+pub(crate) const STOCK_IDS: BatchPart = BatchPart::read_by_others("stock_ids");
 
 /// The allowance of each of [`TAKE_STOCK`]'s shards, in the order of its
 /// rows: the units the shard may give in all.
-pub(crate) const STOCK_ALLOWANCES: BatchPart = BatchPart {
-    binding: "stock_allowances",
-    statements: "",
-};
+pub(crate) const STOCK_ALLOWANCES: BatchPart = BatchPart::read_by_others("stock_allowances");
 
 /// One participation given of each game played past its free plays
 /// (`$game_plays`: `company`, `customer_id`, `game`). One taken meanwhile
