@@ -32,6 +32,8 @@ use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::merges::model::NotRestored;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::services::Services;
+use crate::storage::event_transaction::BatchPart;
+use crate::storage::memory::Memory;
 
 /// Work of a contribution that reads or computes before it answers.
 pub(crate) type Pending<'a, T> = Pin<Box<dyn Future<Output = ApiResult<T>> + Send + 'a>>;
@@ -83,6 +85,32 @@ pub(crate) trait Contribution: Sync {
     fn event_part(&self) -> Option<&'static EventPart> {
         None
     }
+
+    /// Hands `add` its rows of the statements that run once over a whole
+    /// batch of events ([`BatchPart`]s, checks before writes), from
+    /// `write`, one event's write of `company`
+    /// ([`crate::storage::event_transaction`]).
+    fn batch_rows(
+        &self,
+        _company: &str,
+        _write: &Value,
+        _add: &mut dyn FnMut(&'static BatchPart, Value),
+    ) {
+    }
+
+    /// The part of its [`Contribution::batch_rows`] whose rows may not
+    /// repeat a record within one batch (the batch's checks could not see
+    /// each other's writes), and the refusal of a batch where one does: it
+    /// is then recorded event by event, where each event gets the answer
+    /// it would have had alone.
+    fn once_per_batch(&self) -> Option<OncePerBatch> {
+        None
+    }
+
+    /// Learns what this kind keeps in `memory` from the outcome `recorded`
+    /// of the event `write`, before the event is answered (a lost answer
+    /// may have committed).
+    fn learn_outcome(&self, _memory: &Memory, _write: &Value, _recorded: &ApiResult<()>) {}
 
     /// The document of its [`Contribution::event_part`] for what `drawn`
     /// evaluated of `event`; null when it writes nothing for it.
@@ -173,6 +201,17 @@ pub(crate) struct MergeMoves {
     pub recorded: Value,
     /// For an unmerge, what stays with the survivor, and why.
     pub not_restored: Vec<NotRestored>,
+}
+
+/// A batch part whose rows may not repeat a record within one batch
+/// ([`Contribution::once_per_batch`]).
+pub(crate) struct OncePerBatch {
+    /// The part.
+    pub part: &'static BatchPart,
+    /// The refusal of a batch repeating one of its records.
+    pub refusal: ErrorCode,
+    /// Why, as the refusal says it.
+    pub why: &'static str,
 }
 
 /// A part of an event's write: the field of the write holding its document

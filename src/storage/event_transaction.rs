@@ -39,8 +39,6 @@ use crate::resources::discounts::store::STORE_DISCOUNTS;
 use crate::resources::discounts::store::discount_row;
 use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
-use crate::resources::instant_wins::store::draw_batch;
-use crate::resources::instant_wins::store::draw_batch::COUNT_PARTICIPATIONS;
 use crate::resources::limits::store::take_limits_sql;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
@@ -272,9 +270,9 @@ impl BatchTransaction {
                     batch.push(&APPEND_LEDGER_ROWS, record.clone());
                 }
             }
-            draw_batch::add_rows(company, &write["draw_write"], &mut |part, row| {
-                batch.push(part, row);
-            });
+            for kind in CONTRIBUTIONS {
+                kind.batch_rows(company, write, &mut |part, row| batch.push(part, row));
+            }
             states.extend(state_moves(company, write));
         }
         // Last, after every check of a counter they move.
@@ -309,28 +307,17 @@ impl BatchTransaction {
                 "a cart code is twice in one batch",
             ));
         }
-        if self.repeats_a_draw() {
-            return Some(ApiError::new(
-                ErrorCode::DrawContended,
-                "a Customer drew twice in one batch",
-            ));
-        }
-        None
+        CONTRIBUTIONS
+            .iter()
+            .filter_map(|kind| kind.once_per_batch())
+            .find(|once| self.repeats_an_id(once.part))
+            .map(|once| ApiError::new(once.refusal, once.why))
     }
 
     /// Whether two carts of the batch have the same code: one `INSERT`
     /// cannot refuse the second the way a cart recorded before is refused.
     fn repeats_a_cart(&self) -> bool {
         self.repeats_an_id(&STORE_CARTS)
-    }
-
-    /// Whether two events of the batch drew for the same Customer: the
-    /// participation counts are checked for the whole batch before any is
-    /// written ([`COUNT_PARTICIPATIONS`]), so the second could not see
-    /// the first's. (Both were decided on the same stored counts: recorded
-    /// one by one, the second is refused as contended, as it would be alone.)
-    fn repeats_a_draw(&self) -> bool {
-        self.repeats_an_id(&COUNT_PARTICIPATIONS)
     }
 
     /// Whether two rows of `part` have the same record id (a row's `id`, or

@@ -1,25 +1,33 @@
 //! What Instant Wins and games contribute to the event pipeline besides
 //! their draws ([`super::draws`], made with the evaluation): the state a
 //! draw is decided on (the Customer's participations and the prizes'
-//! stock), the points prizes won, the metrics and prize deliveries that
-//! follow a written draw, and the game participations a merge moves
-//! ([`super::merges`]).
+//! stock), the points prizes won, the draws' rows of the batch's
+//! transaction ([`super::store::draw_batch`]) and what the stock view learns
+//! of its outcome, the metrics and prize deliveries that follow a written
+//! draw, and the game participations a merge moves ([`super::merges`]).
 
 use chrono::NaiveDateTime;
+use serde_json::Value;
 
 use crate::engine::campaign::Campaign;
 use crate::engine::kinds::CampaignKind;
+use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EntryContext;
 use crate::pipeline::contribution::MergePart;
+use crate::pipeline::contribution::OncePerBatch;
 use crate::resources::instant_wins::draws::CONTENDED;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::draws::instant_win_state_query;
 use crate::resources::instant_wins::merges;
+use crate::resources::instant_wins::store::draw_batch;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
+use crate::resources::instant_wins::store::stock_view::PrizeKey;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::services::Services;
+use crate::storage::event_transaction::BatchPart;
+use crate::storage::memory::Memory;
 
 /// Instant Wins' and games' part of the pipeline.
 pub(crate) struct InstantWins;
@@ -64,4 +72,62 @@ impl Contribution for InstantWins {
     fn merge_part(&self) -> Option<&'static MergePart> {
         Some(&merges::GAME_MOVES)
     }
+
+    /// The draws' rows: participation counts checked, prize units,
+    /// Vouchers and game participations taken, draws stored, deliveries
+    /// queued ([`draw_batch`]).
+    fn batch_rows(
+        &self,
+        company: &str,
+        write: &Value,
+        add: &mut dyn FnMut(&'static BatchPart, Value),
+    ) {
+        draw_batch::add_rows(company, &write["draw_write"], add);
+    }
+
+    /// Two events of one batch that drew for the same Customer were both
+    /// decided on the same stored counts, which the batch checks before
+    /// writing either ([`draw_batch::COUNT_PARTICIPATIONS`]): recorded one
+    /// by one, the second is refused as contended, as it would be alone.
+    fn once_per_batch(&self) -> Option<OncePerBatch> {
+        Some(OncePerBatch {
+            part: &draw_batch::COUNT_PARTICIPATIONS,
+            refusal: ErrorCode::DrawContended,
+            why: "a Customer drew twice in one batch",
+        })
+    }
+
+    /// The stock view learns of prize units only once they are committed,
+    /// and forgets the prizes of draws refused as contended (one may have
+    /// run out behind its back).
+    fn learn_outcome(&self, memory: &Memory, write: &Value, recorded: &ApiResult<()>) {
+        for (key, shard) in units_taken(write) {
+            match recorded {
+                Ok(()) => memory.stock_view.taken(&key, shard),
+                Err(error) if error.code == ErrorCode::DrawContended => {
+                    memory.stock_view.forget(&key)
+                }
+                Err(_) => {}
+            }
+        }
+    }
+}
+
+/// The units of limited prizes `write` takes: each prize and its shard.
+fn units_taken(write: &Value) -> Vec<(PrizeKey, i64)> {
+    let company = write["company"].as_str().unwrap_or_default();
+    let Some(draws) = write["draw_write"]["limited"].as_array() else {
+        return Vec::new();
+    };
+    draws
+        .iter()
+        .filter_map(|draw| {
+            let key = (
+                company.to_string(),
+                draw["rule_id"].as_i64()?,
+                draw["prize"]["prize_id"].as_str()?.to_string(),
+            );
+            Some((key, draw["shard"]["index"].as_i64()?))
+        })
+        .collect()
 }

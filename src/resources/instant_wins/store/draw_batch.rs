@@ -30,7 +30,7 @@ use crate::storage::record_text::record_value;
 /// with the rest of the Customer's state, after every check
 /// ([`crate::resources::customers::state::MOVE_CUSTOMER_STATES`]). Two
 /// events of one Customer never share a batch
-/// ([`crate::storage::event_transaction::BatchTransaction::repeats_a_draw`]),
+/// ([`crate::pipeline::contribution::Contribution::once_per_batch`]),
 /// so no row's check depends on another's write. (A `FOR` loop of a read,
 /// a check and an upsert per event cost 198 µs per cart in a batch of 16;
 /// a check and an upsert over the batch 44 µs: BENCHMARKS.md.)
