@@ -74,6 +74,25 @@ pub(crate) struct BatchPart {
     pub statements: &'static str,
 }
 
+/// A [`BatchPart`] inserting its rows (bound to `binding`) into `table`:
+/// one `INSERT` for the whole batch.
+macro_rules! insert_rows {
+    ($binding:literal into $table:literal) => {
+        $crate::storage::event_transaction::BatchPart {
+            binding: $binding,
+            statements: concat!(
+                "\n    INSERT INTO ",
+                $table,
+                " $",
+                $binding,
+                " RETURN NONE;"
+            ),
+        }
+    };
+}
+
+pub(crate) use insert_rows;
+
 impl BatchPart {
     /// A part whose rows only other parts' statements read (no statements
     /// of its own).

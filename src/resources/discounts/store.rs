@@ -15,6 +15,7 @@ use crate::resources::limits::store::limit_take_documents;
 use crate::resources::limits::store::take_limits_sql;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::insert_rows;
 use crate::storage::event_transaction::keyed_row;
 use crate::storage::page_query::PageQuery;
 
@@ -24,11 +25,7 @@ use crate::storage::page_query::PageQuery;
 /// Customer's, so a cart with many discounts costs one write. What their
 /// campaigns take from their limits runs cart by cart, with the cart's
 /// other rare parts.
-pub(crate) const STORE_DISCOUNTS: BatchPart = BatchPart {
-    binding: "discounts",
-    statements: "
-    INSERT INTO discount_transaction $discounts RETURN NONE;",
-};
+pub(crate) const STORE_DISCOUNTS: BatchPart = insert_rows!("discounts" into "discount_transaction");
 
 /// The row [`STORE_DISCOUNTS`] writes for `discounts` (made by
 /// [`transaction_document`], or null) of `company`.

@@ -10,6 +10,7 @@ use crate::resources::events::model::CustomEvent;
 use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::insert_rows;
 use crate::storage::event_transaction::keyed_row;
 use crate::storage::first;
 use crate::storage::page_query::PageQuery;
@@ -28,11 +29,7 @@ fn from_document(mut document: Value) -> ApiResult<CustomEvent> {
 
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
 /// Custom Events of the batch (`$events`, made by [`event_row`]).
-pub(crate) const STORE_EVENTS: BatchPart = BatchPart {
-    binding: "events",
-    statements: "
-    INSERT INTO custom_event $events RETURN NONE;",
-};
+pub(crate) const STORE_EVENTS: BatchPart = insert_rows!("events" into "custom_event");
 
 /// The row [`STORE_EVENTS`] writes for `event` (the stored Custom Event of
 /// an event's write, or null) of `company`.

@@ -19,6 +19,7 @@ use crate::resources::taxonomies::model::NewTaxonomy;
 use crate::resources::taxonomies::model::Scope;
 use crate::resources::taxonomies::model::Taxonomy;
 use crate::resources::taxonomies::model::TaxonomyChanges;
+use crate::resources::taxonomies::store::Deletion;
 use crate::resources::taxonomies::store::FeatureWrite;
 use crate::resources::taxonomies::store::TaxonomyRead;
 use crate::resources::taxonomies::store::unreadable;
@@ -162,12 +163,7 @@ impl Services {
             created_at: now,
             updated_at: now,
         };
-        let document = taxonomy_document(company, &taxonomy);
-        answer_now(&taxonomy).await;
-        self.store
-            .write_taxonomy(company, scope, &document, false)
-            .await?;
-        self.refresh_master_data_of(company).await?;
+        self.save_taxonomy(company, &taxonomy, false).await?;
         tracing::info!(company, scope = scope.as_str(), slug = %taxonomy.slug, "taxonomy created");
         Ok(taxonomy)
     }
@@ -190,13 +186,24 @@ impl Services {
             MaybeUndefined::Undefined => {}
         }
         taxonomy.updated_at = self.now();
-        let document = taxonomy_document(company, &taxonomy);
-        answer_now(&taxonomy).await;
-        self.store
-            .write_taxonomy(company, scope, &document, true)
-            .await?;
-        self.refresh_master_data_of(company).await?;
+        self.save_taxonomy(company, &taxonomy, true).await?;
         Ok(taxonomy)
+    }
+
+    /// Writes `taxonomy` (a new one, or `replace`s the stored one) with
+    /// the request's answer, and reads the master data again.
+    async fn save_taxonomy(
+        &self,
+        company: &str,
+        taxonomy: &Taxonomy,
+        replace: bool,
+    ) -> ApiResult<()> {
+        let document = taxonomy_document(company, taxonomy);
+        answer_now(taxonomy).await;
+        self.store
+            .write_taxonomy(company, taxonomy.scope, &document, replace)
+            .await?;
+        self.refresh_master_data_of(company).await
     }
 
     /// Deletes taxonomy `slug` and its features (see
@@ -209,10 +216,13 @@ impl Services {
         detach: bool,
     ) -> ApiResult<DeletedMasterRecord> {
         let now = json!(self.now()).as_str().unwrap_or_default().to_string();
-        let detached = self
-            .store
-            .delete_taxonomy(company, scope, slug, detach, &now)
-            .await?;
+        let deletion = Deletion {
+            company,
+            scope,
+            detach,
+            now: &now,
+        };
+        let detached = self.store.delete_taxonomy(deletion, slug).await?;
         self.refresh_master_data_of(company).await?;
         tracing::info!(
             company,
@@ -353,9 +363,15 @@ impl Services {
         }
         let feature = find_feature(&read, taxonomy, id)?;
         let now = json!(self.now()).as_str().unwrap_or_default().to_string();
+        let deletion = Deletion {
+            company,
+            scope,
+            detach,
+            now: &now,
+        };
         let detached = self
             .store
-            .delete_feature(company, scope, (taxonomy, &feature.slug), detach, &now)
+            .delete_feature(deletion, (taxonomy, &feature.slug))
             .await?;
         self.refresh_master_data_of(company).await?;
         tracing::info!(company, scope = scope.as_str(), taxonomy, feature = %feature.slug, detached, "feature deleted");

@@ -130,44 +130,26 @@ impl Store {
         document: &Value,
         replace: bool,
     ) -> ApiResult<()> {
-        let query = format!(
-            "BEGIN TRANSACTION;
-             LET $key = type::record('taxonomy', [$company, $scope, $document.slug]);
+        let checks = format!(
+            "LET $key = type::record('taxonomy', [$company, $scope, $document.slug]);
              IF !$replace AND record::exists($key) {{
                  THROW '{REFUSED}{taken}|the Company already has a ' + $scope + ' taxonomy `' + $document.slug + '`';
              }};
              IF $replace AND !record::exists($key) {{
                  THROW '{REFUSED}{missing}|the Company has no ' + $scope + ' taxonomy `' + $document.slug + '`';
-             }};
-             {BUMP_REVISION}
-             UPSERT $key CONTENT $document RETURN NONE;
-             {WRITE_ANSWER}
-             COMMIT TRANSACTION;",
+             }};",
             taken = ErrorCode::TaxonomyAlreadyExists.code(),
             missing = ErrorCode::TaxonomyNotFound.code(),
         );
-        self.transact(|db| {
-            db.query(query.as_str())
-                .bind(("company", company.to_string()))
-                .bind(("scope", scope.as_str()))
-                .bind(("document", document.clone()))
-                .bind(("replace", replace))
-        })
-        .await?;
-        Ok(())
+        let flags = [("replace", json!(replace))];
+        self.write_document(&checks, (company, scope), document, &flags)
+            .await
     }
 
     /// Deletes taxonomy `slug` and its features; refuses with
     /// `taxonomy_in_use` while records carry its features, unless `detach`,
     /// which takes them off. Answers how many records it took them off.
-    pub async fn delete_taxonomy(
-        &self,
-        company: &str,
-        scope: Scope,
-        slug: &str,
-        detach: bool,
-        now: &str,
-    ) -> ApiResult<u64> {
+    pub async fn delete_taxonomy(&self, deletion: Deletion<'_>, slug: &str) -> ApiResult<u64> {
         let query = format!(
             "BEGIN TRANSACTION;
              LET $key = type::record('taxonomy', [$company, $scope, $slug]);
@@ -184,14 +166,8 @@ impl Store {
             missing = ErrorCode::TaxonomyNotFound.code(),
             detach = detach_statements(),
         );
-        let deleted = Deletion {
-            company,
-            scope,
-            detach,
-            in_use: ErrorCode::TaxonomyInUse,
-            now,
-        };
-        self.delete_detaching(&query, deleted, &[("slug", slug)])
+        let named = [("slug", slug)];
+        self.delete_detaching(&query, (deletion, ErrorCode::TaxonomyInUse), &named)
             .await
     }
 
@@ -204,9 +180,8 @@ impl Store {
         scope: Scope,
         write: FeatureWrite<'_>,
     ) -> ApiResult<()> {
-        let query = format!(
-            "BEGIN TRANSACTION;
-             IF ((type::record('master_revision', [$company]).revision) ?? 0) != $expected {{
+        let checks = format!(
+            "IF ((type::record('master_revision', [$company]).revision) ?? 0) != $expected {{
                  THROW '{REFUSED}{moved}|the taxonomies changed while the request ran; retry';
              }};
              IF !record::exists(type::record('taxonomy', [$company, $scope, $document.taxonomy])) {{
@@ -219,23 +194,49 @@ impl Store {
              IF $document.parent
                  AND !record::exists(type::record('feature', [$company, $scope, $document.taxonomy, $document.parent])) {{
                  THROW '{REFUSED}{unknown}|taxonomy `' + $document.taxonomy + '` has no feature `' + $document.parent + '` to be the parent';
-             }};
-             {BUMP_REVISION}
-             UPSERT $key CONTENT $document RETURN NONE;
-             {WRITE_ANSWER}
-             COMMIT TRANSACTION;",
+             }};",
             moved = ErrorCode::ConcurrentModification.code(),
             no_taxonomy = ErrorCode::TaxonomyNotFound.code(),
             taken = ErrorCode::FeatureAlreadyExists.code(),
             unknown = ErrorCode::UnknownFeature.code(),
         );
+        let flags = [
+            ("expected", json!(write.expected_revision)),
+            ("create", json!(write.create)),
+        ];
+        self.write_document(&checks, (company, scope), write.document, &flags)
+            .await
+    }
+
+    /// Writes the taxonomy or feature `document` of `company` in `scope` at
+    /// `$key` (a record `checks` sets, after its refusals), moving the
+    /// master data's revision and writing the request's answer with it;
+    /// `flags` are bound for the checks.
+    async fn write_document(
+        &self,
+        checks: &str,
+        (company, scope): (&str, Scope),
+        document: &Value,
+        flags: &[(&'static str, Value)],
+    ) -> ApiResult<()> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             {checks}
+             {BUMP_REVISION}
+             UPSERT $key CONTENT $document RETURN NONE;
+             {WRITE_ANSWER}
+             COMMIT TRANSACTION;"
+        );
         self.transact(|db| {
-            db.query(query.as_str())
+            let mut statements = db
+                .query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("scope", scope.as_str()))
-                .bind(("document", write.document.clone()))
-                .bind(("expected", write.expected_revision))
-                .bind(("create", write.create))
+                .bind(("document", document.clone()));
+            for (name, value) in flags {
+                statements = statements.bind((*name, value.clone()));
+            }
+            statements
         })
         .await?;
         Ok(())
@@ -247,11 +248,8 @@ impl Store {
     /// parent. Answers how many records it took it off.
     pub async fn delete_feature(
         &self,
-        company: &str,
-        scope: Scope,
+        deletion: Deletion<'_>,
         (taxonomy, slug): (&str, &str),
-        detach: bool,
-        now: &str,
     ) -> ApiResult<u64> {
         let query = format!(
             "BEGIN TRANSACTION;
@@ -276,24 +274,19 @@ impl Store {
             in_use = ErrorCode::FeatureInUse.code(),
             detach = detach_statements(),
         );
-        let deleted = Deletion {
-            company,
-            scope,
-            detach,
-            in_use: ErrorCode::FeatureInUse,
-            now,
-        };
-        self.delete_detaching(&query, deleted, &[("taxonomy", taxonomy), ("slug", slug)])
+        let named = [("taxonomy", taxonomy), ("slug", slug)];
+        self.delete_detaching(&query, (deletion, ErrorCode::FeatureInUse), &named)
             .await
     }
 
     /// Runs the delete `query` of a taxonomy or feature (ending with
-    /// [`detach_statements`]' count), with `named` (its slug, and a
+    /// [`detach_statements`]' count, refusing with `in_use` while records
+    /// carry it, unless they are detached), with `named` (its slug, and a
     /// feature's taxonomy) bound beside what every such delete reads.
     async fn delete_detaching(
         &self,
         query: &str,
-        deleted: Deletion<'_>,
+        (deleted, in_use): (Deletion<'_>, ErrorCode),
         named: &[(&'static str, &str)],
     ) -> ApiResult<u64> {
         let mut response = self
@@ -304,7 +297,7 @@ impl Store {
                     .bind(("scope", deleted.scope.as_str()))
                     .bind(("records", records_table(deleted.scope)))
                     .bind(("detach", deleted.detach))
-                    .bind(("in_use", deleted.in_use.code()))
+                    .bind(("in_use", in_use.code()))
                     .bind(("now", deleted.now.to_string()));
                 for (name, value) in named {
                     statements = statements.bind((*name, value.to_string()));
@@ -316,15 +309,18 @@ impl Store {
     }
 }
 
-/// What every delete of a taxonomy or feature binds.
-struct Deletion<'a> {
-    company: &'a str,
-    scope: Scope,
-    /// Whether records carrying it are detached (else refused).
-    detach: bool,
-    /// The refusal while records carry it.
-    in_use: ErrorCode,
-    now: &'a str,
+/// A delete of a taxonomy or feature: whose, of which scope, whether the
+/// records carrying it are detached (else the delete is refused), and when.
+#[derive(Debug, Clone, Copy)]
+pub struct Deletion<'a> {
+    /// The Company.
+    pub company: &'a str,
+    /// Products' or Locations' taxonomies.
+    pub scope: Scope,
+    /// Whether records carrying it are detached.
+    pub detach: bool,
+    /// When, as stored (RFC 3339).
+    pub now: &'a str,
 }
 
 /// The number a transaction ends with (`RETURN array::len($users);` before

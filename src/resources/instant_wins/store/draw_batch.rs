@@ -20,6 +20,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::insert_rows;
 use crate::storage::record_text::record_value;
 
 /// The check of each drawing event's participation counts: the stored
@@ -110,19 +111,11 @@ pub(crate) const USE_GAME_PARTICIPATIONS: BatchPart = BatchPart {
 };
 
 /// The audit record of each drawing event (`$draw_audits`).
-pub(crate) const STORE_AUDITS: BatchPart = BatchPart {
-    binding: "draw_audits",
-    statements: "
-    INSERT INTO iw_draws $draw_audits RETURN NONE;",
-};
+pub(crate) const STORE_AUDITS: BatchPart = insert_rows!("draw_audits" into "iw_draws");
 
 /// The delivery of each won Reward or game participation, in the outbox
 /// (`$prize_deliveries`).
-pub(crate) const QUEUE_DELIVERIES: BatchPart = BatchPart {
-    binding: "prize_deliveries",
-    statements: "
-    INSERT INTO prize_outbox $prize_deliveries RETURN NONE;",
-};
+pub(crate) const QUEUE_DELIVERIES: BatchPart = insert_rows!("prize_deliveries" into "prize_outbox");
 
 /// The prize fields a queued delivery copies, when the prize has them.
 const DELIVERED_PRIZE_FIELDS: [&str; 6] = [

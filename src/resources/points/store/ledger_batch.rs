@@ -5,12 +5,9 @@
 //! [`crate::resources::customers::state::MOVE_CUSTOMER_STATES`].)
 
 use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::insert_rows;
 
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
 /// ledger records of every event of the batch (`$ledger_rows`, each
 /// event's [`crate::resources::points::store::ledger::LedgerWrite::records`]).
-pub(crate) const APPEND_LEDGER_ROWS: BatchPart = BatchPart {
-    binding: "ledger_rows",
-    statements: "
-    INSERT INTO ledger_write $ledger_rows RETURN NONE;",
-};
+pub(crate) const APPEND_LEDGER_ROWS: BatchPart = insert_rows!("ledger_rows" into "ledger_write");
