@@ -17,11 +17,12 @@
 //! - [`resources`]: one folder per resource group: `customers`, `associations`, `merges`,
 //!   `segments`, `carts`, `events` (Custom Events and triggers), `points` (ledger, balances,
 //!   redemptions, expiry), `cashback`, `api_campaigns` (campaigns created through the API, of any
-//!   kind), `points_campaigns`, `coupons`, `discounts`, `limits` (the budgets and caps of discount,
-//!   Coupon and points campaigns, counted in the event's transaction), `instant_wins` (draws,
-//!   fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks, what a
-//!   Reward gives), `games` (plays through the pipeline), `challenges` (goals, progress in the
-//!   event's transaction, enrolment), `vouchers`, `products`, `locations`, `taxonomies` (of
+//!   kind; the one flow and the four operations of the resources that write them: `resource.rs`,
+//!   `resource_api.rs`), `points_campaigns`, `coupons`, `discounts`, `limits` (the budgets and caps
+//!   of discount, Coupon and points campaigns, counted in the event's transaction), `instant_wins`
+//!   (draws, fairness, stock, prize delivery), `rewards` (the catalogue, redemptions, rollbacks,
+//!   what a Reward gives), `games` (plays through the pipeline), `challenges` (goals, progress in
+//!   the event's transaction, enrolment), `vouchers`, `products`, `locations`, `taxonomies` (of
 //!   Products and Locations, with their features), `master_data` (the catalogue events read from
 //!   memory, refreshed on change), `promotions` (legacy Promotions, compiled into discount
 //!   campaigns), `messages` (campaigns' messages and their printing), `utilities`, `companies` (the
