@@ -215,13 +215,7 @@ impl Services {
         slug: &str,
         detach: bool,
     ) -> ApiResult<DeletedMasterRecord> {
-        let now = json!(self.now()).as_str().unwrap_or_default().to_string();
-        let deletion = Deletion {
-            company,
-            scope,
-            detach,
-            now: &now,
-        };
+        let deletion = Deletion::at(company, scope, detach, self.now());
         let detached = self.store.delete_taxonomy(deletion, slug).await?;
         self.refresh_master_data_of(company).await?;
         tracing::info!(
@@ -362,13 +356,7 @@ impl Services {
             return Err(no_taxonomy(scope, taxonomy));
         }
         let feature = find_feature(&read, taxonomy, id)?;
-        let now = json!(self.now()).as_str().unwrap_or_default().to_string();
-        let deletion = Deletion {
-            company,
-            scope,
-            detach,
-            now: &now,
-        };
+        let deletion = Deletion::at(company, scope, detach, self.now());
         let detached = self
             .store
             .delete_feature(deletion, (taxonomy, &feature.slug))

@@ -6,6 +6,7 @@
 
 use serde_json::{Value, json};
 
+use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
@@ -298,7 +299,7 @@ impl Store {
                     .bind(("records", records_table(deleted.scope)))
                     .bind(("detach", deleted.detach))
                     .bind(("in_use", in_use.code()))
-                    .bind(("now", deleted.now.to_string()));
+                    .bind(("now", deleted.now.clone()));
                 for (name, value) in named {
                     statements = statements.bind((*name, value.to_string()));
                 }
@@ -311,7 +312,7 @@ impl Store {
 
 /// A delete of a taxonomy or feature: whose, of which scope, whether the
 /// records carrying it are detached (else the delete is refused), and when.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Deletion<'a> {
     /// The Company.
     pub company: &'a str,
@@ -319,8 +320,21 @@ pub struct Deletion<'a> {
     pub scope: Scope,
     /// Whether records carrying it are detached.
     pub detach: bool,
-    /// When, as stored (RFC 3339).
-    pub now: &'a str,
+    /// When, as stored.
+    pub now: String,
+}
+
+impl<'a> Deletion<'a> {
+    /// A delete in `company`'s `scope` at `now`, detaching the records
+    /// that carry it when `detach`.
+    pub fn at(company: &'a str, scope: Scope, detach: bool, now: Timestamp) -> Self {
+        Deletion {
+            company,
+            scope,
+            detach,
+            now: json!(now).as_str().unwrap_or_default().to_string(),
+        }
+    }
 }
 
 /// The number a transaction ends with (`RETURN array::len($users);` before
