@@ -86,6 +86,14 @@ pub(crate) trait Contribution: Sync {
         None
     }
 
+    /// Its parts whose documents the event's own write carries (a cart's
+    /// Voucher uses, made with the cart): run like an
+    /// [`Contribution::event_part`], but first, before the discounts' limit
+    /// takes and every kind's own part.
+    fn carried_parts(&self) -> &'static [EventPart] {
+        &[]
+    }
+
     /// Hands `add` its rows of the statements that run once over a whole
     /// batch of events ([`BatchPart`]s, checks before writes), from
     /// `write`, one event's write of `company`

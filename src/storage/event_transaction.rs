@@ -41,7 +41,6 @@ use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
 use crate::resources::limits::store::take_limits_sql;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
-use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::storage::record_text::record_value;
 
 /// One event to record, as the pipeline hands it to the group commit:
@@ -121,32 +120,34 @@ pub(crate) fn keyed_row(company: &str, document: &Value, key: &str) -> Option<Va
 const RARE: &str = "rare";
 
 /// The parts an event runs on its own ([`RARE`]), each skipped at run time
-/// where the event does not need it: its Voucher uses and what its discounts
-/// take from their limits, each kind's part
+/// where the event does not need it: the parts it carries (a cart's Voucher
+/// uses: [`crate::pipeline::contribution::Contribution::carried_parts`]),
+/// what its discounts take from their limits, each kind's part
 /// ([`crate::pipeline::contribution::EventPart`], in the order of
 /// [`CONTRIBUTIONS`]), and last the answer of its request.
 fn rare_statements() -> String {
-    let kinds: String = kind_parts()
-        .map(|part| {
-            format!(
-                "IF $write.{field} {{
-                     LET $part = $write.{field};
-                     {statements}
-                 }};\n",
-                field = part.field,
-                statements = (part.statements)(),
-            )
-        })
-        .collect();
+    let run = |parts: &mut dyn Iterator<Item = &'static EventPart>| -> String {
+        parts
+            .map(|part| {
+                format!(
+                    "IF $write.{field} {{
+                         LET $part = $write.{field};
+                         {statements}
+                     }};\n",
+                    field = part.field,
+                    statements = (part.statements)(),
+                )
+            })
+            .collect()
+    };
+    let carried = run(&mut carried_parts());
+    let kinds = run(&mut kind_parts());
     format!(
         "FOR $write IN ${RARE} {{
              LET $company = $write.company;
              LET $customer = $write.customer;
              LET $now = $write.now;
-             LET $voucher_uses = $write.voucher_uses;
-             IF $voucher_uses {{
-                 {TAKE_VOUCHER_USES}
-             }};
+             {carried}
              IF $write.discounts.limit_takes {{
                  LET $limit_takes = $write.discounts.limit_takes;
                  {take_limits}
@@ -164,6 +165,11 @@ fn kind_parts() -> impl Iterator<Item = &'static EventPart> {
     CONTRIBUTIONS.iter().filter_map(|kind| kind.event_part())
 }
 
+/// The parts whose documents the events carry themselves.
+fn carried_parts() -> impl Iterator<Item = &'static EventPart> {
+    CONTRIBUTIONS.iter().flat_map(|kind| kind.carried_parts())
+}
+
 /// Whether `write` has a part that runs event by event.
 fn is_rare(write: &EventWrite) -> bool {
     let present = |value: &Value| match value {
@@ -171,9 +177,10 @@ fn is_rare(write: &EventWrite) -> bool {
         Value::Array(items) => !items.is_empty(),
         _ => true,
     };
-    present(&write["voucher_uses"])
-        || present(&write["discounts"]["limit_takes"])
-        || kind_parts().any(|part| present(&write[part.field]))
+    present(&write["discounts"]["limit_takes"])
+        || carried_parts()
+            .chain(kind_parts())
+            .any(|part| present(&write[part.field]))
         || present(&write["answer"])
 }
 

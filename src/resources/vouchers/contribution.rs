@@ -1,4 +1,5 @@
-//! What Vouchers contribute to the event pipeline: the Vouchers `voucher`
+//! What Vouchers contribute to the event pipeline: the uses of the Vouchers
+//! a cart presents, taken in its transaction; the Vouchers `voucher`
 //! campaigns issue ([`super::earned`]), with the counts of capped Coupons
 //! read before the evaluation and read again when a concurrent event
 //! issued meanwhile; the Voucher uses a cart's cancellation gives back; and
@@ -21,6 +22,7 @@ use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::merges;
 use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
+use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::services::Services;
 
 /// Vouchers' part of the pipeline.
@@ -40,6 +42,23 @@ fn voucher_issue_statements() -> String {
          LET $refuse = true;
          {}",
         issue_statements()
+    )
+}
+
+/// The uses of the Vouchers a cart presents that applied, made with the
+/// cart (`voucher_uses`:
+/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]).
+static VOUCHER_USES: [EventPart; 1] = [EventPart {
+    field: "voucher_uses",
+    statements: voucher_use_statements,
+}];
+
+/// [`VOUCHER_USES`]' statements: a Voucher used up or held by another
+/// checkout refuses the cart.
+fn voucher_use_statements() -> String {
+    format!(
+        "LET $voucher_uses = $part;
+         {TAKE_VOUCHER_USES}"
     )
 }
 
@@ -65,6 +84,10 @@ impl Contribution for Vouchers {
 
     fn event_part(&self) -> Option<&'static EventPart> {
         Some(&VOUCHER_ISSUES)
+    }
+
+    fn carried_parts(&self) -> &'static [EventPart] {
+        &VOUCHER_USES
     }
 
     fn part_document(&self, event: &EventScope<'_>, drawn: &DrawnEvaluation) -> ApiResult<Value> {
