@@ -9,8 +9,10 @@
 //! merge of two Customers moves of what they hold. Every method
 //! has a default that does nothing, so a kind states only what it has.
 
+use std::any::Any;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use chrono::NaiveDateTime;
 use serde::Serialize;
@@ -23,10 +25,14 @@ use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::effect::Effect;
+use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::carts::model::Cart;
+use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::merges::model::NotRestored;
@@ -86,12 +92,37 @@ pub(crate) trait Contribution: Sync {
         None
     }
 
-    /// Its parts whose documents the event's own write carries (a cart's
-    /// Voucher uses, made with the cart): run like an
-    /// [`Contribution::event_part`], but first, before the discounts' limit
-    /// takes and every kind's own part.
+    /// Its parts whose documents the event's own write carries (made with
+    /// the cart: [`Contribution::cart_parts`]): run like an
+    /// [`Contribution::event_part`], but first, before every kind's own
+    /// part.
     fn carried_parts(&self) -> &'static [EventPart] {
         &[]
+    }
+
+    /// Its documents in a cart's write, made from what the evaluation
+    /// settled of the cart: each under its field of the write (a cart's
+    /// Voucher uses, the discounts it got, what they take from their
+    /// limits), read by its [`Contribution::carried_parts`] and
+    /// [`Contribution::batch_rows`].
+    fn cart_parts(&self, _cart: &SettledCart<'_>) -> Vec<(&'static str, Value)> {
+        Vec::new()
+    }
+
+    /// The fields of an event's write this kind adds whose change to the
+    /// Customer's state this process keeps ([`RecordedChange`]) it knows
+    /// (or that change none of it): any other field present makes the
+    /// Customer read again after the event.
+    fn known_fields(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Puts into `change` what `write`, an event that committed, changed
+    /// through this kind's [`Contribution::known_fields`] in its Customer's
+    /// kept state; false when it changed more than that state holds, and
+    /// the Customer is read again.
+    fn recorded_change(&self, _write: &Value, _change: &mut RecordedChange) -> bool {
+        true
     }
 
     /// Hands `add` its rows of the statements that run once over a whole
@@ -119,6 +150,12 @@ pub(crate) trait Contribution: Sync {
     /// of the event `write`, before the event is answered (a lost answer
     /// may have committed).
     fn learn_outcome(&self, _memory: &Memory, _write: &Value, _recorded: &ApiResult<()>) {}
+
+    /// What this kind keeps in this process's memory, fresh (found again
+    /// by its type: [`crate::storage::memory::KindsMemory::get`]).
+    fn kept_in_memory(&self) -> Option<Arc<dyn Any + Send + Sync>> {
+        None
+    }
 
     /// The document of its [`Contribution::event_part`] for what `drawn`
     /// evaluated of `event`; null when it writes nothing for it.
@@ -262,6 +299,18 @@ pub(crate) struct EntryContext<'a> {
     pub at: Timestamp,
     /// The Company's clocks, which expiry dates are counted on.
     pub locale: &'a Locale,
+}
+
+/// A cart as an evaluation settled it, before it is written.
+pub(crate) struct SettledCart<'a> {
+    /// Its Company.
+    pub company: &'a str,
+    /// The cart, its lines' discounts and totals settled.
+    pub cart: &'a Cart,
+    /// The Vouchers it presented, as read before the evaluation.
+    pub vouchers: &'a [DesiredVoucher],
+    /// The evaluation settled.
+    pub evaluation: &'a Evaluation,
 }
 
 /// A cart being cancelled.

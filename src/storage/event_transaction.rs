@@ -35,31 +35,22 @@ use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::customers::recorded::RecordedPurchase;
 use crate::resources::customers::state::MOVE_CUSTOMER_STATES;
 use crate::resources::customers::state::state_moves;
-use crate::resources::discounts::store::STORE_DISCOUNTS;
-use crate::resources::discounts::store::discount_row;
 use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
-use crate::resources::limits::store::take_limits_sql;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
 use crate::storage::record_text::record_value;
 
 /// One event to record, as the pipeline hands it to the group commit:
 /// `company`, `customer`, `ledger` and `balances` (see
-/// [`crate::resources::points::store::ledger::ledger_documents`]),
-/// `draw_write` ([`crate::resources::instant_wins::store::draw_write`]), one
-/// of `cart` (the stored cart, with its `total`, `date` and the `day` it
-/// counts on in its Customer's history) or `event` (the
-/// stored Custom Event), the other null, and for a cart the Voucher uses it
-/// redeems (`voucher_uses`, made by
-/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`])
-/// at `now` and the discounts it got (`discounts`, made by
-/// [`crate::resources::discounts::store::transaction_document`], or null),
-/// each kind's part where it has one (under the part's field, see
-/// [`crate::pipeline::contribution::EventPart`]; absent or null otherwise),
-/// and the answer of its request when it carries an
-/// Idempotency-Key (`answer`,
-/// [`crate::http::idempotency::answer::written_answer`]), written in the
-/// same transaction.
+/// [`crate::resources::points::store::ledger::ledger_documents`]), one of
+/// `cart` (the stored cart, with its `total`, `date` and the `day` it
+/// counts on in its Customer's history) or `event` (the stored Custom
+/// Event), the other null, `now`, each kind's documents where it has them
+/// (under their fields: the draws, a cart's Voucher uses and discounts, a
+/// kind's [`crate::pipeline::contribution::EventPart`]; absent or null
+/// otherwise), and the answer of its request when it carries an
+/// Idempotency-Key (`answer`, [`crate::http::idempotency::answer::written_answer`]),
+/// written in the same transaction.
 pub(crate) type EventWrite = Value;
 
 /// A part of the batch's transaction: statements over the rows bound to
@@ -121,8 +112,9 @@ const RARE: &str = "rare";
 
 /// The parts an event runs on its own ([`RARE`]), each skipped at run time
 /// where the event does not need it: the parts it carries (a cart's Voucher
-/// uses: [`crate::pipeline::contribution::Contribution::carried_parts`]),
-/// what its discounts take from their limits, each kind's part
+/// uses, what its discounts take from their limits:
+/// [`crate::pipeline::contribution::Contribution::carried_parts`]), each
+/// kind's part
 /// ([`crate::pipeline::contribution::EventPart`], in the order of
 /// [`CONTRIBUTIONS`]), and last the answer of its request.
 fn rare_statements() -> String {
@@ -148,15 +140,10 @@ fn rare_statements() -> String {
              LET $customer = $write.customer;
              LET $now = $write.now;
              {carried}
-             IF $write.discounts.limit_takes {{
-                 LET $limit_takes = $write.discounts.limit_takes;
-                 {take_limits}
-             }};
              {kinds}
              LET $answer = $write.answer;
              {WRITE_ANSWER}
-         }};",
-        take_limits = take_limits_sql!(),
+         }};"
     )
 }
 
@@ -177,18 +164,18 @@ fn is_rare(write: &EventWrite) -> bool {
         Value::Array(items) => !items.is_empty(),
         _ => true,
     };
-    present(&write["discounts"]["limit_takes"])
-        || carried_parts()
-            .chain(kind_parts())
-            .any(|part| present(&write[part.field]))
+    carried_parts()
+        .chain(kind_parts())
+        .any(|part| present(&write[part.field]))
         || present(&write["answer"])
 }
 
-/// The parts of an [`EventWrite`] whose change to its Customer's kept state
-/// [`recorded_change`] knows (or that change none of it): any other part
-/// present (Voucher uses, issued Vouchers, Challenges, points budgets, or a
-/// part added later) makes the Customer read again.
-const KNOWN_PARTS: [&str; 13] = [
+/// The fields of an [`EventWrite`] whose change to its Customer's kept
+/// state [`recorded_change`] knows (or that change none of it), besides
+/// those the kinds know ([`crate::pipeline::contribution::Contribution::known_fields`]):
+/// any other field present (Voucher uses, issued Vouchers, Challenges,
+/// points budgets, or a part added later) makes the Customer read again.
+const KNOWN_FIELDS: [&str; 11] = [
     "company",
     "customer",
     "now",
@@ -198,8 +185,6 @@ const KNOWN_PARTS: [&str; 13] = [
     "date",
     "ledger",
     "balances",
-    "draw_write",
-    "discounts",
     "answer",
     WRITTEN_FOR,
 ];
@@ -210,26 +195,33 @@ pub(crate) const WRITTEN_FOR: &str = "written_for";
 
 /// What `write`, an event of `customer` that committed, changed in the
 /// Customer's state this process keeps ([`RecordedChange`]); `None` when it
-/// changed more than that (a part not in [`KNOWN_PARTS`], a Coupon's limits,
-/// game participations or Vouchers its draws used, another Customer's
-/// balance), and the Customer is read again.
+/// changed more than that (a field not in [`KNOWN_FIELDS`] nor known to a
+/// kind, what a kind says its Customer's kept state does not hold, another
+/// Customer's balance), and the Customer is read again.
 pub(crate) fn recorded_change(write: &EventWrite, customer: &str) -> Option<RecordedChange> {
     let present = |value: &Value| match value {
         Value::Null => false,
         Value::Array(items) => !items.is_empty(),
         _ => true,
     };
+    let known = |field: &str| {
+        KNOWN_FIELDS.contains(&field)
+            || CONTRIBUTIONS
+                .iter()
+                .any(|kind| kind.known_fields().contains(&field))
+    };
     let unknown = write
         .as_object()?
         .iter()
-        .any(|(part, value)| !KNOWN_PARTS.contains(&part.as_str()) && present(value));
-    let draw = &write["draw_write"];
-    if unknown
-        || present(&write["discounts"]["limit_takes"])
-        || present(&draw["used"])
-        || present(&draw["played"])
-    {
+        .any(|(field, value)| !known(field) && present(value));
+    if unknown {
         return None;
+    }
+    let mut change = RecordedChange::default();
+    for kind in CONTRIBUTIONS {
+        if !kind.recorded_change(write, &mut change) {
+            return None;
+        }
     }
     let mut points = 0;
     for balance in write["balances"].as_array().map_or(&[][..], Vec::as_slice) {
@@ -252,11 +244,9 @@ pub(crate) fn recorded_change(write: &EventWrite, customer: &str) -> Option<Reco
         }),
         _ => None,
     };
-    Some(RecordedChange {
-        purchase,
-        points,
-        draw_counts: draw.is_object().then(|| draw["next"].clone()),
-    })
+    change.purchase = purchase;
+    change.points = points;
+    Some(change)
 }
 
 /// The transaction recording a batch of events: its text and what it binds.
@@ -287,9 +277,6 @@ impl BatchTransaction {
             }
             if let Some(event) = event_row(company, &write["event"]) {
                 batch.push(&STORE_EVENTS, event);
-            }
-            if let Some(discounts) = discount_row(company, &write["discounts"]) {
-                batch.push(&STORE_DISCOUNTS, discounts);
             }
             if let Some(Value::Array(ledger)) = write.get("ledger") {
                 for record in ledger {

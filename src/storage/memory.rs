@@ -1,13 +1,15 @@
 //! What this process keeps in memory of the store's records between
 //! requests, each area's in a handle of its own, so a read or a write
 //! skips the store where it safely can: the Customers read lately
-//! (`customers`), the units given of limited prizes (`stock_view`), and
-//! the order of the ledger's entry ids (`ledger_clock`).
+//! (`customers`), the order of the ledger's entry ids (`ledger_clock`), and
+//! what each campaign kind keeps (`kinds`: e.g. the units given of limited
+//! Instant Win prizes).
 
+use std::any::Any;
 use std::sync::Arc;
 
+use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::resources::customers::cache::CustomerCache;
-use crate::resources::instant_wins::store::stock_view::StockView;
 use crate::resources::points::store::ledger::LedgerClock;
 
 /// The store's records as this process keeps them; clones share them.
@@ -15,8 +17,37 @@ use crate::resources::points::store::ledger::LedgerClock;
 pub struct Memory {
     /// The Customers this process read lately (embedded stores only).
     pub(crate) customers: Arc<CustomerCache>,
-    /// The units given of limited prizes, as far as this process knows.
-    pub(crate) stock_view: Arc<StockView>,
     /// Issues the ledger's entry ids in the order this process writes them.
     pub(crate) ledger_clock: Arc<LedgerClock>,
+    /// What the campaign kinds keep.
+    pub(crate) kinds: KindsMemory,
+}
+
+/// What the campaign kinds keep in memory, each its own value
+/// ([`crate::pipeline::contribution::Contribution::kept_in_memory`]),
+/// found by its type.
+#[derive(Clone)]
+pub(crate) struct KindsMemory(Arc<[Arc<dyn Any + Send + Sync>]>);
+
+impl KindsMemory {
+    /// A fresh value of every kind that keeps one.
+    pub(crate) fn new() -> KindsMemory {
+        KindsMemory(
+            CONTRIBUTIONS
+                .iter()
+                .filter_map(|kind| kind.kept_in_memory())
+                .collect(),
+        )
+    }
+
+    /// The value of type `T` a kind keeps, when one does.
+    pub(crate) fn get<T: Any>(&self) -> Option<&T> {
+        self.0.iter().find_map(|kept| kept.downcast_ref::<T>())
+    }
+}
+
+impl std::fmt::Debug for KindsMemory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "KindsMemory({} kept)", self.0.len())
+    }
 }

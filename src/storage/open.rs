@@ -100,8 +100,8 @@ impl Store {
             db,
             memory: crate::storage::memory::Memory {
                 customers,
-                stock_view: Default::default(),
                 ledger_clock: Default::default(),
+                kinds: crate::storage::memory::KindsMemory::new(),
             },
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,

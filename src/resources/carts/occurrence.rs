@@ -1,15 +1,16 @@
 //! A cart as an occurrence of the event pipeline: what conditions see of it,
-//! what it keeps of an evaluation (line discounts, points, the Vouchers it
-//! redeems and the discounts it got) and how it is written.
+//! what it keeps of an evaluation (line discounts, points, and each kind's
+//! documents of its write: the Vouchers it redeems, the discounts it got)
+//! and how it is written.
 
 use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 
 use rust_decimal::Decimal;
+use serde_json::Value;
 
 use crate::common::amount::Amount;
-use crate::common::ids::time_ordered_id;
 use crate::common::money::decimal_from_f64;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
@@ -19,20 +20,15 @@ use crate::engine::facts::CartAmounts;
 use crate::engine::facts::Facts;
 use crate::engine::facts::line_worths;
 use crate::error::ApiResult;
+use crate::pipeline::contribution::SettledCart;
 use crate::pipeline::contributions::EvaluatedEvent;
+use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::service::CartOutcome;
 use crate::resources::carts::store::CartWrite;
 use crate::resources::coupons::apply::DesiredVoucher;
-use crate::resources::discounts::model::DiscountGiver;
-use crate::resources::discounts::model::DiscountSource;
-use crate::resources::discounts::model::DiscountTransaction;
-use crate::resources::discounts::model::GivenDiscount;
-use crate::resources::limits::LimitTake;
-use crate::resources::vouchers::model::VoucherRedemption;
-use crate::resources::vouchers::redemption_store::VoucherUse;
 use crate::storage::Store;
 
 /// A cart going through the event pipeline.
@@ -43,12 +39,12 @@ pub(crate) struct CartOccurrence {
     pub(crate) coupons_desired: Vec<String>,
     /// The Vouchers it names, as read before the evaluation.
     pub(crate) vouchers: Vec<DesiredVoucher>,
-    /// The uses of the Vouchers that applied, redeemed with the cart.
-    pub(crate) voucher_uses: Vec<VoucherUse>,
-    /// The discounts it got, kept in the Customer's history.
-    pub(crate) discounts: Option<DiscountTransaction>,
-    /// What its discount campaigns take from their limits.
-    pub(crate) discount_limit_takes: Vec<LimitTake>,
+    /// Its Company.
+    pub(crate) company: String,
+    /// The kinds' documents of its write, made from its last evaluation
+    /// (the uses of the Vouchers that applied, the discounts it got):
+    /// [`crate::pipeline::contribution::Contribution::cart_parts`].
+    pub(crate) kinds_parts: Vec<(&'static str, Value)>,
     /// The effects of Voucher codes held back before it was evaluated (too
     /// many unknown codes from its API key), answered after the others.
     pub(crate) held_back: Vec<Effect>,
@@ -141,15 +137,15 @@ impl Occurrence for CartOccurrence {
         self.cart.discount_total = Amount(self.cart.lines.iter().map(|l| l.discount.0).sum());
         self.cart.points_earned = points_earned;
         self.cart.created_at = at;
-        self.voucher_uses = voucher_uses(&self.cart, &self.vouchers, evaluation, at);
-        self.discounts = cart_discounts(&self.cart, effects, at);
-        // What the campaigns (not the Vouchers: their uses carry theirs)
-        // take from their limits goes with the discount transaction.
-        self.discount_limit_takes = evaluation
-            .limit_takes
+        let settled = SettledCart {
+            company: &self.company,
+            cart: &self.cart,
+            vouchers: &self.vouchers,
+            evaluation,
+        };
+        self.kinds_parts = CONTRIBUTIONS
             .iter()
-            .filter(|taken| taken.voucher_id.is_none())
-            .flat_map(|taken| taken.takes.iter().cloned())
+            .flat_map(|kind| kind.cart_parts(&settled))
             .collect();
     }
 
@@ -180,113 +176,9 @@ impl Occurrence for CartOccurrence {
         let write = CartWrite {
             cart: &self.cart,
             earned: *earned,
-            voucher_uses: &self.voucher_uses,
-            discounts: self.discounts.as_ref(),
-            discount_limit_takes: &self.discount_limit_takes,
+            kinds_parts: &self.kinds_parts,
             day: self.day,
         };
         store.insert_cart(company, write).await
     }
-}
-
-/// One use of each Voucher of `vouchers` that `evaluation` applies to
-/// `cart`, with the money it takes off and what it takes from its Coupon's
-/// limits.
-fn voucher_uses(
-    cart: &Cart,
-    vouchers: &[DesiredVoucher],
-    evaluation: &Evaluation,
-    at: Timestamp,
-) -> Vec<VoucherUse> {
-    let effects = &evaluation.effects;
-    vouchers
-        .iter()
-        .filter_map(|voucher| {
-            let value: Decimal = effects
-                .iter()
-                .filter_map(|effect| match effect {
-                    Effect::Voucher(applied)
-                        if applied.coupon_info.voucher_id == voucher.voucher_id =>
-                    {
-                        Some(applied.value)
-                    }
-                    _ => None,
-                })
-                .sum();
-            (value > Decimal::ZERO).then(|| VoucherUse {
-                key: voucher.key.clone(),
-                redemption: VoucherRedemption {
-                    redemption_id: time_ordered_id("rdm"),
-                    voucher_code: voucher.voucher_code.clone(),
-                    voucher_id: voucher.voucher_id.clone(),
-                    coupon_id: voucher.coupon_id,
-                    customer_id: cart.customer_id.clone(),
-                    location_code: cart.location_code.clone(),
-                    cart_code: Some(cart.id.clone()),
-                    value: Some(Amount(value)),
-                    reservation_id: voucher.reservation_id.clone(),
-                    redeemed_at: at,
-                    rolled_back_at: None,
-                },
-                create: voucher.create.clone(),
-                seen: None,
-                limit_takes: evaluation
-                    .limit_takes
-                    .iter()
-                    .find(|taken| taken.voucher_id.as_ref() == Some(&voucher.voucher_id))
-                    .map(|taken| taken.takes.clone())
-                    .unwrap_or_default(),
-            })
-        })
-        .collect()
-}
-
-/// The discount transaction of `cart`: each discount campaign and each
-/// Voucher that took money off it, with what it took; `None` when none did.
-fn cart_discounts(cart: &Cart, effects: &[Effect], at: Timestamp) -> Option<DiscountTransaction> {
-    let mut given: Vec<GivenDiscount> = Vec::new();
-    for effect in effects {
-        let (discount_id, name, given_by, voucher_code) = match effect {
-            Effect::Discount(discount) => (
-                discount.rule_id,
-                &*discount.rule_name,
-                DiscountGiver::Campaign,
-                None,
-            ),
-            Effect::Voucher(voucher) => (
-                voucher.rule_id,
-                &*voucher.rule_name,
-                DiscountGiver::Voucher,
-                Some(&voucher.coupon_info.voucher_code),
-            ),
-            _ => continue,
-        };
-        let value = effect.discount_value();
-        match given
-            .iter_mut()
-            .find(|d| d.discount_id == discount_id && d.voucher_code.as_ref() == voucher_code)
-        {
-            Some(discount) => discount.value.0 += value,
-            None => given.push(GivenDiscount {
-                discount_id,
-                discount_name: name.to_string(),
-                given_by,
-                value: Amount(value),
-                voucher_code: voucher_code.cloned(),
-            }),
-        }
-    }
-    (!given.is_empty()).then(|| DiscountTransaction {
-        id: time_ordered_id("dtx"),
-        customer_id: cart.customer_id.clone(),
-        source: DiscountSource::Cart,
-        value: cart.discount_total,
-        discounts: given,
-        cart_code: Some(cart.id.clone()),
-        location_code: cart.location_code.clone(),
-        description: None,
-        base_amount: None,
-        created_at: at,
-        cancelled_at: None,
-    })
 }

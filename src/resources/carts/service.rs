@@ -221,9 +221,8 @@ impl Services {
             },
             coupons_desired: new.coupons_desired.clone(),
             vouchers,
-            voucher_uses: Vec::new(),
-            discounts: None,
-            discount_limit_takes: Vec::new(),
+            company: company.to_string(),
+            kinds_parts: Vec::new(),
             held_back,
             // The Company's day until the pipeline describes the cart in
             // its Location's time zone.

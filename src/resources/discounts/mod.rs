@@ -11,6 +11,7 @@
 pub mod api;
 pub mod campaign_api;
 pub mod campaigns;
+pub mod cart;
 pub mod contribution;
 pub mod examples;
 pub mod model;

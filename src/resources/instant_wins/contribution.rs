@@ -6,6 +6,9 @@
 //! of its outcome, the metrics and prize deliveries that follow a written
 //! draw, and the game participations a merge moves ([`super::merges`]).
 
+use std::any::Any;
+use std::sync::Arc;
+
 use chrono::NaiveDateTime;
 use serde_json::Value;
 
@@ -17,6 +20,7 @@ use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EntryContext;
 use crate::pipeline::contribution::MergePart;
 use crate::pipeline::contribution::OncePerBatch;
+use crate::resources::customers::recorded::RecordedChange;
 use crate::resources::instant_wins::draws::CONTENDED;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::draws::instant_win_state_query;
@@ -24,6 +28,7 @@ use crate::resources::instant_wins::merges;
 use crate::resources::instant_wins::store::draw_batch;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::instant_wins::store::stock_view::PrizeKey;
+use crate::resources::instant_wins::store::stock_view::StockView;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::services::Services;
 use crate::storage::event_transaction::BatchPart;
@@ -82,7 +87,7 @@ impl Contribution for InstantWins {
         write: &Value,
         add: &mut dyn FnMut(&'static BatchPart, Value),
     ) {
-        draw_batch::add_rows(company, &write["draw_write"], add);
+        draw_batch::add_rows(company, &write[DRAW_WRITE], add);
     }
 
     /// Two events of one batch that drew for the same Customer were both
@@ -100,23 +105,54 @@ impl Contribution for InstantWins {
     /// The stock view learns of prize units only once they are committed,
     /// and forgets the prizes of draws refused as contended (one may have
     /// run out behind its back).
+    /// The draws' write (`draw_write`) changes the Customer's kept state
+    /// only in the participation counts it leaves.
+    fn known_fields(&self) -> &'static [&'static str] {
+        &[DRAW_WRITE]
+    }
+
+    /// Draws that used a game participation or a Voucher change more than
+    /// the kept state holds.
+    fn recorded_change(&self, write: &Value, change: &mut RecordedChange) -> bool {
+        let draw = &write[DRAW_WRITE];
+        let present = |value: &Value| match value {
+            Value::Null => false,
+            Value::Array(items) => !items.is_empty(),
+            _ => true,
+        };
+        if present(&draw["used"]) || present(&draw["played"]) {
+            return false;
+        }
+        change.draw_counts = draw.is_object().then(|| draw["next"].clone());
+        true
+    }
+
+    fn kept_in_memory(&self) -> Option<Arc<dyn Any + Send + Sync>> {
+        Some(Arc::new(StockView::default()))
+    }
+
     fn learn_outcome(&self, memory: &Memory, write: &Value, recorded: &ApiResult<()>) {
+        let Some(stock_view) = memory.stock_view() else {
+            return;
+        };
         for (key, shard) in units_taken(write) {
             match recorded {
-                Ok(()) => memory.stock_view.taken(&key, shard),
-                Err(error) if error.code == ErrorCode::DrawContended => {
-                    memory.stock_view.forget(&key)
-                }
+                Ok(()) => stock_view.taken(&key, shard),
+                Err(error) if error.code == ErrorCode::DrawContended => stock_view.forget(&key),
                 Err(_) => {}
             }
         }
     }
 }
 
+/// The field of an event's write holding its draws
+/// ([`super::store::draw_write`]).
+const DRAW_WRITE: &str = "draw_write";
+
 /// The units of limited prizes `write` takes: each prize and its shard.
 fn units_taken(write: &Value) -> Vec<(PrizeKey, i64)> {
     let company = write["company"].as_str().unwrap_or_default();
-    let Some(draws) = write["draw_write"]["limited"].as_array() else {
+    let Some(draws) = write[DRAW_WRITE]["limited"].as_array() else {
         return Vec::new();
     };
     draws

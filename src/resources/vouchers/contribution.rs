@@ -15,7 +15,9 @@ use crate::pipeline::contribution::EventPart;
 use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::MergePart;
 use crate::pipeline::contribution::Pending;
+use crate::pipeline::contribution::SettledCart;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
+use crate::resources::vouchers::cart_uses::cart_voucher_uses;
 use crate::resources::vouchers::earned::ISSUE_CONTENDED;
 use crate::resources::vouchers::earned::voucher_issues;
 use crate::resources::vouchers::issue_store::issue_documents;
@@ -23,6 +25,7 @@ use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::merges;
 use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
+use crate::resources::vouchers::redemption_store::voucher_use_documents;
 use crate::services::Services;
 
 /// Vouchers' part of the pipeline.
@@ -46,8 +49,7 @@ fn voucher_issue_statements() -> String {
 }
 
 /// The uses of the Vouchers a cart presents that applied, made with the
-/// cart (`voucher_uses`:
-/// [`crate::resources::vouchers::redemption_store::voucher_use_documents`]).
+/// cart ([`cart_voucher_uses`]).
 static VOUCHER_USES: [EventPart; 1] = [EventPart {
     field: "voucher_uses",
     statements: voucher_use_statements,
@@ -88,6 +90,17 @@ impl Contribution for Vouchers {
 
     fn carried_parts(&self) -> &'static [EventPart] {
         &VOUCHER_USES
+    }
+
+    fn cart_parts(&self, cart: &SettledCart<'_>) -> Vec<(&'static str, Value)> {
+        let uses = cart_voucher_uses(cart);
+        if uses.is_empty() {
+            return Vec::new();
+        }
+        vec![(
+            VOUCHER_USES[0].field,
+            Value::Array(voucher_use_documents(cart.company, &uses)),
+        )]
     }
 
     fn part_document(&self, event: &EventScope<'_>, drawn: &DrawnEvaluation) -> ApiResult<Value> {

@@ -9,6 +9,7 @@
 pub mod api;
 pub mod bulk;
 pub mod bulk_api;
+pub mod cart_uses;
 pub mod contribution;
 pub use loyalty_rules::resources::vouchers::codes;
 pub mod desired;

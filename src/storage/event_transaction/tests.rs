@@ -60,6 +60,29 @@ fn only_the_parts_some_event_needs_are_in_the_text() {
 }
 
 #[test]
+fn a_cart_takes_its_voucher_uses_then_its_discount_limits_then_each_kinds_part() {
+    let mut write = cart_write("V", "x");
+    write["voucher_uses"] = json!([{"key": "V1"}]);
+    write["discount_limit_takes"] = json!([{"rule_id": 5}]);
+    write["discounts"] = json!({"key": "cart:V", "value": "1.00"});
+    let (text, bindings) = BatchTransaction::of(&[write]).into_query();
+    let at = |needle: &str| {
+        text.find(needle)
+            .unwrap_or_else(|| panic!("{needle}: {text}"))
+    };
+    assert!(at("$write.voucher_uses") < at("$write.discount_limit_takes"));
+    assert!(at("$write.discount_limit_takes") < at("$write.voucher_issues"));
+    assert!(at("$write.voucher_issues") < at("LET $answer"));
+    // The discounts themselves are one row of the batch's INSERT.
+    assert!(
+        text.contains("INSERT INTO discount_transaction $discounts"),
+        "{text}"
+    );
+    assert_eq!(bindings["discounts"][0]["id"], json!(["c", "cart:V"]));
+    assert_eq!(bindings[RARE].as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn a_plain_cart_tells_what_it_changed_and_a_rarer_one_does_not() {
     let mut write = cart_write("P", "x");
     write["total"] = json!("12.30");
@@ -86,6 +109,7 @@ fn a_plain_cart_tells_what_it_changed_and_a_rarer_one_does_not() {
         ("challenges", json!([{"rule_id": 7}])),
         ("voucher_issues", json!([{"code": "W"}])),
         ("limit_takes", json!([{"rule_id": 3}])),
+        ("discount_limit_takes", json!([{"rule_id": 5}])),
         (
             "balances",
             json!([{"customer_id": "y", "kind": "points", "delta": 5}]),
@@ -95,6 +119,10 @@ fn a_plain_cart_tells_what_it_changed_and_a_rarer_one_does_not() {
         rarer[field] = value;
         assert_eq!(recorded_change(&rarer, "x"), None, "{field}");
     }
+    // The discounts a cart got move nothing the Customer's kept state holds.
+    let mut discounted = write.clone();
+    discounted["discounts"] = json!({"key": "cart:P", "value": "1.00"});
+    assert!(recorded_change(&discounted, "x").is_some());
     let mut played = write.clone();
     played["draw_write"]["played"] = json!([4]);
     assert_eq!(recorded_change(&played, "x"), None);

@@ -23,16 +23,11 @@ use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::carts::model::Cart;
 use crate::resources::carts::purchase_days::PurchaseTotals;
-use crate::resources::discounts::model::DiscountTransaction;
-use crate::resources::discounts::store::transaction_document;
-use crate::resources::limits::LimitTake;
 use crate::resources::limits::contribution::EVENT_LIMIT_TAKES;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::points::store::ledger::ledger_documents;
-use crate::resources::vouchers::redemption_store::VoucherUse;
-use crate::resources::vouchers::redemption_store::voucher_use_documents;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
@@ -168,12 +163,10 @@ pub struct CartWrite<'a> {
     pub cart: &'a Cart,
     /// What its campaigns earned: points, Instant Win draws, Vouchers.
     pub earned: Earned<'a>,
-    /// The Voucher uses it redeems.
-    pub voucher_uses: &'a [VoucherUse],
-    /// The discounts it got, when it got any.
-    pub discounts: Option<&'a DiscountTransaction>,
-    /// What its discount campaigns take from their limits.
-    pub discount_limit_takes: &'a [LimitTake],
+    /// The kinds' documents of its write, by field (the Voucher uses it
+    /// redeems, the discounts it got:
+    /// [`crate::pipeline::contribution::Contribution::cart_parts`]).
+    pub kinds_parts: &'a [(&'static str, Value)],
     /// Its calendar day where it was made, the day of the Customer's
     /// history it counts on ([`crate::engine::history`]).
     pub day: NaiveDate,
@@ -187,9 +180,7 @@ impl<'a> CartWrite<'a> {
         CartWrite {
             cart,
             earned: Earned::only(ledger),
-            voucher_uses: &[],
-            discounts: None,
-            discount_limit_takes: &[],
+            kinds_parts: &[],
             day: cart.date.as_datetime().date_naive(),
         }
     }
@@ -236,13 +227,12 @@ impl Store {
                 "balances": written.balances,
                 "draw_write": write.earned.draw_write,
                 "answer": written_answer(),
-                "voucher_uses": voucher_use_documents(company, write.voucher_uses),
-                "discounts": write.discounts.map(|given| {
-                    transaction_document(company, given, write.discount_limit_takes)
-                }),
                 "now": cart.created_at.to_string(),
         });
         write.earned.put_parts(&mut event);
+        for (field, document) in write.kinds_parts {
+            event[*field] = document.clone();
+        }
         self.record_event(&cart.customer_id, event).await
     }
 

@@ -290,11 +290,8 @@ impl<'a> StateRead<'a> {
                         (key.clone(), PrizeCounters::from_rows(rows))
                     })
                     .collect();
-                if let Some(start) = &self.read_start {
-                    store
-                        .memory
-                        .stock_view
-                        .read(start, read.clone(), self.read_at);
+                if let (Some(start), Some(view)) = (&self.read_start, store.memory.stock_view()) {
+                    view.read(start, read.clone(), self.read_at);
                 }
                 read
             }
@@ -358,7 +355,8 @@ impl Store {
             })
             .collect();
         let read_at = Instant::now();
-        let viewed = self.memory.stock_view.fresh(&limited_prizes, read_at);
+        let view = self.memory.stock_view();
+        let viewed = view.and_then(|view| view.fresh(&limited_prizes, read_at));
         let (limited, read_start) = if viewed.is_some() {
             (Vec::new(), None)
         } else {
@@ -367,10 +365,7 @@ impl Store {
                 .filter(|q| q.limited)
                 .map(|q| q.rule_id)
                 .collect();
-            (
-                rules,
-                Some(self.memory.stock_view.read_starts(&limited_prizes)),
-            )
+            (rules, view.map(|view| view.read_starts(&limited_prizes)))
         };
         let targeted = queries
             .iter()

@@ -20,6 +20,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::resources::instant_wins::store::stock::PrizeCounters;
+use crate::storage::memory::Memory;
 
 /// How long units read from the store are used without reading them again.
 pub(crate) const FRESH_FOR: Duration = Duration::from_secs(1);
@@ -46,6 +47,14 @@ pub(crate) struct StockView {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct ReadStart {
     added: HashMap<PrizeKey, u64>,
+}
+
+impl Memory {
+    /// The stock view this process keeps (Instant Wins keep one:
+    /// [`crate::resources::instant_wins::contribution`]).
+    pub(crate) fn stock_view(&self) -> Option<&StockView> {
+        self.kinds.get()
+    }
 }
 
 impl StockView {
