@@ -85,7 +85,8 @@
 //!   `resources/points_campaigns/rules.rs` and `resources/points/earned.rs`; budgets and caps
 //!   (`limits:`) of both: `resources/limits/`.
 //! - The Instant Win draw: `resources/instant_wins/rules/draws.rs` (pure),
-//!   `resources/instant_wins/draws.rs` (state and retries); stock and limits:
+//!   `resources/instant_wins/draws.rs` (random values, forced prizes, stock shards), made in the
+//!   pipeline's evaluation step (`pipeline/evaluate.rs`); stock and limits:
 //!   `resources/instant_wins/store/`; prize delivery: `resources/instant_wins/deliveries.rs`.
 //! - Points, wallet, redemptions, transfers, expiry: `resources/points/`; cashback:
 //!   `resources/cashback/`.

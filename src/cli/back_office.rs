@@ -1,6 +1,8 @@
 //! The back-office commands: `keys ...`, `companies ...`, `instant-wins ...`
 //! and `vouchers issue`, through the back-office API.
 
+use std::path::Path;
+
 use crate::cli::back_office_client::BackOffice;
 use crate::cli::init_logging;
 use crate::cli::print_json;
@@ -27,9 +29,11 @@ use crate::resources::vouchers::bulk::BulkIssue;
 use crate::resources::vouchers::bulk::BulkIssued;
 use crate::resources::vouchers::bulk::MAX_BULK_ISSUE;
 
-async fn back_office(args: &BackOfficeArgs) -> ApiResult<BackOffice> {
+/// The back office `args` name, logging warnings only; where it opens the
+/// store itself, with the campaign files of `campaigns` loaded.
+async fn back_office(args: &BackOfficeArgs, campaigns: Option<&Path>) -> ApiResult<BackOffice> {
     init_logging("warn", LogFormat::Text);
-    BackOffice::connect(args).await
+    BackOffice::connect_with_rules(args, campaigns).await
 }
 
 pub(crate) async fn keys(command: KeysCommand) -> ApiResult<()> {
@@ -40,7 +44,7 @@ pub(crate) async fn keys(command: KeysCommand) -> ApiResult<()> {
             disabled,
             back_office: args,
         } => {
-            let created = back_office(&args)
+            let created = back_office(&args, None)
                 .await?
                 .create_key(NewKey {
                     company,
@@ -54,7 +58,10 @@ pub(crate) async fn keys(command: KeysCommand) -> ApiResult<()> {
             company,
             back_office: args,
         } => {
-            let keys = back_office(&args).await?.keys(company.as_deref()).await?;
+            let keys = back_office(&args, None)
+                .await?
+                .keys(company.as_deref())
+                .await?;
             if args.json {
                 print_json(&serde_json::json!({ "keys": keys }))
             } else {
@@ -74,7 +81,7 @@ pub(crate) async fn keys(command: KeysCommand) -> ApiResult<()> {
 }
 
 async fn set_enabled(key: &str, enabled: bool, args: &BackOfficeArgs) -> ApiResult<()> {
-    let updated = back_office(args)
+    let updated = back_office(args, None)
         .await?
         .set_key_enabled(key, enabled)
         .await?;
@@ -184,7 +191,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                     ));
                 }
             };
-            let company = back_office(&args)
+            let company = back_office(&args, None)
                 .await?
                 .create_company(NewCompany {
                     slug,
@@ -223,7 +230,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
                 moderate,
                 low,
             };
-            let company = back_office(&args)
+            let company = back_office(&args, None)
                 .await?
                 .set_rate_limits(&slug, limits)
                 .await?;
@@ -242,7 +249,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
             locale,
             back_office: args,
         } => {
-            let company = back_office(&args)
+            let company = back_office(&args, None)
                 .await?
                 .set_locale(&slug, locale.into())
                 .await?;
@@ -257,7 +264,7 @@ pub(crate) async fn companies(command: CompaniesCommand) -> ApiResult<()> {
             }
         }
         CompaniesCommand::List { back_office: args } => {
-            let companies = back_office(&args).await?.companies().await?;
+            let companies = back_office(&args, None).await?.companies().await?;
             if args.json {
                 print_json(&serde_json::json!({ "companies": companies }))
             } else {
@@ -276,7 +283,7 @@ pub(crate) async fn instant_wins(command: InstantWinsCommand) -> ApiResult<()> {
         campaigns,
         back_office: args,
     } = command;
-    let vouchers = BackOffice::connect_with_rules(&args, Some(&campaigns))
+    let vouchers = back_office(&args, Some(&campaigns))
         .await?
         .assign_instant_win(&company, rule, &customers)
         .await?;
@@ -312,8 +319,7 @@ pub(crate) async fn vouchers(command: VouchersCommand) -> ApiResult<()> {
         campaigns,
         back_office: args,
     } = command;
-    init_logging("warn", LogFormat::Text);
-    let office = BackOffice::connect_with_rules(&args, Some(&campaigns)).await?;
+    let office = back_office(&args, Some(&campaigns)).await?;
     let parts: Vec<BulkIssue> = match (count, customers) {
         (Some(count), None) => (0..count)
             .step_by(MAX_BULK_ISSUE as usize)
@@ -434,7 +440,6 @@ pub(crate) async fn catalog(command: CatalogCommand) -> ApiResult<()> {
         file,
         back_office: args,
     } = command;
-    init_logging("warn", LogFormat::Text);
     let format = match format {
         Some(ImportFormatArg::Csv) => ImportFormat::Csv,
         Some(ImportFormatArg::JsonLines) => ImportFormat::JsonLines,
@@ -455,7 +460,7 @@ pub(crate) async fn catalog(command: CatalogCommand) -> ApiResult<()> {
     };
     let text = std::fs::read_to_string(&file)
         .map_err(|e| ApiError::invalid(format!("cannot read {}: {e}", file.display())))?;
-    let office = BackOffice::connect(&args).await?;
+    let office = back_office(&args, None).await?;
     let started = std::time::Instant::now();
     match office.import_catalog(&company, kind, format, text).await {
         Ok(report) => {

@@ -53,15 +53,10 @@ pub(crate) trait Contribution: Sync {
         None
     }
 
-    /// Puts into `facts` what this kind's campaigns read before `event` is
-    /// evaluated, besides the state above (its own state goes in
+    /// Puts into the facts what this kind's campaigns read before an event
+    /// is evaluated, besides the state above (its own state goes in
     /// `facts.kind_states`, by rule id).
-    fn read_before<'a>(
-        &'a self,
-        _services: &'a Services,
-        _event: &'a EventScope<'a>,
-        _facts: &'a mut Facts,
-    ) -> Pending<'a, ()> {
+    fn read_before<'a>(&'a self, _read: ReadBefore<'a>) -> Pending<'a, ()> {
         Box::pin(async { Ok(()) })
     }
 
@@ -283,6 +278,17 @@ pub(crate) struct EventScope<'a> {
     pub listens: &'a Listens,
     /// Its Customer.
     pub customer_id: &'a str,
+}
+
+/// A kind's read before an event's evaluation
+/// ([`Contribution::read_before`]).
+pub(crate) struct ReadBefore<'a> {
+    /// The services it reads through.
+    pub services: &'a Services,
+    /// The event.
+    pub event: &'a EventScope<'a>,
+    /// The facts it puts what it read into.
+    pub facts: &'a mut Facts,
 }
 
 /// Where the pipeline's ledger entries for an event go and why.

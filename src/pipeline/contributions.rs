@@ -3,7 +3,9 @@
 //! state campaigns read before an event, the ledger entries an evaluation
 //! writes, the other parts of the event's write, what a refused write reads
 //! again, and what follows a write. The pipeline's loop (`run.rs`) names no
-//! kind, and neither does this module.
+//! kind; this module names only the draws, which the engine's evaluation
+//! makes for any kind (an Instant Win's, a game's, a Challenge's prize) and
+//! every event writes with itself (`draw_write`).
 
 use std::collections::HashMap;
 
@@ -23,6 +25,7 @@ use crate::error::ApiResult;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EntryContext;
 use crate::pipeline::contribution::EventScope;
+use crate::pipeline::contribution::ReadBefore;
 use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::instant_wins::draw_record::InstantWinState;
@@ -254,7 +257,12 @@ impl Services {
         facts: &mut Facts,
     ) -> ApiResult<()> {
         for kind in kinds {
-            kind.read_before(self, event, facts).await?;
+            let read = ReadBefore {
+                services: self,
+                event,
+                facts: &mut *facts,
+            };
+            kind.read_before(read).await?;
         }
         Ok(())
     }

@@ -10,6 +10,8 @@
 //!   before, writes with and gives back of an event.
 //! - [`contributions`]: the pipeline's steps over every kind's contribution.
 //! - [`dates`]: which time decides what, and how far a sent `date` may be from the clock.
+//! - [`evaluate`]: the evaluation step: the engine on the facts and state,
+//!   with the draws it makes.
 //! - [`facts`]: the active Customer, the Company's rules, facts and state.
 //! - [`kinds`]: every kind's contribution, named once.
 //! - [`occurrence`]: what each kind of occurrence contributes.
@@ -20,6 +22,7 @@ pub mod api;
 pub mod contribution;
 pub mod contributions;
 pub mod dates;
+pub mod evaluate;
 pub mod facts;
 pub mod kinds;
 pub mod occurrence;

@@ -12,6 +12,7 @@ use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::pipeline::contributions::EvaluatedEvent;
+use crate::resources::events::model::CustomEvent;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::storage::Store;
 
@@ -74,15 +75,24 @@ pub(crate) trait Occurrence: Send + Sync {
     /// Custom Event is; a trigger leaves no record of its own).
     fn always_written(&self) -> bool;
 
+    /// The Custom Event it records, when it is one (a trigger or a game's
+    /// play leaves no record of its own).
+    fn custom_event(&self) -> Option<&CustomEvent> {
+        None
+    }
+
     /// Writes it with what its campaigns earned (`earned`), in one
-    /// transaction.
+    /// transaction: by default as an event, its Custom Event if it has one
+    /// ([`Store::insert_event`]).
     fn write(
         &self,
         store: &Store,
         company: &str,
         customer_id: &str,
         earned: &Earned<'_>,
-    ) -> impl Future<Output = ApiResult<()>> + Send;
+    ) -> impl Future<Output = ApiResult<()>> + Send {
+        store.insert_event(company, customer_id, self.custom_event(), earned)
+    }
 }
 
 /// What the campaigns of an occurrence earned, written with it.

@@ -15,6 +15,7 @@ use crate::pipeline::contributions::event_parts;
 use crate::pipeline::contributions::event_tries;
 use crate::pipeline::contributions::ledger_entries;
 use crate::pipeline::contributions::read_again_after;
+use crate::pipeline::evaluate::EventToEvaluate;
 use crate::pipeline::facts::EventFacts;
 use crate::pipeline::kinds::CONTRIBUTIONS;
 use crate::pipeline::occurrence::Occurrence;
@@ -89,17 +90,14 @@ impl Services {
         let mut state = Some(state);
         let mut tries = event_tries();
         loop {
-            let drawn = self
-                .evaluate_with_draws(
-                    company,
-                    &customer.id,
-                    &rules,
-                    &listens,
-                    &facts,
-                    state.take(),
-                    language,
-                )
-                .await?;
+            let event = EventToEvaluate {
+                company,
+                customer_id: &customer.id,
+                rules: &rules,
+                listens: &listens,
+                facts: &facts,
+            };
+            let drawn = self.evaluate_event(&event, state.take(), language).await?;
             tracing::debug!(micros = started.elapsed().as_micros() as u64, "evaluated");
             let at = self.now();
             let ledger = ledger_entries(

@@ -11,8 +11,9 @@
 /// `tag`; the payloads (the spec taken, the view answered, the list with
 /// its `items` field); the codes creating one may answer beyond the shared
 /// ones (an update may answer them too, beside `forbidden_request` and the
-/// resource's not-found code); each operation's docs; and, in `more`,
-/// operations of its own with their codes.
+/// resource's not-found code); each operation's docs (its rate limit is
+/// appended: it is the macro's); and, in `more`, operations of its own with
+/// their codes.
 macro_rules! campaign_resource_api {
     (
         $(#[$api_doc:meta])*
@@ -27,37 +28,27 @@ macro_rules! campaign_resource_api {
         update: { $(#[$update_doc:meta])* },
         more: { errors: [$($more_errors:expr),* $(,)?], $($more:tt)* } $(,)?
     ) => {
-        $(#[$api_doc])*
-        #[derive(Debug, Default)]
-        pub struct $api;
-
-        /// The error codes of its own each operation answers.
-        impl $crate::http::spec::errors::DeclaredErrors for $api {
-            const ERRORS: &'static [$crate::http::spec::errors::OperationErrors] = &[
-                $crate::http::spec::errors::OperationErrors::new(
-                    concat!("POST ", $collection),
-                    &[$($create_error),*],
-                ),
-                $crate::http::spec::errors::OperationErrors::new(concat!("GET ", $collection), &[]),
-                $crate::http::spec::errors::OperationErrors::new(
-                    concat!("GET ", $item_spec),
-                    &[<$resource as $crate::resources::api_campaigns::resource::CampaignResource>::NOT_FOUND],
-                ),
-                $crate::http::spec::errors::OperationErrors::new(
-                    concat!("PATCH ", $item_spec),
-                    &[
-                        $crate::error::ErrorCode::ForbiddenRequest,
-                        <$resource as $crate::resources::api_campaigns::resource::CampaignResource>::NOT_FOUND,
-                        $($create_error),*
-                    ],
-                ),
-                $($more_errors,)*
-            ];
+        $crate::http::spec::errors::api_with_errors! {
+            $(#[$api_doc])* $api {
+                concat!("POST ", $collection) => [$($create_error),*],
+                concat!("GET ", $collection) => [],
+                concat!("GET ", $item_spec) => [
+                    <$resource as $crate::resources::api_campaigns::resource::CampaignResource>::NOT_FOUND,
+                ],
+                concat!("PATCH ", $item_spec) => [
+                    $crate::error::ErrorCode::ForbiddenRequest,
+                    <$resource as $crate::resources::api_campaigns::resource::CampaignResource>::NOT_FOUND,
+                    $($create_error),*
+                ],
+            }
+            more: [$($more_errors),*]
         }
 
         #[poem_openapi::OpenApi(tag = $tag)]
         impl $api {
             $(#[$create_doc])*
+            #[doc = ""]
+            #[doc = " Rate limit: tier 3 (low)."]
             #[oai(path = $collection, method = "post")]
             async fn create(
                 &self,
@@ -73,6 +64,8 @@ macro_rules! campaign_resource_api {
             }
 
             $(#[$list_doc])*
+            #[doc = ""]
+            #[doc = " Rate limit: tier 2 (moderate)."]
             #[oai(path = $collection, method = "get")]
             async fn list(
                 &self,
@@ -87,6 +80,8 @@ macro_rules! campaign_resource_api {
             }
 
             $(#[$get_doc])*
+            #[doc = ""]
+            #[doc = " Rate limit: tier 2 (moderate)."]
             #[oai(path = $item, method = "get")]
             async fn get(
                 &self,
@@ -101,6 +96,8 @@ macro_rules! campaign_resource_api {
             }
 
             $(#[$update_doc])*
+            #[doc = ""]
+            #[doc = " Rate limit: tier 3 (low)."]
             #[oai(path = $item, method = "patch")]
             async fn update(
                 &self,

@@ -2,6 +2,7 @@
 //! Company's calendar, and a property test over random event streams and
 //! returns.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use chrono::NaiveDate;
@@ -13,6 +14,7 @@ use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
 use crate::engine::campaign::Listens;
 use crate::engine::effect::Effect;
+use crate::engine::evaluate::Evaluation;
 use crate::engine::evaluate::evaluate;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
@@ -171,29 +173,37 @@ fn a_sum_goal_adds_the_amount_its_expression_reckons() {
         ]}),
         ..Facts::default()
     };
-    let states = std::collections::HashMap::new();
-    let challenges = std::collections::HashMap::new();
-    let mut random = || 0.5;
-    let mut draws = Draws {
-        states: &states,
-        challenges: &challenges,
-        random: &mut random,
-        forced: &std::collections::HashMap::new(),
-    };
-    let evaluation = evaluate(
-        &ScriptEngine::new(),
-        std::slice::from_ref(&campaign),
-        &Listens::Cart,
-        &facts,
-        &mut draws,
-        &|text| text.resolve("en", "en"),
-    );
+    let evaluation = evaluated(&campaign, &facts, &HashMap::new());
     let Some(Effect::Challenge(effect)) = evaluation.effects.first() else {
         panic!("{evaluation:?}");
     };
     assert_eq!(effect.step.progress.0, Decimal::from(3));
     assert_eq!(effect.step.target.0, Decimal::from(10));
     assert_eq!(effect.record.counted[0].source, "cart:K1");
+}
+
+/// `campaign` evaluated on a cart's `facts`, the Customer holding
+/// `challenges`.
+fn evaluated(
+    campaign: &Campaign,
+    facts: &Facts,
+    challenges: &HashMap<i64, ChallengeRecord>,
+) -> Evaluation {
+    let mut random = || 0.5;
+    let mut draws = Draws {
+        states: &HashMap::new(),
+        challenges,
+        random: &mut random,
+        forced: &HashMap::new(),
+    };
+    evaluate(
+        &ScriptEngine::new(),
+        std::slice::from_ref(campaign),
+        &Listens::Cart,
+        facts,
+        &mut draws,
+        &|text| text.resolve("en", "en"),
+    )
 }
 
 /// The `challenge` effect of a cart `code` at `now` (UTC) for a Company in
@@ -214,24 +224,9 @@ fn madrid_cart(
         },
         ..Facts::default()
     };
-    let states = std::collections::HashMap::new();
-    let challenges: std::collections::HashMap<i64, ChallengeRecord> =
+    let challenges: HashMap<i64, ChallengeRecord> =
         record.map(|r| (9, r.clone())).into_iter().collect();
-    let mut random = || 0.5;
-    let mut draws = Draws {
-        states: &states,
-        challenges: &challenges,
-        random: &mut random,
-        forced: &std::collections::HashMap::new(),
-    };
-    let mut evaluation = evaluate(
-        &ScriptEngine::new(),
-        std::slice::from_ref(campaign),
-        &Listens::Cart,
-        &facts,
-        &mut draws,
-        &|text| text.resolve("en", "en"),
-    );
+    let mut evaluation = evaluated(campaign, &facts, &challenges);
     match evaluation.effects.pop() {
         Some(Effect::Challenge(effect)) => effect,
         other => panic!("{other:?} {:?}", evaluation.explanations),
@@ -274,12 +269,8 @@ fn a_day_streak_survives_gaps_of_its_grace_days_only() {
     // A one-day gap is forgiven; a two-day gap starts again.
     progress(&streak, "11-02 1, 11-04 2, 11-05 3, 11-08 1");
     let strict = challenge("goal: { streak: { days: 2 } }\n");
-    let record = progress(&strict, "11-02 1, 11-04 1");
-    assert_eq!(
-        record.unwrap().counted.len(),
-        1,
-        "the broken run is dropped"
-    );
+    let counted = progress(&strict, "11-02 1, 11-04 1").unwrap().counted;
+    assert_eq!(counted.len(), 1, "the broken run is dropped");
 }
 
 #[test]

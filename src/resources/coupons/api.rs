@@ -43,18 +43,12 @@ campaign_resource_api! {
         /// code once a Coupon's stays its own. The same Coupon can be written as
         /// a campaign file of kind `coupon` (campaigns/README.md). Its id is
         /// assigned from 1000000 up.
-        ///
-        /// Rate limit: tier 3 (low).
     },
     list: {
         /// List Coupons (campaign files and API).
-        ///
-        /// Rate limit: tier 2 (moderate).
     },
     get: {
         /// Get a Coupon.
-        ///
-        /// Rate limit: tier 2 (moderate).
     },
     update: {
         /// Update a Coupon created through the API.
@@ -63,8 +57,6 @@ campaign_resource_api! {
         /// `code_pattern` and the other way round); the result is checked like a
         /// new Coupon. Vouchers already issued keep their codes. Coupons from
         /// files are changed in their files (403 `forbidden_request`).
-        ///
-        /// Rate limit: tier 3 (low).
     },
     more: {
         errors: [OperationErrors::new(

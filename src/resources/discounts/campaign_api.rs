@@ -34,18 +34,12 @@ campaign_resource_api! {
         /// most `discount.max_amount`, when `when` holds. It is checked by the
         /// same compiler as a file, stored, and applies from the next cart on.
         /// Its id is assigned from 1000000 up.
-        ///
-        /// Rate limit: tier 3 (low).
     },
     list: {
         /// List available discount campaigns (campaign files and API).
-        ///
-        /// Rate limit: tier 2 (moderate).
     },
     get: {
         /// Get a discount campaign by ID.
-        ///
-        /// Rate limit: tier 2 (moderate).
     },
     update: {
         /// Update a discount campaign created through the API.
@@ -54,8 +48,6 @@ campaign_resource_api! {
         /// `discount.amount` and the other way round; `applies_to: cart` drops
         /// `lines`); the result is checked like a new campaign. Campaigns from
         /// files are changed in their files (403 `forbidden_request`).
-        ///
-        /// Rate limit: tier 3 (low).
     },
     more: { errors: [], },
 }

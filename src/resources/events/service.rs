@@ -15,7 +15,6 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::contributions::EvaluatedEvent;
-use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::pipeline::run::Mode;
 use crate::resources::customers::service::CustomerRef;
@@ -23,7 +22,6 @@ use crate::resources::customers::service::Subject;
 use crate::resources::events::model::CustomEvent;
 use crate::resources::events::model::NewEvent;
 use crate::services::Services;
-use crate::storage::Store;
 
 /// Whether an event is a Custom Event (recorded and listable) or a trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,16 +138,8 @@ impl Occurrence for EventOccurrence {
         self.kind == EventKind::CustomEvent
     }
 
-    async fn write(
-        &self,
-        store: &Store,
-        company: &str,
-        customer_id: &str,
-        earned: &Earned<'_>,
-    ) -> ApiResult<()> {
-        store
-            .insert_event(company, customer_id, self.recorded.as_ref(), earned)
-            .await
+    fn custom_event(&self) -> Option<&CustomEvent> {
+        self.recorded.as_ref()
     }
 }
 

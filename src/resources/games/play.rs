@@ -11,13 +11,10 @@ use crate::engine::campaign::Listens;
 use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Evaluation;
 use crate::engine::facts::Facts;
-use crate::error::ApiResult;
 use crate::pipeline::contributions::EvaluatedEvent;
-use crate::pipeline::occurrence::Earned;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::games::model::GamePlay;
 use crate::resources::games::service::game_play;
-use crate::storage::Store;
 
 /// One play of game `game_id`.
 pub(crate) struct Play {
@@ -81,15 +78,5 @@ impl Occurrence for Play {
     /// A play that drew nothing (no participation left) writes nothing.
     fn always_written(&self) -> bool {
         false
-    }
-
-    async fn write(
-        &self,
-        store: &Store,
-        company: &str,
-        customer_id: &str,
-        earned: &Earned<'_>,
-    ) -> ApiResult<()> {
-        store.insert_event(company, customer_id, None, earned).await
     }
 }

@@ -1,7 +1,9 @@
-//! Evaluating an event with its Instant Win draws: the state the draws need is
-//! read first, the pure interpreter draws, and the caller records the draws in
-//! the event's transaction. When a concurrent draw changed that state in the
-//! meantime the transaction refuses with `draw_contended`, and the event is
+//! The Instant Win draws of an event's evaluation
+//! ([`crate::pipeline::evaluate`]): the random values and forced prizes the
+//! pure interpreter draws with, on the state read before, and each draw
+//! planned for the event's transaction (its id, the stock shard a won unit
+//! comes from). When a concurrent draw changed that state in the meantime
+//! the transaction refuses with `draw_contended`, and the event is
 //! evaluated again on fresh state, so limits and stock hold however many
 //! events arrive at once. Scenarios may force the prize of the next draw
 //! ([`ForcedDraws`]), only where draws are seeded.
@@ -9,17 +11,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
-use crate::common::language::Language;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Campaign;
-use crate::engine::campaign::Listens;
-use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::Evaluation;
-use crate::engine::evaluate::evaluate;
-use crate::engine::facts::Facts;
-use crate::error::ApiResult;
 use crate::error::ErrorCode;
-use crate::pipeline::contributions::state_queries;
 use crate::resources::instant_wins::draw_record::DrawRecord;
 use crate::resources::instant_wins::draw_record::InstantWinState;
 use crate::resources::instant_wins::draw_record::WonPrize;
@@ -126,55 +121,31 @@ pub(crate) fn state_query_at(
 pub(crate) const CONTENDED: &[ErrorCode] = &[ErrorCode::DrawContended];
 
 impl Services {
-    /// Evaluates `event` for `customer_id` with new random values, on the
-    /// Instant Win state `read` with the facts ([`Services::event_facts`])
-    /// or, when none is given (a retry after a contended draw), read afresh.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) async fn evaluate_with_draws(
+    /// `evaluate`, run with new random values for its draws on the state
+    /// `state` read for `customer_id` of `company` (and a scenario's forced
+    /// prizes), with its draws planned: each with the id it is stored under
+    /// and the stock shard a won unit comes from.
+    pub(crate) fn draw(
         &self,
         company: &str,
         customer_id: &str,
-        rules: &CompanyRules,
-        event: &Listens,
-        facts: &Facts,
-        read: Option<DrawState>,
-        language: &Language,
-    ) -> ApiResult<DrawnEvaluation> {
-        let state = match read {
-            Some(state) => state,
-            None => {
-                let queries = state_queries(rules, event, facts.now, &facts.locale);
-                if queries.is_empty() {
-                    DrawState::default()
-                } else {
-                    self.store
-                        .instant_win_states(company, customer_id, &queries)
-                        .await?
-                }
-            }
-        };
+        state: DrawState,
+        evaluate: impl FnOnce(&mut Draws<'_>) -> Evaluation,
+    ) -> DrawnEvaluation {
         let random = self.drawing.random.clone();
         let mut next = move || random.next();
         // Only a seeded server (scenarios, rehearsals) forces a draw.
         let forced = if self.drawing.random.is_seeded() {
             self.drawing.forced.next(company)
         } else {
-            std::collections::HashMap::new()
+            HashMap::new()
         };
-        let mut draws = Draws {
+        let mut evaluation = evaluate(&mut Draws {
             states: &state.states,
             challenges: &state.challenges,
             random: &mut next,
             forced: &forced,
-        };
-        let mut evaluation = evaluate(
-            self.catalog.engine(),
-            &rules.campaigns,
-            event,
-            facts,
-            &mut draws,
-            &|text| text.resolve(&language.chosen, &language.default),
-        );
+        });
         // A forced prize is spent by the next draw of its Instant Win, given
         // or not (it cannot be drawn when it has no probability left).
         for record in &evaluation.draws {
@@ -191,12 +162,12 @@ impl Services {
                 record,
             })
             .collect();
-        Ok(DrawnEvaluation {
+        DrawnEvaluation {
             evaluation,
             draws,
             participations: state.participations,
             states: state.states,
-        })
+        }
     }
 
     /// The stock shard the unit `record` won comes from, one of `lane`'s

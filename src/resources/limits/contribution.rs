@@ -6,18 +6,17 @@
 
 use serde_json::Value;
 
-use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
 use crate::pipeline::contribution::EventPart;
 use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::Pending;
+use crate::pipeline::contribution::ReadBefore;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::limits::store::TAKE_EVENT_LIMITS;
 use crate::resources::limits::store::give_back_limits_sql;
 use crate::resources::limits::store::limit_take_documents;
-use crate::services::Services;
 
 /// Limits' part of the pipeline.
 pub(crate) struct Limits;
@@ -43,13 +42,8 @@ const GIVE_BACK_CART_LIMITS: &str = concat!(
 );
 
 impl Contribution for Limits {
-    fn read_before<'a>(
-        &'a self,
-        services: &'a Services,
-        event: &'a EventScope<'a>,
-        facts: &'a mut Facts,
-    ) -> Pending<'a, ()> {
-        Box::pin(services.read_limits(event.company, event.rules, event.listens, facts))
+    fn read_before<'a>(&'a self, read: ReadBefore<'a>) -> Pending<'a, ()> {
+        Box::pin(read.services.read_limits(read.event, read.facts))
     }
 
     /// Another event took the last of a budget this one counted on.

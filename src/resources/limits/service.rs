@@ -1,35 +1,33 @@
 //! What the limited campaigns of an event may still give, read before it
 //! is evaluated.
 
-use crate::engine::campaign::Listens;
-use crate::engine::catalog::CompanyRules;
 use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
+use crate::pipeline::contribution::EventScope;
 use crate::resources::limits::Headroom;
 use crate::resources::limits::Redeeming;
 use crate::services::Services;
 
 impl Services {
-    /// Fills `facts.limits` with the headroom of every limited campaign the
-    /// event (`listens`) may apply: discount and points campaigns listening
+    /// Fills `facts.limits` with the headroom of every limited campaign
+    /// `event` may apply: discount and points campaigns listening
     /// to it and the Coupons of the Vouchers a cart presents, from one read
     /// of their counters; reads nothing when none is limited.
     pub(crate) async fn read_limits(
         &self,
-        company: &str,
-        rules: &CompanyRules,
-        listens: &Listens,
+        event: &EventScope<'_>,
         facts: &mut Facts,
     ) -> ApiResult<()> {
-        let limited: Vec<_> = rules
+        let limited: Vec<_> = event
+            .rules
             .campaigns
             .iter()
             .filter(|campaign| {
                 !campaign.limits.is_empty()
                     && match campaign.kind {
                         CampaignKind::Discount(_) | CampaignKind::Points(_) => {
-                            campaign.listens == *listens
+                            campaign.listens == *event.listens
                         }
                         CampaignKind::Coupon(_) => facts
                             .vouchers
@@ -52,7 +50,7 @@ impl Services {
                     .map(|limit| limit.counter_key(campaign.id, &redeeming))
             })
             .collect();
-        let counted = self.store.limit_counters(company, &keys).await?;
+        let counted = self.store.limit_counters(event.company, &keys).await?;
         let headroom = limited
             .iter()
             .map(|campaign| {

@@ -39,34 +39,14 @@ macro_rules! master_record_api {
         update: { $(#[$update_doc:meta])* },
         delete: { $(#[$delete_doc:meta])* } $(,)?
     ) => {
-        $(#[$api_doc])*
-        #[derive(Debug, Default)]
-        pub struct $api;
-
-        /// The error codes of its own each operation answers.
-        impl $crate::http::spec::errors::DeclaredErrors for $api {
-            const ERRORS: &'static [$crate::http::spec::errors::OperationErrors] = &[
-                $crate::http::spec::errors::OperationErrors {
-                    operation: concat!("POST ", $collection),
-                    codes: &[$taken, $crate::error::ErrorCode::UnknownFeature],
-                },
-                $crate::http::spec::errors::OperationErrors {
-                    operation: concat!("GET ", $collection),
-                    codes: &[],
-                },
-                $crate::http::spec::errors::OperationErrors {
-                    operation: concat!("GET ", $item_spec),
-                    codes: &[$missing],
-                },
-                $crate::http::spec::errors::OperationErrors {
-                    operation: concat!("PATCH ", $item_spec),
-                    codes: &[$missing, $taken, $crate::error::ErrorCode::UnknownFeature],
-                },
-                $crate::http::spec::errors::OperationErrors {
-                    operation: concat!("DELETE ", $item_spec),
-                    codes: &[$missing],
-                },
-            ];
+        $crate::http::spec::errors::api_with_errors! {
+            $(#[$api_doc])* $api {
+                concat!("POST ", $collection) => [$taken, $crate::error::ErrorCode::UnknownFeature],
+                concat!("GET ", $collection) => [],
+                concat!("GET ", $item_spec) => [$missing],
+                concat!("PATCH ", $item_spec) => [$missing, $taken, $crate::error::ErrorCode::UnknownFeature],
+                concat!("DELETE ", $item_spec) => [$missing],
+            }
         }
 
         #[poem_openapi::OpenApi(tag = $tag)]

@@ -35,18 +35,12 @@ campaign_resource_api! {
         /// campaign file reference); it is checked by the same compiler, stored,
         /// and applies from the next event on. Its id is assigned from 1000000 up,
         /// a range campaign files may not use.
-        ///
-        /// Rate limit: tier 3 (low).
     },
     list: {
         /// List available points/wallet campaigns (campaign files and API).
-        ///
-        /// Rate limit: tier 2 (moderate).
     },
     get: {
         /// Get a points campaign by ID.
-        ///
-        /// Rate limit: tier 2 (moderate).
     },
     update: {
         /// Update a points/wallet campaign created through the API.
@@ -54,8 +48,6 @@ campaign_resource_api! {
         /// The fields sent replace the stored ones; the result is checked like a
         /// new campaign. Campaigns from files are changed in their files (403
         /// `forbidden_request`).
-        ///
-        /// Rate limit: tier 3 (low).
     },
     more: { errors: [], },
 }

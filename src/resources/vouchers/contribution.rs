@@ -7,7 +7,6 @@
 
 use serde_json::Value;
 
-use crate::engine::facts::Facts;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::pipeline::contribution::Contribution;
@@ -15,6 +14,7 @@ use crate::pipeline::contribution::EventPart;
 use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contribution::MergePart;
 use crate::pipeline::contribution::Pending;
+use crate::pipeline::contribution::ReadBefore;
 use crate::pipeline::contribution::SettledCart;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::vouchers::cart_uses::cart_voucher_uses;
@@ -26,7 +26,6 @@ use crate::resources::vouchers::merges;
 use crate::resources::vouchers::redemption_store::GIVE_BACK_CART_VOUCHERS;
 use crate::resources::vouchers::redemption_store::TAKE_VOUCHER_USES;
 use crate::resources::vouchers::redemption_store::voucher_use_documents;
-use crate::services::Services;
 
 /// Vouchers' part of the pipeline.
 pub(crate) struct Vouchers;
@@ -65,19 +64,8 @@ fn voucher_use_statements() -> String {
 }
 
 impl Contribution for Vouchers {
-    fn read_before<'a>(
-        &'a self,
-        services: &'a Services,
-        event: &'a EventScope<'a>,
-        facts: &'a mut Facts,
-    ) -> Pending<'a, ()> {
-        Box::pin(services.read_voucher_issues(
-            event.company,
-            event.rules,
-            event.listens,
-            event.customer_id,
-            facts,
-        ))
+    fn read_before<'a>(&'a self, read: ReadBefore<'a>) -> Pending<'a, ()> {
+        Box::pin(read.services.read_voucher_issues(read.event, read.facts))
     }
 
     fn contended(&self) -> &'static [ErrorCode] {

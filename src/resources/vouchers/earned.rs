@@ -16,6 +16,7 @@ use crate::engine::facts::Facts;
 use crate::engine::kinds::CampaignKind;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::pipeline::contribution::EventScope;
 use crate::resources::coupons::rules::find_coupon;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::services::Services;
@@ -69,19 +70,16 @@ impl Services {
     /// nothing when none does.
     pub(crate) async fn read_voucher_issues(
         &self,
-        company: &str,
-        rules: &CompanyRules,
-        event: &Listens,
-        customer_id: &str,
+        event: &EventScope<'_>,
         facts: &mut Facts,
     ) -> ApiResult<()> {
-        let coupons = capped_coupons(rules, event);
+        let coupons = capped_coupons(event.rules, event.listens);
         if coupons.is_empty() {
             return Ok(());
         }
         facts.voucher_issues = self
             .store
-            .voucher_issue_counts(company, customer_id, &coupons)
+            .voucher_issue_counts(event.company, event.customer_id, &coupons)
             .await?;
         Ok(())
     }
