@@ -24,6 +24,15 @@ pub fn new_secret() -> String {
     format!("{SECRET_PREFIX}{}", random_hex(32))
 }
 
+/// Prefix of every webhook endpoint's signing secret.
+pub const WEBHOOK_SECRET_PREFIX: &str = "whsec_";
+
+/// A new signing secret of a webhook endpoint: 256 random bits. Unlike an
+/// API secret it is stored as it is: deliveries are signed with it.
+pub fn new_webhook_secret() -> String {
+    format!("{WEBHOOK_SECRET_PREFIX}{}", random_hex(32))
+}
+
 /// The stored digest of `secret` for the key `key_value`.
 ///
 /// The key value is part of the message so that one digest cannot be replayed

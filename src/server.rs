@@ -79,6 +79,8 @@ pub struct ServerSettings {
     /// Keep the group commit's first transactions in this directory
     /// ([`crate::storage::batch_capture`]).
     pub capture_batches: Option<std::path::PathBuf>,
+    /// How webhook receivers are treated.
+    pub webhooks: crate::resources::webhooks::WebhookSettings,
 }
 
 impl ServerSettings {
@@ -102,6 +104,7 @@ impl ServerSettings {
             unknown_codes_per_minute: crate::resources::vouchers::guesses::UNKNOWN_CODES_PER_MINUTE,
             customer_cache: crate::resources::customers::cache::DEFAULT_CAPACITY,
             capture_batches: None,
+            webhooks: Default::default(),
         }
     }
 }
@@ -192,7 +195,8 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
         .with_random(random)
         .with_clock(settings.clock.clone())
         .with_event_dates(settings.event_dates)
-        .with_unknown_codes_per_minute(settings.unknown_codes_per_minute);
+        .with_unknown_codes_per_minute(settings.unknown_codes_per_minute)
+        .with_webhooks(settings.webhooks);
     let processes = services
         .store
         .register_instance(&services.instance_id, services.now())

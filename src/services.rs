@@ -50,6 +50,8 @@ pub struct Services {
     /// Every Company's master data (Products, Locations, taxonomies) as
     /// events read it.
     pub(crate) master_data: Arc<crate::resources::master_data::cache::MasterDataCache>,
+    /// How webhook receivers are treated.
+    pub(crate) webhooks: crate::resources::webhooks::WebhookSettings,
     /// This process among those sharing the store
     /// ([`crate::storage::instances`]): what it holds names it.
     pub(crate) instance_id: Arc<str>,
@@ -83,6 +85,7 @@ impl Services {
             event_dates: Default::default(),
             api_campaign_revisions: Arc::default(),
             master_data: Arc::default(),
+            webhooks: Default::default(),
             instance_id: crate::common::ids::time_ordered_id("srv").into(),
         }
     }
@@ -98,6 +101,12 @@ impl Services {
     pub fn with_unknown_codes_per_minute(mut self, limit: u32) -> Self {
         self.gate.code_guesses =
             Arc::new(crate::resources::vouchers::guesses::CodeGuesses::new(limit));
+        self
+    }
+
+    /// The same use-cases treating webhook receivers as `settings` say.
+    pub fn with_webhooks(mut self, settings: crate::resources::webhooks::WebhookSettings) -> Self {
+        self.webhooks = settings;
         self
     }
 

@@ -46,7 +46,7 @@ mod torn_log;
 #[path = "foundation/torture.rs"]
 mod torture;
 
-use common::{OPERATOR_TOKEN, TestServer, all_at_once, read};
+use common::{OPERATOR_TOKEN, TestServer, all_at_once, loyalty, operator_json, read};
 use loyalty::resources::companies::keys::NewKey;
 use loyalty::resources::companies::model::Environment;
 use loyalty::resources::companies::service::NewCompany;

@@ -31,7 +31,10 @@ use crate::resources::vouchers::bulk::MAX_BULK_ISSUE;
 
 /// The back office `args` name, logging warnings only; where it opens the
 /// store itself, with the campaign files of `campaigns` loaded.
-async fn back_office(args: &BackOfficeArgs, campaigns: Option<&Path>) -> ApiResult<BackOffice> {
+pub(crate) async fn back_office(
+    args: &BackOfficeArgs,
+    campaigns: Option<&Path>,
+) -> ApiResult<BackOffice> {
     init_logging("warn", LogFormat::Text);
     BackOffice::connect_with_rules(args, campaigns).await
 }
@@ -146,7 +149,7 @@ fn print_key_table(keys: &[ApiKey]) {
 
 /// Prints `rows` as a table under the headers of `columns`, each column
 /// padded to its width (the last one not).
-fn print_table(columns: &[(&str, usize)], rows: impl Iterator<Item = Vec<String>>) {
+pub(crate) fn print_table(columns: &[(&str, usize)], rows: impl Iterator<Item = Vec<String>>) {
     let line = |cells: Vec<String>| {
         let last = cells.len().saturating_sub(1);
         let padded: Vec<String> = cells

@@ -6,6 +6,10 @@ use crate::resources::master_data::import::{CatalogKind, ImportReport};
 use crate::resources::master_data::references::FeatureCatalogue;
 use crate::resources::vouchers::bulk::BulkIssue;
 use crate::resources::vouchers::bulk::BulkIssued;
+use crate::resources::webhooks::model::EndpointWithSecret;
+use crate::resources::webhooks::model::NewWebhookEndpoint;
+use crate::resources::webhooks::model::WebhookEndpoint;
+use crate::resources::webhooks::model::WebhookEndpointChange;
 use std::path::Path;
 
 use serde::de::DeserializeOwned;
@@ -191,6 +195,80 @@ impl BackOffice {
         }
     }
 
+    /// Creates a webhook endpoint of `company`.
+    pub async fn create_webhook_endpoint(
+        &self,
+        company: &str,
+        new: NewWebhookEndpoint,
+    ) -> ApiResult<EndpointWithSecret> {
+        match self {
+            BackOffice::Local(services) => services.create_webhook_endpoint(company, new).await,
+            BackOffice::Remote { .. } => {
+                let path = webhooks_path(company, None);
+                self.call("POST", &path, Some(to_body(&new)?)).await
+            }
+        }
+    }
+
+    /// The webhook endpoints of `company`.
+    pub async fn webhook_endpoints(&self, company: &str) -> ApiResult<Vec<WebhookEndpoint>> {
+        match self {
+            BackOffice::Local(services) => services.webhook_endpoints(company).await,
+            BackOffice::Remote { .. } => {
+                let list: Value = self
+                    .call("GET", &webhooks_path(company, None), None)
+                    .await?;
+                from_value(list["endpoints"].clone())
+            }
+        }
+    }
+
+    /// Changes the webhook endpoint `id` of `company`.
+    pub async fn update_webhook_endpoint(
+        &self,
+        company: &str,
+        id: &str,
+        change: WebhookEndpointChange,
+    ) -> ApiResult<WebhookEndpoint> {
+        match self {
+            BackOffice::Local(services) => {
+                services.update_webhook_endpoint(company, id, change).await
+            }
+            BackOffice::Remote { .. } => {
+                let path = webhooks_path(company, Some(id));
+                self.call("PATCH", &path, Some(to_body(&change)?)).await
+            }
+        }
+    }
+
+    /// Gives the webhook endpoint `id` of `company` a new secret.
+    pub async fn rotate_webhook_secret(
+        &self,
+        company: &str,
+        id: &str,
+    ) -> ApiResult<EndpointWithSecret> {
+        match self {
+            BackOffice::Local(services) => services.rotate_webhook_secret(company, id).await,
+            BackOffice::Remote { .. } => {
+                let path = format!("{}/rotate-secret", webhooks_path(company, Some(id)));
+                self.call("POST", &path, None).await
+            }
+        }
+    }
+
+    /// Deletes the webhook endpoint `id` of `company`.
+    pub async fn delete_webhook_endpoint(&self, company: &str, id: &str) -> ApiResult<()> {
+        match self {
+            BackOffice::Local(services) => services.delete_webhook_endpoint(company, id).await,
+            BackOffice::Remote { .. } => {
+                let _: Value = self
+                    .call("DELETE", &webhooks_path(company, Some(id)), None)
+                    .await?;
+                Ok(())
+            }
+        }
+    }
+
     /// Enables or disables a key.
     pub async fn set_key_enabled(&self, key: &str, enabled: bool) -> ApiResult<ApiKey> {
         match self {
@@ -314,10 +392,11 @@ impl BackOffice {
             return Err(ApiError::internal("remote call on a local back-office"));
         };
         let url = format!("{base_url}{API_PREFIX}{path}");
+        let body = body.unwrap_or(Value::Object(Default::default()));
         let request = match method {
-            "POST" => client
-                .post(&url)
-                .json(&body.unwrap_or(Value::Object(Default::default()))),
+            "POST" => client.post(&url).json(&body),
+            "PATCH" => client.patch(&url).json(&body),
+            "DELETE" => client.delete(&url),
             _ => client.get(&url),
         };
         let response = request.bearer_auth(token).send().await.map_err(|e| {
@@ -372,6 +451,15 @@ fn read_token_file(path: &Path) -> ApiResult<String> {
                 ),
             )
         })
+}
+
+/// The back office's path of `company`'s webhook endpoints, or of one.
+fn webhooks_path(company: &str, id: Option<&str>) -> String {
+    let endpoints = format!("/companies/{}/webhooks", encode_component(company));
+    match id {
+        Some(id) => format!("{endpoints}/{}", encode_component(id)),
+        None => endpoints,
+    }
 }
 
 fn to_body<T: serde::Serialize>(value: &T) -> ApiResult<Value> {

@@ -16,6 +16,7 @@ pub mod draws;
 pub mod explain;
 pub(crate) mod held_log;
 pub mod serve;
+pub mod webhooks;
 
 use crate::cli::authoring::{bench, run_scenarios, torture};
 use crate::cli::back_office::{catalog, companies, instant_wins, keys, vouchers};
@@ -23,6 +24,7 @@ use crate::cli::campaigns_check::check_campaigns;
 use crate::cli::draws::draws;
 use crate::cli::explain::{ExplainRequest, ExplainedEvent, company_locale, explain_campaign};
 use crate::cli::serve::serve;
+use crate::cli::webhooks::webhooks;
 use crate::config::CampaignsCommand;
 use crate::config::Cli;
 use crate::config::Command;
@@ -58,6 +60,7 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
         Command::InstantWins(command) => instant_wins(command).await,
         Command::Vouchers(command) => vouchers(command).await,
         Command::Catalog(command) => catalog(command).await,
+        Command::Webhooks(command) => webhooks(command).await,
         Command::Scenarios(ScenariosCommand::Run { .. }) => Ok(()),
         Command::Campaigns(CampaignsCommand::Check {
             campaigns,

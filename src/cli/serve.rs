@@ -62,6 +62,9 @@ async fn serve_with(args: ServeArgs, log: &crate::cli::held_log::HeldLog) -> Api
         unknown_codes_per_minute: args.unknown_codes_per_minute,
         customer_cache: args.customer_cache,
         capture_batches: args.capture_batches.clone(),
+        webhooks: crate::resources::webhooks::WebhookSettings {
+            allow_private: args.webhooks_allow_private,
+        },
     };
     let running = server::start(settings).await?;
     if let Some(bootstrap) = &running.bootstrap {

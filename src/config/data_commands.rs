@@ -111,3 +111,77 @@ pub enum ImportFormatArg {
     /// One JSON object per line.
     JsonLines,
 }
+
+/// `loyalty webhooks ...`
+#[derive(Debug, Subcommand)]
+pub enum WebhooksCommand {
+    /// Create an endpoint receiving the Company's events of the types named;
+    /// prints its id and its signing secret (the secret only now).
+    Create {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        /// Where deliveries are POSTed (http or https).
+        #[arg(long = "url", id = "endpoint_url")]
+        url: String,
+        /// Event types, comma-separated (`*` for all), e.g.
+        /// `points.changed,prize.won`.
+        #[arg(long, value_delimiter = ',', required = true)]
+        events: Vec<String>,
+        /// A note for operators.
+        #[arg(long)]
+        description: Option<String>,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// List the Company's endpoints (without their secrets).
+    List {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Change an endpoint: what is given replaces what it had.
+    Update {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        /// The endpoint's id (`whe_...`).
+        id: String,
+        /// A new URL.
+        #[arg(long = "url", id = "endpoint_url")]
+        url: Option<String>,
+        /// The event types it receives from now on, comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        events: Option<Vec<String>>,
+        /// A new note (empty: none).
+        #[arg(long)]
+        description: Option<String>,
+        /// Whether it is sent events.
+        #[arg(long)]
+        enabled: Option<bool>,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Give an endpoint a new signing secret; prints it (only now).
+    RotateSecret {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        /// The endpoint's id.
+        id: String,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+    /// Delete an endpoint.
+    Delete {
+        /// Slug of the Company.
+        #[arg(long)]
+        company: String,
+        /// The endpoint's id.
+        id: String,
+        #[command(flatten)]
+        back_office: BackOfficeArgs,
+    },
+}

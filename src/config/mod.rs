@@ -54,6 +54,9 @@ pub enum Command {
     /// Import the catalogue: Products or Locations (back-office).
     #[command(subcommand)]
     Catalog(CatalogCommand),
+    /// Webhook endpoints: where a Company's events are delivered (back-office).
+    #[command(subcommand)]
+    Webhooks(WebhooksCommand),
     /// Scenario files: given/when/then proofs of the campaigns.
     #[command(subcommand)]
     Scenarios(ScenariosCommand),
@@ -308,6 +311,12 @@ pub struct ServeArgs {
     /// (`voucher_lookups_limited`): codes cannot be guessed.
     #[arg(long, env = "LOYALTY_UNKNOWN_CODES_PER_MINUTE", default_value_t = crate::resources::vouchers::guesses::UNKNOWN_CODES_PER_MINUTE)]
     pub unknown_codes_per_minute: u32,
+    /// Accept webhook receivers on loopback, link-local and private
+    /// addresses (a receiver beside the server, tests); refused otherwise,
+    /// so whoever sets an endpoint cannot make the server call into its
+    /// own network.
+    #[arg(long, env = "LOYALTY_WEBHOOKS_ALLOW_PRIVATE")]
+    pub webhooks_allow_private: bool,
     /// Seed Instant Win draws for a reproducible rehearsal (never in
     /// production: seeded results are predictable). Unset: the OS generator.
     #[arg(long, env = "LOYALTY_DRAW_SEED")]

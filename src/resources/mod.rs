@@ -28,3 +28,4 @@ pub mod segments;
 pub mod taxonomies;
 pub mod utilities;
 pub mod vouchers;
+pub mod webhooks;

@@ -81,6 +81,10 @@ pub(crate) const SCHEMA_PARTS: &[(&str, &str)] = &[
         "messages",
         include_str!("../resources/messages/schema.surql"),
     ),
+    (
+        "webhooks",
+        include_str!("../resources/webhooks/schema.surql"),
+    ),
 ];
 
 /// Every part of the schema, in the order it is applied: the resources'

@@ -8,44 +8,6 @@ fn created_key(created: &Value) -> loyalty::resources::companies::model::Created
     serde_json::from_value(created.clone()).expect("a created key")
 }
 
-/// Runs the real `loyalty` binary with `args`; returns exit success, stdout, stderr.
-async fn loyalty(args: &[&str]) -> (bool, String, String) {
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
-        .args(args)
-        .env_remove("LOYALTY_ADMIN_TOKEN")
-        .env_remove("LOYALTY_ADMIN_URL")
-        .env_remove("LOYALTY_DB")
-        .output()
-        .await
-        .expect("binary runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
-/// Runs an operator command against `server` and parses its `--json` output.
-async fn operator_json(server: &TestServer, args: &[&str]) -> Value {
-    let admin_url = server.admin_url();
-    let mut full: Vec<&str> = args.to_vec();
-    full.extend([
-        "--admin-url",
-        &admin_url,
-        "--admin-token",
-        OPERATOR_TOKEN,
-        "--json",
-    ]);
-    let (ok, stdout, stderr) = loyalty(&full).await;
-    assert!(ok, "loyalty {args:?} failed: {stderr}");
-    assert_eq!(
-        stdout.lines().count(),
-        1,
-        "--json prints one object: {stdout}"
-    );
-    serde_json::from_str(&stdout).expect("stdout is JSON")
-}
-
 #[tokio::test]
 async fn operators_manage_companies_and_keys_while_the_server_runs() {
     let server = TestServer::start().await;

@@ -85,6 +85,7 @@ error_codes! {
     ProductNotFound: "product_not_found", NOT_FOUND, "No Product of the Company matches the identifier (its id, or its code or an alias with search_by=code).";
     TaxonomyNotFound: "taxonomy_not_found", NOT_FOUND, "No taxonomy of the Company has this slug (product taxonomies under /taxonomies, Location taxonomies under /locations/taxonomies).";
     FeatureNotFound: "feature_not_found", NOT_FOUND, "No feature of the taxonomy has this id or slug.";
+    WebhookEndpointNotFound: "webhook_endpoint_not_found", NOT_FOUND, "Back-office only: no webhook endpoint of the Company has this id.";
     MethodNotAllowed: "method_not_allowed", METHOD_NOT_ALLOWED, "The path exists but not for this HTTP method.";
     CompanyAlreadyExists: "company_already_exists", CONFLICT, "A Company with this slug already exists.";
     ProductAlreadyExists: "product_already_exists", CONFLICT, "Another Product of the Company already has this code or alias (codes and aliases share one namespace); the error names it.";
@@ -140,6 +141,7 @@ error_codes! {
     UnknownFeature: "unknown_feature", UNPROCESSABLE_ENTITY, "The body names a taxonomy or feature the Company does not have (in `features`, or a feature's `parent`); create it first.";
     FeatureParentCycle: "feature_parent_cycle", UNPROCESSABLE_ENTITY, "The feature's new parent is the feature itself or one of its descendants; a taxonomy's features form a tree.";
     GameNotAvailable: "game_not_available", UNPROCESSABLE_ENTITY, "The game cannot be played now: it is inactive, outside its dates or recurrence days, or its condition, tiers or locations leave the Customer out.";
+    WebhookUrlRefused: "webhook_url_refused", UNPROCESSABLE_ENTITY, "Back-office only: the webhook URL is not an http or https URL, does not resolve, or resolves to a loopback, link-local or private address (allowed only on a server started with --webhooks-allow-private).";
     RateLimited: "rate_limited", TOO_MANY_REQUESTS, "Rate limit exceeded; wait for the Retry-After header's seconds.";
     ServerError: "server_error", INTERNAL_SERVER_ERROR, "Unexpected server error. Retry with exponential backoff (1 s up to 32 s).";
     StoreUnavailable: "store_unavailable", SERVICE_UNAVAILABLE, "The store is unavailable. Retry with exponential backoff (1 s up to 32 s).";

@@ -43,6 +43,7 @@ pub type BackOfficeGroups = (
     crate::resources::vouchers::bulk_api::VoucherBulkIssues,
     crate::resources::master_data::import_api::CatalogImports,
     crate::resources::companies::campaigns_api::CampaignFiles,
+    crate::resources::webhooks::api::WebhookEndpoints,
 );
 
 /// Largest back-office request body: a catalogue import's whole file

@@ -1,0 +1,121 @@
+//! Repository of webhook endpoints: one record each, keyed by its Company
+//! and id, holding its signing secret beside what the back office shows.
+
+use serde_json::{Value, json};
+
+use crate::error::ApiError;
+use crate::error::ApiResult;
+use crate::resources::webhooks::model::WebhookEndpoint;
+use crate::storage::Store;
+use crate::storage::execute;
+use crate::storage::first;
+
+/// An endpoint with the secret its deliveries are signed with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredEndpoint {
+    /// The endpoint.
+    pub endpoint: WebhookEndpoint,
+    /// Its signing secret.
+    pub secret: String,
+}
+
+/// `stored` as its record holds it.
+fn document(stored: &StoredEndpoint) -> ApiResult<Value> {
+    let mut document = serde_json::to_value(&stored.endpoint).map_err(ApiError::internal)?;
+    if let Some(id) = document.as_object_mut().and_then(|o| o.remove("id")) {
+        document["endpoint_id"] = id;
+    }
+    document["secret"] = json!(stored.secret);
+    Ok(document)
+}
+
+/// A record read back.
+fn from_document(mut document: Value) -> ApiResult<StoredEndpoint> {
+    let unreadable =
+        |e: String| ApiError::internal(format!("stored webhook endpoint unreadable: {e}"));
+    let object = document
+        .as_object_mut()
+        .ok_or_else(|| unreadable("not an object".into()))?;
+    object.remove("id");
+    let secret = object
+        .remove("secret")
+        .and_then(|secret| secret.as_str().map(str::to_string))
+        .ok_or_else(|| unreadable("no secret".into()))?;
+    if let Some(id) = object.remove("endpoint_id") {
+        object.insert("id".into(), id);
+    }
+    let endpoint = serde_json::from_value(document).map_err(|e| unreadable(e.to_string()))?;
+    Ok(StoredEndpoint { endpoint, secret })
+}
+
+impl Store {
+    /// Stores a new endpoint.
+    pub async fn insert_webhook_endpoint(&self, stored: &StoredEndpoint) -> ApiResult<()> {
+        let endpoint = &stored.endpoint;
+        execute(
+            self.db
+                .query("CREATE type::record('webhook_endpoint', [$company, $id]) CONTENT $doc RETURN NONE")
+                .bind(("company", endpoint.company.clone()))
+                .bind(("id", endpoint.id.clone()))
+                .bind(("doc", document(stored)?)),
+        )
+        .await
+    }
+
+    /// Replaces the stored endpoint with `stored`, when it is still there;
+    /// false when it was deleted meanwhile.
+    pub async fn replace_webhook_endpoint(&self, stored: &StoredEndpoint) -> ApiResult<bool> {
+        let endpoint = &stored.endpoint;
+        // UPDATE changes a record that exists and creates none.
+        let replaced: Vec<Value> = first(
+            self.db
+                .query("UPDATE type::record('webhook_endpoint', [$company, $id]) CONTENT $doc RETURN VALUE true")
+                .bind(("company", endpoint.company.clone()))
+                .bind(("id", endpoint.id.clone()))
+                .bind(("doc", document(stored)?)),
+        )
+        .await?;
+        Ok(!replaced.is_empty())
+    }
+
+    /// The endpoint `id` of `company`, with its secret.
+    pub async fn webhook_endpoint(
+        &self,
+        company: &str,
+        id: &str,
+    ) -> ApiResult<Option<StoredEndpoint>> {
+        let document: Option<Value> = first(
+            self.db
+                .query("RETURN type::record('webhook_endpoint', [$company, $id]).*")
+                .bind(("company", company.to_string()))
+                .bind(("id", id.to_string())),
+        )
+        .await?;
+        document.map(from_document).transpose()
+    }
+
+    /// Every endpoint of `company`, oldest first.
+    pub async fn webhook_endpoints(&self, company: &str) -> ApiResult<Vec<StoredEndpoint>> {
+        let documents: Vec<Value> = first(
+            self.db
+                .query("SELECT * FROM webhook_endpoint WHERE company = $company ORDER BY created_at, endpoint_id")
+                .bind(("company", company.to_string())),
+        )
+        .await?;
+        documents.into_iter().map(from_document).collect()
+    }
+
+    /// Deletes the endpoint `id` of `company`; false when there was none.
+    pub async fn delete_webhook_endpoint(&self, company: &str, id: &str) -> ApiResult<bool> {
+        let deleted: Option<Value> = first(
+            self.db
+                .query(
+                    "DELETE ONLY type::record('webhook_endpoint', [$company, $id]) RETURN BEFORE",
+                )
+                .bind(("company", company.to_string()))
+                .bind(("id", id.to_string())),
+        )
+        .await?;
+        Ok(deleted.is_some())
+    }
+}

@@ -1,0 +1,34 @@
+//! Webhooks over real HTTP on loopback, with a real SurrealDB: the
+//! endpoints operators set through the back office and `loyalty webhooks`.
+
+#[path = "webhooks/endpoints.rs"]
+mod endpoints;
+
+mod common;
+
+use common::{OPERATOR_TOKEN, TestServer, operator_json};
+use loyalty::server::ServerSettings;
+use serde_json::{Value, json};
+
+/// A server accepting receivers on loopback (`--webhooks-allow-private`).
+async fn server_allowing_loopback() -> TestServer {
+    let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+    settings.webhooks.allow_private = true;
+    TestServer::start_with(settings).await
+}
+
+/// Sends `method` `path` of the back office's API with `body`, as the
+/// operator.
+async fn back_office(
+    server: &TestServer,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let url = format!("{}/api{path}", server.admin_url());
+    let mut request = server.http.request(method, url).bearer_auth(OPERATOR_TOKEN);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    server.send(request).await
+}
