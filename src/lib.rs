@@ -114,8 +114,9 @@
 //!   and printing once).
 //! - Companies and API keys (back office): `resources/companies/`; when keys were last used:
 //!   `resources/companies/key_use.rs`; the back-office page: `http/back_office/pages/`.
-//! - Webhook endpoints (back office, `loyalty webhooks`): `resources/webhooks/` (`events.rs` the
-//!   types subscribed to, `receiver.rs` which URLs may receive).
+//! - Webhooks (back office, `loyalty webhooks`): `resources/webhooks/` (`events.rs` the types
+//!   subscribed to, `receiver.rs` which URLs may receive, `outbox.rs` the deliveries waiting,
+//!   `deliver.rs` the worker trying them, `signature.rs` `Loyalty-Signature`).
 //! - "Why didn't my campaign fire?" (`explain=true`, `loyalty campaigns explain`):
 //!   `engine/evaluate.rs`, the deciding parts of a condition in `engine/why/`, the offline command
 //!   in `cli/explain.rs`; file errors with line: `engine/problems.rs`, `engine/yaml.rs` (every

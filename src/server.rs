@@ -219,7 +219,14 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let purge_task = tokio::spawn(purge_idempotency_keys(services.clone(), stopped.clone()));
     let expiry_task = tokio::spawn(expire_points(services.clone(), stopped.clone()));
     let renewal_task = tokio::spawn(renew_instance(services.clone(), stopped.clone()));
-    let mut tasks = vec![reload_task, purge_task, expiry_task, renewal_task];
+    let webhook_task = tokio::spawn(services.clone().run_webhook_delivery(stopped.clone()));
+    let mut tasks = vec![
+        reload_task,
+        purge_task,
+        expiry_task,
+        renewal_task,
+        webhook_task,
+    ];
     if settings.deliver_prizes {
         tasks.push(tokio::spawn(
             services.clone().run_prize_delivery(stopped.clone()),

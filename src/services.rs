@@ -51,7 +51,7 @@ pub struct Services {
     /// events read it.
     pub(crate) master_data: Arc<crate::resources::master_data::cache::MasterDataCache>,
     /// How webhook receivers are treated.
-    pub(crate) webhooks: crate::resources::webhooks::WebhookSettings,
+    pub(crate) webhooks: crate::resources::webhooks::Webhooks,
     /// This process among those sharing the store
     /// ([`crate::storage::instances`]): what it holds names it.
     pub(crate) instance_id: Arc<str>,
@@ -106,7 +106,7 @@ impl Services {
 
     /// The same use-cases treating webhook receivers as `settings` say.
     pub fn with_webhooks(mut self, settings: crate::resources::webhooks::WebhookSettings) -> Self {
-        self.webhooks = settings;
+        self.webhooks.settings = settings;
         self
     }
 

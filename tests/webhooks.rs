@@ -1,8 +1,13 @@
 //! Webhooks over real HTTP on loopback, with a real SurrealDB: the
-//! endpoints operators set through the back office and `loyalty webhooks`.
+//! endpoints operators set through the back office and `loyalty webhooks`,
+//! and their deliveries to a receiver on loopback.
 
+#[path = "webhooks/deliveries.rs"]
+mod deliveries;
 #[path = "webhooks/endpoints.rs"]
 mod endpoints;
+#[path = "webhooks/receiver.rs"]
+mod receiver;
 
 mod common;
 

@@ -1,6 +1,7 @@
 //! Background work done once for all the processes sharing a store: each job
-//! (points expiry, prize delivery, the purge of expired Idempotency-Keys) is
-//! run by one process at a time, the one that holds it. A process holds a job
+//! (points expiry, prize delivery, the purge of expired Idempotency-Keys,
+//! webhook delivery) is run by one process at a time, the one that holds
+//! it. A process holds a job
 //! from the moment it takes it until it stops or its lease on the store
 //! lapses ([`crate::storage::instances`]); then the next process that asks
 //! takes it over. Taking a job is one transaction on one record, so two
@@ -24,6 +25,8 @@ pub enum Duty {
     PrizeDelivery,
     /// Expired Idempotency-Keys are deleted.
     IdempotencyPurge,
+    /// Webhook deliveries waiting in the outbox are sent.
+    WebhookDelivery,
 }
 
 impl Duty {
@@ -33,6 +36,7 @@ impl Duty {
             Duty::PointsExpiry => "points_expiry",
             Duty::PrizeDelivery => "prize_delivery",
             Duty::IdempotencyPurge => "idempotency_purge",
+            Duty::WebhookDelivery => "webhook_delivery",
         }
     }
 }

@@ -86,6 +86,7 @@ error_codes! {
     TaxonomyNotFound: "taxonomy_not_found", NOT_FOUND, "No taxonomy of the Company has this slug (product taxonomies under /taxonomies, Location taxonomies under /locations/taxonomies).";
     FeatureNotFound: "feature_not_found", NOT_FOUND, "No feature of the taxonomy has this id or slug.";
     WebhookEndpointNotFound: "webhook_endpoint_not_found", NOT_FOUND, "Back-office only: no webhook endpoint of the Company has this id.";
+    WebhookDeliveryNotFound: "webhook_delivery_not_found", NOT_FOUND, "Back-office only: the webhook endpoint has no delivery of this event.";
     MethodNotAllowed: "method_not_allowed", METHOD_NOT_ALLOWED, "The path exists but not for this HTTP method.";
     CompanyAlreadyExists: "company_already_exists", CONFLICT, "A Company with this slug already exists.";
     ProductAlreadyExists: "product_already_exists", CONFLICT, "Another Product of the Company already has this code or alias (codes and aliases share one namespace); the error names it.";

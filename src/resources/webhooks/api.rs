@@ -3,7 +3,7 @@
 
 use poem::Request;
 use poem_openapi::OpenApi;
-use poem_openapi::param::Path;
+use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 
 use crate::error::ErrorCode;
@@ -14,6 +14,8 @@ use crate::resources::companies::api::OperatorAuth;
 use crate::resources::webhooks::model::DeletedWebhookEndpoint;
 use crate::resources::webhooks::model::EndpointWithSecret;
 use crate::resources::webhooks::model::NewWebhookEndpoint;
+use crate::resources::webhooks::model::WebhookDelivery;
+use crate::resources::webhooks::model::WebhookDeliveryList;
 use crate::resources::webhooks::model::WebhookEndpoint;
 use crate::resources::webhooks::model::WebhookEndpointChange;
 use crate::resources::webhooks::model::WebhookEndpointList;
@@ -35,6 +37,19 @@ api_with_errors! {
         "DELETE /companies/{slug}/webhooks/{id}" => [
             ErrorCode::CompanyNotFound,
             ErrorCode::WebhookEndpointNotFound,
+        ],
+        "POST /companies/{slug}/webhooks/{id}/test" => [
+            ErrorCode::CompanyNotFound,
+            ErrorCode::WebhookEndpointNotFound,
+        ],
+        "GET /companies/{slug}/webhooks/{id}/deliveries" => [
+            ErrorCode::CompanyNotFound,
+            ErrorCode::WebhookEndpointNotFound,
+        ],
+        "POST /companies/{slug}/webhooks/{id}/deliveries/{event}/resend" => [
+            ErrorCode::CompanyNotFound,
+            ErrorCode::WebhookEndpointNotFound,
+            ErrorCode::WebhookDeliveryNotFound,
         ],
     }
 }
@@ -120,4 +135,68 @@ impl WebhookEndpoints {
             deleted: true,
         }))
     }
+
+    /// Send a webhook endpoint a test event (`webhook.test`), whatever it
+    /// subscribes to: signed and tried like any other. Answers its
+    /// delivery, pending.
+    #[oai(path = "/companies/:slug/webhooks/:id/test", method = "post")]
+    async fn test(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        id: Path<String>,
+    ) -> Result<Json<WebhookDelivery>, ErrorResponse> {
+        let services = services(request)?;
+        Ok(Json(services.send_test_webhook(&slug.0, &id.0).await?))
+    }
+
+    /// A webhook endpoint's latest deliveries, newest first: each event's
+    /// state, tries and last answer.
+    #[oai(path = "/companies/:slug/webhooks/:id/deliveries", method = "get")]
+    async fn deliveries(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        id: Path<String>,
+        /// How many, 1 to 500 (default 50).
+        #[oai(
+            default = "default_limit",
+            validator(minimum(value = "1"), maximum(value = "500"))
+        )]
+        limit: Query<usize>,
+    ) -> Result<Json<WebhookDeliveryList>, ErrorResponse> {
+        let deliveries = services(request)?
+            .webhook_deliveries(&slug.0, &id.0, limit.0)
+            .await?;
+        Ok(Json(WebhookDeliveryList { deliveries }))
+    }
+
+    /// Send a delivery again, whatever it came to: tried from now, with
+    /// the same event id and body, for another 24 hours.
+    #[oai(
+        path = "/companies/:slug/webhooks/:id/deliveries/:event/resend",
+        method = "post"
+    )]
+    async fn resend(
+        &self,
+        _auth: OperatorAuth,
+        request: &Request,
+        slug: Path<String>,
+        id: Path<String>,
+        event: Path<String>,
+    ) -> Result<Json<WebhookDelivery>, ErrorResponse> {
+        let services = services(request)?;
+        Ok(Json(
+            services
+                .resend_webhook_delivery(&slug.0, &id.0, &event.0)
+                .await?,
+        ))
+    }
+}
+
+/// Deliveries listed when the request says nothing.
+fn default_limit() -> usize {
+    50
 }

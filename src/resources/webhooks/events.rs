@@ -26,6 +26,10 @@ pub const EVENT_TYPES: &[&str] = &[
     "game.played",
 ];
 
+/// The event an operator sends an endpoint to try it, whatever it
+/// subscribes to.
+pub const TEST_EVENT: &str = "webhook.test";
+
 /// A subscription to every event type.
 pub const EVERY_EVENT: &str = "*";
 

@@ -2,13 +2,30 @@
 //! tool, a warehouse) that are told of its changes. Operators manage them
 //! through the back office (`/api/companies/{slug}/webhooks`, [`api`]) and
 //! `loyalty webhooks` ([`service`], [`store`]); what they may subscribe to
-//! is [`events`]; where they may point, [`receiver`].
+//! is [`events`]; where they may point, [`receiver`]. Each event's delivery
+//! to each endpoint waits in the outbox ([`outbox`]) until the delivery
+//! worker ([`deliver`]) has POSTed it, signed ([`signature`]).
 
 pub mod api;
+pub mod deliver;
 pub mod events;
 pub mod model;
+pub mod outbox;
 pub mod receiver;
 pub mod service;
+pub mod signature;
 pub mod store;
 
+use std::sync::Arc;
+
 pub use receiver::WebhookSettings;
+
+/// What the service keeps for webhooks: how receivers are treated, and
+/// the signal that wakes the delivery worker when an event is recorded.
+#[derive(Debug, Clone, Default)]
+pub struct Webhooks {
+    /// How receivers are treated.
+    pub(crate) settings: WebhookSettings,
+    /// Wakes [`deliver`]'s worker.
+    pub(crate) wake: Arc<tokio::sync::Notify>,
+}

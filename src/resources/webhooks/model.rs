@@ -97,3 +97,61 @@ pub struct DeletedWebhookEndpoint {
     /// Always true.
     pub deleted: bool,
 }
+
+/// Where a delivery stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, poem_openapi::Enum)]
+#[oai(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryState {
+    /// Waiting for its next try (or for an earlier event of its Customer).
+    Pending,
+    /// A try was answered 2xx.
+    Delivered,
+    /// Tried for 24 hours without a 2xx; it can be sent again.
+    Failed,
+}
+
+/// One event's delivery to one endpoint: every try sends the same body
+/// with the same `Loyalty-Event-Id`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Object)]
+pub struct WebhookDelivery {
+    /// The event's id (`evt_...`), the same on every try.
+    pub event_id: String,
+    /// Its type.
+    #[oai(rename = "type")]
+    #[serde(rename = "type")]
+    pub event_type: String,
+    /// Where it stands.
+    pub state: DeliveryState,
+    /// Tries made.
+    pub attempts: i64,
+    /// When the event happened.
+    pub created_at: Timestamp,
+    /// When it is tried next, while pending.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_attempt_at: Option<Timestamp>,
+    /// When it was last tried.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_attempt_at: Option<Timestamp>,
+    /// The HTTP status of the last try, when the receiver answered.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_status: Option<i64>,
+    /// Why the last try failed, when it did.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+    /// When it was delivered.
+    #[oai(skip_serializing_if_is_none)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivered_at: Option<Timestamp>,
+}
+
+/// An endpoint's latest deliveries.
+#[derive(Debug, Clone, Serialize, Deserialize, Object)]
+pub struct WebhookDeliveryList {
+    /// Newest first.
+    pub deliveries: Vec<WebhookDelivery>,
+}

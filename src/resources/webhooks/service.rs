@@ -1,16 +1,22 @@
 //! The use-cases of webhook endpoints: an operator creates one (its
 //! signing secret shown once), lists, changes, gives a new secret to and
-//! deletes them.
+//! deletes them, sends one a test event, reads its latest deliveries and
+//! sends one again.
+
+use serde_json::json;
 
 use crate::common::ids::time_ordered_id;
 use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
+use crate::resources::webhooks::events::TEST_EVENT;
 use crate::resources::webhooks::events::checked_events;
 use crate::resources::webhooks::model::EndpointWithSecret;
 use crate::resources::webhooks::model::NewWebhookEndpoint;
+use crate::resources::webhooks::model::WebhookDelivery;
 use crate::resources::webhooks::model::WebhookEndpoint;
 use crate::resources::webhooks::model::WebhookEndpointChange;
+use crate::resources::webhooks::outbox::OutgoingEvent;
 use crate::resources::webhooks::receiver::checked_receiver;
 use crate::resources::webhooks::store::StoredEndpoint;
 use crate::secrets::new_webhook_secret;
@@ -41,7 +47,7 @@ impl Services {
     ) -> ApiResult<EndpointWithSecret> {
         self.company(company).await?;
         let events = checked_events(&new.events)?;
-        let (url, _) = checked_receiver(&new.url, self.webhooks).await?;
+        let (url, _) = checked_receiver(&new.url, self.webhooks.settings).await?;
         let now = self.now();
         let stored = StoredEndpoint {
             endpoint: WebhookEndpoint {
@@ -102,7 +108,10 @@ impl Services {
         let mut stored = self.stored_webhook_endpoint(company, id).await?;
         let endpoint = &mut stored.endpoint;
         if let Some(url) = &change.url {
-            endpoint.url = checked_receiver(url, self.webhooks).await?.0.to_string();
+            endpoint.url = checked_receiver(url, self.webhooks.settings)
+                .await?
+                .0
+                .to_string();
         }
         if let Some(events) = &change.events {
             endpoint.events = checked_events(events)?;
@@ -143,5 +152,71 @@ impl Services {
         }
         tracing::info!(company, endpoint = id, "webhook endpoint deleted");
         Ok(())
+    }
+
+    /// Sends the endpoint `id` of `company` a test event (`webhook.test`),
+    /// whatever it subscribes to; answers its delivery, pending.
+    pub async fn send_test_webhook(&self, company: &str, id: &str) -> ApiResult<WebhookDelivery> {
+        let stored = self.stored_webhook_endpoint(company, id).await?;
+        let data = json!({
+            "endpoint_id": id,
+            "url": stored.endpoint.url,
+            "message": "A test event from loyalty: the endpoint is reached and its signature checks.",
+        });
+        let event = OutgoingEvent::new(company, TEST_EVENT, None, data, self.now());
+        self.store
+            .insert_webhook_deliveries(vec![event.delivery_row(company, id)])
+            .await?;
+        self.webhooks.wake.notify_one();
+        tracing::info!(company, endpoint = id, event = %event.id, "webhook test event sent");
+        self.webhook_delivery(company, id, &event.id).await
+    }
+
+    /// The latest `limit` deliveries to the endpoint `id` of `company`,
+    /// newest first.
+    pub async fn webhook_deliveries(
+        &self,
+        company: &str,
+        id: &str,
+        limit: usize,
+    ) -> ApiResult<Vec<WebhookDelivery>> {
+        self.stored_webhook_endpoint(company, id).await?;
+        self.store.webhook_deliveries(company, id, limit).await
+    }
+
+    /// The delivery of `event` to the endpoint `id` of `company`.
+    async fn webhook_delivery(
+        &self,
+        company: &str,
+        id: &str,
+        event: &str,
+    ) -> ApiResult<WebhookDelivery> {
+        self.store
+            .webhook_delivery(company, id, event)
+            .await?
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::WebhookDeliveryNotFound,
+                    format!("webhook endpoint `{id}` has no delivery of `{event}`"),
+                )
+            })
+    }
+
+    /// Sends the delivery of `event` to the endpoint `id` of `company`
+    /// again, from now (tried for another 24 hours); answers it, pending.
+    pub async fn resend_webhook_delivery(
+        &self,
+        company: &str,
+        id: &str,
+        event: &str,
+    ) -> ApiResult<WebhookDelivery> {
+        self.stored_webhook_endpoint(company, id).await?;
+        self.webhook_delivery(company, id, event).await?;
+        self.store
+            .resend_webhook_delivery(company, id, event, self.now())
+            .await?;
+        self.webhooks.wake.notify_one();
+        tracing::info!(company, endpoint = id, event, "webhook delivery sent again");
+        self.webhook_delivery(company, id, event).await
     }
 }

@@ -9,6 +9,7 @@ use crate::resources::webhooks::model::WebhookEndpoint;
 use crate::storage::Store;
 use crate::storage::execute;
 use crate::storage::first;
+use crate::storage::store_error;
 
 /// An endpoint with the secret its deliveries are signed with.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,17 +106,26 @@ impl Store {
         documents.into_iter().map(from_document).collect()
     }
 
-    /// Deletes the endpoint `id` of `company`; false when there was none.
+    /// Deletes the endpoint `id` of `company` with its deliveries, in one
+    /// transaction; false when there was none.
     pub async fn delete_webhook_endpoint(&self, company: &str, id: &str) -> ApiResult<bool> {
-        let deleted: Option<Value> = first(
-            self.db
-                .query(
-                    "DELETE ONLY type::record('webhook_endpoint', [$company, $id]) RETURN BEFORE",
+        let mut response = self
+            .transact(|db| {
+                db.query(
+                    "BEGIN TRANSACTION;
+                     LET $key = type::record('webhook_endpoint', [$company, $id]);
+                     LET $existed = record::exists($key);
+                     DELETE $key RETURN NONE;
+                     DELETE webhook_delivery WHERE company = $company AND endpoint_id = $id RETURN NONE;
+                     $existed;
+                     COMMIT TRANSACTION;",
                 )
                 .bind(("company", company.to_string()))
-                .bind(("id", id.to_string())),
-        )
-        .await?;
-        Ok(deleted.is_some())
+                .bind(("id", id.to_string()))
+            })
+            .await?;
+        let index = response.num_statements().saturating_sub(2);
+        let existed: Option<bool> = response.take(index).map_err(store_error)?;
+        Ok(existed.unwrap_or(false))
     }
 }
