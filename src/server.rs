@@ -207,6 +207,7 @@ pub async fn start(settings: ServerSettings) -> ApiResult<RunningServer> {
     let bootstrap = ensure_demo_company(&services).await?;
     services.refresh_api_campaigns().await?;
     services.refresh_master_data().await?;
+    services.refresh_webhook_subscriptions().await?;
     // A Company serving held-back files is warned about what it serves too.
     let serving = report.held_back.iter().map(|held| &held.company);
     for company in report.loaded.iter().chain(serving) {

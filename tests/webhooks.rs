@@ -6,6 +6,8 @@
 mod deliveries;
 #[path = "webhooks/endpoints.rs"]
 mod endpoints;
+#[path = "webhooks/events.rs"]
+mod events;
 #[path = "webhooks/receiver.rs"]
 mod receiver;
 

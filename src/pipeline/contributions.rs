@@ -124,6 +124,12 @@ pub(crate) struct EventParts {
 }
 
 impl EventParts {
+    /// Adds `document` under `field` of the event's write (not a kind's
+    /// part: its rows are written by the batch, [`crate::storage::event_transaction`]).
+    pub(crate) fn add(&mut self, field: &'static str, document: Value) {
+        self.parts.push((field, document));
+    }
+
     /// The parts as the event's write takes them.
     pub(crate) fn earned(&self) -> Earned<'_> {
         Earned {

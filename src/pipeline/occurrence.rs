@@ -75,6 +75,12 @@ pub(crate) trait Occurrence: Send + Sync {
     /// Custom Event is; a trigger leaves no record of its own).
     fn always_written(&self) -> bool;
 
+    /// The webhook event its write reports (its type and what it is about,
+    /// in the shape the API answers), when it reports one.
+    fn webhook_event(&self) -> Option<(&'static str, Value)> {
+        None
+    }
+
     /// The Custom Event it records, when it is one (a trigger or a game's
     /// play leaves no record of its own).
     fn custom_event(&self) -> Option<&CustomEvent> {

@@ -122,7 +122,12 @@ impl Services {
                 )?,
                 Mode::Simulate => None,
             };
-            if let Some(parts) = parts {
+            if let Some(mut parts) = parts {
+                if let Some((field, rows)) =
+                    self.occurrence_webhooks(company, &customer.id, occurrence, at)
+                {
+                    parts.add(field, rows);
+                }
                 // A keyed request's answer is written with what it answers.
                 if awaits_answer() {
                     let evaluated =

@@ -38,6 +38,8 @@ use crate::resources::customers::state::state_moves;
 use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
+use crate::resources::webhooks::emit::WEBHOOK_DELIVERIES;
+use crate::resources::webhooks::outbox::STORE_WEBHOOK_DELIVERIES;
 use crate::storage::record_text::record_value;
 
 /// One event to record, as the pipeline hands it to the group commit:
@@ -175,7 +177,7 @@ fn is_rare(write: &EventWrite) -> bool {
 /// those the kinds know ([`crate::pipeline::contribution::Contribution::known_fields`]):
 /// any other field present (Voucher uses, issued Vouchers, Challenges,
 /// points budgets, or a part added later) makes the Customer read again.
-const KNOWN_FIELDS: [&str; 11] = [
+const KNOWN_FIELDS: [&str; 12] = [
     "company",
     "customer",
     "now",
@@ -186,6 +188,7 @@ const KNOWN_FIELDS: [&str; 11] = [
     "ledger",
     "balances",
     "answer",
+    WEBHOOK_DELIVERIES,
     WRITTEN_FOR,
 ];
 
@@ -285,6 +288,11 @@ impl BatchTransaction {
             }
             for kind in CONTRIBUTIONS {
                 kind.batch_rows(company, write, &mut |part, row| batch.push(part, row));
+            }
+            if let Some(Value::Array(rows)) = write.get(WEBHOOK_DELIVERIES) {
+                for row in rows {
+                    batch.push(&STORE_WEBHOOK_DELIVERIES, row.clone());
+                }
             }
             states.extend(state_moves(company, write));
         }

@@ -166,6 +166,12 @@ impl Occurrence for CartOccurrence {
         true
     }
 
+    fn webhook_event(&self) -> Option<(&'static str, Value)> {
+        // In the shape the API answers it.
+        let cart = poem_openapi::types::ToJSON::to_json(&self.cart)?;
+        Some(("cart.recorded", cart))
+    }
+
     async fn write(
         &self,
         store: &Store,

@@ -1,6 +1,8 @@
 //! Custom Events and triggers: evaluated against the campaigns that listen to
 //! their type; their points are recorded in one transaction.
 
+use serde_json::Value;
+
 use crate::common::ids::time_ordered_id;
 use crate::common::language::Language;
 use crate::common::pagination::Page;
@@ -140,6 +142,11 @@ impl Occurrence for EventOccurrence {
 
     fn custom_event(&self) -> Option<&CustomEvent> {
         self.recorded.as_ref()
+    }
+
+    fn webhook_event(&self) -> Option<(&'static str, Value)> {
+        let recorded = poem_openapi::types::ToJSON::to_json(self.recorded.as_ref()?)?;
+        Some(("custom_event.recorded", recorded))
     }
 }
 

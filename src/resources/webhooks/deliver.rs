@@ -75,6 +75,11 @@ impl Services {
         mut stopped: watch::Receiver<bool>,
     ) -> std::io::Result<()> {
         loop {
+            // Every process writes the events of its requests: each reads
+            // which endpoints receive them.
+            if let Err(error) = self.refresh_webhook_subscriptions().await {
+                tracing::warn!(%error, "reading the webhook endpoints failed");
+            }
             if self.runs_duty(Duty::WebhookDelivery).await
                 && let Err(error) = self.deliver_due_webhooks().await
             {

@@ -8,6 +8,7 @@
 
 pub mod api;
 pub mod deliver;
+pub mod emit;
 pub mod events;
 pub mod model;
 pub mod outbox;
@@ -20,12 +21,16 @@ use std::sync::Arc;
 
 pub use receiver::WebhookSettings;
 
-/// What the service keeps for webhooks: how receivers are treated, and
-/// the signal that wakes the delivery worker when an event is recorded.
+/// What the service keeps for webhooks: how receivers are treated, the
+/// enabled endpoints' subscriptions (what an event's write reads to know
+/// whom it goes to, [`emit`]), and the signal that wakes the delivery
+/// worker.
 #[derive(Debug, Clone, Default)]
 pub struct Webhooks {
     /// How receivers are treated.
     pub(crate) settings: WebhookSettings,
+    /// The enabled endpoints of each Company and what they subscribe to.
+    pub(crate) subscriptions: Arc<emit::Subscriptions>,
     /// Wakes [`deliver`]'s worker.
     pub(crate) wake: Arc<tokio::sync::Notify>,
 }

@@ -10,6 +10,8 @@ use crate::error::ApiError;
 use crate::error::ApiResult;
 use crate::resources::webhooks::model::WebhookDelivery;
 use crate::storage::Store;
+use crate::storage::event_transaction::BatchPart;
+use crate::storage::event_transaction::insert_rows;
 use crate::storage::execute;
 use crate::storage::first;
 
@@ -115,6 +117,11 @@ pub struct Attempted {
     /// When to try again; `None` when it is delivered or given up.
     pub next_attempt_at: Option<Timestamp>,
 }
+
+/// Part of the group commit ([`crate::storage::event_transaction`]): the
+/// outbox rows the batch's events wrote ([`crate::resources::webhooks::emit`]).
+pub(crate) const STORE_WEBHOOK_DELIVERIES: BatchPart =
+    insert_rows!("webhook_deliveries" into "webhook_delivery");
 
 /// A field of a stored delivery read as a timestamp.
 fn timestamp(row: &Value, field: &str) -> Option<Timestamp> {

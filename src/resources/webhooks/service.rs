@@ -63,6 +63,7 @@ impl Services {
             secret: new_webhook_secret(),
         };
         self.store.insert_webhook_endpoint(&stored).await?;
+        self.refresh_webhook_subscriptions().await?;
         tracing::info!(company, endpoint = %stored.endpoint.id, url = %stored.endpoint.url, "webhook endpoint created");
         Ok(EndpointWithSecret {
             endpoint: stored.endpoint,
@@ -123,6 +124,7 @@ impl Services {
             endpoint.enabled = enabled;
         }
         let stored = self.replace_webhook_endpoint(stored).await?;
+        self.refresh_webhook_subscriptions().await?;
         tracing::info!(company, endpoint = id, "webhook endpoint changed");
         Ok(stored.endpoint)
     }
@@ -150,6 +152,7 @@ impl Services {
         if !self.store.delete_webhook_endpoint(company, id).await? {
             return Err(not_found(company, id));
         }
+        self.refresh_webhook_subscriptions().await?;
         tracing::info!(company, endpoint = id, "webhook endpoint deleted");
         Ok(())
     }
