@@ -39,3 +39,31 @@ async fn back_office(
     }
     server.send(request).await
 }
+
+/// An endpoint of the demo Company at `receiver` receiving `events`: its id
+/// and signing secret.
+async fn endpoint_at(
+    server: &TestServer,
+    receiver: &receiver::Receiver,
+    events: Value,
+) -> (String, String) {
+    let body = json!({"url": receiver.url(), "events": events});
+    let (status, created) = back_office(
+        server,
+        reqwest::Method::POST,
+        "/companies/demo/webhooks",
+        Some(body),
+    )
+    .await;
+    assert_eq!(status, 200, "{created}");
+    let text = |field: &str| created[field].as_str().unwrap().to_string();
+    (text("id"), text("secret"))
+}
+
+/// The demo Company's endpoints, as the back office lists them.
+async fn listed_endpoints(server: &TestServer) -> Value {
+    let path = "/companies/demo/webhooks";
+    let (status, listed) = back_office(server, reqwest::Method::GET, path, None).await;
+    assert_eq!(status, 200, "{listed}");
+    listed["endpoints"].clone()
+}

@@ -301,22 +301,17 @@ async fn check_with(
     dir: &std::path::Path,
     extra: &[&str],
 ) -> (bool, String, String) {
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
-        .args(["campaigns", "check", "--campaigns"])
-        .arg(dir)
-        .args(extra)
-        .args(["--admin-url", &server.admin_url()])
-        .args(["--admin-token", common::OPERATOR_TOKEN])
-        .env_remove("LOYALTY_ADMIN_TOKEN")
-        .env_remove("LOYALTY_ADMIN_URL")
-        .output()
-        .await
-        .expect("binary runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let dir = dir.to_str().expect("a UTF-8 path");
+    let admin_url = server.admin_url();
+    let mut args = vec!["campaigns", "check", "--campaigns", dir];
+    args.extend_from_slice(extra);
+    args.extend([
+        "--admin-url",
+        &admin_url,
+        "--admin-token",
+        common::OPERATOR_TOKEN,
+    ]);
+    common::loyalty(&args).await
 }
 
 #[tokio::test]

@@ -8,27 +8,18 @@ use super::*;
 /// what it printed on stderr.
 async fn import(server: &TestServer, args: &[&str]) -> (bool, String) {
     let admin_url = server.admin_url();
-    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_loyalty"))
-        .args([
-            "catalog",
-            "import",
-            "--company",
-            "demo",
-            "--admin-url",
-            &admin_url,
-        ])
-        .args(["--admin-token", common::OPERATOR_TOKEN])
-        .args(args)
-        .env_remove("LOYALTY_ADMIN_TOKEN")
-        .env_remove("LOYALTY_ADMIN_URL")
-        .env_remove("LOYALTY_DB")
-        .output()
-        .await
-        .expect("binary runs");
-    (
-        output.status.success(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    let mut full = vec![
+        "catalog",
+        "import",
+        "--company",
+        "demo",
+        "--admin-url",
+        &admin_url,
+    ];
+    full.extend(["--admin-token", common::OPERATOR_TOKEN]);
+    full.extend_from_slice(args);
+    let (passed, _, stderr) = common::loyalty(&full).await;
+    (passed, stderr)
 }
 
 /// Lines of the file written whole (each is a store write; the 100,000-line

@@ -9,20 +9,17 @@ use sha2::Sha256;
 use super::receiver::{Received, Receiver};
 use super::*;
 
-/// An endpoint of the demo Company at `receiver` subscribed to `*`: its
-/// id and secret.
-async fn endpoint_at(server: &TestServer, receiver: &Receiver) -> (String, String) {
-    let body = json!({"url": receiver.url(), "events": ["*"]});
-    let (status, created) = back_office(
-        server,
-        reqwest::Method::POST,
-        "/companies/demo/webhooks",
-        Some(body),
-    )
-    .await;
-    assert_eq!(status, 200, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    (id, created["secret"].as_str().unwrap().to_string())
+/// Waits until the newest delivery has made `attempts` tries and settled.
+async fn settled_after(server: &TestServer, endpoint: &str, attempts: i64) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let newest = deliveries(server, endpoint).await[0].clone();
+        let done = newest["attempts"] == attempts && newest["state"] != "pending";
+        if done || tokio::time::Instant::now() >= deadline {
+            return newest;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The documented check of a delivery: `v1` is HMAC-SHA256 of
@@ -54,23 +51,11 @@ async fn deliveries(server: &TestServer, endpoint: &str) -> Vec<Value> {
     list["deliveries"].as_array().unwrap().clone()
 }
 
-/// Waits until the endpoint's newest delivery is no longer pending.
-async fn settled(server: &TestServer, endpoint: &str, within: Duration) -> Value {
-    let deadline = tokio::time::Instant::now() + within;
-    loop {
-        let newest = deliveries(server, endpoint).await[0].clone();
-        if newest["state"] != "pending" || tokio::time::Instant::now() >= deadline {
-            return newest;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test]
 async fn a_test_event_arrives_signed_as_documented() {
     let server = server_allowing_loopback().await;
     let receiver = Receiver::start(Vec::new(), Duration::ZERO).await;
-    let (endpoint, secret) = endpoint_at(&server, &receiver).await;
+    let (endpoint, secret) = endpoint_at(&server, &receiver, json!(["*"])).await;
     let path = format!("/companies/demo/webhooks/{endpoint}/test");
     let (status, pending) = back_office(&server, reqwest::Method::POST, &path, None).await;
     assert_eq!(status, 200, "{pending}");
@@ -95,7 +80,7 @@ async fn a_test_event_arrives_signed_as_documented() {
     assert!(body["created_at"].is_string());
     assert_eq!(body["data"]["endpoint_id"], endpoint.as_str());
 
-    let settled = settled(&server, &endpoint, Duration::from_secs(5)).await;
+    let settled = settled_after(&server, &endpoint, 1).await;
     assert_eq!(settled["state"], "delivered", "{settled}");
     assert_eq!(settled["attempts"], 1);
     assert_eq!(settled["last_status"], 200);
@@ -105,7 +90,7 @@ async fn a_test_event_arrives_signed_as_documented() {
 async fn a_failing_receiver_gets_the_same_event_until_it_answers_2xx() {
     let server = server_allowing_loopback().await;
     let receiver = Receiver::start(vec![Some(500), Some(500), Some(503)], Duration::ZERO).await;
-    let (endpoint, secret) = endpoint_at(&server, &receiver).await;
+    let (endpoint, secret) = endpoint_at(&server, &receiver, json!(["*"])).await;
     let path = format!("/companies/demo/webhooks/{endpoint}/test");
     back_office(&server, reqwest::Method::POST, &path, None).await;
 
@@ -121,7 +106,7 @@ async fn a_failing_receiver_gets_the_same_event_until_it_answers_2xx() {
         assert_eq!(again.body, first.body);
         assert!(signature_checks(again, &secret));
     }
-    let settled = settled(&server, &endpoint, Duration::from_secs(5)).await;
+    let settled = settled_after(&server, &endpoint, 4).await;
     assert_eq!(settled["state"], "delivered", "{settled}");
     assert_eq!(settled["attempts"], 4);
     assert_eq!(settled["last_status"], 200);
@@ -145,24 +130,11 @@ async fn a_failing_receiver_gets_the_same_event_until_it_answers_2xx() {
     );
 }
 
-/// Waits until the newest delivery has made `attempts` tries and settled.
-async fn settled_after(server: &TestServer, endpoint: &str, attempts: i64) -> Value {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    loop {
-        let newest = deliveries(server, endpoint).await[0].clone();
-        let done = newest["attempts"] == attempts && newest["state"] != "pending";
-        if done || tokio::time::Instant::now() >= deadline {
-            return newest;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 #[tokio::test]
 async fn a_receiver_that_hangs_is_cut_at_ten_seconds_and_tried_again() {
     let server = server_allowing_loopback().await;
     let receiver = Receiver::start(vec![None], Duration::from_secs(30)).await;
-    let (endpoint, _) = endpoint_at(&server, &receiver).await;
+    let (endpoint, _) = endpoint_at(&server, &receiver, json!(["*"])).await;
     let path = format!("/companies/demo/webhooks/{endpoint}/test");
     back_office(&server, reqwest::Method::POST, &path, None).await;
 

@@ -7,20 +7,6 @@ use std::time::Duration;
 use super::receiver::Receiver;
 use super::*;
 
-/// An endpoint of the demo Company at `receiver` receiving `events`.
-async fn subscribed(server: &TestServer, receiver: &Receiver, events: Value) -> String {
-    let body = json!({"url": receiver.url(), "events": events});
-    let (status, created) = back_office(
-        server,
-        reqwest::Method::POST,
-        "/companies/demo/webhooks",
-        Some(body),
-    )
-    .await;
-    assert_eq!(status, 200, "{created}");
-    created["id"].as_str().unwrap().to_string()
-}
-
 /// A cart `code` of `customer` with one line.
 fn cart(customer: &str, code: &str) -> Value {
     json!({
@@ -44,8 +30,8 @@ async fn a_recorded_cart_or_custom_event_reaches_its_subscribers_and_a_refused_o
     let key = server.bootstrap_key();
     let carts = Receiver::start(Vec::new(), Duration::ZERO).await;
     let everything = Receiver::start(Vec::new(), Duration::ZERO).await;
-    subscribed(&server, &carts, json!(["cart.recorded"])).await;
-    subscribed(&server, &everything, json!(["*"])).await;
+    endpoint_at(&server, &carts, json!(["cart.recorded"])).await;
+    endpoint_at(&server, &everything, json!(["*"])).await;
     let customer = server
         .create_customer(&key, json!({"email": "hooks@example.com"}))
         .await;
@@ -100,7 +86,7 @@ async fn one_customers_concurrent_carts_arrive_in_the_order_they_happened() {
     let server = server_allowing_loopback().await;
     let key = server.bootstrap_key();
     let receiver = Receiver::start(Vec::new(), Duration::ZERO).await;
-    subscribed(&server, &receiver, json!(["cart.recorded"])).await;
+    endpoint_at(&server, &receiver, json!(["cart.recorded"])).await;
     let customer = server
         .create_customer(&key, json!({"email": "order@example.com"}))
         .await;
