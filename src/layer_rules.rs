@@ -74,7 +74,7 @@ const WALL_CLOCK_READERS: &[&str] = &[
     "src/common/clock.rs",
     "crates/types/src/time.rs",
     "crates/rules/src/common/ids.rs",
-    "src/resources/points/store/ledger/mod.rs",
+    "src/common/stamps.rs",
     "src/layer_rules.rs",
 ];
 

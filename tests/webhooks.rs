@@ -24,6 +24,17 @@ async fn server_allowing_loopback() -> TestServer {
     TestServer::start_with(settings).await
 }
 
+/// A server accepting receivers on loopback whose demo Company has the
+/// campaign files `files` (name, YAML), its clock standing at `at`.
+async fn server_with_campaigns(
+    files: &[(&str, &str)],
+    at: &str,
+) -> (TestServer, tempfile::TempDir) {
+    let (mut settings, dir) = common::settings_with_campaigns(files, at);
+    settings.webhooks.allow_private = true;
+    (TestServer::start_with(settings).await, dir)
+}
+
 /// Sends `method` `path` of the back office's API with `body`, as the
 /// operator.
 async fn back_office(

@@ -8,6 +8,7 @@ pub use loyalty_rules::common::money;
 pub mod pagination;
 pub mod random;
 pub mod retry;
+pub mod stamps;
 pub mod url;
 pub use loyalty_rules::common::validate;
 

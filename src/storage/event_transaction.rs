@@ -38,6 +38,8 @@ use crate::resources::customers::state::state_moves;
 use crate::resources::events::store::STORE_EVENTS;
 use crate::resources::events::store::event_row;
 use crate::resources::points::store::ledger_batch::APPEND_LEDGER_ROWS;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
+use crate::resources::webhooks::emit::STORE_LEDGER_WEBHOOKS;
 use crate::resources::webhooks::emit::WEBHOOK_DELIVERIES;
 use crate::resources::webhooks::outbox::STORE_WEBHOOK_DELIVERIES;
 use crate::storage::record_text::record_value;
@@ -172,12 +174,26 @@ fn is_rare(write: &EventWrite) -> bool {
         || present(&write["answer"])
 }
 
+/// What `writes` move of the balance a `points.changed` event `change`
+/// reports (its Company, Customer and kind).
+fn balance_moved(writes: &[EventWrite], change: &Value) -> i64 {
+    writes
+        .iter()
+        .filter(|write| write["company"] == change["company"])
+        .flat_map(|write| write["balances"].as_array().map_or(&[][..], Vec::as_slice))
+        .filter(|balance| {
+            balance["customer_id"] == change["customer_id"] && balance["kind"] == change["kind"]
+        })
+        .filter_map(|balance| balance["delta"].as_i64())
+        .sum()
+}
+
 /// The fields of an [`EventWrite`] whose change to its Customer's kept
 /// state [`recorded_change`] knows (or that change none of it), besides
 /// those the kinds know ([`crate::pipeline::contribution::Contribution::known_fields`]):
 /// any other field present (Voucher uses, issued Vouchers, Challenges,
 /// points budgets, or a part added later) makes the Customer read again.
-const KNOWN_FIELDS: [&str; 12] = [
+const KNOWN_FIELDS: [&str; 13] = [
     "company",
     "customer",
     "now",
@@ -189,6 +205,7 @@ const KNOWN_FIELDS: [&str; 12] = [
     "balances",
     "answer",
     WEBHOOK_DELIVERIES,
+    LEDGER_WEBHOOKS,
     WRITTEN_FOR,
 ];
 
@@ -268,7 +285,8 @@ impl BatchTransaction {
     pub(crate) fn of(writes: &[EventWrite]) -> BatchTransaction {
         let mut batch = BatchTransaction::default();
         let mut states = Vec::new();
-        for write in writes {
+        let mut points_changes = Vec::new();
+        for (index, write) in writes.iter().enumerate() {
             let company = write["company"].as_str().unwrap_or_default();
             if is_rare(write) {
                 batch.rare.push(write.clone());
@@ -294,11 +312,21 @@ impl BatchTransaction {
                     batch.push(&STORE_WEBHOOK_DELIVERIES, row.clone());
                 }
             }
+            if let Some(Value::Array(changes)) = write.get(LEDGER_WEBHOOKS) {
+                points_changes.extend(changes.iter().map(|change| (index, change.clone())));
+            }
             states.extend(state_moves(company, write));
         }
         // Last, after every check of a counter they move.
         for state in states {
             batch.push(&MOVE_CUSTOMER_STATES, state);
+        }
+        // After the balances they report have moved, less what the batch's
+        // later events moved of them.
+        for (index, mut change) in points_changes {
+            let later = balance_moved(&writes[index + 1..], &change);
+            change["later"] = json!(change["later"].as_i64().unwrap_or(0) + later);
+            batch.push(&STORE_LEDGER_WEBHOOKS, change);
         }
         if !batch.rare.is_empty() {
             batch.rare_text = Some(rare_statements());

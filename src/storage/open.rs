@@ -102,6 +102,7 @@ impl Store {
                 customers,
                 ledger_clock: Default::default(),
                 kinds: crate::storage::memory::KindsMemory::new(),
+                webhooks: Default::default(),
             },
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(writers)),
             admission_wait: ADMISSION_WAIT,

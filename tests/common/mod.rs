@@ -36,6 +36,25 @@ instant_win:
       weight: 0
 ";
 
+/// Settings of a service on an in-memory store whose demo Company has the
+/// campaign files `files` (name, YAML), in the returned directory, its
+/// clock standing at `at`.
+pub fn settings_with_campaigns(
+    files: &[(&str, &str)],
+    at: &str,
+) -> (ServerSettings, tempfile::TempDir) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let company = dir.path().join("demo");
+    std::fs::create_dir(&company).expect("the Company's folder");
+    for (name, text) in files {
+        std::fs::write(company.join(name), text).expect("a campaign file");
+    }
+    let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
+    settings.campaigns = dir.path().to_path_buf();
+    settings.clock = manual_clock(at);
+    (settings, dir)
+}
+
 /// A clock standing at `at`, for [`ServerSettings::clock`].
 pub fn manual_clock(at: &str) -> std::sync::Arc<loyalty::common::clock::Clock> {
     std::sync::Arc::new(loyalty::common::clock::Clock::manual(
@@ -87,15 +106,7 @@ impl TestServer {
         at: &str,
         draw_seed: Option<u64>,
     ) -> (TestServer, tempfile::TempDir) {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let company = dir.path().join("demo");
-        std::fs::create_dir(&company).expect("the Company's folder");
-        for (name, text) in files {
-            std::fs::write(company.join(name), text).expect("a campaign file");
-        }
-        let mut settings = ServerSettings::for_store("mem://", OPERATOR_TOKEN);
-        settings.campaigns = dir.path().to_path_buf();
-        settings.clock = manual_clock(at);
+        let (mut settings, dir) = settings_with_campaigns(files, at);
         settings.draw_seed = draw_seed;
         (Self::start_with(settings).await, dir)
     }

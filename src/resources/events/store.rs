@@ -7,7 +7,6 @@ use crate::error::ApiResult;
 use crate::http::idempotency::answer::written_answer;
 use crate::pipeline::occurrence::Earned;
 use crate::resources::events::model::CustomEvent;
-use crate::resources::points::store::ledger::ledger_documents;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
 use crate::storage::event_transaction::insert_rows;
@@ -61,7 +60,7 @@ impl Store {
             }
             None => Value::Null,
         };
-        let written = ledger_documents(&self.memory.ledger_clock, company, earned.ledger);
+        let written = self.ledger_write(company, earned.ledger);
         let mut write = json!({
             "company": company,
             "customer": Value::Null,
@@ -69,6 +68,7 @@ impl Store {
             "event": doc,
             "ledger": written.records,
             "balances": written.balances,
+            "ledger_webhooks": written.webhooks,
             "draw_write": earned.draw_write,
             "answer": written_answer(),
         });

@@ -18,7 +18,7 @@ use crate::resources::merges::holdings::merge_parts;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
-use crate::resources::points::store::ledger::ledger_documents;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::execute;
@@ -204,7 +204,7 @@ impl Store {
             .iter()
             .map(|(id, from, to)| json!([id, from, to]))
             .collect();
-        let ledger = ledger_documents(&self.memory.ledger_clock, company, &changes.ledger);
+        let ledger = self.ledger_write(company, &changes.ledger);
         let holdings: Vec<Value> = merge_parts()
             .enumerate()
             .map(|(i, _)| Value::Array(changes.holdings.get(i).cloned().unwrap_or_default()))
@@ -226,6 +226,7 @@ impl Store {
                 .bind(("cart_moves", cart_moves.clone()))
                 .bind(("ledger", ledger.records.clone()))
                 .bind(("balances", ledger.balances.clone()))
+                .bind((LEDGER_WEBHOOKS, ledger.webhooks.clone()))
                 .bind(("restat", changes.restat.clone()))
                 .bind(("holdings", holdings.clone()))
         })

@@ -15,13 +15,13 @@ use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
-use crate::resources::points::store::ledger::ledger_documents;
 use crate::resources::rewards::model::RewardState;
 use crate::resources::rewards::model::RewardTransaction;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::vouchers::static_codes::store_key;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -264,7 +264,7 @@ impl Store {
             }
         }
         let vouchers = issue_documents(company, redemption.voucher.as_slice())?;
-        let written = ledger_documents(&self.memory.ledger_clock, company, &redemption.ledger);
+        let written = self.ledger_write(company, &redemption.ledger);
         let limit = redemption
             .limit
             .as_ref()
@@ -279,6 +279,7 @@ impl Store {
                 .bind(("limit", limit.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                 .bind(("vouchers", vouchers.clone()))
                 .bind(("refuse", true))
                 .bind(("game", redemption.game_id))
@@ -293,7 +294,7 @@ impl Store {
     /// `reward_transaction_rolled_back`, `reward_gift_used`,
     /// `customer_not_enough_score`) and writes nothing.
     pub async fn write_rollback(&self, company: &str, rollback: &RollbackWrite) -> ApiResult<()> {
-        let written = ledger_documents(&self.memory.ledger_clock, company, &rollback.ledger);
+        let written = self.ledger_write(company, &rollback.ledger);
         let query = rollback_query();
         self.transact(|db| {
             db.query(query.as_str())
@@ -301,6 +302,7 @@ impl Store {
                 .bind(("id", rollback.id.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                 .bind(("now", rollback.at.to_string()))
                 .bind(("author", rollback.author.clone()))
                 .bind(("reason", rollback.reason.clone()))

@@ -1,25 +1,76 @@
-//! Events going out: the enabled endpoints' subscriptions, kept in memory
-//! (read again every second by every process, and at once after a change
-//! here), and the outbox rows of an event for the endpoints subscribed to
-//! its type, written in the transaction of the change it reports. A
-//! Company without endpoints writes nothing more.
+//! Events going out: the enabled endpoints' subscriptions, kept in the
+//! store's memory (read again every second by every process, and at once
+//! after a change here), and the outbox rows of an event for the endpoints
+//! subscribed to its type, written in the transaction of the change it
+//! reports. A Company without endpoints writes nothing more.
+//!
+//! A ledger entry's `points.changed` carries the balance it left, which
+//! only its transaction knows (other writes move the balance meanwhile): its
+//! rows are written by [`LEDGER_WEBHOOKS_TEXT`], which puts the balance in.
 
 use std::collections::HashMap;
 use std::sync::RwLock;
 
 use serde_json::Value;
 
+use serde_json::json;
+
+use crate::common::stamps::StampClock;
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::pipeline::occurrence::Occurrence;
+use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::webhooks::events::EVERY_EVENT;
 use crate::resources::webhooks::outbox::OutgoingEvent;
 use crate::services::Services;
 use crate::storage::Store;
+use crate::storage::event_transaction::BatchPart;
 use crate::storage::first;
 
 /// The field of an event's write holding its outbox rows.
 pub(crate) const WEBHOOK_DELIVERIES: &str = "webhook_deliveries";
+
+/// The field of an event's write (and the parameter of a ledger append)
+/// holding its ledger entries' `points.changed` events
+/// ([`Subscriptions::points_changes`]).
+pub(crate) const LEDGER_WEBHOOKS: &str = "ledger_webhooks";
+
+/// Where a `points.changed` body holds the balance its transaction fills in.
+const BALANCE_SLOT: &str = "\"balance_after\":null";
+
+/// SurrealQL writing the `points.changed` events of `$ledger_webhooks` once
+/// the balances they report have moved: each with the balance its
+/// Customer's state holds less what later entries of the same transaction
+/// moved (`later`). A macro so that the ledger's append
+/// ([`crate::resources::points::store::ledger::APPEND_LEDGER`]) and the
+/// group commit share its text.
+macro_rules! ledger_webhooks_text {
+    () => {
+        "
+    IF $ledger_webhooks {
+        FOR $change IN $ledger_webhooks {
+            LET $after = (type::record('customer_state', [$change.company, $change.customer_id]).*[$change.kind] ?? 0) - $change.later;
+            FOR $delivery IN $change.deliveries {
+                INSERT INTO webhook_delivery object::extend($delivery, {
+                    body: string::replace($delivery.body, '\"balance_after\":null', '\"balance_after\":' + <string> $after)
+                }) RETURN NONE;
+            };
+        };
+    };"
+    };
+}
+pub(crate) use ledger_webhooks_text;
+
+/// The text of [`ledger_webhooks_text`].
+pub(crate) const LEDGER_WEBHOOKS_TEXT: &str = ledger_webhooks_text!();
+
+/// Part of the group commit ([`crate::storage::event_transaction`]): the
+/// `points.changed` events of the batch's ledger entries, run after the
+/// Customers' states have moved.
+pub(crate) const STORE_LEDGER_WEBHOOKS: BatchPart = BatchPart {
+    binding: LEDGER_WEBHOOKS,
+    statements: LEDGER_WEBHOOKS_TEXT,
+};
 
 /// An enabled endpoint and the event types it receives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,10 +79,12 @@ struct Subscription {
     events: Vec<String>,
 }
 
-/// Every Company's enabled endpoints, as last read.
+/// Every Company's enabled endpoints, as last read, and the clock of the
+/// events' ids (a Customer's events are delivered in id order).
 #[derive(Debug, Default)]
 pub struct Subscriptions {
     by_company: RwLock<HashMap<String, Vec<Subscription>>>,
+    clock: StampClock,
 }
 
 impl Subscriptions {
@@ -63,6 +116,106 @@ impl Subscriptions {
             *by_company = read;
         }
     }
+
+    /// A new event of `event_type` of `company` at `at` about `data`, kept
+    /// in order with the other events of `customer`.
+    pub(crate) fn event(
+        &self,
+        company: &str,
+        event_type: &str,
+        customer: Option<&str>,
+        data: Value,
+        at: Timestamp,
+    ) -> OutgoingEvent {
+        OutgoingEvent::new(
+            self.clock.id("evt"),
+            company,
+            event_type,
+            customer,
+            data,
+            at,
+        )
+    }
+
+    /// The outbox rows of an event of `event_type` of `company` at `at`
+    /// about `data`, one per endpoint subscribed to it, kept in order with
+    /// the other events of `customer`; none when no endpoint is.
+    pub(crate) fn rows(
+        &self,
+        company: &str,
+        event_type: &str,
+        customer: Option<&str>,
+        data: Value,
+        at: Timestamp,
+    ) -> Vec<Value> {
+        let endpoints = self.endpoints(company, event_type);
+        if endpoints.is_empty() {
+            return Vec::new();
+        }
+        let event = self.event(company, event_type, customer, data, at);
+        endpoints
+            .iter()
+            .map(|endpoint| event.delivery_row(company, endpoint))
+            .collect()
+    }
+
+    /// The `points.changed` events of `ledger`, entries of `company` whose
+    /// ids are `entry_ids`, for [`LEDGER_WEBHOOKS_TEXT`]: per entry, its
+    /// Customer and balance, what the entries after it in `ledger` move of
+    /// that balance (`later`), and its outbox rows, whose body leaves the
+    /// balance after it to the transaction. None when no endpoint receives
+    /// them.
+    pub(crate) fn points_changes(
+        &self,
+        company: &str,
+        ledger: &[LedgerEntry],
+        entry_ids: &[String],
+    ) -> Vec<Value> {
+        const POINTS_CHANGED: &str = "points.changed";
+        if !self.any(company) || self.endpoints(company, POINTS_CHANGED).is_empty() {
+            return Vec::new();
+        }
+        ledger
+            .iter()
+            .zip(entry_ids)
+            .enumerate()
+            .map(|(index, (entry, id))| {
+                let later: i64 = ledger[index + 1..]
+                    .iter()
+                    .filter(|other| {
+                        other.customer_id == entry.customer_id && other.kind == entry.kind
+                    })
+                    .map(|other| other.points)
+                    .sum();
+                let deliveries = self.rows(
+                    company,
+                    POINTS_CHANGED,
+                    Some(&entry.customer_id),
+                    points_change(entry, id),
+                    entry.created_at,
+                );
+                json!({
+                    "company": company,
+                    "customer_id": entry.customer_id,
+                    "kind": entry.kind,
+                    "later": later,
+                    "deliveries": deliveries,
+                })
+            })
+            .collect()
+    }
+}
+
+/// What a `points.changed` event says of `entry` (whose id is `id`): the
+/// entry as the ledger's listing answers it, and the balance it left, put
+/// in by its transaction ([`BALANCE_SLOT`]).
+fn points_change(entry: &LedgerEntry, id: &str) -> Value {
+    let mut data = json!({ "balance_after": null, "id": id });
+    if let (Some(data), Value::Object(fields)) = (data.as_object_mut(), json!(entry)) {
+        data.extend(fields.into_iter().filter(|(_, value)| !value.is_null()));
+    }
+    debug_assert!(data.to_string().contains(BALANCE_SLOT));
+    data
 }
 
 impl Store {
@@ -100,13 +253,11 @@ impl Services {
     /// Reads the enabled endpoints' subscriptions again.
     pub(crate) async fn refresh_webhook_subscriptions(&self) -> ApiResult<()> {
         let read = self.store.webhook_subscriptions().await?;
-        self.webhooks.subscriptions.replace(read);
+        self.store.memory.webhooks.replace(read);
         Ok(())
     }
 
-    /// The outbox rows of an event of `event_type` of `company` at `at`
-    /// about `data`, one per endpoint subscribed to it, kept in order with
-    /// the other events of `customer`; none when no endpoint is.
+    /// The outbox rows of an event ([`Subscriptions::rows`]).
     pub(crate) fn webhook_rows(
         &self,
         company: &str,
@@ -115,15 +266,10 @@ impl Services {
         data: Value,
         at: Timestamp,
     ) -> Vec<Value> {
-        let endpoints = self.webhooks.subscriptions.endpoints(company, event_type);
-        if endpoints.is_empty() {
-            return Vec::new();
-        }
-        let event = OutgoingEvent::new(company, event_type, customer, data, at);
-        endpoints
-            .iter()
-            .map(|endpoint| event.delivery_row(company, endpoint))
-            .collect()
+        self.store
+            .memory
+            .webhooks
+            .rows(company, event_type, customer, data, at)
     }
 }
 
@@ -139,7 +285,7 @@ impl Services {
         at: Timestamp,
     ) -> Option<(&'static str, Value)> {
         // Most Companies have no endpoint: their events are not described.
-        if !self.webhooks.subscriptions.any(company) {
+        if !self.store.memory.webhooks.any(company) {
             return None;
         }
         let (event_type, data) = occurrence.webhook_event()?;

@@ -21,16 +21,14 @@ use std::sync::Arc;
 
 pub use receiver::WebhookSettings;
 
-/// What the service keeps for webhooks: how receivers are treated, the
-/// enabled endpoints' subscriptions (what an event's write reads to know
-/// whom it goes to, [`emit`]), and the signal that wakes the delivery
-/// worker.
+/// What the service keeps for webhooks: how receivers are treated and the
+/// signal that wakes the delivery worker. The enabled endpoints'
+/// subscriptions, which every write reads to know whom its events go to
+/// ([`emit`]), are the store's ([`crate::storage::memory::Memory`]).
 #[derive(Debug, Clone, Default)]
 pub struct Webhooks {
     /// How receivers are treated.
     pub(crate) settings: WebhookSettings,
-    /// The enabled endpoints of each Company and what they subscribe to.
-    pub(crate) subscriptions: Arc<emit::Subscriptions>,
     /// Wakes [`deliver`]'s worker.
     pub(crate) wake: Arc<tokio::sync::Notify>,
 }

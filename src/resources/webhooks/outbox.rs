@@ -4,7 +4,6 @@
 
 use serde_json::{Value, json};
 
-use crate::common::ids::time_ordered_id;
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
@@ -32,17 +31,17 @@ pub struct OutgoingEvent {
 }
 
 impl OutgoingEvent {
-    /// The event of `type` of `company` at `at`, about `data` (in the shape
-    /// the API answers for it), kept in order with the other events of
-    /// `customer` when it has one.
+    /// The event `id` of `type` of `company` at `at`, about `data` (in the
+    /// shape the API answers for it), kept in order with the other events
+    /// of `customer` when it has one.
     pub fn new(
+        id: String,
         company: &str,
         event_type: &str,
         customer: Option<&str>,
         data: Value,
         at: Timestamp,
     ) -> OutgoingEvent {
-        let id = time_ordered_id("evt");
         let body = json!({
             "id": id,
             "type": event_type,

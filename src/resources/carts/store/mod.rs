@@ -27,7 +27,7 @@ use crate::resources::limits::contribution::EVENT_LIMIT_TAKES;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
-use crate::resources::points::store::ledger::ledger_documents;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
@@ -215,7 +215,7 @@ impl Store {
         if let Some(takes) = write.earned.part(EVENT_LIMIT_TAKES.field) {
             doc["limit_takes"] = takes.clone();
         }
-        let written = ledger_documents(&self.memory.ledger_clock, company, write.earned.ledger);
+        let written = self.ledger_write(company, write.earned.ledger);
         let mut event = json!({
                 "company": company,
                 "customer": cart.customer_id,
@@ -225,6 +225,7 @@ impl Store {
                 "date": cart.date.to_string(),
                 "ledger": written.records,
                 "balances": written.balances,
+                "ledger_webhooks": written.webhooks,
                 "draw_write": write.earned.draw_write,
                 "answer": written_answer(),
                 "now": cart.created_at.to_string(),
@@ -273,7 +274,7 @@ impl Store {
             exists = ErrorCode::CartAlreadyExists.code(),
             give_back = give_back_statements(),
         );
-        let written = ledger_documents(&self.memory.ledger_clock, company, ledger);
+        let written = self.ledger_write(company, ledger);
         let now = cancellation.created_at.to_string();
         self.transact(|db| {
             db.query(query.as_str())
@@ -285,6 +286,7 @@ impl Store {
                 .bind(("doc", doc.clone()))
                 .bind(("ledger", written.records.clone()))
                 .bind(("balances", written.balances.clone()))
+                .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                 .bind(("given_back", given_back.to_vec()))
         })
         .await?;

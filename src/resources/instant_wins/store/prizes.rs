@@ -11,11 +11,11 @@ use crate::error::ApiResult;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
-use crate::resources::points::store::ledger::ledger_documents;
 use crate::resources::rewards::gift::GiftWrite;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::storage::Store;
 use crate::storage::first;
 use crate::storage::first_rows;
@@ -212,7 +212,7 @@ impl Store {
     ) -> ApiResult<()> {
         let mut ledger: Vec<LedgerEntry> = prize_ledger(prize, now).into_iter().collect();
         ledger.extend(gift.iter().flat_map(|g| g.ledger.iter().cloned()));
-        let written = ledger_documents(&self.memory.ledger_clock, &prize.company, &ledger);
+        let written = self.ledger_write(&prize.company, &ledger);
         let vouchers = issue_documents(
             &prize.company,
             &gift
@@ -230,6 +230,7 @@ impl Store {
                     .bind(("prize", document.clone()))
                     .bind(("ledger", written.records.clone()))
                     .bind(("balances", written.balances.clone()))
+                    .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                     .bind(("vouchers", vouchers.clone()))
                     .bind(("now", now.to_string()))
             })
@@ -256,7 +257,7 @@ impl Store {
                 .iter()
                 .flat_map(|(_, gift)| gift.iter().flat_map(|g| g.ledger.iter().cloned())),
         );
-        let written = ledger_documents(&self.memory.ledger_clock, company, &ledger);
+        let written = self.ledger_write(company, &ledger);
         let issues: Vec<VoucherIssue> = prizes
             .iter()
             .filter_map(|(_, gift)| gift.as_ref().and_then(|g| g.voucher.clone()))
@@ -274,6 +275,7 @@ impl Store {
                     .bind(("prizes", documents.clone()))
                     .bind(("ledger", written.records.clone()))
                     .bind(("balances", written.balances.clone()))
+                    .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                     .bind(("vouchers", vouchers.clone()))
                     .bind(("now", now.to_string()))
             })

@@ -11,7 +11,7 @@ use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::BalanceAfter;
 use crate::resources::points::store::ledger::balance_moves;
-use crate::resources::points::store::ledger::ledger_documents;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::storage::Store;
 use crate::storage::connection::StoreQuery;
 use crate::storage::record_text::record_value;
@@ -54,7 +54,7 @@ impl Store {
         text: &'a str,
         bind: impl Fn(StoreQuery<'a>) -> StoreQuery<'a>,
     ) -> ApiResult<Vec<BalanceAfter>> {
-        let written = ledger_documents(&self.memory.ledger_clock, company, ledger);
+        let written = self.ledger_write(company, ledger);
         let moved: Vec<(&str, PointsKind)> = balance_moves(ledger)
             .into_iter()
             .map(|(customer, kind, _)| (customer, kind))
@@ -71,6 +71,7 @@ impl Store {
                         .bind(("company", company.to_string()))
                         .bind(("ledger", written.records.clone()))
                         .bind(("balances", written.balances.clone()))
+                        .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                         .bind(("state_ids", state_ids.clone())),
                 )
             })

@@ -5,26 +5,28 @@
 //! so a balance always equals the sum of its entries; reversals are new
 //! entries, never edits.
 
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use serde_json::{Value, json};
 
+use crate::common::stamps::StampClock;
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
+use crate::resources::webhooks::emit::ledger_webhooks_text;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
 
-/// SurrealQL appending every write of `$ledger` and moving each balance of
-/// `$balances` (both from [`ledger_documents`]) inside the caller's
+/// SurrealQL appending every write of `$ledger`, moving each balance of
+/// `$balances` and writing the entries' `points.changed` webhook events of
+/// `$ledger_webhooks` (all three from [`Store::ledger_write`]) inside the caller's
 /// transaction. The moves are summed in Rust: summing them in SurrealQL cost
 /// more than writing the entries. A balance is the field of its Customer's
 /// state named by its kind ([`crate::resources::customers::state`]).
-pub(crate) const APPEND_LEDGER: &str = "
+pub(crate) const APPEND_LEDGER: &str = concat!(
+    "
     IF $ledger {
         INSERT INTO ledger_write $ledger RETURN NONE;
     };
@@ -34,7 +36,9 @@ pub(crate) const APPEND_LEDGER: &str = "
             ['company', $company], ['customer_id', $balance.customer_id],
             [$balance.kind, ($state.*[$balance.kind] ?? 0) + $balance.delta]
         ]) RETURN NONE;
-    };";
+    };",
+    ledger_webhooks_text!()
+);
 
 /// SurrealQL refusing with `customer_not_enough_score` when `$balances`
 /// would take a balance below zero (a balance's entries count together, so
@@ -76,6 +80,12 @@ pub(crate) struct LedgerWrite {
     pub records: Vec<Value>,
     /// `{customer_id, kind, delta}` per balance, in first-seen order (`$balances`).
     pub balances: Vec<Value>,
+    /// Each entry's id, in the order of the entries written.
+    pub entry_ids: Vec<String>,
+    /// The `points.changed` webhook events of the entries, for the
+    /// endpoints subscribed (`$ledger_webhooks`, see
+    /// [`crate::resources::webhooks::emit`]); most often none.
+    pub webhooks: Vec<Value>,
 }
 
 /// The fields every entry of a stored write shares with the others (they key
@@ -100,30 +110,6 @@ pub(crate) fn entry_id_prefix(first: &str) -> &str {
     first.get(..first.len().saturating_sub(3)).unwrap_or(first)
 }
 
-/// Issues the time stamps of ledger entry ids: the milliseconds since the
-/// epoch shifted left 12 bits, plus a sequence, so ids issued by one process
-/// in the same millisecond still sort in the order they were issued (replaying
-/// a balance for expiry relies on it). Written in hex, a stamp is the
-/// milliseconds' 12 digits followed by the sequence's 3.
-#[derive(Debug, Default)]
-pub(crate) struct LedgerClock {
-    last: AtomicU64,
-}
-
-impl LedgerClock {
-    /// The next stamp: now, or just after the last one when that is later.
-    fn next(&self) -> u64 {
-        let now = (chrono::Utc::now().timestamp_millis().max(0) as u64) << 12;
-        let previous = self
-            .last
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |last| {
-                Some(now.max(last + 1))
-            })
-            .unwrap_or_default();
-        now.max(previous + 1)
-    }
-}
-
 /// The ledger entries of `company` as stored, and the balance moves they make.
 ///
 /// The entries one write appends for one Customer's balance of one kind and
@@ -138,24 +124,32 @@ impl LedgerClock {
 /// expiry of its credits (`expires_from`, `expires_until`), which is what
 /// cancellations and expiry look for.
 pub(crate) fn ledger_documents(
-    clock: &LedgerClock,
+    clock: &StampClock,
     company: &str,
     ledger: &[LedgerEntry],
 ) -> LedgerWrite {
-    let mut groups: Vec<(&LedgerEntry, Vec<&LedgerEntry>)> = Vec::new();
-    for entry in ledger {
+    let mut groups: Vec<(&LedgerEntry, Vec<usize>)> = Vec::new();
+    for (index, entry) in ledger.iter().enumerate() {
         match groups.iter_mut().find(|(key, _)| {
             key.customer_id == entry.customer_id
                 && key.kind == entry.kind
                 && key.cart_id == entry.cart_id
         }) {
-            Some((_, members)) => members.push(entry),
-            None => groups.push((entry, vec![entry])),
+            Some((_, members)) => members.push(index),
+            None => groups.push((entry, vec![index])),
         }
     }
+    let mut entry_ids = vec![String::new(); ledger.len()];
     let records = groups
         .into_iter()
-        .map(|(key, members)| write_document(company, clock.next(), key, &members))
+        .map(|(key, indices)| {
+            let prefix = clock.id("pt");
+            for (place, index) in indices.iter().enumerate() {
+                entry_ids[*index] = entry_id(&prefix, place);
+            }
+            let members: Vec<&LedgerEntry> = indices.iter().map(|index| &ledger[*index]).collect();
+            write_document(company, &prefix, key, &members)
+        })
         .collect();
     let balances = balance_moves(ledger)
         .into_iter()
@@ -163,7 +157,12 @@ pub(crate) fn ledger_documents(
             json!({"customer_id": customer_id, "kind": kind, "delta": delta})
         })
         .collect();
-    LedgerWrite { records, balances }
+    LedgerWrite {
+        records,
+        balances,
+        entry_ids,
+        webhooks: Vec::new(),
+    }
 }
 
 /// Each balance `ledger` moves (its Customer and kind) with the sum of its
@@ -184,10 +183,13 @@ pub(crate) fn balance_moves(ledger: &[LedgerEntry]) -> Vec<(&str, PointsKind, i6
 
 /// The `ledger_write` record holding `members`, which share `key`'s
 /// Customer, kind and cart.
-fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&LedgerEntry]) -> Value {
-    // The random part keeps ids of processes sharing a store apart.
-    let prefix = format!("pt_{stamp:015x}{}", crate::secrets::random_hex(5));
-    let first_id = entry_id(&prefix, 0);
+fn write_document(
+    company: &str,
+    prefix: &str,
+    key: &LedgerEntry,
+    members: &[&LedgerEntry],
+) -> Value {
+    let first_id = entry_id(prefix, 0);
     let credits_expire = members
         .iter()
         .filter(|entry| entry.points > 0)
@@ -249,6 +251,18 @@ fn write_document(company: &str, stamp: u64, key: &LedgerEntry, members: &[&Ledg
 }
 
 impl Store {
+    /// What appending `ledger`, entries of `company`, writes
+    /// ([`ledger_documents`]), with the entries' `points.changed` events
+    /// for the endpoints subscribed.
+    pub(crate) fn ledger_write(&self, company: &str, ledger: &[LedgerEntry]) -> LedgerWrite {
+        let mut written = ledger_documents(&self.memory.ledger_clock, company, ledger);
+        written.webhooks = self
+            .memory
+            .webhooks
+            .points_changes(company, ledger, &written.entry_ids);
+        written
+    }
+
     /// A Customer's balance of `kind`.
     pub async fn balance(
         &self,

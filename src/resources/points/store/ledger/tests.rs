@@ -9,7 +9,7 @@ fn the_entries_of_one_balance_move_it_together() {
         LedgerEntry::new("y", PointsKind::Points, -4, "transfer", at),
         LedgerEntry::new("x", PointsKind::Points, -10, "cancellation", at),
     ];
-    let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+    let write = ledger_documents(&StampClock::default(), "c", &ledger);
     assert_eq!(write.records.len(), 3, "one stored write per balance");
     assert_eq!(
         write.balances,
@@ -20,7 +20,7 @@ fn the_entries_of_one_balance_move_it_together() {
         ]
     );
     assert!(
-        ledger_documents(&LedgerClock::default(), "c", &[])
+        ledger_documents(&StampClock::default(), "c", &[])
             .balances
             .is_empty()
     );
@@ -102,7 +102,7 @@ fn a_write_holds_the_entries_of_one_balance_and_cart_in_id_order() {
         credit(5, Some(soon), "T1"),
         credit(7, None, "T2"),
     ];
-    let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+    let write = ledger_documents(&StampClock::default(), "c", &ledger);
     assert_eq!(write.records.len(), 2, "one stored write per cart");
     let first = &write.records[0];
     assert_eq!(first["cart_id"], "T1");
@@ -156,7 +156,7 @@ fn entries_that_differ_in_instant_or_reason_keep_their_own() {
         LedgerEntry::new("x", PointsKind::Points, 5, "instant_win", at),
         LedgerEntry::new("x", PointsKind::Points, 2, "cart", later),
     ];
-    let write = ledger_documents(&LedgerClock::default(), "c", &ledger);
+    let write = ledger_documents(&StampClock::default(), "c", &ledger);
     let record = &write.records[0];
     assert_eq!(record.get("reason"), None);
     assert_eq!(record.get("created_at"), None);
@@ -168,15 +168,4 @@ fn entries_that_differ_in_instant_or_reason_keep_their_own() {
         .collect();
     assert_eq!(reasons, ["cart", "instant_win", "cart"]);
     assert_eq!(record["entries"][2]["created_at"], later.to_string());
-}
-
-#[test]
-fn the_clock_issues_increasing_stamps_that_start_with_the_milliseconds() {
-    let clock = LedgerClock::default();
-    let before = chrono::Utc::now().timestamp_millis() as u64;
-    let stamps: Vec<u64> = (0..10_000).map(|_| clock.next()).collect();
-    assert!(stamps.windows(2).all(|pair| pair[0] < pair[1]));
-    assert!(stamps[0] >> 12 >= before);
-    let written = format!("{:015x}", stamps[0]);
-    assert_eq!(&written[..12], format!("{:012x}", stamps[0] >> 12));
 }
