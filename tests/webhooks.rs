@@ -10,6 +10,8 @@ mod endpoints;
 mod events;
 #[path = "webhooks/receiver.rs"]
 mod receiver;
+#[path = "webhooks/reported.rs"]
+mod reported;
 
 mod common;
 

@@ -37,6 +37,7 @@ use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::store::draw_state::StateQuery;
 use crate::resources::merges::model::NotRestored;
 use crate::resources::points::ledger_entry::LedgerEntry;
+use crate::resources::webhooks::emit::Subscriptions;
 use crate::services::Services;
 use crate::storage::event_transaction::BatchPart;
 use crate::storage::memory::Memory;
@@ -278,6 +279,8 @@ pub(crate) struct EventScope<'a> {
     pub listens: &'a Listens,
     /// Its Customer.
     pub customer_id: &'a str,
+    /// Whom the webhook events of what it writes go to.
+    pub webhooks: &'a Subscriptions,
 }
 
 /// A kind's read before an event's evaluation
@@ -317,6 +320,8 @@ pub(crate) struct SettledCart<'a> {
     pub vouchers: &'a [DesiredVoucher],
     /// The evaluation settled.
     pub evaluation: &'a Evaluation,
+    /// Whom the webhook events of what it writes go to.
+    pub webhooks: &'a Subscriptions,
 }
 
 /// A cart being cancelled.

@@ -76,8 +76,9 @@ pub(crate) trait Occurrence: Send + Sync {
     fn always_written(&self) -> bool;
 
     /// The webhook event its write reports (its type and what it is about,
-    /// in the shape the API answers), when it reports one.
-    fn webhook_event(&self) -> Option<(&'static str, Value)> {
+    /// in the shape the API answers), when it reports one, once its
+    /// campaigns made `evaluated` of it.
+    fn webhook_event(&self, _evaluated: &EvaluatedEvent) -> Option<(&'static str, Value)> {
         None
     }
 

@@ -83,6 +83,7 @@ impl Services {
             rules: &rules,
             listens: &listens,
             customer_id: &customer.id,
+            webhooks: &self.store.memory.webhooks,
         };
         self.read_before_evaluation(CONTRIBUTIONS, &scope, &mut facts)
             .await?;
@@ -112,6 +113,18 @@ impl Services {
                 },
             );
             occurrence.settle(&drawn.evaluation, ledger.earned_points(), at);
+            // Before the parts, whose statements report what they write
+            // after the event itself (its Vouchers, its points).
+            let webhooks = match mode {
+                Mode::Record => self.occurrence_webhooks(
+                    company,
+                    &customer.id,
+                    occurrence,
+                    || EvaluatedEvent::copied(&drawn, customer.language.as_deref(), language),
+                    at,
+                ),
+                Mode::Simulate => None,
+            };
             let parts = match mode {
                 Mode::Record => event_parts(
                     &scope,
@@ -123,9 +136,7 @@ impl Services {
                 Mode::Simulate => None,
             };
             if let Some(mut parts) = parts {
-                if let Some((field, rows)) =
-                    self.occurrence_webhooks(company, &customer.id, occurrence, at)
-                {
+                if let Some((field, rows)) = webhooks {
                     parts.add(field, rows);
                 }
                 // A keyed request's answer is written with what it answers.

@@ -61,28 +61,33 @@ async fn a_recorded_cart_or_custom_event_reaches_its_subscribers_and_a_refused_o
         .await;
     assert_eq!(status, 200, "{recorded}");
 
-    let got = bodies(&everything.wait_for(3, Duration::from_secs(10)).await);
+    let got = bodies(&everything.wait_for(4, Duration::from_secs(10)).await);
     let types: Vec<&str> = got.iter().map(|b| b["type"].as_str().unwrap()).collect();
     // The demo Company's points campaign credits the cart.
     assert_eq!(
         types,
-        ["cart.recorded", "points.changed", "custom_event.recorded"]
+        [
+            "customer.created",
+            "cart.recorded",
+            "points.changed",
+            "custom_event.recorded"
+        ]
     );
     assert_eq!(
-        got[0]["data"], answer["cart"],
+        got[1]["data"], answer["cart"],
         "the cart as the API answers it"
     );
-    assert_eq!(got[1]["data"]["cart_id"], answer["cart"]["id"]);
-    assert_eq!(got[2]["data"], recorded["custom_event"]);
+    assert_eq!(got[2]["data"]["cart_id"], answer["cart"]["id"]);
+    assert_eq!(got[3]["data"], recorded["custom_event"]);
     let only_carts = bodies(&carts.wait_for(1, Duration::from_secs(10)).await);
     assert_eq!(only_carts.len(), 1);
     assert_eq!(
-        only_carts[0]["id"], got[0]["id"],
+        only_carts[0]["id"], got[1]["id"],
         "one event, one id for every endpoint"
     );
     // Nothing more comes: the refused cart wrote no event.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(everything.received().len(), 3);
+    assert_eq!(everything.received().len(), 4);
     assert_eq!(carts.received().len(), 1);
 }
 

@@ -3,6 +3,7 @@
 //! documents of its write: the Vouchers it redeems, the discounts it got)
 //! and how it is written.
 
+use std::sync::Arc;
 use std::sync::OnceLock;
 
 use chrono::NaiveDate;
@@ -29,6 +30,7 @@ use crate::resources::carts::model::Cart;
 use crate::resources::carts::service::CartOutcome;
 use crate::resources::carts::store::CartWrite;
 use crate::resources::coupons::apply::DesiredVoucher;
+use crate::resources::webhooks::emit::Subscriptions;
 use crate::storage::Store;
 
 /// A cart going through the event pipeline.
@@ -52,6 +54,8 @@ pub(crate) struct CartOccurrence {
     pub(crate) day: NaiveDate,
     /// The instant a simulation is evaluated at, when it asked one.
     pub(crate) evaluated_at: Option<Timestamp>,
+    /// Whom the webhook events of what its write does go to.
+    pub(crate) webhooks: Arc<Subscriptions>,
 }
 
 impl Occurrence for CartOccurrence {
@@ -142,6 +146,7 @@ impl Occurrence for CartOccurrence {
             cart: &self.cart,
             vouchers: &self.vouchers,
             evaluation,
+            webhooks: &self.webhooks,
         };
         self.kinds_parts = CONTRIBUTIONS
             .iter()
@@ -166,7 +171,7 @@ impl Occurrence for CartOccurrence {
         true
     }
 
-    fn webhook_event(&self) -> Option<(&'static str, Value)> {
+    fn webhook_event(&self, _evaluated: &EvaluatedEvent) -> Option<(&'static str, Value)> {
         // In the shape the API answers it.
         let cart = poem_openapi::types::ToJSON::to_json(&self.cart)?;
         Some(("cart.recorded", cart))

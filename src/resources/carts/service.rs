@@ -228,6 +228,7 @@ impl Services {
             // its Location's time zone.
             day: locale.local(date.as_datetime()).date_naive(),
             evaluated_at: at.filter(|_| !record),
+            webhooks: self.store.memory.webhooks.clone(),
         };
         let mode = if record { Mode::Record } else { Mode::Simulate };
         let mut tries = event_tries();

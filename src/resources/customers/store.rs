@@ -10,6 +10,7 @@ use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::customers::cache::CachedCustomer;
 use crate::resources::customers::model::Customer;
 use crate::resources::customers::model::SearchBy;
+use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::Store;
 use crate::storage::connection::StoreQuery;
 use crate::storage::first;
@@ -185,14 +186,32 @@ pub(crate) fn found_customer(
 }
 
 impl Store {
-    /// Stores a new Customer and claims its identifiers, in one transaction.
+    /// The outbox rows of the webhook event `reported` (`customer.*`) of
+    /// `customer` of `company`, at its last update.
+    fn customer_webhooks(&self, company: &str, reported: &str, customer: &Customer) -> Vec<Value> {
+        let Some(data) = poem_openapi::types::ToJSON::to_json(customer) else {
+            return Vec::new();
+        };
+        self.memory.webhooks.rows(
+            company,
+            reported,
+            Some(&customer.id),
+            data,
+            customer.updated_at,
+        )
+    }
+
+    /// Stores a new Customer and claims its identifiers, in one transaction
+    /// with its `customer.created` webhook event.
     /// An identifier held by another Customer refuses with `customer_already_exists`.
     pub async fn insert_customer(&self, company: &str, customer: &Customer) -> ApiResult<()> {
         let doc = document(company, customer, 1)?;
         let claims = claims_of(customer);
+        let webhooks = self.customer_webhooks(company, "customer.created", customer);
         let query = format!(
             "BEGIN TRANSACTION; {CLAIM_IDENTIFIERS}
              CREATE type::record('customer', $id) CONTENT $doc RETURN NONE;
+             {WRITE_WEBHOOKS}
              {WRITE_ANSWER}
              COMMIT TRANSACTION;"
         );
@@ -203,6 +222,7 @@ impl Store {
                 .bind(("claims", serde_json::to_value(&claims).unwrap_or_default()))
                 .bind(("taken_code", ErrorCode::CustomerAlreadyExists.code()))
                 .bind(("doc", doc.clone()))
+                .bind(("webhook_deliveries", webhooks.clone()))
         })
         .await?;
         Ok(())
@@ -263,7 +283,9 @@ impl Store {
     }
 
     /// Replaces the stored Customer read as `before` with `after`, moving
-    /// identifier claims, in one transaction. Refuses with
+    /// identifier claims, in one transaction with the webhook event
+    /// `reported` (`customer.updated`, `customer.anonymized`) when there is
+    /// one. Refuses with
     /// `concurrent_modification` if the document changed since it was read and
     /// with `identifier_in_use` if a new identifier belongs to someone else.
     pub async fn replace_customer(
@@ -271,7 +293,11 @@ impl Store {
         company: &str,
         before: &StoredCustomer,
         after: &Customer,
+        reported: Option<&str>,
     ) -> ApiResult<()> {
+        let webhooks = reported.map_or_else(Vec::new, |reported| {
+            self.customer_webhooks(company, reported, after)
+        });
         let old_claims = claims_of(&before.customer);
         let new_claims = claims_of(after);
         let released: Vec<&Claim> = old_claims
@@ -289,6 +315,7 @@ impl Store {
              {RELEASE_IDENTIFIERS}
              {CLAIM_IDENTIFIERS}
              UPDATE type::record('customer', $id) CONTENT $doc RETURN NONE;
+             {WRITE_WEBHOOKS}
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             unchanged = unchanged_statements(),
@@ -305,6 +332,7 @@ impl Store {
                 .bind(("claims", serde_json::to_value(&added).unwrap_or_default()))
                 .bind(("taken_code", ErrorCode::IdentifierInUse.code()))
                 .bind(("doc", doc.clone()))
+                .bind(("webhook_deliveries", webhooks.clone()))
         })
         .await?;
         Ok(())

@@ -144,7 +144,7 @@ impl Occurrence for EventOccurrence {
         self.recorded.as_ref()
     }
 
-    fn webhook_event(&self) -> Option<(&'static str, Value)> {
+    fn webhook_event(&self, _evaluated: &EvaluatedEvent) -> Option<(&'static str, Value)> {
         let recorded = poem_openapi::types::ToJSON::to_json(self.recorded.as_ref()?)?;
         Some(("custom_event.recorded", recorded))
     }

@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use crate::common::language::Language;
 use crate::common::time::Timestamp;
 use crate::engine::campaign::Listens;
@@ -78,5 +80,17 @@ impl Occurrence for Play {
     /// A play that drew nothing (no participation left) writes nothing.
     fn always_written(&self) -> bool {
         false
+    }
+
+    fn webhook_event(&self, evaluated: &EvaluatedEvent) -> Option<(&'static str, Value)> {
+        let play = game_play(
+            &self.rules,
+            self.game_id,
+            &self.customer_id,
+            evaluated,
+            &self.language,
+        )
+        .ok()?;
+        Some(("game.played", poem_openapi::types::ToJSON::to_json(&play)?))
     }
 }

@@ -19,6 +19,7 @@ use crate::resources::merges::model::MergeRecord;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
+use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::execute;
@@ -73,6 +74,8 @@ pub struct CustomerChanges<'a> {
     /// What Customers hold changing owner: each kind's moves, in the order
     /// of [`merge_parts`].
     pub holdings: Vec<Vec<Value>>,
+    /// The outbox rows of the webhook events the changes report.
+    pub webhooks: Vec<Value>,
 }
 
 /// Each kind's moves of what Customers hold, `$holdings[i]` for the i-th of
@@ -193,6 +196,7 @@ impl Store {
              IF $merge_delete != NULL {{
                  DELETE type::record('merge', [$company, $merge_delete]);
              }};
+             {WRITE_WEBHOOKS}
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             inactive = ErrorCode::CustomerInactive.code(),
@@ -229,6 +233,7 @@ impl Store {
                 .bind((LEDGER_WEBHOOKS, ledger.webhooks.clone()))
                 .bind(("restat", changes.restat.clone()))
                 .bind(("holdings", holdings.clone()))
+                .bind(("webhook_deliveries", changes.webhooks.clone()))
         })
         .await?;
         Ok(())

@@ -98,19 +98,20 @@ impl Services {
                 ..LedgerEntry::new(&done.customer_id, *kind, -points, "reward_rollback", at)
             });
         }
-        let rollback = RollbackWrite {
-            id: done.id.clone(),
-            ledger,
-            at,
-            author: author.map(str::to_string),
-            reason: reason.clone(),
-        };
         let rolled_back = RewardTransaction {
             state: RewardState::RolledBack,
             rolled_back_at: Some(at),
             rolled_back_by: author.map(str::to_string),
-            rollback_reason: reason,
+            rollback_reason: reason.clone(),
             ..done
+        };
+        let rollback = RollbackWrite {
+            id: rolled_back.id.clone(),
+            ledger,
+            at,
+            author: author.map(str::to_string),
+            reason: reason.clone(),
+            rolled_back: rolled_back.clone(),
         };
         answer_now(&rolled_back).await;
         match self.store.write_rollback(company, &rollback).await {

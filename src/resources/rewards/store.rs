@@ -22,6 +22,7 @@ use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::vouchers::static_codes::store_key;
 use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
+use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -69,6 +70,8 @@ pub struct RollbackWrite {
     pub author: Option<String>,
     /// Why.
     pub reason: Option<String>,
+    /// The transaction as it is once rolled back, as answered.
+    pub rolled_back: RewardTransaction,
 }
 
 /// The transaction of a redemption: stock and limit checked and counted,
@@ -102,6 +105,7 @@ fn redeem_query() -> String {
              {ADD_GAME_PARTICIPATION}
          }};
          CREATE type::record('reward_transaction', [$company, $transaction.tid]) CONTENT $transaction RETURN NONE;
+         {WRITE_WEBHOOKS}
          {WRITE_ANSWER}
          COMMIT TRANSACTION;",
         out = ErrorCode::RewardOutOfStock.code(),
@@ -154,6 +158,7 @@ fn rollback_query() -> String {
          {APPEND_LEDGER}
          UPDATE $key SET state = 'rolled_back', rolled_back_at = $now,
              rolled_back_by = $author, rollback_reason = $reason RETURN NONE;
+         {WRITE_WEBHOOKS}
          {WRITE_ANSWER}
          COMMIT TRANSACTION;",
         missing = ErrorCode::RewardTransactionNotFound.code(),
@@ -243,6 +248,24 @@ impl Store {
         .await
     }
 
+    /// The outbox rows of the webhook event `reported` of `transaction`.
+    fn reward_webhooks(
+        &self,
+        company: &str,
+        reported: &str,
+        transaction: &RewardTransaction,
+    ) -> Vec<Value> {
+        poem_openapi::types::ToJSON::to_json(transaction).map_or_else(Vec::new, |data| {
+            self.memory.webhooks.rows(
+                company,
+                reported,
+                Some(&transaction.customer_id),
+                data,
+                transaction.rolled_back_at.unwrap_or(transaction.created_at),
+            )
+        })
+    }
+
     /// Writes `redemption` whole, or refuses (`reward_out_of_stock`,
     /// `reward_limit_reached`, `customer_not_enough_score`,
     /// `voucher_code_taken`, `coupon_issue_limit_reached`) and writes nothing.
@@ -263,7 +286,14 @@ impl Store {
                 object.insert("voucher_uses".into(), json!(issue.voucher.uses_left));
             }
         }
-        let vouchers = issue_documents(company, redemption.voucher.as_slice())?;
+        // First, in the order it happened: the redemption, then what it
+        // gave and took.
+        let webhooks = self.reward_webhooks(company, "reward.redeemed", transaction);
+        let vouchers = issue_documents(
+            &self.memory.webhooks,
+            company,
+            redemption.voucher.as_slice(),
+        )?;
         let written = self.ledger_write(company, &redemption.ledger);
         let limit = redemption
             .limit
@@ -284,6 +314,7 @@ impl Store {
                 .bind(("refuse", true))
                 .bind(("game", redemption.game_id))
                 .bind(("transaction", document.clone()))
+                .bind(("webhook_deliveries", webhooks.clone()))
         })
         .await?;
         Ok(())
@@ -294,6 +325,7 @@ impl Store {
     /// `reward_transaction_rolled_back`, `reward_gift_used`,
     /// `customer_not_enough_score`) and writes nothing.
     pub async fn write_rollback(&self, company: &str, rollback: &RollbackWrite) -> ApiResult<()> {
+        let webhooks = self.reward_webhooks(company, "reward.rolled_back", &rollback.rolled_back);
         let written = self.ledger_write(company, &rollback.ledger);
         let query = rollback_query();
         self.transact(|db| {
@@ -306,6 +338,7 @@ impl Store {
                 .bind(("now", rollback.at.to_string()))
                 .bind(("author", rollback.author.clone()))
                 .bind(("reason", rollback.reason.clone()))
+                .bind(("webhook_deliveries", webhooks.clone()))
         })
         .await?;
         Ok(())

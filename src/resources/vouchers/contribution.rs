@@ -87,7 +87,7 @@ impl Contribution for Vouchers {
         }
         vec![(
             VOUCHER_USES[0].field,
-            Value::Array(voucher_use_documents(cart.company, &uses)),
+            Value::Array(voucher_use_documents(cart.webhooks, cart.company, &uses)),
         )]
     }
 
@@ -96,7 +96,11 @@ impl Contribution for Vouchers {
         if issues.is_empty() {
             return Ok(Value::Null);
         }
-        Ok(Value::Array(issue_documents(event.company, &issues)?))
+        Ok(Value::Array(issue_documents(
+            event.webhooks,
+            event.company,
+            &issues,
+        )?))
     }
 
     fn cancellation_statements(&self) -> Option<String> {

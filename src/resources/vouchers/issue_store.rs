@@ -16,6 +16,7 @@ use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::vouchers::store::voucher_document;
 use crate::resources::vouchers::store::voucher_from;
+use crate::resources::webhooks::emit::Subscriptions;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -57,6 +58,9 @@ pub(crate) fn issue_statements() -> String {
                  }} ELSE {{
                      CREATE $record CONTENT $voucher.document RETURN NONE;
                      CREATE $reason SET key = $voucher.key RETURN NONE;
+                     IF $voucher.webhooks {{
+                         INSERT INTO webhook_delivery $voucher.webhooks RETURN NONE;
+                     }};
                      IF $voucher.customer_id != '' {{
                          UPSERT $counted SET issued = $held + 1 RETURN NONE;
                      }};
@@ -76,8 +80,14 @@ fn issue_query() -> String {
     )
 }
 
-/// `issues` as [`issue_query`] reads them.
-pub(crate) fn issue_documents(company: &str, issues: &[VoucherIssue]) -> ApiResult<Vec<Value>> {
+/// `issues` as [`issue_query`] reads them, each with the outbox rows of
+/// its `voucher.issued` webhook event for the endpoints of `webhooks`
+/// subscribed (written only when the Voucher is).
+pub(crate) fn issue_documents(
+    webhooks: &Subscriptions,
+    company: &str,
+    issues: &[VoucherIssue],
+) -> ApiResult<Vec<Value>> {
     issues
         .iter()
         .map(|issue| {
@@ -93,9 +103,28 @@ pub(crate) fn issue_documents(company: &str, issues: &[VoucherIssue]) -> ApiResu
             if let Some(cap) = issue.issues_per_customer {
                 document["issues_cap"] = json!(cap);
             }
+            let reported = voucher_webhooks(webhooks, company, &issue.voucher);
+            if !reported.is_empty() {
+                document["webhooks"] = Value::Array(reported);
+            }
             Ok(document)
         })
         .collect()
+}
+
+/// The outbox rows of `voucher.issued` for `voucher` of `company`.
+fn voucher_webhooks(webhooks: &Subscriptions, company: &str, voucher: &Voucher) -> Vec<Value> {
+    let Some(data) = poem_openapi::types::ToJSON::to_json(voucher) else {
+        return Vec::new();
+    };
+    let customer = Some(voucher.customer_id.as_str()).filter(|id| !id.is_empty());
+    webhooks.rows(
+        company,
+        "voucher.issued",
+        customer,
+        data,
+        voucher.created_at,
+    )
 }
 
 /// What became of one Voucher of a batch ([`Store::issue_voucher_batch`]).
@@ -266,6 +295,7 @@ impl Store {
         let mut codes = std::collections::HashSet::new();
         let mut vouchers = Vec::new();
         let mut reasons = Vec::new();
+        let mut reported = Vec::new();
         for ((status, sent), issue) in statuses.iter().zip(documents).zip(issues) {
             let key = sent["key"].as_str().unwrap_or_default();
             // Issued before, its code taken, or drawn twice in this batch:
@@ -280,6 +310,11 @@ impl Store {
                 voucher_document(company, key, &issue.voucher, Some(&issue.issue_key));
             voucher["id"] = json!([company, key]);
             vouchers.push(voucher);
+            reported.extend(voucher_webhooks(
+                &self.memory.webhooks,
+                company,
+                &issue.voucher,
+            ));
             reasons.push(json!({"id": [company, issue.issue_key], "key": key}));
         }
         if vouchers.is_empty() {
@@ -290,10 +325,14 @@ impl Store {
                 "BEGIN TRANSACTION;
                  INSERT INTO voucher $vouchers RETURN NONE;
                  INSERT INTO voucher_issue $reasons RETURN NONE;
+                 IF $webhook_deliveries {
+                     INSERT INTO webhook_delivery $webhook_deliveries RETURN NONE;
+                 };
                  COMMIT TRANSACTION;",
             )
             .bind(("vouchers", vouchers.clone()))
             .bind(("reasons", reasons.clone()))
+            .bind(("webhook_deliveries", reported.clone()))
         })
         .await
         .map(drop)
@@ -306,7 +345,7 @@ impl Store {
         issues: &[VoucherIssue],
         refuse: bool,
     ) -> ApiResult<()> {
-        let documents = issue_documents(company, issues)?;
+        let documents = issue_documents(&self.memory.webhooks, company, issues)?;
         let query = issue_query();
         self.transact(|db| {
             db.query(query.as_str())

@@ -17,6 +17,8 @@ use crate::resources::vouchers::model::Reservation;
 use crate::resources::vouchers::model::Voucher;
 use crate::resources::vouchers::model::VoucherRedemption;
 use crate::resources::vouchers::store::voucher_document;
+use crate::resources::webhooks::emit::Subscriptions;
+use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::first;
@@ -101,6 +103,9 @@ pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
             state = IF $left <= 1 { 'redeemed' } ELSE { state } RETURN NONE;
         CREATE type::record('voucher_redemption', [$company, $use.redemption.redemption_id])
             CONTENT $use.redemption RETURN NONE;
+        IF $use.webhooks {
+            INSERT INTO webhook_delivery $use.webhooks RETURN NONE;
+        };
         LET $limit_takes = $use.redemption.limit_takes ?? [];",
     take_limits_sql!(),
     "
@@ -124,17 +129,25 @@ pub(crate) const GIVE_BACK_CART_VOUCHERS: &str = concat!(
     };"
 );
 
-/// `uses` as [`TAKE_VOUCHER_USES`] reads them.
-pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<Value> {
+/// `uses` as [`TAKE_VOUCHER_USES`] reads them, each with the outbox rows of
+/// its `voucher.redeemed` webhook event for the endpoints of `webhooks`
+/// subscribed.
+pub(crate) fn voucher_use_documents(
+    webhooks: &Subscriptions,
+    company: &str,
+    uses: &[VoucherUse],
+) -> Vec<Value> {
     uses.iter()
         .map(|taken| {
+            let reported =
+                redemption_webhooks(webhooks, company, "voucher.redeemed", &taken.redemption);
             let mut redemption = json!(taken.redemption);
             redemption["company"] = json!(company);
             redemption["key"] = json!(taken.key);
             if !taken.limit_takes.is_empty() {
                 redemption["limit_takes"] = json!(limit_take_documents(&taken.limit_takes));
             }
-            json!({
+            let mut document = json!({
                 "key": taken.key,
                 "redemption": redemption,
                 "create": taken
@@ -142,9 +155,31 @@ pub(crate) fn voucher_use_documents(company: &str, uses: &[VoucherUse]) -> Vec<V
                     .as_ref()
                     .map(|voucher| voucher_document(company, &taken.key, voucher, None)),
                 "seen": taken.seen.as_ref().map(seen_document),
-            })
+            });
+            if !reported.is_empty() {
+                document["webhooks"] = Value::Array(reported);
+            }
+            document
         })
         .collect()
+}
+
+/// The outbox rows of the webhook event `reported` of `redemption`.
+fn redemption_webhooks(
+    webhooks: &Subscriptions,
+    company: &str,
+    reported: &str,
+    redemption: &VoucherRedemption,
+) -> Vec<Value> {
+    poem_openapi::types::ToJSON::to_json(redemption).map_or_else(Vec::new, |data| {
+        webhooks.rows(
+            company,
+            reported,
+            Some(&redemption.customer_id),
+            data,
+            redemption.rolled_back_at.unwrap_or(redemption.redeemed_at),
+        )
+    })
 }
 
 fn redemption_from(mut document: Value) -> ApiResult<VoucherRedemption> {
@@ -175,7 +210,7 @@ impl Store {
              {WRITE_ANSWER}
              COMMIT TRANSACTION;"
         );
-        let uses = voucher_use_documents(company, uses);
+        let uses = voucher_use_documents(&self.memory.webhooks, company, uses);
         let now = now.to_string();
         self.transact(|db| {
             db.query(query.as_str())
@@ -275,14 +310,31 @@ impl Store {
         Ok(())
     }
 
-    /// Gives back the use each redemption of `ids` took at `at`, all or
-    /// none: `voucher_not_redeemed` when one was rolled back already.
+    /// Gives back the use each redemption of `rolled_back` took, at `at`
+    /// (each as it is once rolled back), all or none, with their
+    /// `voucher.rolled_back` webhook events: `voucher_not_redeemed` when
+    /// one was rolled back already.
     pub async fn roll_back_redemptions(
         &self,
         company: &str,
-        ids: &[String],
+        rolled_back: &[VoucherRedemption],
         at: Timestamp,
     ) -> ApiResult<()> {
+        let ids: Vec<String> = rolled_back
+            .iter()
+            .map(|redemption| redemption.redemption_id.clone())
+            .collect();
+        let webhooks: Vec<Value> = rolled_back
+            .iter()
+            .flat_map(|redemption| {
+                redemption_webhooks(
+                    &self.memory.webhooks,
+                    company,
+                    "voucher.rolled_back",
+                    redemption,
+                )
+            })
+            .collect();
         let query = format!(
             "BEGIN TRANSACTION;
              FOR $id IN $ids {{
@@ -300,6 +352,7 @@ impl Store {
                  LET $limit_takes = $redemption.limit_takes ?? [];
                  {give_back}
              }};
+             {WRITE_WEBHOOKS}
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             unknown = ErrorCode::RedemptionNotFound.code(),
@@ -310,8 +363,9 @@ impl Store {
         self.transact(|db| {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
-                .bind(("ids", ids.to_vec()))
+                .bind(("ids", ids.clone()))
                 .bind(("at", at_text.clone()))
+                .bind(("webhook_deliveries", webhooks.clone()))
         })
         .await?;
         Ok(())

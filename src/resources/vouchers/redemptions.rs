@@ -391,12 +391,10 @@ impl Services {
                 ..redemption.clone()
             })
             .collect();
-        let ids: Vec<String> = redemptions
-            .iter()
-            .map(|redemption| redemption.redemption_id.clone())
-            .collect();
         answer_now(&rolled_back).await;
-        self.store.roll_back_redemptions(company, &ids, at).await?;
+        self.store
+            .roll_back_redemptions(company, &rolled_back, at)
+            .await?;
         Ok(rolled_back)
     }
 }

@@ -13,11 +13,15 @@ use std::sync::RwLock;
 
 use serde_json::Value;
 
+use poem_openapi::types::ToJSON;
 use serde_json::json;
 
 use crate::common::stamps::StampClock;
 use crate::common::time::Timestamp;
+use crate::engine::effect::Effect;
 use crate::error::ApiResult;
+use crate::pipeline::api::EffectBody;
+use crate::pipeline::contributions::EvaluatedEvent;
 use crate::pipeline::occurrence::Occurrence;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::webhooks::events::EVERY_EVENT;
@@ -274,22 +278,67 @@ impl Services {
 }
 
 impl Services {
-    /// The outbox rows of the webhook event `occurrence` reports, written
-    /// at `at` for `customer_id` of `company`, as a field of its write;
-    /// none when it reports none or no endpoint receives it.
+    /// The outbox rows of the webhook events of `occurrence`, an event of
+    /// `customer_id` of `company` its campaigns made `evaluated` of (what
+    /// it answers, made only when an endpoint may receive them), written at
+    /// `at`, as a field of its write: the occurrence's own (a cart, a Custom
+    /// Event, a game's play), then the prizes it won and the Challenges it
+    /// completed ([`effect_events`]); none when no endpoint receives them.
+    /// The Vouchers it issued and the points it moved are reported by the
+    /// statements that write them, which alone know whether they did.
     pub(crate) fn occurrence_webhooks<O: Occurrence>(
         &self,
         company: &str,
         customer_id: &str,
         occurrence: &O,
+        evaluated: impl FnOnce() -> EvaluatedEvent,
         at: Timestamp,
     ) -> Option<(&'static str, Value)> {
         // Most Companies have no endpoint: their events are not described.
         if !self.store.memory.webhooks.any(company) {
             return None;
         }
-        let (event_type, data) = occurrence.webhook_event()?;
-        let rows = self.webhook_rows(company, event_type, Some(customer_id), data, at);
+        let evaluated = evaluated();
+        let events = occurrence
+            .webhook_event(&evaluated)
+            .into_iter()
+            .chain(effect_events(
+                &evaluated.effects,
+                customer_id,
+                occurrence.cart_id(),
+            ));
+        let rows: Vec<Value> = events
+            .flat_map(|(event_type, data)| {
+                self.webhook_rows(company, event_type, Some(customer_id), data, at)
+            })
+            .collect();
         (!rows.is_empty()).then_some((WEBHOOK_DELIVERIES, Value::Array(rows)))
     }
+}
+
+/// The webhook events of `effects`, an event's of `customer_id` (on the
+/// cart `cart_id`): `prize.won` for each draw won, `challenge.completed`
+/// for each Challenge it completed, each the effect as the event's answer
+/// shows it, with the Customer and the cart.
+fn effect_events(
+    effects: &[Effect],
+    customer_id: &str,
+    cart_id: Option<&str>,
+) -> Vec<(&'static str, Value)> {
+    effects
+        .iter()
+        .filter_map(|effect| {
+            let event_type = match effect {
+                Effect::InstantWin(draw) if draw.draw.prize_rule_id.is_some() => "prize.won",
+                Effect::Challenge(progress) if progress.step.completed => "challenge.completed",
+                _ => return None,
+            };
+            let mut data = EffectBody::from(effect.clone()).to_json()?;
+            data["customer_id"] = json!(customer_id);
+            if let Some(cart_id) = cart_id {
+                data["cart_id"] = json!(cart_id);
+            }
+            Some((event_type, data))
+        })
+        .collect()
 }

@@ -117,6 +117,14 @@ pub struct Attempted {
     pub next_attempt_at: Option<Timestamp>,
 }
 
+/// SurrealQL writing the outbox rows of `$webhook_deliveries` (from
+/// [`crate::resources::webhooks::emit::Subscriptions::rows`]) in the
+/// transaction of the change they report; nothing when there are none.
+pub(crate) const WRITE_WEBHOOKS: &str = "
+    IF $webhook_deliveries {
+        INSERT INTO webhook_delivery $webhook_deliveries RETURN NONE;
+    };";
+
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
 /// outbox rows the batch's events wrote ([`crate::resources::webhooks::emit`]).
 pub(crate) const STORE_WEBHOOK_DELIVERIES: BatchPart =

@@ -28,6 +28,7 @@ use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
 use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
+use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
@@ -268,12 +269,24 @@ impl Store {
              {APPEND_LEDGER}
              {RECOUNT_TOTALS}
              {give_back}
+             {WRITE_WEBHOOKS}
              {WRITE_ANSWER}
              COMMIT TRANSACTION;",
             cancelled = ErrorCode::CartAlreadyCancelled.code(),
             exists = ErrorCode::CartAlreadyExists.code(),
             give_back = give_back_statements(),
         );
+        // Before the ledger's `points.changed`, in the order it happened.
+        let webhooks =
+            poem_openapi::types::ToJSON::to_json(cancellation).map_or_else(Vec::new, |data| {
+                self.memory.webhooks.rows(
+                    company,
+                    "cart.cancelled",
+                    Some(&cancellation.customer_id),
+                    data,
+                    cancellation.created_at,
+                )
+            });
         let written = self.ledger_write(company, ledger);
         let now = cancellation.created_at.to_string();
         self.transact(|db| {
@@ -288,6 +301,7 @@ impl Store {
                 .bind(("balances", written.balances.clone()))
                 .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
                 .bind(("given_back", given_back.to_vec()))
+                .bind(("webhook_deliveries", webhooks.clone()))
         })
         .await?;
         Ok(())

@@ -311,10 +311,11 @@ impl Services {
             let stored = self.find_customer(company, reference).await?;
             let mut customer = stored.customer.clone();
             change(&mut customer)?;
+            let reported = reported_change(&stored.customer, &customer);
             customer.updated_at = self.now();
             answer_now(&customer).await;
             self.store
-                .replace_customer(company, &stored, &customer)
+                .replace_customer(company, &stored, &customer, reported)
                 .await?;
             Ok(customer)
         })
@@ -458,5 +459,19 @@ impl Services {
                 Ok(stored.customer)
             }
         }
+    }
+}
+
+/// The webhook event a change of a Customer from `before` to `after`
+/// reports: `customer.anonymized` when it erased its personal data,
+/// `customer.updated` when it changed anything else, none when it changed
+/// nothing.
+fn reported_change(before: &Customer, after: &Customer) -> Option<&'static str> {
+    if before.anonymized_at.is_none() && after.anonymized_at.is_some() {
+        Some("customer.anonymized")
+    } else if before != after {
+        Some("customer.updated")
+    } else {
+        None
     }
 }

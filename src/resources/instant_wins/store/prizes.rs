@@ -16,6 +16,7 @@ use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
+use crate::resources::webhooks::emit::Subscriptions;
 use crate::storage::Store;
 use crate::storage::first;
 use crate::storage::first_rows;
@@ -80,6 +81,9 @@ const GIVE: &str = "
         LET $game = $prize.promotion_id;
         __ADD_GAME_PARTICIPATION__
     };
+    IF $prize.webhooks {
+        INSERT INTO webhook_delivery $prize.webhooks RETURN NONE;
+    };
     UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;";
 
 /// SurrealQL delivering `$prize` (the outbox row `$key`) if it is still
@@ -141,12 +145,35 @@ fn delivery_query(template: &str) -> String {
 }
 
 /// `prize` as the delivery reads it, with what a Reward gives (`given`,
-/// `gift_game`).
-fn prize_document(prize: &PendingPrize, gift: Option<&GiftWrite>) -> Value {
+/// `gift_game`) and the outbox rows of its `prize.delivered` webhook event
+/// for the endpoints of `webhooks` subscribed (written with the delivery,
+/// which happens once).
+fn prize_document(
+    webhooks: &Subscriptions,
+    prize: &PendingPrize,
+    gift: Option<&GiftWrite>,
+    now: Timestamp,
+) -> Value {
     let mut document = json!(prize);
     if let Some(gift) = gift {
         document["given"] = json!(gift.given);
         document["gift_game"] = json!(gift.game_id);
+    }
+    let mut delivered = document.clone();
+    delivered["delivered_at"] = json!(now);
+    if let Some(fields) = delivered.as_object_mut() {
+        fields.remove("company");
+        fields.retain(|_, value| !value.is_null());
+    }
+    let reported = webhooks.rows(
+        &prize.company,
+        "prize.delivered",
+        Some(&prize.customer_id),
+        delivered,
+        now,
+    );
+    if !reported.is_empty() {
+        document["webhooks"] = Value::Array(reported);
     }
     document
 }
@@ -214,6 +241,7 @@ impl Store {
         ledger.extend(gift.iter().flat_map(|g| g.ledger.iter().cloned()));
         let written = self.ledger_write(&prize.company, &ledger);
         let vouchers = issue_documents(
+            &self.memory.webhooks,
             &prize.company,
             &gift
                 .and_then(|g| g.voucher.clone())
@@ -221,7 +249,7 @@ impl Store {
                 .collect::<Vec<_>>(),
         )?;
         let query = delivery_query(DELIVER);
-        let document = prize_document(prize, gift);
+        let document = prize_document(&self.memory.webhooks, prize, gift, now);
         let delivered = self
             .transact(|db| {
                 db.query_keeping_customers(query.as_str())
@@ -262,11 +290,11 @@ impl Store {
             .iter()
             .filter_map(|(_, gift)| gift.as_ref().and_then(|g| g.voucher.clone()))
             .collect();
-        let vouchers = issue_documents(company, &issues)?;
+        let vouchers = issue_documents(&self.memory.webhooks, company, &issues)?;
         let query = delivery_query(DELIVER_BATCH);
         let documents: Vec<Value> = prizes
             .iter()
-            .map(|(prize, gift)| prize_document(prize, gift.as_ref()))
+            .map(|(prize, gift)| prize_document(&self.memory.webhooks, prize, gift.as_ref(), now))
             .collect();
         let delivered = self
             .transact(|db| {
