@@ -27,6 +27,7 @@ pub mod company;
 pub mod floor;
 pub mod load;
 pub mod nodes;
+pub mod receiver;
 pub mod replay;
 pub mod report;
 pub mod requests;
@@ -50,9 +51,13 @@ use crate::bench::load::Load;
 use crate::bench::load::Request;
 use crate::bench::load::Target;
 use crate::bench::nodes::{BenchStore, Nodes};
+use crate::bench::receiver::WebhookReceiver;
 use crate::bench::report::Report;
 use crate::bench::report::ScenarioRun;
 use crate::bench::setup::{create_company, import_catalogue, seed};
+use crate::cli::back_office_client::BackOffice;
+use crate::resources::webhooks::events::EVERY_EVENT;
+use crate::resources::webhooks::model::NewWebhookEndpoint;
 use crate::secrets::random_hex;
 
 /// The longest the raw store is measured: its rate varies little.
@@ -183,6 +188,9 @@ pub struct BenchOptions {
     /// Where the servers keep their data, and how many there are: each
     /// measured in turn, on data of its own.
     pub stores: Vec<BenchStore>,
+    /// The Company has one webhook endpoint receiving every event type,
+    /// on a receiver of the benchmark's ([`receiver`]).
+    pub webhook: bool,
 }
 
 /// Runs a benchmark as `options` say, printing progress to stderr; the
@@ -284,6 +292,12 @@ async fn measure_store(
     let admin_token = random_hex(16);
     let server = Nodes::start(dir, &admin_token, store, options.server_binary.as_deref()).await?;
     let (target, office) = create_company(&server, dir, &admin_token).await?;
+    // Kept for the whole run: dropping it would not stop its listener, but
+    // its count is printed at the end.
+    let receiver = match options.webhook {
+        true => Some(subscribe_everything(&office).await?),
+        false => None,
+    };
     if !options.catalogue_in_carts {
         eprintln!(
             "importing the {} products of the catalogue…",
@@ -344,8 +358,34 @@ async fn measure_store(
             .await,
         );
     }
+    if let Some(receiver) = receiver {
+        eprintln!(
+            "the webhook receiver got {} deliveries",
+            receiver.received()
+        );
+    }
     server.stop().await?;
     Ok(())
+}
+
+/// Subscribes one webhook endpoint of the benchmark's Company to every
+/// event type, delivered to a receiver on loopback that answers at once.
+async fn subscribe_everything(office: &BackOffice) -> anyhow::Result<WebhookReceiver> {
+    let receiver = WebhookReceiver::start().await?;
+    office
+        .create_webhook_endpoint(
+            COMPANY,
+            NewWebhookEndpoint {
+                url: receiver.url.clone(),
+                events: vec![EVERY_EVENT.to_string()],
+                description: Some("loyalty bench --webhook".into()),
+                enabled: Some(true),
+            },
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("{} ({})", e.message, e.code))?;
+    eprintln!("every event is delivered to {}", receiver.url);
+    Ok(receiver)
 }
 
 /// Waits until the server has worked off what an overloaded run left queued

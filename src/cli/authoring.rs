@@ -64,6 +64,7 @@ pub(crate) async fn bench(args: crate::config::BenchArgs) -> ApiResult<()> {
             .map(std::time::Duration::from_secs),
         server_binary: args.server_binary,
         stores,
+        webhook: args.webhook,
     };
     let report = crate::bench::run(&options)
         .await

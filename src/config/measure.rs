@@ -128,6 +128,11 @@ pub struct BenchArgs {
     /// run every time, and print the CPU each costs.
     #[arg(long, num_args = 1..)]
     pub replay: Vec<PathBuf>,
+    /// Subscribe one webhook endpoint of the Company to every event type
+    /// (`*`), delivered to a receiver the benchmark runs on loopback that
+    /// answers 200 at once: what reporting every change costs the server.
+    #[arg(long)]
+    pub webhook: bool,
     /// Print one JSON object instead of Markdown.
     #[arg(long)]
     pub json: bool,
