@@ -1,6 +1,7 @@
-//! Webhooks over real HTTP on loopback, with a real SurrealDB: the
-//! endpoints operators set through the back office and `loyalty webhooks`,
-//! and their deliveries to a receiver on loopback.
+//! Webhooks and exports over real HTTP on loopback, with a real SurrealDB:
+//! the endpoints operators set through the back office and `loyalty
+//! webhooks`, their deliveries to a receiver on loopback, and the exports
+//! of a Company's records and of one Customer's.
 
 #[path = "webhooks/deliveries.rs"]
 mod deliveries;
@@ -8,6 +9,8 @@ mod deliveries;
 mod endpoints;
 #[path = "webhooks/events.rs"]
 mod events;
+#[path = "webhooks/export.rs"]
+mod export;
 #[path = "webhooks/receiver.rs"]
 mod receiver;
 #[path = "webhooks/reported.rs"]

@@ -292,12 +292,6 @@ async fn measure_store(
     let admin_token = random_hex(16);
     let server = Nodes::start(dir, &admin_token, store, options.server_binary.as_deref()).await?;
     let (target, office) = create_company(&server, dir, &admin_token).await?;
-    // Kept for the whole run: dropping it would not stop its listener, but
-    // its count is printed at the end.
-    let receiver = match options.webhook {
-        true => Some(subscribe_everything(&office).await?),
-        false => None,
-    };
     if !options.catalogue_in_carts {
         eprintln!(
             "importing the {} products of the catalogue…",
@@ -306,6 +300,12 @@ async fn measure_store(
         import_catalogue(&target, &office, options).await?;
     }
     seed(&target, options).await?;
+    // After the seeding, so that the runs measure the carts' events, not
+    // the delivery of the seeded Customers'.
+    let receiver = match options.webhook {
+        true => Some(subscribe_everything(&office).await?),
+        false => None,
+    };
     let run_tag = random_hex(3);
     for &scenario in &options.scenarios {
         let source = crate::bench::requests::requests(scenario, options, &run_tag);

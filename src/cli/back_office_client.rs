@@ -408,7 +408,10 @@ impl BackOffice {
 
 /// The back office's answer from `url`: its body when it succeeded, its
 /// error otherwise.
-async fn answer<T: DeserializeOwned>(url: &str, response: reqwest::Response) -> ApiResult<T> {
+pub(crate) async fn answer<T: DeserializeOwned>(
+    url: &str,
+    response: reqwest::Response,
+) -> ApiResult<T> {
     let status = response.status();
     let value: Value = response.json().await.map_err(|e| {
         ApiError::new(

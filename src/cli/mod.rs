@@ -14,6 +14,7 @@ pub mod back_office_client;
 pub mod campaigns_check;
 pub mod draws;
 pub mod explain;
+pub mod export;
 pub(crate) mod held_log;
 pub mod serve;
 pub mod webhooks;
@@ -61,6 +62,7 @@ async fn dispatch(cli: Cli) -> ApiResult<()> {
         Command::Vouchers(command) => vouchers(command).await,
         Command::Catalog(command) => catalog(command).await,
         Command::Webhooks(command) => webhooks(command).await,
+        Command::Export(args) => export::export(args).await,
         Command::Scenarios(ScenariosCommand::Run { .. }) => Ok(()),
         Command::Campaigns(CampaignsCommand::Check {
             campaigns,

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 
 use crate::config::BackOfficeArgs;
 
@@ -110,6 +110,30 @@ pub enum ImportFormatArg {
     Csv,
     /// One JSON object per line.
     JsonLines,
+}
+
+/// `loyalty export`
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Slug of the Company.
+    #[arg(long)]
+    pub company: String,
+    /// What to export: customers, carts, ledger or events.
+    #[arg(long)]
+    pub what: crate::resources::exports::model::ExportWhat,
+    /// The first day on the Company's clocks (`2026-11-01`) or instant
+    /// (RFC 3339); omitted: from the first record.
+    #[arg(long)]
+    pub from: Option<String>,
+    /// The last day (included) or the instant after the period; omitted:
+    /// to the last record.
+    #[arg(long)]
+    pub to: Option<String>,
+    /// Write to this file instead of stdout.
+    #[arg(long)]
+    pub out: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub back_office: BackOfficeArgs,
 }
 
 /// `loyalty webhooks ...`

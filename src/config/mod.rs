@@ -57,6 +57,9 @@ pub enum Command {
     /// Webhook endpoints: where a Company's events are delivered (back-office).
     #[command(subcommand)]
     Webhooks(WebhooksCommand),
+    /// Export a Company's Customers, carts, ledger entries or Custom Events
+    /// of a period as NDJSON, one record per line (back-office).
+    Export(ExportArgs),
     /// Scenario files: given/when/then proofs of the campaigns.
     #[command(subcommand)]
     Scenarios(ScenariosCommand),

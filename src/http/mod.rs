@@ -80,6 +80,7 @@ pub type CustomerApis = (
     crate::resources::associations::api::AssociationsApi,
     crate::resources::merges::api::MergesApi,
     crate::resources::segments::api::SegmentsApi,
+    crate::resources::exports::api::CustomerExportApi,
 );
 
 /// What the campaigns are evaluated against.

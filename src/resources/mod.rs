@@ -11,6 +11,7 @@ pub mod coupons;
 pub mod customers;
 pub mod discounts;
 pub mod events;
+pub mod exports;
 pub mod games;
 pub mod instant_wins;
 pub mod limits;

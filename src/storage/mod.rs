@@ -246,6 +246,26 @@ impl Store {
     }
 }
 
+impl Store {
+    /// Writes `documents` into `table` exactly as they are (each with its
+    /// `id`), in one statement: for tests and measurements that need many
+    /// records fast, never for what the service records.
+    pub async fn insert_raw_documents(
+        &self,
+        table: &str,
+        documents: Vec<serde_json::Value>,
+    ) -> ApiResult<()> {
+        // A slug is a plain table name: safe to write into the text.
+        crate::common::validate::validate_slug("table", table)?;
+        execute(
+            self.db
+                .query(format!("INSERT INTO {table} $documents RETURN NONE"))
+                .bind(("documents", documents)),
+        )
+        .await
+    }
+}
+
 /// The refusal of a write not admitted within the admission wait.
 fn server_busy() -> ApiError {
     ApiError::new(

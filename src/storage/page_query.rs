@@ -112,3 +112,29 @@ impl PageQuery {
         request.await.and_then(|r| r.check()).map_err(store_error)
     }
 }
+
+impl Store {
+    /// Up to `limit` records of `table` (keyed `[company, key]`) of
+    /// `company` after the one keyed `after` (from the first when `None`),
+    /// in key order: a range of record ids, read without an index however
+    /// many records the Company has (an export's pages).
+    pub(crate) async fn records_after(
+        &self,
+        table: &'static str,
+        company: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<Value>> {
+        // No key is empty: starting after "" starts at the first.
+        let text =
+            format!("SELECT * FROM {table}:[$company, $after]>..[$company, {{}}] LIMIT $limit");
+        crate::storage::first(
+            self.db
+                .query(text)
+                .bind(("company", company.to_string()))
+                .bind(("after", after.unwrap_or_default().to_string()))
+                .bind(("limit", limit as i64)),
+        )
+        .await
+    }
+}

@@ -43,7 +43,10 @@ pub type BackOfficeGroups = (
     crate::resources::vouchers::bulk_api::VoucherBulkIssues,
     crate::resources::master_data::import_api::CatalogImports,
     crate::resources::companies::campaigns_api::CampaignFiles,
-    crate::resources::webhooks::api::WebhookEndpoints,
+    (
+        crate::resources::webhooks::api::WebhookEndpoints,
+        crate::resources::exports::api::Exports,
+    ),
 );
 
 /// Largest back-office request body: a catalogue import's whole file

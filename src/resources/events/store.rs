@@ -88,6 +88,20 @@ impl Store {
         document.map(from_document).transpose()
     }
 
+    /// Up to `limit` Custom Events of `company` after the one `after`, in
+    /// id order (an export's pages: [`Store::records_after`]).
+    pub async fn custom_events_after(
+        &self,
+        company: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<CustomEvent>> {
+        let documents = self
+            .records_after("custom_event", company, after, limit)
+            .await?;
+        documents.into_iter().map(from_document).collect()
+    }
+
     /// Custom Events of `company`, optionally of one Customer and type, in id order.
     pub async fn custom_events(
         &self,

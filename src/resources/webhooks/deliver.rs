@@ -8,7 +8,7 @@
 //! or dead receiver holds up only its own.
 
 use std::collections::{HashMap, HashSet};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -17,18 +17,19 @@ use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::resources::webhooks::outbox::Attempted;
 use crate::resources::webhooks::outbox::PendingDelivery;
-use crate::resources::webhooks::receiver::checked_receiver;
 use crate::resources::webhooks::signature::SIGNATURE_HEADER;
 use crate::resources::webhooks::signature::signature;
 use crate::resources::webhooks::store::StoredEndpoint;
 use crate::services::Services;
 use crate::storage::duties::Duty;
 
-/// How often the outbox is read when nothing wakes the worker.
+/// How often the outbox is read when nothing wakes the worker, and the
+/// endpoints and the job's lease are read again.
 const POLL: Duration = Duration::from_secs(1);
 
-/// How long a receiver has to answer.
-const ANSWER_WITHIN: Duration = Duration::from_secs(10);
+/// The shortest time between two rounds: events recorded meanwhile go out
+/// in one round, whose reads and writes they share.
+const ROUND_SPACING: Duration = Duration::from_millis(50);
 
 /// The longest wait between two tries.
 const MAX_BACKOFF: Duration = Duration::from_secs(3600);
@@ -74,15 +75,20 @@ impl Services {
         self,
         mut stopped: watch::Receiver<bool>,
     ) -> std::io::Result<()> {
+        let mut read_at: Option<Instant> = None;
+        let mut runs_it = false;
         loop {
-            // Every process writes the events of its requests: each reads
-            // which endpoints receive them.
-            if let Err(error) = self.refresh_webhook_subscriptions().await {
-                tracing::warn!(%error, "reading the webhook endpoints failed");
+            let round = Instant::now();
+            if read_at.is_none_or(|at| at.elapsed() >= POLL) {
+                read_at = Some(round);
+                // Every process writes the events of its requests: each
+                // reads which endpoints receive them.
+                if let Err(error) = self.refresh_webhook_subscriptions().await {
+                    tracing::warn!(%error, "reading the webhook endpoints failed");
+                }
+                runs_it = self.runs_duty(Duty::WebhookDelivery).await;
             }
-            if self.runs_duty(Duty::WebhookDelivery).await
-                && let Err(error) = self.deliver_due_webhooks().await
-            {
+            if runs_it && let Err(error) = self.deliver_due_webhooks().await {
                 tracing::warn!(%error, "reading the webhook outbox failed");
             }
             tokio::select! {
@@ -90,10 +96,12 @@ impl Services {
                 _ = tokio::time::sleep(POLL) => {}
                 _ = stopped.wait_for(|stop| *stop) => return Ok(()),
             }
+            tokio::time::sleep(ROUND_SPACING.saturating_sub(round.elapsed())).await;
         }
     }
 
-    /// Tries every delivery due now, at once; answers how many were tried.
+    /// Tries every delivery due now, at once, and records what came of
+    /// them in one write; answers how many were tried.
     pub(crate) async fn deliver_due_webhooks(&self) -> ApiResult<usize> {
         let pending = self.store.pending_webhook_deliveries(ROUND).await?;
         let due = due_heads(pending, self.now());
@@ -115,24 +123,27 @@ impl Services {
             }
             let services = self.clone();
             let endpoint = endpoint.clone();
-            tries.spawn(async move { services.try_delivery(&endpoint, &delivery).await });
+            tries.spawn(async move {
+                let attempted = services.try_delivery(&endpoint, &delivery).await;
+                (delivery, attempted)
+            });
         }
-        let mut tried = 0;
+        let mut tried = Vec::new();
         while let Some(done) = tries.join_next().await {
-            tried += 1;
-            if let Ok(Err(error)) = done {
-                tracing::warn!(%error, "recording a webhook try failed");
+            if let Ok(done) = done {
+                tried.push(done);
             }
         }
-        Ok(tried)
+        self.store.record_webhook_attempts(&tried).await?;
+        Ok(tried.len())
     }
 
-    /// Tries `delivery` to `endpoint` once and records what came of it.
+    /// Tries `delivery` to `endpoint` once: what came of it.
     async fn try_delivery(
         &self,
         endpoint: &StoredEndpoint,
         delivery: &PendingDelivery,
-    ) -> ApiResult<()> {
+    ) -> Attempted {
         let at = self.now();
         let (status, error) = match self.post_delivery(endpoint, delivery, at).await {
             Ok(status) if (200..300).contains(&status) => (Some(status), None),
@@ -153,7 +164,7 @@ impl Services {
         };
         match (&attempted.error, given_up) {
             (None, _) => {
-                tracing::info!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, "webhook delivered")
+                tracing::debug!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, "webhook delivered")
             }
             (Some(why), false) => {
                 tracing::info!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, %why, "webhook try failed; tried again later")
@@ -162,39 +173,31 @@ impl Services {
                 tracing::warn!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, %why, "webhook failed for 24 hours; given up")
             }
         }
-        self.store
-            .record_webhook_attempt(delivery, &attempted)
-            .await
+        attempted
     }
 
     /// POSTs `delivery` to `endpoint` at `at`; its status, or why no
-    /// answer came. The receiver's address is checked again, and the
-    /// request goes to the address checked (a name resolving elsewhere
-    /// since cannot turn it to a private one); redirects are not followed.
+    /// answer came. The request goes to the address the receiver was
+    /// checked at ([`super::clients`]); redirects are not followed.
     async fn post_delivery(
         &self,
         endpoint: &StoredEndpoint,
         delivery: &PendingDelivery,
         at: Timestamp,
     ) -> Result<u16, String> {
-        let (url, addresses) = checked_receiver(&endpoint.endpoint.url, self.webhooks.settings)
-            .await
-            .map_err(|refused| refused.message)?;
-        let mut client = reqwest::Client::builder()
-            .timeout(ANSWER_WITHIN)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("loyalty-webhooks/", env!("CARGO_PKG_VERSION")));
-        if let (Some(host), Some(address)) = (url.host_str(), addresses.first()) {
-            client = client.resolve(host, *address);
-        }
-        let client = client.build().map_err(|e| format!("no HTTP client: {e}"))?;
+        let receiver = self
+            .webhooks
+            .clients
+            .client(&endpoint.endpoint.url, self.webhooks.settings)
+            .await?;
         let signed = signature(
             &endpoint.secret,
             at.as_datetime().timestamp(),
             &delivery.body,
         );
-        let answer = client
-            .post(url)
+        let answer = receiver
+            .client
+            .post(receiver.url)
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .header("Loyalty-Event-Id", &delivery.event_id)
             .header("Loyalty-Event-Type", &delivery.event_type)

@@ -7,6 +7,7 @@
 //! worker ([`deliver`]) has POSTed it, signed ([`signature`]).
 
 pub mod api;
+pub mod clients;
 pub mod deliver;
 pub mod emit;
 pub mod events;
@@ -29,6 +30,8 @@ pub use receiver::WebhookSettings;
 pub struct Webhooks {
     /// How receivers are treated.
     pub(crate) settings: WebhookSettings,
+    /// The clients deliveries go out with, by receiver.
+    pub(crate) clients: Arc<clients::ReceiverClients>,
     /// Wakes [`deliver`]'s worker.
     pub(crate) wake: Arc<tokio::sync::Notify>,
 }

@@ -198,39 +198,61 @@ impl Store {
         Ok(rows.iter().filter_map(pending_from).collect())
     }
 
-    /// Records `attempted`, a try of `delivery`, while it is still pending
-    /// (a try that lost a race changes nothing).
-    pub async fn record_webhook_attempt(
+    /// Records each of `tried` (a delivery and what its try came to) while
+    /// the delivery is still pending (a try that lost a race changes
+    /// nothing), in one transaction.
+    pub async fn record_webhook_attempts(
         &self,
-        delivery: &PendingDelivery,
-        attempted: &Attempted,
+        tried: &[(PendingDelivery, Attempted)],
     ) -> ApiResult<()> {
-        let state = match (attempted.delivered, attempted.next_attempt_at) {
-            (true, _) => "delivered",
-            (false, Some(_)) => "pending",
-            (false, None) => "failed",
-        };
-        let query = format!(
-            "UPDATE {DELIVERY} SET state = $state, attempts += 1, last_attempt_at = $at,
-                 last_status = $status, last_error = $error, next_attempt_at = $next,
-                 delivered_at = $delivered
-             WHERE state = 'pending' RETURN NONE"
-        );
+        if tried.is_empty() {
+            return Ok(());
+        }
+        let rows: Vec<Value> = tried
+            .iter()
+            .map(|(delivery, attempted)| {
+                let state = match (attempted.delivered, attempted.next_attempt_at) {
+                    (true, _) => "delivered",
+                    (false, Some(_)) => "pending",
+                    (false, None) => "failed",
+                };
+                let mut row = json!({
+                    "key": [delivery.company, delivery.endpoint_id, delivery.event_id],
+                    "state": state,
+                    "at": attempted.at,
+                });
+                // What is absent is NONE, as the optional fields take it.
+                let optional = [
+                    ("status", attempted.status.map(|status| json!(status))),
+                    ("error", attempted.error.as_ref().map(|error| json!(error))),
+                    ("next", attempted.next_attempt_at.map(|at| json!(at))),
+                    (
+                        "delivered",
+                        attempted.delivered.then(|| json!(attempted.at)),
+                    ),
+                ];
+                for (field, value) in optional {
+                    if let Some(value) = value {
+                        row[field] = value;
+                    }
+                }
+                row
+            })
+            .collect();
         execute(
             self.db
-                .query(query)
-                .bind(("company", delivery.company.clone()))
-                .bind(("endpoint", delivery.endpoint_id.clone()))
-                .bind(("event", delivery.event_id.clone()))
-                .bind(("state", state))
-                .bind(("at", attempted.at.to_string()))
-                .bind(("status", attempted.status.map(i64::from)))
-                .bind(("error", attempted.error.clone()))
-                .bind(("next", attempted.next_attempt_at.map(|t| t.to_string())))
-                .bind((
-                    "delivered",
-                    attempted.delivered.then(|| attempted.at.to_string()),
-                )),
+                .query(
+                    "BEGIN TRANSACTION;
+                     FOR $row IN $rows {
+                         UPDATE type::record('webhook_delivery', $row.key)
+                             SET state = $row.state, attempts += 1, last_attempt_at = $row.at,
+                                 last_status = $row.status, last_error = $row.error,
+                                 next_attempt_at = $row.next, delivered_at = $row.delivered
+                             WHERE state = 'pending' RETURN NONE;
+                     };
+                     COMMIT TRANSACTION;",
+                )
+                .bind(("rows", rows)),
         )
         .await
     }

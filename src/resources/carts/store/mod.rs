@@ -339,6 +339,18 @@ impl Store {
         documents.into_iter().map(from_document).collect()
     }
 
+    /// Up to `limit` carts of `company` after the cart `after`, in id order
+    /// (an export's pages: [`Store::records_after`]).
+    pub async fn carts_after(
+        &self,
+        company: &str,
+        after: Option<&str>,
+        limit: usize,
+    ) -> ApiResult<Vec<Cart>> {
+        let documents = self.records_after("cart", company, after, limit).await?;
+        documents.into_iter().map(from_document).collect()
+    }
+
     /// Ids of every cart of a Customer.
     pub async fn cart_ids_of(&self, company: &str, customer_id: &str) -> ApiResult<Vec<String>> {
         first(
