@@ -90,7 +90,7 @@ impl Services {
         let at = outcome.record.merged_at;
         let mut rows = Vec::new();
         if created && let Some(target) = outcome.target.to_json() {
-            rows.extend(self.webhook_rows(
+            rows.extend(self.store.memory.webhooks.rows(
                 company,
                 "customer.created",
                 Some(&outcome.target.id),
@@ -103,7 +103,7 @@ impl Services {
             "target": outcome.target.to_json(),
             "merge": outcome.record.to_json(),
         });
-        rows.extend(self.webhook_rows(
+        rows.extend(self.store.memory.webhooks.rows(
             company,
             "customer.merged",
             Some(&outcome.merged.id),
@@ -517,7 +517,7 @@ impl Services {
                 .into_iter()
                 .filter_map(|changed| {
                     let data = poem_openapi::types::ToJSON::to_json(changed)?;
-                    Some(self.webhook_rows(
+                    Some(self.store.memory.webhooks.rows(
                         company,
                         "customer.updated",
                         Some(&changed.id),

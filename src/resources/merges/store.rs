@@ -18,7 +18,6 @@ use crate::resources::merges::holdings::merge_parts;
 use crate::resources::merges::model::MergeRecord;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
-use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -228,9 +227,7 @@ impl Store {
                 .bind(("merge_create", merge_create.clone()))
                 .bind(("merge_delete", merge_delete.clone()))
                 .bind(("cart_moves", cart_moves.clone()))
-                .bind(("ledger", ledger.records.clone()))
-                .bind(("balances", ledger.balances.clone()))
-                .bind((LEDGER_WEBHOOKS, ledger.webhooks.clone()))
+                .bind_ledger(&ledger)
                 .bind(("restat", changes.restat.clone()))
                 .bind(("holdings", holdings.clone()))
                 .bind(("webhook_deliveries", changes.webhooks.clone()))

@@ -21,7 +21,6 @@ use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
 use crate::resources::vouchers::static_codes::store_key;
-use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -307,9 +306,7 @@ impl Store {
                 .bind(("reward_id", transaction.reward_id))
                 .bind(("stock", redemption.stock))
                 .bind(("limit", limit.clone()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+                .bind_ledger(&written)
                 .bind(("vouchers", vouchers.clone()))
                 .bind(("refuse", true))
                 .bind(("game", redemption.game_id))
@@ -332,9 +329,7 @@ impl Store {
             db.query(query.as_str())
                 .bind(("company", company.to_string()))
                 .bind(("id", rollback.id.clone()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+                .bind_ledger(&written)
                 .bind(("now", rollback.at.to_string()))
                 .bind(("author", rollback.author.clone()))
                 .bind(("reason", rollback.reason.clone()))

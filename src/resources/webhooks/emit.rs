@@ -121,24 +121,9 @@ impl Subscriptions {
         }
     }
 
-    /// A new event of `event_type` of `company` at `at` about `data`, kept
-    /// in order with the other events of `customer`.
-    pub(crate) fn event(
-        &self,
-        company: &str,
-        event_type: &str,
-        customer: Option<&str>,
-        data: Value,
-        at: Timestamp,
-    ) -> OutgoingEvent {
-        OutgoingEvent::new(
-            self.clock.id("evt"),
-            company,
-            event_type,
-            customer,
-            data,
-            at,
-        )
+    /// A new event id, after every one this process issued.
+    pub(crate) fn next_event_id(&self) -> String {
+        self.clock.id("evt")
     }
 
     /// The outbox rows of an event of `event_type` of `company` at `at`
@@ -156,7 +141,14 @@ impl Subscriptions {
         if endpoints.is_empty() {
             return Vec::new();
         }
-        let event = self.event(company, event_type, customer, data, at);
+        let event = OutgoingEvent::new(
+            self.next_event_id(),
+            company,
+            event_type,
+            customer,
+            data,
+            at,
+        );
         endpoints
             .iter()
             .map(|endpoint| event.delivery_row(company, endpoint))
@@ -261,23 +253,6 @@ impl Services {
         Ok(())
     }
 
-    /// The outbox rows of an event ([`Subscriptions::rows`]).
-    pub(crate) fn webhook_rows(
-        &self,
-        company: &str,
-        event_type: &str,
-        customer: Option<&str>,
-        data: Value,
-        at: Timestamp,
-    ) -> Vec<Value> {
-        self.store
-            .memory
-            .webhooks
-            .rows(company, event_type, customer, data, at)
-    }
-}
-
-impl Services {
     /// The outbox rows of the webhook events of `occurrence`, an event of
     /// `customer_id` of `company` its campaigns made `evaluated` of (what
     /// it answers, made only when an endpoint may receive them), written at
@@ -294,8 +269,9 @@ impl Services {
         evaluated: impl FnOnce() -> EvaluatedEvent,
         at: Timestamp,
     ) -> Option<(&'static str, Value)> {
+        let webhooks = &self.store.memory.webhooks;
         // Most Companies have no endpoint: their events are not described.
-        if !self.store.memory.webhooks.any(company) {
+        if !webhooks.any(company) {
             return None;
         }
         let evaluated = evaluated();
@@ -309,7 +285,7 @@ impl Services {
             ));
         let rows: Vec<Value> = events
             .flat_map(|(event_type, data)| {
-                self.webhook_rows(company, event_type, Some(customer_id), data, at)
+                webhooks.rows(company, event_type, Some(customer_id), data, at)
             })
             .collect();
         (!rows.is_empty()).then_some((WEBHOOK_DELIVERIES, Value::Array(rows)))

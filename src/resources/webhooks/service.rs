@@ -16,6 +16,7 @@ use crate::resources::webhooks::model::NewWebhookEndpoint;
 use crate::resources::webhooks::model::WebhookDelivery;
 use crate::resources::webhooks::model::WebhookEndpoint;
 use crate::resources::webhooks::model::WebhookEndpointChange;
+use crate::resources::webhooks::outbox::OutgoingEvent;
 use crate::resources::webhooks::receiver::checked_receiver;
 use crate::resources::webhooks::store::StoredEndpoint;
 use crate::secrets::new_webhook_secret;
@@ -165,11 +166,8 @@ impl Services {
             "url": stored.endpoint.url,
             "message": "A test event from loyalty: the endpoint is reached and its signature checks.",
         });
-        let event = self
-            .store
-            .memory
-            .webhooks
-            .event(company, TEST_EVENT, None, data, self.now());
+        let event_id = self.store.memory.webhooks.next_event_id();
+        let event = OutgoingEvent::new(event_id, company, TEST_EVENT, None, data, self.now());
         self.store
             .insert_webhook_deliveries(vec![event.delivery_row(company, id)])
             .await?;

@@ -27,7 +27,6 @@ use crate::resources::limits::contribution::EVENT_LIMIT_TAKES;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::store::ledger::APPEND_LEDGER;
 use crate::resources::points::store::ledger::GUARD_DEBITS;
-use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::resources::webhooks::outbox::WRITE_WEBHOOKS;
 use crate::storage::REFUSED;
 use crate::storage::Store;
@@ -297,9 +296,7 @@ impl Store {
                 .bind(("code", cancellation.id.clone()))
                 .bind(("customer", cancellation.customer_id.clone()))
                 .bind(("doc", doc.clone()))
-                .bind(("ledger", written.records.clone()))
-                .bind(("balances", written.balances.clone()))
-                .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+                .bind_ledger(&written)
                 .bind(("given_back", given_back.to_vec()))
                 .bind(("webhook_deliveries", webhooks.clone()))
         })

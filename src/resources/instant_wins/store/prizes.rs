@@ -15,7 +15,6 @@ use crate::resources::rewards::gift::GiftWrite;
 use crate::resources::vouchers::issue_store::issue_documents;
 use crate::resources::vouchers::issue_store::issue_statements;
 use crate::resources::vouchers::model::VoucherIssue;
-use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::resources::webhooks::emit::Subscriptions;
 use crate::storage::Store;
 use crate::storage::first;
@@ -256,9 +255,7 @@ impl Store {
                     .bind(("company", prize.company.clone()))
                     .bind(("id", prize.draw_id.clone()))
                     .bind(("prize", document.clone()))
-                    .bind(("ledger", written.records.clone()))
-                    .bind(("balances", written.balances.clone()))
-                    .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+                    .bind_ledger(&written)
                     .bind(("vouchers", vouchers.clone()))
                     .bind(("now", now.to_string()))
             })
@@ -301,9 +298,7 @@ impl Store {
                 db.query_keeping_customers(query.as_str())
                     .bind(("company", company.to_string()))
                     .bind(("prizes", documents.clone()))
-                    .bind(("ledger", written.records.clone()))
-                    .bind(("balances", written.balances.clone()))
-                    .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+                    .bind_ledger(&written)
                     .bind(("vouchers", vouchers.clone()))
                     .bind(("now", now.to_string()))
             })

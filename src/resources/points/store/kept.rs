@@ -11,7 +11,6 @@ use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
 use crate::resources::points::store::ledger::BalanceAfter;
 use crate::resources::points::store::ledger::balance_moves;
-use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::storage::Store;
 use crate::storage::connection::StoreQuery;
 use crate::storage::record_text::record_value;
@@ -69,9 +68,7 @@ impl Store {
                 bind(
                     db.query_keeping_customers(text)
                         .bind(("company", company.to_string()))
-                        .bind(("ledger", written.records.clone()))
-                        .bind(("balances", written.balances.clone()))
-                        .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+                        .bind_ledger(&written)
                         .bind(("state_ids", state_ids.clone())),
                 )
             })

@@ -14,9 +14,11 @@ use crate::error::ErrorCode;
 use crate::http::idempotency::store::WRITE_ANSWER;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::points::model::PointsKind;
+use crate::resources::webhooks::emit::LEDGER_WEBHOOKS;
 use crate::resources::webhooks::emit::ledger_webhooks_text;
 use crate::storage::REFUSED;
 use crate::storage::Store;
+use crate::storage::connection::StoreQuery;
 use crate::storage::first;
 
 /// SurrealQL appending every write of `$ledger`, moving each balance of
@@ -86,6 +88,16 @@ pub(crate) struct LedgerWrite {
     /// endpoints subscribed (`$ledger_webhooks`, see
     /// [`crate::resources::webhooks::emit`]); most often none.
     pub webhooks: Vec<Value>,
+}
+
+impl<'c> StoreQuery<'c> {
+    /// Binds what [`APPEND_LEDGER`] reads of `written`: `$ledger`,
+    /// `$balances` and `$ledger_webhooks`.
+    pub(crate) fn bind_ledger(self, written: &LedgerWrite) -> Self {
+        self.bind(("ledger", written.records.clone()))
+            .bind(("balances", written.balances.clone()))
+            .bind((LEDGER_WEBHOOKS, written.webhooks.clone()))
+    }
 }
 
 /// The fields every entry of a stored write shares with the others (they key
