@@ -186,28 +186,16 @@ pub(crate) fn found_customer(
 }
 
 impl Store {
-    /// The outbox rows of the webhook event `reported` (`customer.*`) of
-    /// `customer` of `company`, at its last update.
-    fn customer_webhooks(&self, company: &str, reported: &str, customer: &Customer) -> Vec<Value> {
-        let Some(data) = poem_openapi::types::ToJSON::to_json(customer) else {
-            return Vec::new();
-        };
-        self.memory.webhooks.rows(
-            company,
-            reported,
-            Some(&customer.id),
-            data,
-            customer.updated_at,
-        )
-    }
-
     /// Stores a new Customer and claims its identifiers, in one transaction
     /// with its `customer.created` webhook event.
     /// An identifier held by another Customer refuses with `customer_already_exists`.
     pub async fn insert_customer(&self, company: &str, customer: &Customer) -> ApiResult<()> {
         let doc = document(company, customer, 1)?;
         let claims = claims_of(customer);
-        let webhooks = self.customer_webhooks(company, "customer.created", customer);
+        let webhooks = self
+            .memory
+            .webhooks
+            .customer_rows(company, "customer.created", customer);
         let query = format!(
             "BEGIN TRANSACTION; {CLAIM_IDENTIFIERS}
              CREATE type::record('customer', $id) CONTENT $doc RETURN NONE;
@@ -296,7 +284,7 @@ impl Store {
         reported: Option<&str>,
     ) -> ApiResult<()> {
         let webhooks = reported.map_or_else(Vec::new, |reported| {
-            self.customer_webhooks(company, reported, after)
+            self.memory.webhooks.customer_rows(company, reported, after)
         });
         let old_claims = claims_of(&before.customer);
         let new_claims = claims_of(after);

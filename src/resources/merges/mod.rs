@@ -5,5 +5,6 @@
 pub mod api;
 pub mod holdings;
 pub mod model;
+pub mod reported;
 pub mod service;
 pub mod store;

@@ -77,42 +77,6 @@ fn points_transfer(
 }
 
 impl Services {
-    /// The outbox rows of a merge's webhook events: `customer.created` for a
-    /// target it creates, then `customer.merged` with the merge as the API
-    /// answers it (`merged`, `target`, `merge`).
-    fn merge_webhooks(
-        &self,
-        company: &str,
-        outcome: &MergeOutcome,
-        created: bool,
-    ) -> Vec<serde_json::Value> {
-        use poem_openapi::types::ToJSON;
-        let at = outcome.record.merged_at;
-        let mut rows = Vec::new();
-        if created && let Some(target) = outcome.target.to_json() {
-            rows.extend(self.store.memory.webhooks.rows(
-                company,
-                "customer.created",
-                Some(&outcome.target.id),
-                target,
-                at,
-            ));
-        }
-        let merge = serde_json::json!({
-            "merged": outcome.merged.to_json(),
-            "target": outcome.target.to_json(),
-            "merge": outcome.record.to_json(),
-        });
-        rows.extend(self.store.memory.webhooks.rows(
-            company,
-            "customer.merged",
-            Some(&outcome.merged.id),
-            merge,
-            at,
-        ));
-        rows
-    }
-
     /// Merges the Customer `merged_id` into `target`: its cards and
     /// associations move (and, into a new Customer, its code, e-mail and phone);
     /// it becomes inactive with `merged_into` set. One transaction.
@@ -512,21 +476,7 @@ impl Services {
                 target: target.clone(),
                 not_restored,
             };
-            // Both Customers changed: the one restored, the one it left.
-            changes.webhooks = [&outcome.customer, &outcome.target]
-                .into_iter()
-                .filter_map(|changed| {
-                    let data = poem_openapi::types::ToJSON::to_json(changed)?;
-                    Some(self.store.memory.webhooks.rows(
-                        company,
-                        "customer.updated",
-                        Some(&changed.id),
-                        data,
-                        changed.updated_at,
-                    ))
-                })
-                .flatten()
-                .collect();
+            changes.webhooks = self.unmerge_webhooks(company, &outcome);
             answer_now(&outcome).await;
             let applied = self.store.apply_customer_changes(company, &changes).await;
             if tries.again(&applied, CHANGED) {

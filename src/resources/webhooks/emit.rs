@@ -23,6 +23,7 @@ use crate::error::ApiResult;
 use crate::pipeline::api::EffectBody;
 use crate::pipeline::contributions::EvaluatedEvent;
 use crate::pipeline::occurrence::Occurrence;
+use crate::resources::customers::model::Customer;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::webhooks::events::EVERY_EVENT;
 use crate::resources::webhooks::outbox::OutgoingEvent;
@@ -153,6 +154,21 @@ impl Subscriptions {
             .iter()
             .map(|endpoint| event.delivery_row(company, endpoint))
             .collect()
+    }
+
+    /// The outbox rows of the webhook event `event_type` (`customer.*`)
+    /// about `customer`, as the API answers it, at its last update.
+    pub(crate) fn customer_rows(
+        &self,
+        company: &str,
+        event_type: &str,
+        customer: &Customer,
+    ) -> Vec<Value> {
+        let Some(data) = customer.to_json() else {
+            return Vec::new();
+        };
+        let at = customer.updated_at;
+        self.rows(company, event_type, Some(&customer.id), data, at)
     }
 
     /// The `points.changed` events of `ledger`, entries of `company` whose
