@@ -116,7 +116,9 @@
 //!   `resources/companies/key_use.rs`; the back-office page: `http/back_office/pages/`.
 //! - Webhooks (back office, `loyalty webhooks`): `resources/webhooks/` (`events.rs` the types
 //!   subscribed to, `receiver.rs` which URLs may receive, `outbox.rs` the deliveries waiting,
-//!   `deliver.rs` the worker trying them, `signature.rs` `Loyalty-Signature`).
+//!   `deliver.rs` the worker trying them, each endpoint on its own, `history.rs` what operators
+//!   see and send again, `signature.rs` `Loyalty-Signature`); their page:
+//!   `http/back_office/pages/webhooks.rs`.
 //! - "Why didn't my campaign fire?" (`explain=true`, `loyalty campaigns explain`):
 //!   `engine/evaluate.rs`, the deciding parts of a condition in `engine/why/`, the offline command
 //!   in `cli/explain.rs`; file errors with line: `engine/problems.rs`, `engine/yaml.rs` (every

@@ -7,7 +7,7 @@
 //! again with their requests spread over two nodes; keys, campaigns and rate
 //! limits are shared; background work is done once; a lost store fails
 //! requests fast and comes back by itself; a cart's round trips to the
-//! server are counted.
+//! server are counted; each webhook event is delivered once.
 
 #[path = "cluster/background.rs"]
 mod background;
@@ -20,7 +20,11 @@ mod outage;
 mod races;
 #[path = "cluster/rate_limits.rs"]
 mod rate_limits;
+#[path = "webhooks/receiver.rs"]
+mod receiver;
 #[path = "cluster/round_trips.rs"]
 mod round_trips;
 #[path = "cluster/sharing.rs"]
 mod sharing;
+#[path = "cluster/webhooks.rs"]
+mod webhooks;

@@ -3,6 +3,8 @@
 //! webhooks`, their deliveries to a receiver on loopback, and the exports
 //! of a Company's records and of one Customer's.
 
+#[path = "webhooks/crash.rs"]
+mod crash;
 #[path = "webhooks/deliveries.rs"]
 mod deliveries;
 #[path = "webhooks/endpoints.rs"]

@@ -64,6 +64,7 @@ async fn serve_with(args: ServeArgs, log: &crate::cli::held_log::HeldLog) -> Api
         capture_batches: args.capture_batches.clone(),
         webhooks: crate::resources::webhooks::WebhookSettings {
             allow_private: args.webhooks_allow_private,
+            keep_settled_days: args.webhooks_keep_days,
         },
     };
     let running = server::start(settings).await?;

@@ -38,9 +38,26 @@ impl StampClock {
     }
 }
 
+/// The start of the ids `{prefix}_...` issued at `at` (milliseconds since
+/// the epoch): every id issued before sorts before it, every one issued at
+/// or after it sorts after.
+pub fn first_id_at(prefix: &str, at_millis: i64) -> String {
+    format!("{prefix}_{:015x}", (at_millis.max(0) as u64) << 12)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::StampClock;
+    use super::{StampClock, first_id_at};
+
+    #[test]
+    fn the_ids_of_an_instant_start_after_those_of_the_instants_before() {
+        let clock = StampClock::default();
+        let now = chrono::Utc::now().timestamp_millis();
+        let id = clock.id("evt");
+        assert!(first_id_at("evt", now - 1) < id, "{id}");
+        assert!(first_id_at("evt", now + 1_000) > id, "{id}");
+        assert!(first_id_at("evt", now - 86_400_000) < first_id_at("evt", now));
+    }
 
     #[test]
     fn the_clock_issues_increasing_stamps_that_start_with_the_milliseconds() {

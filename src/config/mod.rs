@@ -322,6 +322,10 @@ pub struct ServeArgs {
     /// own network.
     #[arg(long, env = "LOYALTY_WEBHOOKS_ALLOW_PRIVATE")]
     pub webhooks_allow_private: bool,
+    /// Days a webhook delivery that was delivered or given up is kept after
+    /// its event, for operators to see and send again; then it is deleted.
+    #[arg(long, env = "LOYALTY_WEBHOOKS_KEEP_DAYS", default_value_t = crate::resources::webhooks::receiver::KEEP_SETTLED_DAYS, value_parser = clap::value_parser!(u32).range(1..=3650))]
+    pub webhooks_keep_days: u32,
     /// Seed Instant Win draws for a reproducible rehearsal (never in
     /// production: seeded results are predictable). Unset: the OS generator.
     #[arg(long, env = "LOYALTY_DRAW_SEED")]

@@ -4,11 +4,10 @@
 //! Instant Win draws the evaluation makes ([`crate::resources::instant_wins::draws`]).
 
 use crate::common::language::Language;
-use crate::engine::campaign::Listens;
-use crate::engine::catalog::CompanyRules;
 use crate::engine::evaluate::evaluate;
 use crate::engine::facts::Facts;
 use crate::error::ApiResult;
+use crate::pipeline::contribution::EventScope;
 use crate::pipeline::contributions::state_queries;
 use crate::resources::instant_wins::draws::DrawnEvaluation;
 use crate::resources::instant_wins::store::draw_state::DrawState;
@@ -16,14 +15,8 @@ use crate::services::Services;
 
 /// An event of a Customer to evaluate.
 pub(crate) struct EventToEvaluate<'a> {
-    /// Its Company.
-    pub company: &'a str,
-    /// The Customer.
-    pub customer_id: &'a str,
-    /// The Company's rules.
-    pub rules: &'a CompanyRules,
-    /// The campaigns that listen to it.
-    pub listens: &'a Listens,
+    /// Its Company, rules, campaigns listening and Customer.
+    pub scope: &'a EventScope<'a>,
     /// What conditions see.
     pub facts: &'a Facts,
 }
@@ -39,13 +32,14 @@ impl Services {
         read: Option<DrawState>,
         language: &Language,
     ) -> ApiResult<DrawnEvaluation> {
-        let EventToEvaluate {
+        let EventScope {
             company,
             customer_id,
             rules,
             listens,
-            facts,
-        } = *event;
+            ..
+        } = *event.scope;
+        let facts = event.facts;
         let state = match read {
             Some(state) => state,
             None => {

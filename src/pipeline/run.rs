@@ -92,10 +92,7 @@ impl Services {
         let mut tries = event_tries();
         loop {
             let event = EventToEvaluate {
-                company,
-                customer_id: &customer.id,
-                rules: &rules,
-                listens: &listens,
+                scope: &scope,
                 facts: &facts,
             };
             let drawn = self.evaluate_event(&event, state.take(), language).await?;

@@ -227,9 +227,11 @@ impl Store {
 }
 
 impl Store {
-    /// Every stored document of `table` belonging to `company`, exactly as
-    /// stored. For diagnostics and for tests that check what is really kept
-    /// (for example that anonymization left no personal data).
+    /// Every stored document of `table` belonging to `company` (by its
+    /// `company` field, or the first part of its key for a table keyed
+    /// `[company, ...]` without one), exactly as stored. For diagnostics and
+    /// for tests that check what is really kept (for example that
+    /// anonymization left no personal data).
     pub async fn raw_documents(
         &self,
         table: &str,
@@ -238,7 +240,10 @@ impl Store {
         crate::common::validate::validate_slug("table", table)?;
         first(
             self.db
-                .query("SELECT * FROM type::table($table) WHERE company = $company")
+                .query(
+                    "SELECT * FROM type::table($table) WHERE company = $company
+                         OR (type::is_array(record::id(id)) AND record::id(id)[0] = $company)",
+                )
                 .bind(("table", table.to_string()))
                 .bind(("company", company.to_string())),
         )

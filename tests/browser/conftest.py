@@ -43,6 +43,8 @@ class Server:
                 "--admin-listen", f"127.0.0.1:{admin_port}",
                 "--admin-token", OPERATOR_TOKEN,
                 "--campaigns", str(self.campaigns),
+                # The webhook receivers of the tests are on loopback.
+                "--webhooks-allow-private",
             ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -92,6 +94,21 @@ class Server:
                 "X-Api-Key": key,
                 "X-Api-Secret": secret,
                 "X-Api-Version": "1",
+                "Content-Type": "application/json",
+            },
+        )
+        return json.load(urllib.request.urlopen(request, timeout=10))
+
+    def operator_call(self, method: str, path: str, body=None):
+        """A call of the back office's API (`/api...`) as the operator."""
+        import json
+
+        request = urllib.request.Request(
+            f"{self.admin}/api{path}",
+            method=method,
+            data=None if body is None else json.dumps(body).encode(),
+            headers={
+                "Authorization": f"Bearer {OPERATOR_TOKEN}",
                 "Content-Type": "application/json",
             },
         )

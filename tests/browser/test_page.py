@@ -142,3 +142,74 @@ def test_the_fairness_simulator_runs_from_the_instant_win_page(page):
     simulation = page.locator("#campaign-301 #simulation")
     expect(simulation).to_contain_text("20000 draws from seed 11")
     expect(simulation).to_contain_text("consistent with the weights")
+
+
+class Receiver:
+    """A webhook receiver on loopback answering the statuses it is given in
+    turn, then 200, and keeping the event ids it got."""
+
+    def __init__(self, statuses):
+        import http.server
+        import threading
+
+        received = self.received = []
+        answers = list(statuses)
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                self.rfile.read(int(self.headers["Content-Length"]))
+                received.append(self.headers["Loyalty-Event-Id"])
+                self.send_response(answers.pop(0) if answers else 200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+
+
+def test_webhook_deliveries_show_their_tries_and_are_sent_again(page, server):
+    receiver = Receiver([500])
+    try:
+        endpoint = server.operator_call(
+            "POST", "/companies/demo/webhooks", {"url": receiver.url, "events": ["*"]}
+        )["id"]
+        sign_in(page)
+        page.goto("/companies/demo")
+        page.get_by_role("link", name="Webhooks").click()
+        section = page.locator(f"#endpoint-{endpoint}")
+        expect(section).to_contain_text(receiver.url)
+        expect(section).to_contain_text("No delivery yet.")
+
+        section.get_by_role("button", name="Send a test event").click()
+        expect(page.get_by_role("status")).to_contain_text("Test event")
+        # Refused once (500), then delivered on the try a second later.
+        row = page.locator(f"#endpoint-{endpoint} tr.delivery")
+        for _ in range(50):
+            page.reload()
+            if row.count() == 1 and row.locator(".state").inner_text() == "delivered":
+                break
+            page.wait_for_timeout(200)
+        expect(row.locator(".state")).to_have_text("delivered")
+        expect(row.locator(".attempts")).to_have_text("2")
+        expect(row).to_contain_text("webhook.test")
+        assert len(receiver.received) == 2 and len(set(receiver.received)) == 1
+
+        row.get_by_role("button", name="Send again").click()
+        expect(page.get_by_role("status")).to_contain_text("sent to endpoint")
+        for _ in range(50):
+            page.reload()
+            if row.locator(".attempts").inner_text() == "3":
+                break
+            page.wait_for_timeout(200)
+        expect(row.locator(".attempts")).to_have_text("3")
+        expect(row.locator(".state")).to_have_text("delivered")
+        assert len(receiver.received) == 3 and len(set(receiver.received)) == 1
+    finally:
+        receiver.close()

@@ -344,6 +344,16 @@ async fn everything_of(server: &TestServer, company: &str) -> BTreeMap<String, V
             .await
             .unwrap_or_else(|error| panic!("{table}: {error:?}"));
         documents.sort_by_key(|document| document["id"].to_string());
+        if table == "api_key" {
+            // When a key was last used is written a while after the use (a
+            // background flush): the set-up's own calls with Company A's key
+            // may land during the probes, which use only the other's key.
+            for document in &mut documents {
+                if let Some(fields) = document.as_object_mut() {
+                    fields.remove("last_used_at");
+                }
+            }
+        }
         everything.insert(table, documents);
     }
     everything

@@ -154,3 +154,126 @@ async fn a_receiver_that_hangs_is_cut_at_ten_seconds_and_tried_again() {
     let settled = settled_after(&server, &endpoint, 2).await;
     assert_eq!(settled["state"], "delivered", "{settled}");
 }
+
+/// Changes the endpoint `endpoint` of the demo Company as `change` says.
+async fn change_endpoint(server: &TestServer, endpoint: &str, change: Value) {
+    let path = format!("/companies/demo/webhooks/{endpoint}");
+    let (status, changed) = back_office(server, reqwest::Method::PATCH, &path, Some(change)).await;
+    assert_eq!(status, 200, "{changed}");
+}
+
+#[tokio::test]
+async fn a_disabled_endpoint_keeps_its_deliveries_and_sends_them_once_enabled() {
+    let server = server_allowing_loopback().await;
+    let key = server.bootstrap_key();
+    // The first try fails, so the event is still waiting when the endpoint
+    // is disabled.
+    let receiver = Receiver::start(vec![Some(503)], Duration::ZERO).await;
+    let (endpoint, _) = endpoint_at(&server, &receiver, json!(["customer.created"])).await;
+    server
+        .create_customer(&key, json!({"email": "held@example.com"}))
+        .await;
+    let first = receiver.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(first.len(), 1);
+    change_endpoint(&server, &endpoint, json!({"enabled": false})).await;
+    // While disabled, nothing is sent, and what happens is not reported.
+    server
+        .create_customer(&key, json!({"email": "unseen@example.com"}))
+        .await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(receiver.received().len(), 1, "held while disabled");
+    let waiting = deliveries(&server, &endpoint).await;
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    assert_eq!(
+        (waiting[0]["state"].as_str(), &waiting[0]["attempts"]),
+        (Some("pending"), &json!(1))
+    );
+
+    change_endpoint(&server, &endpoint, json!({"enabled": true})).await;
+    let received = receiver.wait_for(2, Duration::from_secs(10)).await;
+    assert_eq!(received.len(), 2, "sent again once enabled");
+    assert_eq!(
+        received[1].headers["loyalty-event-id"],
+        received[0].headers["loyalty-event-id"]
+    );
+    assert!(received[1].body.contains("held@example.com"));
+    let settled = settled_after(&server, &endpoint, 2).await;
+    assert_eq!(settled["state"], "delivered", "{settled}");
+}
+
+#[tokio::test]
+async fn a_receiver_that_hangs_holds_up_only_its_own_endpoint() {
+    let server = server_allowing_loopback().await;
+    let key = server.bootstrap_key();
+    let hanging = Receiver::start(vec![None], Duration::from_secs(30)).await;
+    let answering = Receiver::start(Vec::new(), Duration::ZERO).await;
+    endpoint_at(&server, &hanging, json!(["customer.created"])).await;
+    endpoint_at(&server, &answering, json!(["customer.created"])).await;
+    server
+        .create_customer(&key, json!({"email": "first@example.com"}))
+        .await;
+    assert_eq!(hanging.wait_for(1, Duration::from_secs(10)).await.len(), 1);
+    assert_eq!(
+        answering.wait_for(1, Duration::from_secs(10)).await.len(),
+        1
+    );
+
+    // The hanging receiver holds its try for 10 s; the other endpoint's
+    // next event goes out meanwhile.
+    server
+        .create_customer(&key, json!({"email": "second@example.com"}))
+        .await;
+    let got = answering.wait_for(2, Duration::from_secs(5)).await;
+    assert_eq!(got.len(), 2, "not held up behind the hanging receiver");
+    assert!(got[1].body.contains("second@example.com"));
+    assert_eq!(hanging.received().len(), 1, "still on its first try");
+}
+
+#[tokio::test]
+async fn the_readmes_python_check_verifies_a_real_delivery() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let section = &readme[readme.find("## Webhooks").expect("a Webhooks section")..];
+    let start = section.find("```python\n").expect("a Python block") + "```python\n".len();
+    let recipe = &section[start..start + section[start..].find("```").expect("its end")];
+
+    let server = server_allowing_loopback().await;
+    let receiver = Receiver::start(Vec::new(), Duration::ZERO).await;
+    let (endpoint, secret) = endpoint_at(&server, &receiver, json!(["*"])).await;
+    let path = format!("/companies/demo/webhooks/{endpoint}/test");
+    back_office(&server, reqwest::Method::POST, &path, None).await;
+    let received = receiver.wait_for(1, Duration::from_secs(10)).await;
+    assert_eq!(received.len(), 1);
+    let delivery = &received[0];
+
+    let check = |secret: &str, body: &str| {
+        let script = format!(
+            "{recipe}\nimport os, sys\nprint(verified(os.environ['SECRET'], os.environ['HEADER'], sys.stdin.buffer.read()))\n"
+        );
+        let mut python = std::process::Command::new("python3")
+            .arg("-c")
+            .arg(script)
+            .env("SECRET", secret)
+            .env("HEADER", &delivery.headers["loyalty-signature"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs");
+        use std::io::Write;
+        python
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(body.as_bytes())
+            .unwrap();
+        let output = python.wait_with_output().expect("python3 ends");
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    };
+    assert_eq!(check(&secret, &delivery.body), "True");
+    assert_eq!(check("whsec_another", &delivery.body), "False");
+    assert_eq!(
+        check(&secret, &delivery.body.replace("demo", "dem0")),
+        "False"
+    );
+}

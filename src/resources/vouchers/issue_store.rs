@@ -59,7 +59,7 @@ pub(crate) fn issue_statements() -> String {
                      CREATE $record CONTENT $voucher.document RETURN NONE;
                      CREATE $reason SET key = $voucher.key RETURN NONE;
                      IF $voucher.webhooks {{
-                         INSERT INTO webhook_delivery $voucher.webhooks RETURN NONE;
+                         INSERT INTO webhook_outbox $voucher.webhooks RETURN NONE;
                      }};
                      IF $voucher.customer_id != '' {{
                          UPSERT $counted SET issued = $held + 1 RETURN NONE;
@@ -326,7 +326,7 @@ impl Store {
                  INSERT INTO voucher $vouchers RETURN NONE;
                  INSERT INTO voucher_issue $reasons RETURN NONE;
                  IF $webhook_deliveries {
-                     INSERT INTO webhook_delivery $webhook_deliveries RETURN NONE;
+                     INSERT INTO webhook_outbox $webhook_deliveries RETURN NONE;
                  };
                  COMMIT TRANSACTION;",
             )

@@ -104,7 +104,7 @@ pub(crate) const TAKE_VOUCHER_USES: &str = concat!(
         CREATE type::record('voucher_redemption', [$company, $use.redemption.redemption_id])
             CONTENT $use.redemption RETURN NONE;
         IF $use.webhooks {
-            INSERT INTO webhook_delivery $use.webhooks RETURN NONE;
+            INSERT INTO webhook_outbox $use.webhooks RETURN NONE;
         };
         LET $limit_takes = $use.redemption.limit_takes ?? [];",
     take_limits_sql!(),

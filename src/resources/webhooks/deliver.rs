@@ -1,20 +1,32 @@
 //! The delivery worker: one process of those sharing the store
-//! ([`crate::storage::duties`]) POSTs each pending delivery to its
-//! endpoint, signed ([`super::signature`]), and records what came of it. A
-//! 2xx within 10 s delivers; anything else is tried again after 1 s, 2 s,
-//! 4 s, ... up to an hour between tries, for 24 hours, then the delivery
-//! is failed (and can be sent again). Deliveries of one Customer to one
-//! endpoint go one at a time, in the order their events happened; a slow
-//! or dead receiver holds up only its own.
+//! ([`crate::storage::duties`]) POSTs each delivery waiting in the outbox
+//! ([`super::outbox`]) to its endpoint, signed ([`super::signature`]), and
+//! records what came of it. A 2xx within 10 s delivers; anything else is
+//! tried again after 1 s, 2 s, 4 s, ... up to an hour between tries, for
+//! 24 hours, then the delivery is failed (and can be sent again).
+//!
+//! Each enabled endpoint has rounds of its own, so a slow or dead receiver
+//! holds up only its own deliveries. A round reads the oldest waiting
+//! deliveries of its endpoint and sends each Customer's in the order their
+//! events happened, one after the other (the next only once the one before
+//! was answered 2xx), several Customers at once; then it records every try
+//! in one write. An endpoint whose round delivered something has its next
+//! round at once; one with nothing due waits for new events (which the
+//! writes that make them tell of, [`super::emit::Subscriptions::touched`])
+//! or for its earliest retry; one whose every try failed waits for its
+//! earliest retry, whatever comes meanwhile.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
+use crate::common::stamps::first_id_at;
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
+use crate::resources::webhooks::emit::EndpointKey;
 use crate::resources::webhooks::outbox::Attempted;
 use crate::resources::webhooks::outbox::PendingDelivery;
 use crate::resources::webhooks::signature::SIGNATURE_HEADER;
@@ -23,13 +35,15 @@ use crate::resources::webhooks::store::StoredEndpoint;
 use crate::services::Services;
 use crate::storage::duties::Duty;
 
-/// How often the outbox is read when nothing wakes the worker, and the
-/// endpoints and the job's lease are read again.
+/// How often the endpoints and the job's lease are read again, and the
+/// longest an endpoint with nothing due waits before its outbox is read
+/// again.
 const POLL: Duration = Duration::from_secs(1);
 
-/// The shortest time between two rounds: events recorded meanwhile go out
-/// in one round, whose reads and writes they share.
-const ROUND_SPACING: Duration = Duration::from_millis(50);
+/// How often the worker looks for endpoints with new events or a round
+/// due: events recorded meanwhile go out in one round, whose reads and
+/// writes they share.
+const TICK: Duration = Duration::from_millis(50);
 
 /// The longest wait between two tries.
 const MAX_BACKOFF: Duration = Duration::from_secs(3600);
@@ -37,9 +51,17 @@ const MAX_BACKOFF: Duration = Duration::from_secs(3600);
 /// How long a delivery is tried.
 const GIVE_UP_AFTER: chrono::Duration = chrono::Duration::hours(24);
 
-/// Pending deliveries read per round: the heads of their Customers' queues
-/// are tried.
+/// How often settled deliveries older than the server keeps are deleted.
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+
+/// Settled deliveries deleted in one write.
+const PRUNED_AT_ONCE: usize = 1000;
+
+/// Waiting deliveries an endpoint's round reads.
 const ROUND: usize = 1000;
+
+/// Requests an endpoint is sent at once (each Customer's one at a time).
+const IN_FLIGHT_PER_ENDPOINT: usize = 32;
 
 /// The wait after the `attempts`-th failed try: 1 s, doubled each time,
 /// at most an hour.
@@ -50,26 +72,127 @@ pub(crate) fn backoff(attempts: i64) -> Duration {
     Duration::from_secs(1u64 << doublings).min(MAX_BACKOFF)
 }
 
-/// The deliveries of `pending` (in the order of their events) to try at
-/// `now`: the first of each endpoint's queue of each key, when it is due.
-pub(crate) fn due_heads(pending: Vec<PendingDelivery>, now: Timestamp) -> Vec<PendingDelivery> {
+/// The deliveries of `pending` (an endpoint's, in the order of their
+/// events) to send at `now`, by key in the order each key first appears:
+/// a key's deliveries from the first, as long as each is due. A key whose
+/// first is not due yet (backing off) sends none: its later events wait.
+pub(crate) fn due_chains(
+    pending: Vec<PendingDelivery>,
+    now: Timestamp,
+) -> Vec<Vec<PendingDelivery>> {
+    let mut chains: Vec<Vec<PendingDelivery>> = Vec::new();
+    // Each key's chain while it is open; `None` once it stopped.
+    let mut by_key: HashMap<String, Option<usize>> = HashMap::new();
+    for delivery in pending {
+        let due = delivery.next_attempt_at <= now;
+        match (by_key.get(&delivery.order_key).copied(), due) {
+            (Some(None), _) => {}
+            (Some(Some(index)), true) => chains[index].push(delivery),
+            (None, true) => {
+                by_key.insert(delivery.order_key.clone(), Some(chains.len()));
+                chains.push(vec![delivery]);
+            }
+            (_, false) => {
+                by_key.insert(delivery.order_key, None);
+            }
+        }
+    }
+    chains
+}
+
+/// When the first of `pending`'s deliveries that may be sent is due: the
+/// earliest of each key's first (the others wait for it).
+fn earliest_head_due(pending: &[PendingDelivery]) -> Option<Timestamp> {
     let mut seen = HashSet::new();
     pending
-        .into_iter()
-        .filter(|delivery| {
-            seen.insert((
-                delivery.company.clone(),
-                delivery.endpoint_id.clone(),
-                delivery.order_key.clone(),
-            ))
-        })
-        .filter(|delivery| delivery.next_attempt_at <= now)
-        .collect()
+        .iter()
+        .filter(|delivery| seen.insert(delivery.order_key.as_str()))
+        .map(|delivery| delivery.next_attempt_at)
+        .min()
+}
+
+/// When an endpoint's next round is, after one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NextRound {
+    /// At the next tick: it delivered, and more may wait.
+    Soon,
+    /// When new events are told of, or at this instant.
+    OnNewEventsOr(Instant),
+    /// At this instant (its receiver failed every try), whatever comes.
+    At(Instant),
+}
+
+/// What one round of an endpoint came to.
+#[derive(Debug, Default)]
+struct RoundOutcome {
+    delivered: usize,
+    failed: usize,
+    /// When the earliest delivery read and not delivered is due.
+    earliest_due: Option<Timestamp>,
+}
+
+impl RoundOutcome {
+    /// When the endpoint's next round is, `now` (and `clock_now` on the
+    /// service's clock) being when this one ended.
+    fn next_round(&self, now: Instant, clock_now: Timestamp) -> NextRound {
+        let until_due = self
+            .earliest_due
+            .map(|due| {
+                (due.as_datetime() - clock_now.as_datetime())
+                    .to_std()
+                    .unwrap_or_default()
+            })
+            .unwrap_or(POLL);
+        match (self.delivered, self.failed) {
+            (0, 0) => NextRound::OnNewEventsOr(now + until_due.min(POLL)),
+            (0, _) => NextRound::At(now + until_due),
+            _ => NextRound::Soon,
+        }
+    }
+}
+
+/// The worker's view of every endpoint it delivers to.
+#[derive(Default)]
+struct Rounds {
+    /// The enabled endpoints, as last read.
+    endpoints: HashMap<EndpointKey, StoredEndpoint>,
+    /// When each endpoint's next round is (none yet: at once).
+    next: HashMap<EndpointKey, NextRound>,
+    /// The endpoints whose round is running.
+    running: HashSet<EndpointKey>,
+    /// The endpoints told of new events since their last round started.
+    told: HashSet<EndpointKey>,
+    /// The running rounds, and whose each is.
+    tasks: JoinSet<(EndpointKey, NextRound)>,
+    owners: HashMap<tokio::task::Id, EndpointKey>,
+}
+
+impl Rounds {
+    /// Whether the round of `key` is due at `now`, new events of it told
+    /// of or not.
+    fn due(&self, key: &EndpointKey, told: bool, now: Instant) -> bool {
+        if self.running.contains(key) {
+            return false;
+        }
+        match self.next.get(key) {
+            None | Some(NextRound::Soon) => true,
+            Some(NextRound::OnNewEventsOr(at)) => told || now >= *at,
+            Some(NextRound::At(at)) => now >= *at,
+        }
+    }
+
+    /// A round ended (or its task did, `None` when it panicked).
+    fn ended(&mut self, id: tokio::task::Id, next: Option<(EndpointKey, NextRound)>) {
+        if let Some(key) = self.owners.remove(&id) {
+            self.running.remove(&key);
+            let next = next.map_or(NextRound::At(Instant::now() + POLL), |(_, next)| next);
+            self.next.insert(key, next);
+        }
+    }
 }
 
 impl Services {
-    /// Delivers webhooks until `stopped`: at once when an event of this
-    /// process is recorded, and every second while this process runs the
+    /// Delivers webhooks until `stopped`, while this process runs the
     /// outbox for every process sharing the store.
     pub async fn run_webhook_delivery(
         self,
@@ -77,65 +200,187 @@ impl Services {
     ) -> std::io::Result<()> {
         let mut read_at: Option<Instant> = None;
         let mut runs_it = false;
+        let mut rounds = Rounds::default();
+        let mut pruning: Option<(Instant, tokio::task::JoinHandle<()>)> = None;
         loop {
-            let round = Instant::now();
-            if read_at.is_none_or(|at| at.elapsed() >= POLL) {
-                read_at = Some(round);
+            let tick = Instant::now();
+            let told = self.store.memory.webhooks.touched();
+            // An endpoint created a moment ago is read at once.
+            let unknown = told.iter().any(|key| !rounds.endpoints.contains_key(key));
+            rounds.told.extend(told);
+            if unknown || read_at.is_none_or(|at| at.elapsed() >= POLL) {
+                read_at = Some(tick);
                 // Every process writes the events of its requests: each
                 // reads which endpoints receive them.
                 if let Err(error) = self.refresh_webhook_subscriptions().await {
                     tracing::warn!(%error, "reading the webhook endpoints failed");
                 }
                 runs_it = self.runs_duty(Duty::WebhookDelivery).await;
+                if runs_it {
+                    match self.store.enabled_webhook_endpoints().await {
+                        Ok(endpoints) => {
+                            // A disabled endpoint's test events wait for it.
+                            rounds.told.retain(|key| endpoints.contains_key(key));
+                            rounds.endpoints = endpoints;
+                        }
+                        Err(error) => {
+                            tracing::warn!(%error, "reading the webhook endpoints failed")
+                        }
+                    }
+                }
             }
-            if runs_it && let Err(error) = self.deliver_due_webhooks().await {
-                tracing::warn!(%error, "reading the webhook outbox failed");
+            if runs_it {
+                self.start_due_rounds(&mut rounds, tick);
+                let prune = pruning.as_ref().is_none_or(|(started, task)| {
+                    task.is_finished() && started.elapsed() >= PRUNE_EVERY
+                });
+                if prune {
+                    let services = self.clone();
+                    pruning = Some((
+                        tick,
+                        tokio::spawn(async move {
+                            if let Err(error) = services.prune_settled_webhooks().await {
+                                tracing::warn!(%error, "deleting old webhook deliveries failed");
+                            }
+                        }),
+                    ));
+                }
             }
             tokio::select! {
-                _ = self.webhooks.wake.notified() => {}
-                _ = tokio::time::sleep(POLL) => {}
+                Some(ended) = rounds.tasks.join_next_with_id() => match ended {
+                    Ok((id, next)) => rounds.ended(id, Some(next)),
+                    Err(error) => {
+                        tracing::warn!(%error, "a webhook delivery round stopped");
+                        rounds.ended(error.id(), None);
+                    }
+                },
+                _ = tokio::time::sleep(TICK.saturating_sub(tick.elapsed())) => {}
                 _ = stopped.wait_for(|stop| *stop) => return Ok(()),
             }
-            tokio::time::sleep(ROUND_SPACING.saturating_sub(round.elapsed())).await;
         }
     }
 
-    /// Tries every delivery due now, at once, and records what came of
-    /// them in one write; answers how many were tried.
-    pub(crate) async fn deliver_due_webhooks(&self) -> ApiResult<usize> {
-        let pending = self.store.pending_webhook_deliveries(ROUND).await?;
-        let due = due_heads(pending, self.now());
-        let mut endpoints: HashMap<(String, String), Option<StoredEndpoint>> = HashMap::new();
-        let mut tries = JoinSet::new();
-        for delivery in due {
-            let key = (delivery.company.clone(), delivery.endpoint_id.clone());
-            if !endpoints.contains_key(&key) {
-                let found = self.store.webhook_endpoint(&key.0, &key.1).await?;
-                endpoints.insert(key.clone(), found);
+    /// Deletes the settled deliveries of every endpoint whose events are
+    /// older than the server keeps them, a slice at a time.
+    pub(crate) async fn prune_settled_webhooks(&self) -> ApiResult<()> {
+        let days = i64::from(self.webhooks.settings.keep_settled_days);
+        // Event ids are stamped by the wall clock (not the service's, which
+        // a rehearsal may set).
+        let cutoff = chrono::Utc::now() - chrono::Duration::days(days);
+        let before = first_id_at("evt", cutoff.timestamp_millis());
+        for (company, endpoint) in self.store.webhook_endpoint_keys().await? {
+            let mut deleted = 0;
+            loop {
+                let slice = self
+                    .store
+                    .prune_webhook_deliveries(&company, &endpoint, &before, PRUNED_AT_ONCE)
+                    .await?;
+                deleted += slice;
+                if slice < PRUNED_AT_ONCE {
+                    break;
+                }
             }
-            // A disabled endpoint keeps its deliveries for when it is
-            // enabled again; a deleted one took them with it.
-            let Some(Some(endpoint)) = endpoints.get(&key) else {
+            if deleted > 0 {
+                tracing::info!(%company, %endpoint, deleted, days, "old webhook deliveries deleted");
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts the round of every enabled endpoint that is due at `now`.
+    fn start_due_rounds(&self, rounds: &mut Rounds, now: Instant) {
+        let keys: Vec<EndpointKey> = rounds.endpoints.keys().cloned().collect();
+        for key in keys {
+            if !rounds.due(&key, rounds.told.contains(&key), now) {
+                continue;
+            }
+            rounds.told.remove(&key);
+            let Some(endpoint) = rounds.endpoints.get(&key).cloned() else {
                 continue;
             };
-            if !endpoint.endpoint.enabled {
-                continue;
-            }
+            let services = self.clone();
+            let round_key = key.clone();
+            let task = rounds.tasks.spawn(async move {
+                let next = match services.deliver_round(&endpoint).await {
+                    Ok(outcome) => outcome.next_round(Instant::now(), services.now()),
+                    Err(error) => {
+                        tracing::warn!(%error, endpoint = %endpoint.endpoint.id, "reading or recording webhook deliveries failed");
+                        NextRound::At(Instant::now() + POLL)
+                    }
+                };
+                (round_key, next)
+            });
+            rounds.owners.insert(task.id(), key.clone());
+            rounds.running.insert(key);
+        }
+    }
+
+    /// One round of `endpoint`: every delivery due now sent, each
+    /// Customer's in order and several Customers at once, and what came of
+    /// them recorded in one write.
+    async fn deliver_round(&self, known: &StoredEndpoint) -> ApiResult<RoundOutcome> {
+        let company = &known.endpoint.company;
+        let id = &known.endpoint.id;
+        // As it is now: disabled, deleted or changed (a new URL, a new
+        // secret) a moment ago, on any process.
+        let endpoint = match self.store.webhook_endpoint(company, id).await? {
+            Some(endpoint) if endpoint.endpoint.enabled => endpoint,
+            _ => return Ok(RoundOutcome::default()),
+        };
+        let pending = self
+            .store
+            .pending_webhook_deliveries(company, id, ROUND)
+            .await?;
+        let now = self.now();
+        let mut outcome = RoundOutcome {
+            earliest_due: earliest_head_due(&pending),
+            ..RoundOutcome::default()
+        };
+        let chains = due_chains(pending, now);
+        if chains.is_empty() {
+            return Ok(outcome);
+        }
+        let queue = Arc::new(Mutex::new(VecDeque::from(chains)));
+        let mut senders = JoinSet::new();
+        for _ in 0..IN_FLIGHT_PER_ENDPOINT.min(queue.lock().map_or(0, |q| q.len())) {
             let services = self.clone();
             let endpoint = endpoint.clone();
-            tries.spawn(async move {
-                let attempted = services.try_delivery(&endpoint, &delivery).await;
-                (delivery, attempted)
+            let queue = queue.clone();
+            senders.spawn(async move {
+                let mut tried = Vec::new();
+                loop {
+                    let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+                    let Some(chain) = next else {
+                        return tried;
+                    };
+                    for delivery in chain {
+                        let attempted = services.try_delivery(&endpoint, &delivery).await;
+                        let delivered = attempted.delivered;
+                        tried.push((delivery, attempted));
+                        // A Customer's next event waits for this one.
+                        if !delivered {
+                            break;
+                        }
+                    }
+                }
             });
         }
         let mut tried = Vec::new();
-        while let Some(done) = tries.join_next().await {
+        while let Some(done) = senders.join_next().await {
             if let Ok(done) = done {
-                tried.push(done);
+                tried.extend(done);
             }
         }
-        self.store.record_webhook_attempts(&tried).await?;
-        Ok(tried.len())
+        outcome.delivered = tried.iter().filter(|(_, a)| a.delivered).count();
+        outcome.failed = tried.len() - outcome.delivered;
+        outcome.earliest_due = tried
+            .iter()
+            .filter_map(|(_, attempted)| attempted.next_attempt_at)
+            .min();
+        self.store
+            .record_webhook_attempts(company, id, &tried)
+            .await?;
+        Ok(outcome)
     }
 
     /// Tries `delivery` to `endpoint` once: what came of it.
@@ -162,15 +407,17 @@ impl Services {
             error,
             delivered,
         };
+        let company = &endpoint.endpoint.company;
+        let endpoint_id = &endpoint.endpoint.id;
         match (&attempted.error, given_up) {
             (None, _) => {
-                tracing::debug!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, "webhook delivered")
+                tracing::debug!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, "webhook delivered")
             }
             (Some(why), false) => {
-                tracing::info!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, %why, "webhook try failed; tried again later")
+                tracing::info!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, %why, "webhook try failed; tried again later")
             }
             (Some(why), true) => {
-                tracing::warn!(company = %delivery.company, endpoint = %delivery.endpoint_id, event = %delivery.event_id, attempts, %why, "webhook failed for 24 hours; given up")
+                tracing::warn!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, %why, "webhook failed for 24 hours; given up")
             }
         }
         attempted
@@ -231,14 +478,13 @@ mod tests {
         );
     }
 
-    fn pending(endpoint: &str, key: &str, event: &str, due: &str) -> PendingDelivery {
+    fn pending(key: &str, event: &str, due: &str) -> PendingDelivery {
         PendingDelivery {
-            company: "c".into(),
-            endpoint_id: endpoint.into(),
             event_id: event.into(),
             event_type: "points.changed".into(),
             order_key: key.into(),
             body: "{}".into(),
+            created_at: "2026-11-29T10:00:00Z".parse().unwrap(),
             attempts: 0,
             tries_since: "2026-11-29T10:00:00Z".parse().unwrap(),
             next_attempt_at: due.parse().unwrap(),
@@ -246,23 +492,53 @@ mod tests {
     }
 
     #[test]
-    fn a_customers_later_events_wait_for_the_first_to_an_endpoint() {
+    fn a_customers_events_go_in_order_and_wait_behind_one_backing_off() {
         let now: Timestamp = "2026-11-29T10:00:10Z".parse().unwrap();
-        let heads = due_heads(
+        let chains = due_chains(
             vec![
-                pending("e1", "x", "evt_1", "2026-11-29T10:05:00Z"),
-                pending("e1", "x", "evt_2", "2026-11-29T10:00:00Z"),
-                pending("e2", "x", "evt_1", "2026-11-29T10:00:00Z"),
-                pending("e1", "y", "evt_3", "2026-11-29T10:00:00Z"),
+                pending("x", "evt_1", "2026-11-29T10:05:00Z"),
+                pending("y", "evt_2", "2026-11-29T10:00:00Z"),
+                pending("x", "evt_3", "2026-11-29T10:00:00Z"),
+                pending("z", "evt_4", "2026-11-29T10:00:00Z"),
+                pending("y", "evt_5", "2026-11-29T10:00:00Z"),
+                pending("z", "evt_6", "2026-11-29T10:09:00Z"),
+                pending("z", "evt_7", "2026-11-29T10:00:00Z"),
             ],
             now,
         );
-        let tried: Vec<(&str, &str)> = heads
+        let sent: Vec<Vec<&str>> = chains
             .iter()
-            .map(|d| (d.endpoint_id.as_str(), d.event_id.as_str()))
+            .map(|chain| chain.iter().map(|d| d.event_id.as_str()).collect())
             .collect();
-        // evt_2 waits behind evt_1, which backs off; other endpoints and
-        // Customers go on.
-        assert_eq!(tried, [("e2", "evt_1"), ("e1", "evt_3")]);
+        // evt_3 waits behind evt_1, which backs off; y goes on in order; z
+        // stops at evt_6, not due, and evt_7 waits behind it.
+        assert_eq!(sent, [vec!["evt_2", "evt_5"], vec!["evt_4"]]);
+    }
+
+    #[test]
+    fn an_endpoint_that_delivered_goes_on_one_that_failed_waits_for_its_retry() {
+        let now = Instant::now();
+        let clock: Timestamp = "2026-11-29T10:00:00Z".parse().unwrap();
+        let retry: Timestamp = "2026-11-29T10:00:04Z".parse().unwrap();
+        let delivered = RoundOutcome {
+            delivered: 3,
+            failed: 1,
+            earliest_due: Some(retry),
+        };
+        assert_eq!(delivered.next_round(now, clock), NextRound::Soon);
+        let failed = RoundOutcome {
+            delivered: 0,
+            failed: 2,
+            earliest_due: Some(retry),
+        };
+        assert_eq!(
+            failed.next_round(now, clock),
+            NextRound::At(now + Duration::from_secs(4))
+        );
+        let idle = RoundOutcome::default();
+        assert_eq!(
+            idle.next_round(now, clock),
+            NextRound::OnNewEventsOr(now + POLL)
+        );
     }
 }

@@ -8,8 +8,8 @@
 //! only its transaction knows (other writes move the balance meanwhile): its
 //! rows are written by [`LEDGER_WEBHOOKS_TEXT`], which puts the balance in.
 
-use std::collections::HashMap;
-use std::sync::RwLock;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, RwLock};
 
 use serde_json::Value;
 
@@ -44,23 +44,18 @@ pub(crate) const LEDGER_WEBHOOKS: &str = "ledger_webhooks";
 const BALANCE_SLOT: &str = "\"balance_after\":null";
 
 /// SurrealQL writing the `points.changed` events of `$ledger_webhooks` once
-/// the balances they report have moved: each with the balance its
-/// Customer's state holds less what later entries of the same transaction
-/// moved (`later`). A macro so that the ledger's append
+/// the balances they report have moved, in one statement: each with the
+/// balance its Customer's state holds less what later entries of the same
+/// transaction moved (`later`). A macro so that the ledger's append
 /// ([`crate::resources::points::store::ledger::APPEND_LEDGER`]) and the
 /// group commit share its text.
 macro_rules! ledger_webhooks_text {
     () => {
         "
     IF $ledger_webhooks {
-        FOR $change IN $ledger_webhooks {
-            LET $after = (type::record('customer_state', [$change.company, $change.customer_id]).*[$change.kind] ?? 0) - $change.later;
-            FOR $delivery IN $change.deliveries {
-                INSERT INTO webhook_delivery object::extend($delivery, {
-                    body: string::replace($delivery.body, '\"balance_after\":null', '\"balance_after\":' + <string> $after)
-                }) RETURN NONE;
-            };
-        };
+        INSERT INTO webhook_outbox array::flatten($ledger_webhooks.map(|$change| $change.deliveries.map(|$delivery| object::extend($delivery, {
+            body: string::replace($delivery.body, '\"balance_after\":null', '\"balance_after\":' + <string> ((type::record('customer_state', [$change.company, $change.customer_id]).*[$change.kind] ?? 0) - $change.later))
+        })))) RETURN NONE;
     };"
     };
 }
@@ -84,12 +79,17 @@ struct Subscription {
     events: Vec<String>,
 }
 
-/// Every Company's enabled endpoints, as last read, and the clock of the
-/// events' ids (a Customer's events are delivered in id order).
+/// An endpoint: its Company and its id.
+pub(crate) type EndpointKey = (String, String);
+
+/// Every Company's enabled endpoints, as last read, the clock of the
+/// events' ids (a Customer's events are delivered in id order), and the
+/// endpoints events were made for since the delivery worker last looked.
 #[derive(Debug, Default)]
 pub struct Subscriptions {
     by_company: RwLock<HashMap<String, Vec<Subscription>>>,
     clock: StampClock,
+    touched: Mutex<HashSet<EndpointKey>>,
 }
 
 impl Subscriptions {
@@ -122,6 +122,22 @@ impl Subscriptions {
         }
     }
 
+    /// Tells the delivery worker that the endpoint `endpoint` of `company`
+    /// has a new delivery (written, or about to be).
+    pub(crate) fn touch(&self, company: &str, endpoint: &str) {
+        if let Ok(mut touched) = self.touched.lock() {
+            touched.insert((company.to_string(), endpoint.to_string()));
+        }
+    }
+
+    /// The endpoints told of since the last call ([`Subscriptions::touch`]).
+    pub(crate) fn touched(&self) -> HashSet<EndpointKey> {
+        self.touched
+            .lock()
+            .map(|mut touched| std::mem::take(&mut *touched))
+            .unwrap_or_default()
+    }
+
     /// A new event id, after every one this process issued.
     pub(crate) fn next_event_id(&self) -> String {
         self.clock.id("evt")
@@ -152,7 +168,10 @@ impl Subscriptions {
         );
         endpoints
             .iter()
-            .map(|endpoint| event.delivery_row(company, endpoint))
+            .map(|endpoint| {
+                self.touch(company, endpoint);
+                event.delivery_row(company, endpoint)
+            })
             .collect()
     }
 

@@ -4,13 +4,15 @@
 //! `loyalty webhooks` ([`service`], [`store`]); what they may subscribe to
 //! is [`events`]; where they may point, [`receiver`]. Each event's delivery
 //! to each endpoint waits in the outbox ([`outbox`]) until the delivery
-//! worker ([`deliver`]) has POSTed it, signed ([`signature`]).
+//! worker ([`deliver`]) has POSTed it, signed ([`signature`]); what
+//! operators see of them, settled or not, is [`history`].
 
 pub mod api;
 pub mod clients;
 pub mod deliver;
 pub mod emit;
 pub mod events;
+pub mod history;
 pub mod model;
 pub mod outbox;
 pub mod receiver;
@@ -23,15 +25,14 @@ use std::sync::Arc;
 pub use receiver::WebhookSettings;
 
 /// What the service keeps for webhooks: how receivers are treated and the
-/// signal that wakes the delivery worker. The enabled endpoints'
-/// subscriptions, which every write reads to know whom its events go to
-/// ([`emit`]), are the store's ([`crate::storage::memory::Memory`]).
+/// clients deliveries go out with. The enabled endpoints' subscriptions,
+/// which every write reads to know whom its events go to, and the
+/// endpoints told of new events ([`emit`]), are the store's
+/// ([`crate::storage::memory::Memory`]).
 #[derive(Debug, Clone, Default)]
 pub struct Webhooks {
     /// How receivers are treated.
     pub(crate) settings: WebhookSettings,
     /// The clients deliveries go out with, by receiver.
     pub(crate) clients: Arc<clients::ReceiverClients>,
-    /// Wakes [`deliver`]'s worker.
-    pub(crate) wake: Arc<tokio::sync::Notify>,
 }

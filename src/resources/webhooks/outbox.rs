@@ -1,13 +1,15 @@
-//! The outbox of deliveries: one record per event and endpoint, written
-//! with the change it reports, read by the delivery worker
-//! ([`super::deliver`]) and shown to operators.
+//! The outbox: one record per event and endpoint waiting to be delivered,
+//! written with the change it reports and keyed `[company, endpoint,
+//! event]`, so that the delivery worker ([`super::deliver`]) reads an
+//! endpoint's waiting deliveries in event order as a range of ids, with no
+//! index to keep and nothing to sort, however many were delivered before.
+//! A delivery leaves the outbox for the deliveries' record
+//! ([`super::history`]) once it is delivered or given up.
 
 use serde_json::{Value, json};
 
 use crate::common::time::Timestamp;
-use crate::error::ApiError;
 use crate::error::ApiResult;
-use crate::resources::webhooks::model::WebhookDelivery;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
 use crate::storage::event_transaction::insert_rows;
@@ -59,33 +61,23 @@ impl OutgoingEvent {
         }
     }
 
-    /// Its delivery to the endpoint `endpoint_id` of `company`, as a row of
-    /// the outbox, due at once.
+    /// Its delivery to the endpoint `endpoint_id` of `company`, as a record
+    /// of the outbox, due at once: no more than a first try needs (what
+    /// tries add is absent until then).
     pub fn delivery_row(&self, company: &str, endpoint_id: &str) -> Value {
         json!({
             "id": [company, endpoint_id, self.id],
-            "company": company,
-            "endpoint_id": endpoint_id,
-            "event_id": self.id,
             "type": self.event_type,
             "order_key": self.order_key,
             "body": self.body,
-            "state": "pending",
-            "attempts": 0,
             "created_at": self.created_at,
-            "tries_since": self.created_at,
-            "next_attempt_at": self.created_at,
         })
     }
 }
 
-/// A delivery waiting for a try, as the worker reads it.
+/// A delivery waiting in the outbox, as the worker reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingDelivery {
-    /// Its Company.
-    pub company: String,
-    /// The endpoint.
-    pub endpoint_id: String,
     /// The event.
     pub event_id: String,
     /// The event's type.
@@ -94,9 +86,11 @@ pub struct PendingDelivery {
     pub order_key: String,
     /// What every try sends.
     pub body: String,
+    /// When the event happened.
+    pub created_at: Timestamp,
     /// Tries made.
     pub attempts: i64,
-    /// Tries stop 24 hours after this.
+    /// Tries stop 24 hours after this (the event, or its last "send again").
     pub tries_since: Timestamp,
     /// When it is due.
     pub next_attempt_at: Timestamp,
@@ -117,209 +111,193 @@ pub struct Attempted {
     pub next_attempt_at: Option<Timestamp>,
 }
 
-/// SurrealQL writing the outbox rows of `$webhook_deliveries` (from
+impl Attempted {
+    /// Where the delivery stands after this try, as stored.
+    fn state(&self) -> &'static str {
+        match (self.delivered, self.next_attempt_at) {
+            (true, _) => "delivered",
+            (false, Some(_)) => "pending",
+            (false, None) => "failed",
+        }
+    }
+}
+
+/// SurrealQL writing the outbox records of `$webhook_deliveries` (from
 /// [`crate::resources::webhooks::emit::Subscriptions::rows`]) in the
 /// transaction of the change they report; nothing when there are none.
 pub(crate) const WRITE_WEBHOOKS: &str = "
     IF $webhook_deliveries {
-        INSERT INTO webhook_delivery $webhook_deliveries RETURN NONE;
+        INSERT INTO webhook_outbox $webhook_deliveries RETURN NONE;
     };";
 
 /// Part of the group commit ([`crate::storage::event_transaction`]): the
-/// outbox rows the batch's events wrote ([`crate::resources::webhooks::emit`]).
+/// outbox records the batch's events wrote ([`crate::resources::webhooks::emit`]).
 pub(crate) const STORE_WEBHOOK_DELIVERIES: BatchPart =
-    insert_rows!("webhook_deliveries" into "webhook_delivery");
+    insert_rows!("webhook_deliveries" into "webhook_outbox");
+
+/// The ids of the deliveries of `$company`'s endpoint `$endpoint`, from the
+/// first: a range of the outbox's or the deliveries' record.
+pub(crate) fn endpoint_range(table: &str) -> String {
+    // No event id is empty, and an object sorts after every string.
+    format!("{table}:[$company, $endpoint, '']..[$company, $endpoint, {{}}]")
+}
 
 /// A field of a stored delivery read as a timestamp.
-fn timestamp(row: &Value, field: &str) -> Option<Timestamp> {
+pub(crate) fn timestamp(row: &Value, field: &str) -> Option<Timestamp> {
     row.get(field)?.as_str()?.parse().ok()
 }
 
-/// A stored delivery read back for the worker.
+/// A record of the outbox read back for the worker; tries not made yet
+/// are absent.
 fn pending_from(row: &Value) -> Option<PendingDelivery> {
     let text = |field: &str| row.get(field)?.as_str().map(str::to_string);
+    let created_at = timestamp(row, "created_at")?;
     Some(PendingDelivery {
-        company: text("company")?,
-        endpoint_id: text("endpoint_id")?,
         event_id: text("event_id")?,
         event_type: text("type")?,
         order_key: text("order_key")?,
         body: text("body")?,
-        attempts: row.get("attempts")?.as_i64()?,
-        tries_since: timestamp(row, "tries_since")?,
-        next_attempt_at: timestamp(row, "next_attempt_at")?,
+        attempts: row.get("attempts").and_then(Value::as_i64).unwrap_or(0),
+        tries_since: timestamp(row, "tries_since").unwrap_or(created_at),
+        next_attempt_at: timestamp(row, "next_attempt_at").unwrap_or(created_at),
+        created_at,
     })
 }
 
-/// A stored delivery as operators see it.
-fn delivery_from(mut row: Value) -> ApiResult<WebhookDelivery> {
-    if let Some(object) = row.as_object_mut() {
-        for field in [
-            "id",
-            "company",
-            "endpoint_id",
-            "order_key",
-            "body",
-            "tries_since",
-        ] {
-            object.remove(field);
-        }
-        object.retain(|_, value| !value.is_null());
+/// The record of `delivery` once `attempted` settled it (delivered, or
+/// given up), for the deliveries' record of `company`'s `endpoint`.
+fn settled_row(
+    company: &str,
+    endpoint: &str,
+    delivery: &PendingDelivery,
+    attempted: &Attempted,
+) -> Value {
+    let mut row = json!({
+        "id": [company, endpoint, delivery.event_id],
+        "type": delivery.event_type,
+        "order_key": delivery.order_key,
+        "body": delivery.body,
+        "created_at": delivery.created_at,
+        "state": attempted.state(),
+        "attempts": delivery.attempts + 1,
+        "last_attempt_at": attempted.at,
+    });
+    if let Some(status) = attempted.status {
+        row["last_status"] = json!(status);
     }
-    serde_json::from_value(row)
-        .map_err(|e| ApiError::internal(format!("stored webhook delivery unreadable: {e}")))
+    if let Some(error) = &attempted.error {
+        row["last_error"] = json!(error);
+    }
+    if attempted.delivered {
+        row["delivered_at"] = json!(attempted.at);
+    }
+    row
 }
 
-/// The record of the delivery of `event` to `endpoint` of `company`.
-const DELIVERY: &str = "type::record('webhook_delivery', [$company, $endpoint, $event])";
+/// What `attempted` changes of `delivery`, still waiting, in the outbox:
+/// absent fields become NONE.
+fn retried_row(delivery: &PendingDelivery, attempted: &Attempted) -> Value {
+    let mut row = json!({
+        "event": delivery.event_id,
+        "attempts": delivery.attempts + 1,
+        "at": attempted.at,
+        "next": attempted.next_attempt_at,
+        "tries_since": delivery.tries_since,
+    });
+    if let Some(status) = attempted.status {
+        row["status"] = json!(status);
+    }
+    if let Some(error) = &attempted.error {
+        row["error"] = json!(error);
+    }
+    row
+}
 
 impl Store {
     /// Puts `rows` (made by [`OutgoingEvent::delivery_row`]) in the outbox.
     pub async fn insert_webhook_deliveries(&self, rows: Vec<Value>) -> ApiResult<()> {
         execute(
             self.db
-                .query("INSERT INTO webhook_delivery $rows RETURN NONE")
+                .query_keeping_customers("INSERT INTO webhook_outbox $rows RETURN NONE")
                 .bind(("rows", rows)),
         )
         .await
     }
 
-    /// The oldest `limit` pending deliveries, in the order of their events.
+    /// The oldest `limit` deliveries waiting for the endpoint `endpoint` of
+    /// `company`, in the order of their events.
     pub async fn pending_webhook_deliveries(
         &self,
+        company: &str,
+        endpoint: &str,
         limit: usize,
     ) -> ApiResult<Vec<PendingDelivery>> {
+        let query = format!(
+            "SELECT record::id(id)[2] AS event_id, * OMIT id FROM {} LIMIT $limit",
+            endpoint_range("webhook_outbox")
+        );
         let rows: Vec<Value> = first(
             self.db
-                .query("SELECT * FROM webhook_delivery WHERE state = 'pending' ORDER BY event_id LIMIT $limit")
+                .query(query)
+                .bind(("company", company.to_string()))
+                .bind(("endpoint", endpoint.to_string()))
                 .bind(("limit", limit as i64)),
         )
         .await?;
         Ok(rows.iter().filter_map(pending_from).collect())
     }
 
-    /// Records each of `tried` (a delivery and what its try came to) while
-    /// the delivery is still pending (a try that lost a race changes
-    /// nothing), in one transaction.
+    /// Records each of `tried` (a delivery to the endpoint `endpoint` of
+    /// `company` and what its try came to), in one transaction: a delivery
+    /// delivered or given up leaves the outbox for the deliveries' record,
+    /// one to be tried again is told when. Nothing is recorded when the
+    /// endpoint was deleted meanwhile (with its deliveries).
     pub async fn record_webhook_attempts(
         &self,
+        company: &str,
+        endpoint: &str,
         tried: &[(PendingDelivery, Attempted)],
     ) -> ApiResult<()> {
         if tried.is_empty() {
             return Ok(());
         }
-        let rows: Vec<Value> = tried
+        let (retried, settled): (Vec<_>, Vec<_>) = tried
             .iter()
-            .map(|(delivery, attempted)| {
-                let state = match (attempted.delivered, attempted.next_attempt_at) {
-                    (true, _) => "delivered",
-                    (false, Some(_)) => "pending",
-                    (false, None) => "failed",
-                };
-                let mut row = json!({
-                    "key": [delivery.company, delivery.endpoint_id, delivery.event_id],
-                    "state": state,
-                    "at": attempted.at,
-                });
-                // What is absent is NONE, as the optional fields take it.
-                let optional = [
-                    ("status", attempted.status.map(|status| json!(status))),
-                    ("error", attempted.error.as_ref().map(|error| json!(error))),
-                    ("next", attempted.next_attempt_at.map(|at| json!(at))),
-                    (
-                        "delivered",
-                        attempted.delivered.then(|| json!(attempted.at)),
-                    ),
-                ];
-                for (field, value) in optional {
-                    if let Some(value) = value {
-                        row[field] = value;
-                    }
-                }
-                row
-            })
+            .partition(|(_, attempted)| attempted.state() == "pending");
+        let settled: Vec<Value> = settled
+            .iter()
+            .map(|(delivery, attempted)| settled_row(company, endpoint, delivery, attempted))
             .collect();
-        execute(
-            self.db
-                .query(
-                    "BEGIN TRANSACTION;
-                     FOR $row IN $rows {
-                         UPDATE type::record('webhook_delivery', $row.key)
-                             SET state = $row.state, attempts += 1, last_attempt_at = $row.at,
-                                 last_status = $row.status, last_error = $row.error,
-                                 next_attempt_at = $row.next, delivered_at = $row.delivered
-                             WHERE state = 'pending' RETURN NONE;
+        let retried: Vec<Value> = retried
+            .iter()
+            .map(|(delivery, attempted)| retried_row(delivery, attempted))
+            .collect();
+        // The outbox holds no Customer's state: the Customers kept in memory
+        // stay (the worker records a round many times a second).
+        self.transact(|db| {
+            db.query_keeping_customers(
+                "BEGIN TRANSACTION;
+                 IF record::exists(type::record('webhook_endpoint', [$company, $endpoint])) {
+                     IF $settled {
+                         DELETE $settled.map(|$row| type::record('webhook_outbox', $row.id)) RETURN NONE;
+                         INSERT IGNORE INTO webhook_delivery $settled RETURN NONE;
                      };
-                     COMMIT TRANSACTION;",
-                )
-                .bind(("rows", rows)),
-        )
-        .await
-    }
-
-    /// The latest `limit` deliveries to the endpoint `endpoint` of
-    /// `company`, newest first.
-    pub async fn webhook_deliveries(
-        &self,
-        company: &str,
-        endpoint: &str,
-        limit: usize,
-    ) -> ApiResult<Vec<WebhookDelivery>> {
-        let rows: Vec<Value> = first(
-            self.db
-                .query(
-                    "SELECT * FROM webhook_delivery WHERE company = $company AND endpoint_id = $endpoint
-                     ORDER BY event_id DESC LIMIT $limit",
-                )
-                .bind(("company", company.to_string()))
-                .bind(("endpoint", endpoint.to_string()))
-                .bind(("limit", limit as i64)),
-        )
+                     FOR $row IN $retried {
+                         UPDATE type::record('webhook_outbox', [$company, $endpoint, $row.event])
+                             SET attempts = $row.attempts, last_attempt_at = $row.at,
+                                 last_status = $row.status, last_error = $row.error,
+                                 next_attempt_at = $row.next, tries_since = $row.tries_since
+                             RETURN NONE;
+                     };
+                 };
+                 COMMIT TRANSACTION;",
+            )
+            .bind(("company", company.to_string()))
+            .bind(("endpoint", endpoint.to_string()))
+            .bind(("settled", settled.clone()))
+            .bind(("retried", retried.clone()))
+        })
         .await?;
-        rows.into_iter().map(delivery_from).collect()
-    }
-
-    /// The delivery of `event` to `endpoint` of `company`.
-    pub async fn webhook_delivery(
-        &self,
-        company: &str,
-        endpoint: &str,
-        event: &str,
-    ) -> ApiResult<Option<WebhookDelivery>> {
-        let row: Option<Value> = first(
-            self.db
-                .query(format!("RETURN {DELIVERY}.*"))
-                .bind(("company", company.to_string()))
-                .bind(("endpoint", endpoint.to_string()))
-                .bind(("event", event.to_string())),
-        )
-        .await?;
-        row.map(delivery_from).transpose()
-    }
-
-    /// Sends the delivery of `event` to `endpoint` of `company` again from
-    /// `now`, whatever it came to; false when there is none.
-    pub async fn resend_webhook_delivery(
-        &self,
-        company: &str,
-        endpoint: &str,
-        event: &str,
-        now: Timestamp,
-    ) -> ApiResult<bool> {
-        let query = format!(
-            "UPDATE {DELIVERY} SET state = 'pending', tries_since = $now, next_attempt_at = $now,
-                 delivered_at = NONE
-             RETURN VALUE true"
-        );
-        let updated: Vec<Value> = first(
-            self.db
-                .query(query)
-                .bind(("company", company.to_string()))
-                .bind(("endpoint", endpoint.to_string()))
-                .bind(("event", event.to_string()))
-                .bind(("now", now.to_string())),
-        )
-        .await?;
-        Ok(!updated.is_empty())
+        Ok(())
     }
 }

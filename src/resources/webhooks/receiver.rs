@@ -21,11 +21,28 @@ const MAX_URL_CHARS: usize = 2048;
 /// How long resolving a receiver's host may take.
 const RESOLVE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// How the server treats webhook receivers.
-#[derive(Debug, Clone, Copy, Default)]
+/// Days settled deliveries are kept for operators to see and send again,
+/// unless the server is told otherwise.
+pub const KEEP_SETTLED_DAYS: u32 = 7;
+
+/// How the server treats webhook receivers and what it keeps of its
+/// deliveries.
+#[derive(Debug, Clone, Copy)]
 pub struct WebhookSettings {
     /// Accept receivers on loopback, link-local and private addresses.
     pub allow_private: bool,
+    /// Days a delivery delivered or failed is kept after its event (with
+    /// its body, to be sent again); older ones are deleted.
+    pub keep_settled_days: u32,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        WebhookSettings {
+            allow_private: false,
+            keep_settled_days: KEEP_SETTLED_DAYS,
+        }
+    }
 }
 
 /// `url` parsed, when it may receive deliveries under `settings`, with
@@ -155,6 +172,7 @@ mod tests {
         }
         let allowed = WebhookSettings {
             allow_private: true,
+            ..WebhookSettings::default()
         };
         let (url, addresses) = checked_receiver("http://127.0.0.1:9/hook", allowed)
             .await
@@ -167,6 +185,7 @@ mod tests {
     async fn only_http_urls_with_a_host_are_accepted() {
         let allowed = WebhookSettings {
             allow_private: true,
+            ..WebhookSettings::default()
         };
         for url in [
             "ftp://127.0.0.1/x",

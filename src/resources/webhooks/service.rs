@@ -171,7 +171,7 @@ impl Services {
         self.store
             .insert_webhook_deliveries(vec![event.delivery_row(company, id)])
             .await?;
-        self.webhooks.wake.notify_one();
+        self.store.memory.webhooks.touch(company, id);
         tracing::info!(company, endpoint = id, event = %event.id, "webhook test event sent");
         self.webhook_delivery(company, id, &event.id).await
     }
@@ -219,7 +219,7 @@ impl Services {
         self.store
             .resend_webhook_delivery(company, id, event, self.now())
             .await?;
-        self.webhooks.wake.notify_one();
+        self.store.memory.webhooks.touch(company, id);
         tracing::info!(company, endpoint = id, event, "webhook delivery sent again");
         self.webhook_delivery(company, id, event).await
     }

@@ -1,11 +1,15 @@
 //! Repository of webhook endpoints: one record each, keyed by its Company
 //! and id, holding its signing secret beside what the back office shows.
 
+use std::collections::HashMap;
+
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::webhooks::emit::EndpointKey;
 use crate::resources::webhooks::model::WebhookEndpoint;
+use crate::resources::webhooks::outbox::endpoint_range;
 use crate::storage::Store;
 use crate::storage::execute;
 use crate::storage::first;
@@ -95,6 +99,42 @@ impl Store {
         document.map(from_document).transpose()
     }
 
+    /// Every enabled endpoint of every Company, with its secret.
+    pub(crate) async fn enabled_webhook_endpoints(
+        &self,
+    ) -> ApiResult<HashMap<EndpointKey, StoredEndpoint>> {
+        let documents: Vec<Value> = first(
+            self.db
+                .query("SELECT * FROM webhook_endpoint WHERE enabled = true"),
+        )
+        .await?;
+        let mut endpoints = HashMap::new();
+        for document in documents {
+            let stored = from_document(document)?;
+            let key = (stored.endpoint.company.clone(), stored.endpoint.id.clone());
+            endpoints.insert(key, stored);
+        }
+        Ok(endpoints)
+    }
+
+    /// Every endpoint of every Company, enabled or not.
+    pub(crate) async fn webhook_endpoint_keys(&self) -> ApiResult<Vec<EndpointKey>> {
+        let rows: Vec<Value> = first(
+            self.db
+                .query("SELECT company, endpoint_id FROM webhook_endpoint"),
+        )
+        .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|row| {
+                Some((
+                    row["company"].as_str()?.to_string(),
+                    row["endpoint_id"].as_str()?.to_string(),
+                ))
+            })
+            .collect())
+    }
+
     /// Every endpoint of `company`, oldest first.
     pub async fn webhook_endpoints(&self, company: &str) -> ApiResult<Vec<StoredEndpoint>> {
         let documents: Vec<Value> = first(
@@ -109,19 +149,23 @@ impl Store {
     /// Deletes the endpoint `id` of `company` with its deliveries, in one
     /// transaction; false when there was none.
     pub async fn delete_webhook_endpoint(&self, company: &str, id: &str) -> ApiResult<bool> {
+        let query = format!(
+            "BEGIN TRANSACTION;
+             LET $key = type::record('webhook_endpoint', [$company, $endpoint]);
+             LET $existed = record::exists($key);
+             DELETE $key RETURN NONE;
+             DELETE {} RETURN NONE;
+             DELETE {} RETURN NONE;
+             $existed;
+             COMMIT TRANSACTION;",
+            endpoint_range("webhook_outbox"),
+            endpoint_range("webhook_delivery"),
+        );
         let mut response = self
             .transact(|db| {
-                db.query(
-                    "BEGIN TRANSACTION;
-                     LET $key = type::record('webhook_endpoint', [$company, $id]);
-                     LET $existed = record::exists($key);
-                     DELETE $key RETURN NONE;
-                     DELETE webhook_delivery WHERE company = $company AND endpoint_id = $id RETURN NONE;
-                     $existed;
-                     COMMIT TRANSACTION;",
-                )
-                .bind(("company", company.to_string()))
-                .bind(("id", id.to_string()))
+                db.query(query.as_str())
+                    .bind(("company", company.to_string()))
+                    .bind(("endpoint", id.to_string()))
             })
             .await?;
         let index = response.num_statements().saturating_sub(2);

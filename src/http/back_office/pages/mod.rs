@@ -12,6 +12,7 @@
 //! | `/companies/{slug}/campaigns` | [`campaigns`] |
 //! | `/companies/{slug}/instant_wins...` | [`instant_wins`] |
 //! | `/companies/{slug}/customers` | [`customers`] |
+//! | `/companies/{slug}/webhooks...` | [`webhooks`] |
 
 pub mod campaigns;
 pub mod companies;
@@ -23,6 +24,7 @@ pub mod keys;
 pub mod render;
 pub mod session;
 pub mod sign_in;
+pub mod webhooks;
 
 use poem::endpoint::make_sync;
 use poem::middleware::SetHeader;
@@ -66,6 +68,15 @@ pub fn app() -> ApiResult<impl Endpoint + 'static> {
         .at(
             "/companies/:slug/customers",
             get(customers::form).post(customers::lookup),
+        )
+        .at("/companies/:slug/webhooks", get(webhooks::show))
+        .at(
+            "/companies/:slug/webhooks/:id/test",
+            post(webhooks::send_test),
+        )
+        .at(
+            "/companies/:slug/webhooks/:id/deliveries/:event/resend",
+            post(webhooks::resend),
         )
         .with(SignedIn { sessions });
     let mut headers = SetHeader::new();

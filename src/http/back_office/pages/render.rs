@@ -34,6 +34,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         "instant_wins.html",
         include_str!("templates/instant_wins.html"),
     ),
+    ("webhooks.html", include_str!("templates/webhooks.html")),
     ("error.html", include_str!("templates/error.html")),
 ];
 

@@ -81,7 +81,7 @@ const GIVE: &str = "
         __ADD_GAME_PARTICIPATION__
     };
     IF $prize.webhooks {
-        INSERT INTO webhook_delivery $prize.webhooks RETURN NONE;
+        INSERT INTO webhook_outbox $prize.webhooks RETURN NONE;
     };
     UPDATE $key SET pending = false, delivered_at = $now RETURN NONE;";
 
