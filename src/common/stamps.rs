@@ -45,6 +45,13 @@ pub fn first_id_at(prefix: &str, at_millis: i64) -> String {
     format!("{prefix}_{:015x}", (at_millis.max(0) as u64) << 12)
 }
 
+/// The start of the ids `{prefix}_...` issued `ago` before now, on the
+/// wall clock that stamps them (not the service's, which a rehearsal may
+/// set).
+pub fn first_id_since(prefix: &str, ago: chrono::Duration) -> String {
+    first_id_at(prefix, (chrono::Utc::now() - ago).timestamp_millis())
+}
+
 #[cfg(test)]
 mod tests {
     use super::{StampClock, first_id_at};

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use crate::common::stamps::first_id_at;
+use crate::common::stamps::first_id_since;
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
 use crate::resources::webhooks::emit::EndpointKey;
@@ -264,10 +264,7 @@ impl Services {
     /// older than the server keeps them, a slice at a time.
     pub(crate) async fn prune_settled_webhooks(&self) -> ApiResult<()> {
         let days = i64::from(self.webhooks.settings.keep_settled_days);
-        // Event ids are stamped by the wall clock (not the service's, which
-        // a rehearsal may set).
-        let cutoff = chrono::Utc::now() - chrono::Duration::days(days);
-        let before = first_id_at("evt", cutoff.timestamp_millis());
+        let before = first_id_since("evt", chrono::Duration::days(days));
         for (company, endpoint) in self.store.webhook_endpoint_keys().await? {
             let mut deleted = 0;
             loop {
@@ -397,8 +394,10 @@ impl Services {
         };
         let delivered = error.is_none();
         let attempts = delivery.attempts + 1;
-        let retry_at =
-            at.as_datetime() + chrono::Duration::from_std(backoff(attempts)).unwrap_or_default();
+        // The wait runs from the try's end: a try cut after 10 s is not
+        // due again the moment it is recorded.
+        let retry_at = self.now().as_datetime()
+            + chrono::Duration::from_std(backoff(attempts)).unwrap_or_default();
         let given_up = retry_at - delivery.tries_since.as_datetime() > GIVE_UP_AFTER;
         let attempted = Attempted {
             at,
