@@ -11,7 +11,7 @@
 
 use prometheus::{
     Counter, Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
-    Opts, Registry, TextEncoder,
+    IntGaugeVec, Opts, Registry, TextEncoder,
 };
 
 /// Every metric of one server.
@@ -46,6 +46,16 @@ pub struct Metrics {
     /// `loyalty_prize_outbox_oldest_seconds`: how long the oldest of them
     /// has waited (the delivery lag); 0 when none waits.
     pub outbox_oldest_seconds: IntGauge,
+    /// `loyalty_webhook_outbox_pending{company, endpoint}`: deliveries
+    /// waiting for each endpoint (read at scrape, counted up to 100,000).
+    pub webhook_pending: IntGaugeVec,
+    /// `loyalty_webhook_outbox_oldest_seconds{company, endpoint}`: how long
+    /// the first delivery waiting for each endpoint has been tried; 0 when
+    /// none waits.
+    pub webhook_oldest_seconds: IntGaugeVec,
+    /// `loyalty_webhook_tries_total{company, outcome}`: tries of webhook
+    /// deliveries, `delivered`, `retrying` or `failed` (given up).
+    pub webhook_tries: IntCounterVec,
     /// `loyalty_store_queries_total`: queries sent to the store, each one
     /// round trip to a remote one (brought up to date at each scrape).
     store_queries: IntCounter,
@@ -198,6 +208,30 @@ impl Metrics {
             "Seconds the oldest prize waiting for delivery has waited (0 when none waits)",
         )
         .expect("valid gauge");
+        let webhook_pending = IntGaugeVec::new(
+            Opts::new(
+                "loyalty_webhook_outbox_pending",
+                "Webhook deliveries waiting, by endpoint (counted up to 100,000)",
+            ),
+            &["company", "endpoint"],
+        )
+        .expect("valid gauge");
+        let webhook_oldest_seconds = IntGaugeVec::new(
+            Opts::new(
+                "loyalty_webhook_outbox_oldest_seconds",
+                "Seconds the first webhook delivery waiting for an endpoint has been tried (0 when none waits)",
+            ),
+            &["company", "endpoint"],
+        )
+        .expect("valid gauge");
+        let webhook_tries = IntCounterVec::new(
+            Opts::new(
+                "loyalty_webhook_tries_total",
+                "Tries of webhook deliveries by outcome: delivered, retrying or failed (given up)",
+            ),
+            &["company", "outcome"],
+        )
+        .expect("valid counter");
         let build = IntGauge::with_opts(
             Opts::new("loyalty_build_info", "The running version (always 1)")
                 .const_label("version", env!("CARGO_PKG_VERSION")),
@@ -220,6 +254,9 @@ impl Metrics {
             Box::new(campaign_problems.clone()),
             Box::new(outbox_pending.clone()),
             Box::new(outbox_oldest_seconds.clone()),
+            Box::new(webhook_pending.clone()),
+            Box::new(webhook_oldest_seconds.clone()),
+            Box::new(webhook_tries.clone()),
             Box::new(build),
             Box::new(store_queries.clone()),
             Box::new(store_query_seconds.clone()),
@@ -243,6 +280,9 @@ impl Metrics {
             campaign_evaluation_errors,
             outbox_pending,
             outbox_oldest_seconds,
+            webhook_pending,
+            webhook_oldest_seconds,
+            webhook_tries,
             store_queries,
             store_query_seconds,
         }

@@ -93,6 +93,25 @@ async fn a_failing_receiver_gets_the_same_event_until_it_answers_2xx() {
     let (endpoint, secret) = endpoint_at(&server, &receiver, json!(["*"])).await;
     let path = format!("/companies/demo/webhooks/{endpoint}/test");
     back_office(&server, reqwest::Method::POST, &path, None).await;
+    let services = &server.running.services;
+    let series = |name: &str| format!(r#"{name}{{company="demo",endpoint="{endpoint}"}}"#);
+    let tries = |outcome: &str| {
+        format!(r#"loyalty_webhook_tries_total{{company="demo",outcome="{outcome}"}}"#)
+    };
+
+    // Refused once: still waiting, as the metrics tell.
+    receiver.wait_for(1, Duration::from_secs(10)).await;
+    let waiting = services.metrics_text().await;
+    let value = common::metric_sample;
+    assert_eq!(
+        value(&waiting, &series("loyalty_webhook_outbox_pending")),
+        Some(1.0),
+        "{waiting}"
+    );
+    assert!(
+        value(&waiting, &tries("retrying")) >= Some(1.0),
+        "{waiting}"
+    );
 
     // Tried after 1 s, 2 s and 4 s.
     let received = receiver.wait_for(4, Duration::from_secs(20)).await;
@@ -110,6 +129,17 @@ async fn a_failing_receiver_gets_the_same_event_until_it_answers_2xx() {
     assert_eq!(settled["state"], "delivered", "{settled}");
     assert_eq!(settled["attempts"], 4);
     assert_eq!(settled["last_status"], 200);
+    let delivered = services.metrics_text().await;
+    assert_eq!(
+        value(&delivered, &series("loyalty_webhook_outbox_pending")),
+        Some(0.0)
+    );
+    assert_eq!(
+        value(&delivered, &series("loyalty_webhook_outbox_oldest_seconds")),
+        Some(0.0)
+    );
+    assert_eq!(value(&delivered, &tries("retrying")), Some(3.0));
+    assert_eq!(value(&delivered, &tries("delivered")), Some(1.0));
 
     // Sent again on demand: the same event, once more.
     let event = settled["event_id"].as_str().unwrap();

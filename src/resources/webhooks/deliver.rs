@@ -29,16 +29,12 @@ use crate::error::ApiResult;
 use crate::resources::webhooks::emit::EndpointKey;
 use crate::resources::webhooks::outbox::Attempted;
 use crate::resources::webhooks::outbox::PendingDelivery;
+use crate::resources::webhooks::rounds::{NextRound, POLL, RoundOutcome, Rounds};
 use crate::resources::webhooks::signature::SIGNATURE_HEADER;
 use crate::resources::webhooks::signature::signature;
 use crate::resources::webhooks::store::StoredEndpoint;
 use crate::services::Services;
 use crate::storage::duties::Duty;
-
-/// How often the endpoints and the job's lease are read again, and the
-/// longest an endpoint with nothing due waits before its outbox is read
-/// again.
-const POLL: Duration = Duration::from_secs(1);
 
 /// How often the worker looks for endpoints with new events or a round
 /// due: events recorded meanwhile go out in one round, whose reads and
@@ -109,86 +105,6 @@ fn earliest_head_due(pending: &[PendingDelivery]) -> Option<Timestamp> {
         .filter(|delivery| seen.insert(delivery.order_key.as_str()))
         .map(|delivery| delivery.next_attempt_at)
         .min()
-}
-
-/// When an endpoint's next round is, after one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum NextRound {
-    /// At the next tick: it delivered, and more may wait.
-    Soon,
-    /// When new events are told of, or at this instant.
-    OnNewEventsOr(Instant),
-    /// At this instant (its receiver failed every try), whatever comes.
-    At(Instant),
-}
-
-/// What one round of an endpoint came to.
-#[derive(Debug, Default)]
-struct RoundOutcome {
-    delivered: usize,
-    failed: usize,
-    /// When the earliest delivery read and not delivered is due.
-    earliest_due: Option<Timestamp>,
-}
-
-impl RoundOutcome {
-    /// When the endpoint's next round is, `now` (and `clock_now` on the
-    /// service's clock) being when this one ended.
-    fn next_round(&self, now: Instant, clock_now: Timestamp) -> NextRound {
-        let until_due = self
-            .earliest_due
-            .map(|due| {
-                (due.as_datetime() - clock_now.as_datetime())
-                    .to_std()
-                    .unwrap_or_default()
-            })
-            .unwrap_or(POLL);
-        match (self.delivered, self.failed) {
-            (0, 0) => NextRound::OnNewEventsOr(now + until_due.min(POLL)),
-            (0, _) => NextRound::At(now + until_due),
-            _ => NextRound::Soon,
-        }
-    }
-}
-
-/// The worker's view of every endpoint it delivers to.
-#[derive(Default)]
-struct Rounds {
-    /// The enabled endpoints, as last read.
-    endpoints: HashMap<EndpointKey, StoredEndpoint>,
-    /// When each endpoint's next round is (none yet: at once).
-    next: HashMap<EndpointKey, NextRound>,
-    /// The endpoints whose round is running.
-    running: HashSet<EndpointKey>,
-    /// The endpoints told of new events since their last round started.
-    told: HashSet<EndpointKey>,
-    /// The running rounds, and whose each is.
-    tasks: JoinSet<(EndpointKey, NextRound)>,
-    owners: HashMap<tokio::task::Id, EndpointKey>,
-}
-
-impl Rounds {
-    /// Whether the round of `key` is due at `now`, new events of it told
-    /// of or not.
-    fn due(&self, key: &EndpointKey, told: bool, now: Instant) -> bool {
-        if self.running.contains(key) {
-            return false;
-        }
-        match self.next.get(key) {
-            None | Some(NextRound::Soon) => true,
-            Some(NextRound::OnNewEventsOr(at)) => told || now >= *at,
-            Some(NextRound::At(at)) => now >= *at,
-        }
-    }
-
-    /// A round ended (or its task did, `None` when it panicked).
-    fn ended(&mut self, id: tokio::task::Id, next: Option<(EndpointKey, NextRound)>) {
-        if let Some(key) = self.owners.remove(&id) {
-            self.running.remove(&key);
-            let next = next.map_or(NextRound::At(Instant::now() + POLL), |(_, next)| next);
-            self.next.insert(key, next);
-        }
-    }
 }
 
 impl Services {
@@ -408,6 +324,15 @@ impl Services {
         };
         let company = &endpoint.endpoint.company;
         let endpoint_id = &endpoint.endpoint.id;
+        let outcome = match (&attempted.error, given_up) {
+            (None, _) => "delivered",
+            (Some(_), false) => "retrying",
+            (Some(_), true) => "failed",
+        };
+        self.metrics
+            .webhook_tries
+            .with_label_values(&[company.as_str(), outcome])
+            .inc();
         match (&attempted.error, given_up) {
             (None, _) => {
                 tracing::debug!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, "webhook delivered")
@@ -512,32 +437,5 @@ mod tests {
         // evt_3 waits behind evt_1, which backs off; y goes on in order; z
         // stops at evt_6, not due, and evt_7 waits behind it.
         assert_eq!(sent, [vec!["evt_2", "evt_5"], vec!["evt_4"]]);
-    }
-
-    #[test]
-    fn an_endpoint_that_delivered_goes_on_one_that_failed_waits_for_its_retry() {
-        let now = Instant::now();
-        let clock: Timestamp = "2026-11-29T10:00:00Z".parse().unwrap();
-        let retry: Timestamp = "2026-11-29T10:00:04Z".parse().unwrap();
-        let delivered = RoundOutcome {
-            delivered: 3,
-            failed: 1,
-            earliest_due: Some(retry),
-        };
-        assert_eq!(delivered.next_round(now, clock), NextRound::Soon);
-        let failed = RoundOutcome {
-            delivered: 0,
-            failed: 2,
-            earliest_due: Some(retry),
-        };
-        assert_eq!(
-            failed.next_round(now, clock),
-            NextRound::At(now + Duration::from_secs(4))
-        );
-        let idle = RoundOutcome::default();
-        assert_eq!(
-            idle.next_round(now, clock),
-            NextRound::OnNewEventsOr(now + POLL)
-        );
     }
 }

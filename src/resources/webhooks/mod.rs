@@ -16,6 +16,7 @@ pub mod history;
 pub mod model;
 pub mod outbox;
 pub mod receiver;
+pub mod rounds;
 pub mod service;
 pub mod signature;
 pub mod store;

@@ -96,6 +96,19 @@ pub struct PendingDelivery {
     pub next_attempt_at: Timestamp,
 }
 
+/// What waits in the outbox for one endpoint, as the metrics read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndpointBacklog {
+    /// The endpoint's Company.
+    pub company: String,
+    /// The endpoint.
+    pub endpoint: String,
+    /// Deliveries waiting (up to the cap the read was given).
+    pub pending: i64,
+    /// Since when the first of them is tried; `None` when none waits.
+    pub waiting_since: Option<Timestamp>,
+}
+
 /// What one try of a delivery came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attempted {
@@ -245,6 +258,41 @@ impl Store {
         )
         .await?;
         Ok(rows.iter().filter_map(pending_from).collect())
+    }
+
+    /// What waits in the outbox for each endpoint: how many deliveries (at
+    /// most `cap`, so that a scrape of a receiver down for days reads a
+    /// bounded slice) and since when the first of them is tried (its
+    /// event, or its last "send again").
+    pub async fn webhook_outbox_backlog(&self, cap: usize) -> ApiResult<Vec<EndpointBacklog>> {
+        let mut backlogs = Vec::new();
+        for (company, endpoint) in self.webhook_endpoint_keys().await? {
+            let range = endpoint_range("webhook_outbox");
+            let query = format!(
+                "RETURN {{
+                     first: (SELECT created_at, tries_since FROM {range} LIMIT 1)[0],
+                     pending: array::len(SELECT VALUE id FROM {range} LIMIT $cap),
+                 }}"
+            );
+            let row: Option<Value> = first(
+                self.db
+                    .query(query)
+                    .bind(("company", company.clone()))
+                    .bind(("endpoint", endpoint.clone()))
+                    .bind(("cap", cap as i64)),
+            )
+            .await?;
+            let row = row.unwrap_or_default();
+            let first = &row["first"];
+            backlogs.push(EndpointBacklog {
+                pending: row["pending"].as_i64().unwrap_or(0),
+                waiting_since: timestamp(first, "tries_since")
+                    .or_else(|| timestamp(first, "created_at")),
+                company,
+                endpoint,
+            });
+        }
+        Ok(backlogs)
     }
 
     /// Records each of `tried` (a delivery to the endpoint `endpoint` of
