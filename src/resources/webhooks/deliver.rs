@@ -11,7 +11,8 @@
 //! events happened, one after the other (the next only once the one before
 //! was answered 2xx), several Customers at once; then it records every try
 //! in one write. An endpoint whose round delivered something has its next
-//! round at once; one with nothing due waits for new events (which the
+//! round a quarter second after that one started (the events meanwhile go
+//! out together); one with nothing due waits for new events (which the
 //! writes that make them tell of, [`super::emit::Subscriptions::touched`])
 //! or for its earliest retry; one whose every try failed waits for its
 //! earliest retry, whatever comes meanwhile.
@@ -214,8 +215,9 @@ impl Services {
             let services = self.clone();
             let round_key = key.clone();
             let task = rounds.tasks.spawn(async move {
+                let started = Instant::now();
                 let next = match services.deliver_round(&endpoint).await {
-                    Ok(outcome) => outcome.next_round(Instant::now(), services.now()),
+                    Ok(outcome) => outcome.next_round(started, Instant::now(), services.now()),
                     Err(error) => {
                         tracing::warn!(%error, endpoint = %endpoint.endpoint.id, "reading or recording webhook deliveries failed");
                         NextRound::At(Instant::now() + POLL)

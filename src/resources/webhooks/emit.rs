@@ -6,7 +6,9 @@
 //!
 //! A ledger entry's `points.changed` carries the balance it left, which
 //! only its transaction knows (other writes move the balance meanwhile): its
-//! rows are written by [`LEDGER_WEBHOOKS_TEXT`], which puts the balance in.
+//! rows are written by [`LEDGER_WEBHOOKS_TEXT`], which stores the balance
+//! beside the body; the worker puts it in the body it sends
+//! ([`super::outbox::with_balance`]).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, RwLock};
@@ -26,6 +28,7 @@ use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::model::Customer;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::webhooks::events::EVERY_EVENT;
+use crate::resources::webhooks::outbox::BALANCE_SLOT;
 use crate::resources::webhooks::outbox::OutgoingEvent;
 use crate::services::Services;
 use crate::storage::Store;
@@ -40,22 +43,21 @@ pub(crate) const WEBHOOK_DELIVERIES: &str = "webhook_deliveries";
 /// ([`Subscriptions::points_changes`]).
 pub(crate) const LEDGER_WEBHOOKS: &str = "ledger_webhooks";
 
-/// Where a `points.changed` body holds the balance its transaction fills in.
-const BALANCE_SLOT: &str = "\"balance_after\":null";
-
-/// SurrealQL writing the `points.changed` events of `$ledger_webhooks` once
-/// the balances they report have moved, in one statement: each with the
-/// balance its Customer's state holds less what later entries of the same
-/// transaction moved (`later`). A macro so that the ledger's append
+/// SurrealQL writing the `points.changed` outbox rows of
+/// `$ledger_webhooks` once the balances they report have moved, in one
+/// statement: each row with the balance its Customer's state holds less
+/// what later entries of the same transaction moved (`later`), as a number
+/// beside the body (a plain field: no text is made in the transaction). A
+/// macro so that the ledger's append
 /// ([`crate::resources::points::store::ledger::APPEND_LEDGER`]) and the
 /// group commit share its text.
 macro_rules! ledger_webhooks_text {
     () => {
         "
     IF $ledger_webhooks {
-        INSERT INTO webhook_outbox array::flatten($ledger_webhooks.map(|$change| $change.deliveries.map(|$delivery| object::extend($delivery, {
-            body: string::replace($delivery.body, '\"balance_after\":null', '\"balance_after\":' + <string> ((type::record('customer_state', [$change.company, $change.customer_id]).*[$change.kind] ?? 0) - $change.later))
-        })))) RETURN NONE;
+        INSERT INTO webhook_outbox $ledger_webhooks.map(|$change| object::extend($change.row, {
+            balance_after: (type::record('customer_state', [$change.company, $change.customer_id]).*[$change.kind] ?? 0) - $change.later
+        })) RETURN NONE;
     };"
     };
 }
@@ -191,11 +193,11 @@ impl Subscriptions {
     }
 
     /// The `points.changed` events of `ledger`, entries of `company` whose
-    /// ids are `entry_ids`, for [`LEDGER_WEBHOOKS_TEXT`]: per entry, its
-    /// Customer and balance, what the entries after it in `ledger` move of
-    /// that balance (`later`), and its outbox rows, whose body leaves the
-    /// balance after it to the transaction. None when no endpoint receives
-    /// them.
+    /// ids are `entry_ids`, for [`LEDGER_WEBHOOKS_TEXT`]: one per entry and
+    /// endpoint receiving it, with the entry's Customer and balance, what
+    /// the entries after it in `ledger` move of that balance (`later`), and
+    /// its outbox row, whose body leaves the balance after it to the
+    /// transaction. None when no endpoint receives them.
     pub(crate) fn points_changes(
         &self,
         company: &str,
@@ -210,7 +212,7 @@ impl Subscriptions {
             .iter()
             .zip(entry_ids)
             .enumerate()
-            .map(|(index, (entry, id))| {
+            .flat_map(|(index, (entry, id))| {
                 let later: i64 = ledger[index + 1..]
                     .iter()
                     .filter(|other| {
@@ -218,19 +220,21 @@ impl Subscriptions {
                     })
                     .map(|other| other.points)
                     .sum();
-                let deliveries = self.rows(
+                let rows = self.rows(
                     company,
                     POINTS_CHANGED,
                     Some(&entry.customer_id),
                     points_change(entry, id),
                     entry.created_at,
                 );
-                json!({
-                    "company": company,
-                    "customer_id": entry.customer_id,
-                    "kind": entry.kind,
-                    "later": later,
-                    "deliveries": deliveries,
+                rows.into_iter().map(move |row| {
+                    json!({
+                        "company": company,
+                        "customer_id": entry.customer_id,
+                        "kind": entry.kind,
+                        "later": later,
+                        "row": row,
+                    })
                 })
             })
             .collect()
@@ -239,7 +243,7 @@ impl Subscriptions {
 
 /// What a `points.changed` event says of `entry` (whose id is `id`): the
 /// entry as the ledger's listing answers it, and the balance it left, put
-/// in by its transaction ([`BALANCE_SLOT`]).
+/// in when it is sent ([`BALANCE_SLOT`]).
 fn points_change(entry: &LedgerEntry, id: &str) -> Value {
     let mut data = json!({ "balance_after": null, "id": id });
     if let (Some(data), Value::Object(fields)) = (data.as_object_mut(), json!(entry)) {

@@ -16,7 +16,7 @@ use crate::storage::first;
 use crate::storage::store_error;
 
 /// The fields of a stored delivery operators are not shown.
-const NOT_SHOWN: [&str; 4] = ["id", "order_key", "body", "tries_since"];
+const NOT_SHOWN: [&str; 5] = ["id", "order_key", "body", "balance_after", "tries_since"];
 
 /// A stored delivery (`event_id` read off its id) as operators see it; one
 /// still in the outbox is pending.

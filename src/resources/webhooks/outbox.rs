@@ -75,6 +75,15 @@ impl OutgoingEvent {
     }
 }
 
+/// Where a `points.changed` body holds the balance its transaction stored
+/// beside it (`balance_after`), put in by [`with_balance`].
+pub(crate) const BALANCE_SLOT: &str = "\"balance_after\":null";
+
+/// `body` with the balance `balance` in its [`BALANCE_SLOT`].
+pub(crate) fn with_balance(body: &str, balance: i64) -> String {
+    body.replacen(BALANCE_SLOT, &format!("\"balance_after\":{balance}"), 1)
+}
+
 /// A delivery waiting in the outbox, as the worker reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingDelivery {
@@ -165,11 +174,15 @@ pub(crate) fn timestamp(row: &Value, field: &str) -> Option<Timestamp> {
 fn pending_from(row: &Value) -> Option<PendingDelivery> {
     let text = |field: &str| row.get(field)?.as_str().map(str::to_string);
     let created_at = timestamp(row, "created_at")?;
+    let body = text("body")?;
     Some(PendingDelivery {
         event_id: text("event_id")?,
         event_type: text("type")?,
         order_key: text("order_key")?,
-        body: text("body")?,
+        body: match row.get("balance_after").and_then(Value::as_i64) {
+            Some(balance) => with_balance(&body, balance),
+            None => body,
+        },
         attempts: row.get("attempts").and_then(Value::as_i64).unwrap_or(0),
         tries_since: timestamp(row, "tries_since").unwrap_or(created_at),
         next_attempt_at: timestamp(row, "next_attempt_at").unwrap_or(created_at),

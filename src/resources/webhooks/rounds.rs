@@ -16,11 +16,16 @@ use crate::resources::webhooks::store::StoredEndpoint;
 /// again.
 pub(super) const POLL: Duration = Duration::from_secs(1);
 
+/// The least time from the start of a round that delivered to the start of
+/// the next: under a steady stream of events, those of this time go out
+/// together, one read and one write for all of them (each write of the
+/// outbox costs the store far more than its rows: a `DELETE` reads the
+/// whole schema). An endpoint that was idle is sent a new event at once.
+pub(super) const ROUND_SPACING: Duration = Duration::from_millis(250);
+
 /// When an endpoint's next round is, after one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NextRound {
-    /// At the next tick: it delivered, and more may wait.
-    Soon,
     /// When new events are told of, or at this instant.
     OnNewEventsOr(Instant),
     /// At this instant (its receiver failed every try), whatever comes.
@@ -37,9 +42,16 @@ pub(super) struct RoundOutcome {
 }
 
 impl RoundOutcome {
-    /// When the endpoint's next round is, `now` (and `clock_now` on the
-    /// service's clock) being when this one ended.
-    pub(super) fn next_round(&self, now: Instant, clock_now: Timestamp) -> NextRound {
+    /// When the endpoint's next round is, this one having started at
+    /// `started` and ended at `now` (`clock_now` on the service's clock):
+    /// after one that delivered, [`ROUND_SPACING`] after its start (more may
+    /// wait).
+    pub(super) fn next_round(
+        &self,
+        started: Instant,
+        now: Instant,
+        clock_now: Timestamp,
+    ) -> NextRound {
         let until_due = self
             .earliest_due
             .map(|due| {
@@ -51,7 +63,7 @@ impl RoundOutcome {
         match (self.delivered, self.failed) {
             (0, 0) => NextRound::OnNewEventsOr(now + until_due.min(POLL)),
             (0, _) => NextRound::At(now + until_due),
-            _ => NextRound::Soon,
+            _ => NextRound::At((started + ROUND_SPACING).max(now)),
         }
     }
 }
@@ -80,7 +92,7 @@ impl Rounds {
             return false;
         }
         match self.next.get(key) {
-            None | Some(NextRound::Soon) => true,
+            None => true,
             Some(NextRound::OnNewEventsOr(at)) => told || now >= *at,
             Some(NextRound::At(at)) => now >= *at,
         }
@@ -101,7 +113,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_endpoint_that_delivered_goes_on_one_that_failed_waits_for_its_retry() {
+    fn an_endpoint_that_delivered_goes_on_after_the_spacing_one_that_failed_waits_for_its_retry() {
         let now = Instant::now();
         let clock: Timestamp = "2026-11-29T10:00:00Z".parse().unwrap();
         let retry: Timestamp = "2026-11-29T10:00:04Z".parse().unwrap();
@@ -110,19 +122,25 @@ mod tests {
             failed: 1,
             earliest_due: Some(retry),
         };
-        assert_eq!(delivered.next_round(now, clock), NextRound::Soon);
+        let started = now - Duration::from_millis(100);
+        assert_eq!(
+            delivered.next_round(started, now, clock),
+            NextRound::At(started + ROUND_SPACING)
+        );
+        let long = now - Duration::from_secs(2);
+        assert_eq!(delivered.next_round(long, now, clock), NextRound::At(now));
         let failed = RoundOutcome {
             delivered: 0,
             failed: 2,
             earliest_due: Some(retry),
         };
         assert_eq!(
-            failed.next_round(now, clock),
+            failed.next_round(now, now, clock),
             NextRound::At(now + Duration::from_secs(4))
         );
         let idle = RoundOutcome::default();
         assert_eq!(
-            idle.next_round(now, clock),
+            idle.next_round(now, now, clock),
             NextRound::OnNewEventsOr(now + POLL)
         );
     }
