@@ -18,6 +18,8 @@ pub mod open;
 pub mod page_query;
 pub(crate) mod record_text;
 pub mod schema;
+#[cfg(test)]
+mod vendored_surrealdb;
 pub mod write_lanes;
 
 use std::future::IntoFuture;

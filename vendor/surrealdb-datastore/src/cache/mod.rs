@@ -1,0 +1,2 @@
+pub mod ds;
+pub mod tx;
