@@ -174,15 +174,15 @@ fn is_rare(write: &EventWrite) -> bool {
         || present(&write["answer"])
 }
 
-/// What `writes` move of the balance a `points.changed` event `change`
-/// reports (its Company, Customer and kind).
-fn balance_moved(writes: &[EventWrite], change: &Value) -> i64 {
+/// What `writes` move of the balance a `points.changed` event `event` of
+/// `company` reports (its Customer's state and its kind).
+fn balance_moved(writes: &[EventWrite], company: &Value, event: &Value) -> i64 {
     writes
         .iter()
-        .filter(|write| write["company"] == change["company"])
+        .filter(|write| write["company"] == *company)
         .flat_map(|write| write["balances"].as_array().map_or(&[][..], Vec::as_slice))
         .filter(|balance| {
-            balance["customer_id"] == change["customer_id"] && balance["kind"] == change["kind"]
+            balance["customer_id"] == event["state"][1] && balance["kind"] == event["kind"]
         })
         .filter_map(|balance| balance["delta"].as_i64())
         .sum()
@@ -324,8 +324,13 @@ impl BatchTransaction {
         // After the balances they report have moved, less what the batch's
         // later events moved of them.
         for (index, mut change) in points_changes {
-            let later = balance_moved(&writes[index + 1..], &change);
-            change["later"] = json!(change["later"].as_i64().unwrap_or(0) + later);
+            let company = change["company"].clone();
+            if let Some(events) = change["events"].as_array_mut() {
+                for event in events {
+                    let later = balance_moved(&writes[index + 1..], &company, event);
+                    event["later"] = json!(event["later"].as_i64().unwrap_or(0) + later);
+                }
+            }
             batch.push(&STORE_LEDGER_WEBHOOKS, change);
         }
         if !batch.rare.is_empty() {

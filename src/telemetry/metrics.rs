@@ -47,7 +47,8 @@ pub struct Metrics {
     /// has waited (the delivery lag); 0 when none waits.
     pub outbox_oldest_seconds: IntGauge,
     /// `loyalty_webhook_outbox_pending{company, endpoint}`: deliveries
-    /// waiting for each endpoint (read at scrape, counted up to 100,000).
+    /// waiting for each endpoint (read at scrape, counted in up to 100,000
+    /// groups).
     pub webhook_pending: IntGaugeVec,
     /// `loyalty_webhook_outbox_oldest_seconds{company, endpoint}`: how long
     /// the first delivery waiting for each endpoint has been tried; 0 when

@@ -5,8 +5,9 @@
 use crate::common::time::Timestamp;
 use crate::services::Services;
 
-/// The most webhook deliveries a scrape counts for one endpoint: a
-/// receiver down for days leaves millions, which a count would read whole.
+/// The most groups of webhook deliveries a scrape counts for one endpoint
+/// (a cart's events are a group or two): a receiver down for days leaves
+/// millions, which a count would read whole.
 const WEBHOOK_BACKLOG_COUNTED: usize = 100_000;
 
 impl Services {

@@ -51,11 +51,12 @@ const GIVE_UP_AFTER: chrono::Duration = chrono::Duration::hours(24);
 /// How often settled deliveries older than the server keeps are deleted.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
-/// Settled deliveries deleted in one write.
+/// Groups of settled deliveries deleted in one write.
 const PRUNED_AT_ONCE: usize = 1000;
 
-/// Waiting deliveries an endpoint's round reads.
-const ROUND: usize = 1000;
+/// Groups of waiting deliveries an endpoint's round reads (a cart's
+/// events are a group or two).
+const ROUND: usize = 500;
 
 /// Requests an endpoint is sent at once (each Customer's one at a time).
 const IN_FLIGHT_PER_ENDPOINT: usize = 32;
@@ -195,7 +196,7 @@ impl Services {
                 }
             }
             if deleted > 0 {
-                tracing::info!(%company, %endpoint, deleted, days, "old webhook deliveries deleted");
+                tracing::info!(%company, %endpoint, groups = deleted, days, "old webhook deliveries deleted");
             }
         }
         Ok(())
@@ -251,7 +252,7 @@ impl Services {
             earliest_due: earliest_head_due(&pending),
             ..RoundOutcome::default()
         };
-        let chains = due_chains(pending, now);
+        let chains = due_chains(pending.clone(), now);
         if chains.is_empty() {
             return Ok(outcome);
         }
@@ -293,7 +294,7 @@ impl Services {
             .filter_map(|(_, attempted)| attempted.next_attempt_at)
             .min();
         self.store
-            .record_webhook_attempts(company, id, &tried)
+            .record_webhook_attempts(company, id, &pending, &tried)
             .await?;
         Ok(outcome)
     }
@@ -406,6 +407,7 @@ mod tests {
 
     fn pending(key: &str, event: &str, due: &str) -> PendingDelivery {
         PendingDelivery {
+            group: event.into(),
             event_id: event.into(),
             event_type: "points.changed".into(),
             order_key: key.into(),
@@ -414,6 +416,7 @@ mod tests {
             attempts: 0,
             tries_since: "2026-11-29T10:00:00Z".parse().unwrap(),
             next_attempt_at: due.parse().unwrap(),
+            last_try: Default::default(),
         }
     }
 

@@ -4,10 +4,14 @@
 //! subscribed to its type, written in the transaction of the change it
 //! reports. A Company without endpoints writes nothing more.
 //!
+//! The events one write makes of one Customer go to each endpoint as one
+//! group ([`super::groups::EventGroup`]): a cart's own, then its
+//! `points.changed`.
+//!
 //! A ledger entry's `points.changed` carries the balance it left, which
 //! only its transaction knows (other writes move the balance meanwhile): its
-//! rows are written by [`LEDGER_WEBHOOKS_TEXT`], which stores the balance
-//! beside the body; the worker puts it in the body it sends
+//! groups are written by [`LEDGER_WEBHOOKS_TEXT`], which stores each
+//! balance beside its event's body; the worker puts it in the body it sends
 //! ([`super::outbox::with_balance`]).
 
 use std::collections::{HashMap, HashSet};
@@ -28,8 +32,8 @@ use crate::pipeline::occurrence::Occurrence;
 use crate::resources::customers::model::Customer;
 use crate::resources::points::ledger_entry::LedgerEntry;
 use crate::resources::webhooks::events::EVERY_EVENT;
+use crate::resources::webhooks::groups::EventGroup;
 use crate::resources::webhooks::outbox::BALANCE_SLOT;
-use crate::resources::webhooks::outbox::OutgoingEvent;
 use crate::services::Services;
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
@@ -43,10 +47,10 @@ pub(crate) const WEBHOOK_DELIVERIES: &str = "webhook_deliveries";
 /// ([`Subscriptions::points_changes`]).
 pub(crate) const LEDGER_WEBHOOKS: &str = "ledger_webhooks";
 
-/// SurrealQL writing the `points.changed` outbox rows of
-/// `$ledger_webhooks` once the balances they report have moved, in one
-/// statement: each row with the balance its Customer's state holds less
-/// what later entries of the same transaction moved (`later`), as a number
+/// SurrealQL writing the `points.changed` groups of `$ledger_webhooks` once
+/// the balances they report have moved, in one statement: each event with
+/// the balance its Customer's state (`state`) holds of its kind less what
+/// later entries of the same transaction moved (`later`), as a number
 /// beside the body (a plain field: no text is made in the transaction). A
 /// macro so that the ledger's append
 /// ([`crate::resources::points::store::ledger::APPEND_LEDGER`]) and the
@@ -56,7 +60,9 @@ macro_rules! ledger_webhooks_text {
         "
     IF $ledger_webhooks {
         INSERT INTO webhook_outbox $ledger_webhooks.map(|$change| object::extend($change.row, {
-            balance_after: (type::record('customer_state', [$change.company, $change.customer_id]).*[$change.kind] ?? 0) - $change.later
+            events: $change.events.map(|$event| object::extend($event.entry, {
+                balance_after: (type::record('customer_state', $event.state).*[$event.kind] ?? 0) - $event.later
+            }))
         })) RETURN NONE;
     };"
     };
@@ -81,6 +87,15 @@ struct Subscription {
     events: Vec<String>,
 }
 
+impl Subscription {
+    /// Whether it receives events of `event_type`.
+    fn receives(&self, event_type: &str) -> bool {
+        self.events
+            .iter()
+            .any(|e| e == EVERY_EVENT || e == event_type)
+    }
+}
+
 /// An endpoint: its Company and its id.
 pub(crate) type EndpointKey = (String, String);
 
@@ -95,20 +110,22 @@ pub struct Subscriptions {
 }
 
 impl Subscriptions {
+    /// The enabled endpoints of `company`.
+    fn of_company(&self, company: &str) -> Vec<Subscription> {
+        self.by_company
+            .read()
+            .ok()
+            .and_then(|by_company| by_company.get(company).cloned())
+            .unwrap_or_default()
+    }
+
     /// The endpoints of `company` receiving events of `event_type`.
     fn endpoints(&self, company: &str, event_type: &str) -> Vec<String> {
-        let Ok(by_company) = self.by_company.read() else {
-            return Vec::new();
-        };
-        by_company
-            .get(company)
-            .map_or_else(Vec::new, |subscriptions| {
-                subscriptions
-                    .iter()
-                    .filter(|s| s.events.iter().any(|e| e == EVERY_EVENT || e == event_type))
-                    .map(|s| s.endpoint_id.clone())
-                    .collect()
-            })
+        self.of_company(company)
+            .into_iter()
+            .filter(|s| s.receives(event_type))
+            .map(|s| s.endpoint_id)
+            .collect()
     }
 
     /// Whether `company` has an enabled endpoint at all.
@@ -156,25 +173,45 @@ impl Subscriptions {
         data: Value,
         at: Timestamp,
     ) -> Vec<Value> {
-        let endpoints = self.endpoints(company, event_type);
-        if endpoints.is_empty() {
+        self.group_rows(company, customer, vec![(event_type, data, at)])
+    }
+
+    /// The outbox rows of the events `(type, data, at)` of `company`, made
+    /// together in this order and kept in order with the other events of
+    /// `customer`: for each endpoint subscribed to any of them, a group of
+    /// those it receives; none when no endpoint is.
+    pub(crate) fn group_rows(
+        &self,
+        company: &str,
+        customer: Option<&str>,
+        events: Vec<(&str, Value, Timestamp)>,
+    ) -> Vec<Value> {
+        let subscriptions: Vec<Subscription> = self
+            .of_company(company)
+            .into_iter()
+            .filter(|s| events.iter().any(|(event_type, ..)| s.receives(event_type)))
+            .collect();
+        if subscriptions.is_empty() {
             return Vec::new();
         }
-        let event = OutgoingEvent::new(
+        let groups = EventGroup::numbered(
             self.next_event_id(),
+            || self.next_event_id(),
             company,
-            event_type,
             customer,
-            data,
-            at,
+            events,
         );
-        endpoints
-            .iter()
-            .map(|endpoint| {
-                self.touch(company, endpoint);
-                event.delivery_row(company, endpoint)
-            })
-            .collect()
+        let mut rows = Vec::new();
+        for subscription in &subscriptions {
+            let endpoint = &subscription.endpoint_id;
+            self.touch(company, endpoint);
+            rows.extend(groups.iter().filter_map(|group| {
+                group.row(company, endpoint, |event| {
+                    subscription.receives(&event.event_type)
+                })
+            }));
+        }
+        rows
     }
 
     /// The outbox rows of the webhook event `event_type` (`customer.*`)
@@ -193,10 +230,11 @@ impl Subscriptions {
     }
 
     /// The `points.changed` events of `ledger`, entries of `company` whose
-    /// ids are `entry_ids`, for [`LEDGER_WEBHOOKS_TEXT`]: one per entry and
-    /// endpoint receiving it, with the entry's Customer and balance, what
-    /// the entries after it in `ledger` move of that balance (`later`), and
-    /// its outbox row, whose body leaves the balance after it to the
+    /// ids are `entry_ids`, for [`LEDGER_WEBHOOKS_TEXT`]: for each Customer
+    /// and endpoint receiving them, a group of its entries' events (its
+    /// outbox row), each with the state holding its balance, its kind, and
+    /// what the entries after it in `ledger` move of that balance
+    /// (`later`); the body of each leaves the balance after it to the
     /// transaction. None when no endpoint receives them.
     pub(crate) fn points_changes(
         &self,
@@ -205,39 +243,76 @@ impl Subscriptions {
         entry_ids: &[String],
     ) -> Vec<Value> {
         const POINTS_CHANGED: &str = "points.changed";
-        if !self.any(company) || self.endpoints(company, POINTS_CHANGED).is_empty() {
+        if !self.any(company) {
             return Vec::new();
         }
-        ledger
-            .iter()
-            .zip(entry_ids)
-            .enumerate()
-            .flat_map(|(index, (entry, id))| {
-                let later: i64 = ledger[index + 1..]
-                    .iter()
-                    .filter(|other| {
-                        other.customer_id == entry.customer_id && other.kind == entry.kind
-                    })
-                    .map(|other| other.points)
-                    .sum();
-                let rows = self.rows(
-                    company,
-                    POINTS_CHANGED,
-                    Some(&entry.customer_id),
-                    points_change(entry, id),
-                    entry.created_at,
-                );
-                rows.into_iter().map(move |row| {
-                    json!({
-                        "company": company,
-                        "customer_id": entry.customer_id,
-                        "kind": entry.kind,
-                        "later": later,
-                        "row": row,
-                    })
+        let endpoints = self.endpoints(company, POINTS_CHANGED);
+        if endpoints.is_empty() {
+            return Vec::new();
+        }
+        // Each Customer's entries, Customers in the order they first come.
+        let mut by_customer: Vec<(&str, Vec<usize>)> = Vec::new();
+        for (index, entry) in ledger.iter().enumerate().take(entry_ids.len()) {
+            match by_customer
+                .iter_mut()
+                .find(|(customer, _)| *customer == entry.customer_id)
+            {
+                Some((_, entries)) => entries.push(index),
+                None => by_customer.push((entry.customer_id.as_str(), vec![index])),
+            }
+        }
+        let later = |index: usize| -> i64 {
+            let entry = &ledger[index];
+            ledger[index + 1..]
+                .iter()
+                .filter(|other| other.customer_id == entry.customer_id && other.kind == entry.kind)
+                .map(|other| other.points)
+                .sum()
+        };
+        let mut changes = Vec::new();
+        for (customer, entries) in by_customer {
+            let events = entries
+                .iter()
+                .map(|&index| {
+                    let entry = &ledger[index];
+                    let data = points_change(entry, &entry_ids[index]);
+                    (POINTS_CHANGED, data, entry.created_at)
                 })
-            })
-            .collect()
+                .collect();
+            let groups = EventGroup::numbered(
+                self.next_event_id(),
+                || self.next_event_id(),
+                company,
+                Some(customer),
+                events,
+            );
+            let mut indices = entries.iter();
+            for group in groups {
+                let events: Vec<Value> = group
+                    .events
+                    .iter()
+                    .zip(indices.by_ref())
+                    .map(|(event, &index)| {
+                        json!({
+                            "entry": event.entry(),
+                            "state": [company, customer],
+                            "kind": ledger[index].kind,
+                            "later": later(index),
+                        })
+                    })
+                    .collect();
+                for endpoint in &endpoints {
+                    self.touch(company, endpoint);
+                    changes.push(json!({
+                        "company": company,
+                        "customer_id": customer,
+                        "row": { "id": [company, endpoint, group.id], "order_key": group.order_key },
+                        "events": events,
+                    }));
+                }
+            }
+        }
+        changes
     }
 }
 
@@ -322,11 +397,10 @@ impl Services {
                 customer_id,
                 occurrence.cart_id(),
             ));
-        let rows: Vec<Value> = events
-            .flat_map(|(event_type, data)| {
-                webhooks.rows(company, event_type, Some(customer_id), data, at)
-            })
+        let events = events
+            .map(|(event_type, data)| (event_type, data, at))
             .collect();
+        let rows = webhooks.group_rows(company, Some(customer_id), events);
         (!rows.is_empty()).then_some((WEBHOOK_DELIVERIES, Value::Array(rows)))
     }
 }

@@ -1,14 +1,18 @@
 //! The deliveries operators see: those still in the outbox
 //! ([`super::outbox`]) and the settled ones (delivered, or given up after
 //! 24 hours), each kept with its body so that it can be sent again. Both
-//! are keyed `[company, endpoint, event]`: an endpoint's latest deliveries
-//! are the ends of two ranges of ids, read backwards.
+//! hold groups of events keyed `[company, endpoint, group]`, and a group's
+//! events sort with it: an endpoint's latest deliveries are in the last
+//! groups of two ranges of ids, read backwards, and one event's in the
+//! group its id names ([`super::groups::group_of`]) or, sent again, in one
+//! of its own keyed by its id.
 
 use serde_json::Value;
 
 use crate::common::time::Timestamp;
 use crate::error::ApiError;
 use crate::error::ApiResult;
+use crate::resources::webhooks::groups::group_of;
 use crate::resources::webhooks::model::WebhookDelivery;
 use crate::resources::webhooks::outbox::endpoint_range;
 use crate::storage::Store;
@@ -16,12 +20,12 @@ use crate::storage::first;
 use crate::storage::store_error;
 
 /// The fields of a stored delivery operators are not shown.
-const NOT_SHOWN: [&str; 5] = ["id", "order_key", "body", "balance_after", "tries_since"];
+const NOT_SHOWN: [&str; 3] = ["body", "balance_after", "tries_since"];
 
-/// A stored delivery (`event_id` read off its id) as operators see it; one
-/// still in the outbox is pending.
-fn delivery_from(mut row: Value) -> ApiResult<WebhookDelivery> {
-    if let Some(object) = row.as_object_mut() {
+/// A stored event's delivery as operators see it; one still in the outbox
+/// is pending.
+fn delivery_from(mut entry: Value) -> ApiResult<WebhookDelivery> {
+    if let Some(object) = entry.as_object_mut() {
         for field in NOT_SHOWN {
             object.remove(field);
         }
@@ -37,13 +41,24 @@ fn delivery_from(mut row: Value) -> ApiResult<WebhookDelivery> {
             object.insert("next_attempt_at".into(), created_at);
         }
     }
-    serde_json::from_value(row)
+    serde_json::from_value(entry)
         .map_err(|e| ApiError::internal(format!("stored webhook delivery unreadable: {e}")))
 }
 
-/// The delivery of `$event` to `$endpoint` of `$company` in `table`.
-fn delivery_record(table: &str) -> String {
-    format!("type::record('{table}', [$company, $endpoint, $event])")
+/// The events of the groups `groups` (each `{events}`), in order.
+fn events_of(groups: Vec<Value>) -> impl Iterator<Item = Value> {
+    groups
+        .into_iter()
+        .flat_map(|mut group| match group["events"].take() {
+            Value::Array(events) => events,
+            _ => Vec::new(),
+        })
+}
+
+/// The group keyed `key` (a parameter) of `$endpoint` of `$company` in
+/// `table`.
+fn group_record(table: &str, key: &str) -> String {
+    format!("type::record('{table}', [$company, $endpoint, {key}])")
 }
 
 impl Store {
@@ -55,9 +70,10 @@ impl Store {
         endpoint: &str,
         limit: usize,
     ) -> ApiResult<Vec<WebhookDelivery>> {
+        // A group holds one event or more: the last `limit` hold the latest.
         let latest = |table: &str| {
             format!(
-                "SELECT record::id(id)[2] AS event_id, * FROM {} ORDER BY id DESC LIMIT $limit;",
+                "SELECT events FROM {} ORDER BY id DESC LIMIT $limit;",
                 endpoint_range(table)
             )
         };
@@ -73,9 +89,8 @@ impl Store {
             .map_err(store_error)?;
         let waiting: Vec<Value> = response.take(0).map_err(store_error)?;
         let settled: Vec<Value> = response.take(1).map_err(store_error)?;
-        let mut deliveries = waiting
-            .into_iter()
-            .chain(settled)
+        let mut deliveries = events_of(waiting)
+            .chain(events_of(settled))
             .map(delivery_from)
             .collect::<ApiResult<Vec<_>>>()?;
         deliveries.sort_by(|a, b| b.event_id.cmp(&a.event_id));
@@ -92,29 +107,37 @@ impl Store {
         event: &str,
     ) -> ApiResult<Option<WebhookDelivery>> {
         let query = format!(
-            "RETURN {}.* ?? {}.*",
-            delivery_record("webhook_outbox"),
-            delivery_record("webhook_delivery")
+            "RETURN {{ waiting: {}.*, waiting_own: {}.*, settled: {}.*, settled_own: {}.* }}",
+            group_record("webhook_outbox", "$group"),
+            group_record("webhook_outbox", "$event"),
+            group_record("webhook_delivery", "$group"),
+            group_record("webhook_delivery", "$event"),
         );
-        let row: Option<Value> = first(
+        let found: Option<Value> = first(
             self.db
                 .query(query)
                 .bind(("company", company.to_string()))
                 .bind(("endpoint", endpoint.to_string()))
+                .bind(("group", group_of(event).to_string()))
                 .bind(("event", event.to_string())),
         )
         .await?;
-        let row = row.filter(Value::is_object).map(|mut row| {
-            row["event_id"] = Value::from(event);
-            row
-        });
-        row.map(delivery_from).transpose()
+        let groups: Vec<Value> = match found {
+            Some(Value::Object(found)) => found.into_values().collect(),
+            _ => Vec::new(),
+        };
+        events_of(groups.into_iter().filter(Value::is_object).collect())
+            .find(|entry| entry["event_id"] == event)
+            .map(delivery_from)
+            .transpose()
     }
 
     /// Sends the delivery of `event` to `endpoint` of `company` again from
     /// `now`, whatever it came to: one waiting is due now and tried for 24
-    /// hours from now; one settled goes back to the outbox, with its tries
-    /// counted. False when there is none.
+    /// hours from now; one settled goes back to the outbox as a group of
+    /// its own (keyed by its id, so that it sorts right after its group and
+    /// the delivery worker alone writes the groups it reads), with its
+    /// tries counted. False when there is none.
     pub async fn resend_webhook_delivery(
         &self,
         company: &str,
@@ -122,40 +145,50 @@ impl Store {
         event: &str,
         now: Timestamp,
     ) -> ApiResult<bool> {
+        let holds = "|$record| array::len(($record.*.events ?? []).filter(|$entry| $entry.event_id = $event)) > 0";
         let query = format!(
             "BEGIN TRANSACTION;
-             LET $waiting = {waiting};
-             LET $settled = {settled};
-             LET $found = record::exists($waiting) OR record::exists($settled);
-             IF record::exists($waiting) {{
-                 UPDATE $waiting SET tries_since = $now, next_attempt_at = $now RETURN NONE;
-             }} ELSE IF record::exists($settled) {{
-                 LET $row = $settled.*;
-                 DELETE $settled RETURN NONE;
-                 INSERT INTO webhook_outbox {{
-                     id: [$company, $endpoint, $event],
-                     type: $row.type,
-                     order_key: $row.order_key,
-                     body: $row.body,
-                     created_at: $row.created_at,
-                     attempts: $row.attempts,
-                     last_attempt_at: $row.last_attempt_at,
-                     last_status: $row.last_status,
-                     last_error: $row.last_error,
-                     tries_since: $now,
-                     next_attempt_at: $now,
+             LET $waiting = [{waiting}, {waiting_own}].filter({holds})[0];
+             LET $settled = [{settled}, {settled_own}].filter({holds})[0];
+             LET $done = IF $settled {{
+                 $settled.*.events.filter(|$entry| $entry.event_id = $event)[0]
+             }} ELSE {{ NONE }};
+             IF $waiting {{
+                 UPDATE $waiting SET events = events.map(|$entry| IF $entry.event_id = $event {{
+                     object::extend($entry, {{ tries_since: $now, next_attempt_at: $now }})
+                 }} ELSE {{ $entry }}) RETURN NONE;
+             }} ELSE IF $done {{
+                 CREATE {waiting_own} CONTENT {{
+                     order_key: $settled.*.order_key,
+                     events: [{{
+                         event_id: $event,
+                         type: $done.type,
+                         body: $done.body,
+                         created_at: $done.created_at,
+                         attempts: $done.attempts,
+                         last_attempt_at: $done.last_attempt_at,
+                         last_status: $done.last_status,
+                         last_error: $done.last_error,
+                         tries_since: $now,
+                         next_attempt_at: $now,
+                     }}],
                  }} RETURN NONE;
+                 UPDATE $settled SET events = events.filter(|$entry| $entry.event_id != $event) RETURN NONE;
+                 DELETE $settled WHERE !events RETURN NONE;
              }};
-             $found;
+             $waiting != NONE OR $done != NONE;
              COMMIT TRANSACTION;",
-            waiting = delivery_record("webhook_outbox"),
-            settled = delivery_record("webhook_delivery"),
+            waiting = group_record("webhook_outbox", "$group"),
+            waiting_own = group_record("webhook_outbox", "$event"),
+            settled = group_record("webhook_delivery", "$group"),
+            settled_own = group_record("webhook_delivery", "$event"),
         );
         let mut response = self
             .transact(|db| {
                 db.query_keeping_customers(query.as_str())
                     .bind(("company", company.to_string()))
                     .bind(("endpoint", endpoint.to_string()))
+                    .bind(("group", group_of(event).to_string()))
                     .bind(("event", event.to_string()))
                     .bind(("now", now.to_string()))
             })
@@ -165,9 +198,10 @@ impl Store {
         Ok(found.unwrap_or(false))
     }
 
-    /// Deletes up to `limit` settled deliveries of the endpoint `endpoint`
-    /// of `company` whose events were made before `before` (an event id,
-    /// or the start of one: ids sort by time); how many it deleted.
+    /// Deletes up to `limit` groups of settled deliveries of the endpoint
+    /// `endpoint` of `company` whose events were made before `before` (an
+    /// event id, or the start of one: ids sort by time); how many it
+    /// deleted.
     pub async fn prune_webhook_deliveries(
         &self,
         company: &str,
@@ -202,16 +236,20 @@ mod tests {
 
     const DAY: i64 = 86_400_000;
 
-    /// A settled delivery of `event` to the endpoint `endpoint` of `c`.
+    /// The group of a settled delivery of `event` to the endpoint
+    /// `endpoint` of `c`.
     fn settled(endpoint: &str, event: &str) -> Value {
         json!({
             "id": ["c", endpoint, event],
-            "type": "webhook.test",
             "order_key": event,
-            "body": "{}",
-            "created_at": "2026-11-01T00:00:00Z",
-            "state": "delivered",
-            "attempts": 1,
+            "events": [{
+                "event_id": event,
+                "type": "webhook.test",
+                "body": "{}",
+                "created_at": "2026-11-01T00:00:00Z",
+                "state": "delivered",
+                "attempts": 1,
+            }],
         })
     }
 
@@ -248,5 +286,66 @@ mod tests {
         assert_eq!(left, [recent.as_str()]);
         let other = store.webhook_deliveries("c", "other", 10).await.unwrap();
         assert_eq!(other.len(), 1, "another endpoint's are its own");
+    }
+
+    #[tokio::test]
+    async fn deliveries_stored_one_an_event_become_groups_of_their_one() {
+        let store = Store::connect("mem://", None).await.unwrap();
+        store
+            .db
+            .query(
+                "DELETE migration:webhook_event_groups;
+                 CREATE webhook_outbox:['c', 'e', 'evt_01'] CONTENT {
+                     type: 'points.changed', order_key: 'x', body: '{\"balance_after\":null}',
+                     balance_after: 40, created_at: '2026-11-30T10:00:00Z', attempts: 2,
+                     tries_since: '2026-11-30T10:00:00Z', next_attempt_at: '2026-11-30T10:00:04Z',
+                     last_attempt_at: '2026-11-30T10:00:02Z', last_status: 500, last_error: 'answered 500',
+                 };
+                 CREATE webhook_delivery:['c', 'e', 'evt_00'] CONTENT {
+                     type: 'cart.recorded', order_key: 'x', body: '{}', created_at: '2026-11-30T09:00:00Z',
+                     state: 'delivered', attempts: 1, last_attempt_at: '2026-11-30T09:00:01Z',
+                     last_status: 204, delivered_at: '2026-11-30T09:00:01Z',
+                 };",
+            )
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
+        store
+            .db
+            .query(crate::storage::schema::schema())
+            .await
+            .unwrap()
+            .check()
+            .unwrap();
+
+        let listed = store.webhook_deliveries("c", "e", 10).await.unwrap();
+        let listed = serde_json::to_value(&listed).unwrap();
+        assert_eq!(
+            listed,
+            json!([
+                {
+                    "event_id": "evt_01", "type": "points.changed", "state": "pending",
+                    "attempts": 2, "created_at": "2026-11-30T10:00:00Z",
+                    "next_attempt_at": "2026-11-30T10:00:04Z", "last_attempt_at": "2026-11-30T10:00:02Z",
+                    "last_status": 500, "last_error": "answered 500",
+                },
+                {
+                    "event_id": "evt_00", "type": "cart.recorded", "state": "delivered",
+                    "attempts": 1, "created_at": "2026-11-30T09:00:00Z",
+                    "last_attempt_at": "2026-11-30T09:00:01Z", "last_status": 204,
+                    "delivered_at": "2026-11-30T09:00:01Z",
+                },
+            ])
+        );
+        let waiting = store
+            .pending_webhook_deliveries("c", "e", 10)
+            .await
+            .unwrap();
+        assert_eq!(waiting.len(), 1);
+        assert_eq!(waiting[0].body, "{\"balance_after\":40}");
+        assert_eq!(waiting[0].group, "evt_01");
+        let settled = store.webhook_delivery("c", "e", "evt_00").await.unwrap();
+        assert_eq!(settled.map(|d| d.attempts), Some(1));
     }
 }

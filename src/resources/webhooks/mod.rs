@@ -2,7 +2,8 @@
 //! tool, a warehouse) that are told of its changes. Operators manage them
 //! through the back office (`/api/companies/{slug}/webhooks`, [`api`]) and
 //! `loyalty webhooks` ([`service`], [`store`]); what they may subscribe to
-//! is [`events`]; where they may point, [`receiver`]. Each event's delivery
+//! is [`events`]; where they may point, [`receiver`]. Events go out in
+//! groups ([`groups`]), one write's for one Customer; each group's delivery
 //! to each endpoint waits in the outbox ([`outbox`]) until the delivery
 //! worker ([`deliver`]) has POSTed it, signed ([`signature`]); what
 //! operators see of them, settled or not, is [`history`].
@@ -12,10 +13,12 @@ pub mod clients;
 pub mod deliver;
 pub mod emit;
 pub mod events;
+pub mod groups;
 pub mod history;
 pub mod model;
 pub mod outbox;
 pub mod receiver;
+mod round_write;
 pub mod rounds;
 pub mod service;
 pub mod signature;

@@ -1,79 +1,25 @@
-//! The outbox: one record per event and endpoint waiting to be delivered,
-//! written with the change it reports and keyed `[company, endpoint,
-//! event]`, so that the delivery worker ([`super::deliver`]) reads an
-//! endpoint's waiting deliveries in event order as a range of ids, with no
-//! index to keep and nothing to sort, however many were delivered before.
-//! A delivery leaves the outbox for the deliveries' record
-//! ([`super::history`]) once it is delivered or given up.
+//! The outbox: a group of events ([`super::groups`]) waits to be delivered
+//! to an endpoint as one record, written with the change its events report
+//! and keyed `[company, endpoint, group]`. The delivery worker
+//! ([`super::deliver`]) reads an endpoint's waiting deliveries in event
+//! order as a range of ids, with no index to keep and nothing to sort,
+//! however many were delivered before. Delivered or given up, events leave
+//! the outbox for their group in the deliveries' record ([`super::history`]);
+//! what a round writes is made in [`super::round_write`].
+//!
+//! One record a group, not one an event: each record costs the store a write
+//! and a delete of its own, and a cart makes a dozen events.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use crate::common::time::Timestamp;
 use crate::error::ApiResult;
+use crate::resources::webhooks::round_write::{LAST_TRY, RoundWrite};
 use crate::storage::Store;
 use crate::storage::event_transaction::BatchPart;
 use crate::storage::event_transaction::insert_rows;
 use crate::storage::execute;
 use crate::storage::first;
-
-/// An event as it goes out: its id, type, the key its deliveries keep the
-/// order of (its Customer's id) and the body every try sends.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OutgoingEvent {
-    /// `evt_...`, time-ordered.
-    pub id: String,
-    /// Its type.
-    pub event_type: String,
-    /// Deliveries of one key to one endpoint go in the order of their ids.
-    pub order_key: String,
-    /// When it happened.
-    pub created_at: Timestamp,
-    /// `{"id", "type", "company", "created_at", "data"}`, as sent.
-    pub body: String,
-}
-
-impl OutgoingEvent {
-    /// The event `id` of `type` of `company` at `at`, about `data` (in the
-    /// shape the API answers for it), kept in order with the other events
-    /// of `customer` when it has one.
-    pub fn new(
-        id: String,
-        company: &str,
-        event_type: &str,
-        customer: Option<&str>,
-        data: Value,
-        at: Timestamp,
-    ) -> OutgoingEvent {
-        let body = json!({
-            "id": id,
-            "type": event_type,
-            "company": company,
-            "created_at": at,
-            "data": data,
-        })
-        .to_string();
-        OutgoingEvent {
-            order_key: customer.map_or_else(|| id.clone(), str::to_string),
-            id,
-            event_type: event_type.to_string(),
-            created_at: at,
-            body,
-        }
-    }
-
-    /// Its delivery to the endpoint `endpoint_id` of `company`, as a record
-    /// of the outbox, due at once: no more than a first try needs (what
-    /// tries add is absent until then).
-    pub fn delivery_row(&self, company: &str, endpoint_id: &str) -> Value {
-        json!({
-            "id": [company, endpoint_id, self.id],
-            "type": self.event_type,
-            "order_key": self.order_key,
-            "body": self.body,
-            "created_at": self.created_at,
-        })
-    }
-}
 
 /// Where a `points.changed` body holds the balance its transaction stored
 /// beside it (`balance_after`), put in by [`with_balance`].
@@ -87,6 +33,8 @@ pub(crate) fn with_balance(body: &str, balance: i64) -> String {
 /// A delivery waiting in the outbox, as the worker reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingDelivery {
+    /// The group it waits in.
+    pub group: String,
     /// The event.
     pub event_id: String,
     /// The event's type.
@@ -103,6 +51,9 @@ pub struct PendingDelivery {
     pub tries_since: Timestamp,
     /// When it is due.
     pub next_attempt_at: Timestamp,
+    /// What its last try set (`last_attempt_at`, `last_status`,
+    /// `last_error`); empty before the first.
+    pub last_try: Map<String, Value>,
 }
 
 /// What waits in the outbox for one endpoint, as the metrics read it.
@@ -135,7 +86,7 @@ pub struct Attempted {
 
 impl Attempted {
     /// Where the delivery stands after this try, as stored.
-    fn state(&self) -> &'static str {
+    pub(super) fn state(&self) -> &'static str {
         match (self.delivered, self.next_attempt_at) {
             (true, _) => "delivered",
             (false, Some(_)) => "pending",
@@ -157,10 +108,10 @@ pub(crate) const WRITE_WEBHOOKS: &str = "
 pub(crate) const STORE_WEBHOOK_DELIVERIES: BatchPart =
     insert_rows!("webhook_deliveries" into "webhook_outbox");
 
-/// The ids of the deliveries of `$company`'s endpoint `$endpoint`, from the
+/// The ids of the groups of `$company`'s endpoint `$endpoint`, from the
 /// first: a range of the outbox's or the deliveries' record.
 pub(crate) fn endpoint_range(table: &str) -> String {
-    // No event id is empty, and an object sorts after every string.
+    // No group id is empty, and an object sorts after every string.
     format!("{table}:[$company, $endpoint, '']..[$company, $endpoint, {{}}]")
 }
 
@@ -169,78 +120,52 @@ pub(crate) fn timestamp(row: &Value, field: &str) -> Option<Timestamp> {
     row.get(field)?.as_str()?.parse().ok()
 }
 
-/// A record of the outbox read back for the worker; tries not made yet
-/// are absent.
-fn pending_from(row: &Value) -> Option<PendingDelivery> {
-    let text = |field: &str| row.get(field)?.as_str().map(str::to_string);
-    let created_at = timestamp(row, "created_at")?;
+/// The entry `event` of the group `group` (keyed `order_key`) read back
+/// for the worker; tries not made yet are absent.
+fn pending_from(group: &str, order_key: &str, event: &Value) -> Option<PendingDelivery> {
+    let text = |field: &str| event.get(field)?.as_str().map(str::to_string);
+    let created_at = timestamp(event, "created_at")?;
     let body = text("body")?;
+    let last_try = LAST_TRY
+        .iter()
+        .filter_map(|field| Some((field.to_string(), event.get(*field)?.clone())))
+        .filter(|(_, value)| !value.is_null())
+        .collect();
     Some(PendingDelivery {
+        group: group.to_string(),
         event_id: text("event_id")?,
         event_type: text("type")?,
-        order_key: text("order_key")?,
-        body: match row.get("balance_after").and_then(Value::as_i64) {
+        order_key: order_key.to_string(),
+        body: match event.get("balance_after").and_then(Value::as_i64) {
             Some(balance) => with_balance(&body, balance),
             None => body,
         },
-        attempts: row.get("attempts").and_then(Value::as_i64).unwrap_or(0),
-        tries_since: timestamp(row, "tries_since").unwrap_or(created_at),
-        next_attempt_at: timestamp(row, "next_attempt_at").unwrap_or(created_at),
+        attempts: event.get("attempts").and_then(Value::as_i64).unwrap_or(0),
+        tries_since: timestamp(event, "tries_since").unwrap_or(created_at),
+        next_attempt_at: timestamp(event, "next_attempt_at").unwrap_or(created_at),
+        last_try,
         created_at,
     })
 }
 
-/// The record of `delivery` once `attempted` settled it (delivered, or
-/// given up), for the deliveries' record of `company`'s `endpoint`.
-fn settled_row(
-    company: &str,
-    endpoint: &str,
-    delivery: &PendingDelivery,
-    attempted: &Attempted,
-) -> Value {
-    let mut row = json!({
-        "id": [company, endpoint, delivery.event_id],
-        "type": delivery.event_type,
-        "order_key": delivery.order_key,
-        "body": delivery.body,
-        "created_at": delivery.created_at,
-        "state": attempted.state(),
-        "attempts": delivery.attempts + 1,
-        "last_attempt_at": attempted.at,
-    });
-    if let Some(status) = attempted.status {
-        row["last_status"] = json!(status);
-    }
-    if let Some(error) = &attempted.error {
-        row["last_error"] = json!(error);
-    }
-    if attempted.delivered {
-        row["delivered_at"] = json!(attempted.at);
-    }
-    row
-}
-
-/// What `attempted` changes of `delivery`, still waiting, in the outbox:
-/// absent fields become NONE.
-fn retried_row(delivery: &PendingDelivery, attempted: &Attempted) -> Value {
-    let mut row = json!({
-        "event": delivery.event_id,
-        "attempts": delivery.attempts + 1,
-        "at": attempted.at,
-        "next": attempted.next_attempt_at,
-        "tries_since": delivery.tries_since,
-    });
-    if let Some(status) = attempted.status {
-        row["status"] = json!(status);
-    }
-    if let Some(error) = &attempted.error {
-        row["error"] = json!(error);
-    }
-    row
+/// A group of the outbox (`group`, `order_key`, `events`) read back for
+/// the worker, its events in order.
+fn pending_from_group(row: &Value) -> Vec<PendingDelivery> {
+    let (Some(group), Some(order_key), Some(events)) = (
+        row.get("group").and_then(Value::as_str),
+        row.get("order_key").and_then(Value::as_str),
+        row.get("events").and_then(Value::as_array),
+    ) else {
+        return Vec::new();
+    };
+    events
+        .iter()
+        .filter_map(|event| pending_from(group, order_key, event))
+        .collect()
 }
 
 impl Store {
-    /// Puts `rows` (made by [`OutgoingEvent::delivery_row`]) in the outbox.
+    /// Puts `rows` (made by [`super::groups::EventGroup::row`]) in the outbox.
     pub async fn insert_webhook_deliveries(&self, rows: Vec<Value>) -> ApiResult<()> {
         execute(
             self.db
@@ -250,16 +175,16 @@ impl Store {
         .await
     }
 
-    /// The oldest `limit` deliveries waiting for the endpoint `endpoint` of
-    /// `company`, in the order of their events.
+    /// The deliveries waiting for the endpoint `endpoint` of `company` in
+    /// its oldest `groups` groups, in the order of their events.
     pub async fn pending_webhook_deliveries(
         &self,
         company: &str,
         endpoint: &str,
-        limit: usize,
+        groups: usize,
     ) -> ApiResult<Vec<PendingDelivery>> {
         let query = format!(
-            "SELECT record::id(id)[2] AS event_id, * OMIT id FROM {} LIMIT $limit",
+            "SELECT record::id(id)[2] AS group, order_key, events FROM {} LIMIT $limit",
             endpoint_range("webhook_outbox")
         );
         let rows: Vec<Value> = first(
@@ -267,24 +192,24 @@ impl Store {
                 .query(query)
                 .bind(("company", company.to_string()))
                 .bind(("endpoint", endpoint.to_string()))
-                .bind(("limit", limit as i64)),
+                .bind(("limit", groups as i64)),
         )
         .await?;
-        Ok(rows.iter().filter_map(pending_from).collect())
+        Ok(rows.iter().flat_map(pending_from_group).collect())
     }
 
-    /// What waits in the outbox for each endpoint: how many deliveries (at
-    /// most `cap`, so that a scrape of a receiver down for days reads a
-    /// bounded slice) and since when the first of them is tried (its
-    /// event, or its last "send again").
+    /// What waits in the outbox for each endpoint: how many deliveries (in
+    /// at most `cap` groups, so that a scrape of a receiver down for days
+    /// reads a bounded slice) and since when the first of them is tried
+    /// (its event, or its last "send again").
     pub async fn webhook_outbox_backlog(&self, cap: usize) -> ApiResult<Vec<EndpointBacklog>> {
         let mut backlogs = Vec::new();
         for (company, endpoint) in self.webhook_endpoint_keys().await? {
             let range = endpoint_range("webhook_outbox");
             let query = format!(
                 "RETURN {{
-                     first: (SELECT created_at, tries_since FROM {range} LIMIT 1)[0],
-                     pending: array::len(SELECT VALUE id FROM {range} LIMIT $cap),
+                     first: (SELECT VALUE events[0] FROM {range} LIMIT 1)[0],
+                     pending: math::sum(SELECT VALUE array::len(events) FROM {range} LIMIT $cap),
                  }}"
             );
             let row: Option<Value> = first(
@@ -309,45 +234,45 @@ impl Store {
     }
 
     /// Records each of `tried` (a delivery to the endpoint `endpoint` of
-    /// `company` and what its try came to), in one transaction: a delivery
-    /// delivered or given up leaves the outbox for the deliveries' record,
-    /// one to be tried again is told when. Nothing is recorded when the
+    /// `company` and what its try came to) of the round that read `read`,
+    /// in one transaction: a delivery delivered or given up leaves the
+    /// outbox for its group in the deliveries' record, one to be tried again
+    /// is told when, and a group left with nothing waiting goes. Only the
+    /// worker writes a group of the outbox (a "send again" of a settled
+    /// event makes a group of its own), so the groups are written as the
+    /// round read them, less what it settled. Nothing is recorded when the
     /// endpoint was deleted meanwhile (with its deliveries).
     pub async fn record_webhook_attempts(
         &self,
         company: &str,
         endpoint: &str,
+        read: &[PendingDelivery],
         tried: &[(PendingDelivery, Attempted)],
     ) -> ApiResult<()> {
         if tried.is_empty() {
             return Ok(());
         }
-        let (retried, settled): (Vec<_>, Vec<_>) = tried
-            .iter()
-            .partition(|(_, attempted)| attempted.state() == "pending");
-        let settled: Vec<Value> = settled
-            .iter()
-            .map(|(delivery, attempted)| settled_row(company, endpoint, delivery, attempted))
-            .collect();
-        let retried: Vec<Value> = retried
-            .iter()
-            .map(|(delivery, attempted)| retried_row(delivery, attempted))
-            .collect();
+        let write = RoundWrite::of(read, tried);
+        let kept = RoundWrite::rows(&write.kept, company, endpoint);
+        let recorded = RoundWrite::rows(&write.recorded, company, endpoint);
         // The outbox holds no Customer's state: the Customers kept in memory
         // stay (the worker records a round many times a second).
         self.transact(|db| {
             db.query_keeping_customers(
                 "BEGIN TRANSACTION;
                  IF record::exists(type::record('webhook_endpoint', [$company, $endpoint])) {
-                     IF $settled {
-                         DELETE $settled.map(|$row| type::record('webhook_outbox', $row.id)) RETURN NONE;
-                         INSERT IGNORE INTO webhook_delivery $settled RETURN NONE;
+                     IF $emptied {
+                         DELETE $emptied.map(|$group| type::record('webhook_outbox', [$company, $endpoint, $group]))
+                             RETURN NONE;
                      };
-                     FOR $row IN $retried {
-                         UPDATE type::record('webhook_outbox', [$company, $endpoint, $row.event])
-                             SET attempts = $row.attempts, last_attempt_at = $row.at,
-                                 last_status = $row.status, last_error = $row.error,
-                                 next_attempt_at = $row.next, tries_since = $row.tries_since
+                     IF $kept {
+                         INSERT INTO webhook_outbox $kept
+                             ON DUPLICATE KEY UPDATE events = $input.events
+                             RETURN NONE;
+                     };
+                     IF $recorded {
+                         INSERT INTO webhook_delivery $recorded
+                             ON DUPLICATE KEY UPDATE events = array::concat(events ?? [], $input.events)
                              RETURN NONE;
                      };
                  };
@@ -355,10 +280,187 @@ impl Store {
             )
             .bind(("company", company.to_string()))
             .bind(("endpoint", endpoint.to_string()))
-            .bind(("settled", settled.clone()))
-            .bind(("retried", retried.clone()))
+            .bind(("emptied", write.emptied.clone()))
+            .bind(("kept", kept.clone()))
+            .bind(("recorded", recorded.clone()))
         })
         .await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::resources::webhooks::groups::EventGroup;
+    use crate::resources::webhooks::model::{DeliveryState, WebhookEndpoint};
+    use crate::resources::webhooks::store::StoredEndpoint;
+
+    fn at(text: &str) -> Timestamp {
+        text.parse().unwrap()
+    }
+
+    /// A store with the endpoint `e` of `c` and one group of three events
+    /// of the Customer `x` waiting for it.
+    async fn store_with_a_group() -> (Store, Vec<String>) {
+        let store = Store::connect("mem://", None).await.unwrap();
+        let endpoint = WebhookEndpoint {
+            id: "e".into(),
+            company: "c".into(),
+            url: "http://127.0.0.1:9/".into(),
+            events: vec!["*".into()],
+            description: None,
+            enabled: true,
+            created_at: at("2026-12-01T10:00:00Z"),
+            updated_at: at("2026-12-01T10:00:00Z"),
+        };
+        let secret = "s".to_string();
+        store
+            .insert_webhook_endpoint(&StoredEndpoint { endpoint, secret })
+            .await
+            .unwrap();
+        let events = (0..3)
+            .map(|n| {
+                (
+                    "points.changed",
+                    json!({ "n": n }),
+                    at("2026-12-01T10:00:00Z"),
+                )
+            })
+            .collect();
+        let group = EventGroup::numbered(
+            "evt_19ad3c8e2f40a1b7c3e9d2f01".into(),
+            || unreachable!("one group"),
+            "c",
+            Some("x"),
+            events,
+        )
+        .remove(0);
+        let ids = group.events.iter().map(|e| e.id.clone()).collect();
+        let row = group.row("c", "e", |_| true).unwrap();
+        store.insert_webhook_deliveries(vec![row]).await.unwrap();
+        (store, ids)
+    }
+
+    fn tried(
+        delivery: &PendingDelivery,
+        delivered: bool,
+        now: &str,
+    ) -> (PendingDelivery, Attempted) {
+        let attempted = Attempted {
+            at: at(now),
+            status: Some(if delivered { 204 } else { 503 }),
+            error: (!delivered).then(|| "answered 503".to_string()),
+            delivered,
+            next_attempt_at: (!delivered).then(|| at("2026-12-01T10:00:09Z")),
+        };
+        (delivery.clone(), attempted)
+    }
+
+    #[tokio::test]
+    async fn a_group_leaves_the_outbox_event_by_event_as_its_events_are_delivered() {
+        let (store, ids) = store_with_a_group().await;
+        let waiting = store
+            .pending_webhook_deliveries("c", "e", 10)
+            .await
+            .unwrap();
+        let sent: Vec<&str> = waiting.iter().map(|d| d.event_id.as_str()).collect();
+        assert_eq!(sent, ids);
+
+        // The first delivered, the second refused: the third waits behind it.
+        let round = [
+            tried(&waiting[0], true, "2026-12-01T10:00:01Z"),
+            tried(&waiting[1], false, "2026-12-01T10:00:02Z"),
+        ];
+        store
+            .record_webhook_attempts("c", "e", &waiting, &round)
+            .await
+            .unwrap();
+        let left = store
+            .pending_webhook_deliveries("c", "e", 10)
+            .await
+            .unwrap();
+        let left_ids: Vec<&str> = left.iter().map(|d| d.event_id.as_str()).collect();
+        assert_eq!(left_ids, [ids[1].as_str(), ids[2].as_str()]);
+        assert_eq!((left[0].attempts, left[1].attempts), (1, 0));
+        assert_eq!(left[0].next_attempt_at, at("2026-12-01T10:00:09Z"));
+        let listed = store.webhook_deliveries("c", "e", 10).await.unwrap();
+        let states: Vec<(&str, DeliveryState, i64)> = listed
+            .iter()
+            .map(|d| (d.event_id.as_str(), d.state, d.attempts))
+            .collect();
+        assert_eq!(
+            states,
+            [
+                (ids[2].as_str(), DeliveryState::Pending, 0),
+                (ids[1].as_str(), DeliveryState::Pending, 1),
+                (ids[0].as_str(), DeliveryState::Delivered, 1),
+            ]
+        );
+        assert_eq!(listed[1].last_status, Some(503));
+
+        // Both delivered: the group is gone from the outbox, whole in the record.
+        let round = [
+            tried(&left[0], true, "2026-12-01T10:00:10Z"),
+            tried(&left[1], true, "2026-12-01T10:00:11Z"),
+        ];
+        store
+            .record_webhook_attempts("c", "e", &left, &round)
+            .await
+            .unwrap();
+        assert!(
+            store
+                .pending_webhook_deliveries("c", "e", 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let listed = store.webhook_deliveries("c", "e", 10).await.unwrap();
+        assert!(listed.iter().all(|d| d.state == DeliveryState::Delivered));
+        assert_eq!(listed.len(), 3);
+        assert_eq!(listed[1].attempts, 2, "the refused one counts both tries");
+        let outbox_rows: Vec<Value> = first(store.db.query("SELECT * FROM webhook_outbox"))
+            .await
+            .unwrap();
+        assert!(outbox_rows.is_empty(), "{outbox_rows:?}");
+
+        // Sent again, the middle one goes back to its group, in its place.
+        assert!(
+            store
+                .resend_webhook_delivery("c", "e", &ids[1], at("2026-12-01T11:00:00Z"))
+                .await
+                .unwrap()
+        );
+        let again = store
+            .pending_webhook_deliveries("c", "e", 10)
+            .await
+            .unwrap();
+        assert_eq!(again.len(), 1);
+        assert_eq!(
+            (again[0].event_id.as_str(), again[0].attempts),
+            (ids[1].as_str(), 2)
+        );
+        assert_eq!(again[0].tries_since, at("2026-12-01T11:00:00Z"));
+        let one = store
+            .webhook_delivery("c", "e", &ids[1])
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(one.state, DeliveryState::Pending);
+        let listed = store.webhook_deliveries("c", "e", 10).await.unwrap();
+        assert_eq!(listed.len(), 3, "each event once, waiting or settled");
+        assert!(
+            !store
+                .resend_webhook_delivery(
+                    "c",
+                    "e",
+                    "evt_19ad3c8e2f40a1b7c3e9d2f01_0009",
+                    at("2026-12-01T11:00:00Z")
+                )
+                .await
+                .unwrap()
+        );
     }
 }

@@ -11,12 +11,12 @@ use crate::error::ApiResult;
 use crate::error::ErrorCode;
 use crate::resources::webhooks::events::TEST_EVENT;
 use crate::resources::webhooks::events::checked_events;
+use crate::resources::webhooks::groups::EventGroup;
 use crate::resources::webhooks::model::EndpointWithSecret;
 use crate::resources::webhooks::model::NewWebhookEndpoint;
 use crate::resources::webhooks::model::WebhookDelivery;
 use crate::resources::webhooks::model::WebhookEndpoint;
 use crate::resources::webhooks::model::WebhookEndpointChange;
-use crate::resources::webhooks::outbox::OutgoingEvent;
 use crate::resources::webhooks::receiver::checked_receiver;
 use crate::resources::webhooks::store::StoredEndpoint;
 use crate::secrets::new_webhook_secret;
@@ -166,14 +166,28 @@ impl Services {
             "url": stored.endpoint.url,
             "message": "A test event from loyalty: the endpoint is reached and its signature checks.",
         });
-        let event_id = self.store.memory.webhooks.next_event_id();
-        let event = OutgoingEvent::new(event_id, company, TEST_EVENT, None, data, self.now());
-        self.store
-            .insert_webhook_deliveries(vec![event.delivery_row(company, id)])
-            .await?;
-        self.store.memory.webhooks.touch(company, id);
-        tracing::info!(company, endpoint = id, event = %event.id, "webhook test event sent");
-        self.webhook_delivery(company, id, &event.id).await
+        let webhooks = &self.store.memory.webhooks;
+        let events = vec![(TEST_EVENT, data, self.now())];
+        let groups = EventGroup::numbered(
+            webhooks.next_event_id(),
+            || webhooks.next_event_id(),
+            company,
+            None,
+            events,
+        );
+        let rows = groups
+            .iter()
+            .filter_map(|group| group.row(company, id, |_| true))
+            .collect();
+        let event = groups
+            .first()
+            .and_then(|group| group.events.first())
+            .map(|event| event.id.clone())
+            .unwrap_or_default();
+        self.store.insert_webhook_deliveries(rows).await?;
+        webhooks.touch(company, id);
+        tracing::info!(company, endpoint = id, %event, "webhook test event sent");
+        self.webhook_delivery(company, id, &event).await
     }
 
     /// The latest `limit` deliveries to the endpoint `id` of `company`,
