@@ -11,6 +11,7 @@ use tokio::io::AsyncReadExt;
 use crate::cli::back_office::back_office;
 use crate::cli::back_office_client::BackOffice;
 use crate::cli::back_office_client::answer;
+use crate::common::process::peak_resident_bytes;
 use crate::common::url::encode_component;
 use crate::config::ExportArgs;
 use crate::error::ApiError;
@@ -204,12 +205,22 @@ impl Progress {
     }
 
     /// The last line: on the terminal, or as a note when the rows went to
-    /// a file.
+    /// a file, with the most memory the export held at once (it streams:
+    /// that stays the same however many rows there are).
     fn finish(&self, out: Option<&std::path::Path>) {
+        let peak = peak_resident_bytes()
+            .map(|bytes| format!(", peak memory {:.1} MB", bytes as f64 / 1_000_000.0))
+            .unwrap_or_default();
         if self.shown {
-            eprintln!("\r{}", self.line());
+            eprintln!("\r{}{peak}", self.line());
         } else if let Some(out) = out {
-            eprintln!("{} rows written to {}", self.rows, out.display());
+            eprintln!(
+                "{} row{} ({:.1} MB) written to {}{peak}",
+                self.rows,
+                if self.rows == 1 { "" } else { "s" },
+                self.bytes as f64 / 1_000_000.0,
+                out.display()
+            );
         }
     }
 }

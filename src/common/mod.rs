@@ -6,6 +6,7 @@ pub mod language;
 pub use loyalty_rules::common::locale;
 pub use loyalty_rules::common::money;
 pub mod pagination;
+pub mod process;
 pub mod random;
 pub mod retry;
 pub mod stamps;
