@@ -7,7 +7,9 @@
 //!
 //! Each enabled endpoint has rounds of its own, so a slow or dead receiver
 //! holds up only its own deliveries. A round reads the oldest waiting
-//! deliveries of its endpoint and sends each Customer's in the order their
+//! deliveries of its endpoint (from the first group the round before left
+//! waiting, [`resume_point`]; from the first of all every 30 seconds and
+//! after a "send again") and sends each Customer's in the order their
 //! events happened, one after the other (the next only once the one before
 //! was answered 2xx), several Customers at once; then it records every try
 //! in one write. An endpoint whose round delivered something has its next
@@ -30,7 +32,8 @@ use crate::error::ApiResult;
 use crate::resources::webhooks::emit::EndpointKey;
 use crate::resources::webhooks::outbox::Attempted;
 use crate::resources::webhooks::outbox::PendingDelivery;
-use crate::resources::webhooks::rounds::{NextRound, POLL, RoundOutcome, Rounds};
+use crate::resources::webhooks::outbox::WaitingPage;
+use crate::resources::webhooks::rounds::{LATE, NextRound, POLL, RoundOutcome, Rounds};
 use crate::resources::webhooks::signature::SIGNATURE_HEADER;
 use crate::resources::webhooks::signature::signature;
 use crate::resources::webhooks::store::StoredEndpoint;
@@ -109,6 +112,31 @@ fn earliest_head_due(pending: &[PendingDelivery]) -> Option<Timestamp> {
         .min()
 }
 
+/// Where the next round of an endpoint may start reading its outbox, after
+/// the round that read `page` and made `tried`: the first group it leaves
+/// waiting (a Customer's later groups wait behind it, so no read may pass
+/// it); when it settled all it read, the last group of a full page (more
+/// wait after it), or `None`: nothing it read waits.
+pub(crate) fn resume_point(
+    page: &WaitingPage,
+    tried: &[(PendingDelivery, Attempted)],
+) -> Option<String> {
+    let settled: HashSet<&str> = tried
+        .iter()
+        .filter(|(_, attempted)| attempted.next_attempt_at.is_none())
+        .map(|(delivery, _)| delivery.event_id.as_str())
+        .collect();
+    let waiting = page
+        .deliveries
+        .iter()
+        .find(|delivery| !settled.contains(delivery.event_id.as_str()));
+    match (waiting, page.deliveries.last()) {
+        (Some(waiting), _) => Some(waiting.group.clone()),
+        (None, Some(last)) if page.full => Some(last.group.clone()),
+        _ => None,
+    }
+}
+
 impl Services {
     /// Delivers webhooks until `stopped`, while this process runs the
     /// outbox for every process sharing the store.
@@ -123,6 +151,10 @@ impl Services {
         loop {
             let tick = Instant::now();
             let told = self.store.memory.webhooks.touched();
+            // A "send again" put an old id back: read those from the first.
+            for key in self.store.memory.webhooks.rewound() {
+                rounds.resume.remove(&key);
+            }
             // An endpoint created a moment ago is read at once.
             let unknown = told.iter().any(|key| !rounds.endpoints.contains_key(key));
             rounds.told.extend(told);
@@ -166,7 +198,7 @@ impl Services {
             }
             tokio::select! {
                 Some(ended) = rounds.tasks.join_next_with_id() => match ended {
-                    Ok((id, next)) => rounds.ended(id, Some(next)),
+                    Ok((id, ended)) => rounds.ended(id, Some(ended)),
                     Err(error) => {
                         tracing::warn!(%error, "a webhook delivery round stopped");
                         rounds.ended(error.id(), None);
@@ -205,6 +237,7 @@ impl Services {
     /// Starts the round of every enabled endpoint that is due at `now`.
     fn start_due_rounds(&self, rounds: &mut Rounds, now: Instant) {
         let keys: Vec<EndpointKey> = rounds.endpoints.keys().cloned().collect();
+        let recent = first_id_since("evt", LATE);
         for key in keys {
             if !rounds.due(&key, rounds.told.contains(&key), now) {
                 continue;
@@ -215,16 +248,21 @@ impl Services {
             };
             let services = self.clone();
             let round_key = key.clone();
+            let from = rounds.read_from(&key, now, &recent);
             let task = rounds.tasks.spawn(async move {
                 let started = Instant::now();
-                let next = match services.deliver_round(&endpoint).await {
-                    Ok(outcome) => outcome.next_round(started, Instant::now(), services.now()),
+                let (next, resume) = match services.deliver_round(&endpoint, &from).await {
+                    Ok(outcome) => (
+                        outcome.next_round(started, Instant::now(), services.now()),
+                        outcome.resume,
+                    ),
                     Err(error) => {
                         tracing::warn!(%error, endpoint = %endpoint.endpoint.id, "reading or recording webhook deliveries failed");
-                        NextRound::At(Instant::now() + POLL)
+                        // Not known what it left: the next reads from the first.
+                        (NextRound::At(Instant::now() + POLL), Some(String::new()))
                     }
                 };
-                (round_key, next)
+                (round_key, next, resume)
             });
             rounds.owners.insert(task.id(), key.clone());
             rounds.running.insert(key);
@@ -234,22 +272,30 @@ impl Services {
     /// One round of `endpoint`: every delivery due now sent, each
     /// Customer's in order and several Customers at once, and what came of
     /// them recorded in one write.
-    async fn deliver_round(&self, known: &StoredEndpoint) -> ApiResult<RoundOutcome> {
+    async fn deliver_round(&self, known: &StoredEndpoint, from: &str) -> ApiResult<RoundOutcome> {
         let company = &known.endpoint.company;
         let id = &known.endpoint.id;
         // As it is now: disabled, deleted or changed (a new URL, a new
         // secret) a moment ago, on any process.
         let endpoint = match self.store.webhook_endpoint(company, id).await? {
             Some(endpoint) if endpoint.endpoint.enabled => endpoint,
-            _ => return Ok(RoundOutcome::default()),
+            // Its deliveries wait: once enabled, it reads them from the first.
+            _ => {
+                return Ok(RoundOutcome {
+                    resume: Some(String::new()),
+                    ..RoundOutcome::default()
+                });
+            }
         };
-        let pending = self
+        let page = self
             .store
-            .pending_webhook_deliveries(company, id, ROUND)
+            .pending_webhook_deliveries(company, id, from, ROUND)
             .await?;
+        let pending = &page.deliveries;
         let now = self.now();
         let mut outcome = RoundOutcome {
-            earliest_due: earliest_head_due(&pending),
+            earliest_due: earliest_head_due(pending),
+            resume: resume_point(&page, &[]),
             ..RoundOutcome::default()
         };
         let chains = due_chains(pending.clone(), now);
@@ -293,8 +339,9 @@ impl Services {
             .iter()
             .filter_map(|(_, attempted)| attempted.next_attempt_at)
             .min();
+        outcome.resume = resume_point(&page, &tried);
         self.store
-            .record_webhook_attempts(company, id, &pending, &tried)
+            .record_webhook_attempts(company, id, pending, &tried)
             .await?;
         Ok(outcome)
     }
@@ -393,6 +440,7 @@ impl Services {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::resources::webhooks::groups::group_of;
 
     #[test]
     fn tries_back_off_from_a_second_to_an_hour() {
@@ -442,5 +490,66 @@ mod tests {
         // evt_3 waits behind evt_1, which backs off; y goes on in order; z
         // stops at evt_6, not due, and evt_7 waits behind it.
         assert_eq!(sent, [vec!["evt_2", "evt_5"], vec!["evt_4"]]);
+    }
+
+    fn attempted(delivered: bool, retry: Option<&str>) -> Attempted {
+        Attempted {
+            at: "2026-11-29T10:00:10Z".parse().unwrap(),
+            status: Some(if delivered { 200 } else { 503 }),
+            error: (!delivered).then(|| "answered 503".into()),
+            delivered,
+            next_attempt_at: retry.map(|at| at.parse().unwrap()),
+        }
+    }
+
+    #[test]
+    fn the_next_round_reads_from_the_first_group_left_waiting() {
+        let mut read = vec![
+            pending("x", "evt_1_0000", "2026-11-29T10:00:00Z"),
+            pending("x", "evt_1_0001", "2026-11-29T10:00:00Z"),
+            pending("y", "evt_2_0000", "2026-11-29T10:00:00Z"),
+        ];
+        for delivery in &mut read {
+            delivery.group = group_of(&delivery.event_id).to_string();
+        }
+        let page = WaitingPage {
+            deliveries: read.clone(),
+            full: false,
+        };
+        let delivered = |d: &PendingDelivery| (d.clone(), attempted(true, None));
+        let all = [
+            delivered(&read[0]),
+            delivered(&read[1]),
+            delivered(&read[2]),
+        ];
+        assert_eq!(resume_point(&page, &all), None, "nothing waits");
+        let full = WaitingPage {
+            full: true,
+            ..page.clone()
+        };
+        assert_eq!(
+            resume_point(&full, &all).as_deref(),
+            Some("evt_2"),
+            "more may wait"
+        );
+        let retried = [
+            delivered(&read[0]),
+            (
+                read[1].clone(),
+                attempted(false, Some("2026-11-29T10:00:11Z")),
+            ),
+            delivered(&read[2]),
+        ];
+        assert_eq!(resume_point(&page, &retried).as_deref(), Some("evt_1"));
+        let given_up = [
+            delivered(&read[0]),
+            (read[1].clone(), attempted(false, None)),
+        ];
+        assert_eq!(
+            resume_point(&page, &given_up).as_deref(),
+            Some("evt_2"),
+            "a given-up event no longer waits; the next group not tried does"
+        );
+        assert_eq!(resume_point(&page, &[]).as_deref(), Some("evt_1"));
     }
 }

@@ -107,6 +107,9 @@ pub struct Subscriptions {
     by_company: RwLock<HashMap<String, Vec<Subscription>>>,
     clock: StampClock,
     touched: Mutex<HashSet<EndpointKey>>,
+    /// Endpoints given back a delivery older than their newest (a "send
+    /// again"): their next round reads their outbox from its first group.
+    rewound: Mutex<HashSet<EndpointKey>>,
 }
 
 impl Subscriptions {
@@ -147,6 +150,24 @@ impl Subscriptions {
         if let Ok(mut touched) = self.touched.lock() {
             touched.insert((company.to_string(), endpoint.to_string()));
         }
+    }
+
+    /// Tells the delivery worker that the endpoint `endpoint` of `company`
+    /// has a delivery waiting again under its old id, before others it may
+    /// have sent since.
+    pub(crate) fn rewind(&self, company: &str, endpoint: &str) {
+        if let Ok(mut rewound) = self.rewound.lock() {
+            rewound.insert((company.to_string(), endpoint.to_string()));
+        }
+        self.touch(company, endpoint);
+    }
+
+    /// The endpoints rewound since the last call ([`Subscriptions::rewind`]).
+    pub(crate) fn rewound(&self) -> HashSet<EndpointKey> {
+        self.rewound
+            .lock()
+            .map(|mut rewound| std::mem::take(&mut *rewound))
+            .unwrap_or_default()
     }
 
     /// The endpoints told of since the last call ([`Subscriptions::touch`]).

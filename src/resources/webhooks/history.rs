@@ -339,9 +339,10 @@ mod tests {
             ])
         );
         let waiting = store
-            .pending_webhook_deliveries("c", "e", 10)
+            .pending_webhook_deliveries("c", "e", "", 10)
             .await
-            .unwrap();
+            .unwrap()
+            .deliveries;
         assert_eq!(waiting.len(), 1);
         assert_eq!(waiting[0].body, "{\"balance_after\":40}");
         assert_eq!(waiting[0].group, "evt_01");

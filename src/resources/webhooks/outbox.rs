@@ -2,8 +2,10 @@
 //! to an endpoint as one record, written with the change its events report
 //! and keyed `[company, endpoint, group]`. The delivery worker
 //! ([`super::deliver`]) reads an endpoint's waiting deliveries in event
-//! order as a range of ids, with no index to keep and nothing to sort,
-//! however many were delivered before. Delivered or given up, events leave
+//! order as a range of ids, with no index to keep and nothing to sort, from
+//! where its last round left them (the first group still waiting): not from
+//! the endpoint's first key, which would step over every group deleted
+//! since the store last compacted. Delivered or given up, events leave
 //! the outbox for their group in the deliveries' record ([`super::history`]);
 //! what a round writes is made in [`super::round_write`].
 //!
@@ -54,6 +56,16 @@ pub struct PendingDelivery {
     /// What its last try set (`last_attempt_at`, `last_status`,
     /// `last_error`); empty before the first.
     pub last_try: Map<String, Value>,
+}
+
+/// The deliveries a round read, and whether it read as many groups as it
+/// asked (more may wait after them).
+#[derive(Debug, Clone, Default)]
+pub struct WaitingPage {
+    /// The deliveries, in the order of their events.
+    pub deliveries: Vec<PendingDelivery>,
+    /// As many groups as asked were read.
+    pub full: bool,
 }
 
 /// What waits in the outbox for one endpoint, as the metrics read it.
@@ -176,26 +188,34 @@ impl Store {
     }
 
     /// The deliveries waiting for the endpoint `endpoint` of `company` in
-    /// its oldest `groups` groups, in the order of their events.
+    /// its oldest `groups` groups from the group `from` on (`""`: from the
+    /// first), in the order of their events.
     pub async fn pending_webhook_deliveries(
         &self,
         company: &str,
         endpoint: &str,
+        from: &str,
         groups: usize,
-    ) -> ApiResult<Vec<PendingDelivery>> {
-        let query = format!(
-            "SELECT record::id(id)[2] AS group, order_key, events FROM {} LIMIT $limit",
-            endpoint_range("webhook_outbox")
-        );
+    ) -> ApiResult<WaitingPage> {
+        // From `from`, not from the endpoint's first key: the groups
+        // delivered before it are deleted, and a range read from the start
+        // steps over every one of them the store still keeps.
+        let query = "SELECT record::id(id)[2] AS group, order_key, events
+             FROM webhook_outbox:[$company, $endpoint, $from]..[$company, $endpoint, {}]
+             LIMIT $limit";
         let rows: Vec<Value> = first(
             self.db
                 .query(query)
                 .bind(("company", company.to_string()))
                 .bind(("endpoint", endpoint.to_string()))
+                .bind(("from", from.to_string()))
                 .bind(("limit", groups as i64)),
         )
         .await?;
-        Ok(rows.iter().flat_map(pending_from_group).collect())
+        Ok(WaitingPage {
+            full: rows.len() >= groups,
+            deliveries: rows.iter().flat_map(pending_from_group).collect(),
+        })
     }
 
     /// What waits in the outbox for each endpoint: how many deliveries (in
@@ -363,9 +383,10 @@ mod tests {
     async fn a_group_leaves_the_outbox_event_by_event_as_its_events_are_delivered() {
         let (store, ids) = store_with_a_group().await;
         let waiting = store
-            .pending_webhook_deliveries("c", "e", 10)
+            .pending_webhook_deliveries("c", "e", "", 10)
             .await
-            .unwrap();
+            .unwrap()
+            .deliveries;
         let sent: Vec<&str> = waiting.iter().map(|d| d.event_id.as_str()).collect();
         assert_eq!(sent, ids);
 
@@ -379,9 +400,10 @@ mod tests {
             .await
             .unwrap();
         let left = store
-            .pending_webhook_deliveries("c", "e", 10)
+            .pending_webhook_deliveries("c", "e", "", 10)
             .await
-            .unwrap();
+            .unwrap()
+            .deliveries;
         let left_ids: Vec<&str> = left.iter().map(|d| d.event_id.as_str()).collect();
         assert_eq!(left_ids, [ids[1].as_str(), ids[2].as_str()]);
         assert_eq!((left[0].attempts, left[1].attempts), (1, 0));
@@ -412,9 +434,10 @@ mod tests {
             .unwrap();
         assert!(
             store
-                .pending_webhook_deliveries("c", "e", 10)
+                .pending_webhook_deliveries("c", "e", "", 10)
                 .await
                 .unwrap()
+                .deliveries
                 .is_empty()
         );
         let listed = store.webhook_deliveries("c", "e", 10).await.unwrap();
@@ -434,9 +457,10 @@ mod tests {
                 .unwrap()
         );
         let again = store
-            .pending_webhook_deliveries("c", "e", 10)
+            .pending_webhook_deliveries("c", "e", "", 10)
             .await
-            .unwrap();
+            .unwrap()
+            .deliveries;
         assert_eq!(again.len(), 1);
         assert_eq!(
             (again[0].event_id.as_str(), again[0].attempts),

@@ -23,6 +23,16 @@ pub(super) const POLL: Duration = Duration::from_secs(1);
 /// whole schema). An endpoint that was idle is sent a new event at once.
 pub(super) const ROUND_SPACING: Duration = Duration::from_millis(250);
 
+/// How often an endpoint's round reads its outbox from the first group, not
+/// from where the round before left: a group whose transaction committed
+/// later than [`LATE`] after its id was taken (or a "send again" made on
+/// another process) waits at most this long.
+pub(super) const FULL_READ_EVERY: Duration = Duration::from_secs(30);
+
+/// How far back a round reads however far the round before got: the groups
+/// of transactions still committing, or of another process's clock behind.
+pub(super) const LATE: chrono::Duration = chrono::Duration::seconds(5);
+
 /// When an endpoint's next round is, after one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NextRound {
@@ -39,6 +49,9 @@ pub(super) struct RoundOutcome {
     pub(super) failed: usize,
     /// When the earliest delivery read and not delivered is due.
     pub(super) earliest_due: Option<Timestamp>,
+    /// Where the next round may start reading (`resume_point`, deliver.rs):
+    /// `None` when nothing it read waits; `""` for the first group.
+    pub(super) resume: Option<String>,
 }
 
 impl RoundOutcome {
@@ -79,9 +92,13 @@ pub(super) struct Rounds {
     pub(super) running: HashSet<EndpointKey>,
     /// The endpoints told of new events since their last round started.
     pub(super) told: HashSet<EndpointKey>,
-    /// The running rounds, and whose each is.
-    pub(super) tasks: JoinSet<(EndpointKey, NextRound)>,
+    /// The running rounds (each ending with its endpoint, its next round
+    /// and where that reads from), and whose each is.
+    pub(super) tasks: JoinSet<(EndpointKey, NextRound, Option<String>)>,
     pub(super) owners: HashMap<tokio::task::Id, EndpointKey>,
+    /// Where each endpoint's last round left its outbox (`None`: nothing it
+    /// read waits), and when a round last read it from the first group.
+    pub(super) resume: HashMap<EndpointKey, (Option<String>, Instant)>,
 }
 
 impl Rounds {
@@ -99,11 +116,45 @@ impl Rounds {
     }
 
     /// A round ended (or its task did, `None` when it panicked).
-    pub(super) fn ended(&mut self, id: tokio::task::Id, next: Option<(EndpointKey, NextRound)>) {
+    pub(super) fn ended(
+        &mut self,
+        id: tokio::task::Id,
+        ended: Option<(EndpointKey, NextRound, Option<String>)>,
+    ) {
         if let Some(key) = self.owners.remove(&id) {
             self.running.remove(&key);
-            let next = next.map_or(NextRound::At(Instant::now() + POLL), |(_, next)| next);
-            self.next.insert(key, next);
+            match ended {
+                Some((_, next, resume)) => {
+                    self.next.insert(key.clone(), next);
+                    if let Some((left, _)) = self.resume.get_mut(&key) {
+                        *left = resume;
+                    }
+                }
+                None => {
+                    self.next
+                        .insert(key.clone(), NextRound::At(Instant::now() + POLL));
+                    self.resume.remove(&key);
+                }
+            }
+        }
+    }
+
+    /// Where the round of `key` starting at `now` reads its outbox from:
+    /// the first group every [`FULL_READ_EVERY`] (and the first time, and
+    /// after a rewind); otherwise where the round before left it, but never
+    /// after `recent` (the first id of the last [`LATE`]).
+    pub(super) fn read_from(&mut self, key: &EndpointKey, now: Instant, recent: &str) -> String {
+        match self.resume.get(key) {
+            Some((left, full_read_at)) if now.duration_since(*full_read_at) < FULL_READ_EVERY => {
+                match left {
+                    Some(left) if left.as_str() < recent => left.clone(),
+                    _ => recent.to_string(),
+                }
+            }
+            _ => {
+                self.resume.insert(key.clone(), (None, now));
+                String::new()
+            }
         }
     }
 }
@@ -121,6 +172,7 @@ mod tests {
             delivered: 3,
             failed: 1,
             earliest_due: Some(retry),
+            resume: None,
         };
         let started = now - Duration::from_millis(100);
         assert_eq!(
@@ -133,6 +185,7 @@ mod tests {
             delivered: 0,
             failed: 2,
             earliest_due: Some(retry),
+            resume: None,
         };
         assert_eq!(
             failed.next_round(now, now, clock),
@@ -143,5 +196,39 @@ mod tests {
             idle.next_round(now, now, clock),
             NextRound::OnNewEventsOr(now + POLL)
         );
+    }
+
+    #[test]
+    fn a_round_reads_from_where_the_last_left_never_after_the_recent_and_from_the_first_at_times() {
+        let key: EndpointKey = ("c".into(), "e".into());
+        let mut rounds = Rounds::default();
+        let now = Instant::now();
+        assert_eq!(rounds.read_from(&key, now, "evt_5"), "", "the first time");
+        rounds.resume.get_mut(&key).unwrap().0 = Some("evt_3".into());
+        assert_eq!(
+            rounds.read_from(&key, now, "evt_5"),
+            "evt_3",
+            "where it left"
+        );
+        rounds.resume.get_mut(&key).unwrap().0 = Some("evt_7".into());
+        assert_eq!(
+            rounds.read_from(&key, now, "evt_5"),
+            "evt_5",
+            "never after the recent"
+        );
+        rounds.resume.get_mut(&key).unwrap().0 = None;
+        assert_eq!(
+            rounds.read_from(&key, now, "evt_5"),
+            "evt_5",
+            "nothing waited"
+        );
+        let later = now + FULL_READ_EVERY;
+        assert_eq!(
+            rounds.read_from(&key, later, "evt_9"),
+            "",
+            "from the first again"
+        );
+        rounds.resume.remove(&key);
+        assert_eq!(rounds.read_from(&key, later, "evt_9"), "", "rewound");
     }
 }

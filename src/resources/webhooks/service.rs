@@ -233,7 +233,7 @@ impl Services {
         self.store
             .resend_webhook_delivery(company, id, event, self.now())
             .await?;
-        self.store.memory.webhooks.touch(company, id);
+        self.store.memory.webhooks.rewind(company, id);
         tracing::info!(company, endpoint = id, event, "webhook delivery sent again");
         self.webhook_delivery(company, id, event).await
     }
