@@ -34,8 +34,6 @@ use crate::resources::webhooks::outbox::Attempted;
 use crate::resources::webhooks::outbox::PendingDelivery;
 use crate::resources::webhooks::outbox::WaitingPage;
 use crate::resources::webhooks::rounds::{LATE, NextRound, POLL, RoundOutcome, Rounds};
-use crate::resources::webhooks::signature::SIGNATURE_HEADER;
-use crate::resources::webhooks::signature::signature;
 use crate::resources::webhooks::store::StoredEndpoint;
 use crate::services::Services;
 use crate::storage::duties::Duty;
@@ -49,7 +47,7 @@ const TICK: Duration = Duration::from_millis(50);
 const MAX_BACKOFF: Duration = Duration::from_secs(3600);
 
 /// How long a delivery is tried.
-const GIVE_UP_AFTER: chrono::Duration = chrono::Duration::hours(24);
+pub(super) const GIVE_UP_AFTER: chrono::Duration = chrono::Duration::hours(24);
 
 /// How often settled deliveries older than the server keeps are deleted.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
@@ -344,96 +342,6 @@ impl Services {
             .record_webhook_attempts(company, id, pending, &tried)
             .await?;
         Ok(outcome)
-    }
-
-    /// Tries `delivery` to `endpoint` once: what came of it.
-    async fn try_delivery(
-        &self,
-        endpoint: &StoredEndpoint,
-        delivery: &PendingDelivery,
-    ) -> Attempted {
-        let at = self.now();
-        let (status, error) = match self.post_delivery(endpoint, delivery, at).await {
-            Ok(status) if (200..300).contains(&status) => (Some(status), None),
-            Ok(status) => (Some(status), Some(format!("answered {status}"))),
-            Err(why) => (None, Some(why)),
-        };
-        let delivered = error.is_none();
-        let attempts = delivery.attempts + 1;
-        // The wait runs from the try's end: a try cut after 10 s is not
-        // due again the moment it is recorded.
-        let retry_at = self.now().as_datetime()
-            + chrono::Duration::from_std(backoff(attempts)).unwrap_or_default();
-        let given_up = retry_at - delivery.tries_since.as_datetime() > GIVE_UP_AFTER;
-        let attempted = Attempted {
-            at,
-            status,
-            next_attempt_at: (!delivered && !given_up).then(|| Timestamp::from(retry_at)),
-            error,
-            delivered,
-        };
-        let company = &endpoint.endpoint.company;
-        let endpoint_id = &endpoint.endpoint.id;
-        let outcome = match (&attempted.error, given_up) {
-            (None, _) => "delivered",
-            (Some(_), false) => "retrying",
-            (Some(_), true) => "failed",
-        };
-        self.metrics
-            .webhook_tries
-            .with_label_values(&[company.as_str(), outcome])
-            .inc();
-        match (&attempted.error, given_up) {
-            (None, _) => {
-                tracing::debug!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, "webhook delivered")
-            }
-            (Some(why), false) => {
-                tracing::info!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, %why, "webhook try failed; tried again later")
-            }
-            (Some(why), true) => {
-                tracing::warn!(%company, endpoint = %endpoint_id, event = %delivery.event_id, attempts, %why, "webhook failed for 24 hours; given up")
-            }
-        }
-        attempted
-    }
-
-    /// POSTs `delivery` to `endpoint` at `at`; its status, or why no
-    /// answer came. The request goes to the address the receiver was
-    /// checked at ([`super::clients`]); redirects are not followed.
-    async fn post_delivery(
-        &self,
-        endpoint: &StoredEndpoint,
-        delivery: &PendingDelivery,
-        at: Timestamp,
-    ) -> Result<u16, String> {
-        let receiver = self
-            .webhooks
-            .clients
-            .client(&endpoint.endpoint.url, self.webhooks.settings)
-            .await?;
-        let signed = signature(
-            &endpoint.secret,
-            at.as_datetime().timestamp(),
-            &delivery.body,
-        );
-        let answer = receiver
-            .client
-            .post(receiver.url)
-            .header(reqwest::header::CONTENT_TYPE, "application/json")
-            .header("Loyalty-Event-Id", &delivery.event_id)
-            .header("Loyalty-Event-Type", &delivery.event_type)
-            .header(SIGNATURE_HEADER, signed)
-            .body(delivery.body.clone())
-            .send()
-            .await
-            .map_err(|e| {
-                if e.is_timeout() {
-                    "no answer within 10 s".to_string()
-                } else {
-                    format!("no answer: {e}")
-                }
-            })?;
-        Ok(answer.status().as_u16())
     }
 }
 

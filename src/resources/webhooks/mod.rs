@@ -5,7 +5,7 @@
 //! is [`events`]; where they may point, [`receiver`]. Events go out in
 //! groups ([`groups`]), one write's for one Customer; each group's delivery
 //! to each endpoint waits in the outbox ([`outbox`]) until the delivery
-//! worker ([`deliver`]) has POSTed it, signed ([`signature`]); what
+//! worker ([`deliver`]) has POSTed it ([`tries`]), signed ([`signature`]); what
 //! operators see of them, settled or not, is [`history`].
 
 pub mod api;
@@ -23,6 +23,7 @@ pub mod rounds;
 pub mod service;
 pub mod signature;
 pub mod store;
+mod tries;
 
 use std::sync::Arc;
 
